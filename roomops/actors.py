@@ -1,0 +1,45 @@
+"""Who acts: a staff member within their room (R1, R61), or the scheduler (R60)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TypeVar
+
+from sqlalchemy.orm import Session
+
+from roomops.errors import Forbidden, NotFound
+
+ROLE_RIGHTS: dict[str, frozenset[str]] = {
+    "admin": frozenset({"admin", "floor", "policy", "audit"}),
+    "supervisor": frozenset({"floor", "policy", "audit"}),
+    "cashier": frozenset({"cash"}),
+    "system": frozenset({"floor"}),
+}
+
+
+@dataclass(frozen=True)
+class Actor:
+    room_id: int
+    staff_id: int | None
+    label: str
+    role: str
+
+    def require(self, right: str) -> None:
+        """R61: refuse an action the actor's role does not carry."""
+        if right not in ROLE_RIGHTS.get(self.role, frozenset()):
+            raise Forbidden(f"a {self.role} may not do this ({right} is needed)", "R61")
+
+
+def scheduler(room_id: int) -> Actor:
+    return Actor(room_id=room_id, staff_id=None, label="scheduler", role="system")
+
+
+M = TypeVar("M")
+
+
+def get_in_room(session: Session, model: type[M], ident: int, actor: Actor, what: str) -> M:
+    """Fetch a row of the actor's room (R1); another room's row is as unknown as a missing one."""
+    row = session.get(model, ident)
+    if row is None or row.room_id != actor.room_id:
+        raise NotFound(f"no {what} with id {ident} in this room")
+    return row

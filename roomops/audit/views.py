@@ -1,0 +1,5 @@
+"""Placeholder: filled in by the audit work."""
+
+from flask import Blueprint
+
+bp = Blueprint("audit", __name__)

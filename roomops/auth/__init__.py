@@ -1,0 +1,1 @@
+"""Staff log-in (Flask-Login, hashed passwords, CSRF) and per-staff API tokens (R61)."""

@@ -1,0 +1,66 @@
+"""Log-in and log-out; every log-in and failed log-in is logged."""
+
+from __future__ import annotations
+
+import logging
+
+from flask import Blueprint, Flask, redirect, render_template, request, url_for
+from flask_login import LoginManager, login_required, login_user, logout_user
+from sqlalchemy import select
+from werkzeug.security import check_password_hash
+from werkzeug.wrappers import Response
+
+from roomops.rooms.models import Staff
+from roomops.rooms.services import hash_token
+from roomops.web.uow import db
+
+bp = Blueprint("auth", __name__)
+log = logging.getLogger("roomops.security")
+HOME = {"admin": "desk.index", "supervisor": "desk.index", "cashier": "desk.index"}
+
+
+@bp.route("/login", methods=["GET", "POST"])
+def login() -> Response | str:
+    error = None
+    if request.method == "POST":
+        username = request.form.get("username", "").strip()
+        staff = db().scalar(select(Staff).where(Staff.username == username))
+        if staff and staff.active and check_password_hash(staff.password_hash,
+                                                          request.form.get("password", "")):
+            login_user(staff)
+            log.info("login ok: %s (%s) from %s", username, staff.role, request.remote_addr)
+            return redirect(url_for(HOME[staff.role]))
+        log.warning("login failed: %r from %s", username, request.remote_addr)
+        error = "Wrong username or password."
+    return render_template("login.html", error=error), 401 if error else 200
+
+
+@bp.post("/logout")
+@login_required
+def logout() -> Response:
+    logout_user()
+    return redirect(url_for("auth.login"))
+
+
+def _load_staff(staff_id: str) -> Staff | None:
+    staff = db().get(Staff, int(staff_id))
+    return staff if staff and staff.active else None
+
+
+def _load_from_token(req: object) -> Staff | None:
+    header = request.headers.get("Authorization", "")
+    if not header.startswith("Bearer "):
+        return None
+    staff = db().scalar(select(Staff).where(Staff.api_token_hash == hash_token(header[7:].strip())))
+    if staff is None or not staff.active:
+        log.warning("bad API token from %s", request.remote_addr)
+        return None
+    return staff
+
+
+def install(app: Flask) -> None:
+    manager = LoginManager(app)
+    manager.login_view = "auth.login"
+    manager.user_loader(_load_staff)
+    manager.request_loader(_load_from_token)
+    app.register_blueprint(bp)

@@ -1,0 +1,106 @@
+"""The room at a glance: games, tables, seats and lists, read in a fixed number of queries
+(whatever the number of tables), for the desk and the public board alike."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from roomops.audit.service import latest_id
+from roomops.games.models import Game, Table
+from roomops.lists.models import ListEntry
+from roomops.rooms.models import Player, Room
+from roomops.seating.models import SeatHold
+from roomops.seating.rules import seconds_left
+
+
+@dataclass
+class SeatView:
+    seat_no: int
+    state: str = "empty"  # empty | offered | expired | seated
+    player: Player | None = None
+    hold: SeatHold | None = None
+    seconds_left: int = 0
+
+
+@dataclass
+class EntryView:
+    entry: ListEntry
+    player: Player
+    position: int
+    offer: SeatHold | None = None
+
+    @property
+    def awaiting_checkin(self) -> bool:
+        return self.entry.checkin_deadline is not None and self.entry.checked_in_at is None
+
+
+@dataclass
+class TableView:
+    table: Table
+    seats: list[SeatView]
+    reserve: list[EntryView] = field(default_factory=list)
+
+    @property
+    def seated(self) -> int:
+        return sum(1 for s in self.seats if s.state == "seated")
+
+
+@dataclass
+class GameView:
+    game: Game
+    tables: list[TableView] = field(default_factory=list)
+    waiting: list[EntryView] = field(default_factory=list)
+
+
+@dataclass
+class RoomSnapshot:
+    room: Room
+    now: datetime
+    version: int
+    games: list[GameView]
+
+
+def _seat_view(seat_no: int, hold: SeatHold | None, player: Player | None,
+               now: datetime) -> SeatView:
+    if hold is None:
+        return SeatView(seat_no)
+    if hold.kind == "seated":
+        return SeatView(seat_no, "seated", player, hold)
+    # State is derived from the deadline: an unswept offer past it already reads as expired (R22).
+    left = seconds_left(hold.deadline, now)  # type: ignore[arg-type]
+    return SeatView(seat_no, "offered" if left > 0 else "expired", player, hold, left)
+
+
+def load(session: Session, room_id: int, now: datetime) -> RoomSnapshot:
+    room = session.get_one(Room, room_id)
+    games = list(session.scalars(select(Game).where(
+        Game.room_id == room_id, Game.status == "open").order_by(Game.big_blind, Game.id)))
+    tables = list(session.scalars(select(Table).where(
+        Table.room_id == room_id, Table.status == "open").order_by(Table.name)))
+    holds = session.execute(select(SeatHold, Player).join(Player).where(
+        SeatHold.room_id == room_id, SeatHold.ended_at.is_(None))).all()
+    entries = session.execute(select(ListEntry, Player).join(Player).where(
+        ListEntry.room_id == room_id, ListEntry.status == "active"
+    ).order_by(ListEntry.queue_at, ListEntry.id)).all()
+    offers_by_entry = {h.entry_id: h for h, _ in holds if h.kind == "offer"}
+    by_seat = {(h.table_id, h.seat_no): (h, p) for h, p in holds}
+    views = {g.id: GameView(g) for g in games}
+    table_views: dict[int, TableView] = {}
+    for t in tables:
+        game = views.get(t.game_id)
+        if game is None:
+            continue
+        seats = [_seat_view(n, *by_seat.get((t.id, n), (None, None)), now)
+                 for n in range(1, game.game.seats_per_table + 1)]
+        table_views[t.id] = tv = TableView(t, seats)
+        game.tables.append(tv)
+    for entry, player in entries:
+        target = (table_views[entry.table_id].reserve if entry.table_id in table_views
+                  else views[entry.game_id].waiting if entry.game_id in views else None)
+        if target is not None:
+            target.append(EntryView(entry, player, len(target) + 1, offers_by_entry.get(entry.id)))
+    return RoomSnapshot(room, now, latest_id(session, room_id), list(views.values()))

@@ -1,0 +1,5 @@
+"""Placeholder: filled in by the board work."""
+
+from flask import Blueprint
+
+bp = Blueprint("board", __name__)

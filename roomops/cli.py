@@ -1,0 +1,125 @@
+"""Command-line tools: `flask --app app --help` lists them."""
+
+from __future__ import annotations
+
+import click
+from flask import Flask, current_app
+from sqlalchemy.orm import Session
+
+from roomops import migrate
+from roomops.rooms.models import ROLES, Room, Staff
+from roomops.rooms.services import create_room, create_staff, issue_api_token
+
+
+def _ext():  # type: ignore[no-untyped-def]
+    return current_app.extensions["roomops"]
+
+
+def _session() -> Session:
+    return _ext().sessions()
+
+
+@click.group("db", help="Apply or roll back the Alembic migrations (the only source of the schema).")
+def db_group() -> None:
+    pass
+
+
+@db_group.command("upgrade", help="Migrate the database to the newest schema.")
+def db_upgrade() -> None:
+    migrate.upgrade(_ext().settings.database_url)
+    click.echo("database is at the newest schema")
+
+
+@db_group.command("downgrade", help="Roll the schema back to REVISION (default: empty).")
+@click.argument("revision", default="base")
+def db_downgrade(revision: str) -> None:
+    migrate.downgrade(_ext().settings.database_url, revision)
+
+
+@click.command("create-room", help="Create a card room (R1). SLUG is its short name in URLs.")
+@click.argument("slug")
+@click.argument("name")
+@click.option("--timezone", default="UTC", show_default=True, help="IANA zone, e.g. Europe/London")
+def create_room_cmd(slug: str, name: str, timezone: str) -> None:
+    with _session() as session:
+        create_room(session, _ext().clock.now(), slug=slug, name=name, timezone=timezone)
+        session.commit()
+    click.echo(f"room {slug} created")
+
+
+@click.command("create-staff", help="Create a staff login in ROOM (R61).")
+@click.argument("room")
+@click.argument("username")
+@click.option("--role", type=click.Choice(ROLES), required=True)
+@click.option("--name", "display_name", help="Name shown in the audit trail.")
+@click.password_option(help="Asked for when not given.")
+def create_staff_cmd(room: str, username: str, role: str, display_name: str | None,
+                     password: str) -> None:
+    with _session() as session:
+        found = session.query(Room).filter_by(slug=room).one_or_none()
+        if found is None:
+            raise click.ClickException(f"no room {room}")
+        create_staff(session, _ext().clock.now(), room=found, username=username, password=password,
+                     role=role, display_name=display_name)
+        session.commit()
+    click.echo(f"{role} {username} created in {room}")
+
+
+@click.command("api-token", help="Issue a new API token for USERNAME (the old one stops working).")
+@click.argument("username")
+def api_token_cmd(username: str) -> None:
+    with _session() as session:
+        staff = session.query(Staff).filter_by(username=username).one_or_none()
+        if staff is None:
+            raise click.ClickException(f"no staff member {username}")
+        token = issue_api_token(staff)
+        session.commit()
+    click.echo(token)
+
+
+@click.command("demo", help="Load a demo room if the database has no room yet; print the logins.")
+def demo_cmd() -> None:
+    from roomops.demo import load_demo
+
+    with _session() as session:
+        logins = load_demo(session, _ext().clock.now())
+        session.commit()
+    if not logins:
+        click.echo("the database already has a room: demo not loaded")
+    for username, password, role in logins:
+        click.echo(f"  {role:<10} login: {username:<12} password: {password}")
+
+
+@click.command("serve", help="Serve the app, with the scheduler inside unless ROOMOPS_SCHEDULER=off.")
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=5000, show_default=True)
+def serve_cmd(host: str, port: int) -> None:
+    from roomops.jobs.scheduler import start_background
+
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    if _ext().settings.scheduler == "embedded":
+        start_background(app)
+        click.echo("scheduler running inside the web process")
+    app.run(host=host, port=port, threaded=True, use_reloader=False)
+
+
+@click.command("scheduler", help="Run only the scheduler (one per deployment with several workers).")
+def scheduler_cmd() -> None:
+    from roomops.jobs.scheduler import run_blocking
+
+    click.echo("scheduler running; Ctrl-C stops it")
+    run_blocking(current_app._get_current_object())  # type: ignore[attr-defined]
+
+
+@click.command("sweep", help="Run the sweep once now (what the scheduler does every few seconds).")
+def sweep_cmd() -> None:
+    from roomops.jobs.scheduler import sweep_once
+
+    result = sweep_once(current_app._get_current_object())  # type: ignore[attr-defined]
+    click.echo(f"{len(result.expired_offers)} offers expired, {len(result.no_shows)} no-shows")
+
+
+def install(app: Flask) -> None:
+    for command in (db_group, create_room_cmd, create_staff_cmd, api_token_cmd, demo_cmd,
+                    serve_cmd, scheduler_cmd, sweep_cmd):
+        app.cli.add_command(command)

@@ -1,0 +1,33 @@
+"""Settings, read from the environment once at start-up."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from dataclasses import dataclass, field
+from pathlib import Path
+
+INSTANCE = Path(os.environ.get("ROOMOPS_INSTANCE", "instance"))
+
+
+def _secret_key() -> str:
+    """ROOMOPS_SECRET_KEY, or a random key kept in the instance folder so logins survive restarts."""
+    if key := os.environ.get("ROOMOPS_SECRET_KEY"):
+        return key
+    path = INSTANCE / "secret_key"
+    if not path.exists():
+        INSTANCE.mkdir(parents=True, exist_ok=True)
+        path.write_text(secrets.token_hex(32))
+    return path.read_text().strip()
+
+
+@dataclass
+class Settings:
+    database_url: str = field(default_factory=lambda: os.environ.get(
+        "ROOMOPS_DATABASE_URL", f"sqlite:///{(INSTANCE / 'roomops.db').absolute()}"))
+    # embedded: the scheduler runs inside the web process; off: run `flask scheduler` separately.
+    scheduler: str = field(default_factory=lambda: os.environ.get("ROOMOPS_SCHEDULER", "embedded"))
+    sweep_seconds: float = field(
+        default_factory=lambda: float(os.environ.get("ROOMOPS_SWEEP_SECONDS", "2")))
+    secret_key: str = field(default_factory=_secret_key)
+    testing: bool = False

@@ -1,0 +1,56 @@
+"""A small demo room: games, tables, a few seated players and a waiting list."""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from roomops.actors import Actor
+from roomops.games.services import open_game, open_table
+from roomops.lists.services import join
+from roomops.rooms.models import Room
+from roomops.rooms.services import add_player, create_room, create_staff
+from roomops.seating.seats import seat_directly
+
+PLAYERS = ["Ana Silva", "Ben Okafor", "Chen Wei", "Dara Byrne", "Eli Cohen", "Fatima Khan",
+           "Gus Moreau", "Hana Sato", "Ivan Petrov", "Jo Murphy", "Kofi Mensah", "Lena Vogel",
+           "Marco Rossi", "Nina Berg", "Omar Haddad", "Pia Lund", "Quinn Shaw", "Rosa Diaz",
+           "Sam Patel", "Tara Quinn"]
+
+
+def load_demo(session: Session, now: datetime) -> list[tuple[str, str, str]]:
+    """Returns (username, password, role) of the staff created, or [] if a room exists already.
+
+    Table 1 is full, table 2 has two open seats: the first two of the four players joining the
+    NL Hold'em list are offered them at once (R14, R20), the others wait; PL Omaha has a list
+    and no table yet."""
+    if session.scalar(select(Room.id).limit(1)):
+        return []
+    room = create_room(session, now, slug="main", name="Demo Card Room", timezone="Europe/London")
+    logins, staff = [], {}
+    for username, role in (("admin", "admin"), ("super", "supervisor"), ("cashier", "cashier")):
+        password = secrets.token_urlsafe(9)
+        staff[role] = create_staff(session, now, room=room, username=username, password=password,
+                                   role=role)
+        logins.append((username, password, role))
+    boss = Actor(room.id, staff["supervisor"].id, "super", "supervisor")
+    nlh = open_game(session, boss, now, variant="NL Hold'em", small_blind=100, big_blind=200,
+                    min_buyin=10000, max_buyin=40000, seats_per_table=9, fee_kind="rake",
+                    rake_percent=5, rake_cap=500, straddle_allowed=True, max_straddles=1)
+    plo = open_game(session, boss, now, variant="PL Omaha", small_blind=200, big_blind=500,
+                    min_buyin=20000, max_buyin=100000, seats_per_table=9, fee_kind="hourly",
+                    hourly_fee=1000)
+    tables = [open_table(session, boss, now, nlh.id, name) for name in ("1", "2")]
+    players = [add_player(session, boss, now, first_name=first, last_name=last)
+               for first, last in (n.split() for n in PLAYERS)]
+    for i, player in enumerate(players[:16]):
+        seat_directly(session, boss, now, table_id=tables[i // 9].id, seat_no=i % 9 + 1,
+                      player_id=player.id, buy_in=20000)
+    for player in players[16:]:
+        join(session, boss, now, player_id=player.id, game_id=nlh.id)
+    for player in players[14:18]:
+        join(session, boss, now, player_id=player.id, game_id=plo.id)
+    return logins

@@ -1,0 +1,58 @@
+"""The application factory."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from flask import Flask
+from flask_wtf.csrf import CSRFProtect
+from sqlalchemy import Engine
+from sqlalchemy.orm import Session, sessionmaker
+
+from roomops.clock import Clock, SystemClock
+from roomops.config import Settings
+from roomops.db import make_engine, make_sessionmaker, read_only
+
+csrf = CSRFProtect()
+
+
+@dataclass
+class Roomops:
+    """What the app carries for every request and job: engine, sessions and the one clock."""
+
+    settings: Settings
+    engine: Engine
+    sessions: sessionmaker[Session]
+    read_sessions: sessionmaker[Session]
+    clock: Clock
+
+
+def create_app(settings: Settings | None = None, clock: Clock | None = None,
+               engine: Engine | None = None, **flask_config: Any) -> Flask:
+    from roomops import api, audit, board, desk
+    from roomops.auth import views as auth_views
+    from roomops.web import errors, uow
+
+    settings = settings or Settings()
+    app = Flask(__name__, template_folder="../templates", static_folder="../static")
+    app.config.update(SECRET_KEY=settings.secret_key, TESTING=settings.testing,
+                      SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_SAMESITE="Lax",
+                      JSON_SORT_KEYS=False, **flask_config)
+    engine = engine or make_engine(settings.database_url)
+    app.extensions["roomops"] = Roomops(
+        settings, engine, make_sessionmaker(engine), make_sessionmaker(read_only(engine)),
+        clock or SystemClock(),
+    )
+    logging.getLogger("roomops").setLevel(logging.INFO)
+    csrf.init_app(app)
+    app.teardown_appcontext(uow.close)
+    errors.install(app)
+    auth_views.install(app)
+    for module in (desk, board, api, audit):
+        module.install(app, csrf)
+    from roomops import cli
+
+    cli.install(app)
+    return app

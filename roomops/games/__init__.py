@@ -1,0 +1,1 @@
+"""Games (R4, R6) and tables (R5)."""

@@ -1,0 +1,77 @@
+"""Game and table tables."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import Boolean, CheckConstraint, ForeignKey, Index, String, text
+from sqlalchemy.orm import Mapped, mapped_column
+
+from roomops.db import Base, UTCDateTime
+
+FEE_KINDS = ("none", "hourly", "rake")
+STATUSES = ("open", "closed")
+
+
+class Game(Base):
+    """A variant at stakes (R4) with its buy-in range, fee model (R50/R51) and straddles (R40)."""
+
+    __tablename__ = "games"
+    __table_args__ = (
+        CheckConstraint("small_blind > 0 AND big_blind >= small_blind", name="blinds"),
+        CheckConstraint("ante >= 0", name="ante"),
+        CheckConstraint("min_buyin > 0 AND max_buyin >= min_buyin", name="buyin"),
+        CheckConstraint("seats_per_table IN (9, 10)", name="seats"),
+        CheckConstraint("fee_kind IN ('none', 'hourly', 'rake')", name="fee_kind"),
+        CheckConstraint("hourly_fee >= 0 AND rake_cap >= 0", name="fees"),
+        CheckConstraint("rake_percent BETWEEN 0 AND 100", name="rake_percent"),
+        CheckConstraint("max_straddles BETWEEN 0 AND 8", name="max_straddles"),
+        CheckConstraint("status IN ('open', 'closed')", name="status"),
+        Index("ix_games_room_status", "room_id", "status"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"))
+    variant: Mapped[str] = mapped_column(String(60))
+    small_blind: Mapped[int]
+    big_blind: Mapped[int]
+    ante: Mapped[int] = mapped_column(default=0)
+    min_buyin: Mapped[int]
+    max_buyin: Mapped[int]
+    seats_per_table: Mapped[int] = mapped_column(default=9)
+    fee_kind: Mapped[str] = mapped_column(String(8), default="none")
+    hourly_fee: Mapped[int] = mapped_column(default=0)
+    rake_percent: Mapped[int] = mapped_column(default=0)
+    rake_cap: Mapped[int] = mapped_column(default=0)
+    straddle_allowed: Mapped[bool] = mapped_column(Boolean, default=False)
+    max_straddles: Mapped[int] = mapped_column(default=0)
+    button_straddle: Mapped[bool] = mapped_column(Boolean, default=False)
+    status: Mapped[str] = mapped_column(String(8), default="open")
+    opened_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class Table(Base):
+    """One opening of a physical table for a game (R5); a table name is unique among open tables."""
+
+    __tablename__ = "tables"
+    __table_args__ = (
+        CheckConstraint("status IN ('open', 'closed')", name="status"),
+        Index(
+            "uq_tables_open_name",
+            "room_id",
+            "name",
+            unique=True,
+            sqlite_where=text("status = 'open'"),
+            postgresql_where=text("status = 'open'"),
+        ),
+        Index("ix_tables_game_status", "game_id", "status"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"))
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    name: Mapped[str] = mapped_column(String(20))
+    status: Mapped[str] = mapped_column(String(8), default="open")
+    opened_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)

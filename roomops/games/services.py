@@ -1,0 +1,109 @@
+"""Opening and closing games and tables (R4-R6). Services never commit."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from roomops.actors import Actor, get_in_room
+from roomops.audit.service import record
+from roomops.errors import Conflict, NotFound
+from roomops.games.models import Game, Table
+from roomops.lists.history import end_entries
+from roomops.lists.models import ListEntry
+from roomops.seating.models import SeatHold
+
+
+def lock_game(session: Session, game_id: int, *, skip_locked: bool = False) -> Game | None:
+    """Serialise every seat and list change of one game (PostgreSQL row lock; SQLite's write
+    transaction already holds the database lock). With ``skip_locked`` a busy game gives None."""
+    stmt = select(Game).where(Game.id == game_id).with_for_update(skip_locked=skip_locked)
+    return session.execute(stmt.execution_options(populate_existing=True)).scalar_one_or_none()
+
+
+def locked_game(session: Session, game_id: int) -> Game:
+    game = lock_game(session, game_id)
+    if game is None:
+        raise NotFound(f"no game with id {game_id}")
+    return game
+
+
+def open_game(session: Session, actor: Actor, now: datetime, **fields: Any) -> Game:
+    """R4: open a game at stakes; its conditions are then changed only through ``update_game``."""
+    actor.require("floor")
+    game = Game(room_id=actor.room_id, status="open", opened_at=now, **fields)
+    session.add(game)
+    session.flush()
+    record(session, actor, now, "game.opened", ("game", game.id), **fields)
+    return game
+
+
+def update_game(session: Session, actor: Actor, now: datetime, game_id: int, **fields: Any) -> Game:
+    """R6: a change of conditions is made by a supervisor and audited with before and after."""
+    actor.require("floor")
+    game = get_in_room(session, Game, game_id, actor, "game")
+    before = {k: getattr(game, k) for k in fields}
+    for key, value in fields.items():
+        setattr(game, key, value)
+    record(session, actor, now, "game.changed", ("game", game.id), before=before, after=fields)
+    return game
+
+
+def close_game(session: Session, actor: Actor, now: datetime, game_id: int) -> Game:
+    """R5: a game closes once its tables are closed; its waiting list ends with a reason (R16)."""
+    actor.require("floor")
+    game = get_in_room(session, Game, game_id, actor, "game")
+    if game.status != "open":
+        raise Conflict("the game is already closed", "R5")
+    if session.scalar(select(Table.id).where(Table.game_id == game.id, Table.status == "open")):
+        raise Conflict("close the game's tables first", "R5")
+    game.status, game.closed_at = "closed", now
+    end_entries(session, actor, now, select(ListEntry).where(ListEntry.game_id == game.id),
+                "game closed")
+    record(session, actor, now, "game.closed", ("game", game.id))
+    return game
+
+
+def open_table(session: Session, actor: Actor, now: datetime, game_id: int, name: str) -> Table:
+    """R5: a supervisor opens a table for an open game; its seats are then offered (R14)."""
+    actor.require("floor")
+    game = get_in_room(session, Game, game_id, actor, "game")
+    if game.status != "open":
+        raise Conflict("the game is closed", "R5")
+    clash = select(Table.id).where(
+        Table.room_id == actor.room_id, Table.name == name, Table.status == "open"
+    )
+    if session.scalar(clash):
+        raise Conflict(f"table {name} is already open", "R5")
+    table = Table(room_id=actor.room_id, game_id=game.id, name=name, status="open", opened_at=now)
+    session.add(table)
+    session.flush()
+    record(session, actor, now, "table.opened", ("table", table.id), name=name, game_id=game.id)
+    return table
+
+
+def close_table(session: Session, actor: Actor, now: datetime, table_id: int) -> Table:
+    """R5/R19: refuse while anyone is seated; open offers are cancelled (not a missed call) and
+    the table's reserve list ends with a reason (R16)."""
+    actor.require("floor")
+    table = get_in_room(session, Table, table_id, actor, "table")
+    locked_game(session, table.game_id)
+    if table.status != "open":
+        raise Conflict(f"table {table.name} is already closed", "R5")
+    live = list(session.scalars(select(SeatHold).where(
+        SeatHold.table_id == table.id, SeatHold.ended_at.is_(None)
+    )))
+    if any(h.kind == "seated" for h in live):
+        raise Conflict(f"table {table.name} has seated players: move or release them first", "R5")
+    for offer in live:
+        offer.ended_at, offer.outcome = now, "cancelled"
+    end_entries(session, actor, now, select(ListEntry).where(ListEntry.table_id == table.id),
+                "table closed")
+    table.status, table.closed_at = "closed", now
+    record(session, actor, now, "table.closed", ("table", table.id),
+           cancelled_offers=[o.id for o in live])
+    return table
+

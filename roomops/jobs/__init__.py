@@ -1,0 +1,1 @@
+"""Scheduled work: timers are rows with deadlines, swept by idempotent jobs (never one job per timer)."""

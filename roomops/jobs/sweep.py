@@ -1,0 +1,53 @@
+"""The sweep: releases everything whose deadline has come (R12, R22), in one transaction."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from roomops.actors import scheduler
+from roomops.games.models import Table
+from roomops.games.services import lock_game
+from roomops.lists.models import ListEntry
+from roomops.lists.services import drop_no_shows
+from roomops.seating.models import SeatHold
+from roomops.seating.offers import expire_due
+
+
+@dataclass
+class SweepResult:
+    expired_offers: list[int] = field(default_factory=list)
+    no_shows: list[int] = field(default_factory=list)
+    skipped_games: list[int] = field(default_factory=list)
+
+
+def due_games(session: Session, now: datetime) -> list[tuple[int, int]]:
+    """(room, game) pairs with an offer past its deadline or a check-in past due."""
+    offers = select(Table.room_id, Table.game_id).join(SeatHold, SeatHold.table_id == Table.id).where(
+        SeatHold.kind == "offer", SeatHold.ended_at.is_(None), SeatHold.deadline <= now
+    )
+    checkins = select(ListEntry.room_id, ListEntry.game_id).where(
+        ListEntry.status == "active", ListEntry.checked_in_at.is_(None),
+        ListEntry.checkin_deadline <= now,
+    )
+    return sorted({(r, g) for r, g in session.execute(offers.union(checkins))})
+
+
+def sweep(session: Session, now: datetime) -> SweepResult:
+    """Idempotent: run it twice, or in two processes at once, and each timer is handled once.
+
+    Each game is locked before its timers are touched; a game another sweeper or a desk action
+    holds is skipped and picked up on the next run."""
+    result = SweepResult()
+    for room_id, game_id in due_games(session, now):
+        game = lock_game(session, game_id, skip_locked=True)
+        if game is None:
+            result.skipped_games.append(game_id)
+            continue
+        actor = scheduler(room_id)
+        result.no_shows += [e.id for e in drop_no_shows(session, actor, now, game)]
+        result.expired_offers += [o.id for o in expire_due(session, actor, now, game)]
+    return result

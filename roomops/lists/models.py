@@ -1,0 +1,67 @@
+"""List entries. Nothing is deleted (R16): an entry ends with a status, a time and a reason."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import CheckConstraint, ForeignKey, Index, String, Text, text
+from sqlalchemy.orm import Mapped, mapped_column
+
+from roomops.db import Base, UTCDateTime
+
+KINDS = ("waiting", "reserve")
+SOURCES = ("in_person", "phone")
+STATUSES = ("active", "seated", "removed")
+
+_ACTIVE_WAITING = text("status = 'active' AND kind = 'waiting'")
+_ACTIVE_RESERVE = text("status = 'active' AND kind = 'reserve'")
+
+
+class ListEntry(Base):
+    """A player's place on a game's waiting list or a table's reserve list.
+
+    ``queue_at`` orders the list (R10, R13): it starts as the joining time and only a reorder with a
+    written reason, or the expiry policy (R22), moves it. ``joined_at`` never changes.
+    """
+
+    __tablename__ = "list_entries"
+    __table_args__ = (
+        CheckConstraint("kind IN ('waiting', 'reserve')", name="kind"),
+        CheckConstraint("(kind = 'reserve') = (table_id IS NOT NULL)", name="reserve_has_table"),
+        CheckConstraint("source IN ('in_person', 'phone')", name="source"),
+        CheckConstraint("status IN ('active', 'seated', 'removed')", name="status"),
+        CheckConstraint("(status = 'active') = (ended_at IS NULL)", name="ended"),
+        Index(
+            "uq_list_entries_waiting_player",
+            "game_id",
+            "player_id",
+            unique=True,
+            sqlite_where=_ACTIVE_WAITING,
+            postgresql_where=_ACTIVE_WAITING,
+        ),
+        Index(
+            "uq_list_entries_reserve_player",
+            "table_id",
+            "player_id",
+            unique=True,
+            sqlite_where=_ACTIVE_RESERVE,
+            postgresql_where=_ACTIVE_RESERVE,
+        ),
+        Index("ix_list_entries_game_status_queue", "game_id", "status", "queue_at"),
+        Index("ix_list_entries_player_status", "player_id", "status"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    kind: Mapped[str] = mapped_column(String(8))
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    table_id: Mapped[int | None] = mapped_column(ForeignKey("tables.id"))
+    source: Mapped[str] = mapped_column(String(10), default="in_person")
+    joined_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    queue_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    checkin_deadline: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    checked_in_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    status: Mapped[str] = mapped_column(String(8), default="active")
+    ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    end_reason: Mapped[str | None] = mapped_column(Text)

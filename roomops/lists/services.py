@@ -1,0 +1,144 @@
+"""Joining, checking in, leaving and reordering lists (R10-R13, R16). Services never commit."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from roomops.actors import Actor, get_in_room
+from roomops.audit.service import record
+from roomops.errors import Conflict, Invalid
+from roomops.games.models import Game, Table
+from roomops.games.services import locked_game
+from roomops.lists import ordering
+from roomops.lists.history import end_entry
+from roomops.lists.models import ListEntry
+from roomops.rooms.models import Player, Room
+from roomops.seating.models import SeatHold
+from roomops.seating.offers import fill_open_seats
+
+
+def join(session: Session, actor: Actor, now: datetime, *, player_id: int,
+         game_id: int | None = None, table_id: int | None = None,
+         source: str = "in_person") -> ListEntry:
+    """R10/R11/R12: put a player on a game's waiting list or a table's reserve list."""
+    actor.require("floor")
+    if (game_id is None) == (table_id is None):
+        raise Invalid("give either a game (waiting list) or a table (reserve list)", "R10")
+    get_in_room(session, Player, player_id, actor, "player")
+    table = get_in_room(session, Table, table_id, actor, "table") if table_id else None
+    game = locked_game(session, table.game_id if table else get_in_room(
+        session, Game, game_id or 0, actor, "game").id)
+    _require_joinable(session, game, table, player_id)
+    room = session.get_one(Room, actor.room_id)
+    entry = ListEntry(
+        room_id=actor.room_id, player_id=player_id, kind="reserve" if table else "waiting",
+        game_id=game.id, table_id=table.id if table else None, source=source, joined_at=now,
+        queue_at=now, status="active",
+        checkin_deadline=now + timedelta(minutes=room.checkin_minutes) if source == "phone" else None,
+    )
+    session.add(entry)
+    session.flush()
+    record(session, actor, now, "entry.joined", ("list_entry", entry.id), player_id=player_id,
+           kind=entry.kind, game_id=game.id, table_id=entry.table_id, source=source)
+    fill_open_seats(session, actor, now, game)
+    return entry
+
+
+def _require_joinable(session: Session, game: Game, table: Table | None, player_id: int) -> None:
+    if game.status != "open" or (table is not None and table.status != "open"):
+        raise Conflict("that game or table is closed", "R5")
+    seated = session.scalar(select(SeatHold.table_id).join(Table).where(
+        SeatHold.player_id == player_id, SeatHold.kind == "seated", SeatHold.ended_at.is_(None),
+        Table.game_id == game.id,
+    ))
+    if table is None and seated is not None:
+        raise Conflict("the player is already seated in this game: use a reserve list to change "
+                       "tables", "R18")
+    if table is not None and seated == table.id:
+        raise Conflict("the player is already seated at this table", "R11")
+    dup = select(ListEntry.id).where(
+        ListEntry.player_id == player_id, ListEntry.status == "active",
+        ListEntry.game_id == game.id,
+        ListEntry.table_id == table.id if table else ListEntry.kind == "waiting",
+    )
+    if session.scalar(dup):
+        raise Conflict("the player is already on that list", "R10")
+
+
+def check_in(session: Session, actor: Actor, now: datetime, entry_id: int) -> ListEntry:
+    """R12: a phone entry checks in at the desk before its deadline and can then be offered."""
+    actor.require("floor")
+    entry = _active_entry(session, actor, entry_id)
+    if entry.checkin_deadline is None or entry.checked_in_at is not None:
+        raise Conflict("that entry has no check-in pending", "R12")
+    if now >= entry.checkin_deadline:
+        raise Conflict("the check-in time has run out", "R12")
+    entry.checked_in_at = now
+    record(session, actor, now, "entry.checked_in", ("list_entry", entry.id))
+    fill_open_seats(session, actor, now, session.get_one(Game, entry.game_id))
+    return entry
+
+
+def remove(session: Session, actor: Actor, now: datetime, entry_id: int, reason: str) -> ListEntry:
+    """R16: leaving a list keeps a history row with who and why."""
+    actor.require("floor")
+    if not reason.strip():
+        raise Invalid("removing a player from a list needs a reason", "R16")
+    entry = _active_entry(session, actor, entry_id)
+    end_entry(session, actor, now, entry, reason.strip())
+    return entry
+
+
+def reorder(session: Session, actor: Actor, now: datetime, entry_id: int, position: int,
+            reason: str) -> ListEntry:
+    """R13: order is sacred; a supervisor moves an entry only with a written reason."""
+    actor.require("floor")
+    if not reason.strip():
+        raise Invalid("reordering a list needs a written reason", "R13")
+    entry = _active_entry(session, actor, entry_id)
+    entries = list_entries(session, entry.game_id, entry.table_id)
+    if not 1 <= position <= len(entries):
+        raise Invalid(f"position must be between 1 and {len(entries)}", "R13")
+    src = entries.index(entry)
+    times = ordering.move([e.queue_at for e in entries], src, position - 1)
+    moved = entries[:src] + entries[src + 1 :]
+    moved.insert(position - 1, entry)
+    for e, when in zip(moved, times, strict=True):
+        e.queue_at = when
+    record(session, actor, now, "entry.reordered", ("list_entry", entry.id), reason=reason.strip(),
+           from_position=src + 1, to_position=position)
+    fill_open_seats(session, actor, now, session.get_one(Game, entry.game_id))
+    return entry
+
+
+def list_entries(session: Session, game_id: int, table_id: int | None) -> list[ListEntry]:
+    """A list in order: the game's waiting list, or one table's reserve list."""
+    where = ListEntry.table_id == table_id if table_id else ListEntry.kind == "waiting"
+    stmt = select(ListEntry).where(
+        ListEntry.game_id == game_id, ListEntry.status == "active", where
+    ).order_by(ListEntry.queue_at, ListEntry.id)
+    return list(session.scalars(stmt))
+
+
+def drop_no_shows(session: Session, actor: Actor, now: datetime, game: Game) -> list[ListEntry]:
+    """R12: a phone entry that did not check in by its deadline is dropped as a no-show."""
+    stmt = select(ListEntry).where(
+        ListEntry.game_id == game.id, ListEntry.status == "active",
+        ListEntry.checked_in_at.is_(None), ListEntry.checkin_deadline <= now,
+    )
+    dropped = list(session.scalars(stmt))
+    for entry in dropped:
+        end_entry(session, actor, now, entry, "no-show: did not check in", action="entry.no_show")
+    return dropped
+
+
+def _active_entry(session: Session, actor: Actor, entry_id: int) -> ListEntry:
+    entry = get_in_room(session, ListEntry, entry_id, actor, "list entry")
+    locked_game(session, entry.game_id)
+    session.refresh(entry)
+    if entry.status != "active":
+        raise Conflict(f"that entry is no longer on the list ({entry.status})", "R16")
+    return entry

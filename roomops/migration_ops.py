@@ -1,0 +1,33 @@
+"""Operations shared by migrations."""
+
+from __future__ import annotations
+
+from alembic import op
+
+
+def append_only(table: str) -> None:
+    """R60: the database refuses to change or delete a row of ``table``."""
+    if op.get_context().dialect.name == "postgresql":
+        op.execute(
+            "CREATE OR REPLACE FUNCTION roomops_append_only() RETURNS trigger AS $$ BEGIN "
+            "RAISE EXCEPTION '% is append-only (R60)', TG_TABLE_NAME; END $$ LANGUAGE plpgsql"
+        )
+        op.execute(
+            f"CREATE TRIGGER {table}_append_only BEFORE UPDATE OR DELETE ON {table} "
+            "FOR EACH ROW EXECUTE FUNCTION roomops_append_only()"
+        )
+        return
+    for verb in ("UPDATE", "DELETE"):
+        op.execute(
+            f"CREATE TRIGGER {table}_no_{verb.lower()} BEFORE {verb} ON {table} "
+            f"BEGIN SELECT RAISE(ABORT, '{table} is append-only (R60)'); END"
+        )
+
+
+def drop_append_only(table: str) -> None:
+    if op.get_context().dialect.name == "postgresql":
+        op.execute(f"DROP TRIGGER IF EXISTS {table}_append_only ON {table}")
+        op.execute("DROP FUNCTION IF EXISTS roomops_append_only()")
+        return
+    for verb in ("update", "delete"):
+        op.execute(f"DROP TRIGGER IF EXISTS {table}_no_{verb}")

@@ -1,0 +1,21 @@
+"""Every model, imported once so the metadata (and Alembic) sees the whole schema."""
+
+from roomops.audit.models import AuditEvent
+from roomops.db import Base
+from roomops.games.models import Game, Table
+from roomops.lists.models import ListEntry
+from roomops.rooms.models import BarredPair, Player, Room, Staff
+from roomops.seating.models import SeatHold
+
+__all__ = [
+           "AuditEvent",
+           "BarredPair",
+           "Base",
+           "Game",
+           "ListEntry",
+           "Player",
+           "Room",
+           "SeatHold",
+           "Staff",
+           "Table",
+]

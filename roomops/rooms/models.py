@@ -1,0 +1,120 @@
+"""Room, staff, player and barred-pair tables."""
+
+from __future__ import annotations
+
+from datetime import datetime, time
+
+from sqlalchemy import Boolean, CheckConstraint, ForeignKey, Index, String, Text, Time, text
+from sqlalchemy.orm import Mapped, mapped_column
+
+from roomops.db import Base, UTCDateTime
+
+ROLES = ("admin", "supervisor", "cashier")
+DISPLAY_NAMES = ("full", "first_initial", "initials")
+EXPIRY_POLICIES = ("remove", "bottom")
+PLACEMENTS = ("most_need", "first_open")
+
+
+def _one_of(column: str, values: tuple[str, ...]) -> str:
+    return f"{column} IN ({', '.join(repr(v) for v in values)})"
+
+
+class Room(Base):
+    """A card room (R1) and its policies (R3): every *policy* of ROOM_RULES.md is a column here."""
+
+    __tablename__ = "rooms"
+    __table_args__ = (
+        CheckConstraint(_one_of("display_name", DISPLAY_NAMES), name="display_name"),
+        CheckConstraint(_one_of("on_claim_expiry", EXPIRY_POLICIES), name="on_claim_expiry"),
+        CheckConstraint(_one_of("placement", PLACEMENTS), name="placement"),
+        CheckConstraint("claim_minutes BETWEEN 1 AND 120", name="claim_minutes"),
+        CheckConstraint("checkin_minutes BETWEEN 1 AND 480", name="checkin_minutes"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    slug: Mapped[str] = mapped_column(String(40), unique=True)
+    name: Mapped[str] = mapped_column(String(120))
+    timezone: Mapped[str] = mapped_column(String(64), default="UTC")
+    gaming_day_start: Mapped[time] = mapped_column(Time, default=time(6, 0))
+    display_name: Mapped[str] = mapped_column(String(16), default="first_initial")
+    claim_minutes: Mapped[int] = mapped_column(default=10)
+    on_claim_expiry: Mapped[str] = mapped_column(String(8), default="remove")
+    checkin_minutes: Mapped[int] = mapped_column(default=30)
+    auto_offer: Mapped[bool] = mapped_column(Boolean, default=True)
+    placement: Mapped[str] = mapped_column(String(12), default="most_need")
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class Staff(Base):
+    """A staff login with one role (R61). Passwords and API tokens are stored hashed."""
+
+    __tablename__ = "staff"
+    __table_args__ = (CheckConstraint(_one_of("role", ROLES), name="role"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"), index=True)
+    username: Mapped[str] = mapped_column(String(60), unique=True)
+    display_name: Mapped[str] = mapped_column(String(120))
+    role: Mapped[str] = mapped_column(String(12))
+    password_hash: Mapped[str] = mapped_column(String(255))
+    api_token_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
+    active: Mapped[bool] = mapped_column(Boolean, default=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+    # Flask-Login protocol
+    @property
+    def is_authenticated(self) -> bool:
+        return True
+
+    @property
+    def is_active(self) -> bool:
+        return self.active
+
+    @property
+    def is_anonymous(self) -> bool:
+        return False
+
+    def get_id(self) -> str:
+        return str(self.id)
+
+
+class Player(Base):
+    __tablename__ = "players"
+    __table_args__ = (CheckConstraint("length(first_name) > 0", name="first_name"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"), index=True)
+    first_name: Mapped[str] = mapped_column(String(60))
+    last_name: Mapped[str] = mapped_column(String(60), default="")
+    phone: Mapped[str | None] = mapped_column(String(40))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+    @property
+    def full_name(self) -> str:
+        return f"{self.first_name} {self.last_name}".strip()
+
+
+class BarredPair(Base):
+    """Two players the house will not seat together (R15); stored low id first, lifted not deleted."""
+
+    __tablename__ = "barred_pairs"
+    __table_args__ = (
+        CheckConstraint("player_low_id < player_high_id", name="ordered"),
+        Index(
+            "uq_barred_pairs_active",
+            "player_low_id",
+            "player_high_id",
+            unique=True,
+            sqlite_where=text("lifted_at IS NULL"),
+            postgresql_where=text("lifted_at IS NULL"),
+        ),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"), index=True)
+    player_low_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    player_high_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    reason: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    created_by_id: Mapped[int] = mapped_column(ForeignKey("staff.id"))
+    lifted_at: Mapped[datetime | None] = mapped_column(UTCDateTime)

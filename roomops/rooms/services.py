@@ -1,0 +1,96 @@
+"""Rooms, policy (R3), staff (R61), players and barred pairs (R15). Services never commit."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+from werkzeug.security import generate_password_hash
+
+from roomops.actors import Actor, get_in_room
+from roomops.audit.service import record
+from roomops.errors import Conflict, Invalid
+from roomops.rooms.models import BarredPair, Player, Room, Staff
+
+
+def create_room(session: Session, now: datetime, *, slug: str, name: str, **policy: Any) -> Room:
+    if session.scalar(select(Room.id).where(Room.slug == slug)):
+        raise Conflict(f"a room called {slug} already exists", "R1")
+    room = Room(slug=slug, name=name, created_at=now, **policy)
+    session.add(room)
+    session.flush()
+    return room
+
+
+def create_staff(session: Session, now: datetime, *, room: Room, username: str, password: str,
+                 role: str, display_name: str | None = None) -> Staff:
+    if session.scalar(select(Staff.id).where(Staff.username == username)):
+        raise Conflict(f"the username {username} is taken", "R61")
+    staff = Staff(room_id=room.id, username=username, display_name=display_name or username,
+                  role=role, password_hash=generate_password_hash(password), created_at=now)
+    session.add(staff)
+    session.flush()
+    return staff
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def issue_api_token(staff: Staff) -> str:
+    """A new API token for the staff member; only its hash is stored, the old one stops working."""
+    token = secrets.token_urlsafe(32)
+    staff.api_token_hash = hash_token(token)
+    return token
+
+
+def update_policy(session: Session, actor: Actor, now: datetime, **policy: Any) -> Room:
+    """R3: room policy is edited by a supervisor or admin and audited with before and after."""
+    actor.require("policy")
+    room = session.get_one(Room, actor.room_id)
+    before = {k: getattr(room, k) for k in policy}
+    for key, value in policy.items():
+        setattr(room, key, value)
+    record(session, actor, now, "policy.changed", ("room", room.id),
+           before={k: str(v) for k, v in before.items()},
+           after={k: str(v) for k, v in policy.items()})
+    return room
+
+
+def add_player(session: Session, actor: Actor, now: datetime, *, first_name: str,
+               last_name: str = "", phone: str | None = None) -> Player:
+    actor.require("floor")
+    player = Player(room_id=actor.room_id, first_name=first_name.strip(),
+                    last_name=last_name.strip(), phone=phone, created_at=now)
+    session.add(player)
+    session.flush()
+    record(session, actor, now, "player.added", ("player", player.id), name=player.full_name)
+    return player
+
+
+def bar_pair(session: Session, actor: Actor, now: datetime, a: int, b: int,
+             reason: str) -> BarredPair:
+    """R15: the house prohibits two players from playing in the same game."""
+    actor.require("floor")
+    if a == b:
+        raise Invalid("a player cannot be barred from themselves", "R15")
+    if not reason.strip():
+        raise Invalid("barring two players needs a reason", "R15")
+    low, high = sorted((get_in_room(session, Player, a, actor, "player").id,
+                        get_in_room(session, Player, b, actor, "player").id))
+    exists = select(BarredPair.id).where(BarredPair.player_low_id == low,
+                                         BarredPair.player_high_id == high,
+                                         BarredPair.lifted_at.is_(None))
+    if session.scalar(exists):
+        raise Conflict("those two players are already barred from each other", "R15")
+    pair = BarredPair(room_id=actor.room_id, player_low_id=low, player_high_id=high,
+                      reason=reason.strip(), created_at=now, created_by_id=actor.staff_id)
+    session.add(pair)
+    session.flush()
+    record(session, actor, now, "barred.added", ("barred_pair", pair.id), reason=reason.strip(),
+           players=[low, high])
+    return pair

@@ -1,0 +1,63 @@
+"""Seat holds: an open offer on a seat or a player sitting in it, in one table.
+
+Keeping both in one table lets one partial unique index enforce "one live occupant or offer per
+seat" in the database itself.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import CheckConstraint, ForeignKey, Index, String, text
+from sqlalchemy.orm import Mapped, mapped_column
+
+from roomops.db import Base, UTCDateTime
+
+OUTCOMES = ("claimed", "declined", "expired", "cancelled", "left", "moved")
+
+_LIVE = text("ended_at IS NULL")
+_LIVE_SEATED = text("ended_at IS NULL AND kind = 'seated'")
+_LIVE_OFFER = text("ended_at IS NULL AND kind = 'offer'")
+
+
+class SeatHold(Base):
+    __tablename__ = "seat_holds"
+    __table_args__ = (
+        CheckConstraint("kind IN ('offer', 'seated')", name="kind"),
+        CheckConstraint("seat_no BETWEEN 1 AND 10", name="seat_no"),
+        CheckConstraint(
+            "kind <> 'offer' OR (deadline IS NOT NULL AND entry_id IS NOT NULL)", name="offer_fields"
+        ),
+        CheckConstraint("kind <> 'seated' OR buy_in > 0", name="seated_buy_in"),
+        CheckConstraint("leave_amount IS NULL OR leave_amount >= 0", name="leave_amount"),
+        CheckConstraint("(ended_at IS NULL) = (outcome IS NULL)", name="ended"),
+        Index("uq_seat_holds_live_seat", "table_id", "seat_no", unique=True,
+              sqlite_where=_LIVE, postgresql_where=_LIVE),
+        Index("uq_seat_holds_live_player_seat", "room_id", "player_id", unique=True,
+              sqlite_where=_LIVE_SEATED, postgresql_where=_LIVE_SEATED),
+        Index("uq_seat_holds_live_player_offer", "room_id", "player_id", unique=True,
+              sqlite_where=_LIVE_OFFER, postgresql_where=_LIVE_OFFER),
+        Index("ix_seat_holds_live_deadline", "deadline",
+              sqlite_where=_LIVE_OFFER, postgresql_where=_LIVE_OFFER),
+        Index("ix_seat_holds_table_ended", "table_id", "ended_at"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"))
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"))
+    seat_no: Mapped[int]
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    kind: Mapped[str] = mapped_column(String(8))
+    entry_id: Mapped[int | None] = mapped_column(ForeignKey("list_entries.id"))
+    started_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    deadline: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    outcome: Mapped[str | None] = mapped_column(String(10))
+    buy_in: Mapped[int | None]
+    leave_amount: Mapped[int | None]
+
+    def is_open_offer(self, now: datetime) -> bool:
+        """R20/R22: an offer is claimable strictly before its deadline, whether or not swept."""
+        return self.kind == "offer" and self.ended_at is None and self.deadline is not None and (
+            now < self.deadline
+        )

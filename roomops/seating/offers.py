@@ -1,0 +1,190 @@
+"""Seat offers and the claim timer (R14, R20-R22). Services never commit."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session
+
+from roomops.actors import Actor, get_in_room
+from roomops.audit.service import record
+from roomops.errors import Conflict, Invalid, NotFound
+from roomops.games.models import Game, Table
+from roomops.games.services import locked_game
+from roomops.lists.history import end_entry
+from roomops.lists.models import ListEntry
+from roomops.lists.ordering import TICK
+from roomops.rooms.models import Room
+from roomops.seating import queries
+from roomops.seating.allocation import Assignment, allocate, is_barred
+from roomops.seating.models import SeatHold
+from roomops.seating.rules import claim_deadline
+
+
+def plan(session: Session, game: Game, *, table_id: int | None = None,
+         skip: set[int] | None = None) -> list[Assignment]:
+    """R14: who the open seats of the game (or of one table) go to, in list order."""
+    room = session.get_one(Room, game.room_id)
+    busy = queries.players_with_offers(session, room.id) | (skip or set())
+    return allocate(
+        queries.table_states(session, game, only=table_id),
+        queries.candidates(session, game),
+        queries.barred_pairs(session, room.id),
+        busy,
+        room.placement,
+    )
+
+
+def fill_open_seats(session: Session, actor: Actor, now: datetime, game: Game,
+                    skip: set[int] | None = None) -> list[SeatHold]:
+    """R14/R20: with the room's ``auto_offer`` on, offer every open seat of the game at once.
+
+    ``skip``: players who just missed a call are not handed the seat straight back."""
+    room = session.get_one(Room, game.room_id)
+    if not room.auto_offer or game.status != "open":
+        return []
+    return [make_offer(session, actor, now, room, a) for a in plan(session, game, skip=skip)]
+
+
+def make_offer(session: Session, actor: Actor, now: datetime, room: Room, a: Assignment,
+               reason: str | None = None) -> SeatHold:
+    offer = SeatHold(
+        room_id=room.id, table_id=a.table_id, seat_no=a.seat_no, player_id=a.player_id,
+        kind="offer", entry_id=a.entry_id, started_at=now,
+        deadline=claim_deadline(now, room.claim_minutes),
+    )
+    session.add(offer)
+    session.flush()
+    record(session, actor, now, "offer.made", ("list_entry", a.entry_id), reason=reason,
+           offer_id=offer.id, table_id=a.table_id, seat_no=a.seat_no,
+           deadline=offer.deadline.isoformat(), player_id=a.player_id)
+    return offer
+
+
+def offer_by_hand(session: Session, actor: Actor, now: datetime, *, table_id: int, seat_no: int,
+                  entry_id: int, reason: str | None = None) -> SeatHold:
+    """R14/R13: the supervisor offers a seat; out of list order only with a written reason."""
+    actor.require("floor")
+    table = get_in_room(session, Table, table_id, actor, "table")
+    game = locked_game(session, table.game_id)
+    entry = get_in_room(session, ListEntry, entry_id, actor, "list entry")
+    require_free_seat(session, table, game, seat_no)
+    if entry.status != "active" or entry.game_id != game.id or entry.table_id not in (None, table.id):
+        raise Conflict("that entry is not on this table's reserve list or its game's waiting list",
+                       "R14")
+    if entry.player_id in queries.players_with_offers(session, actor.room_id):
+        raise Conflict("the player already holds an open offer", "R14")
+    require_can_sit(session, table, entry.player_id)
+    require_in_order(session, game, table, seat_no, entry.player_id, reason)
+    room = session.get_one(Room, actor.room_id)
+    return make_offer(session, actor, now, room,
+                      Assignment(table.id, seat_no, entry.id, entry.player_id), reason)
+
+
+def require_free_seat(session: Session, table: Table, game: Game, seat_no: int) -> None:
+    if table.status != "open":
+        raise Conflict(f"table {table.name} is closed", "R5")
+    if not 1 <= seat_no <= game.seats_per_table:
+        raise Invalid(f"seat {seat_no} does not exist at a {game.seats_per_table}-seat table", "R4")
+    if any(h.seat_no == seat_no for h in queries.live_holds(session, [table.id])):
+        raise Conflict(f"seat {seat_no} at table {table.name} is taken or called", "R20")
+
+
+def require_can_sit(session: Session, table: Table, player_id: int) -> None:
+    """R14/R15: not already at the table, and never beside a player the house has barred."""
+    present = {h.player_id for h in queries.live_holds(session, [table.id])}
+    if player_id in present:
+        raise Conflict(f"the player is already at table {table.name}", "R14")
+    if is_barred(player_id, present, queries.barred_pairs(session, table.room_id)):
+        raise Conflict(f"the player is barred from playing with someone at table {table.name}",
+                       "R15")
+
+
+def require_in_order(session: Session, game: Game, table: Table, seat_no: int, player_id: int,
+                     reason: str | None) -> None:
+    """R13/R14: giving a seat to anyone but the next eligible entry needs a written reason."""
+    nxt = next_for_seat(session, game, table, seat_no)
+    if nxt is not None and nxt.player_id != player_id and not (reason and reason.strip()):
+        raise Conflict(
+            f"entry {nxt.entry_id} is next for this seat; out of list order needs a reason", "R13"
+        )
+
+
+def next_for_seat(session: Session, game: Game, table: Table, seat_no: int) -> Assignment | None:
+    states = queries.table_states(session, game, only=table.id)
+    for s in states:
+        s.open_seats = [seat_no]
+    busy = queries.players_with_offers(session, game.room_id)
+    found = allocate(states, queries.candidates(session, game),
+                     queries.barred_pairs(session, game.room_id), busy)
+    return found[0] if found else None
+
+
+def live_offer(session: Session, actor: Actor, offer_id: int) -> tuple[SeatHold, Table, Game]:
+    """The offer with its game locked, re-read after the lock so concurrent changes are seen."""
+    offer = get_in_room(session, SeatHold, offer_id, actor, "offer")
+    if offer.kind != "offer":
+        raise NotFound(f"no offer with id {offer_id} in this room")
+    table = session.get_one(Table, offer.table_id)
+    game = locked_game(session, table.game_id)
+    session.refresh(offer)
+    if offer.ended_at is not None:
+        raise Conflict(f"the offer was already {offer.outcome}", "R20")
+    return offer, table, game
+
+
+def end_holds(session: Session, ids: list[int], now: datetime, outcome: str) -> list[int]:
+    """End live holds; returns only those this transaction ended, so nothing is done twice."""
+    if not ids:
+        return []
+    stmt = (
+        update(SeatHold)
+        .where(SeatHold.id.in_(ids), SeatHold.ended_at.is_(None))
+        .values(ended_at=now, outcome=outcome)
+        .returning(SeatHold.id)
+        .execution_options(synchronize_session="fetch")
+    )
+    return list(session.scalars(stmt))
+
+
+def release_offers(session: Session, actor: Actor, now: datetime, game: Game,
+                   offers: list[SeatHold], outcome: str) -> list[SeatHold]:
+    """R22: a declined or expired offer is a missed call; the entry is removed or sent to the
+    bottom per ``on_claim_expiry``, and the seat goes to the next player."""
+    ended = set(end_holds(session, [o.id for o in offers], now, outcome))
+    mine = sorted((o for o in offers if o.id in ended), key=lambda o: o.started_at)
+    room = session.get_one(Room, game.room_id)
+    entries = {e.id: e for e in session.scalars(
+        select(ListEntry).where(ListEntry.id.in_([o.entry_id for o in mine]))
+    )}
+    for i, offer in enumerate(mine):
+        entry = entries[offer.entry_id]  # type: ignore[index]
+        record(session, actor, now, f"offer.{outcome}", ("list_entry", entry.id),
+               offer_id=offer.id, missed_call=True, policy=room.on_claim_expiry)
+        if entry.status != "active":
+            continue
+        if room.on_claim_expiry == "bottom":
+            entry.queue_at = now + i * TICK  # missed calls keep their order at the bottom
+        else:
+            end_entry(session, actor, now, entry, f"missed call ({outcome})")
+    fill_open_seats(session, actor, now, game, skip={o.player_id for o in mine})
+    return mine
+
+
+def decline(session: Session, actor: Actor, now: datetime, offer_id: int) -> SeatHold:
+    actor.require("floor")
+    offer, _table, game = live_offer(session, actor, offer_id)
+    release_offers(session, actor, now, game, [offer], "declined")
+    return offer
+
+
+def expire_due(session: Session, actor: Actor, now: datetime, game: Game) -> list[SeatHold]:
+    """R22: every offer of the game whose deadline has come, to the second."""
+    due = list(session.scalars(
+        select(SeatHold).join(Table, Table.id == SeatHold.table_id).where(
+            Table.game_id == game.id, SeatHold.kind == "offer", SeatHold.ended_at.is_(None),
+            SeatHold.deadline <= now,
+        )
+    ))
+    return release_offers(session, actor, now, game, due, "expired") if due else []

@@ -1,0 +1,61 @@
+"""Reading a game's seats and lists for the R14 allocation."""
+
+from __future__ import annotations
+
+from sqlalchemy import or_, select
+from sqlalchemy.orm import Session
+
+from roomops.games.models import Game, Table
+from roomops.lists.models import ListEntry
+from roomops.rooms.models import BarredPair
+from roomops.seating.allocation import Candidate, TableState
+from roomops.seating.models import SeatHold
+
+
+def live_holds(session: Session, table_ids: list[int]) -> list[SeatHold]:
+    if not table_ids:
+        return []
+    stmt = select(SeatHold).where(SeatHold.table_id.in_(table_ids), SeatHold.ended_at.is_(None))
+    return list(session.scalars(stmt))
+
+
+def table_states(session: Session, game: Game, only: int | None = None) -> list[TableState]:
+    """Open tables of the game with their free seats and the players seated at or called to them."""
+    stmt = select(Table).where(Table.game_id == game.id, Table.status == "open")
+    tables = list(session.scalars(stmt if only is None else stmt.where(Table.id == only)))
+    holds = live_holds(session, [t.id for t in tables])
+    states = []
+    for table in tables:
+        mine = [h for h in holds if h.table_id == table.id]
+        taken = {h.seat_no for h in mine}
+        free = [n for n in range(1, game.seats_per_table + 1) if n not in taken]
+        states.append(TableState(table.id, free, {h.player_id for h in mine}))
+    return states
+
+
+def candidates(session: Session, game: Game) -> list[Candidate]:
+    """Active entries of the game's waiting list and its tables' reserve lists.
+
+    A phone entry that has not checked in keeps its place but is not offered a seat (R12)."""
+    stmt = select(ListEntry).where(
+        ListEntry.game_id == game.id,
+        ListEntry.status == "active",
+        or_(ListEntry.checkin_deadline.is_(None), ListEntry.checked_in_at.is_not(None)),
+    )
+    return [
+        Candidate(e.id, e.player_id, e.queue_at, e.table_id) for e in session.scalars(stmt)
+    ]
+
+
+def players_with_offers(session: Session, room_id: int) -> set[int]:
+    stmt = select(SeatHold.player_id).where(
+        SeatHold.room_id == room_id, SeatHold.kind == "offer", SeatHold.ended_at.is_(None)
+    )
+    return set(session.scalars(stmt))
+
+
+def barred_pairs(session: Session, room_id: int) -> set[frozenset[int]]:
+    stmt = select(BarredPair.player_low_id, BarredPair.player_high_id).where(
+        BarredPair.room_id == room_id, BarredPair.lifted_at.is_(None)
+    )
+    return {frozenset(row) for row in session.execute(stmt)}

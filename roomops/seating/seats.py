@@ -1,0 +1,107 @@
+"""Taking and leaving seats (R14, R15, R21, R30). Services never commit."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from roomops.actors import Actor, get_in_room
+from roomops.audit.service import record
+from roomops.errors import Conflict, NotFound
+from roomops.games.models import Game, Table
+from roomops.games.services import locked_game
+from roomops.lists.history import end_entry
+from roomops.lists.models import ListEntry
+from roomops.rooms.models import Player
+from roomops.seating.models import SeatHold
+from roomops.seating.offers import (
+    end_holds,
+    fill_open_seats,
+    live_offer,
+    require_can_sit,
+    require_free_seat,
+    require_in_order,
+)
+from roomops.seating.rules import check_buy_in, check_claimable
+
+
+def claim(session: Session, actor: Actor, now: datetime, offer_id: int, buy_in: int) -> SeatHold:
+    """R21: taking the seat before the deadline (R22) seats the player."""
+    actor.require("floor")
+    offer, table, game = live_offer(session, actor, offer_id)
+    check_claimable(offer.deadline, now)  # type: ignore[arg-type]
+    check_buy_in(buy_in, game.min_buyin, game.max_buyin)
+    if not end_holds(session, [offer.id], now, "claimed"):
+        raise Conflict("the offer was already taken", "R20")
+    record(session, actor, now, "offer.claimed", ("list_entry", offer.entry_id or 0),
+           offer_id=offer.id, player_id=offer.player_id)
+    return sit(session, actor, now, table, game, offer.seat_no, offer.player_id, buy_in)
+
+
+def seat_directly(session: Session, actor: Actor, now: datetime, *, table_id: int, seat_no: int,
+                  player_id: int, buy_in: int, reason: str | None = None) -> SeatHold:
+    """Seat a player in an open seat; ahead of the list only with a written reason (R13, R14)."""
+    actor.require("floor")
+    table = get_in_room(session, Table, table_id, actor, "table")
+    get_in_room(session, Player, player_id, actor, "player")
+    game = locked_game(session, table.game_id)
+    require_free_seat(session, table, game, seat_no)
+    require_can_sit(session, table, player_id)
+    require_in_order(session, game, table, seat_no, player_id, reason)
+    return sit(session, actor, now, table, game, seat_no, player_id, buy_in, reason)
+
+
+def sit(session: Session, actor: Actor, now: datetime, table: Table, game: Game, seat_no: int,
+        player_id: int, buy_in: int, reason: str | None = None) -> SeatHold:
+    """R21/R30: seat the player, end a seat they held elsewhere in the room (one seat per player)
+    and take them off this game's lists; other games' lists keep them (R10)."""
+    check_buy_in(buy_in, game.min_buyin, game.max_buyin)
+    elsewhere = session.scalar(select(SeatHold).where(
+        SeatHold.room_id == table.room_id, SeatHold.player_id == player_id,
+        SeatHold.kind == "seated", SeatHold.ended_at.is_(None),
+    ))
+    # The old seat ends first (one live seat per player, enforced by the database) but is offered
+    # only once this player is off the lists, so it can never be offered back to them.
+    old_game = _end_seat(session, actor, now, elsewhere, "moved", None) if elsewhere else None
+    hold = SeatHold(room_id=table.room_id, table_id=table.id, seat_no=seat_no, player_id=player_id,
+                    kind="seated", started_at=now, buy_in=buy_in)
+    session.add(hold)
+    session.flush()
+    entries = select(ListEntry).where(
+        ListEntry.game_id == game.id, ListEntry.player_id == player_id, ListEntry.status == "active"
+    )
+    for entry in session.scalars(entries):
+        end_entry(session, actor, now, entry, f"seated at table {table.name}", status="seated",
+                  action="entry.seated")
+    record(session, actor, now, "seat.taken", ("seat_hold", hold.id), reason=reason,
+           table_id=table.id, seat_no=seat_no, player_id=player_id, buy_in=buy_in)
+    if old_game is not None:
+        fill_open_seats(session, actor, now, old_game)
+    return hold
+
+
+def leave(session: Session, actor: Actor, now: datetime, hold_id: int,
+          leave_amount: int | None) -> SeatHold:
+    """A player leaves: the amount they leave with is recorded (it feeds R27) and the seat is
+    offered to the next player (R14)."""
+    actor.require("floor")
+    hold = get_in_room(session, SeatHold, hold_id, actor, "seat")
+    if hold.kind != "seated":
+        raise NotFound(f"no seated player with id {hold_id} in this room")
+    fill_open_seats(session, actor, now, _end_seat(session, actor, now, hold, "left", leave_amount))
+    return hold
+
+
+def _end_seat(session: Session, actor: Actor, now: datetime, hold: SeatHold, outcome: str,
+              leave_amount: int | None) -> Game:
+    game = locked_game(session, session.get_one(Table, hold.table_id).game_id)
+    session.refresh(hold)
+    if not end_holds(session, [hold.id], now, outcome):
+        raise Conflict("the player has already left that seat", "R21")
+    hold.leave_amount = leave_amount
+    record(session, actor, now, f"seat.{outcome}", ("seat_hold", hold.id),
+           player_id=hold.player_id, table_id=hold.table_id, seat_no=hold.seat_no,
+           leave_amount=leave_amount)
+    return game

@@ -1,0 +1,1 @@
+"""Flask wiring shared by every blueprint: the unit of work, the acting staff member, errors."""

@@ -1,0 +1,58 @@
+"""Every refusal is a 4xx naming the problem and the rule: JSON for the API, a message on forms."""
+
+from __future__ import annotations
+
+import logging
+
+from flask import Flask, g, jsonify, render_template, request
+from pydantic import ValidationError
+from werkzeug.exceptions import HTTPException
+from werkzeug.wrappers import Response
+
+from roomops.errors import RoomopsError
+
+log = logging.getLogger("roomops.security")
+
+
+def wants_json() -> bool:
+    return request.path.startswith("/api/") or request.is_json
+
+
+def describe(err: ValidationError) -> str:
+    parts = []
+    for e in err.errors():
+        where = ".".join(str(p) for p in e["loc"]) or "body"
+        parts.append(f"{where}: {e['msg']}")
+    return "; ".join(parts)
+
+
+def refusal(message: str, rule: str | None, status: int) -> Response:
+    """Roll back whatever the request wrote, log the refusal, answer 4xx (never half-written)."""
+    session = g.get("db")
+    if session is not None:
+        session.rollback()
+    log.info("refused %s %s: %s (%s) status=%s", request.method, request.path, message, rule, status)
+    if wants_json():
+        resp = jsonify(error=message, rule=rule)
+        resp.status_code = status
+        return resp
+    page = render_template("error.html", message=message, rule=rule, back=request.referrer)
+    return Response(page, status=status, mimetype="text/html")
+
+
+def install(app: Flask) -> None:
+    @app.errorhandler(RoomopsError)
+    def _domain(err: RoomopsError) -> Response:
+        return refusal(err.message, err.rule, err.status)
+
+    @app.errorhandler(ValidationError)
+    def _invalid(err: ValidationError) -> Response:
+        return refusal(describe(err), None, 422)
+
+    @app.errorhandler(HTTPException)
+    def _http(err: HTTPException) -> Response:
+        if wants_json():
+            resp = jsonify(error=err.description, rule=None)
+            resp.status_code = err.code or 500
+            return resp
+        return err.get_response()

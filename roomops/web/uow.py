@@ -1,0 +1,51 @@
+"""One database session per request and one commit point (cosmicpython's unit of work)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any, TypeVar
+
+from flask import current_app, g, request
+from flask_login import current_user
+from sqlalchemy.orm import Session
+
+from roomops.actors import Actor
+from roomops.errors import Forbidden
+
+T = TypeVar("T")
+
+
+def db() -> Session:
+    """The request's session; GET requests read without taking SQLite's write lock."""
+    if "db" not in g:
+        ext = current_app.extensions["roomops"]
+        maker = ext.read_sessions if request.method in ("GET", "HEAD") else ext.sessions
+        g.db = maker()
+    return g.db
+
+
+def now() -> datetime:
+    return current_app.extensions["roomops"].clock.now()
+
+
+def actor() -> Actor:
+    if not current_user.is_authenticated:
+        raise Forbidden("log in first", "R61")
+    return Actor(room_id=current_user.room_id, staff_id=current_user.id,
+                 label=current_user.username, role=current_user.role)
+
+
+def run(service: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """Call a service as the logged-in staff member, then commit: the request's one commit point.
+
+    A refusal raises before the commit, so nothing is half-written."""
+    result = service(db(), actor(), now(), *args, **kwargs)
+    db().commit()
+    return result
+
+
+def close(_exc: BaseException | None) -> None:
+    session = g.pop("db", None)
+    if session is not None:
+        session.close()

@@ -1,0 +1,99 @@
+"""Shared fixtures: migrated databases (SQLite, and PostgreSQL when configured), a session per
+test inside a rolled-back transaction, a frozen clock, and a Flask app bound to the same session."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import Connection, Engine
+from sqlalchemy.orm import Session, sessionmaker
+
+from roomops.clock import FrozenClock
+from roomops.config import Settings
+from roomops.db import make_engine
+from roomops.factory import create_app
+from tests.databases import backends, migrated_database
+from tests.factories import PASSWORD, Room_
+
+START = datetime(2026, 11, 21, 20, 0, 0, tzinfo=UTC)  # a Saturday night
+
+
+@pytest.fixture(scope="session", params=backends())
+def db_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with migrated_database(request.param, tmp_path_factory.mktemp("db"), "suite") as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def engine(db_url: str) -> Iterator[Engine]:
+    eng = make_engine(db_url)
+    yield eng
+    eng.dispose()
+
+
+@pytest.fixture()
+def connection(engine: Engine) -> Iterator[Connection]:
+    """One outer transaction per test, rolled back at the end; commits inside become savepoints."""
+    with engine.connect() as conn:
+        outer = conn.begin()
+        yield conn
+        outer.rollback()
+
+
+@pytest.fixture()
+def sessions(connection: Connection) -> sessionmaker[Session]:
+    return sessionmaker(bind=connection, expire_on_commit=False,
+                        join_transaction_mode="create_savepoint")
+
+
+@pytest.fixture()
+def session(sessions: sessionmaker[Session]) -> Iterator[Session]:
+    with sessions() as s:
+        yield s
+
+
+@pytest.fixture()
+def clock() -> FrozenClock:
+    return FrozenClock(START)
+
+
+@pytest.fixture()
+def now(clock: FrozenClock) -> datetime:
+    return clock.now()
+
+
+@pytest.fixture()
+def room(session: Session, now: datetime) -> Room_:
+    return Room_(session, now)
+
+
+@pytest.fixture()
+def app(db_url: str, engine: Engine, sessions: sessionmaker[Session], clock: FrozenClock,
+        tmp_path: Path) -> Flask:
+    settings = Settings(database_url=db_url, scheduler="off", secret_key="test", testing=True)
+    application = create_app(settings, clock=clock, engine=engine, WTF_CSRF_ENABLED=False)
+    ext = application.extensions["roomops"]
+    ext.sessions = ext.read_sessions = sessions
+    return application
+
+
+@pytest.fixture()
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+def login(client: FlaskClient, username: str) -> FlaskClient:
+    resp = client.post("/login", data={"username": username, "password": PASSWORD})
+    assert resp.status_code == 302, resp.text
+    return client
+
+
+@pytest.fixture()
+def sup_client(client: FlaskClient, room: Room_, session: Session) -> FlaskClient:
+    session.commit()
+    return login(client, "main-supervisor")

@@ -1,0 +1,75 @@
+"""R14, R20-R22: the core loop on the services, on every configured database."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from sqlalchemy import select
+
+from roomops.audit.models import AuditEvent
+from roomops.errors import Conflict
+from roomops.jobs.sweep import sweep
+from roomops.lists import services as lists
+from roomops.seating import seats
+from roomops.seating.models import SeatHold
+
+
+def _full_table(room, session, now, seats_free=1):
+    game = room.game(now)
+    table = room.table(now, game, "1")
+    seated = []
+    for i, p in enumerate(room.players(now, 9 - seats_free, "S"), start=1):
+        seated.append(seats.seat_directly(session, room.sup, now, table_id=table.id, seat_no=i,
+                                          player_id=p.id, buy_in=10000))
+    return game, table, seated
+
+
+def _live_offer(session, player_id):
+    return session.scalar(select(SeatHold).where(
+        SeatHold.player_id == player_id, SeatHold.kind == "offer", SeatHold.ended_at.is_(None)))
+
+
+def test_r14_open_seat_is_offered_to_first_joined(room, session, now):
+    game, table, _ = _full_table(room, session, now, seats_free=0)
+    a, b = room.player(now, "Ann"), room.player(now, "Bob")
+    lists.join(session, room.sup, now, player_id=a.id, game_id=game.id)
+    lists.join(session, room.sup, now + timedelta(seconds=1), player_id=b.id, game_id=game.id)
+    leaving = session.scalar(select(SeatHold).where(SeatHold.table_id == table.id,
+                                                    SeatHold.seat_no == 4))
+    seats.leave(session, room.sup, now, leaving.id, 15000)
+    offer = _live_offer(session, a.id)
+    assert offer is not None and offer.seat_no == 4
+    assert offer.deadline == now + timedelta(minutes=10)  # R20 default claim_minutes
+    assert _live_offer(session, b.id) is None
+
+
+@pytest.mark.parametrize("offset,claimable", [(-1, True), (0, False), (1, False)])
+def test_r22_claim_to_the_second(room, session, now, offset, claimable):
+    game, _table, _ = _full_table(room, session, now)
+    p = room.player(now, "Ann")
+    lists.join(session, room.sup, now, player_id=p.id, game_id=game.id)
+    offer = _live_offer(session, p.id)
+    at = offer.deadline + timedelta(seconds=offset)
+    if claimable:
+        hold = seats.claim(session, room.sup, at, offer.id, 10000)
+        assert hold.kind == "seated" and hold.seat_no == offer.seat_no
+    else:
+        with pytest.raises(Conflict) as err:
+            seats.claim(session, room.sup, at, offer.id, 10000)
+        assert err.value.rule == "R22"
+
+
+def test_r22_sweep_expires_and_offers_next(room, session, now):
+    game, _table, _ = _full_table(room, session, now)
+    a, b = room.player(now, "Ann"), room.player(now, "Bob")
+    lists.join(session, room.sup, now, player_id=a.id, game_id=game.id)
+    lists.join(session, room.sup, now + timedelta(seconds=1), player_id=b.id, game_id=game.id)
+    first = _live_offer(session, a.id)
+    assert sweep(session, first.deadline - timedelta(seconds=1)).expired_offers == []
+    result = sweep(session, first.deadline)
+    assert result.expired_offers == [first.id]
+    assert _live_offer(session, b.id).seat_no == first.seat_no
+    assert sweep(session, first.deadline).expired_offers == []  # idempotent
+    missed = session.scalars(select(AuditEvent).where(AuditEvent.action == "offer.expired")).all()
+    assert len(missed) == 1 and missed[0].actor == "scheduler"
