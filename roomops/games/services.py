@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session
 
 from roomops.actors import Actor, get_in_room
 from roomops.audit.service import record
-from roomops.errors import Conflict, NotFound
+from roomops.errors import Conflict, Invalid, NotFound
 from roomops.games.models import Game, Table
 from roomops.lists.history import end_entries
 from roomops.lists.models import ListEntry
@@ -48,6 +48,9 @@ def update_game(session: Session, actor: Actor, now: datetime, game_id: int, **f
     before = {k: getattr(game, k) for k in fields}
     for key, value in fields.items():
         setattr(game, key, value)
+    if game.big_blind < game.small_blind or game.max_buyin < game.min_buyin:
+        raise Invalid("the big blind must be at least the small blind and the maximum buy-in at "
+                      "least the minimum", "R4")
     record(session, actor, now, "game.changed", ("game", game.id), before=before, after=fields)
     return game
 

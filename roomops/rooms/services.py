@@ -6,6 +6,7 @@ import hashlib
 import secrets
 from datetime import datetime
 from typing import Any
+from zoneinfo import available_timezones
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -51,6 +52,8 @@ def issue_api_token(staff: Staff) -> str:
 def update_policy(session: Session, actor: Actor, now: datetime, **policy: Any) -> Room:
     """R3: room policy is edited by a supervisor or admin and audited with before and after."""
     actor.require("policy")
+    if "timezone" in policy and policy["timezone"] not in available_timezones():
+        raise Invalid(f"unknown time zone {policy['timezone']!r}", "R3")
     room = session.get_one(Room, actor.room_id)
     before = {k: getattr(room, k) for k in policy}
     for key, value in policy.items():

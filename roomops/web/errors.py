@@ -6,6 +6,7 @@ import logging
 
 from flask import Flask, g, jsonify, render_template, request
 from pydantic import ValidationError
+from sqlalchemy.exc import IntegrityError
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
@@ -48,6 +49,11 @@ def install(app: Flask) -> None:
     @app.errorhandler(ValidationError)
     def _invalid(err: ValidationError) -> Response:
         return refusal(describe(err), None, 422)
+
+    @app.errorhandler(IntegrityError)
+    def _clash(_err: IntegrityError) -> Response:
+        # The database's invariants caught a race the checks before it could not see.
+        return refusal("that clashed with another change made at the same moment; try again", None, 409)
 
     @app.errorhandler(HTTPException)
     def _http(err: HTTPException) -> Response:

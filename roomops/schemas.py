@@ -1,0 +1,145 @@
+"""Request bodies, validated the same way for the JSON API and the desk's forms.
+
+The OpenAPI document's schemas are generated from these models, so it cannot drift from the code.
+Amounts are integer minor units (R52); bounds keep out-of-range numbers away from the database.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+
+Id = Annotated[int, Field(ge=1, le=2**31 - 1)]
+Money = Annotated[int, Field(ge=1, le=10**10, description="integer minor units")]
+MoneyOrZero = Annotated[int, Field(ge=0, le=10**10, description="integer minor units")]
+Reason = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=500)]
+Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=60)]
+SeatNo = Annotated[int, Field(ge=1, le=10)]
+
+
+class Body(BaseModel):
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+
+class NewPlayer(Body):
+    first_name: Name
+    last_name: Annotated[str, StringConstraints(strip_whitespace=True, max_length=60)] = ""
+    phone: Annotated[str, StringConstraints(max_length=40)] | None = None
+
+
+class JoinList(Body):
+    """R10/R11/R12: a game's waiting list or a table's reserve list, in person or by phone."""
+
+    player_id: Id
+    game_id: Id | None = None
+    table_id: Id | None = None
+    source: Literal["in_person", "phone"] = "in_person"
+
+    @model_validator(mode="after")
+    def _one_list(self) -> JoinList:
+        if (self.game_id is None) == (self.table_id is None):
+            raise ValueError("give either game_id (waiting list) or table_id (reserve list)")
+        return self
+
+
+class RemoveEntry(Body):
+    reason: Reason  # R16
+
+
+class ReorderEntry(Body):
+    position: Annotated[int, Field(ge=1, le=100000)]
+    reason: Reason  # R13
+
+
+class OfferSeat(Body):
+    """R14: offering by hand; out of list order needs a reason (R13)."""
+
+    table_id: Id
+    seat_no: SeatNo
+    entry_id: Id
+    reason: Reason | None = None
+
+
+class Claim(Body):
+    buy_in: Money  # R21/R30
+
+
+class SeatPlayer(Body):
+    table_id: Id
+    seat_no: SeatNo
+    player_id: Id
+    buy_in: Money
+    reason: Reason | None = None
+
+
+class Leave(Body):
+    leave_amount: MoneyOrZero  # feeds R27
+
+
+class GameConditions(Body):
+    """R4/R6: variant and stakes, buy-in range, fees (R50/R51) and straddles (R40)."""
+
+    variant: Name
+    small_blind: Money
+    big_blind: Money
+    ante: MoneyOrZero = 0
+    min_buyin: Money
+    max_buyin: Money
+    seats_per_table: Literal[9, 10] = 9
+    fee_kind: Literal["none", "hourly", "rake"] = "none"
+    hourly_fee: MoneyOrZero = 0
+    rake_percent: Annotated[int, Field(ge=0, le=100)] = 0
+    rake_cap: MoneyOrZero = 0
+    straddle_allowed: bool = False
+    max_straddles: Annotated[int, Field(ge=0, le=8)] = 0
+    button_straddle: bool = False
+
+    @model_validator(mode="after")
+    def _consistent(self) -> GameConditions:
+        if self.big_blind < self.small_blind:
+            raise ValueError("big_blind must be at least small_blind")
+        if self.max_buyin < self.min_buyin:
+            raise ValueError("max_buyin must be at least min_buyin")
+        return self
+
+
+class GameChange(Body):
+    """R6: any subset of the conditions; checked against the rest when applied."""
+
+    variant: Name | None = None
+    small_blind: Money | None = None
+    big_blind: Money | None = None
+    ante: MoneyOrZero | None = None
+    min_buyin: Money | None = None
+    max_buyin: Money | None = None
+    fee_kind: Literal["none", "hourly", "rake"] | None = None
+    hourly_fee: MoneyOrZero | None = None
+    rake_percent: Annotated[int, Field(ge=0, le=100)] | None = None
+    rake_cap: MoneyOrZero | None = None
+    straddle_allowed: bool | None = None
+    max_straddles: Annotated[int, Field(ge=0, le=8)] | None = None
+    button_straddle: bool | None = None
+
+
+class OpenTable(Body):
+    game_id: Id
+    name: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=20)]
+
+
+class Policy(Body):
+    """R3: the room's policies; any subset may be sent."""
+
+    timezone: Annotated[str, StringConstraints(min_length=1, max_length=64)] | None = None
+    display_name: Literal["full", "first_initial", "initials"] | None = None
+    claim_minutes: Annotated[int, Field(ge=1, le=120)] | None = None
+    on_claim_expiry: Literal["remove", "bottom"] | None = None
+    checkin_minutes: Annotated[int, Field(ge=1, le=480)] | None = None
+    auto_offer: bool | None = None
+    placement: Literal["most_need", "first_open"] | None = None
+
+
+class BarPair(Body):
+    player_a: Id
+    player_b: Id
+    reason: Reason  # R15

@@ -1,0 +1,87 @@
+"""Browser tests: the real app served on a loopback port from its own migrated SQLite file, with a
+frozen clock the test advances, driven by Playwright in Debian's Chromium (/usr/bin/chromium)."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from playwright.sync_api import Browser, Page, sync_playwright
+from werkzeug.serving import make_server
+
+from roomops.clock import FrozenClock
+from roomops.config import Settings
+from roomops.factory import create_app
+from roomops.jobs.scheduler import sweep_once
+from tests.conftest import START
+from tests.databases import migrated_database
+from tests.factories import PASSWORD, Room_
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+pytestmark = pytest.mark.browser
+
+
+@dataclass
+class Live:
+    app: Flask
+    url: str
+    clock: FrozenClock
+
+    def sweep(self) -> None:
+        """What the scheduler does every few seconds, run now (no real time passes in tests)."""
+        sweep_once(self.app)
+
+    def build(self, fn):  # type: ignore[no-untyped-def]
+        """Run fn(room, session, now) against the live database and commit."""
+        ext = self.app.extensions["roomops"]
+        with ext.sessions() as session:
+            room = Room_(session, self.clock.now())
+            result = fn(room, session, self.clock.now())
+            session.commit()
+        return result
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture()
+def live(tmp_path: Path) -> Iterator[Live]:
+    with migrated_database("sqlite", tmp_path, "browser") as url:
+        clock = FrozenClock(START)
+        app = create_app(Settings(database_url=url, scheduler="off", secret_key="browser"),
+                         clock=clock)
+        server = make_server("127.0.0.1", 0, app, threaded=True)
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        try:
+            yield Live(app, f"http://127.0.0.1:{server.server_port}", clock)
+        finally:
+            server.shutdown()
+            app.extensions["roomops"].engine.dispose()
+
+
+@pytest.fixture()
+def page(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1600, "height": 900})
+    pg = context.new_page()
+    yield pg
+    context.close()
+
+
+def log_in(page: Page, live: Live, username: str = "main-supervisor") -> None:
+    page.goto(f"{live.url}/login")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("button[type=submit]")
