@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import logging
+
 import click
+import waitress
 from flask import Flask, current_app
+from flask.cli import with_appcontext
 from sqlalchemy.orm import Session
 
 from roomops import migrate
@@ -19,12 +23,19 @@ def _session() -> Session:
     return _ext().sessions()
 
 
+def _log_to_console() -> None:
+    """Long-running processes print log-ins, refusals and sweeps (the roomops.* loggers)."""
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("apscheduler").setLevel(logging.WARNING)  # not a line per sweep
+
+
 @click.group("db", help="Apply or roll back the Alembic migrations (the only source of the schema).")
 def db_group() -> None:
     pass
 
 
 @db_group.command("upgrade", help="Migrate the database to the newest schema.")
+@with_appcontext
 def db_upgrade() -> None:
     migrate.upgrade(_ext().settings.database_url)
     click.echo("database is at the newest schema")
@@ -32,6 +43,7 @@ def db_upgrade() -> None:
 
 @db_group.command("downgrade", help="Roll the schema back to REVISION (default: empty).")
 @click.argument("revision", default="base")
+@with_appcontext
 def db_downgrade(revision: str) -> None:
     migrate.downgrade(_ext().settings.database_url, revision)
 
@@ -40,6 +52,7 @@ def db_downgrade(revision: str) -> None:
 @click.argument("slug")
 @click.argument("name")
 @click.option("--timezone", default="UTC", show_default=True, help="IANA zone, e.g. Europe/London")
+@with_appcontext
 def create_room_cmd(slug: str, name: str, timezone: str) -> None:
     with _session() as session:
         create_room(session, _ext().clock.now(), slug=slug, name=name, timezone=timezone)
@@ -53,6 +66,7 @@ def create_room_cmd(slug: str, name: str, timezone: str) -> None:
 @click.option("--role", type=click.Choice(ROLES), required=True)
 @click.option("--name", "display_name", help="Name shown in the audit trail.")
 @click.password_option(help="Asked for when not given.")
+@with_appcontext
 def create_staff_cmd(room: str, username: str, role: str, display_name: str | None,
                      password: str) -> None:
     with _session() as session:
@@ -67,6 +81,7 @@ def create_staff_cmd(room: str, username: str, role: str, display_name: str | No
 
 @click.command("api-token", help="Issue a new API token for USERNAME (the old one stops working).")
 @click.argument("username")
+@with_appcontext
 def api_token_cmd(username: str) -> None:
     with _session() as session:
         staff = session.query(Staff).filter_by(username=username).one_or_none()
@@ -78,6 +93,7 @@ def api_token_cmd(username: str) -> None:
 
 
 @click.command("demo", help="Load a demo room if the database has no room yet; print the logins.")
+@with_appcontext
 def demo_cmd() -> None:
     from roomops.demo import load_demo
 
@@ -90,28 +106,38 @@ def demo_cmd() -> None:
         click.echo(f"  {role:<10} login: {username:<12} password: {password}")
 
 
-@click.command("serve", help="Serve the app, with the scheduler inside unless ROOMOPS_SCHEDULER=off.")
+@click.command(
+    "serve",
+    help="Serve the app with waitress, with the scheduler inside unless ROOMOPS_SCHEDULER=off.",
+)
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=5000, show_default=True)
-def serve_cmd(host: str, port: int) -> None:
+@click.option("--threads", default=8, show_default=True, help="Requests served at once.")
+@with_appcontext
+def serve_cmd(host: str, port: int, threads: int) -> None:
     from roomops.jobs.scheduler import start_background
 
+    _log_to_console()
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     if _ext().settings.scheduler == "embedded":
         start_background(app)
         click.echo("scheduler running inside the web process")
-    app.run(host=host, port=port, threaded=True, use_reloader=False)
+    click.echo(f"serving on http://{host}:{port}")
+    waitress.serve(app, host=host, port=port, threads=threads, ident="roomops")
 
 
 @click.command("scheduler", help="Run only the scheduler (one per deployment with several workers).")
+@with_appcontext
 def scheduler_cmd() -> None:
     from roomops.jobs.scheduler import run_blocking
 
+    _log_to_console()
     click.echo("scheduler running; Ctrl-C stops it")
     run_blocking(current_app._get_current_object())  # type: ignore[attr-defined]
 
 
 @click.command("sweep", help="Run the sweep once now (what the scheduler does every few seconds).")
+@with_appcontext
 def sweep_cmd() -> None:
     from roomops.jobs.scheduler import sweep_once
 

@@ -71,7 +71,7 @@ def close_game(session: Session, actor: Actor, now: datetime, game_id: int) -> G
 
 
 def open_table(session: Session, actor: Actor, now: datetime, game_id: int, name: str) -> Table:
-    """R5: a supervisor opens a table for an open game; its seats are then offered (R14)."""
+    """R5: a supervisor opens a table for an open game; its seats are offered at once (R14)."""
     actor.require("floor")
     game = get_in_room(session, Game, game_id, actor, "game")
     if game.status != "open":
@@ -85,6 +85,9 @@ def open_table(session: Session, actor: Actor, now: datetime, game_id: int, name
     session.add(table)
     session.flush()
     record(session, actor, now, "table.opened", ("table", table.id), name=name, game_id=game.id)
+    from roomops.seating.offers import fill_open_seats  # seating builds on games
+
+    fill_open_seats(session, actor, now, locked_game(session, game.id))
     return table
 
 

@@ -30,7 +30,7 @@ def sweep_once(app: Flask) -> SweepResult:
 def _add_job(scheduler: BaseScheduler, app: Flask) -> BaseScheduler:
     seconds = app.extensions["roomops"].settings.sweep_seconds
     scheduler.add_job(sweep_once, "interval", args=[app], seconds=seconds, id="sweep",
-                      max_instances=1, coalesce=True, misfire_grace_time=seconds * 5)
+                      max_instances=1, coalesce=True, misfire_grace_time=max(1, int(seconds * 5)))
     return scheduler
 
 
