@@ -65,7 +65,7 @@ def test_scheduler_sweeps_on_an_interval(app):
         def __init__(self) -> None:
             self.jobs: list[dict] = []
 
-        def add_job(self, func, trigger, **kw):  # noqa: ANN001
+        def add_job(self, func, trigger, **kw):
             self.jobs.append({"func": func, "trigger": trigger, **kw})
 
     rec = Recorder()
