@@ -52,7 +52,8 @@ def _sqlite_setup(engine: Engine) -> None:
         cur.execute("PRAGMA journal_mode=WAL")
         cur.execute("PRAGMA busy_timeout=10000")
         cur.execute("PRAGMA foreign_keys=ON")
-        cur.execute("PRAGMA synchronous=NORMAL")
+        # FULL: a committed seat change or audit row survives a power cut, not only a crash (R60).
+        cur.execute("PRAGMA synchronous=FULL")
         cur.close()
 
     @event.listens_for(engine, "begin")

@@ -8,18 +8,37 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
 
-Id = Annotated[int, Field(ge=1, le=2**31 - 1)]
-Money = Annotated[int, Field(ge=1, le=10**10, description="integer minor units")]
-MoneyOrZero = Annotated[int, Field(ge=0, le=10**10, description="integer minor units")]
+INT_MAX = 2**31 - 1  # the database's INTEGER columns (PostgreSQL int4)
+Id = Annotated[int, Field(ge=1, le=INT_MAX)]
+Money = Annotated[int, Field(ge=1, le=INT_MAX, description="integer minor units")]
+MoneyOrZero = Annotated[int, Field(ge=0, le=INT_MAX, description="integer minor units")]
 Reason = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=500)]
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=60)]
 SeatNo = Annotated[int, Field(ge=1, le=10)]
 
 
+def storable(value: object) -> object:
+    """Text the databases can store: no NUL characters (PostgreSQL refuses them) and valid UTF-8
+    (JSON may carry lone surrogates such as "\\ud800")."""
+    if isinstance(value, str):
+        if "\x00" in value:
+            raise ValueError("text may not contain NUL characters")
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ValueError("text must be valid UTF-8") from None
+    return value
+
+
 class Body(BaseModel):
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _storable(cls, value: object) -> object:
+        return storable(value)
 
 
 class NewPlayer(Body):
@@ -143,3 +162,19 @@ class BarPair(Body):
     player_a: Id
     player_b: Id
     reason: Reason  # R15
+
+
+class AuditQuery(BaseModel):
+    """R60: filters of GET /api/v1/audit (query string); newest first, paged by ``before_id``."""
+
+    model_config = ConfigDict(extra="ignore", str_strip_whitespace=True)
+
+    action: Annotated[str, StringConstraints(max_length=40)] | None = None
+    actor: Annotated[str, StringConstraints(max_length=60)] | None = None
+    before_id: Id | None = None
+    limit: Annotated[int, Field(ge=1, le=500)] = 100
+
+    @field_validator("action", "actor", mode="after")
+    @classmethod
+    def _storable(cls, value: object) -> object:
+        return storable(value)

@@ -1,5 +1,324 @@
-"""Placeholder: filled in by the api work."""
+"""The JSON API under /api/v1: thin views that validate a body with its pydantic model, call one
+service through ``uow.run`` (the one commit point) and answer with a response model.
 
-from flask import Blueprint
+Every route is declared with ``@route`` so the OpenAPI document (``roomops.api.openapi``) is built
+from the same table the URL map is: an undocumented route cannot exist."""
 
-bp = Blueprint("api", __name__)
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from flask import Blueprint, jsonify, request
+from flask.typing import ResponseReturnValue
+from pydantic import BaseModel, ValidationError
+from werkzeug.wrappers import Response
+
+from roomops.actors import get_in_room
+from roomops.api import models as out
+from roomops.audit import service as audit
+from roomops.board import snapshot
+from roomops.errors import Invalid, RoomopsError
+from roomops.games import services as games
+from roomops.games.models import Game
+from roomops.lists import services as lists
+from roomops.lists.models import ListEntry
+from roomops.rooms import services as rooms
+from roomops.rooms.models import Room
+from roomops.schemas import (
+    INT_MAX,
+    AuditQuery,
+    BarPair,
+    Claim,
+    GameChange,
+    GameConditions,
+    JoinList,
+    Leave,
+    NewPlayer,
+    OfferSeat,
+    OpenTable,
+    Policy,
+    RemoveEntry,
+    ReorderEntry,
+    SeatPlayer,
+)
+from roomops.seating import offers, seats
+from roomops.web.errors import describe
+from roomops.web.uow import actor, db, now, run
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+ID = f"int(min=1, max={INT_MAX})"
+M = TypeVar("M", bound=BaseModel)
+
+
+@dataclass(frozen=True)
+class Operation:
+    """One documented route: what the OpenAPI document says about it."""
+
+    method: str
+    rule: str  # Flask rule under /api, e.g. /v1/entries/<int(...):entry_id>/remove
+    endpoint: str
+    summary: str
+    status: int
+    response: type[BaseModel]
+    body: type[BaseModel] | None = None
+    query: type[BaseModel] | None = None
+    refusals: tuple[int, ...] = (400, 401, 403, 404, 409, 422)
+    tags: tuple[str, ...] = field(default_factory=tuple)
+
+
+OPERATIONS: list[Operation] = []
+
+
+def route(method: str, rule: str, *, summary: str, response: type[BaseModel], status: int = 200,
+          body: type[BaseModel] | None = None, query: type[BaseModel] | None = None,
+          tag: str) -> Callable[[Callable[..., ResponseReturnValue]], Callable[..., ResponseReturnValue]]:
+    def register(view: Callable[..., ResponseReturnValue]) -> Callable[..., ResponseReturnValue]:
+        OPERATIONS.append(Operation(method, "/v1" + rule, f"api.{view.__name__}", summary, status,
+                                    response, body, query, tags=(tag,)))
+        bp.add_url_rule("/v1" + rule, view_func=view, methods=[method])
+        return view
+
+    return register
+
+
+class BadRequest(RoomopsError):
+    status = 400
+
+
+# The rule a body breaks when it does not fit its model (a field's own rule first).
+BODY_RULES: dict[type[BaseModel], str] = {
+    JoinList: "R10", RemoveEntry: "R16", ReorderEntry: "R13", OfferSeat: "R14", Claim: "R30",
+    SeatPlayer: "R14", Leave: "R27", GameConditions: "R4", GameChange: "R6", OpenTable: "R5",
+    Policy: "R3", BarPair: "R15",
+}
+FIELD_RULES = {"buy_in": "R30", "reason": "R13", "seat_no": "R4"}
+
+
+def body(model: type[M]) -> M:
+    """The request's JSON object validated by ``model``: 400 when it is not JSON, 422 naming the
+    fields and the rule when it does not fit the model."""
+    if not request.is_json:
+        raise BadRequest(f"send a JSON object with Content-Type: application/json "
+                         f"(got {request.mimetype or 'no content type'})")
+    try:
+        data = request.get_json(silent=True)
+    except RecursionError:  # json.loads on thousands of nested brackets; not a ValueError
+        data = None
+    if data is None:
+        raise BadRequest("the request body is not valid JSON")
+    try:
+        return model.model_validate(data)
+    except ValidationError as err:
+        first = err.errors()[0]["loc"]
+        rule = BODY_RULES.get(model)
+        if first and model not in (RemoveEntry, BarPair):
+            rule = FIELD_RULES.get(str(first[0]), rule)
+        raise Invalid(describe(err), rule) from None
+
+
+def given(fields: BaseModel) -> dict[str, Any]:
+    """Only the fields the client sent; null means "leave as it is" (R6 and R3 partial updates)."""
+    sent = {k: v for k, v in fields.model_dump(exclude_unset=True).items() if v is not None}
+    if not sent:
+        raise Invalid("send at least one field to change")
+    return sent
+
+
+def answer(model: type[BaseModel], obj: Any, status: int = 200) -> Response:
+    resp = jsonify(model.model_validate(obj).model_dump(mode="json"))
+    resp.status_code = status
+    return resp
+
+
+# --- players -----------------------------------------------------------------------------------
+
+@route("POST", "/players", summary="Add a player to the room", response=out.PlayerOut, status=201,
+       body=NewPlayer, tag="players")
+def add_player() -> Response:
+    return answer(out.PlayerOut, run(rooms.add_player, **body(NewPlayer).model_dump()), 201)
+
+
+@route("POST", "/barred-pairs", summary="Bar two players from playing in the same game (R15)",
+       response=out.BarredPairOut, status=201, body=BarPair, tag="players")
+def bar_pair() -> Response:
+    b = body(BarPair)
+    return answer(out.BarredPairOut, run(rooms.bar_pair, b.player_a, b.player_b, b.reason), 201)
+
+
+# --- lists -------------------------------------------------------------------------------------
+
+@route("POST", "/entries", summary="Put a player on a waiting list or reserve list (R10-R12)",
+       response=out.EntryOut, status=201, body=JoinList, tag="lists")
+def join_list() -> Response:
+    return answer(out.EntryOut, run(lists.join, **body(JoinList).model_dump()), 201)
+
+
+@route("POST", f"/entries/<{ID}:entry_id>/remove", summary="Take an entry off its list (R16)",
+       response=out.EntryOut, body=RemoveEntry, tag="lists")
+def remove_entry(entry_id: int) -> Response:
+    return answer(out.EntryOut, run(lists.remove, entry_id, body(RemoveEntry).reason))
+
+
+@route("POST", f"/entries/<{ID}:entry_id>/reorder",
+       summary="Move an entry to another position, with a written reason (R13)",
+       response=out.EntryOut, body=ReorderEntry, tag="lists")
+def reorder_entry(entry_id: int) -> Response:
+    b = body(ReorderEntry)
+    return answer(out.EntryOut, run(lists.reorder, entry_id, b.position, b.reason))
+
+
+@route("POST", f"/entries/<{ID}:entry_id>/check-in", summary="Check in a phone entry (R12)",
+       response=out.EntryOut, tag="lists")
+def check_in(entry_id: int) -> Response:
+    return answer(out.EntryOut, run(lists.check_in, entry_id))
+
+
+@route("GET", f"/entries/<{ID}:entry_id>/history",
+       summary="The audit rows of one list entry, oldest first (R13, R16)",
+       response=out.EntryHistory, tag="lists")
+def entry_history(entry_id: int) -> Response:
+    who = actor()
+    entry = get_in_room(db(), ListEntry, entry_id, who, "list entry")
+    rows = list(db().scalars(audit.query(who.room_id, entity=("list_entry", entry_id), limit=1000)))
+    return answer(out.EntryHistory, {"entry": entry, "events": rows[::-1]})
+
+
+# --- offers and seats --------------------------------------------------------------------------
+
+@route("POST", "/offers", summary="Offer a seat by hand; out of list order needs a reason (R13, R14)",
+       response=out.HoldOut, status=201, body=OfferSeat, tag="seats")
+def make_offer() -> Response:
+    return answer(out.HoldOut, run(offers.offer_by_hand, **body(OfferSeat).model_dump()), 201)
+
+
+@route("POST", f"/offers/<{ID}:offer_id>/claim",
+       summary="Claim an offered seat before its deadline (R21, R22, R30)",
+       response=out.HoldOut, body=Claim, tag="seats")
+def claim_offer(offer_id: int) -> Response:
+    return answer(out.HoldOut, run(seats.claim, offer_id, body(Claim).buy_in))
+
+
+@route("POST", f"/offers/<{ID}:offer_id>/decline", summary="Decline an offer: a missed call (R22)",
+       response=out.HoldOut, tag="seats")
+def decline_offer(offer_id: int) -> Response:
+    return answer(out.HoldOut, run(offers.decline, offer_id))
+
+
+@route("POST", "/seats", summary="Seat a player in an open seat (R14, R15, R30)",
+       response=out.HoldOut, status=201, body=SeatPlayer, tag="seats")
+def seat_player() -> Response:
+    return answer(out.HoldOut, run(seats.seat_directly, **body(SeatPlayer).model_dump()), 201)
+
+
+@route("POST", f"/seats/<{ID}:hold_id>/leave",
+       summary="A seated player leaves with an amount (feeds R27)", response=out.HoldOut,
+       body=Leave, tag="seats")
+def leave_seat(hold_id: int) -> Response:
+    return answer(out.HoldOut, run(seats.leave, hold_id, body(Leave).leave_amount))
+
+
+# --- games and tables --------------------------------------------------------------------------
+
+@route("POST", "/games", summary="Open a game at stakes (R4)", response=out.GameOut, status=201,
+       body=GameConditions, tag="games")
+def open_game() -> Response:
+    return answer(out.GameOut, run(games.open_game, **body(GameConditions).model_dump()), 201)
+
+
+@route("PATCH", f"/games/<{ID}:game_id>",
+       summary="Change a game's conditions: only the fields sent (R6)", response=out.GameOut,
+       body=GameChange, tag="games")
+def change_game(game_id: int) -> Response:
+    return answer(out.GameOut, run(games.update_game, game_id, **given(body(GameChange))))
+
+
+@route("POST", f"/games/<{ID}:game_id>/close", summary="Close a game whose tables are closed (R5)",
+       response=out.GameOut, tag="games")
+def close_game(game_id: int) -> Response:
+    return answer(out.GameOut, run(games.close_game, game_id))
+
+
+@route("POST", "/tables", summary="Open a table for a game (R5)", response=out.TableOut, status=201,
+       body=OpenTable, tag="games")
+def open_table() -> Response:
+    b = body(OpenTable)
+    return answer(out.TableOut, run(games.open_table, b.game_id, b.name), 201)
+
+
+@route("POST", f"/tables/<{ID}:table_id>/close",
+       summary="Close a table with nobody seated (R5, R19)", response=out.TableOut, tag="games")
+def close_table(table_id: int) -> Response:
+    return answer(out.TableOut, run(games.close_table, table_id))
+
+
+# --- room --------------------------------------------------------------------------------------
+
+@route("GET", "/policy", summary="The room's policies (R3)", response=out.PolicyOut, tag="room")
+def get_policy() -> Response:
+    return answer(out.PolicyOut, db().get_one(Room, actor().room_id))
+
+
+@route("PATCH", "/policy", summary="Change room policies: only the fields sent (R3)",
+       response=out.PolicyOut, body=Policy, tag="room")
+def change_policy() -> Response:
+    return answer(out.PolicyOut, run(rooms.update_policy, **given(body(Policy))))
+
+
+@route("GET", "/room", summary="The room at a glance: games, tables, seats and lists",
+       response=out.RoomOut, tag="room")
+def room_snapshot() -> Response:
+    snap = snapshot.load(db(), actor().room_id, now())
+    return answer(out.RoomOut, room_view(snap))
+
+
+@route("GET", "/audit", summary="The audit trail, newest first (R60; supervisors and admins)",
+       response=out.AuditPage, query=AuditQuery, tag="room")
+def audit_trail() -> Response:
+    who = actor()
+    who.require("audit")
+    try:
+        q = AuditQuery.model_validate(request.args.to_dict())
+    except ValidationError as err:
+        raise Invalid(describe(err), "R60") from None
+    rows = list(db().scalars(audit.query(who.room_id, action=q.action, actor=q.actor,
+                                         before_id=q.before_id, limit=q.limit)))
+    more = len(rows) == q.limit
+    return answer(out.AuditPage, {"events": rows, "next_before_id": rows[-1].id if more else None})
+
+
+def room_view(snap: snapshot.RoomSnapshot) -> dict[str, Any]:
+    def place(v: snapshot.EntryView) -> dict[str, Any]:
+        return {"entry_id": v.entry.id, "position": v.position, "player_id": v.player.id,
+                "player": v.player.full_name, "source": v.entry.source,
+                "joined_at": v.entry.joined_at, "awaiting_checkin": v.awaiting_checkin,
+                "checkin_deadline": v.entry.checkin_deadline,
+                "offer_id": v.offer.id if v.offer else None}
+
+    def seat(s: snapshot.SeatView) -> dict[str, Any]:
+        return {"seat_no": s.seat_no, "state": s.state,
+                "player_id": s.player.id if s.player else None,
+                "player": s.player.full_name if s.player else None,
+                "hold_id": s.hold.id if s.hold else None,
+                "deadline": s.hold.deadline if s.hold and s.hold.kind == "offer" else None,
+                "seconds_left": s.seconds_left}
+
+    def game(gv: snapshot.GameView) -> dict[str, Any]:
+        gm: Game = gv.game
+        return {
+            **{k: getattr(gm, k) for k in ("id", "variant", "small_blind", "big_blind", "ante",
+                                           "min_buyin", "max_buyin", "seats_per_table")},
+            "fees": {"kind": gm.fee_kind, "hourly_fee": gm.hourly_fee,
+                     "rake_percent": gm.rake_percent, "rake_cap": gm.rake_cap},
+            "straddles": {"allowed": gm.straddle_allowed, "max_straddles": gm.max_straddles,
+                          "button_straddle": gm.button_straddle},
+            "tables": [{"id": tv.table.id, "name": tv.table.name, "seated": tv.seated,
+                        "seats": [seat(s) for s in tv.seats],
+                        "reserve": [place(v) for v in tv.reserve]} for tv in gv.tables],
+            "waiting": [place(v) for v in gv.waiting],
+        }
+
+    room = snap.room
+    return {"id": room.id, "slug": room.slug, "name": room.name, "now": snap.now,
+            "version": snap.version, "policy": room, "games": [game(gv) for gv in snap.games]}

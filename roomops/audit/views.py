@@ -1,5 +1,68 @@
-"""Placeholder: filled in by the audit work."""
+"""The audit viewer (R60): newest first, filtered, paged; read-only (no route edits or deletes)."""
 
-from flask import Blueprint
+from __future__ import annotations
+
+import json
+from zoneinfo import ZoneInfo
+
+from flask import Blueprint, current_app, render_template, request
+from flask_login import current_user
+from sqlalchemy.orm import Session
+from werkzeug.wrappers import Response
+
+from roomops.audit.service import query
+from roomops.errors import Invalid
+from roomops.rooms.models import Room
+from roomops.web.uow import actor, db
 
 bp = Blueprint("audit", __name__)
+PAGE = 100
+
+
+@bp.before_request
+def _supervisors_only() -> Response | None:
+    if not current_user.is_authenticated:
+        return current_app.login_manager.unauthorized()  # type: ignore[attr-defined,no-any-return]
+    actor().require("audit")  # R61: supervisors and admins
+    return None
+
+
+def _entity(raw: str) -> tuple[str, int] | None:
+    """'list_entry:12' (or 'list_entry 12') -> ('list_entry', 12)."""
+    raw = raw.strip()
+    if not raw:
+        return None
+    kind, _, ident = raw.replace(" ", ":").partition(":")
+    if not kind or not ident.strip().isdigit():
+        raise Invalid(f"entity: {raw!r} is not like list_entry:12")
+    return kind, int(ident)
+
+
+def _int(name: str) -> int | None:
+    raw = request.args.get(name, "").strip()
+    if not raw:
+        return None
+    if not raw.isdigit():
+        raise Invalid(f"{name}: {raw!r} is not a number")
+    return int(raw)
+
+
+@bp.get("/audit")
+def index() -> str:
+    session: Session = db()
+    room = session.get_one(Room, current_user.room_id)
+    action = request.args.get("action", "").strip()
+    who = request.args.get("actor", "").strip()
+    entity_raw = request.args.get("entity", "").strip()
+    before_id = _int("before_id")
+    rows = list(session.scalars(query(room.id, action=action or None, actor=who or None,
+                                      entity=_entity(entity_raw), before_id=before_id,
+                                      limit=PAGE + 1)))
+    more = len(rows) > PAGE
+    rows = rows[:PAGE]
+    tz = ZoneInfo(room.timezone)
+    return render_template(
+        "audit/index.html", rows=rows, more=more, room=room, tz=tz, action=action, actor=who,
+        entity=entity_raw, before_id=before_id,
+        detail=lambda d: json.dumps(d, sort_keys=True, default=str) if d else "",
+    )

@@ -1,12 +1,15 @@
 """The room at a glance: games, tables, seats and lists, read in a fixed number of queries
-(whatever the number of tables), for the desk and the public board alike."""
+(whatever the number of tables), for the desk and the public board alike.
+
+Seats and list entries are read as plain columns into small records rather than ORM objects: a
+250-table room has thousands of them and the screens only read them."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import Row, select
 from sqlalchemy.orm import Session
 
 from roomops.audit.service import latest_id
@@ -17,21 +20,40 @@ from roomops.seating.models import SeatHold
 from roomops.seating.rules import seconds_left
 
 
+@dataclass(slots=True, frozen=True)
+class PlayerRef:
+    id: int
+    first_name: str
+    last_name: str
+
+    @property
+    def full_name(self) -> str:
+        return f"{self.first_name} {self.last_name}".strip()
+
+
+HOLD_COLUMNS = (SeatHold.id, SeatHold.kind, SeatHold.table_id, SeatHold.seat_no, SeatHold.entry_id,
+                SeatHold.started_at, SeatHold.deadline, SeatHold.buy_in)
+ENTRY_COLUMNS = (ListEntry.id, ListEntry.kind, ListEntry.game_id, ListEntry.table_id, ListEntry.source,
+                 ListEntry.joined_at, ListEntry.queue_at, ListEntry.checkin_deadline,
+                 ListEntry.checked_in_at)
+PLAYER_COLUMNS = (Player.id.label("player_id"), Player.first_name, Player.last_name)
+
+
 @dataclass
 class SeatView:
     seat_no: int
     state: str = "empty"  # empty | offered | expired | seated
-    player: Player | None = None
-    hold: SeatHold | None = None
+    player: PlayerRef | None = None
+    hold: Row | None = None  # type: ignore[type-arg]  # HOLD_COLUMNS
     seconds_left: int = 0
 
 
 @dataclass
 class EntryView:
-    entry: ListEntry
-    player: Player
+    entry: Row  # type: ignore[type-arg]  # ENTRY_COLUMNS
+    player: PlayerRef
     position: int
-    offer: SeatHold | None = None
+    offer: Row | None = None  # type: ignore[type-arg]  # HOLD_COLUMNS
 
     @property
     def awaiting_checkin(self) -> bool:
@@ -64,7 +86,7 @@ class RoomSnapshot:
     games: list[GameView]
 
 
-def _seat_view(seat_no: int, hold: SeatHold | None, player: Player | None,
+def _seat_view(seat_no: int, hold: Row | None, player: PlayerRef | None,  # type: ignore[type-arg]
                now: datetime) -> SeatView:
     if hold is None:
         return SeatView(seat_no)
@@ -75,17 +97,28 @@ def _seat_view(seat_no: int, hold: SeatHold | None, player: Player | None,
     return SeatView(seat_no, "offered" if left > 0 else "expired", player, hold, left)
 
 
-def load(session: Session, room_id: int, now: datetime) -> RoomSnapshot:
+def load(session: Session, room_id: int, now: datetime, *, version: int | None = None) -> RoomSnapshot:
+    """The room as of ``now``: six statements at most, whatever the number of games, tables, seats and
+    entries (fewer when the room is already in the session, or ``version`` was read by the caller).
+
+    The version (the room's change counter) is read *before* the rows: under READ COMMITTED each
+    statement sees the latest commits, so rows read after it are at least as new as the version. A
+    change landing in between shows at once and moves the version next time, so a poller keyed on
+    the version may fetch twice but never keeps a stale picture under a current ETag."""
+    if version is None:
+        version = latest_id(session, room_id)
     room = session.get_one(Room, room_id)
     games = list(session.scalars(select(Game).where(
         Game.room_id == room_id, Game.status == "open").order_by(Game.big_blind, Game.id)))
     tables = list(session.scalars(select(Table).where(
         Table.room_id == room_id, Table.status == "open").order_by(Table.name)))
-    holds = session.execute(select(SeatHold, Player).join(Player).where(
-        SeatHold.room_id == room_id, SeatHold.ended_at.is_(None))).all()
-    entries = session.execute(select(ListEntry, Player).join(Player).where(
+    holds = [(h, _player(h)) for h in session.execute(select(*HOLD_COLUMNS, *PLAYER_COLUMNS).join(
+        Player, Player.id == SeatHold.player_id).where(
+        SeatHold.room_id == room_id, SeatHold.ended_at.is_(None)))]
+    entries = [(e, _player(e)) for e in session.execute(select(*ENTRY_COLUMNS, *PLAYER_COLUMNS).join(
+        Player, Player.id == ListEntry.player_id).where(
         ListEntry.room_id == room_id, ListEntry.status == "active"
-    ).order_by(ListEntry.queue_at, ListEntry.id)).all()
+    ).order_by(ListEntry.queue_at, ListEntry.id))]
     offers_by_entry = {h.entry_id: h for h, _ in holds if h.kind == "offer"}
     by_seat = {(h.table_id, h.seat_no): (h, p) for h, p in holds}
     views = {g.id: GameView(g) for g in games}
@@ -103,4 +136,8 @@ def load(session: Session, room_id: int, now: datetime) -> RoomSnapshot:
                   else views[entry.game_id].waiting if entry.game_id in views else None)
         if target is not None:
             target.append(EntryView(entry, player, len(target) + 1, offers_by_entry.get(entry.id)))
-    return RoomSnapshot(room, now, latest_id(session, room_id), list(views.values()))
+    return RoomSnapshot(room, now, version, list(views.values()))
+
+
+def _player(row: Row) -> PlayerRef:  # type: ignore[type-arg]
+    return PlayerRef(row.player_id, row.first_name, row.last_name)

@@ -1,10 +1,408 @@
-"""Placeholder: filled in by the desk work."""
+"""The supervisor's desk: the whole room on one screen and every floor action as a form.
 
-from flask import Blueprint
+Each POST validates its form with the request models of ``roomops.schemas`` (see
+``roomops.desk.forms`` for how strings become ints, bools and minor units), calls one service
+through ``roomops.web.uow.run`` (the request's one commit point) and redirects back to the desk
+(303) with a flash saying what happened. Refusals are rendered by ``roomops.web.errors``.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from flask import (
+    Blueprint,
+    Response,
+    current_app,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_login import current_user
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from roomops.actors import Actor, get_in_room
+from roomops.audit.service import latest_id
+from roomops.audit.service import query as audit_query
+from roomops.board import snapshot
+from roomops.desk.forms import from_minor, money_input, parse, player_ref
+from roomops.errors import Invalid
+from roomops.games import services as games
+from roomops.games.models import Game, Table
+from roomops.lists import services as lists
+from roomops.lists.models import ListEntry
+from roomops.rooms import services as rooms
+from roomops.rooms.models import Player, Room
+from roomops.schemas import (
+    BarPair,
+    Claim,
+    GameChange,
+    GameConditions,
+    Leave,
+    NewPlayer,
+    OfferSeat,
+    OpenTable,
+    Policy,
+    RemoveEntry,
+    ReorderEntry,
+    SeatPlayer,
+)
+from roomops.seating import offers, seats
+from roomops.seating.models import SeatHold
+from roomops.web.uow import actor, db, now, run
 
 bp = Blueprint("desk", __name__)
 
+POLL_SECONDS = 3
+RECENT_PLAYERS = 500
+
+
+@bp.before_request
+def _staff_only() -> Response | None:
+    """Not logged in: to the log-in page. R61: a POST needs the floor right (policy: the policy
+    right); the services check again, this answers a cashier before any form is even parsed."""
+    if not current_user.is_authenticated:
+        return current_app.login_manager.unauthorized()  # type: ignore[attr-defined,no-any-return]
+    if request.method == "POST":
+        actor().require("policy" if request.endpoint == "desk.policy" else "floor")
+    return None
+
+
+@bp.app_template_filter("money")
+def _money(amount: int | None) -> str:
+    return from_minor(amount)
+
+
+@bp.app_template_filter("amount")
+def _amount(amount: int | None) -> str:
+    return money_input(amount)
+
+
+@bp.app_template_global("has_endpoint")
+def _has_endpoint(name: str) -> bool:
+    return name in current_app.view_functions
+
+
+@bp.app_template_global("can")
+def _can(right: str) -> bool:
+    from roomops.actors import ROLE_RIGHTS
+
+    return current_user.is_authenticated and right in ROLE_RIGHTS.get(current_user.role, frozenset())
+
+
+def local(when: datetime | None, tz: str, fmt: str = "%H:%M") -> str:
+    if when is None:
+        return ""
+    return when.astimezone(ZoneInfo(tz)).strftime(fmt)
+
+
+def _done(message: str) -> Response:
+    flash(message, "ok")
+    return redirect(url_for("desk.index"), code=303)  # type: ignore[return-value]
+
+
+def _room(session: Session) -> Room:
+    return session.get_one(Room, current_user.room_id)
+
+
+def _recent_players(session: Session) -> list[Player]:
+    stmt = select(Player).where(Player.room_id == current_user.room_id)
+    return list(session.scalars(stmt.order_by(Player.id.desc()).limit(RECENT_PLAYERS)))
+
+
+def _etag(version: int) -> str:
+    return f"desk-{current_user.room_id}-{version}-{current_user.role}"
+
+
+def _stamp(resp: Response, snap_now: datetime) -> Response:
+    resp.headers["X-Server-Now"] = str(int(snap_now.timestamp() * 1000))
+    resp.headers["Cache-Control"] = "no-cache"
+    return resp
+
+
+# ---- reading -------------------------------------------------------------------------------
+
 
 @bp.get("/desk")
-def index() -> str:
-    return "desk"
+def index() -> Response:
+    session, at = db(), now()
+    snap = snapshot.load(session, current_user.room_id, at)
+    page = render_template("desk/index.html", snap=snap, local=local, poll=POLL_SECONDS,
+                           players=_recent_players(session) if _can("floor") else [],
+                           etag=_etag(snap.version), money_input=money_input)
+    return _stamp(make_response(page), at)
+
+
+@bp.get("/desk/fragment")
+def fragment() -> Response:
+    """The seats and lists, for the desk's poll: 304 while nothing audited has changed.
+
+    The version is read first, so an unchanged poll costs one indexed query, not a snapshot; the
+    time-derived states (an offer past its deadline) are worked out by desk.js from X-Server-Now."""
+    session, at = db(), now()
+    version = latest_id(session, current_user.room_id)
+    tag = _etag(version)
+    if request.if_none_match.contains(tag):
+        resp = make_response("", 304)
+        resp.set_etag(tag)
+        return _stamp(resp, at)
+    snap = snapshot.load(session, current_user.room_id, at, version=version)
+    resp = make_response(render_template("desk/_live.html", snap=snap, local=local))
+    resp.set_etag(tag)
+    return _stamp(resp, at)
+
+
+@bp.get("/desk/entries/<int:entry_id>")
+def entry_history(entry_id: int) -> str:
+    """R16/R13/R22: an entry's whole story from its audit rows, oldest first."""
+    session = db()
+    who = actor()
+    entry = get_in_room(session, ListEntry, entry_id, who, "list entry")
+    player = session.get_one(Player, entry.player_id)
+    game = session.get_one(Game, entry.game_id)
+    table = session.get(Table, entry.table_id) if entry.table_id else None
+    rows = list(session.scalars(audit_query(who.room_id, entity=("list_entry", entry.id), limit=1000)))
+    rows.reverse()
+    tables = {t.id: t.name for t in session.scalars(select(Table).where(Table.room_id == who.room_id))}
+    return render_template("desk/entry.html", entry=entry, player=player, game=game, table=table,
+                           rows=rows, room=_room(session), local=local, describe=describe,
+                           tables=tables)
+
+
+MISSED = {"offer.expired": "expired", "offer.declined": "declined"}
+
+
+def describe(action: str, detail: dict[str, Any], tables: dict[int, str]) -> str:
+    """A supervisor's wording for one audit row of a list entry."""
+    table = tables.get(detail.get("table_id") or 0, "?")
+    if action == "entry.joined":
+        where = f"table {table} reserve list" if detail.get("kind") == "reserve" else "waiting list"
+        how = "by phone" if detail.get("source") == "phone" else "in person"
+        return f"Joined the {where} {how}"
+    if action == "offer.made":
+        return f"Offered seat {detail.get('seat_no')} at table {table}"
+    if action in MISSED:
+        then = ("sent to the bottom of the list" if detail.get("policy") == "bottom"
+                else "removed from the list")
+        return f"Missed call: offer {MISSED[action]}, {then}"
+    if action == "entry.reordered":
+        return f"Moved from position {detail.get('from_position')} to {detail.get('to_position')}"
+    return {
+        "entry.checked_in": "Checked in at the desk",
+        "entry.removed": "Removed from the list",
+        "entry.no_show": "Dropped: did not check in (no-show)",
+        "offer.claimed": "Claimed the seat",
+        "entry.seated": "Seated",
+    }.get(action, action)
+
+
+# ---- games and tables (R4-R6) --------------------------------------------------------------
+
+
+@bp.post("/desk/games")
+def open_game() -> Response:
+    body = parse(GameConditions, request.form)
+    game = run(games.open_game, **body.model_dump())
+    return _done(f"Opened {game.variant} {from_minor(game.small_blind)}/{from_minor(game.big_blind)}.")
+
+
+@bp.post("/desk/games/<int:game_id>/change")
+def change_game(game_id: int) -> Response:
+    """R6: only the conditions that differ from the game's current ones are sent to the service,
+    so the audit row's before/after shows exactly what the supervisor changed."""
+    body = parse(GameChange, request.form)
+    game = get_in_room(db(), Game, game_id, actor(), "game")
+    changes = {k: v for k, v in body.model_dump(exclude_none=True).items() if getattr(game, k) != v}
+    if not changes:
+        return _done("No condition was changed.")
+    run(games.update_game, game_id, **changes)
+    return _done(f"Changed {game.variant}: {', '.join(sorted(changes))} (R6, audited).")
+
+
+@bp.post("/desk/games/<int:game_id>/close")
+def close_game(game_id: int) -> Response:
+    game = run(games.close_game, game_id)
+    return _done(f"Closed {game.variant}; its waiting list ended.")
+
+
+@bp.post("/desk/tables")
+def open_table() -> Response:
+    body = parse(OpenTable, request.form)
+    table = run(games.open_table, body.game_id, body.name)
+    return _done(f"Opened table {table.name}; its seats are offered in list order.")
+
+
+@bp.post("/desk/tables/<int:table_id>/close")
+def close_table(table_id: int) -> Response:
+    table = run(games.close_table, table_id)
+    return _done(f"Closed table {table.name}.")
+
+
+# ---- players and lists (R10-R16) -----------------------------------------------------------
+
+
+def _list_targets() -> tuple[list[int], list[int], str]:
+    def ids(name: str) -> list[int]:
+        out = []
+        for raw in request.form.getlist(name):
+            if raw.strip():
+                if not raw.strip().isdigit():
+                    raise Invalid(f"{name}: {raw!r} is not an id")
+                out.append(int(raw))
+        return out
+
+    source = request.form.get("source", "in_person") or "in_person"
+    if source not in ("in_person", "phone"):
+        raise Invalid(f"source: {source!r} is not in_person or phone", "R12")
+    return ids("game_id"), ids("table_id"), source
+
+
+def join_many(session: Session, who: Actor, at: datetime, player_id: int, game_ids: list[int],
+              table_ids: list[int], source: str) -> list[ListEntry]:
+    """R10/R11/R12: one player onto several lists in one transaction: all or none."""
+    entries = [lists.join(session, who, at, player_id=player_id, game_id=g, source=source)
+               for g in game_ids]
+    entries += [lists.join(session, who, at, player_id=player_id, table_id=t, source=source)
+                for t in table_ids]
+    return entries
+
+
+def add_and_join(session: Session, who: Actor, at: datetime, body: NewPlayer, game_ids: list[int],
+                 table_ids: list[int], source: str) -> tuple[Player, list[ListEntry]]:
+    player = rooms.add_player(session, who, at, **body.model_dump())
+    return player, join_many(session, who, at, player.id, game_ids, table_ids, source)
+
+
+def _joined_message(player: Player, entries: list[ListEntry], source: str) -> str:
+    if not entries:
+        return f"Added {player.full_name}."
+    how = " by phone (must check in, R12)" if source == "phone" else ""
+    return f"Put {player.full_name} on {len(entries)} list{'s' if len(entries) > 1 else ''}{how}."
+
+
+@bp.post("/desk/players")
+def add_player() -> Response:
+    body = parse(NewPlayer, request.form)
+    game_ids, table_ids, source = _list_targets()
+    player, entries = run(add_and_join, body, game_ids, table_ids, source)
+    return _done(_joined_message(player, entries, source))
+
+
+@bp.post("/desk/join")
+def join() -> Response:
+    raw = player_ref(request.form.get("player_id", ""))
+    if not raw.isdigit():
+        raise Invalid(f"player_id: {request.form.get('player_id', '')!r} is not a player")
+    game_ids, table_ids, source = _list_targets()
+    if not game_ids and not table_ids:
+        raise Invalid("choose at least one list", "R10")
+    entries = run(join_many, int(raw), game_ids, table_ids, source)
+    player = db().get_one(Player, int(raw))
+    return _done(_joined_message(player, entries, source))
+
+
+@bp.post("/desk/entries/<int:entry_id>/checkin")
+def check_in(entry_id: int) -> Response:
+    entry = run(lists.check_in, entry_id)
+    return _done(f"{db().get_one(Player, entry.player_id).full_name} checked in.")
+
+
+@bp.post("/desk/entries/<int:entry_id>/remove")
+def remove(entry_id: int) -> Response:
+    body = parse(RemoveEntry, request.form)
+    entry = run(lists.remove, entry_id, body.reason)
+    return _done(f"Removed {db().get_one(Player, entry.player_id).full_name}: {body.reason}.")
+
+
+@bp.post("/desk/entries/<int:entry_id>/reorder")
+def reorder(entry_id: int) -> Response:
+    body = parse(ReorderEntry, request.form)
+    entry = run(lists.reorder, entry_id, body.position, body.reason)
+    name = db().get_one(Player, entry.player_id).full_name
+    return _done(f"Moved {name} to position {body.position}: {body.reason}.")
+
+
+@bp.post("/desk/barred")
+def bar() -> Response:
+    body = parse(BarPair, request.form)
+    run(rooms.bar_pair, body.player_a, body.player_b, body.reason)
+    a, b = db().get_one(Player, body.player_a), db().get_one(Player, body.player_b)
+    return _done(f"Barred {a.full_name} and {b.full_name} from playing together (R15).")
+
+
+# ---- seats (R14, R20-R22, R30) --------------------------------------------------------------
+
+
+def _seat_name(hold: SeatHold) -> str:
+    return f"seat {hold.seat_no} at table {db().get_one(Table, hold.table_id).name}"
+
+
+@bp.post("/desk/offers")
+def offer() -> Response:
+    body = parse(OfferSeat, request.form)
+    hold = run(offers.offer_by_hand, **body.model_dump())
+    name = db().get_one(Player, hold.player_id).full_name
+    return _done(f"Offered {_seat_name(hold)} to {name}; the claim timer is running.")
+
+
+@bp.post("/desk/offers/<int:offer_id>/claim")
+def claim(offer_id: int) -> Response:
+    body = parse(Claim, request.form)
+    hold = run(seats.claim, offer_id, body.buy_in)
+    name = db().get_one(Player, hold.player_id).full_name
+    return _done(f"{name} took {_seat_name(hold)} with {from_minor(body.buy_in)}.")
+
+
+@bp.post("/desk/offers/<int:offer_id>/decline")
+def decline(offer_id: int) -> Response:
+    hold = run(offers.decline, offer_id)
+    name = db().get_one(Player, hold.player_id).full_name
+    return _done(f"{name} declined {_seat_name(hold)}: missed call; the seat goes to the next player.")
+
+
+@bp.post("/desk/seat")
+def seat() -> Response:
+    body = parse(SeatPlayer, request.form)
+    hold = run(seats.seat_directly, **body.model_dump())
+    name = db().get_one(Player, hold.player_id).full_name
+    return _done(f"Seated {name} in {_seat_name(hold)} with {from_minor(body.buy_in)}.")
+
+
+@bp.post("/desk/seats/<int:hold_id>/leave")
+def leave(hold_id: int) -> Response:
+    body = parse(Leave, request.form)
+    hold = run(seats.leave, hold_id, body.leave_amount)
+    name = db().get_one(Player, hold.player_id).full_name
+    return _done(f"{name} left {_seat_name(hold)} with {from_minor(body.leave_amount) or '0'}.")
+
+
+# ---- policy (R3) ---------------------------------------------------------------------------
+
+
+POLICY_FIELDS = ("timezone", "display_name", "claim_minutes", "on_claim_expiry", "checkin_minutes",
+                 "auto_offer", "placement")
+
+
+@bp.route("/desk/policy", methods=["GET", "POST"])
+def policy() -> Response | str:
+    """R3: the room's policies, edited by a supervisor or admin; every change is audited (R60)."""
+    actor().require("policy")
+    session = db()
+    room = _room(session)
+    if request.method == "POST":
+        body = parse(Policy, request.form)
+        changes = {k: v for k, v in body.model_dump(exclude_none=True).items()
+                   if getattr(room, k) != v}
+        if changes:
+            run(rooms.update_policy, **changes)
+            flash(f"Policy changed: {', '.join(sorted(changes))} (R3, audited).", "ok")
+        else:
+            flash("No policy was changed.", "ok")
+        return redirect(url_for("desk.policy"), code=303)  # type: ignore[return-value]
+    return render_template("desk/policy.html", room=room, fields=POLICY_FIELDS)

@@ -14,13 +14,23 @@ from roomops.errors import Conflict, Invalid, NotFound
 from roomops.games.models import Game, Table
 from roomops.lists.history import end_entries
 from roomops.lists.models import ListEntry
+from roomops.rooms.models import Room
 from roomops.seating.models import SeatHold
 
 
-def lock_game(session: Session, game_id: int, *, skip_locked: bool = False) -> Game | None:
-    """Serialise every seat and list change of one game (PostgreSQL row lock; SQLite's write
-    transaction already holds the database lock). With ``skip_locked`` a busy game gives None."""
-    stmt = select(Game).where(Game.id == game_id).with_for_update(skip_locked=skip_locked)
+def lock_game(session: Session, game_id: int) -> Game | None:
+    """Serialise every seat and list change of a room (PostgreSQL row locks; SQLite's write
+    transaction already holds the database lock). None when the game does not exist.
+
+    The game's room row is locked first (``FOR NO KEY UPDATE``, so inserts referencing the room
+    are not blocked): one open offer and one live seat per player are room-wide (R10, R14, R21),
+    so two games of a room must not hand the same player an offer or a seat at the same time.
+    Everyone takes the room lock before any game lock, so these locks cannot deadlock."""
+    room_id = session.scalar(select(Game.room_id).where(Game.id == game_id))
+    if room_id is None:
+        return None
+    session.scalar(select(Room.id).where(Room.id == room_id).with_for_update(key_share=True))
+    stmt = select(Game).where(Game.id == game_id).with_for_update()
     return session.execute(stmt.execution_options(populate_existing=True)).scalar_one_or_none()
 
 
@@ -58,7 +68,7 @@ def update_game(session: Session, actor: Actor, now: datetime, game_id: int, **f
 def close_game(session: Session, actor: Actor, now: datetime, game_id: int) -> Game:
     """R5: a game closes once its tables are closed; its waiting list ends with a reason (R16)."""
     actor.require("floor")
-    game = get_in_room(session, Game, game_id, actor, "game")
+    game = locked_game(session, get_in_room(session, Game, game_id, actor, "game").id)
     if game.status != "open":
         raise Conflict("the game is already closed", "R5")
     if session.scalar(select(Table.id).where(Table.game_id == game.id, Table.status == "open")):
@@ -73,7 +83,7 @@ def close_game(session: Session, actor: Actor, now: datetime, game_id: int) -> G
 def open_table(session: Session, actor: Actor, now: datetime, game_id: int, name: str) -> Table:
     """R5: a supervisor opens a table for an open game; its seats are offered at once (R14)."""
     actor.require("floor")
-    game = get_in_room(session, Game, game_id, actor, "game")
+    game = locked_game(session, get_in_room(session, Game, game_id, actor, "game").id)
     if game.status != "open":
         raise Conflict("the game is closed", "R5")
     clash = select(Table.id).where(
@@ -87,7 +97,7 @@ def open_table(session: Session, actor: Actor, now: datetime, game_id: int, name
     record(session, actor, now, "table.opened", ("table", table.id), name=name, game_id=game.id)
     from roomops.seating.offers import fill_open_seats  # seating builds on games
 
-    fill_open_seats(session, actor, now, locked_game(session, game.id))
+    fill_open_seats(session, actor, now, game)
     return table
 
 
@@ -96,7 +106,7 @@ def close_table(session: Session, actor: Actor, now: datetime, table_id: int) ->
     the table's reserve list ends with a reason (R16)."""
     actor.require("floor")
     table = get_in_room(session, Table, table_id, actor, "table")
-    locked_game(session, table.game_id)
+    game = locked_game(session, table.game_id)
     if table.status != "open":
         raise Conflict(f"table {table.name} is already closed", "R5")
     live = list(session.scalars(select(SeatHold).where(
@@ -111,5 +121,9 @@ def close_table(session: Session, actor: Actor, now: datetime, table_id: int) ->
     table.status, table.closed_at = "closed", now
     record(session, actor, now, "table.closed", ("table", table.id),
            cancelled_offers=[o.id for o in live])
+    if live:  # R14: players whose call was cancelled are offered open seats at the game's other tables
+        from roomops.seating.offers import fill_open_seats
+
+        fill_open_seats(session, actor, now, game)
     return table
 

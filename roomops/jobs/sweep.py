@@ -21,7 +21,6 @@ from roomops.seating.offers import expire_due
 class SweepResult:
     expired_offers: list[int] = field(default_factory=list)
     no_shows: list[int] = field(default_factory=list)
-    skipped_games: list[int] = field(default_factory=list)
 
 
 def due_games(session: Session, now: datetime) -> list[tuple[int, int]]:
@@ -39,13 +38,12 @@ def due_games(session: Session, now: datetime) -> list[tuple[int, int]]:
 def sweep(session: Session, now: datetime) -> SweepResult:
     """Idempotent: run it twice, or in two processes at once, and each timer is handled once.
 
-    Each game is locked before its timers are touched; a game another sweeper or a desk action
-    holds is skipped and picked up on the next run."""
+    Each game is locked (room first) before its timers are touched, waiting for a desk action or
+    another sweeper that holds it; the conditional updates then find nothing left to do twice."""
     result = SweepResult()
     for room_id, game_id in due_games(session, now):
-        game = lock_game(session, game_id, skip_locked=True)
+        game = lock_game(session, game_id)
         if game is None:
-            result.skipped_games.append(game_id)
             continue
         actor = scheduler(room_id)
         result.no_shows += [e.id for e in drop_no_shows(session, actor, now, game)]

@@ -17,7 +17,7 @@ from roomops.lists.history import end_entry
 from roomops.lists.models import ListEntry
 from roomops.rooms.models import Player, Room
 from roomops.seating.models import SeatHold
-from roomops.seating.offers import fill_open_seats
+from roomops.seating.offers import cancel_entry_offers, fill_open_seats
 
 
 def join(session: Session, actor: Actor, now: datetime, *, player_id: int,
@@ -89,6 +89,8 @@ def remove(session: Session, actor: Actor, now: datetime, entry_id: int, reason:
         raise Invalid("removing a player from a list needs a reason", "R16")
     entry = _active_entry(session, actor, entry_id)
     end_entry(session, actor, now, entry, reason.strip())
+    if cancel_entry_offers(session, actor, now, [entry.id]):  # the seat they were called to is free
+        fill_open_seats(session, actor, now, session.get_one(Game, entry.game_id))
     return entry
 
 

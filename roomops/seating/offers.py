@@ -22,18 +22,19 @@ from roomops.seating.models import SeatHold
 from roomops.seating.rules import claim_deadline
 
 
-def plan(session: Session, game: Game, *, table_id: int | None = None,
+def plan(session: Session, game: Game, *, table_id: int | None = None, seat_no: int | None = None,
          skip: set[int] | None = None) -> list[Assignment]:
-    """R14: who the open seats of the game (or of one table) go to, in list order."""
+    """R14: who the open seats of the game (or one seat of one table) go to, in list order."""
+    states = queries.table_states(session, game, only=table_id)
+    if seat_no is not None:
+        for state in states:
+            state.open_seats = [seat_no]
+    if not any(state.open_seats for state in states):
+        return []  # no seat to give: the lists need not be read
     room = session.get_one(Room, game.room_id)
     busy = queries.players_with_offers(session, room.id) | (skip or set())
-    return allocate(
-        queries.table_states(session, game, only=table_id),
-        queries.candidates(session, game),
-        queries.barred_pairs(session, room.id),
-        busy,
-        room.placement,
-    )
+    return allocate(states, queries.candidates(session, game), queries.barred_pairs(session, room.id),
+                    busy, room.placement)
 
 
 def fill_open_seats(session: Session, actor: Actor, now: datetime, game: Game,
@@ -44,22 +45,22 @@ def fill_open_seats(session: Session, actor: Actor, now: datetime, game: Game,
     room = session.get_one(Room, game.room_id)
     if not room.auto_offer or game.status != "open":
         return []
-    return [make_offer(session, actor, now, room, a) for a in plan(session, game, skip=skip)]
+    return make_offers(session, actor, now, room, plan(session, game, skip=skip))
 
 
-def make_offer(session: Session, actor: Actor, now: datetime, room: Room, a: Assignment,
-               reason: str | None = None) -> SeatHold:
-    offer = SeatHold(
-        room_id=room.id, table_id=a.table_id, seat_no=a.seat_no, player_id=a.player_id,
-        kind="offer", entry_id=a.entry_id, started_at=now,
-        deadline=claim_deadline(now, room.claim_minutes),
-    )
-    session.add(offer)
+def make_offers(session: Session, actor: Actor, now: datetime, room: Room, assignments: list[Assignment],
+                reason: str | None = None) -> list[SeatHold]:
+    """R20: each offer holds its seat until its deadline; all are written in one batch."""
+    offers = [SeatHold(room_id=room.id, table_id=a.table_id, seat_no=a.seat_no, player_id=a.player_id,
+                       kind="offer", entry_id=a.entry_id, started_at=now,
+                       deadline=claim_deadline(now, room.claim_minutes)) for a in assignments]
+    session.add_all(offers)
     session.flush()
-    record(session, actor, now, "offer.made", ("list_entry", a.entry_id), reason=reason,
-           offer_id=offer.id, table_id=a.table_id, seat_no=a.seat_no,
-           deadline=offer.deadline.isoformat(), player_id=a.player_id)
-    return offer
+    for offer in offers:
+        record(session, actor, now, "offer.made", ("list_entry", offer.entry_id or 0), reason=reason,
+               offer_id=offer.id, table_id=offer.table_id, seat_no=offer.seat_no,
+               deadline=claim_deadline(now, room.claim_minutes).isoformat(), player_id=offer.player_id)
+    return offers
 
 
 def offer_by_hand(session: Session, actor: Actor, now: datetime, *, table_id: int, seat_no: int,
@@ -73,13 +74,15 @@ def offer_by_hand(session: Session, actor: Actor, now: datetime, *, table_id: in
     if entry.status != "active" or entry.game_id != game.id or entry.table_id not in (None, table.id):
         raise Conflict("that entry is not on this table's reserve list or its game's waiting list",
                        "R14")
+    if entry.checkin_deadline is not None and entry.checked_in_at is None:
+        raise Conflict("the player has not checked in at the desk yet", "R12")
     if entry.player_id in queries.players_with_offers(session, actor.room_id):
         raise Conflict("the player already holds an open offer", "R14")
     require_can_sit(session, table, entry.player_id)
     require_in_order(session, game, table, seat_no, entry.player_id, reason)
     room = session.get_one(Room, actor.room_id)
-    return make_offer(session, actor, now, room,
-                      Assignment(table.id, seat_no, entry.id, entry.player_id), reason)
+    return make_offers(session, actor, now, room,
+                       [Assignment(table.id, seat_no, entry.id, entry.player_id)], reason)[0]
 
 
 def require_free_seat(session: Session, table: Table, game: Game, seat_no: int) -> None:
@@ -112,12 +115,7 @@ def require_in_order(session: Session, game: Game, table: Table, seat_no: int, p
 
 
 def next_for_seat(session: Session, game: Game, table: Table, seat_no: int) -> Assignment | None:
-    states = queries.table_states(session, game, only=table.id)
-    for s in states:
-        s.open_seats = [seat_no]
-    busy = queries.players_with_offers(session, game.room_id)
-    found = allocate(states, queries.candidates(session, game),
-                     queries.barred_pairs(session, game.room_id), busy)
+    found = plan(session, game, table_id=table.id, seat_no=seat_no)
     return found[0] if found else None
 
 
@@ -146,6 +144,23 @@ def end_holds(session: Session, ids: list[int], now: datetime, outcome: str) -> 
         .execution_options(synchronize_session="fetch")
     )
     return list(session.scalars(stmt))
+
+
+def cancel_entry_offers(session: Session, actor: Actor, now: datetime,
+                        entry_ids: list[int]) -> list[int]:
+    """An entry that leaves its list (R16) or whose player sits down in the game (R21) gives up the
+    seat it was called to; not a missed call. The caller offers the seat again (R14)."""
+    if not entry_ids:
+        return []
+    live = list(session.scalars(select(SeatHold).where(
+        SeatHold.entry_id.in_(entry_ids), SeatHold.kind == "offer", SeatHold.ended_at.is_(None))))
+    ended = set(end_holds(session, [o.id for o in live], now, "cancelled"))
+    for offer in live:
+        if offer.id in ended:
+            record(session, actor, now, "offer.cancelled", ("list_entry", offer.entry_id or 0),
+                   offer_id=offer.id, player_id=offer.player_id, table_id=offer.table_id,
+                   seat_no=offer.seat_no)
+    return sorted(ended)
 
 
 def release_offers(session: Session, actor: Actor, now: datetime, game: Game,

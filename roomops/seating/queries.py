@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sqlalchemy import or_, select
+from sqlalchemy import Row, or_, select
 from sqlalchemy.orm import Session
 
 from roomops.games.models import Game, Table
@@ -12,39 +12,39 @@ from roomops.seating.allocation import Candidate, TableState
 from roomops.seating.models import SeatHold
 
 
-def live_holds(session: Session, table_ids: list[int]) -> list[SeatHold]:
+def live_holds(session: Session, table_ids: list[int]) -> list[Row[tuple[int, int, int, int]]]:
+    """(id, table_id, seat_no, player_id) of every live offer and seated player at the tables."""
     if not table_ids:
         return []
-    stmt = select(SeatHold).where(SeatHold.table_id.in_(table_ids), SeatHold.ended_at.is_(None))
-    return list(session.scalars(stmt))
+    stmt = select(SeatHold.id, SeatHold.table_id, SeatHold.seat_no, SeatHold.player_id).where(
+        SeatHold.table_id.in_(table_ids), SeatHold.ended_at.is_(None))
+    return list(session.execute(stmt))
 
 
 def table_states(session: Session, game: Game, only: int | None = None) -> list[TableState]:
     """Open tables of the game with their free seats and the players seated at or called to them."""
-    stmt = select(Table).where(Table.game_id == game.id, Table.status == "open")
-    tables = list(session.scalars(stmt if only is None else stmt.where(Table.id == only)))
-    holds = live_holds(session, [t.id for t in tables])
-    states = []
-    for table in tables:
-        mine = [h for h in holds if h.table_id == table.id]
-        taken = {h.seat_no for h in mine}
-        free = [n for n in range(1, game.seats_per_table + 1) if n not in taken]
-        states.append(TableState(table.id, free, {h.player_id for h in mine}))
-    return states
+    stmt = select(Table.id).where(Table.game_id == game.id, Table.status == "open")
+    table_ids = list(session.scalars(stmt if only is None else stmt.where(Table.id == only)))
+    states = {tid: TableState(tid, [], set()) for tid in table_ids}
+    taken: dict[int, set[int]] = {tid: set() for tid in table_ids}
+    for hold in live_holds(session, table_ids):
+        taken[hold.table_id].add(hold.seat_no)
+        states[hold.table_id].players.add(hold.player_id)
+    for tid, state in states.items():
+        state.open_seats = [n for n in range(1, game.seats_per_table + 1) if n not in taken[tid]]
+    return list(states.values())
 
 
 def candidates(session: Session, game: Game) -> list[Candidate]:
     """Active entries of the game's waiting list and its tables' reserve lists.
 
     A phone entry that has not checked in keeps its place but is not offered a seat (R12)."""
-    stmt = select(ListEntry).where(
+    stmt = select(ListEntry.id, ListEntry.player_id, ListEntry.queue_at, ListEntry.table_id).where(
         ListEntry.game_id == game.id,
         ListEntry.status == "active",
         or_(ListEntry.checkin_deadline.is_(None), ListEntry.checked_in_at.is_not(None)),
     )
-    return [
-        Candidate(e.id, e.player_id, e.queue_at, e.table_id) for e in session.scalars(stmt)
-    ]
+    return [Candidate(*row) for row in session.execute(stmt)]
 
 
 def players_with_offers(session: Session, room_id: int) -> set[int]:

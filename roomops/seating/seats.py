@@ -17,6 +17,7 @@ from roomops.lists.models import ListEntry
 from roomops.rooms.models import Player
 from roomops.seating.models import SeatHold
 from roomops.seating.offers import (
+    cancel_entry_offers,
     end_holds,
     fill_open_seats,
     live_offer,
@@ -72,11 +73,15 @@ def sit(session: Session, actor: Actor, now: datetime, table: Table, game: Game,
     entries = select(ListEntry).where(
         ListEntry.game_id == game.id, ListEntry.player_id == player_id, ListEntry.status == "active"
     )
-    for entry in session.scalars(entries):
+    ended = list(session.scalars(entries))
+    for entry in ended:
         end_entry(session, actor, now, entry, f"seated at table {table.name}", status="seated",
                   action="entry.seated")
     record(session, actor, now, "seat.taken", ("seat_hold", hold.id), reason=reason,
            table_id=table.id, seat_no=seat_no, player_id=player_id, buy_in=buy_in)
+    # a seat this player was called to in this game is not held for them any more
+    if cancel_entry_offers(session, actor, now, [e.id for e in ended]):
+        fill_open_seats(session, actor, now, game)
     if old_game is not None:
         fill_open_seats(session, actor, now, old_game)
     return hold

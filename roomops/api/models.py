@@ -1,0 +1,216 @@
+"""Response bodies of the JSON API. The views build them from rows, and the OpenAPI document's
+response schemas are generated from them, so answers and document cannot drift apart."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Out(BaseModel):
+    model_config = ConfigDict(from_attributes=True)
+
+
+class Error(Out):
+    """Every refusal: what is wrong and, where a room rule refused it, the rule id (R1..R61)."""
+
+    error: str
+    rule: str | None = Field(description="the rule id from ROOM_RULES.md, e.g. R22")
+
+
+class PlayerOut(Out):
+    id: int
+    first_name: str
+    last_name: str
+    full_name: str
+    phone: str | None
+    created_at: datetime
+
+
+class EntryOut(Out):
+    """A place on a game's waiting list (``kind=waiting``) or a table's reserve list (R10/R11)."""
+
+    id: int
+    player_id: int
+    kind: Literal["waiting", "reserve"]
+    game_id: int
+    table_id: int | None
+    source: Literal["in_person", "phone"]
+    status: Literal["active", "seated", "removed"]
+    joined_at: datetime
+    queue_at: datetime
+    checkin_deadline: datetime | None
+    checked_in_at: datetime | None
+    ended_at: datetime | None
+    end_reason: str | None
+
+
+class HoldOut(Out):
+    """A seat offer (``kind=offer``, R20) or a player sitting in a seat (``kind=seated``)."""
+
+    id: int
+    kind: Literal["offer", "seated"]
+    table_id: int
+    seat_no: int
+    player_id: int
+    entry_id: int | None
+    started_at: datetime
+    deadline: datetime | None
+    ended_at: datetime | None
+    outcome: str | None
+    buy_in: int | None
+    leave_amount: int | None
+
+
+class GameOut(Out):
+    id: int
+    variant: str
+    small_blind: int
+    big_blind: int
+    ante: int
+    min_buyin: int
+    max_buyin: int
+    seats_per_table: int
+    fee_kind: Literal["none", "hourly", "rake"]
+    hourly_fee: int
+    rake_percent: int
+    rake_cap: int
+    straddle_allowed: bool
+    max_straddles: int
+    button_straddle: bool
+    status: Literal["open", "closed"]
+    opened_at: datetime
+    closed_at: datetime | None
+
+
+class TableOut(Out):
+    id: int
+    game_id: int
+    name: str
+    status: Literal["open", "closed"]
+    opened_at: datetime
+    closed_at: datetime | None
+
+
+class PolicyOut(Out):
+    """R3: the room's policies."""
+
+    timezone: str
+    display_name: Literal["full", "first_initial", "initials"]
+    claim_minutes: int
+    on_claim_expiry: Literal["remove", "bottom"]
+    checkin_minutes: int
+    auto_offer: bool
+    placement: Literal["most_need", "first_open"]
+
+
+class BarredPairOut(Out):
+    id: int
+    player_low_id: int
+    player_high_id: int
+    reason: str
+    created_at: datetime
+
+
+class AuditOut(Out):
+    """One row of the audit trail (R60)."""
+
+    id: int
+    at: datetime
+    actor: str
+    actor_id: int | None
+    action: str
+    entity_type: str
+    entity_id: int
+    reason: str | None
+    detail: dict[str, Any]
+
+
+class AuditPage(Out):
+    events: list[AuditOut]
+    next_before_id: int | None = Field(description="pass as before_id for the next (older) page")
+
+
+class EntryHistory(Out):
+    """R13/R16: what happened to one list entry, oldest first."""
+
+    entry: EntryOut
+    events: list[AuditOut]
+
+
+class SeatOut(Out):
+    seat_no: int
+    state: Literal["empty", "offered", "expired", "seated"]
+    player_id: int | None
+    player: str | None
+    hold_id: int | None
+    deadline: datetime | None
+    seconds_left: int
+
+
+class ListPlace(Out):
+    entry_id: int
+    position: int
+    player_id: int
+    player: str
+    source: Literal["in_person", "phone"]
+    joined_at: datetime
+    awaiting_checkin: bool
+    checkin_deadline: datetime | None
+    offer_id: int | None
+
+
+class TableView(Out):
+    id: int
+    name: str
+    seated: int
+    seats: list[SeatOut]
+    reserve: list[ListPlace]
+
+
+class Straddles(Out):
+    allowed: bool
+    max_straddles: int
+    button_straddle: bool
+
+
+class Fees(Out):
+    kind: Literal["none", "hourly", "rake"]
+    hourly_fee: int
+    rake_percent: int
+    rake_cap: int
+
+
+class GameView(Out):
+    id: int
+    variant: str
+    small_blind: int
+    big_blind: int
+    ante: int
+    min_buyin: int
+    max_buyin: int
+    seats_per_table: int
+    fees: Fees
+    straddles: Straddles
+    tables: list[TableView]
+    waiting: list[ListPlace]
+
+
+class RoomOut(Out):
+    """The room at a glance; ``version`` moves whenever anything in the room changes."""
+
+    id: int
+    slug: str
+    name: str
+    now: datetime
+    version: int
+    policy: PolicyOut
+    games: list[GameView]
+
+
+RESPONSE_MODELS: list[type[BaseModel]] = [
+    Error, PlayerOut, EntryOut, HoldOut, GameOut, TableOut, PolicyOut, BarredPairOut, AuditPage,
+    EntryHistory, RoomOut,
+]

@@ -1,0 +1,114 @@
+"""Turning the desk's HTML forms into the request models of ``roomops.schemas``.
+
+A form sends strings. Before the pydantic model sees them:
+
+* an empty field is "not given" (None, dropped so the model's default applies);
+* a checkbox is a bool: ticked when present, False when absent;
+* integer fields are converted when they are whole numbers (anything else is left for the model to
+  refuse with a 422 naming the field);
+* **amounts** are typed in major units ("200", "200.5" or "200.50") and converted to integer minor
+  units exactly, by string arithmetic, never via float: "200.50" -> 20050. More than two decimals,
+  signs, exponents, commas or letters are refused (422) rather than guessed at.
+"""
+
+from __future__ import annotations
+
+import re
+import types
+from collections.abc import Iterable, Mapping
+from typing import Annotated, Any, Literal, TypeVar, Union, get_args, get_origin
+
+from pydantic import BaseModel
+
+from roomops.errors import Invalid
+
+M = TypeVar("M", bound=BaseModel)
+
+MONEY_FIELDS = frozenset({"small_blind", "big_blind", "ante", "min_buyin", "max_buyin", "hourly_fee",
+                          "rake_cap", "buy_in", "leave_amount"})
+MINOR_DIGITS = 2
+_AMOUNT = re.compile(r"^(\d{1,10})(?:\.(\d{1,2}))?$")  # MINOR_DIGITS = 2
+_WHOLE = re.compile(r"^\d{1,12}$")
+_PLAYER_REF = re.compile(r"#\s*(\d{1,10})\s*$")
+
+
+def to_minor(raw: str, field: str = "amount") -> int:
+    """'200' -> 20000, '200.5' -> 20050, '200.05' -> 20005; exact, no float involved."""
+    text = raw.strip()
+    match = _AMOUNT.match(text)
+    if match is None:
+        raise Invalid(f"{field}: {raw!r} is not an amount; type it like 200 or 200.50")
+    whole, frac = match.group(1), (match.group(2) or "")
+    return int(whole) * 10**MINOR_DIGITS + int(frac.ljust(MINOR_DIGITS, "0") or "0")
+
+
+def from_minor(amount: int | None) -> str:
+    """20050 -> '200.50', 20000 -> '200' (what the forms show and accept back)."""
+    if amount is None:
+        return ""
+    whole, frac = divmod(amount, 10**MINOR_DIGITS)
+    return f"{whole:,}" if frac == 0 else f"{whole:,}.{frac:0{MINOR_DIGITS}d}"
+
+
+def money_input(amount: int | None) -> str:
+    """Like from_minor but without thousands separators, for an input's value."""
+    return from_minor(amount).replace(",", "")
+
+
+def _leaves(annotation: Any) -> list[Any]:
+    origin = get_origin(annotation)
+    if origin is Annotated:
+        return _leaves(get_args(annotation)[0])
+    if origin in (Union, types.UnionType):
+        return [leaf for arg in get_args(annotation) for leaf in _leaves(arg)]
+    if origin is Literal:
+        return [type(v) for v in get_args(annotation)]
+    return [annotation]
+
+
+def field_kind(model: type[BaseModel], name: str) -> str:
+    leaves = [leaf for leaf in _leaves(model.model_fields[name].annotation) if leaf is not type(None)]
+    if bool in leaves:
+        return "bool"
+    if leaves and all(leaf is int for leaf in leaves):
+        return "int"
+    return "str"
+
+
+def player_ref(raw: str) -> str:
+    """A player typed as '12' or picked from the list as 'Ann Lee #12' -> '12'."""
+    text = raw.strip()
+    match = _PLAYER_REF.search(text)
+    return match.group(1) if match else text
+
+
+def form_data(model: type[BaseModel], form: Mapping[str, str], *,
+              bools_absent_false: bool = True, only: Iterable[str] | None = None) -> dict[str, Any]:
+    """The model's fields read from the form, converted as described in the module docstring."""
+    data: dict[str, Any] = {}
+    for name in only or model.model_fields:
+        kind = field_kind(model, name)
+        raw = form.get(name)
+        if kind == "bool":
+            if raw is not None:
+                data[name] = raw not in ("", "0", "off", "false", "no")
+            elif bools_absent_false:
+                data[name] = False
+            continue
+        if raw is None or raw.strip() == "":
+            continue
+        raw = raw.strip()
+        if name in MONEY_FIELDS:
+            data[name] = to_minor(raw, name)
+        elif kind == "int":
+            if name.startswith("player"):
+                raw = player_ref(raw)
+            data[name] = int(raw) if _WHOLE.match(raw) else raw
+        else:
+            data[name] = raw
+    return data
+
+
+def parse(model: type[M], form: Mapping[str, str], **kwargs: Any) -> M:
+    """Validate the form with the model; a ValidationError becomes a 422 naming the field."""
+    return model.model_validate(form_data(model, form, **kwargs))

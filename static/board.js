@@ -1,0 +1,177 @@
+/* The public board: poll the games fragment, tick the claim countdowns, page a large room on a TV.
+   Time: the server's clock is the truth (tests freeze it). Every answer, 304 included, carries
+   X-Server-Now; we keep offset = server now - Date.now() and count down to each deadline with it. */
+(function () {
+  "use strict";
+  var body = document.body;
+  var live = document.getElementById("board-live");
+  if (!live || !body.dataset.liveUrl) return;
+  var url = body.dataset.liveUrl;
+  var pollMs = (parseFloat(body.dataset.poll) || 2) * 1000;
+  var pageMs = (parseFloat(body.dataset.pageSeconds) || 12) * 1000;
+  var etag = body.dataset.etag || "";
+  var offset = 0;
+  var failures = 0;
+  var pages = [];
+  var pageIndex = 0;
+  var clock = document.getElementById("clock");
+  var pager = document.getElementById("pager");
+  var status = document.getElementById("status");
+  var clockFmt = null;
+  try {
+    clockFmt = new Intl.DateTimeFormat("en-GB", {hour: "2-digit", minute: "2-digit", timeZone: body.dataset.tz});
+  } catch (e) { clockFmt = null; }
+
+  function setServerNow(ms) {
+    var n = parseInt(ms, 10);
+    if (!isNaN(n)) offset = n - Date.now();
+  }
+  function serverNow() { return Date.now() + offset; }
+  setServerNow(body.dataset.serverNow);
+
+  function fmt(seconds) {
+    var m = Math.floor(seconds / 60), s = seconds % 60;
+    return m + ":" + (s < 10 ? "0" : "") + s;
+  }
+
+  /* R20/R22: time left = deadline - server now; at the deadline the call reads as expired even
+     before the sweep has re-called the seat. */
+  function tick() {
+    var now = serverNow();
+    var els = live.querySelectorAll(".countdown[data-deadline]");
+    for (var i = 0; i < els.length; i++) {
+      var el = els[i];
+      var left = Math.max(0, Math.floor((parseInt(el.dataset.deadline, 10) - now) / 1000));
+      el.dataset.secondsLeft = String(left);
+      var row = el.closest(".called, .place");
+      if (left <= 0) {
+        el.textContent = "expired";
+        el.classList.add("expired");
+        el.classList.remove("urgent");
+        if (row && row.classList.contains("called")) {
+          row.classList.remove("state-offered");
+          row.classList.add("state-expired");
+          row.dataset.state = "expired";
+          var label = row.querySelector(".label[data-expired]");
+          if (label) label.textContent = label.dataset.expired;
+          var table = row.closest(".table");
+          var dot = table && table.querySelector('.seatmap .s[data-seat="' + row.dataset.seat + '"]');
+          if (dot) { dot.classList.remove("s-offered"); dot.classList.add("s-expired"); }
+        } else if (row) {
+          var note = el.closest(".note[data-missed]");
+          row.classList.remove("place-called");
+          row.classList.add("place-expired");
+          if (note) note.textContent = note.dataset.missed;  /* drops this countdown too */
+        }
+      } else {
+        el.textContent = fmt(left);
+        el.classList.remove("expired");
+        el.classList.toggle("urgent", left <= 60);
+      }
+    }
+    if (clock && clockFmt) clock.textContent = clockFmt.format(new Date(now));
+  }
+
+  /* ---- paging: only when the board is a fixed-height screen (the TV layout) ----------------- */
+  function tvMode() { return window.matchMedia("(min-width: 900px)").matches; }
+
+  function overflows(box) {
+    return box.scrollWidth > box.clientWidth + 1 || box.scrollHeight > box.clientHeight + 1;
+  }
+
+  /* A page whose games all fit side by side gets one column each, so no game sits under another
+     while a column stands empty. */
+  function spread(box, n) {
+    box.classList.add("spread");
+    box.style.columnCount = String(n);
+    if (!tvMode() || overflows(box)) unspread(box);
+  }
+  function unspread(box) {
+    box.classList.remove("spread");
+    box.style.columnCount = "";
+  }
+
+  function showPage(i) {
+    for (var p = 0; p < pages.length; p++) {
+      for (var c = 0; c < pages[p].length; c++) pages[p][c].hidden = p !== i;
+    }
+    pageIndex = i;
+    var box = document.getElementById("games");
+    if (box && pages[i] && pages[i].length) spread(box, pages[i].length);
+    if (pager) {
+      pager.hidden = pages.length < 2;
+      pager.textContent = "Page " + (i + 1) + " of " + pages.length;
+    }
+  }
+
+  function paginate() {
+    var box = document.getElementById("games");
+    var cards = box ? Array.prototype.slice.call(box.querySelectorAll(":scope > .game")) : [];
+    if (box) unspread(box);
+    cards.forEach(function (c) { c.hidden = false; });
+    pages = [cards];
+    if (box && tvMode() && overflows(box)) {
+      pages = [];
+      var current = [];
+      cards.forEach(function (c) { c.hidden = true; });
+      cards.forEach(function (c) {
+        c.hidden = false;
+        current.push(c);
+        if (current.length > 1 && overflows(box)) {
+          current.pop();
+          current.forEach(function (x) { x.hidden = true; });
+          pages.push(current);
+          current = [c];
+        }
+      });
+      if (current.length) pages.push(current);
+    }
+    showPage(Math.min(pageIndex, pages.length - 1));
+  }
+
+  function rotate() {
+    if (pages.length > 1) showPage((pageIndex + 1) % pages.length);
+  }
+
+  /* ---- the poll: If-None-Match with the last ETag; 304 only moves the clock offset ---------- */
+  function poll() {
+    var headers = {"Accept": "text/html"};
+    if (etag) headers["If-None-Match"] = etag;
+    fetch(url, {headers: headers, cache: "no-store", credentials: "omit"})
+      .then(function (resp) {
+        setServerNow(resp.headers.get("X-Server-Now"));
+        if (resp.status === 304) return null;
+        if (!resp.ok) throw new Error("HTTP " + resp.status);
+        etag = resp.headers.get("ETag") || "";
+        return resp.text();
+      })
+      .then(function (html) {
+        failures = 0;
+        if (status) status.hidden = true;
+        if (html !== null) {
+          live.innerHTML = html;
+          tick();
+          paginate();
+        } else {
+          tick();
+        }
+      })
+      .catch(function () {
+        failures += 1;
+        if (status && failures >= 3) status.hidden = false;  /* the TV says so when it is stale */
+      })
+      .then(function () { window.setTimeout(poll, pollMs); });
+  }
+
+  tick();
+  paginate();
+  window.setInterval(tick, 1000);
+  window.setInterval(rotate, pageMs);
+  var resizeTimer = null;
+  window.addEventListener("resize", function () {
+    window.clearTimeout(resizeTimer);
+    resizeTimer = window.setTimeout(paginate, 200);
+  });
+  window.setTimeout(poll, pollMs);
+  window.roomopsBoard = {paginate: paginate, next: rotate, pages: function () { return pages.length; }};
+})();

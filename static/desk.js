@@ -1,0 +1,182 @@
+/* The supervisor's desk: live countdowns, a quiet poll of the seats and lists, and the action dialog.
+   Time: the server's clock is the truth (tests freeze it); we keep offset = server now - Date.now(). */
+(function () {
+  "use strict";
+  var body = document.body;
+  var live = document.getElementById("desk-live");
+  if (!live) return;
+  var dialog = document.getElementById("act");
+  var pollMs = (parseFloat(body.dataset.poll) || 3) * 1000;
+  var etag = body.dataset.etag || "";
+  var offset = 0;
+
+  function setServerNow(ms) {
+    var n = parseInt(ms, 10);
+    if (!isNaN(n)) offset = n - Date.now();
+  }
+  function serverNow() { return Date.now() + offset; }
+  setServerNow(body.dataset.serverNow);
+
+  function fmt(seconds) {
+    var m = Math.floor(seconds / 60), s = seconds % 60;
+    return m + ":" + (s < 10 ? "0" : "") + s;
+  }
+
+  /* R20/R22: time left = deadline - server now; at the deadline the seat reads as expired. */
+  function tick() {
+    var now = serverNow();
+    live.querySelectorAll(".countdown[data-deadline]").forEach(function (el) {
+      var left = Math.max(0, Math.floor((parseInt(el.dataset.deadline, 10) - now) / 1000));
+      var seat = el.closest(".seat");
+      if (left <= 0) {
+        el.textContent = "expired";
+        el.classList.remove("countdown");
+        if (seat) { seat.classList.remove("state-offered"); seat.classList.add("state-expired"); seat.dataset.state = "expired"; }
+      } else {
+        el.textContent = fmt(left);
+        if (seat) seat.classList.toggle("urgent", left <= 60);
+      }
+    });
+    live.querySelectorAll(".tag.offer[data-deadline]:not(.gone)").forEach(function (el) {
+      if (parseInt(el.dataset.deadline, 10) <= now) {
+        el.classList.add("gone");
+        el.textContent = "call expired " + el.dataset.seat;
+      }
+    });
+    var clock = document.getElementById("clock");
+    if (clock) {
+      try {
+        clock.textContent = new Date(now).toLocaleTimeString("en-GB", { timeZone: body.dataset.tz || "UTC", hour12: false });
+      } catch (e) { /* unknown zone: keep the server's text */ }
+    }
+  }
+
+  /* Never swap while the supervisor is working: a dialog open or a field focused in the live part. */
+  function busy() {
+    if (dialog && dialog.open) return true;
+    var a = document.activeElement;
+    return !!(a && live.contains(a) && /^(INPUT|SELECT|TEXTAREA)$/.test(a.tagName));
+  }
+
+  var sync = document.getElementById("sync");
+  function mark(state) { if (sync) { sync.dataset.state = state; } }
+
+  function poll() {
+    if (document.hidden || busy()) { mark("paused"); return Promise.resolve(false); }
+    var url = body.dataset.fragment;
+    return fetch(url, { cache: "no-store", credentials: "same-origin", headers: { "If-None-Match": '"' + etag + '"' } })
+      .then(function (resp) {
+        setServerNow(resp.headers.get("X-Server-Now"));
+        if (resp.status === 304) { mark("ok"); return null; }
+        if (resp.redirected || resp.status === 401) { window.location.reload(); return null; }
+        if (!resp.ok) { mark("error"); return null; }
+        var tag = (resp.headers.get("ETag") || "").replace(/^W\//, "").replace(/"/g, "");
+        return resp.text().then(function (html) {
+          if (busy()) return;  // the supervisor started typing while we fetched: try next time
+          live.innerHTML = html;
+          etag = tag;
+          body.dataset.etag = tag;
+          mark("ok");
+          tick();
+        });
+      })
+      .catch(function () { mark("error"); });
+  }
+
+  /* ---- the action dialog -------------------------------------------------------------------- */
+  function withId(template, id) { return template.replace(/\/0(\/|$)/, "/" + id + "$1"); }
+
+  function prepare(section, id, fills) {
+    section.hidden = false;
+    section.querySelectorAll("form[data-action]").forEach(function (f) { f.action = withId(f.dataset.action, id); });
+    section.querySelectorAll("a[data-href]").forEach(function (a) { a.href = withId(a.dataset.href, id); });
+    section.querySelectorAll("input:not([type=hidden]):not([type=checkbox])").forEach(function (i) { i.value = ""; });
+    Object.keys(fills || {}).forEach(function (name) {
+      section.querySelectorAll("[name=" + name + "]").forEach(function (el) { el.value = fills[name]; });
+    });
+  }
+
+  function entryOptions(select, game, table) {
+    select.innerHTML = "";
+    var rows = [];
+    if (table) table.querySelectorAll("tr.entry").forEach(function (r) { rows.push([r, "reserve"]); });
+    if (game) game.querySelectorAll("table[data-list=waiting] tr.entry").forEach(function (r) { rows.push([r, "waiting"]); });
+    rows.sort(function (a, b) { return parseInt(a[0].dataset.queue, 10) - parseInt(b[0].dataset.queue, 10); });
+    rows.forEach(function (pair) {
+      var r = pair[0];
+      if (r.classList.contains("is-offered") || r.dataset.awaiting === "1") return;
+      var o = document.createElement("option");
+      o.value = r.dataset.entryId;
+      o.textContent = r.dataset.name + " (" + pair[1] + " #" + r.dataset.position + ")";
+      select.appendChild(o);
+    });
+    if (!select.options.length) {
+      var none = document.createElement("option");
+      none.value = ""; none.textContent = "nobody eligible on the lists";
+      select.appendChild(none);
+    }
+  }
+
+  function open(kind, target) {
+    if (!dialog) return;
+    dialog.querySelectorAll("section[data-for]").forEach(function (s) { s.hidden = true; });
+    var title = document.getElementById("act-title"), sub = document.getElementById("act-sub");
+    var game = target.closest(".game"), card = target.closest(".table-card");
+    var min = game ? game.dataset.min : "";
+    sub.textContent = "";
+    if (kind === "seat") {
+      var seat = target.closest(".seat"), state = seat.dataset.state;
+      title.textContent = "Table " + card.dataset.tableName + " · seat " + seat.dataset.seatNo;
+      if (state === "empty") {
+        var sec = dialog.querySelector("section[data-for=seat-empty]");
+        prepare(sec, 0, { table_id: card.dataset.tableId, seat_no: seat.dataset.seatNo, buy_in: min });
+        entryOptions(sec.querySelector("select[name=entry_id]"), game, card);
+        sub.textContent = "Open seat.";
+      } else if (state === "seated") {
+        prepare(dialog.querySelector("section[data-for=seat-seated]"), seat.dataset.holdId, {});
+        sub.textContent = seat.dataset.player + " · bought in for " + seat.dataset.buyin;
+      } else {
+        prepare(dialog.querySelector("section[data-for=seat-offered]"), seat.dataset.holdId, { buy_in: min });
+        sub.textContent = seat.dataset.player + (state === "expired"
+          ? " · the claim time has run out (R22): the seat goes to the next player at the sweep"
+          : " · offered, claim timer running");
+      }
+    } else if (kind === "entry") {
+      var row = target.closest("tr.entry");
+      var esec = dialog.querySelector("section[data-for=entry]");
+      prepare(esec, row.dataset.entryId, {});
+      esec.querySelectorAll("form[data-only=awaiting]").forEach(function (f) { f.hidden = row.dataset.awaiting !== "1"; });
+      title.textContent = row.dataset.name;
+      sub.textContent = (row.dataset.tableId ? "Reserve list, table " + card.dataset.tableName : "Waiting list") +
+        " · position " + row.dataset.position + " of " + row.dataset.count;
+    } else if (kind === "table") {
+      prepare(dialog.querySelector("section[data-for=table]"), card.dataset.tableId, {});
+      title.textContent = "Table " + card.dataset.tableName;
+    } else if (kind === "game") {
+      var gsec = dialog.querySelector("section[data-for=game][data-game-id='" + game.dataset.gameId + "']");
+      if (gsec) gsec.hidden = false;
+      title.textContent = game.querySelector(".variant").textContent + " " + game.querySelector(".stakes").textContent;
+    }
+    dialog.showModal();
+    var first = dialog.querySelector("section:not([hidden]) form:not([hidden]) input:not([type=hidden]), section:not([hidden]) select");
+    if (first) first.focus();
+  }
+
+  live.addEventListener("click", function (ev) {
+    var btn = ev.target.closest("[data-act]");
+    if (!btn || !live.contains(btn)) return;
+    ev.preventDefault();
+    open(btn.dataset.act, btn);
+  });
+  if (dialog) dialog.addEventListener("close", function () { setTimeout(poll, 50); });
+
+  /* Flash messages fade after a while; refusals stay on their own page. */
+  setTimeout(function () {
+    document.querySelectorAll(".flash.ok").forEach(function (f) { f.classList.add("fade"); });
+  }, 8000);
+
+  window.roomopsDesk = { poll: poll, tick: tick };  // for the browser tests: poll now, no waiting
+  tick();
+  setInterval(tick, 1000);
+  setInterval(poll, pollMs);
+})();

@@ -1,0 +1,172 @@
+"""The schema: migrations match the models, migrate both ways, and enforce the invariants (R60)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlalchemy import Connection, inspect, text
+from sqlalchemy.exc import DBAPIError, IntegrityError
+
+from roomops import migrate
+from roomops.db import make_engine
+from roomops.models import Base
+from tests.databases import backends, fresh_database
+
+NOW = datetime(2026, 11, 21, 20, 0)
+
+
+def test_models_and_migrations_do_not_drift(engine):
+    with engine.connect() as conn:
+        ctx = MigrationContext.configure(conn, opts={"compare_type": True})
+        diff = compare_metadata(ctx, Base.metadata)
+    assert diff == []
+
+
+@pytest.mark.parametrize("backend", backends())
+def test_upgrade_downgrade_upgrade(backend, tmp_path):
+    with fresh_database(backend, tmp_path, "updown") as url:
+        eng = make_engine(url)
+        try:
+            migrate.upgrade(url)
+            tables = set(inspect(eng).get_table_names())
+            assert set(Base.metadata.tables) <= tables
+            migrate.downgrade(url)
+            eng.dispose()
+            assert set(inspect(eng).get_table_names()) <= {"alembic_version"}
+            migrate.upgrade(url)
+            eng.dispose()
+            assert set(Base.metadata.tables) <= set(inspect(eng).get_table_names())
+            with eng.connect() as conn:  # the append-only triggers are back too
+                _seed(conn)
+                with pytest.raises(DBAPIError):
+                    conn.execute(text("UPDATE audit_events SET actor = 'x'"))
+        finally:
+            eng.dispose()
+
+
+# -- invariants in the database itself, with raw SQL that bypasses the services -----------------
+
+def _seed(conn: Connection) -> dict[str, int]:
+    def ins(sql: str, **kw) -> int:
+        return conn.execute(text(sql + " RETURNING id"), kw).scalar_one()
+
+    room = ins("INSERT INTO rooms (slug, name, timezone, gaming_day_start, display_name, "
+               "claim_minutes, on_claim_expiry, checkin_minutes, auto_offer, placement, created_at) "
+               "VALUES (:s, 'R', 'UTC', '06:00:00', 'full', 10, 'remove', 30, :t, 'most_need', :n)",
+               s=f"raw{id(conn)}", t=True, n=NOW)
+    staff = ins("INSERT INTO staff (room_id, username, display_name, role, password_hash, active, "
+                "created_at) VALUES (:r, :u, 'S', 'supervisor', 'x', :t, :n)",
+                r=room, u=f"raw{id(conn)}", t=True, n=NOW)
+    game = ins(_GAME, r=room, seats=9, minb=100, n=NOW)
+    table = ins("INSERT INTO tables (room_id, game_id, name, status, opened_at) "
+                "VALUES (:r, :g, '1', 'open', :n)", r=room, g=game, n=NOW)
+    players = [ins("INSERT INTO players (room_id, first_name, last_name, created_at) "
+                   "VALUES (:r, :f, '', :n)", r=room, f=f"P{i}", n=NOW) for i in range(3)]
+    entry = ins(_ENTRY, r=room, p=players[0], g=game, n=NOW)
+    ins("INSERT INTO audit_events (room_id, at, actor, action, entity_type, entity_id, detail) "
+        "VALUES (:r, :n, 'x', 'test', 'room', :r, '{}')", r=room, n=NOW)
+    return dict(room=room, staff=staff, game=game, table=table, p0=players[0], p1=players[1],
+                p2=players[2], entry=entry)
+
+
+_GAME = ("INSERT INTO games (room_id, variant, small_blind, big_blind, ante, min_buyin, max_buyin, "
+         "seats_per_table, fee_kind, hourly_fee, rake_percent, rake_cap, straddle_allowed, "
+         "max_straddles, button_straddle, status, opened_at) VALUES (:r, 'NL', 1, 2, 0, :minb, 400, "
+         ":seats, 'none', 0, 0, 0, false, 0, false, 'open', :n)")
+_ENTRY = ("INSERT INTO list_entries (room_id, player_id, kind, game_id, table_id, source, joined_at, "
+          "queue_at, status) VALUES (:r, :p, 'waiting', :g, NULL, 'in_person', :n, :n, 'active')")
+_HOLD = ("INSERT INTO seat_holds (room_id, table_id, seat_no, player_id, kind, entry_id, started_at, "
+         "deadline, buy_in) VALUES (:r, :t, :s, :p, :k, :e, :n, :d, :b)")
+
+
+@pytest.fixture()
+def raw(connection):
+    return connection, _seed(connection)
+
+
+def _offer(ids, seat, player, entry=None):
+    return dict(r=ids["room"], t=ids["table"], s=seat, p=ids[player], k="offer",
+                e=entry or ids["entry"], n=NOW, d=NOW, b=None)
+
+
+def _seated(ids, seat, player):
+    return dict(r=ids["room"], t=ids["table"], s=seat, p=ids[player], k="seated", e=None, n=NOW,
+                d=None, b=100)
+
+
+def _refused(conn: Connection, sql: str, **kw) -> None:
+    sp = conn.begin_nested()
+    with pytest.raises(IntegrityError):
+        conn.execute(text(sql), kw)
+    sp.rollback()
+
+
+def test_db_one_live_hold_per_seat(raw):
+    conn, ids = raw
+    conn.execute(text(_HOLD), _seated(ids, 1, "p0"))
+    _refused(conn, _HOLD, **_offer(ids, 1, "p1"))
+    _refused(conn, _HOLD, **_seated(ids, 1, "p1"))
+    conn.execute(text("UPDATE seat_holds SET ended_at = :n, outcome = 'left'"), {"n": NOW})
+    conn.execute(text(_HOLD), _seated(ids, 1, "p1"))  # an ended hold frees the seat
+
+
+def test_db_one_live_seat_per_player_in_a_room(raw):
+    conn, ids = raw
+    conn.execute(text(_HOLD), _seated(ids, 1, "p0"))
+    _refused(conn, _HOLD, **_seated(ids, 2, "p0"))
+    conn.execute(text(_HOLD), _offer(ids, 2, "p0"))  # a seated player may hold an offer (R10)
+
+
+def test_db_one_open_offer_per_player(raw):
+    conn, ids = raw
+    conn.execute(text(_HOLD), _offer(ids, 1, "p0"))
+    _refused(conn, _HOLD, **_offer(ids, 2, "p0"))
+
+
+def test_db_one_active_entry_per_list(raw):
+    conn, ids = raw
+    _refused(conn, _ENTRY, r=ids["room"], p=ids["p0"], g=ids["game"], n=NOW)
+    reserve = _ENTRY.replace("'waiting', :g, NULL", "'reserve', :g, :t")
+    conn.execute(text(reserve), dict(r=ids["room"], p=ids["p0"], g=ids["game"], t=ids["table"], n=NOW))
+    _refused(conn, reserve, r=ids["room"], p=ids["p0"], g=ids["game"], t=ids["table"], n=NOW)
+    conn.execute(text("UPDATE list_entries SET status = 'removed', ended_at = :n"), {"n": NOW})
+    conn.execute(text(_ENTRY), dict(r=ids["room"], p=ids["p0"], g=ids["game"], n=NOW))
+
+
+@pytest.mark.parametrize("sql,kw", [
+    (_GAME, {"seats": 8, "minb": 100}),
+    (_GAME, {"seats": 9, "minb": -5}),
+    (_GAME, {"seats": 9, "minb": 500}),  # above the maximum buy-in
+])
+def test_db_game_check_constraints(raw, sql, kw):
+    conn, ids = raw
+    _refused(conn, sql, r=ids["room"], n=NOW, **kw)
+
+
+def test_db_hold_check_constraints(raw):
+    conn, ids = raw
+    _refused(conn, _HOLD, **{**_seated(ids, 1, "p0"), "b": 0})  # seated with no buy-in
+    _refused(conn, _HOLD, **{**_seated(ids, 11, "p0")})  # no seat 11
+    _refused(conn, _HOLD, **{**_offer(ids, 1, "p0"), "d": None})  # an offer without a deadline
+    _refused(conn, _HOLD.replace(":k", "'ghost'"), **_seated(ids, 1, "p0"))
+
+
+def test_db_entry_check_constraints(raw):
+    conn, ids = raw
+    kw = dict(r=ids["room"], p=ids["p1"], g=ids["game"], n=NOW)
+    _refused(conn, _ENTRY.replace("'waiting', :g, NULL", "'reserve', :g, NULL"), **kw)
+    _refused(conn, _ENTRY.replace("'active')", "'removed')"), **kw)  # ended with no end time
+
+
+def test_r60_audit_events_refuse_update_and_delete(raw):
+    conn, _ids = raw
+    for sql in ("UPDATE audit_events SET actor = 'forged'", "DELETE FROM audit_events"):
+        sp = conn.begin_nested()
+        with pytest.raises(DBAPIError) as err:
+            conn.execute(text(sql))
+        assert "append-only" in str(err.value)
+        sp.rollback()
+    assert conn.execute(text("SELECT count(*) FROM audit_events WHERE actor = 'forged'")).scalar() == 0

@@ -1,0 +1,91 @@
+"""Log-in, log-out and CSRF (R61: only staff run the room; every failed log-in is logged)."""
+
+from __future__ import annotations
+
+import logging
+import re
+
+import pytest
+
+from roomops.config import Settings
+from roomops.factory import create_app
+from tests.conftest import login
+from tests.factories import PASSWORD
+
+
+def test_login_ok_goes_to_the_desk(client, room, session, caplog):
+    session.commit()
+    with caplog.at_level(logging.INFO, logger="roomops.security"):
+        resp = client.post("/login", data={"username": "main-supervisor", "password": PASSWORD})
+    assert resp.status_code == 302 and resp.headers["Location"].endswith("/desk")
+    assert any("login ok: main-supervisor" in r.getMessage() for r in caplog.records)
+    assert client.get("/desk").status_code == 200
+
+
+@pytest.mark.parametrize("username,password", [("main-supervisor", "wrong"), ("nobody", PASSWORD)])
+def test_failed_login_is_refused_and_logged_as_warning(client, room, session, caplog, username, password):
+    session.commit()
+    with caplog.at_level(logging.INFO, logger="roomops.security"):
+        resp = client.post("/login", data={"username": username, "password": password})
+    assert resp.status_code == 401 and "Wrong username or password" in resp.text
+    warnings = [r for r in caplog.records if r.name == "roomops.security" and r.levelno == logging.WARNING]
+    assert warnings and username in warnings[0].getMessage()
+    assert client.get("/desk").status_code == 302  # still not logged in
+
+
+def test_inactive_staff_cannot_log_in(client, room, session):
+    room.staff["supervisor"].active = False
+    session.commit()
+    resp = client.post("/login", data={"username": "main-supervisor", "password": PASSWORD})
+    assert resp.status_code == 401
+
+
+def test_logout(client, room, session):
+    session.commit()
+    login(client, "main-supervisor")
+    resp = client.post("/logout")
+    assert resp.status_code == 302 and "/login" in resp.headers["Location"]
+    resp = client.get("/desk")
+    assert resp.status_code == 302 and "/login" in resp.headers["Location"]
+
+
+def test_login_page_renders(client):
+    html = client.get("/login").text
+    assert 'name="username"' in html and 'name="csrf_token"' in html
+
+
+@pytest.fixture()
+def csrf_client(db_url, engine, sessions, clock, room, session):
+    """The app as deployed: CSRF protection on (no WTF_CSRF_ENABLED=False)."""
+    session.commit()
+    settings = Settings(database_url=db_url, scheduler="off", secret_key="test-csrf", testing=True)
+    app = create_app(settings, clock=clock, engine=engine)
+    ext = app.extensions["roomops"]
+    ext.sessions = ext.read_sessions = sessions
+    return app.test_client()
+
+
+def _token(html: str) -> str:
+    match = re.search(r'name="csrf_token" value="([^"]+)"', html)
+    assert match, "no csrf_token in the page"
+    return match.group(1)
+
+
+def test_csrf_login_without_token_is_400(csrf_client):
+    resp = csrf_client.post("/login", data={"username": "main-supervisor", "password": PASSWORD})
+    assert resp.status_code == 400
+
+
+def test_csrf_desk_post_without_token_is_400_and_with_token_works(csrf_client, session):
+    token = _token(csrf_client.get("/login").text)
+    resp = csrf_client.post("/login", data={"username": "main-supervisor", "password": PASSWORD,
+                                            "csrf_token": token})
+    assert resp.status_code == 302
+    refused = csrf_client.post("/desk/players", data={"first_name": "Eve"})
+    assert refused.status_code == 400
+    assert "Eve" not in csrf_client.get("/desk").text
+    token = _token(csrf_client.get("/desk").text)
+    done = csrf_client.post("/desk/players", data={"first_name": "Eve", "csrf_token": token})
+    assert done.status_code == 303
+    bad = csrf_client.post("/desk/players", data={"first_name": "Ian", "csrf_token": "forged"})
+    assert bad.status_code == 400

@@ -1,0 +1,422 @@
+"""The public board over HTTP: what players see (R4, R10-R13, R20-R22, R40, R53, R61), the ETag poll,
+and a number of SQL statements that does not grow with the room."""
+
+from __future__ import annotations
+
+import html
+import re
+from datetime import timedelta
+
+import pytest
+from sqlalchemy import event, select
+
+from roomops.audit.models import AuditEvent
+from roomops.audit.service import latest_id, record
+from roomops.board.views import fee_text, money, stakes, straddle_text
+from roomops.games import services as games
+from roomops.lists import services as lists
+from roomops.rooms.services import add_player, update_policy
+from roomops.seating import seats
+from roomops.seating.models import SeatHold
+from tests.factories import Room_
+
+PHONE = "+44 7700 900123"
+
+
+# ---- helpers ----------------------------------------------------------------------------------
+
+
+def full_table(room, session, now, game, name, free=0, prefix="S"):
+    """A table of ``game`` with every seat taken except the last ``free`` ones."""
+    table = room.table(now, game, name)
+    for i, p in enumerate(room.players(now, game.seats_per_table - free, f"{prefix}{name}-"), 1):
+        seats.seat_directly(session, room.sup, now, table_id=table.id, seat_no=i, player_id=p.id,
+                            buy_in=game.min_buyin)
+    return table
+
+
+def listed(page: str, label: str) -> list[str]:
+    """The names on the list labelled ``label``, top to bottom."""
+    pattern = r'<ol class="places" aria-label="' + re.escape(label) + r'">(.*?)</ol>'
+    m = re.search(pattern, html.unescape(page), re.S)
+    assert m, f"no list labelled {label!r}"
+    return re.findall(r'<span class="who">(.*?)</span>', m.group(1))
+
+
+def live_offer(session, player_id):
+    return session.scalar(select(SeatHold).where(
+        SeatHold.player_id == player_id, SeatHold.kind == "offer", SeatHold.ended_at.is_(None)))
+
+
+# ---- money and the terms of a game (R4, R40, R53) ---------------------------------------------
+
+
+@pytest.mark.parametrize("minor,shown", [
+    (100, "1"), (250, "2.50"), (5, "0.05"), (10, "0.10"), (0, "0"), (123456789, "1,234,567.89"),
+    (2**53 + 1, "90,071,992,547,409.93"),
+])
+def test_r4_amounts_are_exact_from_minor_units(minor, shown):
+    assert money(minor) == shown
+
+
+def test_r4_r40_r53_wording():
+    assert stakes(100, 250) == "1/2.50"
+    assert stakes(100, 200, 50) == "1/2 ante 0.50"
+    assert straddle_text(False, 3, True) == "No straddles"
+    assert straddle_text(True, 1, False) == "Straddle: UTG only, no button straddle"
+    assert straddle_text(True, 3, True) == ("Straddles: up to 3, in rotation from UTG, "
+                                            "button straddle with the floor's consent")
+    assert fee_text("hourly", 1050, 0, 0) == "Time: 10.50 per hour, paid in advance"
+    assert fee_text("rake", 0, 5, 500) == "Rake: 5%, max 5 a pot"
+    assert fee_text("none", 0, 0, 0) == "No fee"
+
+
+def test_r4_r40_r53_board_shows_stakes_buy_in_straddles_and_fees(client, room, session, now):
+    room.game(now, variant="NL Hold'em", small_blind=100, big_blind=250, min_buyin=10000,
+              max_buyin=50050, fee_kind="rake", rake_percent=5, rake_cap=600, straddle_allowed=True,
+              max_straddles=2, button_straddle=True)
+    room.game(now, variant="PL Omaha", small_blind=500, big_blind=1000, ante=100, min_buyin=50000,
+              max_buyin=200000, fee_kind="hourly", hourly_fee=1200)
+    session.commit()
+    page = html.unescape(client.get("/board").text)
+    assert "NL Hold'em" in page and ">1/2.50<" in page
+    assert "100 to 500.50" in page
+    assert "Rake: 5%, max 6 a pot" in page
+    assert "Straddles: up to 2, in rotation from UTG, button straddle with the floor's consent" in page
+    assert "PL Omaha" in page and ">5/10 ante 1<" in page
+    assert "500 to 2,000" in page
+    assert "Time: 12 per hour, paid in advance" in page
+    assert "No straddles" in page
+
+
+def test_r6_changed_conditions_show_at_once(client, room, session, now):
+    game = room.game(now, straddle_allowed=False)
+    session.commit()
+    assert "No straddles" in client.get("/board/main").text
+    games.update_game(session, room.sup, now, game.id, straddle_allowed=True, max_straddles=1,
+                      small_blind=200, big_blind=500)
+    session.commit()
+    page = client.get("/board/main").text
+    assert "Straddle: UTG only" in page and ">2/5<" in page
+
+
+# ---- tables, seats and lists (R10, R11, R13, R14) ---------------------------------------------
+
+
+def test_r10_r11_r13_lists_in_order(client, room, session, now):
+    game = room.game(now)
+    t1 = full_table(room, session, now, game, "1")
+    full_table(room, session, now, game, "2")
+    names = ["Zed", "Amy", "Kim", "Bob"]
+    people = {n: room.player(now, n, "Lastname") for n in names}
+    for i, n in enumerate(names):  # joined in this order, which is not alphabetical
+        lists.join(session, room.sup, now + timedelta(seconds=i), player_id=people[n].id,
+                   game_id=game.id)
+    entries = {}
+    for i, n in enumerate(["Kim", "Zed"]):
+        entries[n] = lists.join(session, room.sup, now + timedelta(seconds=10 + i),
+                                player_id=people[n].id, table_id=t1.id)
+    session.commit()
+    page = client.get("/board/main").text
+    assert listed(page, "NL Hold'em 1/2 waiting list") == ["Zed L.", "Amy L.", "Kim L.", "Bob L."]
+    assert listed(page, "Table 1 reserve list") == ["Kim L.", "Zed L."]
+    assert "Table 2 reserve list" not in page
+    # R13: a reorder with a reason moves the entry, and the board follows.
+    lists.reorder(session, room.sup, now, entries["Zed"].id, 1, "floor decision")
+    session.commit()
+    assert listed(client.get("/board/main").text, "Table 1 reserve list") == ["Zed L.", "Kim L."]
+
+
+def test_r14_open_seats_and_table_order(client, room, session, now):
+    game = room.game(now)
+    full_table(room, session, now, game, "10", free=2)
+    full_table(room, session, now, game, "2")
+    session.commit()
+    page = client.get("/board/main").text
+    assert page.index('data-table="2"') < page.index('data-table="10"')  # natural order
+    assert "Open: seats 8, 9" in page
+    assert "2 open seats" in page
+    assert ">7/9<" in page and ">9/9<" in page
+
+
+def test_r5_closed_tables_and_games_are_not_shown(client, room, session, now):
+    game = room.game(now, variant="Short Deck")
+    table = room.table(now, game, "7")
+    games.close_table(session, room.sup, now, table.id)
+    games.close_game(session, room.sup, now, game.id)
+    session.commit()
+    page = client.get("/board/main").text
+    assert "Short Deck" not in page and 'data-table="7"' not in page
+    assert "No games are running right now." in page
+
+
+def test_r12_phone_entry_shows_its_checkin_time_in_the_room_zone(client, session, now):
+    room = Room_(session, now, timezone="Europe/Zurich")
+    game = room.game(now)
+    p = room.player(now, "Ana", "Silva")
+    lists.join(session, room.sup, now, player_id=p.id, game_id=game.id, source="phone")
+    session.commit()
+    # 20:00 UTC + 30 min (R12 default) = 21:30 in Zurich in November.
+    assert "on the way, check in by 21:30" in client.get("/board/main").text
+
+
+# ---- R61: names only as the policy allows, nothing private -------------------------------------
+
+
+@pytest.mark.parametrize("policy,shown,label", [
+    ("full", "Ana Silvestri", "full names"),
+    ("first_initial", "Ana S.", "first name and initial"),
+    ("initials", "A.S.", "initials"),
+])
+def test_r61_display_name_policy(client, session, now, policy, shown, label):
+    room = Room_(session, now, display_name=policy)
+    game = room.game(now)
+    table = full_table(room, session, now, game, "1", free=1)
+    ana = add_player(session, room.sup, now, first_name="Ana", last_name="Silvestri", phone=PHONE)
+    bea = add_player(session, room.sup, now, first_name="Beatrix", last_name="Quartermaine",
+                     phone="07700 900456")
+    lists.join(session, room.sup, now, player_id=ana.id, game_id=game.id)  # called to seat 9
+    lists.join(session, room.sup, now, player_id=bea.id, table_id=table.id)
+    session.commit()
+    for url in ("/board", "/board/main", "/board/main/live"):
+        page = html.unescape(client.get(url).text)
+        assert shown in page
+        assert ("Silvestri" in page) == (policy == "full")
+        assert ("Quartermaine" in page) == (policy == "full")
+        if policy == "initials":
+            assert "Ana" not in page and "Beatrix" not in page
+        for private in (PHONE, "7700", "900123", "900456", "main-supervisor", "main-admin",
+                        "main-cashier", "scheduler"):
+            assert private not in page
+        assert not re.search(r"(player|entry|hold|staff)[_-]?id", page, re.I)
+        assert f'data-player="{ana.id}"' not in page
+    assert f"Names shown as {label}." in client.get("/board/main").text
+
+
+def test_r61_policy_change_shows_at_once_and_moves_the_etag(client, room, session, now):
+    game = room.game(now)
+    lists.join(session, room.sup, now, player_id=room.player(now, "Ana", "Silvestri").id, game_id=game.id)
+    session.commit()
+    first = client.get("/board/main/live")
+    assert "Ana S." in first.text and "Silvestri" not in first.text
+    update_policy(session, room.actor("admin"), now, display_name="full")
+    session.commit()
+    second = client.get("/board/main/live", headers={"If-None-Match": first.headers["ETag"]})
+    assert second.status_code == 200 and "Ana Silvestri" in second.text
+
+
+# ---- R20/R22: the called seat, its time left and expiry before any sweep --------------------------
+
+
+def test_r20_r22_called_seat_counts_down_then_reads_expired_before_the_sweep(client, room, session,
+                                                                            clock):
+    now = clock.now()
+    game = room.game(now)
+    full_table(room, session, now, game, "1", free=1)
+    ana = room.player(now, "Ana", "Silva")
+    lists.join(session, room.sup, now, player_id=ana.id, game_id=game.id)
+    session.commit()
+    offer = live_offer(session, ana.id)
+    assert offer.deadline == now + timedelta(minutes=10)
+
+    clock.advance(minutes=3, seconds=25)
+    page = client.get("/board/main/live").text
+    called = re.search(r'<p class="called state-(\w+)" data-state="\w+" data-seat="9">(.*?)</p>', page, re.S)
+    assert called and called.group(1) == "offered"
+    assert "Seat 9 called" in called.group(2) and "Ana S." in called.group(2)
+    assert 'data-seconds-left="395"' in called.group(2) and ">6:35<" in called.group(2)
+    deadline_ms = int(offer.deadline.timestamp() * 1000)
+    assert f'data-deadline="{deadline_ms}"' in called.group(2)
+    assert "called to table 1 seat 9" in page  # and on the waiting list, with the same countdown
+
+    clock.set(offer.deadline - timedelta(seconds=1))
+    assert 'data-seconds-left="1"' in client.get("/board/main/live").text
+    clock.set(offer.deadline)  # R22: at the deadline to the second it is gone
+    page = client.get("/board/main/live").text
+    assert 'data-state="expired"' in page and 'data-state="offered"' not in page
+    assert 's-expired" data-seat="9"' in page
+    assert "Seat 9 re-calling" in page and ">expired<" in page
+    assert "missed table 1 seat 9, re-calling" in page
+    session.expire_all()
+    assert live_offer(session, ana.id) is not None  # no sweep ran: state comes from the deadline
+
+
+# ---- the poll: ETag, 304, server time -----------------------------------------------------------
+
+
+def test_poll_is_304_until_an_audited_change(client, room, session, clock):
+    now = clock.now()
+    game = room.game(now)
+    session.commit()
+    first = client.get("/board/main/live")
+    assert first.status_code == 200 and first.headers["ETag"]
+    assert first.headers["Cache-Control"] == "no-cache"
+    assert first.headers["X-Server-Now"] == str(int(now.timestamp() * 1000))
+    tag = first.headers["ETag"]
+
+    again = client.get("/board/main/live", headers={"If-None-Match": tag})
+    assert again.status_code == 304 and again.data == b"" and again.headers["ETag"] == tag
+    clock.advance(seconds=7)  # time passing is not a change, but the 304 carries the new time
+    later = client.get("/board/main/live", headers={"If-None-Match": tag})
+    assert later.status_code == 304
+    assert later.headers["X-Server-Now"] == str(int(clock.now().timestamp() * 1000))
+
+    lists.join(session, room.sup, clock.now(), player_id=room.player(now, "Ana").id, game_id=game.id)
+    session.commit()
+    changed = client.get("/board/main/live", headers={"If-None-Match": tag})
+    assert changed.status_code == 200 and changed.headers["ETag"] != tag and "Ana P." in changed.text
+    page = client.get("/board/main")
+    assert f'data-etag="{changed.headers["ETag"]}"' in html.unescape(page.text)  # the page polls from it
+
+
+@pytest.mark.parametrize("change", ["player", "join", "game", "table", "policy", "any_audit_row"])
+def test_r60_any_audited_change_moves_the_etag(client, room, session, now, change):
+    game = room.game(now)
+    session.commit()
+    before = client.get("/board/main/live").headers["ETag"]
+    if change == "player":
+        room.player(now, "New")
+    elif change == "join":
+        lists.join(session, room.sup, now, player_id=room.player(now, "New").id, game_id=game.id)
+    elif change == "game":
+        games.update_game(session, room.sup, now, game.id, max_buyin=50000)
+    elif change == "table":
+        room.table(now, game, "5")
+    elif change == "policy":
+        update_policy(session, room.actor("admin"), now, claim_minutes=5)
+    else:
+        record(session, room.sup, now, "anything.at.all", ("room", room.room.id))
+    session.commit()
+    resp = client.get("/board/main/live", headers={"If-None-Match": before})
+    assert resp.status_code == 200 and resp.headers["ETag"] != before
+
+
+def test_r60_a_late_commit_with_a_lower_audit_id_still_moves_the_etag(client, room, session, now):
+    """On PostgreSQL ids are handed out before commit, so a row can land below the latest id."""
+    session.commit()
+    top = latest_id(session, room.room.id)
+    session.add(AuditEvent(id=top + 5, room_id=room.room.id, at=now, actor="x", action="a",
+                           entity_type="room", entity_id=room.room.id, detail={}))
+    session.commit()
+    before = client.get("/board/main/live").headers["ETag"]
+    session.add(AuditEvent(id=top + 2, room_id=room.room.id, at=now, actor="x", action="b",
+                           entity_type="room", entity_id=room.room.id, detail={}))
+    session.commit()
+    assert latest_id(session, room.room.id) == top + 5  # the counter alone did not move
+    resp = client.get("/board/main/live", headers={"If-None-Match": before})
+    assert resp.status_code == 200 and resp.headers["ETag"] != before
+
+
+def test_etag_is_per_room(client, session, now):
+    a, b = Room_(session, now, slug="a"), Room_(session, now, slug="b")
+    a.game(now)
+    b.game(now)
+    session.commit()
+    tag_a = client.get("/board/a/live").headers["ETag"]
+    assert client.get("/board/b/live", headers={"If-None-Match": tag_a}).status_code == 200
+
+
+# ---- rooms, 404, read-only ----------------------------------------------------------------------
+
+
+def test_r1_board_is_the_room_when_there_is_one(client, room, session, now):
+    room.game(now, variant="Dealer's Choice")
+    session.commit()
+    resp = client.get("/board")
+    assert resp.status_code == 200 and "Dealer&#39;s Choice" in resp.text
+    assert "Room main" in resp.text
+    assert 'data-live-url="/board/main/live"' in resp.text
+
+
+def test_r1_several_rooms_get_a_chooser_and_each_slug_works(client, session, now):
+    a, b = Room_(session, now, slug="north"), Room_(session, now, slug="south")
+    a.game(now, variant="Razz")
+    b.game(now, variant="Badugi")
+    session.commit()
+    chooser = client.get("/board")
+    assert chooser.status_code == 200
+    assert 'href="/board/north"' in chooser.text and 'href="/board/south"' in chooser.text
+    assert "Razz" not in chooser.text
+    north = client.get("/board/north").text
+    assert "Razz" in north and "Badugi" not in north  # R1: one room's board shows only that room
+
+
+def test_unknown_room_is_404(client, room, session):
+    session.commit()
+    for url in ("/board/nope", "/board/nope/live"):
+        assert client.get(url).status_code == 404
+
+
+def test_no_room_at_all_is_404(client):
+    assert client.get("/board").status_code == 404
+
+
+def test_r61_board_is_public_and_read_only(client, room, session, now):
+    room.game(now)
+    session.commit()
+    assert client.get("/board/main").status_code == 200  # no login
+    assert client.get("/board/main/live").status_code == 200
+    top = latest_id(session, room.room.id)
+    for url in ("/board", "/board/main", "/board/main/live"):
+        assert client.post(url).status_code == 405
+    assert latest_id(session, room.room.id) == top
+
+
+# ---- SQL statements do not grow with the room ---------------------------------------------------
+
+
+class Statements:
+    def __init__(self, engine):
+        self.engine, self.sql = engine, []
+
+    def __enter__(self):
+        event.listen(self.engine, "before_cursor_execute", self._on)
+        return self
+
+    def __exit__(self, *exc):
+        event.remove(self.engine, "before_cursor_execute", self._on)
+
+    def _on(self, _conn, _cursor, statement, *_args):
+        if not statement.lstrip().upper().startswith(("SAVEPOINT", "RELEASE", "ROLLBACK TO")):
+            self.sql.append(statement)
+
+
+def _count(client, engine, url, **headers):
+    with Statements(engine) as st:
+        resp = client.get(url, headers=headers)
+    return resp, len(st.sql)
+
+
+def _measure(client, engine):
+    page, n_page = _count(client, engine, "/board/main")
+    alone, n_alone = _count(client, engine, "/board")
+    live, n_live = _count(client, engine, "/board/main/live")
+    cached, n_304 = _count(client, engine, "/board/main/live", **{"If-None-Match": live.headers["ETag"]})
+    assert (page.status_code, alone.status_code, live.status_code, cached.status_code) == (200, 200, 200,
+                                                                                           304)
+    return {"page": n_page, "board": n_alone, "live": n_live, "304": n_304}, page.text
+
+
+def _grow(room, session, now, first, games_n, tables_per_game, waiting_per_game):
+    for g in range(first, first + games_n):
+        game = room.game(now, variant=f"Game {g}", small_blind=100 * (g + 1), big_blind=200 * (g + 1))
+        tables = [full_table(room, session, now, game, f"{g}-{t}", free=2, prefix=f"x{g}")
+                  for t in range(tables_per_game)]
+        for i, p in enumerate(room.players(now, waiting_per_game, f"W{g}-")):
+            lists.join(session, room.sup, now + timedelta(seconds=i), player_id=p.id, game_id=game.id)
+        for i, p in enumerate(room.players(now, 3, f"R{g}-")):
+            lists.join(session, room.sup, now, player_id=p.id, table_id=tables[i % len(tables)].id)
+    session.commit()
+
+
+def test_statement_count_does_not_grow_with_tables_games_or_entries(client, engine, room, session, now):
+    _grow(room, session, now, 0, games_n=1, tables_per_game=2, waiting_per_game=3)
+    small, small_page = _measure(client, engine)
+    assert small_page.count('class="table"') == 2
+    _grow(room, session, now, 1, games_n=4, tables_per_game=7, waiting_per_game=12)
+    large, large_page = _measure(client, engine)
+    assert large_page.count('class="table"') == 30
+    assert large_page.count('data-state="offered"') >= 30  # busy: every free seat is called
+    assert large == small
+    # The numbers themselves: room, change mark, games, tables, holds, entries; a 304 is two.
+    assert small == {"page": 6, "board": 6, "live": 6, "304": 2}

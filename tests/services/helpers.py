@@ -1,0 +1,54 @@
+"""Small helpers shared by the service tests."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from roomops.audit.models import AuditEvent
+from roomops.games.models import Game, Table
+from roomops.seating import seats
+from roomops.seating.models import SeatHold
+from tests.factories import Room_
+
+
+def fill_table(room: Room_, session: Session, now: datetime, game: Game, table: Table,
+               free: int = 1, prefix: str = "S") -> list[SeatHold]:
+    """Seat players in seats 1..(seats - free) of the table, before anybody waits."""
+    holds = []
+    for i, p in enumerate(room.players(now, game.seats_per_table - free, f"{prefix}{table.name}-"),
+                          start=1):
+        holds.append(seats.seat_directly(session, room.sup, now, table_id=table.id, seat_no=i,
+                                         player_id=p.id, buy_in=game.min_buyin))
+    return holds
+
+
+def full_game(room: Room_, session: Session, now: datetime, free: int = 1, name: str = "1",
+              **fields) -> tuple[Game, Table]:
+    game = room.game(now, **fields)
+    table = room.table(now, game, name)
+    fill_table(room, session, now, game, table, free)
+    return game, table
+
+
+def live_offer(session: Session, player_id: int) -> SeatHold | None:
+    return session.scalar(select(SeatHold).where(
+        SeatHold.player_id == player_id, SeatHold.kind == "offer", SeatHold.ended_at.is_(None)))
+
+
+def live_seat(session: Session, player_id: int) -> SeatHold | None:
+    return session.scalar(select(SeatHold).where(
+        SeatHold.player_id == player_id, SeatHold.kind == "seated", SeatHold.ended_at.is_(None)))
+
+
+def audits(session: Session, action: str | None = None, *, entity: tuple[str, int] | None = None
+           ) -> list[AuditEvent]:
+    stmt = select(AuditEvent).order_by(AuditEvent.id)
+    if action:
+        stmt = stmt.where(AuditEvent.action == action)
+    if entity:
+        stmt = stmt.where(AuditEvent.entity_type == entity[0], AuditEvent.entity_id == entity[1])
+    session.flush()
+    return list(session.scalars(stmt))
