@@ -15,6 +15,8 @@ STATUSES = ("active", "seated", "removed")
 
 _ACTIVE_WAITING = text("status = 'active' AND kind = 'waiting'")
 _ACTIVE_RESERVE = text("status = 'active' AND kind = 'reserve'")
+_ACTIVE = text("status = 'active'")
+_AWAITING_CHECKIN = text("status = 'active' AND checked_in_at IS NULL")
 
 
 class ListEntry(Base):
@@ -49,6 +51,11 @@ class ListEntry(Base):
         ),
         Index("ix_list_entries_game_status_queue", "game_id", "status", "queue_at"),
         Index("ix_list_entries_player_status", "player_id", "status"),
+        # The board reads a room's active entries in list order; the sweep finds due check-ins (R12).
+        Index("ix_list_entries_room_active", "room_id", "queue_at", "id",
+              sqlite_where=_ACTIVE, postgresql_where=_ACTIVE),
+        Index("ix_list_entries_checkin_due", "checkin_deadline",
+              sqlite_where=_AWAITING_CHECKIN, postgresql_where=_AWAITING_CHECKIN),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
