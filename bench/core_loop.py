@@ -501,7 +501,7 @@ def board_phases(b: Bench) -> Generator[Phase, Figure, None]:
 
 
 def baseline(engine: Engine, n: int) -> Figure:
-    """One bare insert-and-commit of a small row through make_engine (WAL, synchronous=NORMAL,
+    """One bare insert-and-commit of a small row through make_engine (WAL, synchronous=FULL,
     BEGIN IMMEDIATE on SQLite): the floor any write request pays for its durability."""
     md = MetaData()
     t = SATable("bench_baseline", md, Column("id", Integer, primary_key=True), Column("note", String(40)))

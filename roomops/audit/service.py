@@ -5,11 +5,13 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Select, select
-from sqlalchemy.orm import Session
+from sqlalchemy import Select, event, insert, select
+from sqlalchemy.orm import ORMExecuteState, Session, SessionTransaction
 
 from roomops.actors import Actor
 from roomops.audit.models import AuditEvent
+
+PENDING = "roomops.audit.pending"
 
 
 def record(
@@ -20,21 +22,41 @@ def record(
     entity: tuple[str, int],
     reason: str | None = None,
     **detail: Any,
-) -> AuditEvent:
-    """Add one audit row in the caller's transaction, so it commits or rolls back with the change."""
-    event = AuditEvent(
-        room_id=actor.room_id,
-        at=now,
-        actor_id=actor.staff_id,
-        actor=actor.label,
-        action=action,
-        entity_type=entity[0],
-        entity_id=entity[1],
-        reason=reason,
-        detail=detail,
-    )
-    session.add(event)
-    return event
+) -> None:
+    """Queue one audit row (R60) in the caller's transaction, so it commits or rolls back with the
+    change. Queued rows are written together, in the order recorded, by one multi-row INSERT before
+    the session's next statement or its commit: a sweep that expires a thousand offers sends a
+    handful of INSERTs, not one per row (SQLite hands back generated ids one row at a time, so the
+    unit of work would insert audit objects singly)."""
+    session.info.setdefault(PENDING, []).append({
+        "room_id": actor.room_id, "at": now, "actor_id": actor.staff_id, "actor": actor.label,
+        "action": action, "entity_type": entity[0], "entity_id": entity[1], "reason": reason,
+        "detail": detail,
+    })
+
+
+def write_pending(session: Session) -> None:
+    rows = session.info.pop(PENDING, None)  # popped first: the INSERT below re-enters the hook
+    if rows:
+        # render_nulls: rows with and without a reason go in the same batch
+        session.execute(insert(AuditEvent).execution_options(render_nulls=True), rows)
+
+
+@event.listens_for(Session, "do_orm_execute")
+def _before_statement(state: ORMExecuteState) -> None:
+    # Whatever the statement reads (the audit trail included) sees the rows recorded before it.
+    write_pending(state.session)
+
+
+@event.listens_for(Session, "before_commit")
+def _before_commit(session: Session) -> None:
+    write_pending(session)
+
+
+@event.listens_for(Session, "after_transaction_end")
+def _after_transaction_end(session: Session, transaction: SessionTransaction) -> None:
+    if transaction.parent is None:  # rolled back or closed: what was queued is not written
+        session.info.pop(PENDING, None)
 
 
 def query(

@@ -19,13 +19,17 @@ from roomops.seating.models import SeatHold
 
 
 def lock_game(session: Session, game_id: int) -> Game | None:
-    """Serialise every seat and list change of a room (PostgreSQL row locks; SQLite's write
-    transaction already holds the database lock). None when the game does not exist.
+    """Serialise every seat and list change of a room. None when the game does not exist.
 
-    The game's room row is locked first (``FOR NO KEY UPDATE``, so inserts referencing the room
-    are not blocked): one open offer and one live seat per player are room-wide (R10, R14, R21),
-    so two games of a room must not hand the same player an offer or a seat at the same time.
-    Everyone takes the room lock before any game lock, so these locks cannot deadlock."""
+    PostgreSQL: the game's room row is locked first (``FOR NO KEY UPDATE``, so inserts referencing
+    the room are not blocked): one open offer and one live seat per player are room-wide (R10, R14,
+    R21), so two games of a room must not hand the same player an offer or a seat at the same time.
+    Everyone takes the room lock before any game lock, so these locks cannot deadlock.
+
+    SQLite: every write transaction begins IMMEDIATE and so holds the database's one write lock
+    from its first statement; nothing it read can be stale, and there is no row to lock."""
+    if session.get_bind().dialect.name == "sqlite":
+        return session.get(Game, game_id)
     room_id = session.scalar(select(Game.room_id).where(Game.id == game_id))
     if room_id is None:
         return None
@@ -34,10 +38,14 @@ def lock_game(session: Session, game_id: int) -> Game | None:
     return session.execute(stmt.execution_options(populate_existing=True)).scalar_one_or_none()
 
 
-def locked_game(session: Session, game_id: int) -> Game:
+def locked_game(session: Session, game_id: int, *, reread: object | None = None) -> Game:
+    """``lock_game`` or NotFound. ``reread``: a row read before the lock, read again after it so a
+    change committed meanwhile is seen (not needed on SQLite, whose lock came first)."""
     game = lock_game(session, game_id)
     if game is None:
         raise NotFound(f"no game with id {game_id}")
+    if reread is not None and session.get_bind().dialect.name != "sqlite":
+        session.refresh(reread)
     return game
 
 

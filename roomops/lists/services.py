@@ -139,8 +139,7 @@ def drop_no_shows(session: Session, actor: Actor, now: datetime, game: Game) -> 
 
 def _active_entry(session: Session, actor: Actor, entry_id: int) -> ListEntry:
     entry = get_in_room(session, ListEntry, entry_id, actor, "list entry")
-    locked_game(session, entry.game_id)
-    session.refresh(entry)
+    locked_game(session, entry.game_id, reread=entry)
     if entry.status != "active":
         raise Conflict(f"that entry is no longer on the list ({entry.status})", "R16")
     return entry

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import select, update
+from sqlalchemy import insert, select, update
 from sqlalchemy.orm import Session
 
 from roomops.actors import Actor, get_in_room
@@ -50,16 +50,25 @@ def fill_open_seats(session: Session, actor: Actor, now: datetime, game: Game,
 
 def make_offers(session: Session, actor: Actor, now: datetime, room: Room, assignments: list[Assignment],
                 reason: str | None = None) -> list[SeatHold]:
-    """R20: each offer holds its seat until its deadline; all are written in one batch."""
-    offers = [SeatHold(room_id=room.id, table_id=a.table_id, seat_no=a.seat_no, player_id=a.player_id,
-                       kind="offer", entry_id=a.entry_id, started_at=now,
-                       deadline=claim_deadline(now, room.claim_minutes)) for a in assignments]
-    session.add_all(offers)
-    session.flush()
+    """R20: each offer holds its seat until its deadline; all are written in one batch.
+
+    One multi-row INSERT, then one read for the new ids (SQLite's unit of work would insert the
+    objects one by one to learn them); each entry holds at most one live offer (R14)."""
+    if not assignments:
+        return []
+    deadline = claim_deadline(now, room.claim_minutes)
+    session.execute(insert(SeatHold), [
+        {"room_id": room.id, "table_id": a.table_id, "seat_no": a.seat_no, "player_id": a.player_id,
+         "kind": "offer", "entry_id": a.entry_id, "started_at": now, "deadline": deadline}
+        for a in assignments])
+    made = {o.entry_id: o for o in session.scalars(select(SeatHold).where(
+        SeatHold.entry_id.in_([a.entry_id for a in assignments]), SeatHold.kind == "offer",
+        SeatHold.ended_at.is_(None)))}
+    offers = [made[a.entry_id] for a in assignments]
     for offer in offers:
         record(session, actor, now, "offer.made", ("list_entry", offer.entry_id or 0), reason=reason,
                offer_id=offer.id, table_id=offer.table_id, seat_no=offer.seat_no,
-               deadline=claim_deadline(now, room.claim_minutes).isoformat(), player_id=offer.player_id)
+               deadline=deadline.isoformat(), player_id=offer.player_id)
     return offers
 
 
@@ -69,8 +78,9 @@ def offer_by_hand(session: Session, actor: Actor, now: datetime, *, table_id: in
     actor.require("floor")
     table = get_in_room(session, Table, table_id, actor, "table")
     game = locked_game(session, table.game_id)
+    room = session.get_one(Room, actor.room_id)  # held here, so the allocation reads it only once
     entry = get_in_room(session, ListEntry, entry_id, actor, "list entry")
-    require_free_seat(session, table, game, seat_no)
+    require_seat_for(session, table, game, seat_no, entry.player_id)
     if entry.status != "active" or entry.game_id != game.id or entry.table_id not in (None, table.id):
         raise Conflict("that entry is not on this table's reserve list or its game's waiting list",
                        "R14")
@@ -78,25 +88,22 @@ def offer_by_hand(session: Session, actor: Actor, now: datetime, *, table_id: in
         raise Conflict("the player has not checked in at the desk yet", "R12")
     if entry.player_id in queries.players_with_offers(session, actor.room_id):
         raise Conflict("the player already holds an open offer", "R14")
-    require_can_sit(session, table, entry.player_id)
     require_in_order(session, game, table, seat_no, entry.player_id, reason)
-    room = session.get_one(Room, actor.room_id)
     return make_offers(session, actor, now, room,
                        [Assignment(table.id, seat_no, entry.id, entry.player_id)], reason)[0]
 
 
-def require_free_seat(session: Session, table: Table, game: Game, seat_no: int) -> None:
+def require_seat_for(session: Session, table: Table, game: Game, seat_no: int, player_id: int) -> None:
+    """R5/R20: the seat exists at an open table and is neither taken nor called; R14/R15: the
+    player is not already at the table, nor barred from anyone there. One read of the table."""
     if table.status != "open":
         raise Conflict(f"table {table.name} is closed", "R5")
     if not 1 <= seat_no <= game.seats_per_table:
         raise Invalid(f"seat {seat_no} does not exist at a {game.seats_per_table}-seat table", "R4")
-    if any(h.seat_no == seat_no for h in queries.live_holds(session, [table.id])):
+    holds = queries.live_holds(session, [table.id])
+    if any(h.seat_no == seat_no for h in holds):
         raise Conflict(f"seat {seat_no} at table {table.name} is taken or called", "R20")
-
-
-def require_can_sit(session: Session, table: Table, player_id: int) -> None:
-    """R14/R15: not already at the table, and never beside a player the house has barred."""
-    present = {h.player_id for h in queries.live_holds(session, [table.id])}
+    present = {h.player_id for h in holds}
     if player_id in present:
         raise Conflict(f"the player is already at table {table.name}", "R14")
     if is_barred(player_id, present, queries.barred_pairs(session, table.room_id)):
@@ -125,21 +132,22 @@ def live_offer(session: Session, actor: Actor, offer_id: int) -> tuple[SeatHold,
     if offer.kind != "offer":
         raise NotFound(f"no offer with id {offer_id} in this room")
     table = session.get_one(Table, offer.table_id)
-    game = locked_game(session, table.game_id)
-    session.refresh(offer)
+    game = locked_game(session, table.game_id, reread=offer)
     if offer.ended_at is not None:
         raise Conflict(f"the offer was already {offer.outcome}", "R20")
     return offer, table, game
 
 
-def end_holds(session: Session, ids: list[int], now: datetime, outcome: str) -> list[int]:
-    """End live holds; returns only those this transaction ended, so nothing is done twice."""
+def end_holds(session: Session, ids: list[int], now: datetime, outcome: str,
+              **values: object) -> list[int]:
+    """End live holds (setting ``values`` too); returns only those this transaction ended, so
+    nothing is done twice."""
     if not ids:
         return []
     stmt = (
         update(SeatHold)
         .where(SeatHold.id.in_(ids), SeatHold.ended_at.is_(None))
-        .values(ended_at=now, outcome=outcome)
+        .values(ended_at=now, outcome=outcome, **values)
         .returning(SeatHold.id)
         .execution_options(synchronize_session="fetch")
     )

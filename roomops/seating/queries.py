@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sqlalchemy import Row, or_, select
+from sqlalchemy import Row, and_, or_, select
 from sqlalchemy.orm import Session
 
 from roomops.games.models import Game, Table
@@ -22,16 +22,22 @@ def live_holds(session: Session, table_ids: list[int]) -> list[Row[tuple[int, in
 
 
 def table_states(session: Session, game: Game, only: int | None = None) -> list[TableState]:
-    """Open tables of the game with their free seats and the players seated at or called to them."""
-    stmt = select(Table.id).where(Table.game_id == game.id, Table.status == "open")
-    table_ids = list(session.scalars(stmt if only is None else stmt.where(Table.id == only)))
-    states = {tid: TableState(tid, [], set()) for tid in table_ids}
-    taken: dict[int, set[int]] = {tid: set() for tid in table_ids}
-    for hold in live_holds(session, table_ids):
-        taken[hold.table_id].add(hold.seat_no)
-        states[hold.table_id].players.add(hold.player_id)
+    """Open tables of the game with their free seats and the players seated at or called to them:
+    one statement, each table joined to its live holds."""
+    stmt = select(Table.id, SeatHold.seat_no, SeatHold.player_id).outerjoin(SeatHold, and_(
+        SeatHold.table_id == Table.id, SeatHold.ended_at.is_(None))).where(
+        Table.game_id == game.id, Table.status == "open")
+    if only is not None:
+        stmt = stmt.where(Table.id == only)
+    states: dict[int, TableState] = {}
+    taken: dict[int, set[int]] = {}
+    for table_id, seat_no, player_id in session.execute(stmt):
+        state = states.setdefault(table_id, TableState(table_id, [], set()))
+        if seat_no is not None:
+            taken.setdefault(table_id, set()).add(seat_no)
+            state.players.add(player_id)
     for tid, state in states.items():
-        state.open_seats = [n for n in range(1, game.seats_per_table + 1) if n not in taken[tid]]
+        state.open_seats = [n for n in range(1, game.seats_per_table + 1) if n not in taken.get(tid, ())]
     return list(states.values())
 
 

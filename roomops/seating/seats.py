@@ -21,9 +21,8 @@ from roomops.seating.offers import (
     end_holds,
     fill_open_seats,
     live_offer,
-    require_can_sit,
-    require_free_seat,
     require_in_order,
+    require_seat_for,
 )
 from roomops.seating.rules import check_buy_in, check_claimable
 
@@ -48,8 +47,7 @@ def seat_directly(session: Session, actor: Actor, now: datetime, *, table_id: in
     table = get_in_room(session, Table, table_id, actor, "table")
     get_in_room(session, Player, player_id, actor, "player")
     game = locked_game(session, table.game_id)
-    require_free_seat(session, table, game, seat_no)
-    require_can_sit(session, table, player_id)
+    require_seat_for(session, table, game, seat_no, player_id)
     require_in_order(session, game, table, seat_no, player_id, reason)
     return sit(session, actor, now, table, game, seat_no, player_id, buy_in, reason)
 
@@ -101,11 +99,9 @@ def leave(session: Session, actor: Actor, now: datetime, hold_id: int,
 
 def _end_seat(session: Session, actor: Actor, now: datetime, hold: SeatHold, outcome: str,
               leave_amount: int | None) -> Game:
-    game = locked_game(session, session.get_one(Table, hold.table_id).game_id)
-    session.refresh(hold)
-    if not end_holds(session, [hold.id], now, outcome):
+    game = locked_game(session, session.get_one(Table, hold.table_id).game_id, reread=hold)
+    if not end_holds(session, [hold.id], now, outcome, leave_amount=leave_amount):
         raise Conflict("the player has already left that seat", "R21")
-    hold.leave_amount = leave_amount
     record(session, actor, now, f"seat.{outcome}", ("seat_hold", hold.id),
            player_id=hold.player_id, table_id=hold.table_id, seat_no=hold.seat_no,
            leave_amount=leave_amount)

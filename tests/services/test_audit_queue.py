@@ -1,0 +1,65 @@
+"""R60: audit rows are queued on the session and written with their change, in one batch."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from sqlalchemy import event, func, select
+from sqlalchemy.orm import Session
+
+from roomops.audit.models import AuditEvent
+from roomops.audit.service import record
+
+
+@contextmanager
+def inserts_into_audit(session: Session) -> Iterator[list[str]]:
+    seen: list[str] = []
+
+    def on(_conn: Any, _cur: Any, statement: str, *_a: Any) -> None:
+        if statement.startswith("INSERT INTO audit_events"):
+            seen.append(statement)
+
+    engine = session.get_bind().engine
+    event.listen(engine, "before_cursor_execute", on)
+    try:
+        yield seen
+    finally:
+        event.remove(engine, "before_cursor_execute", on)
+
+
+def count(session: Session) -> int:
+    return session.scalar(select(func.count()).select_from(AuditEvent)) or 0
+
+
+def test_r60_a_batch_of_rows_is_one_insert_in_the_order_recorded(room, session, now):
+    before = count(session)
+    with inserts_into_audit(session) as seen:
+        for i in range(50):
+            record(session, room.sup, now, "test.row", ("thing", i), reason="why" if i % 2 else None)
+        rows = list(session.scalars(select(AuditEvent).where(AuditEvent.action == "test.row")
+                                    .order_by(AuditEvent.id)))
+    assert len(seen) == 1
+    assert [r.entity_id for r in rows] == list(range(50))
+    assert [r.reason for r in rows[:2]] == [None, "why"]
+    assert count(session) == before + 50
+
+
+def test_r60_queued_rows_are_written_at_commit(room, session, sessions, now):
+    session.commit()
+    record(session, room.sup, now, "test.row", ("thing", 1))
+    session.commit()
+    with sessions() as other:
+        assert other.scalar(select(func.count()).select_from(AuditEvent).where(
+            AuditEvent.action == "test.row")) == 1
+
+
+def test_r60_a_rollback_drops_the_queued_rows_with_the_change(room, session, now):
+    session.commit()
+    before = count(session)
+    record(session, room.sup, now, "test.row", ("thing", 1))
+    session.rollback()
+    assert count(session) == before
+    record(session, room.sup, now, "test.row", ("thing", 2))  # a new transaction starts clean
+    assert count(session) == before + 1
