@@ -69,6 +69,8 @@ def allocate(
     taken = set(busy)
     result: list[Assignment] = []
     for cand in sorted(candidates, key=lambda c: (c.queue_at, c.entry_id)):
+        if not any(t.open_seats for t in tables):
+            break  # every seat is given: the rest of the list waits
         if cand.player_id in taken:
             continue
         table = next(

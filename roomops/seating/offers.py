@@ -32,9 +32,9 @@ def plan(session: Session, game: Game, *, table_id: int | None = None, seat_no: 
     if not any(state.open_seats for state in states):
         return []  # no seat to give: the lists need not be read
     room = session.get_one(Room, game.room_id)
-    busy = queries.players_with_offers(session, room.id) | (skip or set())
-    return allocate(states, queries.candidates(session, game), queries.barred_pairs(session, room.id),
-                    busy, room.placement)
+    entries, busy = queries.candidates(session, game)
+    return allocate(states, entries, queries.barred_pairs(session, room.id), busy | (skip or set()),
+                    room.placement)
 
 
 def fill_open_seats(session: Session, actor: Actor, now: datetime, game: Game,
@@ -86,7 +86,7 @@ def offer_by_hand(session: Session, actor: Actor, now: datetime, *, table_id: in
                        "R14")
     if entry.checkin_deadline is not None and entry.checked_in_at is None:
         raise Conflict("the player has not checked in at the desk yet", "R12")
-    if entry.player_id in queries.players_with_offers(session, actor.room_id):
+    if queries.holds_offer(session, actor.room_id, entry.player_id):
         raise Conflict("the player already holds an open offer", "R14")
     require_in_order(session, game, table, seat_no, entry.player_id, reason)
     return make_offers(session, actor, now, room,

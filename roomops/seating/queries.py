@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
-from sqlalchemy import Row, and_, or_, select
-from sqlalchemy.orm import Session
+from sqlalchemy import Row, and_, literal_column, or_, select
+from sqlalchemy.orm import Session, aliased
 
 from roomops.games.models import Game, Table
 from roomops.lists.models import ListEntry
 from roomops.rooms.models import BarredPair
 from roomops.seating.allocation import Candidate, TableState
 from roomops.seating.models import SeatHold
+
+# A literal, not a bound parameter: PostgreSQL's generic plan for a prepared statement can use the
+# partial index on live offers only when it sees the constant.
+OFFER = literal_column("'offer'")
 
 
 def live_holds(session: Session, table_ids: list[int]) -> list[Row[tuple[int, int, int, int]]]:
@@ -41,23 +45,33 @@ def table_states(session: Session, game: Game, only: int | None = None) -> list[
     return list(states.values())
 
 
-def candidates(session: Session, game: Game) -> list[Candidate]:
-    """Active entries of the game's waiting list and its tables' reserve lists.
+def candidates(session: Session, game: Game) -> tuple[list[Candidate], set[int]]:
+    """Active entries of the game's waiting list and its tables' reserve lists, and those of their
+    players who already hold an open offer anywhere in the room (not eligible, R14): one statement.
 
     A phone entry that has not checked in keeps its place but is not offered a seat (R12)."""
-    stmt = select(ListEntry.id, ListEntry.player_id, ListEntry.queue_at, ListEntry.table_id).where(
+    offer = aliased(SeatHold)
+    stmt = select(ListEntry.id, ListEntry.player_id, ListEntry.queue_at, ListEntry.table_id,
+                  offer.id).outerjoin(offer, and_(
+        offer.room_id == ListEntry.room_id, offer.player_id == ListEntry.player_id,
+        offer.kind == OFFER, offer.ended_at.is_(None))).where(
         ListEntry.game_id == game.id,
         ListEntry.status == "active",
         or_(ListEntry.checkin_deadline.is_(None), ListEntry.checked_in_at.is_not(None)),
     )
-    return [Candidate(*row) for row in session.execute(stmt)]
+    found: list[Candidate] = []
+    busy: set[int] = set()
+    for entry_id, player_id, queue_at, table_id, offer_id in session.execute(stmt):
+        found.append(Candidate(entry_id, player_id, queue_at, table_id))
+        if offer_id is not None:
+            busy.add(player_id)
+    return found, busy
 
 
-def players_with_offers(session: Session, room_id: int) -> set[int]:
-    stmt = select(SeatHold.player_id).where(
-        SeatHold.room_id == room_id, SeatHold.kind == "offer", SeatHold.ended_at.is_(None)
-    )
-    return set(session.scalars(stmt))
+def holds_offer(session: Session, room_id: int, player_id: int) -> bool:
+    return session.scalar(select(SeatHold.id).where(
+        SeatHold.room_id == room_id, SeatHold.player_id == player_id, SeatHold.kind == "offer",
+        SeatHold.ended_at.is_(None))) is not None
 
 
 def barred_pairs(session: Session, room_id: int) -> set[frozenset[int]]:
