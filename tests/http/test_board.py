@@ -12,7 +12,7 @@ from sqlalchemy import event, select
 
 from roomops.audit.models import AuditEvent
 from roomops.audit.service import latest_id, record
-from roomops.board.views import fee_text, money, stakes, straddle_text
+from roomops.board.terms import fee_text, money, stakes, straddle_text
 from roomops.games import services as games
 from roomops.lists import services as lists
 from roomops.rooms.services import add_player, update_policy
