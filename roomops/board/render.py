@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Hashable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from threading import Lock
 from typing import NamedTuple
 from zoneinfo import ZoneInfo
@@ -97,7 +97,7 @@ class TableBoard:
     seated: int
     open_seats: list[int]
     called: list[Called]
-    reserve: list[Place] = field(default_factory=list)
+    reserve: list[Place]
 
 
 @dataclass
@@ -110,33 +110,51 @@ class GameBoard:
     fees: str
     seats_per_table: int
     tables: list[TableBoard]
-    waiting: list[Place] = field(default_factory=list)
+    waiting: list[Place]
 
     @property
     def open_count(self) -> int:
         return sum(len(t.open_seats) for t in self.tables)
 
 
-def _call_countdown(deadline_ms: int, live: bool) -> Markup:
-    return countdown.mark(deadline_ms) if live else countdown.expired(deadline_ms)
+Call = tuple[CallRow, bool]  # a live offer's row, and whether it is still live at now (R22)
 
 
-def _place(position: int, entry: EntryRow, call: tuple[str, CallRow, bool] | None, policy: str,
+def _place(position: int, entry: EntryRow, call: tuple[str, Call] | None, policy: str,
            tz: ZoneInfo) -> Place:
     """An entry on a list (R10/R11): called to a seat (R20), past its call (R22), or on the way (R12)."""
     _entry_id, _table_id, checkin_by, first, last = entry
     name = public_name(first, last, policy)
     if call is not None:
-        table_name, (_t, seat_no, _e, deadline_ms, _f, _l), live = call
+        table_name, ((_t, seat_no, _e, deadline_ms, _f, _l), live) = call
         where = f"table {table_name} seat {seat_no}"
         missed = f"missed {where}, re-calling"
         if live:
-            return Place(position, name, "called", f"called to {where}", missed,
-                         countdown.mark(deadline_ms))
+            return Place(position, name, "called", f"called to {where}", missed, countdown.mark(deadline_ms))
         return Place(position, name, "expired", missed, missed)
     if checkin_by is not None:
         return Place(position, name, "checkin", f"on the way, check in by {checkin_by.astimezone(tz):%H:%M}")
     return Place(position, name)
+
+
+def _seat(seat_no: int, taken: set[int], calls: dict[int, Call]) -> tuple[int, str]:
+    if seat_no in taken:
+        return seat_no, "seated"
+    if seat_no in calls:
+        return seat_no, "offered" if calls[seat_no][1] else "expired"
+    return seat_no, "empty"
+
+
+def _table(name: str, seated: str | None, calls: dict[int, Call], seats_per_table: int, policy: str,
+           reserve: list[Place]) -> TableBoard:
+    """A table's seat map, open seats and called seats (R14, R20, R22)."""
+    taken = {int(n) for n in seated.split(",")} if seated else set()
+    seats = [_seat(n, taken, calls) for n in range(1, seats_per_table + 1)]
+    called = [Called(n, public_name(c[4], c[5], policy), "offered" if live else "expired",
+                     countdown.mark(c[3]) if live else countdown.expired(c[3]))
+              for n, (c, live) in sorted(calls.items())]
+    return TableBoard(name, seats, len(taken), [n for n, state in seats if state == "empty"], called,
+                      reserve)
 
 
 def game_board(rows: GameRows, policy: str, tz: ZoneInfo, live: tuple[bool, ...]) -> GameBoard:
@@ -145,11 +163,11 @@ def game_board(rows: GameRows, policy: str, tz: ZoneInfo, live: tuple[bool, ...]
     (game_id, variant, small_blind, big_blind, ante, min_buyin, max_buyin, seats_per_table, fee_kind,
      hourly_fee, rake_percent, rake_cap, straddle_allowed, max_straddles, button_straddle) = game
     names = {table_id: name for table_id, name, _s in tables}
-    calls_at: dict[int, dict[int, tuple[CallRow, bool]]] = {}
-    call_of: dict[int, tuple[str, CallRow, bool]] = {}
+    calls_at: dict[int, dict[int, Call]] = {}
+    call_of: dict[int, tuple[str, Call]] = {}  # by entry
     for call, is_live in zip(calls, live, strict=True):
         calls_at.setdefault(call[0], {})[call[1]] = (call, is_live)
-        call_of[call[2]] = (names[call[0]], call, is_live)
+        call_of[call[2]] = (names[call[0]], (call, is_live))
     lists: dict[int | None, list[EntryRow]] = {}
     for entry in entries:
         # A reserve entry of a table no longer open stays on the game's list (R11).
@@ -158,23 +176,14 @@ def game_board(rows: GameRows, policy: str, tz: ZoneInfo, live: tuple[bool, ...]
     def places(table_id: int | None) -> list[Place]:
         return [_place(i, e, call_of.get(e[0]), policy, tz) for i, e in enumerate(lists.get(table_id, ()), 1)]
 
-    board = GameBoard(
+    return GameBoard(
         key=f"g{game_id}", variant=variant, stakes=stakes(small_blind, big_blind, ante),
         buy_in=f"{money(min_buyin)} to {money(max_buyin)}",
         straddles=straddle_text(straddle_allowed, max_straddles, button_straddle),
         fees=fee_text(fee_kind, hourly_fee, rake_percent, rake_cap), seats_per_table=seats_per_table,
-        tables=[], waiting=places(None))
-    for table_id, name, seated in sorted(tables, key=lambda t: natural(t[1])):
-        taken = {int(n) for n in seated.split(",")} if seated else set()
-        at = calls_at.get(table_id, {})
-        seats = [(n, "seated" if n in taken else
-                  ("offered" if at[n][1] else "expired") if n in at else "empty")
-                 for n in range(1, seats_per_table + 1)]
-        called = [Called(n, public_name(c[4], c[5], policy), "offered" if is_live else "expired",
-                         _call_countdown(c[3], is_live)) for n, (c, is_live) in sorted(at.items())]
-        board.tables.append(TableBoard(name, seats, len(taken), [n for n, s in seats if s == "empty"],
-                                       called, places(table_id)))
-    return board
+        tables=[_table(name, seated, calls_at.get(table_id, {}), seats_per_table, policy, places(table_id))
+                for table_id, name, seated in sorted(tables, key=lambda t: natural(t[1]))],
+        waiting=places(None))
 
 
 # ---- the games of a room, from the cache where it can -----------------------------------------
