@@ -1,5 +1,6 @@
 """The room at a glance: games, tables, seats and lists, read in a fixed number of queries
-(whatever the number of tables), for the desk and the public board alike.
+(whatever the number of tables), for the desk and the JSON API. (The public board has its own,
+lighter reader: ``roomops.board.rows``.)
 
 Seats and list entries are read as plain columns into small records rather than ORM objects: a
 250-table room has thousands of them and the screens only read them."""

@@ -12,7 +12,8 @@ from sqlalchemy import event, select
 
 from roomops.audit.models import AuditEvent
 from roomops.audit.service import latest_id, record
-from roomops.board.views import fee_text, money, stakes, straddle_text
+from roomops.board.terms import fee_text, money, stakes, straddle_text
+from roomops.board.views import CACHE
 from roomops.games import services as games
 from roomops.lists import services as lists
 from roomops.rooms.services import add_player, update_policy
@@ -420,3 +421,123 @@ def test_statement_count_does_not_grow_with_tables_games_or_entries(client, engi
     assert large == small
     # The numbers themselves: room, change mark, games, tables, holds, entries; a 304 is two.
     assert small == {"page": 6, "board": 6, "live": 6, "304": 2}
+
+
+# ---- the per-game cache: only a changed game is drawn again, and what is served is right for now ----
+
+
+def section(page: str, game) -> str:
+    m = re.search(r'<section class="game" data-key="g' + str(game.id) + r'".*?</section>', page, re.S)
+    assert m, f"no section for game {game.id}"
+    return m.group(0)
+
+
+@pytest.fixture()
+def cache(app):
+    return app.extensions[CACHE]
+
+
+def test_a_change_to_one_game_draws_that_game_again_and_no_other(client, room, session, now, cache):
+    nlh, plo, dc = room.game(now), room.game(now, variant="PL Omaha"), room.game(now, variant="Razz")
+    for game in (nlh, plo, dc):
+        lists.join(session, room.sup, now, player_id=room.player(now, f"First{game.id}").id, game_id=game.id)
+    session.commit()
+    before = client.get("/board/main").text
+    assert cache.misses == 3
+    lists.join(session, room.sup, now, player_id=room.player(now, "Newcomer", "Quinn").id, game_id=plo.id)
+    session.commit()
+    after = client.get("/board/main").text
+    assert cache.misses == 4 and cache.hits == 2
+    assert "Newcomer Q." in section(after, plo) and "Newcomer" not in before
+    assert listed(after, "PL Omaha 1/2 waiting list") == [f"First{plo.id} P.", "Newcomer Q."]
+    for game in (nlh, dc):
+        assert section(after, game) == section(before, game)
+    assert client.get("/board/main/live").text.count("Newcomer Q.") == 1  # the fragment: all hits
+    assert cache.misses == 4
+
+
+def test_r20_countdown_is_right_for_now_on_a_cache_hit(client, room, session, clock, cache):
+    now = clock.now()
+    game = room.game(now)
+    full_table(room, session, now, game, "1", free=1)
+    lists.join(session, room.sup, now, player_id=room.player(now, "Ana", "Silva").id, game_id=game.id)
+    session.commit()
+    assert 'data-seconds-left="600">10:00<' in client.get("/board/main/live").text
+    misses = cache.misses
+    clock.advance(minutes=2, seconds=7, milliseconds=400)  # 7:52.6 left: 472 whole seconds
+    page = client.get("/board/main").text
+    assert cache.misses == misses  # the game came from the cache ...
+    assert page.count('data-seconds-left="472">7:52</span>') == 2  # ... the called seat and the list
+    assert 'data-left' not in page and "10:00" not in page
+
+
+def test_r22_a_call_past_its_deadline_reads_expired_with_no_write_in_between(client, room, session,
+                                                                              clock, cache):
+    now = clock.now()
+    game = room.game(now)
+    full_table(room, session, now, game, "1", free=1)
+    ana = room.player(now, "Ana", "Silva")
+    lists.join(session, room.sup, now, player_id=ana.id, game_id=game.id)
+    session.commit()
+    deadline = live_offer(session, ana.id).deadline
+    top = latest_id(session, room.room.id)
+    clock.set(deadline - timedelta(seconds=1))
+    live = client.get("/board/main/live")
+    assert 'data-state="offered"' in live.text and ">0:01</span>" in live.text
+    misses = cache.misses
+    clock.set(deadline)  # R22: at the deadline to the second it is gone, though nothing was written
+    page = client.get("/board/main/live").text
+    assert cache.misses == misses + 1  # the call's state is in the key: the game is drawn again
+    assert 'data-state="expired"' in page and 'data-state="offered"' not in page
+    assert "missed table 1 seat 9, re-calling" in page and 'data-left' not in page
+    assert latest_id(session, room.room.id) == top
+    # The poll's ETag did not move (no write); the page's countdown expires it on screen (board.js).
+    assert client.get("/board/main/live", headers={"If-None-Match": live.headers["ETag"]}).status_code == 304
+
+
+def test_two_rooms_never_share_a_cached_game(client, session, now, cache):
+    a, b = Room_(session, now, slug="a"), Room_(session, now, slug="b", display_name="full")
+    for r, name in ((a, "Alma"), (b, "Bruno")):
+        game = r.game(now)
+        lists.join(session, r.sup, now, player_id=r.player(now, name, "Vance").id, game_id=game.id)
+    session.commit()
+    page_a, page_b = client.get("/board/a").text, client.get("/board/b").text
+    assert "Alma V." in page_a and "Bruno" not in page_a
+    assert "Bruno Vance" in page_b and "Alma" not in page_b
+    assert client.get("/board/a").text == page_a and cache.misses == 2
+
+
+def test_r61_policy_change_shows_at_once_on_every_game(client, room, session, now, cache):
+    games_ = [room.game(now), room.game(now, variant="PL Omaha")]
+    for game in games_:
+        lists.join(session, room.sup, now, player_id=room.player(now, "Ana", f"Silva{game.id}").id,
+                   game_id=game.id)
+    session.commit()
+    assert client.get("/board/main").text.count("Ana S.") == 2
+    update_policy(session, room.actor("admin"), now, display_name="initials")
+    session.commit()
+    page = client.get("/board/main").text
+    assert page.count("A.S.") == 2 and "Ana" not in page
+    assert "Names shown as initials." in page
+
+
+def test_r12_time_zone_change_shows_in_the_checkin_time_at_once(client, room, session, now):
+    game = room.game(now)
+    lists.join(session, room.sup, now, player_id=room.player(now, "Ana").id, game_id=game.id, source="phone")
+    session.commit()
+    assert "check in by 20:30" in client.get("/board/main").text  # UTC
+    update_policy(session, room.actor("admin"), now, timezone="Europe/Zurich")
+    session.commit()
+    assert "check in by 21:30" in client.get("/board/main").text
+
+
+def test_a_name_the_change_mark_does_not_see_still_shows_on_a_fresh_render(client, room, session, now):
+    """The cache is keyed on the rows themselves, not on the change mark."""
+    game = room.game(now)
+    ana = room.player(now, "Ana", "Silva")
+    lists.join(session, room.sup, now, player_id=ana.id, game_id=game.id)
+    session.commit()
+    assert "Ana S." in client.get("/board/main").text
+    ana.first_name = "Anabel"  # not through a service: no audit row
+    session.commit()
+    assert "Anabel S." in client.get("/board/main").text

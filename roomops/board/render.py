@@ -1,0 +1,205 @@
+"""The board's games, drawn one game at a time and cached per game.
+
+A game's section depends only on its rows (``roomops.board.rows.GameRows``: terms, open tables,
+seated seats, calls, list entries with names), the room's naming policy (R61) and time zone (R12's
+check-in time), the state of each call at ``now`` (live or expired, R22) and the markup version. The
+cache is keyed on exactly those values, the values themselves rather than a digest of them, so two
+different inputs can never share an entry, whatever their hashes. After a change only the changed
+game is drawn again; the other games, and every game of a screen that polls with nothing changed,
+come from the cache. The time left on a live call is not in the cached HTML: it is cached split at
+each live call's countdown (``roomops.board.countdown.Timed``), which is filled in for the moment
+the page is served.
+
+Privacy (R61): the template sees plain strings only, names already passed through ``public_name``.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Hashable
+from dataclasses import dataclass
+from threading import Lock
+from typing import NamedTuple
+from zoneinfo import ZoneInfo
+
+from flask import current_app
+from markupsafe import Markup
+
+from roomops.board import countdown
+from roomops.board.countdown import Timed
+from roomops.board.names import public_name
+from roomops.board.rows import CallRow, EntryRow, GameRows
+from roomops.board.terms import fee_text, money, natural, stakes, straddle_text
+
+# Bump when the games' markup changes: it is in every ETag (pollers holding an old one fetch the new
+# markup) and in every cache key.
+MARKUP = "1"
+TV_LIST_ROWS = 12  # TV: entries shown per list before "and N more" (the phone shows them all)
+CACHE_GAMES = 400  # about ten rooms of 40 games, a few MB of HTML
+
+
+class FragmentCache:
+    """A bounded LRU of drawn games, safe to share between the server's threads.
+
+    The lock only guards the dictionary; drawing a missing game happens outside it, so two threads
+    missing the same key at once both draw it (the same HTML) and neither waits for the other."""
+
+    def __init__(self, size: int = CACHE_GAMES) -> None:
+        self.size = size
+        self.hits = self.misses = 0
+        self._items: OrderedDict[Hashable, Timed] = OrderedDict()
+        self._lock = Lock()
+
+    def get(self, key: Hashable) -> Timed | None:
+        with self._lock:
+            game = self._items.get(key)
+            if game is None:
+                self.misses += 1
+            else:
+                self.hits += 1
+                self._items.move_to_end(key)
+            return game
+
+    def put(self, key: Hashable, game: Timed) -> None:
+        with self._lock:
+            self._items[key] = game
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+# ---- one game as plain strings ----------------------------------------------------------------
+
+
+class Called(NamedTuple):
+    seat_no: int
+    name: str
+    state: str  # offered | expired
+    countdown: Markup
+
+
+class Place(NamedTuple):
+    position: int
+    name: str
+    kind: str = ""  # "" | called | expired | checkin
+    note: str = ""
+    missed: str = ""  # the note once the call's deadline has passed (board.js switches to it)
+    countdown: Markup = Markup()
+
+
+@dataclass
+class TableBoard:
+    name: str
+    seats: list[tuple[int, str]]  # (seat_no, state): seated | empty | offered | expired
+    seated: int
+    open_seats: list[int]
+    called: list[Called]
+    reserve: list[Place]
+
+
+@dataclass
+class GameBoard:
+    key: str
+    variant: str
+    stakes: str
+    buy_in: str
+    straddles: str
+    fees: str
+    seats_per_table: int
+    tables: list[TableBoard]
+    waiting: list[Place]
+
+    @property
+    def open_count(self) -> int:
+        return sum(len(t.open_seats) for t in self.tables)
+
+
+Call = tuple[CallRow, bool]  # a live offer's row, and whether it is still live at now (R22)
+
+
+def _place(position: int, entry: EntryRow, call: tuple[str, Call] | None, policy: str,
+           tz: ZoneInfo) -> Place:
+    """An entry on a list (R10/R11): called to a seat (R20), past its call (R22), or on the way (R12)."""
+    _entry_id, _table_id, checkin_by, first, last = entry
+    name = public_name(first, last, policy)
+    if call is not None:
+        table_name, ((_t, seat_no, _e, deadline_ms, _f, _l), live) = call
+        where = f"table {table_name} seat {seat_no}"
+        missed = f"missed {where}, re-calling"
+        if live:
+            return Place(position, name, "called", f"called to {where}", missed, countdown.mark(deadline_ms))
+        return Place(position, name, "expired", missed, missed)
+    if checkin_by is not None:
+        return Place(position, name, "checkin", f"on the way, check in by {checkin_by.astimezone(tz):%H:%M}")
+    return Place(position, name)
+
+
+def _seat(seat_no: int, taken: set[int], calls: dict[int, Call]) -> tuple[int, str]:
+    if seat_no in taken:
+        return seat_no, "seated"
+    if seat_no in calls:
+        return seat_no, "offered" if calls[seat_no][1] else "expired"
+    return seat_no, "empty"
+
+
+def _table(name: str, seated: str | None, calls: dict[int, Call], seats_per_table: int, policy: str,
+           reserve: list[Place]) -> TableBoard:
+    """A table's seat map, open seats and called seats (R14, R20, R22)."""
+    taken = {int(n) for n in seated.split(",")} if seated else set()
+    seats = [_seat(n, taken, calls) for n in range(1, seats_per_table + 1)]
+    called = [Called(n, public_name(c[4], c[5], policy), "offered" if live else "expired",
+                     countdown.mark(c[3]) if live else countdown.expired(c[3]))
+              for n, (c, live) in sorted(calls.items())]
+    return TableBoard(name, seats, len(taken), [n for n, state in seats if state == "empty"], called,
+                      reserve)
+
+
+def game_board(rows: GameRows, policy: str, tz: ZoneInfo, live: tuple[bool, ...]) -> GameBoard:
+    """One game as the board shows it; ``live[i]`` says whether the i-th call is still live (R22)."""
+    game, tables, calls, entries = rows
+    (game_id, variant, small_blind, big_blind, ante, min_buyin, max_buyin, seats_per_table, fee_kind,
+     hourly_fee, rake_percent, rake_cap, straddle_allowed, max_straddles, button_straddle) = game
+    names = {table_id: name for table_id, name, _s in tables}
+    calls_at: dict[int, dict[int, Call]] = {}
+    call_of: dict[int, tuple[str, Call]] = {}  # by entry
+    for call, is_live in zip(calls, live, strict=True):
+        calls_at.setdefault(call[0], {})[call[1]] = (call, is_live)
+        call_of[call[2]] = (names[call[0]], (call, is_live))
+    lists: dict[int | None, list[EntryRow]] = {}
+    for entry in entries:
+        # A reserve entry of a table no longer open stays on the game's list (R11).
+        lists.setdefault(entry[1] if entry[1] in names else None, []).append(entry)
+
+    def places(table_id: int | None) -> list[Place]:
+        return [_place(i, e, call_of.get(e[0]), policy, tz) for i, e in enumerate(lists.get(table_id, ()), 1)]
+
+    return GameBoard(
+        key=f"g{game_id}", variant=variant, stakes=stakes(small_blind, big_blind, ante),
+        buy_in=f"{money(min_buyin)} to {money(max_buyin)}",
+        straddles=straddle_text(straddle_allowed, max_straddles, button_straddle),
+        fees=fee_text(fee_kind, hourly_fee, rake_percent, rake_cap), seats_per_table=seats_per_table,
+        tables=[_table(name, seated, calls_at.get(table_id, {}), seats_per_table, policy, places(table_id))
+                for table_id, name, seated in sorted(tables, key=lambda t: natural(t[1]))],
+        waiting=places(None))
+
+
+# ---- the games of a room, from the cache where it can -----------------------------------------
+
+
+def games_html(room_games: list[GameRows], room_id: int, policy: str, timezone: str, now_ms: int,
+               cache: FragmentCache) -> Markup:
+    """Every game's section as served at ``now_ms``: from the cache, or drawn and cached."""
+    parts = []
+    for rows in room_games:
+        live = tuple(countdown.is_live(call[3], now_ms) for call in rows[2])
+        key = (MARKUP, room_id, policy, timezone, rows, live)
+        game = cache.get(key)
+        if game is None:
+            game = Timed.of(current_app.jinja_env.get_template("board/_game.html").render(
+                g=game_board(rows, policy, ZoneInfo(timezone), live), tv_rows=TV_LIST_ROWS))
+            cache.put(key, game)
+        parts.append(game.at(now_ms))
+    return Markup("".join(parts))

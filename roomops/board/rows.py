@@ -1,0 +1,121 @@
+"""What the public board reads: each running game's rows, as plain tuples, in four statements.
+
+The board has its own reader, lighter than ``roomops.board.snapshot`` (the desk's and the API's):
+only the columns the board shows, no per-row objects, and none of a seated player's columns, since
+the board shows a seated seat as taken but never who sits there (R61). The seated seats of a table
+come back aggregated in its row, so a 250-table room is 250 table rows, a few hundred calls and its
+list entries, whatever the number of seats.
+
+A game's rows (``GameRows``) are everything its section of the board is drawn from, apart from the
+room's naming policy and time zone and the state of each call at ``now``; ``roomops.board.render``
+keys its cache on them. They are tuples of plain values, so equal rows compare equal and hash alike.
+
+    GameRows = (game, tables, calls, entries)
+    game     = GAME_COLUMNS values, id first
+    tables   = ((table_id, name, seated), ...)   seated: "1,2,5" or None, in no promised order
+    calls    = ((table_id, seat_no, entry_id, deadline_ms, first_name, last_name), ...)
+    entries  = ((entry_id, table_id, checkin_by, first_name, last_name), ...)   in list order (R13)
+
+``checkin_by`` is the check-in deadline of a phone entry not yet checked in (R12), else None.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Connection, Row, Select, String, case, cast, func, literal_column, select
+from sqlalchemy.orm import Session
+
+from roomops.board.countdown import to_ms
+from roomops.games.models import Game, Table
+from roomops.lists.models import ListEntry
+from roomops.rooms.models import Player
+from roomops.seating.models import SeatHold
+
+GAME_COLUMNS = (Game.id, Game.variant, Game.small_blind, Game.big_blind, Game.ante, Game.min_buyin,
+                Game.max_buyin, Game.seats_per_table, Game.fee_kind, Game.hourly_fee, Game.rake_percent,
+                Game.rake_cap, Game.straddle_allowed, Game.max_straddles, Game.button_straddle)
+
+TableRow = tuple[int, str, str | None]
+CallRow = tuple[int, int, int, int, str, str]
+EntryRow = tuple[int, int | None, datetime | None, str, str]
+GameRows = tuple[tuple[Any, ...], tuple[TableRow, ...], tuple[CallRow, ...], tuple[EntryRow, ...]]
+
+# Constants, not bound parameters: PostgreSQL's generic plans can use a partial index whose predicate
+# says kind = 'offer' only when the query says so literally.
+_OFFER = literal_column("'offer'")
+_SEATED = literal_column("'seated'")
+CHUNK = 256  # rows fetched at a time (see _rows)
+
+
+def read_room(session: Session, room_id: int) -> list[GameRows]:
+    """The room's open games, lowest stakes first (R4), with their open tables, live calls (R20) and
+    active list entries in list order (R13). Four statements, whatever the size of the room.
+
+    Core execution on the session's connection: the rows are only read, so the ORM's per-row work
+    (identity map, entity loading) would be pure cost."""
+    conn = session.connection()
+    games = [tuple(g) for g in conn.execute(select(*GAME_COLUMNS).where(
+        Game.room_id == room_id, Game.status == "open").order_by(Game.big_blind, Game.id))]
+    tables = _tables(conn, room_id, {g[0] for g in games})
+    game_of = {t[0]: game_id for game_id, rows in tables.items() for t in rows}
+    calls = _calls(conn, room_id, game_of)
+    entries = _entries(conn, room_id, set(tables))
+    return [(g, tuple(tables[g[0]]), tuple(calls.get(g[0], ())), tuple(entries.get(g[0], ())))
+            for g in games]
+
+
+def _tables(conn: Connection, room_id: int, game_ids: set[int]) -> dict[int, list[TableRow]]:
+    """Each game's open tables (R5), with the seats taken at each, aggregated in the table's row."""
+    seated = func.aggregate_strings(cast(SeatHold.seat_no, String), ",")
+    tables: dict[int, list[TableRow]] = {game_id: [] for game_id in game_ids}
+    for table_id, game_id, name, seats in _rows(conn, select(Table.id, Table.game_id, Table.name, seated)
+            .outerjoin(SeatHold, (SeatHold.table_id == Table.id) & SeatHold.ended_at.is_(None)
+                       & (SeatHold.kind == _SEATED))
+            .where(Table.room_id == room_id, Table.status == "open")
+            .group_by(Table.id, Table.game_id, Table.name).order_by(Table.id)):
+        if game_id in tables:
+            tables[game_id].append((table_id, name, seats))
+    return tables
+
+
+def _calls(conn: Connection, room_id: int, game_of: dict[int, int]) -> dict[int, list[CallRow]]:
+    """Each game's live offers (R20), by seat. An offer is always to an entry of the table's own game
+    (R14, ``offers.make_offer``), so a game's calls are the offers at its tables."""
+    calls: dict[int, list[CallRow]] = {}
+    for table_id, seat_no, entry_id, deadline, first, last in _rows(conn, select(
+            SeatHold.table_id, SeatHold.seat_no, SeatHold.entry_id, SeatHold.deadline, Player.first_name,
+            Player.last_name).join(Player, Player.id == SeatHold.player_id)
+            .where(SeatHold.room_id == room_id, SeatHold.ended_at.is_(None), SeatHold.kind == _OFFER)
+            .order_by(SeatHold.table_id, SeatHold.seat_no)):
+        if table_id in game_of:
+            calls.setdefault(game_of[table_id], []).append(
+                (table_id, seat_no, entry_id, to_ms(deadline), first, last))
+    return calls
+
+
+def _entries(conn: Connection, room_id: int, game_ids: set[int]) -> dict[int, list[EntryRow]]:
+    """Each game's active entries, waiting and reserve lists together, in list order (R13)."""
+    checkin_by = case((ListEntry.checked_in_at.is_(None), ListEntry.checkin_deadline))
+    entries: dict[int, list[EntryRow]] = {}
+    for entry_id, game_id, table_id, due, first, last in _rows(conn, select(
+            ListEntry.id, ListEntry.game_id, ListEntry.table_id, checkin_by, Player.first_name,
+            Player.last_name).join(Player, Player.id == ListEntry.player_id)
+            .where(ListEntry.room_id == room_id, ListEntry.status == "active")
+            .order_by(ListEntry.queue_at, ListEntry.id)):
+        if game_id in game_ids:
+            entries.setdefault(game_id, []).append((entry_id, table_id, due, first, last))
+    return entries
+
+
+def _rows(conn: Connection, stmt: Select[Any]) -> Iterator[Row[Any]]:
+    """A statement's rows, fetched ``CHUNK`` at a time.
+
+    Fetched all at once, a list's thousands of row objects would be alive together whenever the
+    garbage collector runs (every 700 new objects), so it would promote them all and soon walk the
+    whole process in a full collection: tens of milliseconds on some request. A chunk at a time,
+    each chunk is gone before it is counted."""
+    for chunk in conn.execute(stmt).partitions(CHUNK):
+        yield from chunk

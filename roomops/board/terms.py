@@ -1,0 +1,53 @@
+"""The terms of a game as the board words them (R4, R40, R53): stakes, buy-in, straddles and fees.
+
+Pure Python: no Flask, no database. Amounts are integer minor units, formatted by integer arithmetic
+(never floats), so what the board shows is exactly what the room charges.
+"""
+
+from __future__ import annotations
+
+import re
+
+MINOR_DIGITS = 2
+
+
+def money(amount: int) -> str:
+    """Integer minor units to the room currency, exactly (no float): 100 -> '1', 250 -> '2.50',
+    1000000 -> '10,000', 5 -> '0.05'."""
+    sign = "-" if amount < 0 else ""
+    whole, frac = divmod(abs(amount), 10**MINOR_DIGITS)
+    text = f"{whole:,}" if frac == 0 else f"{whole:,}.{frac:0{MINOR_DIGITS}d}"
+    return sign + text
+
+
+def stakes(small_blind: int, big_blind: int, ante: int = 0) -> str:
+    """R4: the blinds, and the ante when there is one."""
+    text = f"{money(small_blind)}/{money(big_blind)}"
+    return f"{text} ante {money(ante)}" if ante else text
+
+
+def straddle_text(allowed: bool, max_straddles: int, button: bool) -> str:
+    """R40, as new players must be told it before they sit."""
+    if not allowed:
+        return "No straddles"
+    if max_straddles == 1:
+        text = "Straddle: UTG only"
+    elif max_straddles > 1:
+        text = f"Straddles: up to {max_straddles}, in rotation from UTG"
+    else:
+        text = "Straddles allowed"
+    return text + (", button straddle with the floor's consent" if button else ", no button straddle")
+
+
+def fee_text(kind: str, hourly_fee: int, rake_percent: int, rake_cap: int) -> str:
+    """R50/R51, displayed to players as R53 asks."""
+    if kind == "hourly":
+        return f"Time: {money(hourly_fee)} per hour, paid in advance"
+    if kind == "rake":
+        return f"Rake: {rake_percent}%" + (f", max {money(rake_cap)} a pot" if rake_cap else "")
+    return "No fee"
+
+
+def natural(name: str) -> list[object]:
+    """Sort key for table names: table "2" before table "10"."""
+    return [int(p) if p.isdigit() else p.lower() for p in re.split(r"(\d+)", name)]

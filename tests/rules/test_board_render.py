@@ -1,0 +1,127 @@
+"""The board's pure helpers, no database: the countdown filled in when served (R20, R22), one game
+drawn from its rows (R11, R12, R14, R61), and the per-game cache's bounds."""
+
+from __future__ import annotations
+
+import threading
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+from markupsafe import escape
+
+from roomops.board import countdown
+from roomops.board.countdown import Timed
+from roomops.board.render import FragmentCache, game_board
+
+T0 = datetime(2026, 11, 21, 20, 0, 0, tzinfo=UTC)
+T0_MS = 1795291200000
+
+
+# ---- countdown ----------------------------------------------------------------------------------
+
+
+def test_to_ms_is_exact_and_floors():
+    assert countdown.to_ms(T0) == T0_MS
+    assert countdown.to_ms(T0 + timedelta(microseconds=999)) == T0_MS
+    assert countdown.to_ms(T0 + timedelta(microseconds=1000)) == T0_MS + 1
+    # float timestamps lose this one: 1795291200.123 * 1000 is 1795291200122.9999
+    assert countdown.to_ms(T0 + timedelta(milliseconds=123)) == T0_MS + 123
+
+
+@pytest.mark.parametrize("left_ms,seconds,text,live", [
+    (600_000, 600, "10:00", True), (395_400, 395, "6:35", True), (1_000, 1, "0:01", True),
+    (999, 0, "expired", False), (0, 0, "expired", False), (-5_000, 0, "expired", False),
+])
+def test_r20_r22_time_left_in_whole_seconds(left_ms, seconds, text, live):
+    assert countdown.seconds_left(T0_MS + left_ms, T0_MS) == seconds
+    assert countdown.clock_text(seconds) == text
+    assert countdown.is_live(T0_MS + left_ms, T0_MS) is live
+
+
+def test_timed_fills_every_mark_for_now_and_leaves_the_rest_alone():
+    a, b = T0_MS + 65_000, T0_MS + 3_000
+    timed = Timed.of(f"<p>a {countdown.mark(a)}</p><p>b {countdown.mark(b)}</p><p>c</p>")
+    assert timed.deadlines == (a, b)
+    assert timed.at(T0_MS) == (
+        f'<p>a <span class="countdown" data-deadline="{a}" data-seconds-left="65">1:05</span></p>'
+        f'<p>b <span class="countdown" data-deadline="{b}" data-seconds-left="3">0:03</span></p>'
+        "<p>c</p>")
+    later = timed.at(T0_MS + 2_500)  # the same cached value, later: only the countdowns move
+    assert 'data-seconds-left="62">1:02<' in later and 'data-seconds-left="0">expired<' in later
+
+
+def test_timed_without_marks_is_the_html_itself():
+    assert Timed.of("<p>no calls</p>").at(T0_MS) == "<p>no calls</p>"
+
+
+def test_text_that_looks_like_a_mark_is_escaped_and_never_filled():
+    name = str(countdown.mark(T0_MS))  # a player could be called this
+    html = f"<span class=\"who\">{escape(name)}</span>"
+    assert Timed.of(html).at(T0_MS) == html
+
+
+def test_an_expired_call_is_drawn_as_shown():
+    assert str(countdown.expired(T0_MS)) == (
+        f'<span class="countdown expired" data-deadline="{T0_MS}" data-seconds-left="0">expired</span>')
+    assert Timed.of(str(countdown.expired(T0_MS))).deadlines == ()
+
+
+# ---- one game from its rows --------------------------------------------------------------------
+
+GAME = (7, "NL Hold'em", 100, 200, 0, 10000, 40000, 9, "rake", 0, 5, 500, True, 1, False)
+
+
+def test_r11_r12_r14_r22_one_game_from_its_rows():
+    deadline = T0_MS + 300_000
+    rows = (GAME,
+            ((21, "10", "1,2,3"), (20, "2", None)),  # natural order: 2 before 10
+            ((21, 4, 101, deadline, "Ana", "Silva"), (21, 5, 102, deadline, "Ben", "Okafor")),
+            ((101, None, None, "Ana", "Silva"), (103, 99, None, "Cy", "Wu"),  # table 99 is closed
+             (102, 21, None, "Ben", "Okafor"), (104, None, T0 + timedelta(minutes=30), "Di", "Lo")))
+    board = game_board(rows, "first_initial", ZoneInfo("Europe/Zurich"), (True, False))
+    assert [t.name for t in board.tables] == ["2", "10"]
+    ten = board.tables[1]
+    assert ten.seats[:6] == [(1, "seated"), (2, "seated"), (3, "seated"), (4, "offered"), (5, "expired"),
+                             (6, "empty")]
+    assert (ten.seated, ten.open_seats) == (3, [6, 7, 8, 9])
+    assert [(c.seat_no, c.name, c.state) for c in ten.called] == [(4, "Ana S.", "offered"),
+                                                                   (5, "Ben O.", "expired")]
+    assert [(p.position, p.name, p.kind, p.note) for p in board.waiting] == [
+        (1, "Ana S.", "called", "called to table 10 seat 4"),
+        (2, "Cy W.", "", ""),  # a reserve entry of a table no longer open stays on the game's list
+        (3, "Di L.", "checkin", "on the way, check in by 21:30")]
+    assert [(p.name, p.kind, p.note) for p in ten.reserve] == [
+        ("Ben O.", "expired", "missed table 10 seat 5, re-calling")]
+    assert board.open_count == 9 + 4
+
+
+# ---- the cache ----------------------------------------------------------------------------------
+
+
+def test_cache_keeps_the_most_recently_used_up_to_its_size():
+    cache = FragmentCache(size=2)
+    a, b, c = Timed.of("a"), Timed.of("b"), Timed.of("c")
+    cache.put("a", a)
+    cache.put("b", b)
+    assert cache.get("a") is a  # a is now the most recent
+    cache.put("c", c)
+    assert (cache.get("b"), cache.get("a"), cache.get("c")) == (None, a, c)
+    assert len(cache) == 2 and (cache.hits, cache.misses) == (3, 1)
+
+
+def test_cache_shared_by_threads_stays_bounded():
+    cache = FragmentCache(size=50)
+
+    def work(n: int) -> None:
+        for i in range(2000):
+            key = (n, i % 80)
+            if cache.get(key) is None:
+                cache.put(key, Timed.of(str(key)))
+
+    threads = [threading.Thread(target=work, args=(n,)) for n in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(cache) == 50 and cache.hits + cache.misses == 8000
