@@ -15,7 +15,6 @@ from zoneinfo import ZoneInfo
 from roomops.errors import Conflict, Invalid
 from roomops.rooms.gaming_day import gaming_day
 
-WINDOWS = ("minutes", "gaming_day")
 # A gaming day lasts at most 25 hours (a DST fall-back day): no departure of the same gaming day
 # is older than this.
 GAMING_DAY_LOOKBACK = timedelta(hours=26)
