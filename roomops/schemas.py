@@ -80,8 +80,14 @@ class OfferSeat(Body):
     reason: Reason | None = None
 
 
+OverrideReason = Annotated[Reason | None, Field(
+    description="R27: a supervisor's written reason to waive the return rule; the normal buy-in "
+                "range (R30) applies instead and the reason is audited")]
+
+
 class Claim(Body):
     buy_in: Money  # R21/R30
+    override_reason: OverrideReason = None
 
 
 class SeatPlayer(Body):
@@ -90,6 +96,7 @@ class SeatPlayer(Body):
     player_id: Id
     buy_in: Money
     reason: Reason | None = None
+    override_reason: OverrideReason = None
 
 
 class Leave(Body):
@@ -156,12 +163,22 @@ class Policy(Body):
     checkin_minutes: Annotated[int, Field(ge=1, le=480)] | None = None
     auto_offer: bool | None = None
     placement: Literal["most_need", "first_open"] | None = None
+    return_window: Literal["minutes", "gaming_day"] | None = None  # R27
+    return_window_minutes: Annotated[int, Field(ge=1, le=1440)] | None = None  # R27
 
 
 class BarPair(Body):
     player_a: Id
     player_b: Id
     reason: Reason  # R15
+
+
+class ReturnQuery(BaseModel):
+    """R27: the game a player is about to sit down in (query string)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    game_id: Id
 
 
 class AuditQuery(BaseModel):

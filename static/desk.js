@@ -96,6 +96,25 @@
     });
   }
 
+  /* R27: a returning player's required buy-in and why, shown above the buy-in and filled in. */
+  function showReturn(section, why, min) {
+    var note = section.querySelector(".return-note");
+    note.hidden = !why;
+    note.textContent = why ? why + " (R27)" : "";
+    if (why) section.querySelectorAll("[name=buy_in]").forEach(function (el) { el.value = min; });
+  }
+
+  function lookUpReturn(form) {
+    var ref = /#\s*(\d+)\s*$|^\s*(\d+)\s*$/.exec(form.querySelector("[name=player_id]").value);
+    var section = form.closest("section");
+    if (!ref || !section.dataset.gameId) { showReturn(section, "", ""); return; }
+    var url = withId(form.dataset.return, ref[1] || ref[2]) + "?game_id=" + section.dataset.gameId;
+    fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } })
+      .then(function (resp) { return resp.ok ? resp.json() : {}; })
+      .then(function (req) { showReturn(section, req.why || "", req.minimum || section.dataset.min); })
+      .catch(function () { showReturn(section, "", ""); });
+  }
+
   function entryOptions(select, game, table) {
     select.innerHTML = "";
     var rows = [];
@@ -130,13 +149,18 @@
       if (state === "empty") {
         var sec = dialog.querySelector("section[data-for=seat-empty]");
         prepare(sec, 0, { table_id: card.dataset.tableId, seat_no: seat.dataset.seatNo, buy_in: min });
+        sec.dataset.gameId = game.dataset.gameId;
+        sec.dataset.min = min;
+        showReturn(sec, "", "");
         entryOptions(sec.querySelector("select[name=entry_id]"), game, card);
         sub.textContent = "Open seat.";
       } else if (state === "seated") {
         prepare(dialog.querySelector("section[data-for=seat-seated]"), seat.dataset.holdId, {});
         sub.textContent = seat.dataset.player + " · bought in for " + seat.dataset.buyin;
       } else {
-        prepare(dialog.querySelector("section[data-for=seat-offered]"), seat.dataset.holdId, { buy_in: min });
+        var osec = dialog.querySelector("section[data-for=seat-offered]");
+        prepare(osec, seat.dataset.holdId, { buy_in: min });
+        showReturn(osec, seat.dataset.returnWhy || "", seat.dataset.returnMin);
         sub.textContent = seat.dataset.player + (state === "expired"
           ? " · the claim time has run out (R22): the seat goes to the next player at the sweep"
           : " · offered, claim timer running");
@@ -169,6 +193,9 @@
     open(btn.dataset.act, btn);
   });
   if (dialog) dialog.addEventListener("close", function () { setTimeout(poll, 50); });
+  if (dialog) dialog.querySelectorAll("form[data-return]").forEach(function (form) {
+    form.querySelector("[name=player_id]").addEventListener("change", function () { lookUpReturn(form); });
+  });
 
   /* Flash messages fade after a while; refusals stay on their own page. */
   setTimeout(function () {

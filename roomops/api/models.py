@@ -104,6 +104,26 @@ class PolicyOut(Out):
     checkin_minutes: int
     auto_offer: bool
     placement: Literal["most_need", "first_open"]
+    return_window: Literal["minutes", "gaming_day"]
+    return_window_minutes: int
+
+
+class ReturnRequirementOut(Out):
+    """R27/R30: the buy-in range for this player sitting down in this game now. ``rule`` is R27
+    when the player returns to the same game (R4) within the room's return window with more than
+    the table minimum, and ``left_*`` say when and where they left; otherwise R30 and nulls."""
+
+    player_id: int
+    game_id: int
+    minimum: int = Field(description="integer minor units")
+    maximum: int = Field(description="integer minor units")
+    rule: Literal["R27", "R30"]
+    why: str | None = Field(description='e.g. "returning within 2 h: at least 65000 (left table 3 '
+                                        'at 21:14)", in the room\'s time zone')
+    left_amount: int | None
+    left_at: datetime | None
+    left_table: str | None
+    left_game_id: int | None
 
 
 class BarredPairOut(Out):
@@ -212,5 +232,5 @@ class RoomOut(Out):
 
 RESPONSE_MODELS: list[type[BaseModel]] = [
     Error, PlayerOut, EntryOut, HoldOut, GameOut, TableOut, PolicyOut, BarredPairOut, AuditPage,
-    EntryHistory, RoomOut,
+    EntryHistory, RoomOut, ReturnRequirementOut,
 ]

@@ -44,12 +44,14 @@ def _schemas() -> tuple[dict[tuple[type[BaseModel], str], dict[str, Any]], dict[
 
 def _query_parameters(model: type[BaseModel]) -> list[dict[str, Any]]:
     params = []
-    for name, prop in model.model_json_schema()["properties"].items():
+    doc = model.model_json_schema()
+    for name, prop in doc["properties"].items():
         schema = next((s for s in prop.get("anyOf", [prop]) if s.get("type") != "null"), prop)
         schema = {k: v for k, v in schema.items() if k != "title"}
         if "default" in prop and prop["default"] is not None:
             schema["default"] = prop["default"]
-        params.append({"name": name, "in": "query", "required": False, "schema": schema})
+        params.append({"name": name, "in": "query", "required": name in doc.get("required", ()),
+                       "schema": schema})
     return params
 
 

@@ -25,7 +25,7 @@ from roomops.games.models import Game
 from roomops.lists import services as lists
 from roomops.lists.models import ListEntry
 from roomops.rooms import services as rooms
-from roomops.rooms.models import Room
+from roomops.rooms.models import Player, Room
 from roomops.schemas import (
     INT_MAX,
     AuditQuery,
@@ -41,9 +41,11 @@ from roomops.schemas import (
     Policy,
     RemoveEntry,
     ReorderEntry,
+    ReturnQuery,
     SeatPlayer,
 )
-from roomops.seating import offers, seats
+from roomops.seating import offers, returns, seats
+from roomops.seating.return_rule import Requirement
 from roomops.web.errors import describe
 from roomops.web.uow import actor, db, now, run
 
@@ -93,7 +95,7 @@ BODY_RULES: dict[type[BaseModel], str] = {
     SeatPlayer: "R14", Leave: "R27", GameConditions: "R4", GameChange: "R6", OpenTable: "R5",
     Policy: "R3", BarPair: "R15",
 }
-FIELD_RULES = {"buy_in": "R30", "reason": "R13", "seat_no": "R4"}
+FIELD_RULES = {"buy_in": "R30", "reason": "R13", "seat_no": "R4", "override_reason": "R27"}
 
 
 def body(model: type[M]) -> M:
@@ -115,6 +117,14 @@ def body(model: type[M]) -> M:
         rule = BODY_RULES.get(model)
         if first and model not in (RemoveEntry, BarPair):
             rule = FIELD_RULES.get(str(first[0]), rule)
+        raise Invalid(describe(err), rule) from None
+
+
+def query(model: type[M], rule: str) -> M:
+    """The request's query string validated by ``model``: 422 naming the fields and the rule."""
+    try:
+        return model.model_validate(request.args.to_dict())
+    except ValidationError as err:
         raise Invalid(describe(err), rule) from None
 
 
@@ -197,7 +207,8 @@ def make_offer() -> Response:
        summary="Claim an offered seat before its deadline (R21, R22, R30)",
        response=out.HoldOut, body=Claim, tag="seats")
 def claim_offer(offer_id: int) -> Response:
-    return answer(out.HoldOut, run(seats.claim, offer_id, body(Claim).buy_in))
+    b = body(Claim)
+    return answer(out.HoldOut, run(seats.claim, offer_id, b.buy_in, b.override_reason))
 
 
 @route("POST", f"/offers/<{ID}:offer_id>/decline", summary="Decline an offer: a missed call (R22)",
@@ -210,6 +221,33 @@ def decline_offer(offer_id: int) -> Response:
        response=out.HoldOut, status=201, body=SeatPlayer, tag="seats")
 def seat_player() -> Response:
     return answer(out.HoldOut, run(seats.seat_directly, **body(SeatPlayer).model_dump()), 201)
+
+
+@route("GET", f"/players/<{ID}:player_id>/return-requirement",
+       summary="The buy-in range for a player sitting down in a game now: R27 when returning to "
+               "the same game within the return window, otherwise R30",
+       response=out.ReturnRequirementOut, query=ReturnQuery, tag="seats")
+def return_requirement(player_id: int) -> Response:
+    who, session = actor(), db()
+    get_in_room(session, Player, player_id, who, "player")
+    game = get_in_room(session, Game, query(ReturnQuery, "R27").game_id, who, "game")
+    room = session.get_one(Room, who.room_id)
+    required = returns.requirement(session, room, now(), player_id, game)
+    return answer(out.ReturnRequirementOut,
+                  requirement_view(player_id, game, required, room.timezone))
+
+
+def requirement_view(player_id: int, game: Game, required: Requirement | None,
+                     tz: str) -> dict[str, Any]:
+    base = {"player_id": player_id, "game_id": game.id}
+    if required is None:
+        return {**base, "minimum": game.min_buyin, "maximum": game.max_buyin, "rule": "R30",
+                "why": None, "left_amount": None, "left_at": None, "left_table": None,
+                "left_game_id": None}
+    return {**base, "minimum": required.minimum, "maximum": required.maximum, "rule": "R27",
+            "why": required.why(tz), "left_amount": required.left_amount,
+            "left_at": required.left_at, "left_table": required.left_table,
+            "left_game_id": required.left_game_id}
 
 
 @route("POST", f"/seats/<{ID}:hold_id>/leave",
@@ -278,10 +316,7 @@ def room_snapshot() -> Response:
 def audit_trail() -> Response:
     who = actor()
     who.require("audit")
-    try:
-        q = AuditQuery.model_validate(request.args.to_dict())
-    except ValidationError as err:
-        raise Invalid(describe(err), "R60") from None
+    q = query(AuditQuery, "R60")
     rows = list(db().scalars(audit.query(who.room_id, action=q.action, actor=q.actor,
                                          before_id=q.before_id, limit=q.limit)))
     more = len(rows) == q.limit

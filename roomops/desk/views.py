@@ -17,6 +17,7 @@ from flask import (
     Response,
     current_app,
     flash,
+    jsonify,
     make_response,
     redirect,
     render_template,
@@ -53,8 +54,9 @@ from roomops.schemas import (
     ReorderEntry,
     SeatPlayer,
 )
-from roomops.seating import offers, seats
+from roomops.seating import offers, returns, seats
 from roomops.seating.models import SeatHold
+from roomops.seating.return_rule import Requirement
 from roomops.web.uow import actor, db, now, run
 
 bp = Blueprint("desk", __name__)
@@ -126,6 +128,22 @@ def _stamp(resp: Response, snap_now: datetime) -> Response:
     return resp
 
 
+def _why(required: Requirement, tz: str) -> str:
+    """R27 as the desk says it: "returning within 2 h: at least 650 (left table 3 at 21:14)"."""
+    return required.why(tz, from_minor(required.minimum))
+
+
+def _returning(session: Session, snap: snapshot.RoomSnapshot) -> dict[int, tuple[str, str]]:
+    """R27 for every live offer on the desk, by offer id: (the buy-in to fill in, why). One
+    statement for all offers."""
+    offered = {sv.hold.id: (sv.player.id, gv.game) for gv in snap.games for tv in gv.tables
+               for sv in tv.seats if sv.state == "offered" and sv.player and sv.hold}
+    found = returns.requirements(session, snap.room, snap.now, offered.values())
+    tz = snap.room.timezone
+    return {hold_id: (money_input(req.minimum), _why(req, tz)) for hold_id, (player_id, game)
+            in offered.items() if (req := found.get((player_id, game.id))) is not None}
+
+
 # ---- reading -------------------------------------------------------------------------------
 
 
@@ -135,7 +153,8 @@ def index() -> Response:
     snap = snapshot.load(session, current_user.room_id, at)
     page = render_template("desk/index.html", snap=snap, local=local, poll=POLL_SECONDS,
                            players=_recent_players(session) if _can("floor") else [],
-                           etag=_etag(snap.version), money_input=money_input)
+                           etag=_etag(snap.version), money_input=money_input,
+                           returning=_returning(session, snap))
     return _stamp(make_response(page), at)
 
 
@@ -153,9 +172,28 @@ def fragment() -> Response:
         resp.set_etag(tag)
         return _stamp(resp, at)
     snap = snapshot.load(session, current_user.room_id, at, version=version)
-    resp = make_response(render_template("desk/_live.html", snap=snap, local=local))
+    resp = make_response(render_template("desk/_live.html", snap=snap, local=local,
+                                         returning=_returning(session, snap)))
     resp.set_etag(tag)
     return _stamp(resp, at)
+
+
+@bp.get("/desk/players/<int:player_id>/return")
+def return_requirement(player_id: int) -> Response:
+    """R27 for the seat form: what the player must buy in for at ``game_id`` now, in the desk's
+    units ({} when the normal range applies). The JSON API has the same in minor units."""
+    session, who = db(), actor()
+    get_in_room(session, Player, player_id, who, "player")
+    raw = request.args.get("game_id", "")
+    if not raw.isdigit():
+        raise Invalid(f"game_id: {raw!r} is not a game", "R27")
+    game = get_in_room(session, Game, int(raw), who, "game")
+    room = _room(session)
+    required = returns.requirement(session, room, now(), player_id, game)
+    if required is None:
+        return jsonify({})
+    return jsonify(minimum=money_input(required.minimum), maximum=money_input(required.maximum),
+                   why=_why(required, room.timezone))
 
 
 @bp.get("/desk/entries/<int:entry_id>")
@@ -354,7 +392,7 @@ def offer() -> Response:
 @bp.post("/desk/offers/<int:offer_id>/claim")
 def claim(offer_id: int) -> Response:
     body = parse(Claim, request.form)
-    hold = run(seats.claim, offer_id, body.buy_in)
+    hold = run(seats.claim, offer_id, body.buy_in, body.override_reason)
     name = db().get_one(Player, hold.player_id).full_name
     return _done(f"{name} took {_seat_name(hold)} with {from_minor(body.buy_in)}.")
 
@@ -386,7 +424,7 @@ def leave(hold_id: int) -> Response:
 
 
 POLICY_FIELDS = ("timezone", "display_name", "claim_minutes", "on_claim_expiry", "checkin_minutes",
-                 "auto_offer", "placement")
+                 "auto_offer", "placement", "return_window", "return_window_minutes")
 
 
 @bp.route("/desk/policy", methods=["GET", "POST"])

@@ -13,6 +13,7 @@ ROLES = ("admin", "supervisor", "cashier")
 DISPLAY_NAMES = ("full", "first_initial", "initials")
 EXPIRY_POLICIES = ("remove", "bottom")
 PLACEMENTS = ("most_need", "first_open")
+RETURN_WINDOWS = ("minutes", "gaming_day")  # R27
 
 
 def _one_of(column: str, values: tuple[str, ...]) -> str:
@@ -29,6 +30,8 @@ class Room(Base):
         CheckConstraint(_one_of("placement", PLACEMENTS), name="placement"),
         CheckConstraint("claim_minutes BETWEEN 1 AND 120", name="claim_minutes"),
         CheckConstraint("checkin_minutes BETWEEN 1 AND 480", name="checkin_minutes"),
+        CheckConstraint(_one_of("return_window", RETURN_WINDOWS), name="return_window"),
+        CheckConstraint("return_window_minutes BETWEEN 1 AND 1440", name="return_window_minutes"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -42,6 +45,9 @@ class Room(Base):
     checkin_minutes: Mapped[int] = mapped_column(default=30)
     auto_offer: Mapped[bool] = mapped_column(Boolean, default=True)
     placement: Mapped[str] = mapped_column(String(12), default="most_need")
+    return_window: Mapped[str] = mapped_column(String(10), default="minutes",
+                                               server_default="minutes")
+    return_window_minutes: Mapped[int] = mapped_column(default=120, server_default=text("120"))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 

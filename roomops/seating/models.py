@@ -18,6 +18,7 @@ OUTCOMES = ("claimed", "declined", "expired", "cancelled", "left", "moved")
 _LIVE = text("ended_at IS NULL")
 _LIVE_SEATED = text("ended_at IS NULL AND kind = 'seated'")
 _LIVE_OFFER = text("ended_at IS NULL AND kind = 'offer'")
+_SEATED = text("kind = 'seated'")
 
 
 class SeatHold(Base):
@@ -40,6 +41,9 @@ class SeatHold(Base):
         Index("ix_seat_holds_live_deadline", "deadline",
               sqlite_where=_LIVE_OFFER, postgresql_where=_LIVE_OFFER),
         Index("ix_seat_holds_table_ended", "table_id", "ended_at"),
+        # R27: a player's recent and live seats, for the return rule
+        Index("ix_seat_holds_player_seated", "player_id", "ended_at",
+              sqlite_where=_SEATED, postgresql_where=_SEATED),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)

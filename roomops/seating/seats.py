@@ -1,7 +1,8 @@
-"""Taking and leaving seats (R14, R15, R21, R30). Services never commit."""
+"""Taking and leaving seats (R14, R15, R21, R27, R30). Services never commit."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import select
@@ -9,12 +10,12 @@ from sqlalchemy.orm import Session
 
 from roomops.actors import Actor, get_in_room
 from roomops.audit.service import record
-from roomops.errors import Conflict, NotFound
+from roomops.errors import Conflict, Invalid, NotFound
 from roomops.games.models import Game, Table
 from roomops.games.services import locked_game
 from roomops.lists.history import end_entry
 from roomops.lists.models import ListEntry
-from roomops.rooms.models import Player
+from roomops.rooms.models import Player, Room
 from roomops.seating.models import SeatHold
 from roomops.seating.offers import (
     cancel_entry_offers,
@@ -24,39 +25,75 @@ from roomops.seating.offers import (
     require_in_order,
     require_seat_for,
 )
+from roomops.seating.return_rule import Requirement, check_return_buy_in
+from roomops.seating.returns import requirement
 from roomops.seating.rules import check_buy_in, check_claimable
 
 
-def claim(session: Session, actor: Actor, now: datetime, offer_id: int, buy_in: int) -> SeatHold:
-    """R21: taking the seat before the deadline (R22) seats the player."""
+@dataclass(frozen=True)
+class Override:
+    """R27 waived by a supervisor with a written reason: the normal range (R30) applied instead."""
+
+    requirement: Requirement
+    reason: str
+
+
+def check_seat_buy_in(session: Session, actor: Actor, now: datetime, game: Game, player_id: int,
+                      buy_in: int, override_reason: str | None) -> Override | None:
+    """R21: the buy-in satisfies R30, or R27 when the player returns to the same game within the
+    window. With a written reason a supervisor overrides R27 (R30 still applies); the override is
+    returned for the audit trail (R60), None when nothing was overridden."""
+    if override_reason is not None and not override_reason.strip():
+        raise Invalid("overriding the return rule needs a written reason", "R27")
+    room = session.get_one(Room, actor.room_id)
+    required = requirement(session, room, now, player_id, game)
+    if required is None or override_reason is not None:
+        check_buy_in(buy_in, game.min_buyin, game.max_buyin)
+    else:
+        check_return_buy_in(buy_in, required, room.timezone)
+    if required is None or override_reason is None or required.allows(buy_in):
+        return None
+    return Override(required, override_reason.strip())
+
+
+def claim(session: Session, actor: Actor, now: datetime, offer_id: int, buy_in: int,
+          override_reason: str | None = None) -> SeatHold:
+    """R21: taking the seat before the deadline (R22) seats the player, with a buy-in that
+    satisfies R30, or R27 unless overridden with a reason."""
     actor.require("floor")
     offer, table, game = live_offer(session, actor, offer_id)
     check_claimable(offer.deadline, now)  # type: ignore[arg-type]
-    check_buy_in(buy_in, game.min_buyin, game.max_buyin)
+    override = check_seat_buy_in(session, actor, now, game, offer.player_id, buy_in, override_reason)
     if not end_holds(session, [offer.id], now, "claimed"):
         raise Conflict("the offer was already taken", "R20")
     record(session, actor, now, "offer.claimed", ("list_entry", offer.entry_id or 0),
            offer_id=offer.id, player_id=offer.player_id)
-    return sit(session, actor, now, table, game, offer.seat_no, offer.player_id, buy_in)
+    return sit(session, actor, now, table, game, offer.seat_no, offer.player_id, buy_in,
+               override=override)
 
 
 def seat_directly(session: Session, actor: Actor, now: datetime, *, table_id: int, seat_no: int,
-                  player_id: int, buy_in: int, reason: str | None = None) -> SeatHold:
-    """Seat a player in an open seat; ahead of the list only with a written reason (R13, R14)."""
+                  player_id: int, buy_in: int, reason: str | None = None,
+                  override_reason: str | None = None) -> SeatHold:
+    """Seat a player in an open seat; ahead of the list only with a written reason (R13, R14); the
+    buy-in as for a claim (R27, R30)."""
     actor.require("floor")
     table = get_in_room(session, Table, table_id, actor, "table")
     get_in_room(session, Player, player_id, actor, "player")
     game = locked_game(session, table.game_id)
     require_seat_for(session, table, game, seat_no, player_id)
     require_in_order(session, game, table, seat_no, player_id, reason)
-    return sit(session, actor, now, table, game, seat_no, player_id, buy_in, reason)
+    override = check_seat_buy_in(session, actor, now, game, player_id, buy_in, override_reason)
+    return sit(session, actor, now, table, game, seat_no, player_id, buy_in, reason,
+               override=override)
 
 
 def sit(session: Session, actor: Actor, now: datetime, table: Table, game: Game, seat_no: int,
-        player_id: int, buy_in: int, reason: str | None = None) -> SeatHold:
-    """R21/R30: seat the player, end a seat they held elsewhere in the room (one seat per player)
-    and take them off this game's lists; other games' lists keep them (R10)."""
-    check_buy_in(buy_in, game.min_buyin, game.max_buyin)
+        player_id: int, buy_in: int, reason: str | None = None, *,
+        override: Override | None = None) -> SeatHold:
+    """R21: seat the player, end a seat they held elsewhere in the room (one seat per player)
+    and take them off this game's lists; other games' lists keep them (R10). The caller has
+    checked the buy-in with ``check_seat_buy_in`` (R27, R30) before writing anything."""
     elsewhere = session.scalar(select(SeatHold).where(
         SeatHold.room_id == table.room_id, SeatHold.player_id == player_id,
         SeatHold.kind == "seated", SeatHold.ended_at.is_(None),
@@ -77,6 +114,12 @@ def sit(session: Session, actor: Actor, now: datetime, table: Table, game: Game,
                   action="entry.seated")
     record(session, actor, now, "seat.taken", ("seat_hold", hold.id), reason=reason,
            table_id=table.id, seat_no=seat_no, player_id=player_id, buy_in=buy_in)
+    if override is not None:
+        req = override.requirement
+        record(session, actor, now, "seat.return_rule_overridden", ("seat_hold", hold.id),
+               reason=override.reason, player_id=player_id, buy_in=buy_in,
+               required=req.minimum, left_amount=req.left_amount, left_at=req.left_at.isoformat(),
+               left_table=req.left_table, rule="R27")
     # a seat this player was called to in this game is not held for them any more
     if cancel_entry_offers(session, actor, now, [e.id for e in ended]):
         fill_open_seats(session, actor, now, game)

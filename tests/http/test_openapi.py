@@ -52,7 +52,7 @@ def test_every_api_route_is_documented(app: Flask, client):
               for rule in app.url_map.iter_rules() if rule.rule.startswith("/api/")
               for method in rule.methods - {"HEAD", "OPTIONS"}}
     assert served == documented
-    assert len([p for p, _ in served if p.startswith("/api/v1/")]) == 21
+    assert len([p for p, _ in served if p.startswith("/api/v1/")]) == 22
 
 
 def test_every_operation_documents_the_error_body(client):
@@ -128,6 +128,9 @@ def _real(value: Any, pool: list[int]) -> Any:
 def point_at_real_rows(case: Any, room: FuzzRoom) -> None:
     for name, value in (case.path_parameters or {}).items():
         case.path_parameters[name] = _real(value, room.ids.get(POOLS.get(name, ""), []))
+    for name, value in (case.query or {}).items():
+        if name in POOLS:
+            case.query[name] = _real(value, room.ids[POOLS[name]])
     if isinstance(case.body, dict):
         for name, value in case.body.items():
             if name in POOLS:

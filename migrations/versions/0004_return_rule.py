@@ -1,0 +1,46 @@
+"""return rule policy and index
+
+Revision ID: 0004
+Revises: 0002
+Create Date: 2026-11-23 05:00:00
+
+R27: the room's return window (minutes, default 120, or the rest of the gaming day) with check
+constraints, and a partial index on a player's seats by end time, so looking up the seats a
+returning player left recently reads only that player's rows.
+"""
+
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+from alembic import op
+
+revision: str = "0004"
+down_revision: str | None = "0002"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+SEATED = sa.text("kind = 'seated'")
+# Added with ALTER TABLE ... ADD COLUMN and a named column CHECK, the same statement on SQLite and
+# PostgreSQL: SQLite does not rebuild ``rooms`` (which the foreign keys pointing at it would refuse
+# once it holds rows), and dropping a column drops its own check on both.
+COLUMNS = {
+    "return_window": "VARCHAR(10) DEFAULT 'minutes' NOT NULL CONSTRAINT ck_rooms_return_window "
+                     "CHECK (return_window IN ('minutes', 'gaming_day'))",
+    "return_window_minutes": "INTEGER DEFAULT 120 NOT NULL CONSTRAINT ck_rooms_return_window_minutes "
+                             "CHECK (return_window_minutes BETWEEN 1 AND 1440)",
+}
+
+
+def upgrade() -> None:
+    for name, spec in COLUMNS.items():
+        op.execute(f"ALTER TABLE rooms ADD COLUMN {name} {spec}")
+    with op.batch_alter_table("seat_holds", schema=None) as batch_op:
+        batch_op.create_index("ix_seat_holds_player_seated", ["player_id", "ended_at"],
+                              sqlite_where=SEATED, postgresql_where=SEATED)
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("seat_holds", schema=None) as batch_op:
+        batch_op.drop_index("ix_seat_holds_player_seated")
+    for name in reversed(COLUMNS):
+        op.execute(f"ALTER TABLE rooms DROP COLUMN {name}")

@@ -1,0 +1,148 @@
+"""R27, return with the same stack, with no Flask or database.
+
+A player's seats ("stints") in the room are read by the caller; this module decides which one is
+the departure that counts, whether the new seat is in the same game (R4) and within the room's
+``return_window`` (minutes, or the rest of the gaming day, R2), and the buy-in range that follows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime, time, timedelta
+from zoneinfo import ZoneInfo
+
+from roomops.errors import Conflict, Invalid
+from roomops.rooms.gaming_day import gaming_day
+
+# A gaming day lasts at most 25 hours (a DST fall-back day): no departure of the same gaming day
+# is older than this.
+GAMING_DAY_LOOKBACK = timedelta(hours=26)
+
+
+@dataclass(frozen=True, slots=True)
+class Stakes:
+    """R4: "same game" is the same variant at the same small blind, big blind and ante."""
+
+    variant: str
+    small_blind: int
+    big_blind: int
+    ante: int
+
+    def same_game(self, other: Stakes) -> bool:
+        return (self.variant.strip().casefold(), self.small_blind, self.big_blind, self.ante) == (
+            other.variant.strip().casefold(), other.small_blind, other.big_blind, other.ante)
+
+
+@dataclass(frozen=True, slots=True)
+class Stint:
+    """One seat a player held (``kind='seated'``): live while ``ended_at`` is None."""
+
+    stakes: Stakes
+    game_id: int
+    table_name: str
+    started_at: datetime
+    ended_at: datetime | None
+    outcome: str | None  # 'left' | 'moved' | None while seated
+    leave_amount: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class ReturnPolicy:
+    """R27 policy of the room: ``window`` 'minutes' (``minutes`` after leaving) or 'gaming_day'."""
+
+    window: str
+    minutes: int
+    timezone: str
+    gaming_day_start: time
+
+    def lookback(self) -> timedelta:
+        """How far back a departure can be and still count: the caller reads no older seats."""
+        return timedelta(minutes=self.minutes) if self.window == "minutes" else GAMING_DAY_LOOKBACK
+
+    def covers(self, left_at: datetime, now: datetime) -> bool:
+        """Minutes: from leaving until ``minutes`` later, the end exclusive to the second (like the
+        claim deadline, R22). Gaming day: ``now`` is in the gaming day the player left in (R2)."""
+        if self.window == "minutes":
+            return left_at <= now < left_at + timedelta(minutes=self.minutes)
+        return gaming_day(left_at, self.timezone, self.gaming_day_start) == gaming_day(
+            now, self.timezone, self.gaming_day_start)
+
+    def describe(self) -> str:
+        """"within 2 h", "within 90 min" or "the same gaming day"."""
+        if self.window == "gaming_day":
+            return "the same gaming day"
+        hours, rest = divmod(self.minutes, 60)
+        return f"within {hours} h" if hours and not rest else f"within {self.minutes} min"
+
+
+@dataclass(frozen=True, slots=True)
+class Departure:
+    """A player leaving a game (R27): the amount counted, when, and at which table."""
+
+    amount: int
+    at: datetime
+    table_name: str
+    game_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class Requirement:
+    """R27: the buy-in range of a returning player, and the departure it comes from."""
+
+    minimum: int
+    maximum: int
+    left_amount: int
+    left_at: datetime
+    left_table: str
+    left_game_id: int
+    window: str  # e.g. "within 2 h" or "the same gaming day"
+
+    def allows(self, amount: int) -> bool:
+        return self.minimum <= amount <= self.maximum
+
+    def why(self, tz_name: str, money: str | None = None) -> str:
+        """e.g. "returning within 2 h: at least 65000 (left table 3 at 21:14)"; ``money`` is the
+        required amount as the caller shows it (minor units by default)."""
+        shown = money if money is not None else str(self.minimum)
+        when = self.left_at.astimezone(ZoneInfo(tz_name)).strftime("%H:%M")
+        return f"returning {self.window}: at least {shown} (left table {self.left_table} at {when})"
+
+
+def last_departure(stints: Iterable[Stint], stakes: Stakes) -> Departure | None:
+    """The departure that counts for sitting down in a game at ``stakes``: the player's latest
+    seat in the same game (R4), whichever table or opening of the game it was at. None when that
+    seat is still live (a table change within the game, R18, carries the stack with it) or ended
+    as 'moved' (the player took the stack to another game, no amount was counted), or when the
+    player has not sat in the same game."""
+    same = [s for s in stints if s.stakes.same_game(stakes)]
+    if not same:
+        return None
+    latest = max(same, key=lambda s: s.started_at)
+    if latest.ended_at is None or latest.outcome != "left" or latest.leave_amount is None:
+        return None
+    return Departure(latest.leave_amount, latest.ended_at, latest.table_name, latest.game_id)
+
+
+def return_requirement(stints: Iterable[Stint], stakes: Stakes, min_buyin: int, max_buyin: int,
+                       policy: ReturnPolicy, now: datetime) -> Requirement | None:
+    """R27 with R30: returning to the same game within the window, the buy-in must be at least the
+    amount left with, even above the table maximum, provided that amount is greater than the table
+    minimum. None means the normal range (R30) applies."""
+    left = last_departure(stints, stakes)
+    if left is None or left.amount <= min_buyin or not policy.covers(left.at, now):
+        return None
+    return Requirement(minimum=left.amount, maximum=max(max_buyin, left.amount),
+                       left_amount=left.amount, left_at=left.at, left_table=left.table_name,
+                       left_game_id=left.game_id, window=policy.describe())
+
+
+def check_return_buy_in(amount: int, req: Requirement, tz_name: str) -> None:
+    """R27: below the amount left with is refused, naming it and when and where the player left;
+    above the table maximum only up to that amount (R30)."""
+    if amount < req.minimum:
+        raise Conflict(f"buy-in {amount} is below the {req.minimum} the player left with: "
+                       f"{req.why(tz_name)}; a supervisor may override with a written reason", "R27")
+    if amount > req.maximum:
+        raise Invalid(f"buy-in {amount} is above the table maximum and the {req.left_amount} the "
+                      f"player left with (R27)", "R30")

@@ -1,0 +1,56 @@
+"""Reading players' recent seats for the return rule (R27); the rule itself is ``return_rule``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+
+from sqlalchemy import or_, select
+from sqlalchemy.orm import Session
+
+from roomops.games.models import Game, Table
+from roomops.rooms.models import Room
+from roomops.seating import return_rule
+from roomops.seating.models import SeatHold
+from roomops.seating.return_rule import Requirement, ReturnPolicy, Stakes, Stint
+
+
+def policy_of(room: Room) -> ReturnPolicy:
+    return ReturnPolicy(room.return_window, room.return_window_minutes, room.timezone,
+                        room.gaming_day_start)
+
+
+def stakes_of(game: Game) -> Stakes:
+    return Stakes(game.variant, game.small_blind, game.big_blind, game.ante)
+
+
+def requirements(session: Session, room: Room, now: datetime,
+                 wanted: Iterable[tuple[int, Game]]) -> dict[tuple[int, int], Requirement]:
+    """R27 for each (player id, game) the caller is about to seat or show: keyed by (player id,
+    game id), only where the rule applies. One statement, whatever the number of players: their
+    live seats and the seats they left within the window's reach (``ix_seat_holds_player_seated``)."""
+    pairs = list(wanted)
+    if not pairs:
+        return {}
+    policy = policy_of(room)
+    stmt = select(SeatHold.player_id, SeatHold.started_at, SeatHold.ended_at, SeatHold.outcome,
+                  SeatHold.leave_amount, Table.name, Game.id, Game.variant, Game.small_blind,
+                  Game.big_blind, Game.ante).join(Table, Table.id == SeatHold.table_id).join(
+        Game, Game.id == Table.game_id).where(
+        SeatHold.player_id.in_({player_id for player_id, _ in pairs}), SeatHold.kind == "seated",
+        or_(SeatHold.ended_at.is_(None), SeatHold.ended_at >= now - policy.lookback()))
+    stints: dict[int, list[Stint]] = {}
+    for r in session.execute(stmt):
+        stints.setdefault(r.player_id, []).append(Stint(
+            Stakes(r.variant, r.small_blind, r.big_blind, r.ante), r.id, r.name, r.started_at,
+            r.ended_at, r.outcome, r.leave_amount))
+    found = {(player_id, game.id): return_rule.return_requirement(
+        stints.get(player_id, []), stakes_of(game), game.min_buyin, game.max_buyin, policy, now)
+        for player_id, game in pairs}
+    return {key: req for key, req in found.items() if req is not None}
+
+
+def requirement(session: Session, room: Room, now: datetime, player_id: int,
+                game: Game) -> Requirement | None:
+    """R27 for one player sitting down in ``game`` now; None: the normal range applies (R30)."""
+    return requirements(session, room, now, [(player_id, game)]).get((player_id, game.id))
