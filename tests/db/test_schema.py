@@ -47,6 +47,24 @@ def test_upgrade_downgrade_upgrade(backend, tmp_path):
             eng.dispose()
 
 
+@pytest.mark.parametrize("backend", backends())
+def test_upgrade_a_database_that_holds_a_room(backend, tmp_path):
+    """A room already running (rows referencing ``rooms``, foreign keys on) upgrades from the first
+    released schema to the newest: no migration may rebuild a table others point at."""
+    with fresh_database(backend, tmp_path, "populated") as url:
+        eng = make_engine(url)
+        try:
+            migrate.upgrade(url, "0002")
+            with eng.begin() as conn:
+                ids = _seed(conn)
+            migrate.upgrade(url)
+            with eng.connect() as conn:
+                assert conn.execute(text("SELECT count(*) FROM staff WHERE room_id = :r"),
+                                    {"r": ids["room"]}).scalar_one() == 1
+        finally:
+            eng.dispose()
+
+
 # -- invariants in the database itself, with raw SQL that bypasses the services -----------------
 
 def _seed(conn: Connection) -> dict[str, int]:
