@@ -31,3 +31,17 @@ def drop_append_only(table: str) -> None:
         return
     for verb in ("update", "delete"):
         op.execute(f"DROP TRIGGER IF EXISTS {table}_no_{verb}")
+
+
+def add_checked_columns(table: str, columns: dict[str, str]) -> None:
+    """Add columns with ``ALTER TABLE ... ADD COLUMN name spec`` (a spec may carry a named CHECK):
+    the same statement on SQLite and PostgreSQL. Alembic's batch mode would rebuild the table on
+    SQLite, which the foreign keys pointing at it refuse once it holds rows."""
+    for name, spec in columns.items():
+        op.execute(f"ALTER TABLE {table} ADD COLUMN {name} {spec}")
+
+
+def drop_columns(table: str, columns: dict[str, str]) -> None:
+    """Undo ``add_checked_columns``: dropping a column drops its own check on both databases."""
+    for name in reversed(columns):
+        op.execute(f"ALTER TABLE {table} DROP COLUMN {name}")

@@ -1,5 +1,6 @@
 """Every model, imported once so the metadata (and Alembic) sees the whole schema."""
 
+from roomops.absences.models import Absence
 from roomops.audit.models import AuditEvent
 from roomops.db import Base
 from roomops.games.models import Game, Table
@@ -8,6 +9,7 @@ from roomops.rooms.models import BarredPair, Player, Room, Staff
 from roomops.seating.models import SeatHold
 
 __all__ = [
+           "Absence",
            "AuditEvent",
            "BarredPair",
            "Base",

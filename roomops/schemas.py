@@ -165,6 +165,33 @@ class Policy(Body):
     placement: Literal["most_need", "first_open"] | None = None
     return_window: Literal["minutes", "gaming_day"] | None = None  # R27
     return_window_minutes: Annotated[int, Field(ge=1, le=1440)] | None = None  # R27
+    gaming_day_start: Annotated[str, StringConstraints(pattern=r"^([01][0-9]|2[0-3]):[0-5][0-9]$")] | None = (
+        Field(None, description="R2: local time the gaming day starts, HH:MM"))
+    break_minutes: Annotated[int, Field(ge=1, le=240)] | None = None  # R23
+    break_after_play_minutes: Annotated[int, Field(ge=0, le=720)] | None = None  # R23
+    breaks_per_gaming_day: Annotated[int, Field(ge=0, le=20)] | None = None  # R23
+    max_breaks_per_table: Annotated[int, Field(ge=0, le=10)] | None = None  # R23
+    away_notify_minutes: Annotated[int, Field(ge=1, le=240)] | None = None  # R25
+    max_away_minutes: Annotated[int, Field(ge=0, le=480, description="R26; 0 turns it off")] | None = None
+    max_missed_bb: Annotated[int, Field(
+        ge=0, le=100, description="R26; 0 turns it off; counted once the dealers' hand records exist "
+                                  "(issue 5)")] | None = None
+
+
+class GrantBreak(Body):
+    """R23/R24: the stack the player leaves on the table, counted when the break starts."""
+
+    stack: MoneyOrZero
+
+
+class MarkAway(Body):
+    """R25: the stack left on the table if counted; otherwise the last known one (the buy-in)."""
+
+    stack: MoneyOrZero | None = None
+
+
+class AbsenceNote(Body):
+    note: Reason  # R25: where the player is
 
 
 class BarPair(Body):

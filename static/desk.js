@@ -37,6 +37,15 @@
         if (seat) seat.classList.toggle("urgent", left <= 60);
       }
     });
+    /* R23-R26: a break's time left and an away player's time away, from the server's clock. */
+    live.querySelectorAll(".absence.break[data-until]:not(.gone)").forEach(function (el) {
+      var left = Math.max(0, Math.floor((parseInt(el.dataset.until, 10) - now) / 1000));
+      el.textContent = left > 0 ? "break " + fmt(left) : "break over";
+      el.classList.toggle("gone", left <= 0);
+    });
+    live.querySelectorAll(".absence.away[data-since]").forEach(function (el) {
+      el.textContent = "away " + Math.floor((now - parseInt(el.dataset.since, 10)) / 60000) + "m";
+    });
     live.querySelectorAll(".tag.offer[data-deadline]:not(.gone)").forEach(function (el) {
       if (parseInt(el.dataset.deadline, 10) <= now) {
         el.classList.add("gone");
@@ -155,8 +164,11 @@
         entryOptions(sec.querySelector("select[name=entry_id]"), game, card);
         sub.textContent = "Open seat.";
       } else if (state === "seated") {
+        var absent = seat.dataset.absence;
+        prepare(dialog.querySelector("section[data-for=" + (absent ? "seat-absent" : "seat-present") + "]"), seat.dataset.holdId, {});
         prepare(dialog.querySelector("section[data-for=seat-seated]"), seat.dataset.holdId, {});
-        sub.textContent = seat.dataset.player + " · bought in for " + seat.dataset.buyin;
+        sub.textContent = seat.dataset.player + (absent ? " · " + (absent === "break" ? "on a break" : "away")
+          : " · bought in for " + seat.dataset.buyin);
       } else {
         var osec = dialog.querySelector("section[data-for=seat-offered]");
         prepare(osec, seat.dataset.holdId, { buy_in: min });

@@ -1,7 +1,7 @@
 """return rule policy and index
 
 Revision ID: 0004
-Revises: 0002
+Revises: 0003
 Create Date: 2026-11-23 05:00:00
 
 R27: the room's return window (minutes, default 120, or the rest of the gaming day) with check
@@ -14,15 +14,14 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
+from roomops.migration_ops import add_checked_columns, drop_columns
+
 revision: str = "0004"
-down_revision: str | None = "0002"
+down_revision: str | None = "0003"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
 SEATED = sa.text("kind = 'seated'")
-# Added with ALTER TABLE ... ADD COLUMN and a named column CHECK, the same statement on SQLite and
-# PostgreSQL: SQLite does not rebuild ``rooms`` (which the foreign keys pointing at it would refuse
-# once it holds rows), and dropping a column drops its own check on both.
 COLUMNS = {
     "return_window": "VARCHAR(10) DEFAULT 'minutes' NOT NULL CONSTRAINT ck_rooms_return_window "
                      "CHECK (return_window IN ('minutes', 'gaming_day'))",
@@ -32,8 +31,7 @@ COLUMNS = {
 
 
 def upgrade() -> None:
-    for name, spec in COLUMNS.items():
-        op.execute(f"ALTER TABLE rooms ADD COLUMN {name} {spec}")
+    add_checked_columns("rooms", COLUMNS)
     with op.batch_alter_table("seat_holds", schema=None) as batch_op:
         batch_op.create_index("ix_seat_holds_player_seated", ["player_id", "ended_at"],
                               sqlite_where=SEATED, postgresql_where=SEATED)
@@ -42,5 +40,4 @@ def upgrade() -> None:
 def downgrade() -> None:
     with op.batch_alter_table("seat_holds", schema=None) as batch_op:
         batch_op.drop_index("ix_seat_holds_player_seated")
-    for name in reversed(COLUMNS):
-        op.execute(f"ALTER TABLE rooms DROP COLUMN {name}")
+    drop_columns("rooms", COLUMNS)

@@ -3,10 +3,10 @@ response schemas are generated from them, so answers and document cannot drift a
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime, time
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 
 class Out(BaseModel):
@@ -106,6 +106,19 @@ class PolicyOut(Out):
     placement: Literal["most_need", "first_open"]
     return_window: Literal["minutes", "gaming_day"]
     return_window_minutes: int
+    gaming_day_start: str = Field(description="R2: local time the gaming day starts, HH:MM")
+    break_minutes: int
+    break_after_play_minutes: int
+    breaks_per_gaming_day: int
+    max_breaks_per_table: int
+    away_notify_minutes: int
+    max_away_minutes: int | None = Field(description="null: off (R26)")
+    max_missed_bb: int | None = Field(description="null: off; takes effect with issue 5 (R26)")
+
+    @field_validator("gaming_day_start", mode="before")
+    @classmethod
+    def _hh_mm(cls, value: object) -> object:
+        return value.strftime("%H:%M") if isinstance(value, time) else value
 
 
 class ReturnRequirementOut(Out):
@@ -124,6 +137,23 @@ class ReturnRequirementOut(Out):
     left_at: datetime | None
     left_table: str | None
     left_game_id: int | None
+
+
+class AbsenceOut(Out):
+    """A break (R23) or time away (R25) of a seated player; ``deadline``: when the seat is lost
+    (R24/R26), null for away with ``max_away_minutes`` off."""
+
+    id: int
+    hold_id: int
+    player_id: int
+    kind: Literal["break", "away"]
+    started_at: datetime
+    deadline: datetime | None
+    gaming_day: date
+    ended_at: datetime | None
+    outcome: Literal["returned", "released", "seat_ended"] | None
+    note: str | None
+    stack: int
 
 
 class BarredPairOut(Out):
@@ -160,6 +190,20 @@ class EntryHistory(Out):
     events: list[AuditOut]
 
 
+class SeatAbsence(Out):
+    """R23-R26 on a seat: ``running`` is false once the deadline has passed (the seat is lost)."""
+
+    id: int
+    kind: Literal["break", "away"]
+    started_at: datetime
+    deadline: datetime | None
+    running: bool
+    seconds_left: int | None
+    seconds_away: int
+    note: str | None
+    note_needed: bool = Field(description="R25: away over away_notify_minutes with no note")
+
+
 class SeatOut(Out):
     seat_no: int
     state: Literal["empty", "offered", "expired", "seated"]
@@ -168,6 +212,7 @@ class SeatOut(Out):
     hold_id: int | None
     deadline: datetime | None
     seconds_left: int
+    absence: SeatAbsence | None
 
 
 class ListPlace(Out):
@@ -232,5 +277,5 @@ class RoomOut(Out):
 
 RESPONSE_MODELS: list[type[BaseModel]] = [
     Error, PlayerOut, EntryOut, HoldOut, GameOut, TableOut, PolicyOut, BarredPairOut, AuditPage,
-    EntryHistory, RoomOut, ReturnRequirementOut,
+    EntryHistory, RoomOut, ReturnRequirementOut, AbsenceOut,
 ]

@@ -15,6 +15,7 @@ from flask.typing import ResponseReturnValue
 from pydantic import BaseModel, ValidationError
 from werkzeug.wrappers import Response
 
+from roomops.absences import services as absences
 from roomops.actors import get_in_room
 from roomops.api import models as out
 from roomops.audit import service as audit
@@ -28,13 +29,16 @@ from roomops.rooms import services as rooms
 from roomops.rooms.models import Player, Room
 from roomops.schemas import (
     INT_MAX,
+    AbsenceNote,
     AuditQuery,
     BarPair,
     Claim,
     GameChange,
     GameConditions,
+    GrantBreak,
     JoinList,
     Leave,
+    MarkAway,
     NewPlayer,
     OfferSeat,
     OpenTable,
@@ -93,7 +97,7 @@ class BadRequest(RoomopsError):
 BODY_RULES: dict[type[BaseModel], str] = {
     JoinList: "R10", RemoveEntry: "R16", ReorderEntry: "R13", OfferSeat: "R14", Claim: "R30",
     SeatPlayer: "R14", Leave: "R27", GameConditions: "R4", GameChange: "R6", OpenTable: "R5",
-    Policy: "R3", BarPair: "R15",
+    Policy: "R3", BarPair: "R15", GrantBreak: "R23", MarkAway: "R25", AbsenceNote: "R25",
 }
 FIELD_RULES = {"buy_in": "R30", "reason": "R13", "seat_no": "R4", "override_reason": "R27"}
 
@@ -257,6 +261,33 @@ def leave_seat(hold_id: int) -> Response:
     return answer(out.HoldOut, run(seats.leave, hold_id, body(Leave).leave_amount))
 
 
+@route("POST", f"/seats/<{ID}:hold_id>/break",
+       summary="Grant a seated player a break, with the stack left on the table (R23, R24)",
+       response=out.AbsenceOut, status=201, body=GrantBreak, tag="seats")
+def grant_break(hold_id: int) -> Response:
+    return answer(out.AbsenceOut, run(absences.grant_break, hold_id, body(GrantBreak).stack), 201)
+
+
+@route("POST", f"/seats/<{ID}:hold_id>/away", summary="Mark a seated player away (R25, R26)",
+       response=out.AbsenceOut, status=201, body=MarkAway, tag="seats")
+def mark_away(hold_id: int) -> Response:
+    return answer(out.AbsenceOut, run(absences.mark_away, hold_id, body(MarkAway).stack), 201)
+
+
+@route("POST", f"/seats/<{ID}:hold_id>/back",
+       summary="The player is back in time from a break or from away (R23-R26)",
+       response=out.AbsenceOut, tag="seats")
+def come_back(hold_id: int) -> Response:
+    return answer(out.AbsenceOut, run(absences.come_back, hold_id))
+
+
+@route("POST", f"/seats/<{ID}:hold_id>/note",
+       summary="Record where an absent player is (R25)", response=out.AbsenceOut, body=AbsenceNote,
+       tag="seats")
+def absence_note(hold_id: int) -> Response:
+    return answer(out.AbsenceOut, run(absences.record_note, hold_id, body(AbsenceNote).note))
+
+
 # --- games and tables --------------------------------------------------------------------------
 
 @route("POST", "/games", summary="Open a game at stakes (R4)", response=out.GameOut, status=201,
@@ -337,7 +368,7 @@ def room_view(snap: snapshot.RoomSnapshot) -> dict[str, Any]:
                 "player": s.player.full_name if s.player else None,
                 "hold_id": s.hold.id if s.hold else None,
                 "deadline": s.hold.deadline if s.hold and s.hold.kind == "offer" else None,
-                "seconds_left": s.seconds_left}
+                "seconds_left": s.seconds_left, "absence": s.absence}
 
     def game(gv: snapshot.GameView) -> dict[str, Any]:
         gm: Game = gv.game

@@ -10,9 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from sqlalchemy import Row, select
+from sqlalchemy import Row, and_, select
 from sqlalchemy.orm import Session
 
+from roomops.absences.models import Absence
+from roomops.absences.rules import is_running, note_needed
 from roomops.audit.service import latest_id
 from roomops.games.models import Game, Table
 from roomops.lists.models import ListEntry
@@ -38,6 +40,26 @@ ENTRY_COLUMNS = (ListEntry.id, ListEntry.kind, ListEntry.game_id, ListEntry.tabl
                  ListEntry.joined_at, ListEntry.queue_at, ListEntry.checkin_deadline,
                  ListEntry.checked_in_at)
 PLAYER_COLUMNS = (Player.id.label("player_id"), Player.first_name, Player.last_name)
+# a seated player's live break or time away (R23/R25), joined to the holds: no extra statement
+ABSENCE_COLUMNS = (Absence.id.label("absence_id"), Absence.kind.label("absence_kind"),
+                   Absence.started_at.label("absence_started_at"),
+                   Absence.deadline.label("absence_deadline"), Absence.note.label("absence_note"))
+
+
+@dataclass(slots=True, frozen=True)
+class AbsenceView:
+    """R23-R26: a break or time away, its state derived from its deadline and now: a break past
+    its deadline reads as over (``running`` False) before the sweep has released the seat."""
+
+    id: int
+    kind: str  # break | away
+    started_at: datetime
+    deadline: datetime | None
+    note: str | None
+    running: bool
+    seconds_left: int | None  # to the deadline (a break; away with max_away_minutes)
+    seconds_away: int
+    note_needed: bool
 
 
 @dataclass
@@ -47,6 +69,7 @@ class SeatView:
     player: PlayerRef | None = None
     hold: Row | None = None  # type: ignore[type-arg]  # HOLD_COLUMNS
     seconds_left: int = 0
+    absence: AbsenceView | None = None
 
 
 @dataclass
@@ -87,12 +110,24 @@ class RoomSnapshot:
     games: list[GameView]
 
 
+def _absence_view(hold: Row, room: Room, now: datetime) -> AbsenceView | None:  # type: ignore[type-arg]
+    if hold.absence_id is None:
+        return None
+    deadline = hold.absence_deadline
+    return AbsenceView(
+        hold.absence_id, hold.absence_kind, hold.absence_started_at, deadline, hold.absence_note,
+        is_running(deadline, now), None if deadline is None else seconds_left(deadline, now),
+        int((now - hold.absence_started_at).total_seconds()),
+        hold.absence_kind == "away" and note_needed(hold.absence_started_at, now, hold.absence_note,
+                                                    room.away_notify_minutes))
+
+
 def _seat_view(seat_no: int, hold: Row | None, player: PlayerRef | None,  # type: ignore[type-arg]
-               now: datetime) -> SeatView:
+               room: Room, now: datetime) -> SeatView:
     if hold is None:
         return SeatView(seat_no)
     if hold.kind == "seated":
-        return SeatView(seat_no, "seated", player, hold)
+        return SeatView(seat_no, "seated", player, hold, absence=_absence_view(hold, room, now))
     # State is derived from the deadline: an unswept offer past it already reads as expired (R22).
     left = seconds_left(hold.deadline, now)  # type: ignore[arg-type]
     return SeatView(seat_no, "offered" if left > 0 else "expired", player, hold, left)
@@ -113,8 +148,10 @@ def load(session: Session, room_id: int, now: datetime, *, version: int | None =
         Game.room_id == room_id, Game.status == "open").order_by(Game.big_blind, Game.id)))
     tables = list(session.scalars(select(Table).where(
         Table.room_id == room_id, Table.status == "open").order_by(Table.name)))
-    holds = [(h, _player(h)) for h in session.execute(select(*HOLD_COLUMNS, *PLAYER_COLUMNS).join(
-        Player, Player.id == SeatHold.player_id).where(
+    holds = [(h, _player(h)) for h in session.execute(select(
+        *HOLD_COLUMNS, *PLAYER_COLUMNS, *ABSENCE_COLUMNS).join(
+        Player, Player.id == SeatHold.player_id).outerjoin(
+        Absence, and_(Absence.hold_id == SeatHold.id, Absence.ended_at.is_(None))).where(
         SeatHold.room_id == room_id, SeatHold.ended_at.is_(None)))]
     entries = [(e, _player(e)) for e in session.execute(select(*ENTRY_COLUMNS, *PLAYER_COLUMNS).join(
         Player, Player.id == ListEntry.player_id).where(
@@ -128,7 +165,7 @@ def load(session: Session, room_id: int, now: datetime, *, version: int | None =
         game = views.get(t.game_id)
         if game is None:
             continue
-        seats = [_seat_view(n, *by_seat.get((t.id, n), (None, None)), now)
+        seats = [_seat_view(n, *by_seat.get((t.id, n), (None, None)), room, now)
                  for n in range(1, game.game.seats_per_table + 1)]
         table_views[t.id] = tv = TableView(t, seats)
         game.tables.append(tv)

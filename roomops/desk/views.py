@@ -28,6 +28,8 @@ from flask_login import current_user
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from roomops.absences import services as absences
+from roomops.absences.models import Absence
 from roomops.actors import Actor, get_in_room
 from roomops.audit.service import latest_id
 from roomops.audit.service import query as audit_query
@@ -41,11 +43,14 @@ from roomops.lists.models import ListEntry
 from roomops.rooms import services as rooms
 from roomops.rooms.models import Player, Room
 from roomops.schemas import (
+    AbsenceNote,
     BarPair,
     Claim,
     GameChange,
     GameConditions,
+    GrantBreak,
     Leave,
+    MarkAway,
     NewPlayer,
     OfferSeat,
     OpenTable,
@@ -420,11 +425,53 @@ def leave(hold_id: int) -> Response:
     return _done(f"{name} left {_seat_name(hold)} with {from_minor(body.leave_amount) or '0'}.")
 
 
+# ---- breaks and away (R23-R26) ----------------------------------------------------------------
+
+
+def _absent(absence: Absence) -> tuple[str, str]:
+    """The player's name and their seat, for the flash message."""
+    hold = db().get_one(SeatHold, absence.hold_id)
+    return db().get_one(Player, absence.player_id).full_name, _seat_name(hold)
+
+
+@bp.post("/desk/seats/<int:hold_id>/break")
+def grant_break(hold_id: int) -> Response:
+    body = parse(GrantBreak, request.form)
+    absence = run(absences.grant_break, hold_id, body.stack)
+    name, seat = _absent(absence)
+    until = local(absence.deadline, _room(db()).timezone)
+    return _done(f"{name} ({seat}) is on a break until {until}, stack {from_minor(body.stack) or '0'} (R23).")
+
+
+@bp.post("/desk/seats/<int:hold_id>/away")
+def mark_away(hold_id: int) -> Response:
+    absence = run(absences.mark_away, hold_id, parse(MarkAway, request.form).stack)
+    name, seat = _absent(absence)
+    return _done(f"{name} ({seat}) is away (R25).")
+
+
+@bp.post("/desk/seats/<int:hold_id>/back")
+def come_back(hold_id: int) -> Response:
+    absence = run(absences.come_back, hold_id)
+    name, seat = _absent(absence)
+    return _done(f"{name} is back in {seat}.")
+
+
+@bp.post("/desk/seats/<int:hold_id>/note")
+def absence_note(hold_id: int) -> Response:
+    body = parse(AbsenceNote, request.form)
+    absence = run(absences.record_note, hold_id, body.note)
+    name, _seat = _absent(absence)
+    return _done(f"Noted where {name} is: {body.note} (R25).")
+
+
 # ---- policy (R3) ---------------------------------------------------------------------------
 
 
 POLICY_FIELDS = ("timezone", "display_name", "claim_minutes", "on_claim_expiry", "checkin_minutes",
-                 "auto_offer", "placement", "return_window", "return_window_minutes")
+                 "auto_offer", "placement", "return_window", "return_window_minutes", "gaming_day_start",
+                 "break_minutes", "break_after_play_minutes", "breaks_per_gaming_day",
+                 "max_breaks_per_table", "away_notify_minutes", "max_away_minutes", "max_missed_bb")
 
 
 @bp.route("/desk/policy", methods=["GET", "POST"])
@@ -435,7 +482,7 @@ def policy() -> Response | str:
     room = _room(session)
     if request.method == "POST":
         body = parse(Policy, request.form)
-        changes = {k: v for k, v in body.model_dump(exclude_none=True).items()
+        changes = {k: v for k, v in rooms.policy_values(body.model_dump(exclude_none=True)).items()
                    if getattr(room, k) != v}
         if changes:
             run(rooms.update_policy, **changes)

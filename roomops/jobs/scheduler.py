@@ -21,9 +21,9 @@ def sweep_once(app: Flask) -> SweepResult:
     with ext.sessions() as session:
         result = sweep(session, ext.clock.now())
         session.commit()
-    if result.expired_offers or result.no_shows:
-        log.info("sweep: %d offers expired, %d no-shows", len(result.expired_offers),
-                 len(result.no_shows))
+    if result.expired_offers or result.no_shows or result.released_absences:
+        log.info("sweep: %d offers expired, %d no-shows, %d seats released", len(result.expired_offers),
+                 len(result.no_shows), len(result.released_absences))
     return result
 
 

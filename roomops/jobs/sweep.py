@@ -1,4 +1,4 @@
-"""The sweep: releases everything whose deadline has come (R12, R22), in one transaction."""
+"""The sweep: releases everything whose deadline has come (R12, R22, R24, R26), in one transaction."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from roomops.absences.expiry import release_due
+from roomops.absences.models import Absence
 from roomops.actors import scheduler
 from roomops.games.models import Table
 from roomops.games.services import lock_game
@@ -21,10 +23,12 @@ from roomops.seating.offers import expire_due
 class SweepResult:
     expired_offers: list[int] = field(default_factory=list)
     no_shows: list[int] = field(default_factory=list)
+    released_absences: list[int] = field(default_factory=list)
 
 
 def due_games(session: Session, now: datetime) -> list[tuple[int, int]]:
-    """(room, game) pairs with an offer past its deadline or a check-in past due."""
+    """(room, game) pairs with an offer past its deadline, a check-in past due, or a break or time
+    away past its deadline."""
     offers = select(Table.room_id, Table.game_id).join(SeatHold, SeatHold.table_id == Table.id).where(
         SeatHold.kind == "offer", SeatHold.ended_at.is_(None), SeatHold.deadline <= now
     )
@@ -32,7 +36,10 @@ def due_games(session: Session, now: datetime) -> list[tuple[int, int]]:
         ListEntry.status == "active", ListEntry.checked_in_at.is_(None),
         ListEntry.checkin_deadline <= now,
     )
-    return sorted({(r, g) for r, g in session.execute(offers.union(checkins))})
+    absences = select(Table.room_id, Table.game_id).join(SeatHold, SeatHold.table_id == Table.id).join(
+        Absence, Absence.hold_id == SeatHold.id).where(
+        Absence.ended_at.is_(None), Absence.deadline <= now)
+    return sorted({(r, g) for r, g in session.execute(offers.union(checkins, absences))})
 
 
 def sweep(session: Session, now: datetime) -> SweepResult:
@@ -48,4 +55,5 @@ def sweep(session: Session, now: datetime) -> SweepResult:
         actor = scheduler(room_id)
         result.no_shows += [e.id for e in drop_no_shows(session, actor, now, game)]
         result.expired_offers += [o.id for o in expire_due(session, actor, now, game)]
+        result.released_absences += [a.id for a in release_due(session, actor, now, game)]
     return result

@@ -32,6 +32,25 @@ def join(session: Session, actor: Actor, now: datetime, *, player_id: int,
     game = locked_game(session, table.game_id if table else get_in_room(
         session, Game, game_id or 0, actor, "game").id)
     _require_joinable(session, game, table, player_id)
+    entry = _add_entry(session, actor, now, game, table, player_id, source)
+    fill_open_seats(session, actor, now, game)
+    return entry
+
+
+def to_bottom_of_waiting_list(session: Session, actor: Actor, now: datetime, game: Game,
+                              player_id: int, reason: str) -> ListEntry | None:
+    """R24: a player whose seat was released goes to the bottom of the game's waiting list; one
+    already on it keeps their place (None). The caller locked the game and offers the seats."""
+    on_it = session.scalar(select(ListEntry.id).where(
+        ListEntry.game_id == game.id, ListEntry.player_id == player_id, ListEntry.kind == "waiting",
+        ListEntry.status == "active"))
+    return None if on_it else _add_entry(session, actor, now, game, None, player_id, "in_person",
+                                         reason)
+
+
+def _add_entry(session: Session, actor: Actor, now: datetime, game: Game, table: Table | None,
+               player_id: int, source: str, reason: str | None = None) -> ListEntry:
+    """A new entry at the bottom of its list (its time is now), audited."""
     room = session.get_one(Room, actor.room_id)
     entry = ListEntry(
         room_id=actor.room_id, player_id=player_id, kind="reserve" if table else "waiting",
@@ -41,9 +60,9 @@ def join(session: Session, actor: Actor, now: datetime, *, player_id: int,
     )
     session.add(entry)
     session.flush()
-    record(session, actor, now, "entry.joined", ("list_entry", entry.id), player_id=player_id,
-           kind=entry.kind, game_id=game.id, table_id=entry.table_id, source=source)
-    fill_open_seats(session, actor, now, game)
+    record(session, actor, now, "entry.joined", ("list_entry", entry.id), reason=reason,
+           player_id=player_id, kind=entry.kind, game_id=game.id, table_id=entry.table_id,
+           source=source)
     return entry
 
 

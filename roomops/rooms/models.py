@@ -32,6 +32,14 @@ class Room(Base):
         CheckConstraint("checkin_minutes BETWEEN 1 AND 480", name="checkin_minutes"),
         CheckConstraint(_one_of("return_window", RETURN_WINDOWS), name="return_window"),
         CheckConstraint("return_window_minutes BETWEEN 1 AND 1440", name="return_window_minutes"),
+        CheckConstraint("break_minutes BETWEEN 1 AND 240", name="break_minutes"),
+        CheckConstraint("break_after_play_minutes BETWEEN 0 AND 720", name="break_after_play_minutes"),
+        CheckConstraint("breaks_per_gaming_day BETWEEN 0 AND 20", name="breaks_per_gaming_day"),
+        CheckConstraint("max_breaks_per_table BETWEEN 0 AND 10", name="max_breaks_per_table"),
+        CheckConstraint("away_notify_minutes BETWEEN 1 AND 240", name="away_notify_minutes"),
+        CheckConstraint("max_away_minutes IS NULL OR max_away_minutes BETWEEN 1 AND 480",
+                        name="max_away_minutes"),
+        CheckConstraint("max_missed_bb IS NULL OR max_missed_bb BETWEEN 1 AND 100", name="max_missed_bb"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -48,6 +56,14 @@ class Room(Base):
     return_window: Mapped[str] = mapped_column(String(10), default="minutes",
                                                server_default="minutes")
     return_window_minutes: Mapped[int] = mapped_column(default=120, server_default=text("120"))
+    # R23-R26 (server defaults: rooms made before these policies existed get the defaults)
+    break_minutes: Mapped[int] = mapped_column(default=60, server_default=text("60"))
+    break_after_play_minutes: Mapped[int] = mapped_column(default=60, server_default=text("60"))
+    breaks_per_gaming_day: Mapped[int] = mapped_column(default=1, server_default=text("1"))
+    max_breaks_per_table: Mapped[int] = mapped_column(default=3, server_default=text("3"))
+    away_notify_minutes: Mapped[int] = mapped_column(default=30, server_default=text("30"))
+    max_away_minutes: Mapped[int | None]  # None: off (R26)
+    max_missed_bb: Mapped[int | None]  # None: off; counted from the dealer's hand records (issue 5)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from datetime import datetime
+from datetime import datetime, time
 from typing import Any
 from zoneinfo import available_timezones
 
@@ -49,9 +49,22 @@ def issue_api_token(staff: Staff) -> str:
     return token
 
 
+OFF_WHEN_ZERO = ("max_away_minutes", "max_missed_bb")  # R26: 0 turns the policy off (NULL)
+
+
+def policy_values(policy: dict[str, Any]) -> dict[str, Any]:
+    """The policy values to store: 0 means "off" for the policies that can be off; the gaming
+    day's start (R2) is sent as "HH:MM"."""
+    values = {k: None if k in OFF_WHEN_ZERO and v == 0 else v for k, v in policy.items()}
+    if isinstance(values.get("gaming_day_start"), str):
+        values["gaming_day_start"] = time.fromisoformat(values["gaming_day_start"])
+    return values
+
+
 def update_policy(session: Session, actor: Actor, now: datetime, **policy: Any) -> Room:
     """R3: room policy is edited by a supervisor or admin and audited with before and after."""
     actor.require("policy")
+    policy = policy_values(policy)
     if "timezone" in policy and policy["timezone"] not in available_timezones():
         raise Invalid(f"unknown time zone {policy['timezone']!r}", "R3")
     room = session.get_one(Room, actor.room_id)

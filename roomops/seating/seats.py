@@ -8,6 +8,7 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from roomops.absences.services import end_absences, live_absences
 from roomops.actors import Actor, get_in_room
 from roomops.audit.service import record
 from roomops.errors import Conflict, Invalid, NotFound
@@ -100,7 +101,7 @@ def sit(session: Session, actor: Actor, now: datetime, table: Table, game: Game,
     ))
     # The old seat ends first (one live seat per player, enforced by the database) but is offered
     # only once this player is off the lists, so it can never be offered back to them.
-    old_game = _end_seat(session, actor, now, elsewhere, "moved", None) if elsewhere else None
+    old_game = end_seat(session, actor, now, elsewhere, "moved", None) if elsewhere else None
     hold = SeatHold(room_id=table.room_id, table_id=table.id, seat_no=seat_no, player_id=player_id,
                     kind="seated", started_at=now, buy_in=buy_in)
     session.add(hold)
@@ -136,16 +137,19 @@ def leave(session: Session, actor: Actor, now: datetime, hold_id: int,
     hold = get_in_room(session, SeatHold, hold_id, actor, "seat")
     if hold.kind != "seated":
         raise NotFound(f"no seated player with id {hold_id} in this room")
-    fill_open_seats(session, actor, now, _end_seat(session, actor, now, hold, "left", leave_amount))
+    fill_open_seats(session, actor, now, end_seat(session, actor, now, hold, "left", leave_amount))
     return hold
 
 
-def _end_seat(session: Session, actor: Actor, now: datetime, hold: SeatHold, outcome: str,
-              leave_amount: int | None) -> Game:
+def end_seat(session: Session, actor: Actor, now: datetime, hold: SeatHold, outcome: str,
+             leave_amount: int | None) -> Game:
+    """End a seated player's hold (left, moved, released) with the amount they leave with (R27);
+    a break or time away still running ends with the seat (R23, R25). The caller offers the seat."""
     game = locked_game(session, session.get_one(Table, hold.table_id).game_id, reread=hold)
     if not end_holds(session, [hold.id], now, outcome, leave_amount=leave_amount):
         raise Conflict("the player has already left that seat", "R21")
     record(session, actor, now, f"seat.{outcome}", ("seat_hold", hold.id),
            player_id=hold.player_id, table_id=hold.table_id, seat_no=hold.seat_no,
            leave_amount=leave_amount)
+    end_absences(session, actor, now, live_absences(session, [hold.id]), "seat_ended")
     return game

@@ -135,3 +135,35 @@ def test_two_sweeps_expire_every_offer_exactly_once(pg):
         # the pool got the seats: every pool player holds exactly one open offer
         assert s.scalar(select(func.count()).select_from(SeatHold).where(
             SeatHold.kind == "offer", SeatHold.ended_at.is_(None))) == shared
+
+
+def test_two_sweeps_release_every_due_break_exactly_once(pg):
+    """R24: breaks that ran out in several games, two sweepers at once: each seat released once."""
+    from roomops.absences.models import Absence
+    from roomops.absences.services import grant_break
+
+    with pg() as s:
+        room = Room_(s, T0)
+        due = []
+        for g in range(3):
+            game = room.game(T0, variant=f"B{g}")
+            table = room.table(T0, game, f"B{g}")
+            for i, p in enumerate(room.players(T0, 3, f"B{g}-"), start=1):
+                hold = seats.seat_directly(s, room.sup, T0, table_id=table.id, seat_no=i,
+                                           player_id=p.id, buy_in=10000)
+                due.append(grant_break(s, room.sup, T0 + timedelta(hours=1), hold.id, 100 * i).id)
+        s.commit()
+    deadline = T0 + timedelta(hours=2)
+
+    def run(_i: int):
+        with pg() as s:
+            result = sweep(s, deadline)
+            s.commit()
+            return result
+
+    results = _race(2, run)
+    assert not [r for r in results if isinstance(r, Exception)], results
+    assert sorted(a for r in results for a in r.released_absences) == sorted(due)
+    with pg() as s:
+        assert s.scalar(select(func.count()).where(AuditEvent.action == "seat.released")) == len(due)
+        assert set(s.scalars(select(Absence.outcome))) == {"released"}

@@ -148,7 +148,8 @@ def test_r61_cashier_sees_desk_read_only(client, room, session, now):
     "/desk/games", "/desk/games/1/change", "/desk/games/1/close", "/desk/tables", "/desk/tables/1/close",
     "/desk/players", "/desk/join", "/desk/entries/1/checkin", "/desk/entries/1/remove",
     "/desk/entries/1/reorder", "/desk/offers", "/desk/offers/1/claim", "/desk/offers/1/decline",
-    "/desk/seat", "/desk/seats/1/leave", "/desk/barred", "/desk/policy",
+    "/desk/seat", "/desk/seats/1/leave", "/desk/barred", "/desk/policy", "/desk/seats/1/break",
+    "/desk/seats/1/away", "/desk/seats/1/back", "/desk/seats/1/note",
 ])
 def test_r61_every_floor_post_is_forbidden_to_a_cashier(client, room, session, path):
     session.commit()

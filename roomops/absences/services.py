@@ -1,0 +1,170 @@
+"""Breaks (R23) and away (R25): granting, returning, the where-about note. Services never commit.
+
+Every service locks the seat's game first (``locked_game``) and writes an audit row (R60). The
+sweep's side (a break or away that ran out, R24/R26) is ``roomops.absences.expiry``."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+from sqlalchemy import func, select, update
+from sqlalchemy.orm import Session
+
+from roomops.absences.models import Absence
+from roomops.absences.rules import (
+    BreakPolicy,
+    away_deadline,
+    break_deadline,
+    break_refusal,
+    is_running,
+)
+from roomops.actors import Actor
+from roomops.audit.service import record
+from roomops.errors import Conflict, NotFound
+from roomops.games.models import Table
+from roomops.games.services import locked_game
+from roomops.rooms.gaming_day import gaming_day
+from roomops.rooms.models import Room
+from roomops.seating.models import SeatHold
+
+LABELS = {"break": "break", "away": "time away"}
+
+
+def grant_break(session: Session, actor: Actor, now: datetime, hold_id: int, stack: int) -> Absence:
+    """R23: a seated player takes a break of ``break_minutes`` if the room's break policies allow
+    it; ``stack`` is the count of the chips left on the table (recorded on release, R24)."""
+    actor.require("floor")
+    hold, table = _seated(session, actor, hold_id, "R23")
+    room = session.get_one(Room, actor.room_id)
+    day = room_day(room, now)
+    refusal = break_refusal(policy(room), now, _playing_since(session, hold), _breaks_on(
+        session, hold.player_id, day), _on_break_at(session, table.id, now))
+    if refusal is not None:
+        raise Conflict(refusal.reason, refusal.rule)
+    return _start(session, actor, now, hold, "break", break_deadline(now, room.break_minutes), day,
+                  stack, counted=True)
+
+
+def mark_away(session: Session, actor: Actor, now: datetime, hold_id: int,
+              stack: int | None = None) -> Absence:
+    """R25: a seated player steps away; with ``max_away_minutes`` set they lose the seat after it
+    (R26). Without a counted stack the last known one, the buy-in, is kept."""
+    actor.require("floor")
+    hold, _table = _seated(session, actor, hold_id, "R25")
+    room = session.get_one(Room, actor.room_id)
+    return _start(session, actor, now, hold, "away", away_deadline(now, room.max_away_minutes),
+                  room_day(room, now), (hold.buy_in or 0) if stack is None else stack,
+                  counted=stack is not None)
+
+
+def come_back(session: Session, actor: Actor, now: datetime, hold_id: int) -> Absence:
+    """R23/R25: the player is back in time; one action ends the break or the time away. At the
+    deadline, to the second, it is too late: the seat is released (R24/R26)."""
+    actor.require("floor")
+    hold, _table = _seated(session, actor, hold_id, "R25")
+    absence = _live_or_refuse(session, hold)
+    if not is_running(absence.deadline, now):
+        rule = "R24" if absence.kind == "break" else "R26"
+        raise Conflict(f"the {LABELS[absence.kind]} ran out at {absence.deadline:%H:%M:%S} UTC: "
+                       "the seat is released", rule)
+    end_absences(session, actor, now, [absence], "returned")
+    return absence
+
+
+def record_note(session: Session, actor: Actor, now: datetime, hold_id: int, note: str) -> Absence:
+    """R25: where an absent player is, as they told the supervisor."""
+    actor.require("floor")
+    hold, _table = _seated(session, actor, hold_id, "R25")
+    absence = _live_or_refuse(session, hold)
+    absence.note = note.strip()
+    record(session, actor, now, f"{absence.kind}.noted", ("seat_hold", hold.id), reason=absence.note,
+           absence_id=absence.id, player_id=hold.player_id)
+    return absence
+
+
+def end_absences(session: Session, actor: Actor, now: datetime, absences: list[Absence],
+                 outcome: str) -> list[Absence]:
+    """End live absences with a conditional UPDATE and audit them; returns only those this
+    transaction ended, so two sweepers never handle one twice."""
+    if not absences:
+        return []
+    stmt = (update(Absence)
+            .where(Absence.id.in_([a.id for a in absences]), Absence.ended_at.is_(None))
+            .values(ended_at=now, outcome=outcome)
+            .returning(Absence.id)
+            .execution_options(synchronize_session="fetch"))
+    ended = set(session.scalars(stmt))
+    mine = [a for a in absences if a.id in ended]
+    for absence in mine:
+        record(session, actor, now, f"{absence.kind}.{outcome}", ("seat_hold", absence.hold_id),
+               absence_id=absence.id, player_id=absence.player_id, started_at=absence.started_at.isoformat())
+    return mine
+
+
+def live_absences(session: Session, hold_ids: list[int]) -> list[Absence]:
+    return list(session.scalars(select(Absence).where(
+        Absence.hold_id.in_(hold_ids), Absence.ended_at.is_(None))))
+
+
+def policy(room: Room) -> BreakPolicy:
+    return BreakPolicy(room.break_minutes, room.break_after_play_minutes, room.breaks_per_gaming_day,
+                       room.max_breaks_per_table)
+
+
+def room_day(room: Room, now: datetime) -> date:
+    """R2: the room's gaming day now."""
+    return gaming_day(now, room.timezone, room.gaming_day_start)
+
+
+def _seated(session: Session, actor: Actor, hold_id: int, rule: str) -> tuple[SeatHold, Table]:
+    """The seated player's hold, with its game locked and the hold read again after the lock."""
+    hold = session.get(SeatHold, hold_id)
+    if hold is None or hold.room_id != actor.room_id:
+        raise NotFound(f"no seat with id {hold_id} in this room", rule)
+    table = session.get_one(Table, hold.table_id)
+    locked_game(session, table.game_id, reread=hold)
+    if hold.kind != "seated" or hold.ended_at is not None:
+        raise Conflict(f"nobody is seated on seat hold {hold_id}: only a seated player can take a "
+                       "break or be away", rule)
+    return hold, table
+
+
+def _live_or_refuse(session: Session, hold: SeatHold) -> Absence:
+    found = live_absences(session, [hold.id])
+    if not found:
+        raise Conflict("the player is neither on a break nor away", "R25")
+    return found[0]
+
+
+def _start(session: Session, actor: Actor, now: datetime, hold: SeatHold, kind: str,
+           deadline: datetime | None, day: date, stack: int, *, counted: bool) -> Absence:
+    if live_absences(session, [hold.id]):
+        raise Conflict("the player is already on a break or away", "R23" if kind == "break" else "R25")
+    absence = Absence(room_id=hold.room_id, hold_id=hold.id, player_id=hold.player_id, kind=kind,
+                      started_at=now, deadline=deadline, gaming_day=day, stack=stack)
+    session.add(absence)
+    session.flush()
+    record(session, actor, now, f"{kind}.started", ("seat_hold", hold.id), absence_id=absence.id,
+           player_id=hold.player_id, table_id=hold.table_id, seat_no=hold.seat_no,
+           deadline=deadline.isoformat() if deadline else None, gaming_day=day.isoformat(),
+           stack=stack, stack_counted=counted)
+    return absence
+
+
+def _playing_since(session: Session, hold: SeatHold) -> datetime:
+    """R23: continuous play runs from sitting down or from the end of the seat's last absence."""
+    last = session.scalar(select(func.max(Absence.ended_at)).where(Absence.hold_id == hold.id))
+    return max(hold.started_at, last) if last else hold.started_at
+
+
+def _breaks_on(session: Session, player_id: int, day: date) -> int:
+    return session.scalar(select(func.count()).select_from(Absence).where(
+        Absence.player_id == player_id, Absence.kind == "break", Absence.gaming_day == day)) or 0
+
+
+def _on_break_at(session: Session, table_id: int, now: datetime) -> int:
+    """Players at the table whose break is running (one past its deadline is over, R24)."""
+    return session.scalar(select(func.count()).select_from(Absence).join(
+        SeatHold, SeatHold.id == Absence.hold_id).where(
+        SeatHold.table_id == table_id, Absence.kind == "break", Absence.ended_at.is_(None),
+        Absence.deadline > now)) or 0
