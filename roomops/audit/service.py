@@ -12,6 +12,7 @@ from roomops.actors import Actor
 from roomops.audit.models import AuditEvent
 
 PENDING = "roomops.audit.pending"
+MARKS = "roomops.audit.savepoints"
 
 
 def record(
@@ -53,10 +54,23 @@ def _before_commit(session: Session) -> None:
     write_pending(session)
 
 
+@event.listens_for(Session, "after_transaction_create")
+def _mark_savepoint(session: Session, transaction: SessionTransaction) -> None:
+    if transaction.nested:  # rows queued from here on go if this savepoint is rolled back
+        session.info.setdefault(MARKS, {})[transaction] = len(session.info.get(PENDING, ()))
+
+
+@event.listens_for(Session, "after_soft_rollback")
+def _after_rollback(session: Session, previous: SessionTransaction) -> None:
+    start = session.info.get(MARKS, {}).pop(previous, 0) if previous.nested else 0
+    del session.info.get(PENDING, [])[start:]
+
+
 @event.listens_for(Session, "after_transaction_end")
 def _after_transaction_end(session: Session, transaction: SessionTransaction) -> None:
-    if transaction.parent is None:  # rolled back or closed: what was queued is not written
+    if transaction.parent is None:  # committed (queue written), rolled back or closed
         session.info.pop(PENDING, None)
+        session.info.pop(MARKS, None)
 
 
 def query(

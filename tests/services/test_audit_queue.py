@@ -63,3 +63,17 @@ def test_r60_a_rollback_drops_the_queued_rows_with_the_change(room, session, now
     assert count(session) == before
     record(session, room.sup, now, "test.row", ("thing", 2))  # a new transaction starts clean
     assert count(session) == before + 1
+
+
+def test_r60_a_savepoint_rolled_back_drops_only_its_own_rows(room, session, now):
+    session.commit()
+    before = count(session)
+    record(session, room.sup, now, "test.row", ("thing", 1))
+    with session.begin_nested() as inner:
+        record(session, room.sup, now, "test.row", ("thing", 2))
+        inner.rollback()
+    with session.begin_nested():
+        record(session, room.sup, now, "test.row", ("thing", 3))
+    assert [e.entity_id for e in session.scalars(select(AuditEvent).where(
+        AuditEvent.action == "test.row").order_by(AuditEvent.id))] == [1, 3]
+    assert count(session) == before + 2
