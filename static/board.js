@@ -35,7 +35,7 @@
   }
 
   /* R20/R22: time left = deadline - server now; at the deadline the call reads as expired even
-     before the sweep has re-called the seat. */
+     before the sweep has re-called the seat. R24: a break's countdown the same way, then "break over". */
   function tick() {
     var now = serverNow();
     var els = live.querySelectorAll(".countdown[data-deadline]");
@@ -43,8 +43,17 @@
       var el = els[i];
       var left = Math.max(0, Math.floor((parseInt(el.dataset.deadline, 10) - now) / 1000));
       el.dataset.secondsLeft = String(left);
-      var row = el.closest(".called, .place");
-      if (left <= 0) {
+      var row = el.closest(".called, .place, .absence");
+      if (left <= 0 && row && row.classList.contains("absence")) {
+        /* R24: at the deadline the break is over, whether or not the sweep has run yet. */
+        row.classList.remove("state-break");
+        row.classList.add("state-over");
+        row.dataset.state = "over";
+        row.textContent = row.dataset.over;  /* drops this countdown too */
+        var t = row.closest(".table");
+        var seat = t && t.querySelector('.seatmap .s[data-seat="' + row.dataset.seat + '"]');
+        if (seat) { seat.classList.remove("s-break"); seat.classList.add("s-over"); }
+      } else if (left <= 0) {
         el.textContent = "expired";
         el.classList.add("expired");
         el.classList.remove("urgent");

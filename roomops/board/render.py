@@ -2,13 +2,15 @@
 
 A game's section depends only on its rows (``roomops.board.rows.GameRows``: terms, open tables,
 seated seats, calls, list entries with names), the room's naming policy (R61) and time zone (R12's
-check-in time), the state of each call at ``now`` (live or expired, R22) and the markup version. The
+check-in time), the state of each call at ``now`` (live or expired, R22), the state of each break
+at ``now`` (running or over, R24: derived from its deadline, so a break past it reads as over before
+the sweep has released the seat) and the markup version. The
 cache is keyed on exactly those values, the values themselves rather than a digest of them, so two
 different inputs can never share an entry, whatever their hashes. After a change only the changed
 game is drawn again; the other games, and every game of a screen that polls with nothing changed,
 come from the cache. The time left on a live call is not in the cached HTML: it is cached split at
-each live call's countdown (``roomops.board.countdown.Timed``), which is filled in for the moment
-the page is served.
+each live call's and each running break's countdown (``roomops.board.countdown.Timed``), which is
+filled in for the moment the page is served.
 
 Privacy (R61): the template sees plain strings only, names already passed through ``public_name``.
 """
@@ -18,6 +20,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Hashable
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from threading import Lock
 from typing import NamedTuple
 from zoneinfo import ZoneInfo
@@ -28,12 +31,12 @@ from markupsafe import Markup
 from roomops.board import countdown
 from roomops.board.countdown import Timed
 from roomops.board.names import public_name
-from roomops.board.rows import CallRow, EntryRow, GameRows
+from roomops.board.rows import AbsentRow, CallRow, EntryRow, GameRows
 from roomops.board.terms import fee_text, money, natural, stakes, straddle_text
 
 # Bump when the games' markup changes: it is in every ETag (pollers holding an old one fetch the new
 # markup) and in every cache key.
-MARKUP = "1"
+MARKUP = "2"
 TV_LIST_ROWS = 12  # TV: entries shown per list before "and N more" (the phone shows them all)
 CACHE_GAMES = 400  # about ten rooms of 40 games, a few MB of HTML
 
@@ -81,6 +84,14 @@ class Called(NamedTuple):
     countdown: Markup
 
 
+class Absent(NamedTuple):
+    """A seat whose player is on a break (R23) or away (R25); never their name (R61)."""
+    seat_no: int
+    state: str  # break | over (a break past its deadline, R24) | away
+    text: str
+    countdown: Markup = Markup()
+
+
 class Place(NamedTuple):
     position: int
     name: str
@@ -93,10 +104,11 @@ class Place(NamedTuple):
 @dataclass
 class TableBoard:
     name: str
-    seats: list[tuple[int, str]]  # (seat_no, state): seated | empty | offered | expired
+    seats: list[tuple[int, str]]  # (seat_no, state): seated | break | over | away | empty | offered | expired
     seated: int
     open_seats: list[int]
     called: list[Called]
+    absent: list[Absent]
     reserve: list[Place]
 
 
@@ -118,6 +130,27 @@ class GameBoard:
 
 
 Call = tuple[CallRow, bool]  # a live offer's row, and whether it is still live at now (R22)
+Away = tuple[AbsentRow, bool]  # a live absence's row, and whether it is still running at now (R24)
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def absences_running(rows: GameRows, now_ms: int) -> tuple[bool, ...]:
+    """Whether each absence of the game's tables, in row order, is still running at ``now_ms``: a
+    break while a whole second is left (the calls' arithmetic, as board.js counts), away always
+    (the board shows no time for away)."""
+    return tuple(deadline is None or countdown.is_live(deadline, now_ms)
+                 for table in rows[1] for _no, _kind, deadline in table[3])
+
+
+def _absent(row: AbsentRow, running: bool, tz: ZoneInfo) -> Absent:
+    seat_no, kind, deadline_ms = row
+    if kind != "break" or deadline_ms is None:
+        return Absent(seat_no, "away", f"Seat {seat_no} away")
+    if not running:
+        return Absent(seat_no, "over", f"Seat {seat_no}: break over")
+    back_by = (_EPOCH + timedelta(milliseconds=deadline_ms)).astimezone(tz)
+    return Absent(seat_no, "break", f"Seat {seat_no} on a break · back by {back_by:%H:%M} ·",
+                  countdown.mark(deadline_ms))
 
 
 def _place(position: int, entry: EntryRow, call: tuple[str, Call] | None, policy: str,
@@ -137,7 +170,10 @@ def _place(position: int, entry: EntryRow, call: tuple[str, Call] | None, policy
     return Place(position, name)
 
 
-def _seat(seat_no: int, taken: set[int], calls: dict[int, Call]) -> tuple[int, str]:
+def _seat(seat_no: int, taken: set[int], absent: dict[int, Absent], calls: dict[int, Call]
+          ) -> tuple[int, str]:
+    if seat_no in absent:
+        return seat_no, absent[seat_no].state
     if seat_no in taken:
         return seat_no, "seated"
     if seat_no in calls:
@@ -145,24 +181,31 @@ def _seat(seat_no: int, taken: set[int], calls: dict[int, Call]) -> tuple[int, s
     return seat_no, "empty"
 
 
-def _table(name: str, seated: str | None, calls: dict[int, Call], seats_per_table: int, policy: str,
-           reserve: list[Place]) -> TableBoard:
-    """A table's seat map, open seats and called seats (R14, R20, R22)."""
+def _table(name: str, seated: str | None, away: list[Away], calls: dict[int, Call], seats_per_table: int,
+           policy: str, tz: ZoneInfo, reserve: list[Place]) -> TableBoard:
+    """A table's seat map, open seats, absent seats (R23-R25) and called seats (R14, R20, R22)."""
     taken = {int(n) for n in seated.split(",")} if seated else set()
-    seats = [_seat(n, taken, calls) for n in range(1, seats_per_table + 1)]
+    absent = {row[0]: _absent(row, running, tz) for row, running in away}
+    seats = [_seat(n, taken, absent, calls) for n in range(1, seats_per_table + 1)]
     called = [Called(n, public_name(c[4], c[5], policy), "offered" if live else "expired",
                      countdown.mark(c[3]) if live else countdown.expired(c[3]))
               for n, (c, live) in sorted(calls.items())]
     return TableBoard(name, seats, len(taken), [n for n, state in seats if state == "empty"], called,
-                      reserve)
+                      [absent[n] for n in sorted(absent)], reserve)
 
 
-def game_board(rows: GameRows, policy: str, tz: ZoneInfo, live: tuple[bool, ...]) -> GameBoard:
-    """One game as the board shows it; ``live[i]`` says whether the i-th call is still live (R22)."""
+def game_board(rows: GameRows, policy: str, tz: ZoneInfo, live: tuple[bool, ...],
+               running: tuple[bool, ...]) -> GameBoard:
+    """One game as the board shows it; ``live[i]`` says whether the i-th call is still live (R22),
+    ``running[i]`` whether the i-th absence is still running (R24, ``absences_running``)."""
     game, tables, calls, entries = rows
     (game_id, variant, small_blind, big_blind, ante, min_buyin, max_buyin, seats_per_table, fee_kind,
      hourly_fee, rake_percent, rake_cap, straddle_allowed, max_straddles, button_straddle) = game
-    names = {table_id: name for table_id, name, _s in tables}
+    names = {table_id: name for table_id, name, _s, _a in tables}
+    absent_rows = [(table_id, row) for table_id, _n, _s, absent in tables for row in absent]
+    away: dict[int, list[Away]] = {}
+    for (table_id, row), is_running in zip(absent_rows, running, strict=True):
+        away.setdefault(table_id, []).append((row, is_running))
     calls_at: dict[int, dict[int, Call]] = {}
     call_of: dict[int, tuple[str, Call]] = {}  # by entry
     for call, is_live in zip(calls, live, strict=True):
@@ -181,8 +224,9 @@ def game_board(rows: GameRows, policy: str, tz: ZoneInfo, live: tuple[bool, ...]
         buy_in=f"{money(min_buyin)} to {money(max_buyin)}",
         straddles=straddle_text(straddle_allowed, max_straddles, button_straddle),
         fees=fee_text(fee_kind, hourly_fee, rake_percent, rake_cap), seats_per_table=seats_per_table,
-        tables=[_table(name, seated, calls_at.get(table_id, {}), seats_per_table, policy, places(table_id))
-                for table_id, name, seated in sorted(tables, key=lambda t: natural(t[1]))],
+        tables=[_table(name, seated, away.get(table_id, []), calls_at.get(table_id, {}), seats_per_table,
+                       policy, tz, places(table_id))
+                for table_id, name, seated, _a in sorted(tables, key=lambda t: natural(t[1]))],
         waiting=places(None))
 
 
@@ -195,11 +239,12 @@ def games_html(room_games: list[GameRows], room_id: int, policy: str, timezone: 
     parts = []
     for rows in room_games:
         live = tuple(countdown.is_live(call[3], now_ms) for call in rows[2])
-        key = (MARKUP, room_id, policy, timezone, rows, live)
+        running = absences_running(rows, now_ms)
+        key = (MARKUP, room_id, policy, timezone, rows, live, running)
         game = cache.get(key)
         if game is None:
             game = Timed.of(current_app.jinja_env.get_template("board/_game.html").render(
-                g=game_board(rows, policy, ZoneInfo(timezone), live), tv_rows=TV_LIST_ROWS))
+                g=game_board(rows, policy, ZoneInfo(timezone), live, running), tv_rows=TV_LIST_ROWS))
             cache.put(key, game)
         parts.append(game.at(now_ms))
     return Markup("".join(parts))

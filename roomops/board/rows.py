@@ -3,8 +3,9 @@
 The board has its own reader, lighter than ``roomops.board.snapshot`` (the desk's and the API's):
 only the columns the board shows, no per-row objects, and none of a seated player's columns, since
 the board shows a seated seat as taken but never who sits there (R61). The seated seats of a table
-come back aggregated in its row, so a 250-table room is 250 table rows, a few hundred calls and its
-list entries, whatever the number of seats.
+come back aggregated in its row, each seat with its live absence if it has one (R23-R25: the kind,
+and a break's deadline), so a 250-table room is 250 table rows, a few hundred calls and its list
+entries, whatever the number of seats or absences.
 
 A game's rows (``GameRows``) are everything its section of the board is drawn from, apart from the
 room's naming policy and time zone and the state of each call at ``now``; ``roomops.board.render``
@@ -12,7 +13,9 @@ keys its cache on them. They are tuples of plain values, so equal rows compare e
 
     GameRows = (game, tables, calls, entries)
     game     = GAME_COLUMNS values, id first
-    tables   = ((table_id, name, seated), ...)   seated: "1,2,5" or None, in no promised order
+    tables   = ((table_id, name, seated, absent), ...)   seated: "1,2,5" or None, by seat
+    absent   = ((seat_no, kind, deadline_ms), ...)   by seat: a seated player's live absence (R23,
+               R25), kind 'break' or 'away'; deadline_ms a break's deadline (R24), None for away
     calls    = ((table_id, seat_no, entry_id, deadline_ms, first_name, last_name), ...)
     entries  = ((entry_id, table_id, checkin_by, first_name, last_name), ...)   in list order (R13)
 
@@ -22,12 +25,13 @@ keys its cache on them. They are tuples of plain values, so equal rows compare e
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import Connection, Row, Select, String, case, cast, func, literal_column, select
 from sqlalchemy.orm import Session
 
+from roomops.absences.models import Absence
 from roomops.board.countdown import to_ms
 from roomops.games.models import Game, Table
 from roomops.lists.models import ListEntry
@@ -38,7 +42,8 @@ GAME_COLUMNS = (Game.id, Game.variant, Game.small_blind, Game.big_blind, Game.an
                 Game.max_buyin, Game.seats_per_table, Game.fee_kind, Game.hourly_fee, Game.rake_percent,
                 Game.rake_cap, Game.straddle_allowed, Game.max_straddles, Game.button_straddle)
 
-TableRow = tuple[int, str, str | None]
+AbsentRow = tuple[int, str, int | None]
+TableRow = tuple[int, str, str | None, tuple[AbsentRow, ...]]
 CallRow = tuple[int, int, int, int, str, str]
 EntryRow = tuple[int, int | None, datetime | None, str, str]
 GameRows = tuple[tuple[Any, ...], tuple[TableRow, ...], tuple[CallRow, ...], tuple[EntryRow, ...]]
@@ -47,6 +52,7 @@ GameRows = tuple[tuple[Any, ...], tuple[TableRow, ...], tuple[CallRow, ...], tup
 # says kind = 'offer' only when the query says so literally.
 _OFFER = literal_column("'offer'")
 _SEATED = literal_column("'seated'")
+_BREAK = literal_column("'break'")
 CHUNK = 256  # rows fetched at a time (see _rows)
 
 
@@ -68,17 +74,40 @@ def read_room(session: Session, room_id: int) -> list[GameRows]:
 
 
 def _tables(conn: Connection, room_id: int, game_ids: set[int]) -> dict[int, list[TableRow]]:
-    """Each game's open tables (R5), with the seats taken at each, aggregated in the table's row."""
-    seated = func.aggregate_strings(cast(SeatHold.seat_no, String), ",")
+    """Each game's open tables (R5), with the seats taken at each and their live absences (R23, R25),
+    aggregated in the table's row: one "seat:kind:deadline" per taken seat, kind and deadline empty
+    when the player is in their seat, the deadline only for a break (R24). The deadline travels as
+    the database's text of the stored naive UTC value, which both databases give in ISO form."""
+    deadline = case((Absence.kind == _BREAK, cast(Absence.deadline, String)), else_=literal_column("''"))
+    seat = (cast(SeatHold.seat_no, String) + literal_column("':'") + func.coalesce(Absence.kind, "")
+            + literal_column("':'") + deadline)
+    seated = func.aggregate_strings(seat, ",")
     tables: dict[int, list[TableRow]] = {game_id: [] for game_id in game_ids}
     for table_id, game_id, name, seats in _rows(conn, select(Table.id, Table.game_id, Table.name, seated)
             .outerjoin(SeatHold, (SeatHold.table_id == Table.id) & SeatHold.ended_at.is_(None)
                        & (SeatHold.kind == _SEATED))
+            .outerjoin(Absence, (Absence.hold_id == SeatHold.id) & Absence.ended_at.is_(None))
             .where(Table.room_id == room_id, Table.status == "open")
             .group_by(Table.id, Table.game_id, Table.name).order_by(Table.id)):
         if game_id in tables:
-            tables[game_id].append((table_id, name, seats))
+            tables[game_id].append((table_id, name, *_seats(seats)))
     return tables
+
+
+def _seats(seats: str | None) -> tuple[str | None, tuple[AbsentRow, ...]]:
+    """ "4:break:2026-11-21 20:40:00,1::,5:away:" -> ("1,4,5", ((4, "break", ms), (5, "away", None))),
+    by seat, so equal tables give equal rows whatever order the aggregate came in."""
+    if not seats:
+        return None, ()
+    taken: list[int] = []
+    absent: list[AbsentRow] = []
+    for piece in seats.split(","):
+        no, kind, deadline = piece.split(":", 2)
+        taken.append(int(no))
+        if kind:
+            absent.append((int(no), kind, to_ms(datetime.fromisoformat(deadline).replace(tzinfo=UTC))
+                           if deadline else None))
+    return ",".join(map(str, sorted(taken))), tuple(sorted(absent))
 
 
 def _calls(conn: Connection, room_id: int, game_of: dict[int, int]) -> dict[int, list[CallRow]]:

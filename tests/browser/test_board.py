@@ -13,11 +13,13 @@ from pathlib import Path
 from playwright.sync_api import expect
 from sqlalchemy import select
 
+from roomops.absences import services as absences
 from roomops.actors import Actor
 from roomops.lists import services as lists
 from roomops.rooms.models import Room, Staff
 from roomops.rooms.services import add_player
 from roomops.seating import seats
+from roomops.seating.models import SeatHold
 
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 TV = {"width": 1920, "height": 1080}
@@ -202,3 +204,33 @@ def test_large_room_pages_on_the_tv_without_scrolling(live, page):
     dims = page.evaluate("() => [document.documentElement.scrollHeight, "
                          "document.documentElement.scrollWidth]")
     assert dims[0] <= TV["height"] and dims[1] <= TV["width"]
+
+
+def test_r23_r24_r25_break_counts_down_then_reads_over_before_the_sweep(live, page):
+    def room_with_table(room, session, now):
+        game = room.game(now)
+        fill(room, session, now, game, "1", 8, "f")
+        return game
+
+    live.build(room_with_table)
+    live.clock.advance(hours=1)  # R23: a break after an hour of play
+
+    def absent(session, actor, now):
+        held = {h.seat_no: h.id for h in session.scalars(select(SeatHold).where(
+            SeatHold.kind == "seated", SeatHold.ended_at.is_(None)))}
+        absences.grant_break(session, actor, now, held[3], stack=10000)
+        absences.mark_away(session, actor, now, held[5])
+
+    change(live, absent)
+    page.set_viewport_size(TV)
+    page.goto(f"{live.url}/board/main")
+    line = page.locator(".absence[data-seat='3']")
+    expect(line).to_have_attribute("data-state", "break")
+    expect(line.locator(".countdown")).to_have_text(re.compile(r"^(60:00|59:[0-5]\d)$"))
+    expect(page.locator(".absence[data-seat='5']")).to_have_text("Seat 5 away")
+    expect(page.locator(".seatmap [data-seat='3']")).to_have_class("s s-break")
+    expect(page.locator(".seatmap [data-seat='5']")).to_have_class("s s-away")
+    live.clock.advance(hours=1)  # past the deadline; no write, no sweep: the page's countdown ends it
+    expect(line).to_have_attribute("data-state", "over", timeout=5000)
+    expect(line).to_have_text("Seat 3: break over")
+    expect(page.locator(".seatmap [data-seat='3']")).to_have_class("s s-over")

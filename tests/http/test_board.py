@@ -6,10 +6,13 @@ from __future__ import annotations
 import html
 import re
 from datetime import timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 from sqlalchemy import event, select
 
+from roomops.absences import services as absences
+from roomops.absences.models import Absence
 from roomops.audit.models import AuditEvent
 from roomops.audit.service import latest_id, record
 from roomops.board.terms import fee_text, money, stakes, straddle_text
@@ -541,3 +544,85 @@ def test_a_name_the_change_mark_does_not_see_still_shows_on_a_fresh_render(clien
     ana.first_name = "Anabel"  # not through a service: no audit row
     session.commit()
     assert "Anabel S." in client.get("/board/main").text
+
+
+# ---- R23-R25: seats on a break or away, never with a name (R61) ----------------------------------
+
+
+def _text(fragment: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", html.unescape(fragment))).strip()
+
+
+def _absence_line(page: str, seat: int) -> str:
+    m = re.search(r'<p class="absence state-\w+" data-state="(\w+)" data-seat="' + str(seat)
+                  + r'"[^>]*>(.*?)</p>', page, re.S)
+    assert m, f"no absence line for seat {seat}"
+    return f"{m.group(1)}: {_text(m.group(2))}"
+
+
+def test_r23_r24_r25_r61_break_and_away_on_the_board(client, engine, room, session, clock, cache):
+    now = clock.now()
+    game = room.game(now)
+    table = full_table(room, session, now, game, "1", free=1)
+    holds = {h.seat_no: h for h in session.scalars(select(SeatHold).where(
+        SeatHold.table_id == table.id, SeatHold.kind == "seated", SeatHold.ended_at.is_(None)))}
+    session.commit()
+    before, _page = _measure(client, engine)
+    clock.advance(hours=1)  # R23: a break after an hour of play
+    on_break = absences.grant_break(session, room.sup, clock.now(), holds[4].id, stack=10000)
+    absences.mark_away(session, room.sup, clock.now(), holds[6].id)
+    session.commit()
+    room.room.timezone = "Europe/London"
+    session.commit()
+    deadline = on_break.deadline
+    back_by = deadline.astimezone(ZoneInfo("Europe/London")).strftime("%H:%M")
+
+    clock.set(deadline - timedelta(minutes=12, seconds=31, milliseconds=400))  # 12:31.4 left
+    page = client.get("/board/main/live").text
+    assert _absence_line(page, 4) == f"break: Seat 4 on a break · back by {back_by} · 12:31 left"
+    assert f'data-deadline="{int(deadline.timestamp() * 1000)}" data-seconds-left="751"' in page
+    assert _absence_line(page, 6) == "away: Seat 6 away"
+    assert 's-break" data-seat="4"' in page and 's-away" data-seat="6"' in page
+    assert ">8/9<" in page  # an absent player still holds the seat
+    for seated in ("S1-4", "S1-6"):  # R61: the board never says who is absent
+        assert seated not in page
+    assert 'data-left' not in page
+    with_absences, _page = _measure(client, engine)
+    assert with_absences == before == {"page": 6, "board": 6, "live": 6, "304": 2}
+
+    misses = cache.misses
+    clock.set(deadline - timedelta(seconds=1))
+    page = client.get("/board/main/live").text
+    assert cache.misses == misses  # only the countdown moved: a cache hit
+    assert _absence_line(page, 4).endswith("· 0:01 left")
+    clock.set(deadline)  # R24: at the deadline the break is over, though the sweep has not run
+    page = client.get("/board/main/live").text
+    assert cache.misses == misses + 1  # the break's state is in the key
+    assert _absence_line(page, 4) == "over: Seat 4: break over"
+    assert 's-over" data-seat="4"' in page and 'data-left' not in page
+    session.expire_all()
+    assert session.get_one(Absence, on_break.id).ended_at is None  # no sweep: state from the deadline
+
+    absences.come_back(session, room.sup, clock.now(), holds[6].id)  # R25: back from away
+    session.commit()
+    page = client.get("/board/main/live").text
+    assert 'data-seat="6"><' not in page and 's-seated" data-seat="6"' in page
+    assert 'class="absence' in page and "Seat 6 away" not in page
+
+
+def test_r23_back_from_a_break_shows_the_seat_plain_seated(client, room, session, clock):
+    now = clock.now()
+    game = room.game(now)
+    table = full_table(room, session, now, game, "1")
+    hold = session.scalar(select(SeatHold).where(SeatHold.table_id == table.id, SeatHold.seat_no == 2,
+                                                 SeatHold.kind == "seated"))
+    clock.advance(hours=1)
+    absences.grant_break(session, room.sup, clock.now(), hold.id, stack=5000)
+    session.commit()
+    clock.advance(minutes=5)
+    page = client.get("/board/main").text
+    assert _absence_line(page, 2).endswith("· 55:00 left") and 's-break" data-seat="2"' in page
+    absences.come_back(session, room.sup, clock.now(), hold.id)
+    session.commit()
+    page = client.get("/board/main").text
+    assert 'class="absence' not in page and 's-seated" data-seat="2"' in page

@@ -12,7 +12,7 @@ from markupsafe import escape
 
 from roomops.board import countdown
 from roomops.board.countdown import Timed
-from roomops.board.render import FragmentCache, game_board
+from roomops.board.render import FragmentCache, absences_running, game_board
 
 T0 = datetime(2026, 11, 21, 20, 0, 0, tzinfo=UTC)
 T0_MS = 1795291200000
@@ -75,11 +75,11 @@ GAME = (7, "NL Hold'em", 100, 200, 0, 10000, 40000, 9, "rake", 0, 5, 500, True, 
 def test_r11_r12_r14_r22_one_game_from_its_rows():
     deadline = T0_MS + 300_000
     rows = (GAME,
-            ((21, "10", "1,2,3"), (20, "2", None)),  # natural order: 2 before 10
+            ((21, "10", "1,2,3", ()), (20, "2", None, ())),  # natural order: 2 before 10
             ((21, 4, 101, deadline, "Ana", "Silva"), (21, 5, 102, deadline, "Ben", "Okafor")),
             ((101, None, None, "Ana", "Silva"), (103, 99, None, "Cy", "Wu"),  # table 99 is closed
              (102, 21, None, "Ben", "Okafor"), (104, None, T0 + timedelta(minutes=30), "Di", "Lo")))
-    board = game_board(rows, "first_initial", ZoneInfo("Europe/Zurich"), (True, False))
+    board = game_board(rows, "first_initial", ZoneInfo("Europe/Zurich"), (True, False), ())
     assert [t.name for t in board.tables] == ["2", "10"]
     ten = board.tables[1]
     assert ten.seats[:6] == [(1, "seated"), (2, "seated"), (3, "seated"), (4, "offered"), (5, "expired"),
@@ -94,6 +94,34 @@ def test_r11_r12_r14_r22_one_game_from_its_rows():
     assert [(p.name, p.kind, p.note) for p in ten.reserve] == [
         ("Ben O.", "expired", "missed table 10 seat 5, re-calling")]
     assert board.open_count == 9 + 4
+
+
+def test_r23_r24_r25_r61_break_and_away_seats_from_rows():
+    """Seat 2 on a break with 12:31 left, seat 4 on a break past its deadline (not yet swept), seat 5
+    away: shown as such, with no name; the break's time left is a mark filled in when served."""
+    now_ms = T0_MS + 3_600_000  # 21:00 UTC, 22:00 in Zurich
+    running_ms = now_ms + 751_000  # 12:31 left, back by 22:12 in Zurich
+    rows = (GAME,
+            ((30, "1", "1,2,4,5", ((2, "break", running_ms), (4, "break", now_ms - 1), (5, "away", None))),),
+            (), ())
+    running = absences_running(rows, now_ms)
+    assert running == (True, False, True)
+    assert absences_running(rows, running_ms - 1_000) == (True, False, True)
+    assert absences_running(rows, running_ms - 999) == (False, False, True)  # no whole second left
+    board = game_board(rows, "full", ZoneInfo("Europe/Zurich"), (), running)
+    (table,) = board.tables
+    assert table.seats[:6] == [(1, "seated"), (2, "break"), (3, "empty"), (4, "over"), (5, "away"),
+                               (6, "empty")]
+    assert (table.seated, table.open_seats) == (4, [3, 6, 7, 8, 9])
+    assert [(a.seat_no, a.state, a.text) for a in table.absent] == [
+        (2, "break", "Seat 2 on a break · back by 22:12 ·"), (4, "over", "Seat 4: break over"),
+        (5, "away", "Seat 5 away")]
+    assert table.absent[0].countdown == countdown.mark(running_ms)
+    assert table.absent[1].countdown == table.absent[2].countdown == ""
+    # The same game later: the break that was running is now over too (R24, from the deadline).
+    later = game_board(rows, "full", ZoneInfo("Europe/Zurich"), (), absences_running(rows, running_ms))
+    assert [a.state for a in later.tables[0].absent] == ["over", "over", "away"]
+    assert later.tables[0].seats[1] == (2, "over")
 
 
 # ---- the cache ----------------------------------------------------------------------------------
