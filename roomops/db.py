@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import DateTime, Engine, MetaData, create_engine, event
+from sqlalchemy import DateTime, Engine, MetaData, create_engine, event, update
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
 from sqlalchemy.types import TypeDecorator
 
@@ -60,6 +60,19 @@ def _sqlite_setup(engine: Engine) -> None:
     def _on_begin(conn: Any) -> None:
         mode = conn.get_execution_options().get("sqlite_begin", "IMMEDIATE")
         conn.exec_driver_sql(f"BEGIN {mode}")
+
+
+def end_live(session: Session, model: Any, ids: list[int], now: datetime, outcome: str,
+             **values: object) -> list[int]:
+    """End the rows of ``model`` among ``ids`` still live (``ended_at IS NULL``), setting ``outcome``
+    and ``values``, in one conditional UPDATE; returns only the ids this transaction ended, so a
+    claim racing the sweep, or two sweepers, never handle one row twice."""
+    if not ids:
+        return []
+    stmt = (update(model).where(model.id.in_(ids), model.ended_at.is_(None))
+            .values(ended_at=now, outcome=outcome, **values).returning(model.id)
+            .execution_options(synchronize_session="fetch"))
+    return list(session.scalars(stmt))
 
 
 def make_engine(url: str, **kwargs: Any) -> Engine:

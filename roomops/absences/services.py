@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from datetime import date, datetime
 
-from sqlalchemy import func, select, update
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from roomops.absences.models import Absence
@@ -20,6 +20,7 @@ from roomops.absences.rules import (
 )
 from roomops.actors import Actor
 from roomops.audit.service import record
+from roomops.db import end_live
 from roomops.errors import Conflict, NotFound
 from roomops.games.models import Table
 from roomops.games.services import locked_game
@@ -84,16 +85,9 @@ def record_note(session: Session, actor: Actor, now: datetime, hold_id: int, not
 
 def end_absences(session: Session, actor: Actor, now: datetime, absences: list[Absence],
                  outcome: str) -> list[Absence]:
-    """End live absences with a conditional UPDATE and audit them; returns only those this
+    """End live absences (``roomops.db.end_live``) and audit them; returns only those this
     transaction ended, so two sweepers never handle one twice."""
-    if not absences:
-        return []
-    stmt = (update(Absence)
-            .where(Absence.id.in_([a.id for a in absences]), Absence.ended_at.is_(None))
-            .values(ended_at=now, outcome=outcome)
-            .returning(Absence.id)
-            .execution_options(synchronize_session="fetch"))
-    ended = set(session.scalars(stmt))
+    ended = set(end_live(session, Absence, [a.id for a in absences], now, outcome))
     mine = [a for a in absences if a.id in ended]
     for absence in mine:
         record(session, actor, now, f"{absence.kind}.{outcome}", ("seat_hold", absence.hold_id),

@@ -36,7 +36,7 @@ from roomops.board.countdown import to_ms
 from roomops.games.models import Game, Table
 from roomops.lists.models import ListEntry
 from roomops.rooms.models import Player
-from roomops.seating.models import SeatHold
+from roomops.seating.models import OFFER, SEATED, SeatHold
 
 GAME_COLUMNS = (Game.id, Game.variant, Game.small_blind, Game.big_blind, Game.ante, Game.min_buyin,
                 Game.max_buyin, Game.seats_per_table, Game.fee_kind, Game.hourly_fee, Game.rake_percent,
@@ -48,11 +48,7 @@ CallRow = tuple[int, int, int, int, str, str]
 EntryRow = tuple[int, int | None, datetime | None, str, str]
 GameRows = tuple[tuple[Any, ...], tuple[TableRow, ...], tuple[CallRow, ...], tuple[EntryRow, ...]]
 
-# Constants, not bound parameters: PostgreSQL's generic plans can use a partial index whose predicate
-# says kind = 'offer' only when the query says so literally.
-_OFFER = literal_column("'offer'")
-_SEATED = literal_column("'seated'")
-_BREAK = literal_column("'break'")
+_BREAK = literal_column("'break'")  # a literal, as the seat kinds (seating.models.OFFER)
 CHUNK = 256  # rows fetched at a time (see _rows)
 
 
@@ -85,7 +81,7 @@ def _tables(conn: Connection, room_id: int, game_ids: set[int]) -> dict[int, lis
     tables: dict[int, list[TableRow]] = {game_id: [] for game_id in game_ids}
     for table_id, game_id, name, seats in _rows(conn, select(Table.id, Table.game_id, Table.name, seated)
             .outerjoin(SeatHold, (SeatHold.table_id == Table.id) & SeatHold.ended_at.is_(None)
-                       & (SeatHold.kind == _SEATED))
+                       & (SeatHold.kind == SEATED))
             .outerjoin(Absence, (Absence.hold_id == SeatHold.id) & Absence.ended_at.is_(None))
             .where(Table.room_id == room_id, Table.status == "open")
             .group_by(Table.id, Table.game_id, Table.name).order_by(Table.id)):
@@ -117,7 +113,7 @@ def _calls(conn: Connection, room_id: int, game_of: dict[int, int]) -> dict[int,
     for table_id, seat_no, entry_id, deadline, first, last in _rows(conn, select(
             SeatHold.table_id, SeatHold.seat_no, SeatHold.entry_id, SeatHold.deadline, Player.first_name,
             Player.last_name).join(Player, Player.id == SeatHold.player_id)
-            .where(SeatHold.room_id == room_id, SeatHold.ended_at.is_(None), SeatHold.kind == _OFFER)
+            .where(SeatHold.room_id == room_id, SeatHold.ended_at.is_(None), SeatHold.kind == OFFER)
             .order_by(SeatHold.table_id, SeatHold.seat_no)):
         if table_id in game_of:
             calls.setdefault(game_of[table_id], []).append(

@@ -353,21 +353,21 @@ def join() -> Response:
 @bp.post("/desk/entries/<int:entry_id>/checkin")
 def check_in(entry_id: int) -> Response:
     entry = run(lists.check_in, entry_id)
-    return _done(f"{db().get_one(Player, entry.player_id).full_name} checked in.")
+    return _done(f"{_name(entry.player_id)} checked in.")
 
 
 @bp.post("/desk/entries/<int:entry_id>/remove")
 def remove(entry_id: int) -> Response:
     body = parse(RemoveEntry, request.form)
     entry = run(lists.remove, entry_id, body.reason)
-    return _done(f"Removed {db().get_one(Player, entry.player_id).full_name}: {body.reason}.")
+    return _done(f"Removed {_name(entry.player_id)}: {body.reason}.")
 
 
 @bp.post("/desk/entries/<int:entry_id>/reorder")
 def reorder(entry_id: int) -> Response:
     body = parse(ReorderEntry, request.form)
     entry = run(lists.reorder, entry_id, body.position, body.reason)
-    name = db().get_one(Player, entry.player_id).full_name
+    name = _name(entry.player_id)
     return _done(f"Moved {name} to position {body.position}: {body.reason}.")
 
 
@@ -375,11 +375,14 @@ def reorder(entry_id: int) -> Response:
 def bar() -> Response:
     body = parse(BarPair, request.form)
     run(rooms.bar_pair, body.player_a, body.player_b, body.reason)
-    a, b = db().get_one(Player, body.player_a), db().get_one(Player, body.player_b)
-    return _done(f"Barred {a.full_name} and {b.full_name} from playing together (R15).")
+    return _done(f"Barred {_name(body.player_a)} and {_name(body.player_b)} from playing together (R15).")
 
 
 # ---- seats (R14, R20-R22, R30) --------------------------------------------------------------
+
+
+def _name(player_id: int) -> str:
+    return db().get_one(Player, player_id).full_name
 
 
 def _seat_name(hold: SeatHold) -> str:
@@ -390,7 +393,7 @@ def _seat_name(hold: SeatHold) -> str:
 def offer() -> Response:
     body = parse(OfferSeat, request.form)
     hold = run(offers.offer_by_hand, **body.model_dump())
-    name = db().get_one(Player, hold.player_id).full_name
+    name = _name(hold.player_id)
     return _done(f"Offered {_seat_name(hold)} to {name}; the claim timer is running.")
 
 
@@ -398,14 +401,14 @@ def offer() -> Response:
 def claim(offer_id: int) -> Response:
     body = parse(Claim, request.form)
     hold = run(seats.claim, offer_id, body.buy_in, body.override_reason)
-    name = db().get_one(Player, hold.player_id).full_name
+    name = _name(hold.player_id)
     return _done(f"{name} took {_seat_name(hold)} with {from_minor(body.buy_in)}.")
 
 
 @bp.post("/desk/offers/<int:offer_id>/decline")
 def decline(offer_id: int) -> Response:
     hold = run(offers.decline, offer_id)
-    name = db().get_one(Player, hold.player_id).full_name
+    name = _name(hold.player_id)
     return _done(f"{name} declined {_seat_name(hold)}: missed call; the seat goes to the next player.")
 
 
@@ -413,7 +416,7 @@ def decline(offer_id: int) -> Response:
 def seat() -> Response:
     body = parse(SeatPlayer, request.form)
     hold = run(seats.seat_directly, **body.model_dump())
-    name = db().get_one(Player, hold.player_id).full_name
+    name = _name(hold.player_id)
     return _done(f"Seated {name} in {_seat_name(hold)} with {from_minor(body.buy_in)}.")
 
 
@@ -421,7 +424,7 @@ def seat() -> Response:
 def leave(hold_id: int) -> Response:
     body = parse(Leave, request.form)
     hold = run(seats.leave, hold_id, body.leave_amount)
-    name = db().get_one(Player, hold.player_id).full_name
+    name = _name(hold.player_id)
     return _done(f"{name} left {_seat_name(hold)} with {from_minor(body.leave_amount) or '0'}.")
 
 
@@ -431,7 +434,7 @@ def leave(hold_id: int) -> Response:
 def _absent(absence: Absence) -> tuple[str, str]:
     """The player's name and their seat, for the flash message."""
     hold = db().get_one(SeatHold, absence.hold_id)
-    return db().get_one(Player, absence.player_id).full_name, _seat_name(hold)
+    return _name(absence.player_id), _seat_name(hold)
 
 
 @bp.post("/desk/seats/<int:hold_id>/break")

@@ -15,7 +15,7 @@ from roomops.games.models import Table
 from roomops.games.services import lock_game
 from roomops.lists.models import ListEntry
 from roomops.lists.services import drop_no_shows
-from roomops.seating.models import SeatHold
+from roomops.seating.models import OFFER, SeatHold
 from roomops.seating.offers import expire_due
 
 
@@ -30,7 +30,7 @@ def due_games(session: Session, now: datetime) -> list[tuple[int, int]]:
     """(room, game) pairs with an offer past its deadline, a check-in past due, or a break or time
     away past its deadline."""
     offers = select(Table.room_id, Table.game_id).join(SeatHold, SeatHold.table_id == Table.id).where(
-        SeatHold.kind == "offer", SeatHold.ended_at.is_(None), SeatHold.deadline <= now
+        SeatHold.kind == OFFER, SeatHold.ended_at.is_(None), SeatHold.deadline <= now
     )
     checkins = select(ListEntry.room_id, ListEntry.game_id).where(
         ListEntry.status == "active", ListEntry.checked_in_at.is_(None),

@@ -8,12 +8,17 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import CheckConstraint, ForeignKey, Index, String, text
+from sqlalchemy import CheckConstraint, ForeignKey, Index, String, literal_column, text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from roomops.db import Base, UTCDateTime
 
 OUTCOMES = ("claimed", "declined", "expired", "cancelled", "left", "moved")
+
+# Hold kinds as SQL literals, not bound parameters: PostgreSQL's generic plan for a prepared
+# statement can use the partial indexes below only when the query states the kind literally.
+OFFER = literal_column("'offer'")
+SEATED = literal_column("'seated'")
 
 _LIVE = text("ended_at IS NULL")
 _LIVE_SEATED = text("ended_at IS NULL AND kind = 'seated'")

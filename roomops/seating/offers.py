@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import insert, select
 from sqlalchemy.orm import Session
 
 from roomops.actors import Actor, get_in_room
 from roomops.audit.service import record
+from roomops.db import end_live
 from roomops.errors import Conflict, Invalid, NotFound
 from roomops.games.models import Game, Table
 from roomops.games.services import locked_game
@@ -138,22 +139,6 @@ def live_offer(session: Session, actor: Actor, offer_id: int) -> tuple[SeatHold,
     return offer, table, game
 
 
-def end_holds(session: Session, ids: list[int], now: datetime, outcome: str,
-              **values: object) -> list[int]:
-    """End live holds (setting ``values`` too); returns only those this transaction ended, so
-    nothing is done twice."""
-    if not ids:
-        return []
-    stmt = (
-        update(SeatHold)
-        .where(SeatHold.id.in_(ids), SeatHold.ended_at.is_(None))
-        .values(ended_at=now, outcome=outcome, **values)
-        .returning(SeatHold.id)
-        .execution_options(synchronize_session="fetch")
-    )
-    return list(session.scalars(stmt))
-
-
 def cancel_entry_offers(session: Session, actor: Actor, now: datetime,
                         entry_ids: list[int]) -> list[int]:
     """An entry that leaves its list (R16) or whose player sits down in the game (R21) gives up the
@@ -162,7 +147,7 @@ def cancel_entry_offers(session: Session, actor: Actor, now: datetime,
         return []
     live = list(session.scalars(select(SeatHold).where(
         SeatHold.entry_id.in_(entry_ids), SeatHold.kind == "offer", SeatHold.ended_at.is_(None))))
-    ended = set(end_holds(session, [o.id for o in live], now, "cancelled"))
+    ended = set(end_live(session, SeatHold, [o.id for o in live], now, "cancelled"))
     for offer in live:
         if offer.id in ended:
             record(session, actor, now, "offer.cancelled", ("list_entry", offer.entry_id or 0),
@@ -175,7 +160,7 @@ def release_offers(session: Session, actor: Actor, now: datetime, game: Game,
                    offers: list[SeatHold], outcome: str) -> list[SeatHold]:
     """R22: a declined or expired offer is a missed call; the entry is removed or sent to the
     bottom per ``on_claim_expiry``, and the seat goes to the next player."""
-    ended = set(end_holds(session, [o.id for o in offers], now, outcome))
+    ended = set(end_live(session, SeatHold, [o.id for o in offers], now, outcome))
     mine = sorted((o for o in offers if o.id in ended), key=lambda o: o.started_at)
     room = session.get_one(Room, game.room_id)
     entries = {e.id: e for e in session.scalars(

@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-from sqlalchemy import Row, and_, literal_column, or_, select
+from sqlalchemy import Row, and_, or_, select
 from sqlalchemy.orm import Session, aliased
 
 from roomops.games.models import Game, Table
 from roomops.lists.models import ListEntry
 from roomops.rooms.models import BarredPair
 from roomops.seating.allocation import Candidate, TableState
-from roomops.seating.models import SeatHold
-
-# A literal, not a bound parameter: PostgreSQL's generic plan for a prepared statement can use the
-# partial index on live offers only when it sees the constant.
-OFFER = literal_column("'offer'")
+from roomops.seating.models import OFFER, SeatHold
 
 
 def live_holds(session: Session, table_ids: list[int]) -> list[Row[tuple[int, int, int, int]]]:

@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 from roomops.absences.services import end_absences, live_absences
 from roomops.actors import Actor, get_in_room
 from roomops.audit.service import record
+from roomops.db import end_live
 from roomops.errors import Conflict, Invalid, NotFound
 from roomops.games.models import Game, Table
 from roomops.games.services import locked_game
@@ -20,7 +21,6 @@ from roomops.rooms.models import Player, Room
 from roomops.seating.models import SeatHold
 from roomops.seating.offers import (
     cancel_entry_offers,
-    end_holds,
     fill_open_seats,
     live_offer,
     require_in_order,
@@ -65,7 +65,7 @@ def claim(session: Session, actor: Actor, now: datetime, offer_id: int, buy_in: 
     offer, table, game = live_offer(session, actor, offer_id)
     check_claimable(offer.deadline, now)  # type: ignore[arg-type]
     override = check_seat_buy_in(session, actor, now, game, offer.player_id, buy_in, override_reason)
-    if not end_holds(session, [offer.id], now, "claimed"):
+    if not end_live(session, SeatHold, [offer.id], now, "claimed"):
         raise Conflict("the offer was already taken", "R20")
     record(session, actor, now, "offer.claimed", ("list_entry", offer.entry_id or 0),
            offer_id=offer.id, player_id=offer.player_id)
@@ -146,7 +146,7 @@ def end_seat(session: Session, actor: Actor, now: datetime, hold: SeatHold, outc
     """End a seated player's hold (left, moved, released) with the amount they leave with (R27);
     a break or time away still running ends with the seat (R23, R25). The caller offers the seat."""
     game = locked_game(session, session.get_one(Table, hold.table_id).game_id, reread=hold)
-    if not end_holds(session, [hold.id], now, outcome, leave_amount=leave_amount):
+    if not end_live(session, SeatHold, [hold.id], now, outcome, leave_amount=leave_amount):
         raise Conflict("the player has already left that seat", "R21")
     record(session, actor, now, f"seat.{outcome}", ("seat_hold", hold.id),
            player_id=hold.player_id, table_id=hold.table_id, seat_no=hold.seat_no,
