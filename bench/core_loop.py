@@ -45,6 +45,7 @@ from sqlalchemy import (  # noqa: E402
 )
 from sqlalchemy import Table as SATable  # noqa: E402
 from sqlalchemy.engine import make_url  # noqa: E402
+from sqlalchemy.engine.interfaces import CacheStats  # noqa: E402
 
 from roomops import migrate  # noqa: E402
 from roomops.actors import Actor  # noqa: E402
@@ -103,11 +104,14 @@ class StatementCounter:
         self.keep = False
         event.listen(engine, "before_cursor_execute", self._on)
 
-    def _on(self, _conn: Any, _cur: Any, statement: str, *_a: Any) -> None:
+    def _on(self, _conn: Any, _cur: Any, statement: str, _params: Any, context: Any,
+            _many: bool) -> None:
         if self.active and not statement.lstrip().upper().startswith("BEGIN"):
             self.count += 1
             if self.keep:
-                self.statements.append(statement)
+                # "*": compiled afresh, not taken from SQLAlchemy's statement cache (slow)
+                fresh = getattr(context, "cache_hit", None) is not CacheStats.CACHE_HIT
+                self.statements.append(("* " if fresh else "  ") + statement)
 
 
 # ---------------------------------------------------------------- figures
@@ -163,7 +167,8 @@ def _profiled(profiler: Any, do: Callable[[Any], Any]) -> Callable[[Any], Any]:
 
 
 def _print_statements(name: str, statements: list[str], ops: int) -> None:
-    """The statements an operation sent, most frequent first, per operation."""
+    """The statements an operation sent, most frequent first, per operation; "*" marks one
+    compiled afresh instead of taken from SQLAlchemy's statement cache."""
     counts: dict[str, int] = {}
     for st in statements:
         key = " ".join(st.split())[:160]
