@@ -28,9 +28,11 @@ from typing import Any
 
 from sqlalchemy import Engine, insert, text
 
+from roomops.absences.models import Absence
 from roomops.audit.models import AuditEvent
 from roomops.games.models import Game, Table
 from roomops.lists.models import ListEntry
+from roomops.rooms.gaming_day import gaming_day
 from roomops.rooms.models import BarredPair, Player, Room, Staff
 from roomops.rooms.services import issue_api_token
 from roomops.seating.models import SeatHold
@@ -74,6 +76,8 @@ class RoomSpec:
     # Offers are made this long before NOW, spread so their deadlines fall 5-10 minutes ahead
     # (claim timer 10 minutes, R20); a sweep-scale room makes them all due instead.
     offers_due: bool = False
+    # Breaks and away pickups (each) all due at NOW, on seats spread over the room (R24/R26).
+    absences_due: int = 0
 
     def small(self) -> RoomSpec:
         """The same room shape at 10 tables, for the board's constant-statement check."""
@@ -115,6 +119,7 @@ class _Gen:
                                    gaming_day_start=time(6, 0), display_name="first_initial",
                                    claim_minutes=10, on_claim_expiry="remove", checkin_minutes=30,
                                    auto_offer=True, placement="most_need",
+                                   max_away_minutes=30 if s.absences_due else None,
                                    created_at=NOW - timedelta(days=90))]
         staff = Staff(username="bench-supervisor")
         self.token = issue_api_token(staff)
@@ -149,6 +154,7 @@ class _Gen:
         ]
         self.rows["list_entries"], self.rows["seat_holds"] = [], []
         self._current_state()
+        self._absences()
         self._history()
 
     def _audit(self, action: str, entity: tuple[str, int], at: datetime, reason: str | None = None,
@@ -318,6 +324,29 @@ class _Gen:
                 created_at=NOW - timedelta(days=k + 1), created_by_id=1, lifted_at=None))
         self.seated_at = seated_at
 
+    def _absences(self) -> None:
+        """``absences_due`` breaks (60 minutes, R23) and as many players away past
+        ``max_away_minutes`` (30, R26), all due by NOW, alternating over the seated players."""
+        self.rows["absences"] = []
+        n = 2 * self.s.absences_due
+        if not n:
+            return
+        seated = [h for h in self.rows["seat_holds"]
+                  if h["kind"] == "seated" and h["started_at"] <= NOW - timedelta(minutes=61)]
+        step = len(seated) / n
+        day = gaming_day(NOW, "Europe/London", time(6, 0))
+        for k in range(n):
+            hold = seated[int(k * step)]
+            kind, minutes = ("break", 60) if k % 2 == 0 else ("away", 30)
+            started = NOW - timedelta(minutes=minutes, seconds=1 + k % 60)
+            self.rows["absences"].append(dict(
+                id=k + 1, room_id=1, hold_id=hold["id"], player_id=hold["player_id"], kind=kind,
+                started_at=started, deadline=started + timedelta(minutes=minutes), gaming_day=day,
+                ended_at=None, outcome=None, note=None, stack=hold["buy_in"]))
+            self.current_audit.append(self._audit(
+                f"{kind}.started", ("seat_hold", hold["id"]), started, absence_id=k + 1,
+                player_id=hold["player_id"], stack=hold["buy_in"]))
+
     def _seated_player(self, table: int, seated_at: dict[int, int]) -> int:
         at = [p for p, t in seated_at.items() if t == table]
         return self.r.choice(at)
@@ -401,7 +430,7 @@ def build(engine: Engine, spec: RoomSpec) -> Built:
     gen.build()
     order = [("rooms", Room), ("staff", Staff), ("games", Game), ("players", Player),
              ("barred_pairs", BarredPair), ("tables", Table), ("list_entries", ListEntry),
-             ("seat_holds", SeatHold)]
+             ("seat_holds", SeatHold), ("absences", Absence)]
     counts: dict[str, int] = {}
     with engine.begin() as conn:
         for name, model in order:
@@ -430,7 +459,7 @@ def build(engine: Engine, spec: RoomSpec) -> Built:
             raw.close()
         with engine.begin() as conn:
             for name in ("rooms", "staff", "games", "players", "barred_pairs", "tables", "list_entries",
-                         "seat_holds", "audit_events"):
+                         "seat_holds", "absences", "audit_events"):
                 conn.execute(text(f"SELECT setval(pg_get_serial_sequence('{name}', 'id'), "
                                   f"(SELECT max(id) FROM {name}))"))
             conn.execute(text("ANALYZE"))

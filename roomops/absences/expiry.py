@@ -15,7 +15,7 @@ from roomops.games.models import Game, Table
 from roomops.lists.services import to_bottom_of_waiting_list
 from roomops.seating.models import SeatHold
 from roomops.seating.offers import fill_open_seats
-from roomops.seating.seats import end_seat
+from roomops.seating.seats import end_seats
 
 WHY = {"break": "break ran out (R24)", "away": "away too long (R26)"}
 
@@ -32,10 +32,10 @@ def release_due(session: Session, actor: Actor, now: datetime, game: Game) -> li
     mine = end_absences(session, actor, now, due, "released")
     if not mine:
         return []
-    holds = {h.id: h for h in session.scalars(
+    by_id = {h.id: h for h in session.scalars(
         select(SeatHold).where(SeatHold.id.in_([a.hold_id for a in mine])))}
-    for absence in mine:
-        end_seat(session, actor, now, holds[absence.hold_id], "released", absence.stack)
-        to_bottom_of_waiting_list(session, actor, now, game, absence.player_id, WHY[absence.kind])
+    end_seats(session, actor, now, [by_id[a.hold_id] for a in mine], "released",
+              {a.hold_id: a.stack for a in mine})
+    to_bottom_of_waiting_list(session, actor, now, game, [(a.player_id, WHY[a.kind]) for a in mine])
     fill_open_seats(session, actor, now, game, skip={a.player_id for a in mine})
     return mine

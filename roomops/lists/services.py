@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from sqlalchemy import select
+from sqlalchemy import insert, select
 from sqlalchemy.orm import Session
 
 from roomops.actors import Actor, get_in_room
@@ -15,6 +15,7 @@ from roomops.games.services import locked_game
 from roomops.lists import ordering
 from roomops.lists.history import end_entry
 from roomops.lists.models import ListEntry
+from roomops.lists.ordering import TICK
 from roomops.rooms.models import Player, Room
 from roomops.seating.models import SeatHold
 from roomops.seating.offers import cancel_entry_offers, fill_open_seats
@@ -38,14 +39,26 @@ def join(session: Session, actor: Actor, now: datetime, *, player_id: int,
 
 
 def to_bottom_of_waiting_list(session: Session, actor: Actor, now: datetime, game: Game,
-                              player_id: int, reason: str) -> ListEntry | None:
-    """R24: a player whose seat was released goes to the bottom of the game's waiting list; one
-    already on it keeps their place (None). The caller locked the game and offers the seats."""
-    on_it = session.scalar(select(ListEntry.id).where(
-        ListEntry.game_id == game.id, ListEntry.player_id == player_id, ListEntry.kind == "waiting",
-        ListEntry.status == "active"))
-    return None if on_it else _add_entry(session, actor, now, game, None, player_id, "in_person",
-                                         reason)
+                              released: list[tuple[int, str]]) -> list[ListEntry]:
+    """R24: players whose seats were released, as (player, why), go to the bottom of the game's
+    waiting list in that order; one already on it keeps their place. One INSERT for them all, one
+    read for the new ids. The caller locked the game and offers the seats."""
+    on_it = set(session.scalars(select(ListEntry.player_id).where(
+        ListEntry.game_id == game.id, ListEntry.kind == "waiting", ListEntry.status == "active",
+        ListEntry.player_id.in_([p for p, _ in released]))))
+    joining = [(p, why) for p, why in released if p not in on_it]
+    if not joining:
+        return []
+    session.execute(insert(ListEntry), [
+        {"room_id": game.room_id, "player_id": p, "kind": "waiting", "game_id": game.id,
+         "source": "in_person", "joined_at": now, "queue_at": now + i * TICK, "status": "active"}
+        for i, (p, _) in enumerate(joining)])
+    made = {e.player_id: e for e in session.scalars(select(ListEntry).where(
+        ListEntry.game_id == game.id, ListEntry.kind == "waiting", ListEntry.status == "active",
+        ListEntry.player_id.in_([p for p, _ in joining])))}
+    for p, why in joining:
+        _joined(session, actor, now, made[p], why)
+    return [made[p] for p, _ in joining]
 
 
 def _add_entry(session: Session, actor: Actor, now: datetime, game: Game, table: Table | None,
@@ -60,10 +73,14 @@ def _add_entry(session: Session, actor: Actor, now: datetime, game: Game, table:
     )
     session.add(entry)
     session.flush()
-    record(session, actor, now, "entry.joined", ("list_entry", entry.id), reason=reason,
-           player_id=player_id, kind=entry.kind, game_id=game.id, table_id=entry.table_id,
-           source=source)
+    _joined(session, actor, now, entry, reason)
     return entry
+
+
+def _joined(session: Session, actor: Actor, now: datetime, entry: ListEntry, reason: str | None) -> None:
+    record(session, actor, now, "entry.joined", ("list_entry", entry.id), reason=reason,
+           player_id=entry.player_id, kind=entry.kind, game_id=entry.game_id,
+           table_id=entry.table_id, source=entry.source)
 
 
 def _require_joinable(session: Session, game: Game, table: Table | None, player_id: int) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import Integer, case, cast, select
 from sqlalchemy.orm import Session
 
 from roomops.absences.services import end_absences, live_absences
@@ -143,13 +143,26 @@ def leave(session: Session, actor: Actor, now: datetime, hold_id: int,
 
 def end_seat(session: Session, actor: Actor, now: datetime, hold: SeatHold, outcome: str,
              leave_amount: int | None) -> Game:
-    """End a seated player's hold (left, moved, released) with the amount they leave with (R27);
-    a break or time away still running ends with the seat (R23, R25). The caller offers the seat."""
+    """End one seated player's hold (left, moved) with the amount they leave with (R27), its game
+    locked first. The caller offers the seat."""
     game = locked_game(session, session.get_one(Table, hold.table_id).game_id, reread=hold)
-    if not end_live(session, SeatHold, [hold.id], now, outcome, leave_amount=leave_amount):
+    if not end_seats(session, actor, now, [hold], outcome, {hold.id: leave_amount}):
         raise Conflict("the player has already left that seat", "R21")
-    record(session, actor, now, f"seat.{outcome}", ("seat_hold", hold.id),
-           player_id=hold.player_id, table_id=hold.table_id, seat_no=hold.seat_no,
-           leave_amount=leave_amount)
-    end_absences(session, actor, now, live_absences(session, [hold.id]), "seat_ended")
     return game
+
+
+def end_seats(session: Session, actor: Actor, now: datetime, holds: list[SeatHold], outcome: str,
+              leave_amounts: dict[int, int | None]) -> list[SeatHold]:
+    """End seated players' holds of a game whose lock the caller holds, in one UPDATE, each with
+    the amount its player leaves with (R27); a break or time away still running ends with the seat
+    (R23, R25). Returns the holds this transaction ended; the caller offers the seats."""
+    amounts = {hold_id: a for hold_id, a in leave_amounts.items() if a is not None}
+    values = {"leave_amount": cast(case(amounts, value=SeatHold.id), Integer)} if amounts else {}
+    ended = set(end_live(session, SeatHold, [h.id for h in holds], now, outcome, **values))
+    mine = [h for h in holds if h.id in ended]
+    for hold in mine:
+        record(session, actor, now, f"seat.{outcome}", ("seat_hold", hold.id),
+               player_id=hold.player_id, table_id=hold.table_id, seat_no=hold.seat_no,
+               leave_amount=leave_amounts[hold.id])
+    end_absences(session, actor, now, live_absences(session, [h.id for h in mine]), "seat_ended")
+    return mine
