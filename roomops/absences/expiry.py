@@ -1,5 +1,6 @@
-"""The sweep's side of absences: a break that ran out (R24) or an away player past
-``max_away_minutes`` (R26) loses the seat, with nobody at the desk."""
+"""Losing the seat: a break that ran out (R24) or an away player past ``max_away_minutes``
+(R26), released by the sweep with nobody at the desk; an away player who missed ``max_missed_bb``
+big blinds (R26), released as the missed blind is recorded."""
 
 from __future__ import annotations
 
@@ -9,10 +10,13 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from roomops.absences.models import Absence
-from roomops.absences.services import end_absences
+from roomops.absences.rules import picked_up_for_blinds
+from roomops.absences.services import end_absences, running_absence
 from roomops.actors import Actor
+from roomops.audit.service import record
 from roomops.games.models import Game, Table
 from roomops.lists.services import to_bottom_of_waiting_list
+from roomops.rooms.models import Room
 from roomops.seating.models import SeatHold
 from roomops.seating.offers import fill_open_seats
 from roomops.seating.seats import end_seats
@@ -21,21 +25,43 @@ WHY = {"break": "break ran out (R24)", "away": "away too long (R26)"}
 
 
 def release_due(session: Session, actor: Actor, now: datetime, game: Game) -> list[Absence]:
-    """R24/R26: every absence of the game at or past its deadline, to the second: the seat is
-    released with the stack left behind as the leave amount (it feeds R27), the player goes to the
-    bottom of the game's waiting list, and the seat is offered to the next player (R14), not
-    handed straight back to them. The caller holds the game's lock."""
+    """R24/R26: every absence of the game at or past its deadline, to the second. The caller holds
+    the game's lock."""
     due = list(session.scalars(select(Absence).join(SeatHold, SeatHold.id == Absence.hold_id).join(
         Table, Table.id == SeatHold.table_id).where(
         Table.game_id == game.id, Absence.ended_at.is_(None), Absence.deadline <= now,
     ).order_by(Absence.deadline, Absence.id)))
-    mine = end_absences(session, actor, now, due, "released")
+    return release(session, actor, now, game, due, {a.id: WHY[a.kind] for a in due})
+
+
+def record_missed_big_blind(session: Session, actor: Actor, now: datetime, hold_id: int) -> Absence:
+    """R26: an absent player missed a big blind; away with the room's ``max_missed_bb`` reached,
+    the seat is picked up at once, as in R24. Refused once the absence has run out."""
+    actor.require("floor")
+    absence, table = running_absence(session, actor, now, hold_id)
+    absence.missed_bb += 1
+    record(session, actor, now, f"{absence.kind}.missed_bb", ("seat_hold", absence.hold_id),
+           absence_id=absence.id, player_id=absence.player_id, missed_bb=absence.missed_bb)
+    room = session.get_one(Room, actor.room_id)
+    if picked_up_for_blinds(absence.kind, absence.missed_bb, room.max_missed_bb):
+        release(session, actor, now, session.get_one(Game, table.game_id), [absence],
+                {absence.id: f"missed {absence.missed_bb} big blinds (R26)"})
+    return absence
+
+
+def release(session: Session, actor: Actor, now: datetime, game: Game, absences: list[Absence],
+            why: dict[int, str]) -> list[Absence]:
+    """R24/R26: the seats are released with the stack left behind as the leave amount (it feeds
+    R27), the players go to the bottom of the game's waiting list, and the seats are offered to
+    the next players (R14), not handed straight back. Batched: a sweep may release thousands.
+    Returns the absences this transaction ended (two sweepers never release one twice)."""
+    mine = end_absences(session, actor, now, absences, "released")
     if not mine:
         return []
     by_id = {h.id: h for h in session.scalars(
         select(SeatHold).where(SeatHold.id.in_([a.hold_id for a in mine])))}
     end_seats(session, actor, now, [by_id[a.hold_id] for a in mine], "released",
               {a.hold_id: a.stack for a in mine})
-    to_bottom_of_waiting_list(session, actor, now, game, [(a.player_id, WHY[a.kind]) for a in mine])
+    to_bottom_of_waiting_list(session, actor, now, game, [(a.player_id, why[a.id]) for a in mine])
     fill_open_seats(session, actor, now, game, skip={a.player_id for a in mine})
     return mine

@@ -30,6 +30,7 @@ class Absence(Base):
         CheckConstraint("kind <> 'break' OR deadline IS NOT NULL", name="break_deadline"),
         CheckConstraint("deadline IS NULL OR deadline > started_at", name="deadline_after_start"),
         CheckConstraint("stack >= 0", name="stack"),
+        CheckConstraint("missed_bb >= 0", name="missed_bb"),
         # one live absence per seat hold
         Index("uq_absences_live_hold", "hold_id", unique=True,
               sqlite_where=_LIVE, postgresql_where=_LIVE),
@@ -53,3 +54,4 @@ class Absence(Base):
     outcome: Mapped[str | None] = mapped_column(String(10))
     note: Mapped[str | None] = mapped_column(Text)
     stack: Mapped[int]  # the stack left on the table, in minor units (feeds R27 via R24)
+    missed_bb: Mapped[int] = mapped_column(default=0, server_default=text("0"))  # R26

@@ -59,6 +59,13 @@ def is_running(deadline: datetime | None, now: datetime) -> bool:
     return deadline is None or now < deadline
 
 
+def picked_up_for_blinds(kind: str, missed_bb: int, max_missed_bb: int | None) -> bool:
+    """R26: a player away who has missed ``max_missed_bb`` big blinds loses the seat; off: never.
+    A break protects the seat for its whole time (R23): blinds missed on a break are counted for
+    the missed-blind buttons (R35) but never cost the seat."""
+    return kind == "away" and max_missed_bb is not None and missed_bb >= max_missed_bb
+
+
 def note_needed(started_at: datetime, now: datetime, note: str | None, notify_minutes: int) -> bool:
     """R25: away over ``away_notify_minutes`` with no where-about note recorded yet."""
     return note is None and now - started_at >= timedelta(minutes=notify_minutes)

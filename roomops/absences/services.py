@@ -62,14 +62,23 @@ def come_back(session: Session, actor: Actor, now: datetime, hold_id: int) -> Ab
     """R23/R25: the player is back in time; one action ends the break or the time away. At the
     deadline, to the second, it is too late: the seat is released (R24/R26)."""
     actor.require("floor")
-    hold, _table = _seated(session, actor, hold_id, "R25")
+    absence, _table = running_absence(session, actor, now, hold_id)
+    end_absences(session, actor, now, [absence], "returned")
+    return absence
+
+
+def running_absence(session: Session, actor: Actor, now: datetime,
+                    hold_id: int) -> tuple[Absence, Table]:
+    """The seat's break or time away and its table (the game locked), refused once it has run
+    out: at the deadline, to the second, the seat is released (R24/R26) whether or not the sweep
+    has run."""
+    hold, table = _seated(session, actor, hold_id, "R25")
     absence = _live_or_refuse(session, hold)
     if not is_running(absence.deadline, now):
         rule = "R24" if absence.kind == "break" else "R26"
         raise Conflict(f"the {LABELS[absence.kind]} ran out at {absence.deadline:%H:%M:%S} UTC: "
                        "the seat is released", rule)
-    end_absences(session, actor, now, [absence], "returned")
-    return absence
+    return absence, table
 
 
 def record_note(session: Session, actor: Actor, now: datetime, hold_id: int, note: str) -> Absence:

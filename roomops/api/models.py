@@ -113,7 +113,8 @@ class PolicyOut(Out):
     max_breaks_per_table: int
     away_notify_minutes: int
     max_away_minutes: int | None = Field(description="null: off (R26)")
-    max_missed_bb: int | None = Field(description="null: off; takes effect with issue 5 (R26)")
+    max_missed_bb: int | None = Field(
+        description="null: off; an away player who misses this many big blinds loses the seat (R26)")
 
     @field_validator("gaming_day_start", mode="before")
     @classmethod
@@ -154,6 +155,7 @@ class AbsenceOut(Out):
     outcome: Literal["returned", "released", "seat_ended"] | None
     note: str | None
     stack: int
+    missed_bb: int = Field(description="big blinds missed while absent (R26)")
 
 
 class BarredPairOut(Out):

@@ -15,6 +15,7 @@ from flask.typing import ResponseReturnValue
 from pydantic import BaseModel, ValidationError
 from werkzeug.wrappers import Response
 
+from roomops.absences import expiry
 from roomops.absences import services as absences
 from roomops.actors import get_in_room
 from roomops.api import models as out
@@ -279,6 +280,13 @@ def mark_away(hold_id: int) -> Response:
        response=out.AbsenceOut, tag="seats")
 def come_back(hold_id: int) -> Response:
     return answer(out.AbsenceOut, run(absences.come_back, hold_id))
+
+
+@route("POST", f"/seats/<{ID}:hold_id>/missed-big-blind",
+       summary="An absent player missed a big blind; away with max_missed_bb reached, the seat is "
+               "picked up (R26)", response=out.AbsenceOut, tag="seats")
+def missed_big_blind(hold_id: int) -> Response:
+    return answer(out.AbsenceOut, run(expiry.record_missed_big_blind, hold_id))
 
 
 @route("POST", f"/seats/<{ID}:hold_id>/note",

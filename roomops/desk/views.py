@@ -28,6 +28,7 @@ from flask_login import current_user
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from roomops.absences import expiry
 from roomops.absences import services as absences
 from roomops.absences.models import Absence
 from roomops.actors import Actor, get_in_room
@@ -458,6 +459,17 @@ def come_back(hold_id: int) -> Response:
     absence = run(absences.come_back, hold_id)
     name, seat = _absent(absence)
     return _done(f"{name} is back in {seat}.")
+
+
+@bp.post("/desk/seats/<int:hold_id>/missed-bb")
+def missed_big_blind(hold_id: int) -> Response:
+    absence = run(expiry.record_missed_big_blind, hold_id)
+    name, seat = _absent(absence)
+    if absence.outcome == "released":
+        return _done(f"{name} missed {absence.missed_bb} big blinds: {seat} is picked up and offered "
+                     "on; the player is at the bottom of the waiting list (R26).")
+    return _done(f"{name} ({seat}) has missed {absence.missed_bb} big blind"
+                 f"{'' if absence.missed_bb == 1 else 's'} (R26).")
 
 
 @bp.post("/desk/seats/<int:hold_id>/note")

@@ -63,7 +63,7 @@ class Room(Base):
     max_breaks_per_table: Mapped[int] = mapped_column(default=3, server_default=text("3"))
     away_notify_minutes: Mapped[int] = mapped_column(default=30, server_default=text("30"))
     max_away_minutes: Mapped[int | None]  # None: off (R26)
-    max_missed_bb: Mapped[int | None]  # None: off; counted from the dealer's hand records (issue 5)
+    max_missed_bb: Mapped[int | None]  # None: off; counted on the away player's absence (R26)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 

@@ -166,6 +166,33 @@ def test_api_away_pickup_by_the_sweep(client, room, session, now, clock):
     assert api.patch("/policy", json={"max_away_minutes": 0}).json["max_away_minutes"] is None
 
 
+def test_api_missed_big_blinds_pick_the_seat_up(client, room, session, now, clock):
+    holds = _holds(room, session, now, free=0)
+    api = Api(client, token_for(room, session, "supervisor"))
+    refused(api.post(f"/seats/{holds[0].id}/missed-big-blind"), 409, "R25")  # not absent
+    api.patch("/policy", json={"max_missed_bb": 2})
+    api.post(f"/seats/{holds[0].id}/away", json={"stack": 5000})
+    first = api.post(f"/seats/{holds[0].id}/missed-big-blind")
+    assert first.status_code == 200, first.text
+    assert (first.json["missed_bb"], first.json["outcome"]) == (1, None)
+    second = api.post(f"/seats/{holds[0].id}/missed-big-blind").json
+    assert (second["missed_bb"], second["outcome"]) == (2, "released")  # R26
+    seats = api.get("/room").json["games"][0]["tables"][0]["seats"]
+    assert seats[0]["state"] == "empty"
+    refused(api.post(f"/seats/{holds[0].id}/missed-big-blind"), 409, "R25")
+    cashier = Api(client, token_for(room, session, "cashier"))
+    refused(cashier.post(f"/seats/{holds[1].id}/missed-big-blind"), 403, "R61")
+
+
+def test_desk_missed_big_blind(sup_client, room, session, now, clock):
+    holds = _holds(room, session, now)
+    sup_client.post(f"/desk/seats/{holds[0].id}/away", data={})
+    resp = sup_client.post(f"/desk/seats/{holds[0].id}/missed-bb", follow_redirects=True)
+    assert "has missed 1 big blind (R26)" in resp.text
+    assert session.scalar(select(Absence.missed_bb)) == 1
+    _desk_refused(sup_client.post(f"/desk/seats/{holds[1].id}/missed-bb"), 409, "R25")
+
+
 def test_api_policy_has_the_break_policies(client, room, session):
     api = Api(client, token_for(room, session, "supervisor"))
     policy = api.get("/policy").json

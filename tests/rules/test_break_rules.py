@@ -13,6 +13,7 @@ from roomops.absences.rules import (
     break_refusal,
     is_running,
     note_needed,
+    picked_up_for_blinds,
 )
 
 T0 = datetime(2026, 11, 21, 20, 0, tzinfo=UTC)
@@ -69,3 +70,12 @@ def test_r25_note_needed_after_notify_minutes_until_a_note_is_recorded():
     assert not note_needed(T0, T0 + timedelta(minutes=30) - S, None, 30)
     assert note_needed(T0, T0 + timedelta(minutes=30), None, 30)
     assert not note_needed(T0, T0 + timedelta(minutes=31), "at the bar", 30)
+
+
+@pytest.mark.parametrize("kind,missed,limit,lost", [
+    ("away", 2, 3, False), ("away", 3, 3, True), ("away", 4, 3, True),
+    ("away", 99, None, False),  # policy off
+    ("break", 3, 3, False),  # R23: a break protects the seat for its time
+])
+def test_r26_pickup_after_max_missed_big_blinds(kind, missed, limit, lost):
+    assert picked_up_for_blinds(kind, missed, limit) is lost

@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlalchemy import select
 
+from roomops.absences import expiry
 from roomops.absences import services as absences
 from roomops.absences.models import Absence
 from roomops.errors import Conflict, Forbidden, NotFound
@@ -256,6 +257,55 @@ def test_r26_back_at_the_pickup_deadline_is_refused(room, session, now):
     _game, _table, holds = _seated(room, session, now, max_away_minutes=10)
     absences.mark_away(session, room.sup, now, holds[0].id)
     _refused(lambda: absences.come_back(session, room.sup, now + 10 * MIN, holds[0].id), "R26")
+
+
+@pytest.mark.parametrize("missed,picked_up", [(2, False), (3, True)])
+def test_r26_away_loses_the_seat_at_max_missed_big_blinds(room, session, now, missed, picked_up):
+    game, table, holds = _seated(room, session, now, free=0, max_missed_bb=3)
+    waiting = room.player(now, "Wanda")
+    lists.join(session, room.sup, now, player_id=waiting.id, game_id=game.id)
+    absences.mark_away(session, room.sup, now, holds[0].id, stack=5100)
+    for n in range(missed):
+        absence = expiry.record_missed_big_blind(session, room.sup, now + n * MIN, holds[0].id)
+    assert absence.missed_bb == missed
+    assert audits(session, "away.missed_bb")[-1].detail["missed_bb"] == missed
+    session.refresh(holds[0])
+    if not picked_up:
+        assert holds[0].ended_at is None and absence.ended_at is None
+        return
+    at = now + (missed - 1) * MIN
+    assert (holds[0].outcome, holds[0].leave_amount, holds[0].ended_at) == ("released", 5100, at)
+    assert (absence.outcome, absence.ended_at) == ("released", at)
+    assert [e.player_id for e in lists.list_entries(session, game.id, None)] == [
+        waiting.id, holds[0].player_id]  # R24: the bottom of the waiting list
+    offer = live_offer(session, waiting.id)
+    assert (offer.table_id, offer.seat_no) == (table.id, holds[0].seat_no)
+    assert audits(session, "entry.joined")[-1].reason == "missed 3 big blinds (R26)"
+    _refused(lambda: expiry.record_missed_big_blind(session, room.sup, at, holds[0].id), "R25",
+             "nobody is seated")
+
+
+def test_r26_missed_big_blinds_never_cost_a_break_or_a_room_with_the_policy_off(room, session, now):
+    _game, _table, holds = _seated(room, session, now, max_missed_bb=1)
+    on_break = absences.grant_break(session, room.sup, now + HOUR, holds[0].id, 100)
+    assert expiry.record_missed_big_blind(session, room.sup, now + HOUR, holds[0].id).missed_bb == 1
+    assert on_break.ended_at is None  # R23: the break protects the seat for its time
+    update_policy(session, room.sup, now + HOUR, max_missed_bb=0)  # off
+    away = absences.mark_away(session, room.sup, now + HOUR, holds[1].id)
+    for _ in range(5):
+        expiry.record_missed_big_blind(session, room.sup, now + HOUR, holds[1].id)
+    assert away.missed_bb == 5 and away.ended_at is None
+
+
+def test_r26_missed_big_blind_refusals(room, session, now):
+    _game, _table, holds = _seated(room, session, now, max_away_minutes=10)
+    _refused(lambda: expiry.record_missed_big_blind(session, room.sup, now, holds[0].id), "R25",
+             "neither")
+    absences.mark_away(session, room.sup, now, holds[0].id)
+    _refused(lambda: expiry.record_missed_big_blind(session, room.sup, now + 10 * MIN, holds[0].id),
+             "R26", "ran out")
+    _refused(lambda: expiry.record_missed_big_blind(session, room.actor("cashier"), now, holds[0].id),
+             "R61")
 
 
 # ---- the seat ending any other way ends the absence ---------------------------------------------
