@@ -206,10 +206,12 @@ def test_large_room_pages_on_the_tv_without_scrolling(live, page):
     assert dims[0] <= TV["height"] and dims[1] <= TV["width"]
 
 
-def test_r23_r24_r25_break_counts_down_then_reads_over_before_the_sweep(live, page):
+def test_r23_r24_r25_break_counts_down_reads_over_then_the_sweep_calls_the_next_player(live, page):
     def room_with_table(room, session, now):
         game = room.game(now)
-        fill(room, session, now, game, "1", 8, "f")
+        fill(room, session, now, game, "1", 9, "f")
+        lists.join(session, room.sup, now, player_id=room.player(now, "Walter", "White").id,
+                   game_id=game.id)
         return game
 
     live.build(room_with_table)
@@ -234,3 +236,10 @@ def test_r23_r24_r25_break_counts_down_then_reads_over_before_the_sweep(live, pa
     expect(line).to_have_attribute("data-state", "over", timeout=5000)
     expect(line).to_have_text("Seat 3: break over")
     expect(page.locator(".seatmap [data-seat='3']")).to_have_class("s s-over")
+    live.sweep()  # R24: the seat is released and offered to the next player on the list (R14)
+    called = page.locator(".called[data-seat='3']")
+    expect(called).to_contain_text("Walter W.", timeout=5000)
+    expect(called).to_have_attribute("data-state", "offered")
+    expect(page.locator(".absence[data-seat='3']")).to_have_count(0)
+    # R24: the player on the break is at the bottom of the waiting list
+    expect(page.locator(".game").first.locator(".waiting .place").last).to_contain_text("f3 P.")

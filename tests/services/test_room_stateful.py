@@ -2,12 +2,12 @@
 stateful testing, on every configured database).
 
 Actions: join a waiting or reserve list (R10-R12), claim and decline offers (R21, R22), leave
-(R27), breaks, away and coming back (R23-R26), and advancing the clock with the sweep (R20, R22,
-R24). After every step: no seat has two live holds, no player two seats or two offers (R14, R21),
-every open seat that some eligible entry could take has been offered (R14: list order is never
-skipped), no offer or break outlives its deadline once the sweep has run, and every change that
-succeeded wrote its audit rows (R60). Refusals must be domain errors naming a rule, never
-anything else, and must change nothing.
+(R27), breaks, away, missed big blinds and coming back (R23-R26), and advancing the clock with the
+sweep (R20, R22, R24). After every step: no seat has two live holds, no player two seats or two
+offers (R14, R21), every open seat that some eligible entry could take has been offered (R14: list
+order is never skipped), no offer or break outlives its deadline once the sweep has run, and every
+change that succeeded wrote its audit rows (R60). Refusals must be domain errors naming a rule,
+never anything else, and must change nothing.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from hypothesis.stateful import (
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from roomops.absences import expiry
 from roomops.absences import services as absences
 from roomops.absences.models import Absence
 from roomops.audit.models import AuditEvent
@@ -51,7 +52,8 @@ def _machine(session: Session, start: datetime) -> type[RuleBasedStateMachine]:
             super().__init__()
             self.tx = session.begin_nested()
             self.now = start
-            self.room = Room_(session, start, slug=f"h{next(ROOMS)}", break_after_play_minutes=0)
+            self.room = Room_(session, start, slug=f"h{next(ROOMS)}", break_after_play_minutes=0,
+                              max_missed_bb=2)
             self.game = self.room.game(start)
             self.tables = [self.room.table(start, self.game, name) for name in ("1", "2")]
             self.players = [p.id for p in self.room.players(start, PLAYERS, "H")]
@@ -140,6 +142,13 @@ def _machine(session: Session, start: datetime) -> type[RuleBasedStateMachine]:
         def come_back(self, k: int) -> None:
             live = self.live("seated")
             self.act(absences.come_back, live[k % len(live)].id)
+
+        @rule(k=st.integers(0, 20))
+        @precondition(lambda self: bool(self.live("seated")))
+        def missed_big_blind(self, k: int) -> None:
+            """R26: the second big blind an away player misses costs the seat."""
+            live = self.live("seated")
+            self.act(expiry.record_missed_big_blind, live[k % len(live)].id)
 
         @rule(seconds=st.sampled_from([1, 59, 60, 300, 599, 600, 601, 3600]))
         def advance(self, seconds: int) -> None:
