@@ -152,3 +152,20 @@ def test_r33_one_player_left_is_refused():
 def test_r33_next_hand_needs_a_first_hand():
     with pytest.raises(Conflict):
         next_hand(table(), seated(10, [1, 2, 3]))
+
+
+def test_r33_heads_up_button_goes_forward_to_the_first_player_after_it():
+    plan = first_hand(table(6), seated(6, [1, 2, 3, 5, 6]), 1)  # button 1, SB 2, BB 3
+    plan = next_hand(plan.table, leave(plan, 1, 2, 3))
+    # the big blind would go to seat 5 and the button back to 6: seat 5 takes the button instead
+    assert plan.heads_up and places(plan) == (5, 5, 6)
+
+
+def test_r33_heads_up_with_a_new_player_owing_the_big_blind_on_the_button_redraws():
+    plan = first_hand(table(6), seated(6, [1, 2, 3, 6]), 1)  # button 1, SB 2, BB 3
+    seats = tuple(SeatState(5, 105, "new", owes_bb=True) if s.seat_no == 5 else s
+                  for s in leave(plan, 1, 2, 3))
+    # seat 5 owes the big blind, and giving it means moving the button back to seat 6
+    with pytest.raises(Conflict) as err:
+        next_hand(plan.table, seats)
+    assert err.value.rule == "R33" and "draw for the button" in err.value.message
