@@ -142,3 +142,26 @@ def test_r36_moving_keeps_the_buttons_and_refuses_a_taken_seat():
     assert move_seat(plan.table, seats, 5, 9)[8].missed_bb
     with pytest.raises(Conflict):
         move_seat(plan.table, seats, 5, 6)
+
+
+def test_r34_r35_worked_example_of_docs_blinds():
+    plan = first_hand(table(), seated(10, range(1, 6)), 1)
+    rows = [(places(plan), blinds(plan), plan.dealt_in)]
+    plan = next_hand(plan.table, with_seat(plan, SeatState(2)))
+    rows.append((places(plan), blinds(plan), plan.dealt_in))
+    plan = next_hand(plan.table, status(plan, 5, "absent"))
+    rows.append((places(plan), blinds(plan), plan.dealt_in))
+    assert plan.missed_bb == (5,)
+    plan = next_hand(plan.table, status(plan, 5, "active"))
+    rows.append((places(plan), blinds(plan), plan.dealt_in))
+    assert [w.seat_no for w in plan.waiting] == [5]
+    plan = next_hand(plan.table, plan.seats, posting={5})
+    rows.append((places(plan), blinds(plan), plan.dealt_in))
+    assert rows == [
+        ((1, 2, 3), [(2, "small_blind"), (3, "big_blind")], (2, 3, 4, 5, 1)),
+        ((2, 3, 4), [(3, "small_blind"), (4, "big_blind")], (3, 4, 5, 1)),
+        ((3, 4, 1), [(4, "small_blind"), (1, "big_blind")], (4, 1, 3)),
+        ((4, 1, 3), [(1, "small_blind"), (3, "big_blind")], (1, 3, 4)),
+        ((1, 3, 4), [(3, "small_blind"), (4, "big_blind"), (5, "dead_small_blind"),
+                     (5, "live_big_blind")], (3, 4, 5, 1)),
+    ]
