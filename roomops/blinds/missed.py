@@ -1,0 +1,61 @@
+"""What a player owes to be dealt in (R35, R36, R19): missed-blind buttons, new players, moves."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from typing import Literal
+
+from roomops.blinds.state import PostKind, SeatState, TableState, between, seat_map
+from roomops.errors import Conflict
+
+NewPlayerPosting = Literal["post_or_wait", "free"]
+Arrival = Literal["new", "floor_move", "broken_table"]
+
+
+def owed(seat: SeatState) -> tuple[PostKind, ...]:
+    """R35/R36: what the player posts to be dealt in before the big blind reaches them.
+
+    A missed SB alone is posted dead; a missed BB (with or without the SB) is SB dead plus BB
+    live; a new player (``post_or_wait``) or one who moved away from the button posts a live BB."""
+    dead: tuple[PostKind, ...] = ("dead_small_blind",) if seat.missed_sb or seat.missed_bb else ()
+    live: tuple[PostKind, ...] = ("live_big_blind",) if seat.missed_bb or seat.owes_bb else ()
+    return dead + live
+
+
+def settled(seat: SeatState) -> SeatState:
+    """R35: the debt is posted, or the big blind reached the player: buttons come off."""
+    return replace(seat, status="active", missed_sb=False, missed_bb=False, owes_bb=False)
+
+
+def arrive(seat_no: int, player_id: int, how: Arrival = "new",
+           policy: NewPlayerPosting = "post_or_wait") -> SeatState:
+    """R36: a new player waits for the big blind or posts one (``post_or_wait``), or pays only
+    when it is their turn (``free``); R19: one from a broken table or moved by the floor owes
+    nothing."""
+    return SeatState(seat_no, player_id, "new", owes_bb=how == "new" and policy == "post_or_wait")
+
+
+def move_seat(table: TableState, seats: Sequence[SeatState], from_seat: int, to_seat: int,
+              by_floor: bool = False) -> tuple[SeatState, ...]:
+    """R36: a player who moves two or more seats occupied by active players away from the button
+    (clockwise) at the same table owes the big blind; a move ordered by the floor owes nothing
+    (R19). Missed-blind buttons go with the player."""
+    by_no = seat_map(table, seats)
+    mover, target = by_no[from_seat], by_no[to_seat]
+    if mover.player_id is None or target.player_id is not None:
+        raise Conflict(f"move from seat {from_seat} to seat {to_seat}: the first must be taken "
+                       "and the second free", "R36")
+    away = 0 if by_floor or table.button is None else _passed(
+        table.button, table.seats_per_table, by_no.values(), from_seat, to_seat)
+    moved = replace(mover, seat_no=to_seat, status="new", owes_bb=mover.owes_bb or away >= 2)
+    by_no[from_seat], by_no[to_seat] = SeatState(from_seat), moved
+    return tuple(by_no[n] for n in sorted(by_no))
+
+
+def _passed(button: int, n: int, seats: Iterable[SeatState], from_seat: int, to_seat: int) -> int:
+    """Active players passed moving clockwise away from the button (none moving towards it)."""
+    if (to_seat - button) % n < (from_seat - button) % n:
+        return 0
+    return sum(1 for s in seats
+               if s.status == "active" and s.present and between(from_seat, to_seat, s.seat_no, n))
