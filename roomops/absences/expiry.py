@@ -13,6 +13,7 @@ from roomops.absences.services import end_absences
 from roomops.actors import Actor
 from roomops.games.models import Game, Table
 from roomops.lists.services import to_bottom_of_waiting_list
+from roomops.playovers.services import end_playovers
 from roomops.seating.models import SeatHold
 from roomops.seating.offers import fill_open_seats
 from roomops.seating.seats import end_seat
@@ -32,6 +33,7 @@ def release_due(session: Session, actor: Actor, now: datetime, game: Game) -> li
     mine = end_absences(session, actor, now, due, "released")
     if not mine:
         return []
+    end_playovers(session, actor, now, "seat_released", hold_ids=[a.hold_id for a in mine])  # R29
     holds = {h.id: h for h in session.scalars(
         select(SeatHold).where(SeatHold.id.in_([a.hold_id for a in mine])))}
     for absence in mine:

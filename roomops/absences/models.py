@@ -53,3 +53,5 @@ class Absence(Base):
     outcome: Mapped[str | None] = mapped_column(String(10))
     note: Mapped[str | None] = mapped_column(Text)
     stack: Mapped[int]  # the stack left on the table, in minor units (feeds R27 via R24)
+    # R29: the owner asked for no playover until then (exclusive); None: not asked
+    no_playover_until: Mapped[datetime | None] = mapped_column(UTCDateTime)

@@ -24,6 +24,7 @@ from roomops.db import end_live
 from roomops.errors import Conflict, NotFound
 from roomops.games.models import Table
 from roomops.games.services import locked_game
+from roomops.playovers.services import end_playovers
 from roomops.rooms.gaming_day import gaming_day
 from roomops.rooms.models import Room
 from roomops.seating.models import SeatHold
@@ -69,6 +70,7 @@ def come_back(session: Session, actor: Actor, now: datetime, hold_id: int) -> Ab
         raise Conflict(f"the {LABELS[absence.kind]} ran out at {absence.deadline:%H:%M:%S} UTC: "
                        "the seat is released", rule)
     end_absences(session, actor, now, [absence], "returned")
+    end_playovers(session, actor, now, "owner_back", hold_ids=[hold.id])  # R29: the overplayer leaves
     return absence
 
 

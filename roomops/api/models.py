@@ -114,6 +114,8 @@ class PolicyOut(Out):
     away_notify_minutes: int
     max_away_minutes: int | None = Field(description="null: off (R26)")
     max_missed_bb: int | None = Field(description="null: off; takes effect with issue 5 (R26)")
+    playover_needs_consent: bool = Field(description="R29: the owner must consent to a playover")
+    no_playover_max_minutes: int = Field(description="R29: the longest \"no playover\" an owner may ask")
 
     @field_validator("gaming_day_start", mode="before")
     @classmethod
@@ -154,6 +156,23 @@ class AbsenceOut(Out):
     outcome: Literal["returned", "released", "seat_ended"] | None
     note: str | None
     stack: int
+    no_playover_until: datetime | None = Field(description="R29: no playover before this time")
+
+
+class PlayoverOut(Out):
+    """R29: a waiting player playing over the seat hold ``hold_id`` of an absent owner, whose stack
+    is the absence's; ``buy_in`` is the overplayer's own chips."""
+
+    id: int
+    hold_id: int
+    absence_id: int
+    player_id: int
+    entry_id: int
+    started_at: datetime
+    buy_in: int
+    reason: str | None
+    ended_at: datetime | None
+    outcome: Literal["owner_back", "seat_released", "seat_ended", "seated", "stopped"] | None
 
 
 class BarredPairOut(Out):
@@ -202,6 +221,17 @@ class SeatAbsence(Out):
     seconds_away: int
     note: str | None
     note_needed: bool = Field(description="R25: away over away_notify_minutes with no note")
+    no_playover_until: datetime | None = Field(description="R29: while the owner's \"no playover\" runs")
+
+
+class SeatPlayover(Out):
+    """R29: who plays over the absent owner's seat, with their own buy-in."""
+
+    id: int
+    player_id: int
+    player: str
+    buy_in: int
+    started_at: datetime
 
 
 class SeatOut(Out):
@@ -213,6 +243,7 @@ class SeatOut(Out):
     deadline: datetime | None
     seconds_left: int
     absence: SeatAbsence | None
+    playover: SeatPlayover | None
 
 
 class ListPlace(Out):
@@ -277,5 +308,5 @@ class RoomOut(Out):
 
 RESPONSE_MODELS: list[type[BaseModel]] = [
     Error, PlayerOut, EntryOut, HoldOut, GameOut, TableOut, PolicyOut, BarredPairOut, AuditPage,
-    EntryHistory, RoomOut, ReturnRequirementOut, AbsenceOut,
+    EntryHistory, RoomOut, ReturnRequirementOut, AbsenceOut, PlayoverOut,
 ]
