@@ -458,7 +458,7 @@ def mark_away(hold_id: int) -> Response:
 def come_back(hold_id: int) -> Response:
     absence = run(absences.come_back, hold_id)
     name, seat = _absent(absence)
-    overplayer = told_to_leave(db(), hold_id, now())  # R29
+    overplayer = told_to_leave(db(), absence.id)  # R29
     leaves = f" {overplayer.full_name} must leave at the end of the hand (R29)." if overplayer else ""
     return _done(f"{name} is back in {seat}.{leaves}")
 

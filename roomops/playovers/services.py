@@ -117,10 +117,11 @@ def end_playovers(session: Session, actor: Actor, now: datetime, outcome: str, *
     return mine
 
 
-def told_to_leave(session: Session, hold_id: int, at: datetime) -> Player | None:
-    """The overplayer whose playover on the seat ended at ``at`` because the owner came back."""
+def told_to_leave(session: Session, absence_id: int) -> Player | None:
+    """The overplayer told to leave at the end of the hand because the owner came back from this
+    absence (R29)."""
     return session.scalar(select(Player).join(Playover, Playover.player_id == Player.id).where(
-        Playover.hold_id == hold_id, Playover.ended_at == at, Playover.outcome == "owner_back"))
+        Playover.absence_id == absence_id, Playover.outcome == "owner_back"))
 
 
 def _refuse(refusal: Refusal | None) -> None:

@@ -179,7 +179,7 @@ def test_r29_owner_back_ends_the_playover_and_the_overplayer_keeps_the_top(room,
     assert (po.outcome, po.ended_at) == ("owner_back", at + 20 * MIN)
     row = audits(session, "playover.ended")[-1]
     assert row.detail["leave_at_end_of_hand"] is True and row.detail["player_id"] == waiting[0].id
-    assert playovers.told_to_leave(session, holds[2].id, at + 20 * MIN).id == waiting[0].id
+    assert playovers.told_to_leave(session, po.absence_id).id == waiting[0].id
     assert [e.id for e in lists.list_entries(session, game.id, None)] == [e.id for e in entries]
 
 
