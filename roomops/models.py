@@ -5,6 +5,7 @@ from roomops.audit.models import AuditEvent
 from roomops.db import Base
 from roomops.games.models import Game, Table
 from roomops.lists.models import ListEntry
+from roomops.playovers.models import Playover
 from roomops.rooms.models import BarredPair, Player, Room, Staff
 from roomops.seating.models import SeatHold
 
@@ -16,6 +17,7 @@ __all__ = [
            "Game",
            "ListEntry",
            "Player",
+           "Playover",
            "Room",
            "SeatHold",
            "Staff",

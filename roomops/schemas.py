@@ -176,6 +176,8 @@ class Policy(Body):
     max_missed_bb: Annotated[int, Field(
         ge=0, le=100, description="R26; 0 turns it off; counted once the dealers' hand records exist "
                                   "(issue 5)")] | None = None
+    playover_needs_consent: bool | None = None  # R29
+    no_playover_max_minutes: Annotated[int, Field(ge=1, le=60)] | None = None  # R29
 
 
 class GrantBreak(Body):
@@ -192,6 +194,23 @@ class MarkAway(Body):
 
 class AbsenceNote(Body):
     note: Reason  # R25: where the player is
+
+
+class StartPlayover(Body):
+    """R29: the overplayer's own buy-in (R30); the next in list order unless ``entry_id`` is given
+    (out of list order needs a reason, R13); the owner's consent where the room requires it."""
+
+    buy_in: Money
+    entry_id: Id | None = None
+    reason: Reason | None = None
+    owner_consents: bool = False
+
+
+class NoPlayover(Body):
+    """R29: "no playover" for this many minutes, at most the room's ``no_playover_max_minutes``
+    (all of it when not given)."""
+
+    minutes: Annotated[int, Field(ge=1, le=60)] | None = None
 
 
 class BarPair(Body):

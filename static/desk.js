@@ -145,6 +145,18 @@
     }
   }
 
+  /* R29: start a playover (the next in list order unless another entry is chosen) or end one. */
+  function playoverForms(seat, game, card) {
+    var section = dialog.querySelector("section[data-for=seat-absent]");
+    section.querySelectorAll("form[data-when]").forEach(function (f) {
+      f.hidden = (f.dataset.when === "played") !== !!seat.dataset.playover;
+    });
+    var select = section.querySelector("select[name=entry_id]");
+    entryOptions(select, game, card);
+    select.insertBefore(new Option("the next in list order", ""), select.firstChild);
+    select.value = "";
+  }
+
   function open(kind, target) {
     if (!dialog) return;
     dialog.querySelectorAll("section[data-for]").forEach(function (s) { s.hidden = true; });
@@ -165,10 +177,11 @@
         sub.textContent = "Open seat.";
       } else if (state === "seated") {
         var absent = seat.dataset.absence;
-        prepare(dialog.querySelector("section[data-for=" + (absent ? "seat-absent" : "seat-present") + "]"), seat.dataset.holdId, {});
+        prepare(dialog.querySelector("section[data-for=" + (absent ? "seat-absent" : "seat-present") + "]"), seat.dataset.holdId, { buy_in: min });
         prepare(dialog.querySelector("section[data-for=seat-seated]"), seat.dataset.holdId, {});
+        if (absent) playoverForms(seat, game, card);
         sub.textContent = seat.dataset.player + (absent ? " · " + (absent === "break" ? "on a break" : "away")
-          : " · bought in for " + seat.dataset.buyin);
+          : " · bought in for " + seat.dataset.buyin) + (seat.dataset.playover ? " · played over by " + seat.dataset.playover : "");
       } else {
         var osec = dialog.querySelector("section[data-for=seat-offered]");
         prepare(osec, seat.dataset.holdId, { buy_in: min });

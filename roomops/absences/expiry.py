@@ -16,6 +16,7 @@ from roomops.actors import Actor
 from roomops.audit.service import record
 from roomops.games.models import Game, Table
 from roomops.lists.services import to_bottom_of_waiting_list
+from roomops.playovers.services import end_playovers
 from roomops.rooms.models import Room
 from roomops.seating.models import SeatHold
 from roomops.seating.offers import fill_open_seats
@@ -58,6 +59,7 @@ def release(session: Session, actor: Actor, now: datetime, game: Game, absences:
     mine = end_absences(session, actor, now, absences, "released")
     if not mine:
         return []
+    end_playovers(session, actor, now, "seat_released", hold_ids=[a.hold_id for a in mine])  # R29
     by_id = {h.id: h for h in session.scalars(
         select(SeatHold).where(SeatHold.id.in_([a.hold_id for a in mine])))}
     end_seats(session, actor, now, [by_id[a.hold_id] for a in mine], "released",

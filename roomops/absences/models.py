@@ -55,3 +55,5 @@ class Absence(Base):
     note: Mapped[str | None] = mapped_column(Text)
     stack: Mapped[int]  # the stack left on the table, in minor units (feeds R27 via R24)
     missed_bb: Mapped[int] = mapped_column(default=0, server_default=text("0"))  # R26
+    # R29: the owner asked for no playover until then (exclusive); None: not asked
+    no_playover_until: Mapped[datetime | None] = mapped_column(UTCDateTime)

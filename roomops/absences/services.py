@@ -24,6 +24,7 @@ from roomops.db import end_live
 from roomops.errors import Conflict, NotFound
 from roomops.games.models import Table
 from roomops.games.services import locked_game
+from roomops.playovers.services import end_playovers
 from roomops.rooms.gaming_day import gaming_day
 from roomops.rooms.models import Room
 from roomops.seating.models import SeatHold
@@ -64,6 +65,7 @@ def come_back(session: Session, actor: Actor, now: datetime, hold_id: int) -> Ab
     actor.require("floor")
     absence, _table = running_absence(session, actor, now, hold_id)
     end_absences(session, actor, now, [absence], "returned")
+    end_playovers(session, actor, now, "owner_back", hold_ids=[hold_id])  # R29: the overplayer leaves
     return absence
 
 

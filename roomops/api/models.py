@@ -115,6 +115,8 @@ class PolicyOut(Out):
     max_away_minutes: int | None = Field(description="null: off (R26)")
     max_missed_bb: int | None = Field(
         description="null: off; an away player who misses this many big blinds loses the seat (R26)")
+    playover_needs_consent: bool = Field(description="R29: the owner must consent to a playover")
+    no_playover_max_minutes: int = Field(description="R29: the longest \"no playover\" an owner may ask")
 
     @field_validator("gaming_day_start", mode="before")
     @classmethod
@@ -156,6 +158,23 @@ class AbsenceOut(Out):
     note: str | None
     stack: int
     missed_bb: int = Field(description="big blinds missed while absent (R26)")
+    no_playover_until: datetime | None = Field(description="R29: no playover before this time")
+
+
+class PlayoverOut(Out):
+    """R29: a waiting player playing over the seat hold ``hold_id`` of an absent owner, whose stack
+    is the absence's; ``buy_in`` is the overplayer's own chips."""
+
+    id: int
+    hold_id: int
+    absence_id: int
+    player_id: int
+    entry_id: int
+    started_at: datetime
+    buy_in: int
+    reason: str | None
+    ended_at: datetime | None
+    outcome: Literal["owner_back", "seat_released", "seat_ended", "seated", "stopped"] | None
 
 
 class BarredPairOut(Out):
@@ -204,6 +223,17 @@ class SeatAbsence(Out):
     seconds_away: int
     note: str | None
     note_needed: bool = Field(description="R25: away over away_notify_minutes with no note")
+    no_playover_until: datetime | None = Field(description="R29: while the owner's \"no playover\" runs")
+
+
+class SeatPlayover(Out):
+    """R29: who plays over the absent owner's seat, with their own buy-in."""
+
+    id: int
+    player_id: int
+    player: str
+    buy_in: int
+    started_at: datetime
 
 
 class SeatOut(Out):
@@ -215,6 +245,7 @@ class SeatOut(Out):
     deadline: datetime | None
     seconds_left: int
     absence: SeatAbsence | None
+    playover: SeatPlayover | None
 
 
 class ListPlace(Out):
@@ -279,5 +310,5 @@ class RoomOut(Out):
 
 RESPONSE_MODELS: list[type[BaseModel]] = [
     Error, PlayerOut, EntryOut, HoldOut, GameOut, TableOut, PolicyOut, BarredPairOut, AuditPage,
-    EntryHistory, RoomOut, ReturnRequirementOut, AbsenceOut,
+    EntryHistory, RoomOut, ReturnRequirementOut, AbsenceOut, PlayoverOut,
 ]

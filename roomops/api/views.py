@@ -41,6 +41,7 @@ from roomops.schemas import (
     Leave,
     MarkAway,
     NewPlayer,
+    NoPlayover,
     OfferSeat,
     OpenTable,
     Policy,
@@ -48,6 +49,7 @@ from roomops.schemas import (
     ReorderEntry,
     ReturnQuery,
     SeatPlayer,
+    StartPlayover,
 )
 from roomops.seating import offers, returns, seats
 from roomops.seating.return_rule import Requirement
@@ -99,6 +101,7 @@ BODY_RULES: dict[type[BaseModel], str] = {
     JoinList: "R10", RemoveEntry: "R16", ReorderEntry: "R13", OfferSeat: "R14", Claim: "R30",
     SeatPlayer: "R14", Leave: "R27", GameConditions: "R4", GameChange: "R6", OpenTable: "R5",
     Policy: "R3", BarPair: "R15", GrantBreak: "R23", MarkAway: "R25", AbsenceNote: "R25",
+    StartPlayover: "R29", NoPlayover: "R29",
 }
 FIELD_RULES = {"buy_in": "R30", "reason": "R13", "seat_no": "R4", "override_reason": "R27"}
 
@@ -376,7 +379,7 @@ def room_view(snap: snapshot.RoomSnapshot) -> dict[str, Any]:
                 "player": s.player.full_name if s.player else None,
                 "hold_id": s.hold.id if s.hold else None,
                 "deadline": s.hold.deadline if s.hold and s.hold.kind == "offer" else None,
-                "seconds_left": s.seconds_left, "absence": s.absence}
+                "seconds_left": s.seconds_left, "absence": s.absence, "playover": s.playover}
 
     def game(gv: snapshot.GameView) -> dict[str, Any]:
         gm: Game = gv.game

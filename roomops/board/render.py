@@ -36,7 +36,7 @@ from roomops.board.terms import fee_text, money, natural, stakes, straddle_text
 
 # Bump when the games' markup changes: it is in every ETag (pollers holding an old one fetch the new
 # markup) and in every cache key.
-MARKUP = "2"
+MARKUP = "3"
 TV_LIST_ROWS = 12  # TV: entries shown per list before "and N more" (the phone shows them all)
 CACHE_GAMES = 400  # about ten rooms of 40 games, a few MB of HTML
 
@@ -85,11 +85,13 @@ class Called(NamedTuple):
 
 
 class Absent(NamedTuple):
-    """A seat whose player is on a break (R23) or away (R25); never their name (R61)."""
+    """A seat whose player is on a break (R23) or away (R25); never their name (R61). ``played``:
+    "played over by <public name>" while a waiting player plays over it (R29)."""
     seat_no: int
     state: str  # break | over (a break past its deadline, R24) | away
     text: str
     countdown: Markup = Markup()
+    played: str = ""
 
 
 class Place(NamedTuple):
@@ -104,7 +106,8 @@ class Place(NamedTuple):
 @dataclass
 class TableBoard:
     name: str
-    seats: list[tuple[int, str]]  # (seat_no, state): seated | break | over | away | empty | offered | expired
+    # (seat_no, state): seated | break | over | away | played (R29) | empty | offered | expired
+    seats: list[tuple[int, str]]
     seated: int
     open_seats: list[int]
     called: list[Called]
@@ -138,19 +141,22 @@ def absences_running(rows: GameRows, now_ms: int) -> tuple[bool, ...]:
     """Whether each absence of the game's tables, in row order, is still running at ``now_ms``: a
     break while a whole second is left (the calls' arithmetic, as board.js counts), away always
     (the board shows no time for away)."""
-    return tuple(deadline is None or countdown.is_live(deadline, now_ms)
-                 for table in rows[1] for _no, _kind, deadline in table[3])
+    return tuple(absent[2] is None or countdown.is_live(absent[2], now_ms)
+                 for table in rows[1] for absent in table[3])
 
 
-def _absent(row: AbsentRow, running: bool, tz: ZoneInfo) -> Absent:
-    seat_no, kind, deadline_ms = row
+def _absent(row: AbsentRow, running: bool, tz: ZoneInfo, names: dict[int, str]) -> Absent:
+    """``names``: the public names of the game's entries, for who plays over the seat (R29)."""
+    seat_no, kind, deadline_ms, played_by = row
+    played = "" if played_by is None else (
+        f"played over by {names[played_by]}" if played_by in names else "played over")
     if kind != "break" or deadline_ms is None:
-        return Absent(seat_no, "away", f"Seat {seat_no} away")
+        return Absent(seat_no, "away", f"Seat {seat_no} away", played=played)
     if not running:
         return Absent(seat_no, "over", f"Seat {seat_no}: break over")
     back_by = (_EPOCH + timedelta(milliseconds=deadline_ms)).astimezone(tz)
     return Absent(seat_no, "break", f"Seat {seat_no} on a break · back by {back_by:%H:%M} ·",
-                  countdown.mark(deadline_ms))
+                  countdown.mark(deadline_ms), played)
 
 
 def _place(position: int, entry: EntryRow, call: tuple[str, Call] | None, policy: str,
@@ -173,7 +179,7 @@ def _place(position: int, entry: EntryRow, call: tuple[str, Call] | None, policy
 def _seat(seat_no: int, taken: set[int], absent: dict[int, Absent], calls: dict[int, Call]
           ) -> tuple[int, str]:
     if seat_no in absent:
-        return seat_no, absent[seat_no].state
+        return seat_no, "played" if absent[seat_no].played else absent[seat_no].state
     if seat_no in taken:
         return seat_no, "seated"
     if seat_no in calls:
@@ -182,10 +188,11 @@ def _seat(seat_no: int, taken: set[int], absent: dict[int, Absent], calls: dict[
 
 
 def _table(name: str, seated: str | None, away: list[Away], calls: dict[int, Call], seats_per_table: int,
-           policy: str, tz: ZoneInfo, reserve: list[Place]) -> TableBoard:
-    """A table's seat map, open seats, absent seats (R23-R25) and called seats (R14, R20, R22)."""
+           policy: str, tz: ZoneInfo, reserve: list[Place], names: dict[int, str]) -> TableBoard:
+    """A table's seat map, open seats, absent seats (R23-R25) and who plays over them (R29), and
+    called seats (R14, R20, R22)."""
     taken = {int(n) for n in seated.split(",")} if seated else set()
-    absent = {row[0]: _absent(row, running, tz) for row, running in away}
+    absent = {row[0]: _absent(row, running, tz, names) for row, running in away}
     seats = [_seat(n, taken, absent, calls) for n in range(1, seats_per_table + 1)]
     called = [Called(n, public_name(c[4], c[5], policy), "offered" if live else "expired",
                      countdown.mark(c[3]) if live else countdown.expired(c[3]))
@@ -216,6 +223,8 @@ def game_board(rows: GameRows, policy: str, tz: ZoneInfo, live: tuple[bool, ...]
         # A reserve entry of a table no longer open stays on the game's list (R11).
         lists.setdefault(entry[1] if entry[1] in names else None, []).append(entry)
 
+    entry_names = {e[0]: public_name(e[3], e[4], policy) for e in entries}
+
     def places(table_id: int | None) -> list[Place]:
         return [_place(i, e, call_of.get(e[0]), policy, tz) for i, e in enumerate(lists.get(table_id, ()), 1)]
 
@@ -225,7 +234,7 @@ def game_board(rows: GameRows, policy: str, tz: ZoneInfo, live: tuple[bool, ...]
         straddles=straddle_text(straddle_allowed, max_straddles, button_straddle),
         fees=fee_text(fee_kind, hourly_fee, rake_percent, rake_cap), seats_per_table=seats_per_table,
         tables=[_table(name, seated, away.get(table_id, []), calls_at.get(table_id, {}), seats_per_table,
-                       policy, tz, places(table_id))
+                       policy, tz, places(table_id), entry_names)
                 for table_id, name, seated, _a in sorted(tables, key=lambda t: natural(t[1]))],
         waiting=places(None))
 

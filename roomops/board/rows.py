@@ -14,8 +14,9 @@ keys its cache on them. They are tuples of plain values, so equal rows compare e
     GameRows = (game, tables, calls, entries)
     game     = GAME_COLUMNS values, id first
     tables   = ((table_id, name, seated, absent), ...)   seated: "1,2,5" or None, by seat
-    absent   = ((seat_no, kind, deadline_ms), ...)   by seat: a seated player's live absence (R23,
-               R25), kind 'break' or 'away'; deadline_ms a break's deadline (R24), None for away
+    absent   = ((seat_no, kind, deadline_ms, played_by), ...)   by seat: a seated player's live
+               absence (R23, R25), kind 'break' or 'away'; deadline_ms a break's deadline (R24),
+               None for away; played_by the list entry of who plays over the seat (R29), or None
     calls    = ((table_id, seat_no, entry_id, deadline_ms, first_name, last_name), ...)
     entries  = ((entry_id, table_id, checkin_by, first_name, last_name), ...)   in list order (R13)
 
@@ -35,6 +36,7 @@ from roomops.absences.models import Absence
 from roomops.board.countdown import to_ms
 from roomops.games.models import Game, Table
 from roomops.lists.models import ListEntry
+from roomops.playovers.models import Playover
 from roomops.rooms.models import Player
 from roomops.seating.models import OFFER, SEATED, SeatHold
 
@@ -42,7 +44,7 @@ GAME_COLUMNS = (Game.id, Game.variant, Game.small_blind, Game.big_blind, Game.an
                 Game.max_buyin, Game.seats_per_table, Game.fee_kind, Game.hourly_fee, Game.rake_percent,
                 Game.rake_cap, Game.straddle_allowed, Game.max_straddles, Game.button_straddle)
 
-AbsentRow = tuple[int, str, int | None]
+AbsentRow = tuple[int, str, int | None, int | None]
 TableRow = tuple[int, str, str | None, tuple[AbsentRow, ...]]
 CallRow = tuple[int, int, int, int, str, str]
 EntryRow = tuple[int, int | None, datetime | None, str, str]
@@ -71,18 +73,22 @@ def read_room(session: Session, room_id: int) -> list[GameRows]:
 
 def _tables(conn: Connection, room_id: int, game_ids: set[int]) -> dict[int, list[TableRow]]:
     """Each game's open tables (R5), with the seats taken at each and their live absences (R23, R25),
-    aggregated in the table's row: one "seat:kind:deadline" per taken seat, kind and deadline empty
-    when the player is in their seat, the deadline only for a break (R24). The deadline travels as
-    the database's text of the stored naive UTC value, which both databases give in ISO form."""
+    aggregated in the table's row: one "seat:kind:played_by:deadline" per taken seat, kind empty
+    when the player is in their seat, played_by the entry playing over it (R29, its name is among
+    the game's entries: the entry stays active), the deadline only for a break (R24). The deadline
+    travels as the database's text of the stored naive UTC value, which both databases give in
+    ISO form."""
     deadline = case((Absence.kind == _BREAK, cast(Absence.deadline, String)), else_=literal_column("''"))
-    seat = (cast(SeatHold.seat_no, String) + literal_column("':'") + func.coalesce(Absence.kind, "")
-            + literal_column("':'") + deadline)
+    sep = literal_column("':'")
+    seat = (cast(SeatHold.seat_no, String) + sep + func.coalesce(Absence.kind, "") + sep
+            + func.coalesce(cast(Playover.entry_id, String), "") + sep + deadline)
     seated = func.aggregate_strings(seat, ",")
     tables: dict[int, list[TableRow]] = {game_id: [] for game_id in game_ids}
     for table_id, game_id, name, seats in _rows(conn, select(Table.id, Table.game_id, Table.name, seated)
             .outerjoin(SeatHold, (SeatHold.table_id == Table.id) & SeatHold.ended_at.is_(None)
                        & (SeatHold.kind == SEATED))
             .outerjoin(Absence, (Absence.hold_id == SeatHold.id) & Absence.ended_at.is_(None))
+            .outerjoin(Playover, (Playover.hold_id == SeatHold.id) & Playover.ended_at.is_(None))
             .where(Table.room_id == room_id, Table.status == "open")
             .group_by(Table.id, Table.game_id, Table.name).order_by(Table.id)):
         if game_id in tables:
@@ -91,18 +97,19 @@ def _tables(conn: Connection, room_id: int, game_ids: set[int]) -> dict[int, lis
 
 
 def _seats(seats: str | None) -> tuple[str | None, tuple[AbsentRow, ...]]:
-    """ "4:break:2026-11-21 20:40:00,1::,5:away:" -> ("1,4,5", ((4, "break", ms), (5, "away", None))),
-    by seat, so equal tables give equal rows whatever order the aggregate came in."""
+    """ "4:break:17:2026-11-21 20:40:00,1:::,5:away::" -> ("1,4,5", ((4, "break", ms, 17),
+    (5, "away", None, None))), by seat, so equal tables give equal rows whatever order the aggregate
+    came in."""
     if not seats:
         return None, ()
     taken: list[int] = []
     absent: list[AbsentRow] = []
     for piece in seats.split(","):
-        no, kind, deadline = piece.split(":", 2)
+        no, kind, played_by, deadline = piece.split(":", 3)
         taken.append(int(no))
         if kind:
             absent.append((int(no), kind, to_ms(datetime.fromisoformat(deadline).replace(tzinfo=UTC))
-                           if deadline else None))
+                           if deadline else None, int(played_by) if played_by else None))
     return ",".join(map(str, sorted(taken))), tuple(sorted(absent))
 
 

@@ -11,13 +11,15 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from sqlalchemy import Row, and_, select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, aliased
 
 from roomops.absences.models import Absence
 from roomops.absences.rules import is_running, note_needed
 from roomops.audit.service import latest_id
 from roomops.games.models import Game, Table
 from roomops.lists.models import ListEntry
+from roomops.playovers.models import Playover
+from roomops.playovers.rules import no_playover_running
 from roomops.rooms.models import Player, Room
 from roomops.seating.models import SeatHold
 from roomops.seating.rules import seconds_left
@@ -43,7 +45,15 @@ PLAYER_COLUMNS = (Player.id.label("player_id"), Player.first_name, Player.last_n
 # a seated player's live break or time away (R23/R25), joined to the holds: no extra statement
 ABSENCE_COLUMNS = (Absence.id.label("absence_id"), Absence.kind.label("absence_kind"),
                    Absence.started_at.label("absence_started_at"),
-                   Absence.deadline.label("absence_deadline"), Absence.note.label("absence_note"))
+                   Absence.deadline.label("absence_deadline"), Absence.note.label("absence_note"),
+                   Absence.no_playover_until.label("absence_no_playover_until"))
+# who plays over an absent owner's seat (R29), joined the same way
+OVERPLAYER = aliased(Player, name="overplayer")
+PLAYOVER_COLUMNS = (Playover.id.label("playover_id"), Playover.player_id.label("playover_player_id"),
+                    OVERPLAYER.first_name.label("playover_first"),
+                    OVERPLAYER.last_name.label("playover_last"),
+                    Playover.buy_in.label("playover_buy_in"),
+                    Playover.started_at.label("playover_started_at"))
 
 
 @dataclass(slots=True, frozen=True)
@@ -60,6 +70,18 @@ class AbsenceView:
     seconds_left: int | None  # to the deadline (a break; away with max_away_minutes)
     seconds_away: int
     note_needed: bool
+    no_playover_until: datetime | None  # R29: only while it runs
+
+
+@dataclass(slots=True, frozen=True)
+class PlayoverView:
+    """R29: the overplayer on an absent owner's seat, with their own buy-in."""
+
+    id: int
+    player_id: int
+    player: str  # full name
+    buy_in: int
+    started_at: datetime
 
 
 @dataclass
@@ -70,6 +92,7 @@ class SeatView:
     hold: Row | None = None  # type: ignore[type-arg]  # HOLD_COLUMNS
     seconds_left: int = 0
     absence: AbsenceView | None = None
+    playover: PlayoverView | None = None
 
 
 @dataclass
@@ -119,7 +142,17 @@ def _absence_view(hold: Row, room: Room, now: datetime) -> AbsenceView | None:  
         is_running(deadline, now), None if deadline is None else seconds_left(deadline, now),
         int((now - hold.absence_started_at).total_seconds()),
         hold.absence_kind == "away" and note_needed(hold.absence_started_at, now, hold.absence_note,
-                                                    room.away_notify_minutes))
+                                                    room.away_notify_minutes),
+        hold.absence_no_playover_until if no_playover_running(hold.absence_no_playover_until, now)
+        else None)
+
+
+def _playover_view(hold: Row) -> PlayoverView | None:  # type: ignore[type-arg]
+    if hold.playover_id is None:
+        return None
+    name = PlayerRef(hold.playover_player_id, hold.playover_first, hold.playover_last).full_name
+    return PlayoverView(hold.playover_id, hold.playover_player_id, name, hold.playover_buy_in,
+                        hold.playover_started_at)
 
 
 def _seat_view(seat_no: int, hold: Row | None, player: PlayerRef | None,  # type: ignore[type-arg]
@@ -127,7 +160,8 @@ def _seat_view(seat_no: int, hold: Row | None, player: PlayerRef | None,  # type
     if hold is None:
         return SeatView(seat_no)
     if hold.kind == "seated":
-        return SeatView(seat_no, "seated", player, hold, absence=_absence_view(hold, room, now))
+        return SeatView(seat_no, "seated", player, hold, absence=_absence_view(hold, room, now),
+                        playover=_playover_view(hold))
     # State is derived from the deadline: an unswept offer past it already reads as expired (R22).
     left = seconds_left(hold.deadline, now)  # type: ignore[arg-type]
     return SeatView(seat_no, "offered" if left > 0 else "expired", player, hold, left)
@@ -149,9 +183,11 @@ def load(session: Session, room_id: int, now: datetime, *, version: int | None =
     tables = list(session.scalars(select(Table).where(
         Table.room_id == room_id, Table.status == "open").order_by(Table.name)))
     holds = [(h, _player(h)) for h in session.execute(select(
-        *HOLD_COLUMNS, *PLAYER_COLUMNS, *ABSENCE_COLUMNS).join(
+        *HOLD_COLUMNS, *PLAYER_COLUMNS, *ABSENCE_COLUMNS, *PLAYOVER_COLUMNS).join(
         Player, Player.id == SeatHold.player_id).outerjoin(
-        Absence, and_(Absence.hold_id == SeatHold.id, Absence.ended_at.is_(None))).where(
+        Absence, and_(Absence.hold_id == SeatHold.id, Absence.ended_at.is_(None))).outerjoin(
+        Playover, and_(Playover.hold_id == SeatHold.id, Playover.ended_at.is_(None))).outerjoin(
+        OVERPLAYER, OVERPLAYER.id == Playover.player_id).where(
         SeatHold.room_id == room_id, SeatHold.ended_at.is_(None)))]
     entries = [(e, _player(e)) for e in session.execute(select(*ENTRY_COLUMNS, *PLAYER_COLUMNS).join(
         Player, Player.id == ListEntry.player_id).where(

@@ -41,6 +41,7 @@ from roomops.games import services as games
 from roomops.games.models import Game, Table
 from roomops.lists import services as lists
 from roomops.lists.models import ListEntry
+from roomops.playovers.services import told_to_leave
 from roomops.rooms import services as rooms
 from roomops.rooms.models import Player, Room
 from roomops.schemas import (
@@ -458,7 +459,9 @@ def mark_away(hold_id: int) -> Response:
 def come_back(hold_id: int) -> Response:
     absence = run(absences.come_back, hold_id)
     name, seat = _absent(absence)
-    return _done(f"{name} is back in {seat}.")
+    overplayer = told_to_leave(db(), absence.id)  # R29
+    leaves = f" {overplayer.full_name} must leave at the end of the hand (R29)." if overplayer else ""
+    return _done(f"{name} is back in {seat}.{leaves}")
 
 
 @bp.post("/desk/seats/<int:hold_id>/missed-bb")
@@ -486,7 +489,8 @@ def absence_note(hold_id: int) -> Response:
 POLICY_FIELDS = ("timezone", "display_name", "claim_minutes", "on_claim_expiry", "checkin_minutes",
                  "auto_offer", "placement", "return_window", "return_window_minutes", "gaming_day_start",
                  "break_minutes", "break_after_play_minutes", "breaks_per_gaming_day",
-                 "max_breaks_per_table", "away_notify_minutes", "max_away_minutes", "max_missed_bb")
+                 "max_breaks_per_table", "away_notify_minutes", "max_away_minutes", "max_missed_bb",
+                 "playover_needs_consent", "no_playover_max_minutes")
 
 
 @bp.route("/desk/policy", methods=["GET", "POST"])

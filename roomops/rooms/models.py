@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime, time
 
-from sqlalchemy import Boolean, CheckConstraint, ForeignKey, Index, String, Text, Time, text
+from sqlalchemy import Boolean, CheckConstraint, ForeignKey, Index, String, Text, Time, false, text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from roomops.db import Base, UTCDateTime
@@ -40,6 +40,7 @@ class Room(Base):
         CheckConstraint("max_away_minutes IS NULL OR max_away_minutes BETWEEN 1 AND 480",
                         name="max_away_minutes"),
         CheckConstraint("max_missed_bb IS NULL OR max_missed_bb BETWEEN 1 AND 100", name="max_missed_bb"),
+        CheckConstraint("no_playover_max_minutes BETWEEN 1 AND 60", name="no_playover_max_minutes"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -64,6 +65,10 @@ class Room(Base):
     away_notify_minutes: Mapped[int] = mapped_column(default=30, server_default=text("30"))
     max_away_minutes: Mapped[int | None]  # None: off (R26)
     max_missed_bb: Mapped[int | None]  # None: off; counted on the away player's absence (R26)
+    # R29: the owner's consent is needed for a playover; "no playover" lasts at most this long
+    playover_needs_consent: Mapped[bool] = mapped_column(Boolean, default=False,
+                                                         server_default=false())
+    no_playover_max_minutes: Mapped[int] = mapped_column(default=10, server_default=text("10"))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 

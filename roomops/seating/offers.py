@@ -115,10 +115,14 @@ def require_seat_for(session: Session, table: Table, game: Game, seat_no: int, p
 def require_in_order(session: Session, game: Game, table: Table, seat_no: int, player_id: int,
                      reason: str | None) -> None:
     """R13/R14: giving a seat to anyone but the next eligible entry needs a written reason."""
-    nxt = next_for_seat(session, game, table, seat_no)
+    require_next(next_for_seat(session, game, table, seat_no), player_id, reason, "R13")
+
+
+def require_next(nxt: Assignment | None, player_id: int, reason: str | None, rule: str) -> None:
+    """R13: anyone but ``nxt``, the next eligible entry, only with a written reason."""
     if nxt is not None and nxt.player_id != player_id and not (reason and reason.strip()):
         raise Conflict(
-            f"entry {nxt.entry_id} is next for this seat; out of list order needs a reason", "R13"
+            f"entry {nxt.entry_id} is next for this seat; out of list order needs a reason", rule
         )
 
 

@@ -17,6 +17,7 @@ from roomops.games.models import Game, Table
 from roomops.games.services import locked_game
 from roomops.lists.history import end_entry
 from roomops.lists.models import ListEntry
+from roomops.playovers.services import end_playovers
 from roomops.rooms.models import Player, Room
 from roomops.seating.models import SeatHold
 from roomops.seating.offers import (
@@ -102,6 +103,7 @@ def sit(session: Session, actor: Actor, now: datetime, table: Table, game: Game,
     # The old seat ends first (one live seat per player, enforced by the database) but is offered
     # only once this player is off the lists, so it can never be offered back to them.
     old_game = end_seat(session, actor, now, elsewhere, "moved", None) if elsewhere else None
+    end_playovers(session, actor, now, "seated", player_ids=[player_id])  # R29: a seat of their own
     hold = SeatHold(room_id=table.room_id, table_id=table.id, seat_no=seat_no, player_id=player_id,
                     kind="seated", started_at=now, buy_in=buy_in)
     session.add(hold)
@@ -164,5 +166,6 @@ def end_seats(session: Session, actor: Actor, now: datetime, holds: list[SeatHol
         record(session, actor, now, f"seat.{outcome}", ("seat_hold", hold.id),
                player_id=hold.player_id, table_id=hold.table_id, seat_no=hold.seat_no,
                leave_amount=leave_amounts[hold.id])
-    end_absences(session, actor, now, live_absences(session, [h.id for h in mine]), "seat_ended")
+    ended = end_absences(session, actor, now, live_absences(session, [h.id for h in mine]), "seat_ended")
+    end_playovers(session, actor, now, "seat_ended", hold_ids=[a.hold_id for a in ended])  # R29
     return mine

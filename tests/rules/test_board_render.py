@@ -102,7 +102,8 @@ def test_r23_r24_r25_r61_break_and_away_seats_from_rows():
     now_ms = T0_MS + 3_600_000  # 21:00 UTC, 22:00 in Zurich
     running_ms = now_ms + 751_000  # 12:31 left, back by 22:12 in Zurich
     rows = (GAME,
-            ((30, "1", "1,2,4,5", ((2, "break", running_ms), (4, "break", now_ms - 1), (5, "away", None))),),
+            ((30, "1", "1,2,4,5", ((2, "break", running_ms, None), (4, "break", now_ms - 1, None),
+                                   (5, "away", None, None))),),
             (), ())
     running = absences_running(rows, now_ms)
     assert running == (True, False, True)
@@ -122,6 +123,20 @@ def test_r23_r24_r25_r61_break_and_away_seats_from_rows():
     later = game_board(rows, "full", ZoneInfo("Europe/Zurich"), (), absences_running(rows, running_ms))
     assert [a.state for a in later.tables[0].absent] == ["over", "over", "away"]
     assert later.tables[0].seats[1] == (2, "over")
+
+
+def test_r29_a_played_over_seat_shows_the_overplayer_public_name():
+    """Seat 2's owner on a break, played over by entry 7 (on the list: its public name); seat 5's
+    owner away, played over by an entry no longer on the list (no name to show)."""
+    now_ms = T0_MS
+    rows = (GAME,
+            ((30, "1", "1,2,5", ((2, "break", now_ms + 600_000, 7), (5, "away", None, 99))),),
+            (), ((7, None, None, "Ada", "Lovelace"),))
+    board = game_board(rows, "first_initial", ZoneInfo("UTC"), (), absences_running(rows, now_ms))
+    (table,) = board.tables
+    assert table.seats[:5] == [(1, "seated"), (2, "played"), (3, "empty"), (4, "empty"), (5, "played")]
+    assert [(a.seat_no, a.state, a.played) for a in table.absent] == [
+        (2, "break", "played over by Ada L."), (5, "away", "played over")]
 
 
 # ---- the cache ----------------------------------------------------------------------------------

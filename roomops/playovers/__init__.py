@@ -1,0 +1,1 @@
+"""Playovers: a waiting player plays over an absent owner's seat (R29)."""

@@ -1,0 +1,211 @@
+"""Playovers (R29): starting one, the owner's "no playover", and ending them. Services never commit.
+
+Every service locks the seat's game first (``locked_game``) and writes an audit row (R60).
+Playovers end in one place, ``end_playovers``: when the owner comes back, when the owner's seat is
+released by the sweep (R24/R26) or ends any other way, when the overplayer sits down anywhere
+(R21), and when the supervisor stops one."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from datetime import datetime
+
+from sqlalchemy import or_, select
+from sqlalchemy.orm import Session
+
+from roomops.absences.models import Absence
+from roomops.absences.rules import Refusal, is_running
+from roomops.actors import Actor, get_in_room
+from roomops.audit.service import record
+from roomops.db import end_live
+from roomops.errors import Conflict, NotFound
+from roomops.games.models import Game, Table
+from roomops.games.services import locked_game
+from roomops.lists.models import ListEntry
+from roomops.playovers.models import Playover
+from roomops.playovers.rules import (
+    Overplayer,
+    no_playover_deadline,
+    no_playover_refusal,
+    overplayer_refusal,
+    owner_refusal,
+)
+from roomops.rooms.models import Player, Room
+from roomops.seating import queries
+from roomops.seating.allocation import Assignment, TableState, allocate, is_barred
+from roomops.seating.models import SEATED, SeatHold
+from roomops.seating.offers import require_next
+from roomops.seating.rules import check_buy_in
+
+
+def start_playover(session: Session, actor: Actor, now: datetime, hold_id: int, *, buy_in: int,
+                   entry_id: int | None = None, reason: str | None = None,
+                   owner_consents: bool = False) -> Playover:
+    """R29: the next eligible entry of the game's waiting list or the table's reserve list (R14)
+    plays over the seat of an owner on a break or away, with ``buy_in`` of their own chips (R30);
+    ``entry_id`` out of list order only with a written reason (R13)."""
+    actor.require("floor")
+    hold, table, game = _owner_seat(session, actor, hold_id)
+    absence = _absent_owner(session, hold, now)
+    room = session.get_one(Room, actor.room_id)
+    _refuse(owner_refusal(absence.no_playover_until, now, room.playover_needs_consent, owner_consents,
+                          _played_over(session, hold.id)))
+    check_buy_in(buy_in, game.min_buyin, game.max_buyin)
+    present = {h.player_id for h in queries.live_holds(session, [table.id])} | _overplayers_at(
+        session, table.id)
+    barred = queries.barred_pairs(session, room.id)
+    nxt = _next_in_order(session, game, table, hold.seat_no, present, barred)
+    entry = _entry(session, actor, entry_id, nxt)
+    _refuse(overplayer_refusal(_overplayer(session, game, table, entry, present, barred)))
+    require_next(nxt, entry.player_id, reason, "R29")
+    playover = Playover(room_id=room.id, hold_id=hold.id, absence_id=absence.id,
+                        player_id=entry.player_id, entry_id=entry.id, started_at=now, buy_in=buy_in,
+                        reason=reason.strip() if reason and reason.strip() else None)
+    session.add(playover)
+    session.flush()
+    record(session, actor, now, "playover.started", ("seat_hold", hold.id), reason=playover.reason,
+           playover_id=playover.id, player_id=entry.player_id, entry_id=entry.id,
+           owner_id=hold.player_id, table_id=table.id, seat_no=hold.seat_no, buy_in=buy_in,
+           owner_stack=absence.stack, owner_consented=owner_consents)
+    return playover
+
+
+def ask_no_playover(session: Session, actor: Actor, now: datetime, hold_id: int,
+                    minutes: int | None = None) -> Absence:
+    """R29: an absent owner asks for no playover for up to ``no_playover_max_minutes`` (the whole
+    of it when ``minutes`` is not given). The deadline is stored on the absence; no job ends it."""
+    actor.require("floor")
+    hold, _table, _game = _owner_seat(session, actor, hold_id)
+    absence = _absent_owner(session, hold, now)
+    room = session.get_one(Room, actor.room_id)
+    minutes = room.no_playover_max_minutes if minutes is None else minutes
+    _refuse(no_playover_refusal(minutes, room.no_playover_max_minutes,
+                                absence.no_playover_until is not None, _played_over(session, hold.id)))
+    absence.no_playover_until = no_playover_deadline(now, minutes)
+    record(session, actor, now, "no_playover.requested", ("seat_hold", hold.id),
+           absence_id=absence.id, player_id=hold.player_id, minutes=minutes,
+           until=absence.no_playover_until.isoformat())
+    return absence
+
+
+def stop_playover(session: Session, actor: Actor, now: datetime, hold_id: int) -> Playover:
+    """R29: the supervisor ends a playover (the overplayer leaves); their list entry keeps its place."""
+    actor.require("floor")
+    hold, _table, _game = _owner_seat(session, actor, hold_id)
+    ended = end_playovers(session, actor, now, "stopped", hold_ids=[hold.id])
+    if not ended:
+        raise Conflict("nobody is playing over this seat", "R29")
+    return ended[0]
+
+
+def end_playovers(session: Session, actor: Actor, now: datetime, outcome: str, *,
+                  hold_ids: Collection[int] = (), player_ids: Collection[int] = ()) -> list[Playover]:
+    """End the live playovers on the owners' seat holds ``hold_ids`` or by the overplayers
+    ``player_ids``: one read, one conditional UPDATE (``end_live``) and their audit rows, however
+    many there are. Returns only those this transaction ended. The overplayer vacates at the end
+    of the hand; their list entry was never ended, so it keeps its place (R29)."""
+    if not hold_ids and not player_ids:
+        return []
+    live = list(session.scalars(select(Playover).where(Playover.ended_at.is_(None), or_(
+        Playover.hold_id.in_(list(hold_ids)), Playover.player_id.in_(list(player_ids))))))
+    ended = set(end_live(session, Playover, [p.id for p in live], now, outcome))
+    mine = [p for p in live if p.id in ended]
+    for p in mine:
+        record(session, actor, now, "playover.ended", ("seat_hold", p.hold_id), playover_id=p.id,
+               player_id=p.player_id, entry_id=p.entry_id, outcome=outcome, buy_in=p.buy_in,
+               leave_at_end_of_hand=outcome in ("owner_back", "stopped"))
+    return mine
+
+
+def told_to_leave(session: Session, absence_id: int) -> Player | None:
+    """The overplayer told to leave at the end of the hand because the owner came back from this
+    absence (R29)."""
+    return session.scalar(select(Player).join(Playover, Playover.player_id == Player.id).where(
+        Playover.absence_id == absence_id, Playover.outcome == "owner_back"))
+
+
+def _refuse(refusal: Refusal | None) -> None:
+    if refusal is not None:
+        raise Conflict(refusal.reason, refusal.rule)
+
+
+def _owner_seat(session: Session, actor: Actor, hold_id: int) -> tuple[SeatHold, Table, Game]:
+    """The seated owner's hold with its game locked, read again after the lock."""
+    hold = session.get(SeatHold, hold_id)
+    if hold is None or hold.room_id != actor.room_id:
+        raise NotFound(f"no seat with id {hold_id} in this room", "R29")
+    table = session.get_one(Table, hold.table_id)
+    game = locked_game(session, table.game_id, reread=hold)
+    if hold.kind != "seated" or hold.ended_at is not None:
+        raise Conflict(f"nobody is seated on seat hold {hold_id}", "R29")
+    return hold, table, game
+
+
+def _absent_owner(session: Session, hold: SeatHold, now: datetime) -> Absence:
+    """The owner's running break or time away; refused when there is none (past its deadline the
+    seat is being released, R24/R26)."""
+    absence = session.scalar(select(Absence).where(Absence.hold_id == hold.id,
+                                                   Absence.ended_at.is_(None)))
+    if absence is None or not is_running(absence.deadline, now):
+        raise Conflict("the seat's owner is not on a break or away: only a vacant seat is played "
+                       "over", "R29")
+    return absence
+
+
+def _played_over(session: Session, hold_id: int) -> bool:
+    return session.scalar(select(Playover.id).where(Playover.hold_id == hold_id,
+                                                    Playover.ended_at.is_(None))) is not None
+
+
+def _overplayers_at(session: Session, table_id: int) -> set[int]:
+    """Players playing over a seat at the table: they are at it for R14 and R15."""
+    return set(session.scalars(select(Playover.player_id).join(
+        SeatHold, SeatHold.id == Playover.hold_id).where(
+        SeatHold.table_id == table_id, Playover.ended_at.is_(None))))
+
+
+def _seated(session: Session, room_id: int, player_ids: Collection[int]) -> set[int]:
+    return set(session.scalars(select(SeatHold.player_id).where(
+        SeatHold.room_id == room_id, SeatHold.kind == SEATED, SeatHold.ended_at.is_(None),
+        SeatHold.player_id.in_(list(player_ids)))))
+
+
+def _playing_over(session: Session, room_id: int, player_ids: Collection[int]) -> set[int]:
+    return set(session.scalars(select(Playover.player_id).where(
+        Playover.room_id == room_id, Playover.ended_at.is_(None),
+        Playover.player_id.in_(list(player_ids)))))
+
+
+def _next_in_order(session: Session, game: Game, table: Table, seat_no: int, present: set[int],
+                   barred: set[frozenset[int]]) -> Assignment | None:
+    """R14/R29: the earliest eligible entry for the seat, as for an opened seat (R14), and neither
+    seated in the room nor playing over already."""
+    candidates, busy = queries.candidates(session, game)
+    ids = {c.player_id for c in candidates}
+    busy |= _seated(session, game.room_id, ids) | _playing_over(session, game.room_id, ids)
+    found = allocate([TableState(table.id, [seat_no], set(present))], candidates, barred, busy)
+    return found[0] if found else None
+
+
+def _entry(session: Session, actor: Actor, entry_id: int | None, nxt: Assignment | None) -> ListEntry:
+    if entry_id is not None:
+        return get_in_room(session, ListEntry, entry_id, actor, "list entry")
+    if nxt is None:
+        raise Conflict("nobody on the waiting list or the table's reserve list may play over this "
+                       "seat", "R29")
+    return session.get_one(ListEntry, nxt.entry_id)
+
+
+def _overplayer(session: Session, game: Game, table: Table, entry: ListEntry, present: set[int],
+                barred: set[frozenset[int]]) -> Overplayer:
+    pid = entry.player_id
+    return Overplayer(
+        on_the_list=entry.status == "active" and entry.game_id == game.id
+        and entry.table_id in (None, table.id),
+        awaiting_checkin=entry.checkin_deadline is not None and entry.checked_in_at is None,
+        holds_offer=queries.holds_offer(session, game.room_id, pid),
+        at_the_table=pid in present,
+        barred_at_the_table=is_barred(pid, present, barred),
+        seated_in_room=bool(_seated(session, game.room_id, [pid])),
+        playing_over=bool(_playing_over(session, game.room_id, [pid])),
+    )

@@ -1,0 +1,154 @@
+"""R29 over HTTP: the desk's playover forms and the JSON API, with their refusals (a 4xx naming
+the rule, nothing half-written), and "no playover" to the second on the desk's clock."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from sqlalchemy import func, select
+
+from roomops.absences import services as absences
+from roomops.audit.models import AuditEvent
+from roomops.lists import services as lists
+from roomops.playovers.models import Playover
+from roomops.seating.models import SeatHold
+from tests.http.test_api import Api, refused, token_for
+from tests.services.helpers import full_game
+
+HOUR = timedelta(hours=1)
+
+
+def _counts(session) -> tuple[int, int]:
+    session.expire_all()
+    return (session.scalar(select(func.count()).select_from(AuditEvent)),
+            session.scalar(select(func.count()).select_from(Playover)))
+
+
+def _on_break(room, session, now, clock):
+    """A full table; seat 3's owner on a break an hour on; Ada then Bo waiting."""
+    game, table = full_game(room, session, now, free=0)
+    holds = list(session.scalars(select(SeatHold).where(
+        SeatHold.table_id == table.id, SeatHold.kind == "seated").order_by(SeatHold.seat_no)))
+    entries = [lists.join(session, room.sup, now + timedelta(seconds=i),
+                          player_id=room.player(now, name, "Wait").id, game_id=game.id)
+               for i, name in enumerate(("Ada", "Bo"))]
+    clock.advance(hours=1)
+    absences.grant_break(session, room.sup, clock.now(), holds[2].id, 23450)
+    session.commit()
+    return holds, entries
+
+
+def _desk_refused(resp, status, rule, *words):
+    assert resp.status_code == status, resp.text
+    assert "Nothing was changed" in resp.text and rule in resp.text
+    for word in words:
+        assert word in resp.text
+    return resp
+
+
+# ---- desk -------------------------------------------------------------------------------------
+
+
+def test_desk_playover_shown_then_the_owner_back_tells_the_overplayer_to_leave(sup_client, room,
+                                                                               session, now, clock):
+    holds, _entries = _on_break(room, session, now, clock)
+    resp = sup_client.post(f"/desk/seats/{holds[2].id}/playover", data={"buy_in": "150", "entry_id": ""},
+                           follow_redirects=True)
+    assert "Ada Wait plays over seat 3 at table 1 with 150" in resp.text
+    html = sup_client.get("/desk/fragment").text
+    assert 'data-playover="Ada Wait"' in html and "played over: Ada Wait" in html
+    resp = sup_client.post(f"/desk/seats/{holds[2].id}/back", follow_redirects=True)
+    assert "Ada Wait must leave at the end of the hand (R29)" in resp.text
+    assert "played over" not in sup_client.get("/desk/fragment").text
+    assert session.scalar(select(Playover)).outcome == "owner_back"
+
+
+def test_desk_playover_refusals_name_r29_and_change_nothing(sup_client, room, session, now, clock):
+    holds, entries = _on_break(room, session, now, clock)
+    before = _counts(session)
+    _desk_refused(sup_client.post(f"/desk/seats/{holds[0].id}/playover", data={"buy_in": "150"}),
+                  409, "R29", "not on a break or away")
+    _desk_refused(sup_client.post(f"/desk/seats/{holds[2].id}/playover",
+                                  data={"buy_in": "150", "entry_id": str(entries[1].id)}),
+                  409, "R29", "out of list order")
+    assert sup_client.post(f"/desk/seats/{holds[2].id}/playover", data={}).status_code == 422
+    assert _counts(session) == before
+    assert sup_client.post("/desk/policy", data={"playover_needs_consent": "on", "auto_offer": "on",
+                                                 "no_playover_max_minutes": "5"}).status_code == 303
+    _desk_refused(sup_client.post(f"/desk/seats/{holds[2].id}/playover", data={"buy_in": "150"}),
+                  409, "R29", "consent")
+    resp = sup_client.post(f"/desk/seats/{holds[2].id}/playover",
+                           data={"buy_in": "150", "owner_consents": "on"})
+    assert resp.status_code == 303
+    before = _counts(session)
+    _desk_refused(sup_client.post(f"/desk/seats/{holds[2].id}/playover",
+                                  data={"buy_in": "150", "owner_consents": "on"}), 409, "R29",
+                  "already playing over this seat")
+    assert _counts(session) == before
+    resp = sup_client.post(f"/desk/seats/{holds[2].id}/playover/end", follow_redirects=True)
+    assert "Ada Wait leaves seat 3 at table 1 at the end of the hand" in resp.text
+
+
+def test_desk_no_playover_to_the_second(sup_client, room, session, now, clock):
+    holds, _entries = _on_break(room, session, now, clock)
+    resp = sup_client.post(f"/desk/seats/{holds[2].id}/no-playover", data={"minutes": "7"},
+                           follow_redirects=True)
+    until = (clock.now() + timedelta(minutes=7)).strftime("%H:%M")
+    assert f"No playover on seat 3 at table 1 until {until}" in resp.text
+    assert f"no playover until {until}" in sup_client.get("/desk/fragment").text
+    clock.advance(minutes=6, seconds=59)
+    _desk_refused(sup_client.post(f"/desk/seats/{holds[2].id}/playover", data={"buy_in": "150"}),
+                  409, "R29", "no playover until")
+    clock.advance(seconds=1)
+    assert "no playover until" not in sup_client.get("/desk/fragment").text
+    assert sup_client.post(f"/desk/seats/{holds[2].id}/playover",
+                           data={"buy_in": "150"}).status_code == 303
+    _desk_refused(sup_client.post(f"/desk/seats/{holds[2].id}/no-playover", data={"minutes": "3"}),
+                  409, "R29")
+    assert sup_client.post(f"/desk/seats/{holds[2].id}/no-playover",
+                           data={"minutes": "61"}).status_code == 422
+
+
+# ---- API --------------------------------------------------------------------------------------
+
+
+def test_api_playover_start_room_view_and_end(client, room, session, now, clock):
+    holds, entries = _on_break(room, session, now, clock)
+    api = Api(client, token_for(room, session, "supervisor"))
+    resp = api.post(f"/seats/{holds[2].id}/playover", json={"buy_in": 15000})
+    assert resp.status_code == 201, resp.text
+    body = resp.json
+    assert (body["entry_id"], body["buy_in"], body["outcome"]) == (entries[0].id, 15000, None)
+    seat = api.get("/room").json["games"][0]["tables"][0]["seats"][2]
+    assert seat["playover"]["player"] == "Ada Wait" and seat["playover"]["buy_in"] == 15000
+    assert seat["absence"]["kind"] == "break"
+    ended = api.post(f"/seats/{holds[2].id}/playover/end")
+    assert ended.status_code == 200 and ended.json["outcome"] == "stopped"
+    refused(api.post(f"/seats/{holds[2].id}/playover/end"), 409, "R29")
+    assert api.get("/room").json["games"][0]["tables"][0]["seats"][2]["playover"] is None
+
+
+def test_api_no_playover_and_refusals(client, room, session, now, clock):
+    holds, entries = _on_break(room, session, now, clock)
+    api = Api(client, token_for(room, session, "supervisor"))
+    policy = api.get("/policy").json
+    assert (policy["playover_needs_consent"], policy["no_playover_max_minutes"]) == (False, 10)
+    before = _counts(session)
+    refused(api.post(f"/seats/{holds[2].id}/no-playover", json={"minutes": 11}), 409, "R29")
+    refused(api.post(f"/seats/{holds[2].id}/no-playover", json={"minutes": 0}), 422, "R29")
+    refused(api.post(f"/seats/{holds[0].id}/no-playover", json={}), 409, "R29")
+    refused(api.post(f"/seats/{holds[0].id}/playover", json={"buy_in": 15000}), 409, "R29")
+    refused(api.post(f"/seats/{holds[2].id}/playover", json={"buy_in": 0}), 422, "R30")
+    refused(api.post(f"/seats/{holds[2].id}/playover", json={"buy_in": 15000,
+                                                            "entry_id": entries[1].id}), 409, "R29")
+    refused(api.post("/seats/999999/playover", json={"buy_in": 15000}), 404, "R29")
+    cashier = Api(client, token_for(room, session, "cashier"))
+    refused(cashier.post(f"/seats/{holds[2].id}/playover", json={"buy_in": 15000}), 403, "R61")
+    assert _counts(session) == before
+    resp = api.post(f"/seats/{holds[2].id}/no-playover", json={})
+    assert resp.status_code == 200, resp.text
+    assert resp.json["no_playover_until"].startswith((clock.now() + timedelta(minutes=10)).strftime(
+        "%Y-%m-%dT%H:%M:%S"))
+    seat = api.get("/room").json["games"][0]["tables"][0]["seats"][2]
+    assert seat["absence"]["no_playover_until"] is not None
+    refused(api.post(f"/seats/{holds[2].id}/playover", json={"buy_in": 15000}), 409, "R29")

@@ -1,0 +1,264 @@
+"""R29: playovers on the services, on every configured database: who may play over (R12-R15, in
+list order), the owner's consent and "no playover" (to the second), and every way a playover ends.
+The clock is moved, never slept on."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from sqlalchemy import event, select
+from sqlalchemy.exc import IntegrityError
+
+from roomops.absences import services as absences
+from roomops.errors import Conflict, Forbidden, Invalid, NotFound
+from roomops.jobs.sweep import sweep
+from roomops.lists import services as lists
+from roomops.playovers import services as playovers
+from roomops.playovers.models import Playover
+from roomops.rooms.services import bar_pair, update_policy
+from roomops.seating import seats
+from roomops.seating.models import SeatHold
+from tests.services.helpers import audits, full_game, live_offer
+
+S = timedelta(seconds=1)
+MIN = timedelta(minutes=1)
+HOUR = timedelta(hours=1)
+BUY_IN = 10000
+
+
+@pytest.fixture()
+def floor(room, session, now):
+    """A full 9-seat table, an hour on; seat 3's owner on a break; three players waiting."""
+    game, table = full_game(room, session, now, free=0)
+    holds = list(session.scalars(select(SeatHold).where(
+        SeatHold.table_id == table.id, SeatHold.kind == "seated").order_by(SeatHold.seat_no)))
+    waiting = [room.player(now, name, "Wait") for name in ("Ada", "Bo", "Cy")]
+    entries = [lists.join(session, room.sup, now + i * S, player_id=p.id, game_id=game.id)
+               for i, p in enumerate(waiting)]
+    at = now + HOUR
+    absences.grant_break(session, room.sup, at, holds[2].id, 23450)
+    return game, table, holds, waiting, entries, at
+
+
+def _refused(call, rule, *words, error=Conflict):
+    with pytest.raises(error) as err:
+        call()
+    assert err.value.rule == rule, err.value
+    for word in words:
+        assert word in err.value.message, err.value.message
+    return err.value
+
+
+def _live(session):
+    session.flush()
+    return list(session.scalars(select(Playover).where(Playover.ended_at.is_(None))))
+
+
+def test_r29_next_in_list_order_plays_over_with_their_own_chips(room, session, floor):
+    _game, _table, holds, waiting, entries, at = floor
+    po = playovers.start_playover(session, room.sup, at, holds[2].id, buy_in=BUY_IN)
+    assert (po.player_id, po.entry_id, po.buy_in, po.ended_at) == (waiting[0].id, entries[0].id,
+                                                                   BUY_IN, None)
+    row = audits(session, "playover.started")[-1]
+    # the play-over box: the owner's stack stays recorded apart from the overplayer's buy-in
+    assert (row.detail["owner_stack"], row.detail["buy_in"], row.detail["owner_id"]) == (
+        23450, BUY_IN, holds[2].player_id)
+    assert entries[0].status == "active"  # keeps their place on the list (decisions.md)
+
+
+def test_r29_refusals_name_the_rule_and_write_nothing(room, session, floor, now):
+    _game, _table, holds, _waiting, entries, at = floor
+    start = playovers.start_playover
+    _refused(lambda: start(session, room.sup, at, holds[0].id, buy_in=BUY_IN), "R29", "not on a break")
+    _refused(lambda: start(session, room.sup, at, 999999, buy_in=BUY_IN), "R29", error=NotFound)
+    _refused(lambda: start(session, room.sup, at, holds[2].id, buy_in=1), "R30", error=Invalid)
+    _refused(lambda: start(session, room.sup, at, holds[2].id, buy_in=BUY_IN, entry_id=entries[1].id),
+             "R29", "out of list order")
+    _refused(lambda: start(session, room.actor("cashier"), at, holds[2].id, buy_in=BUY_IN), "R61",
+             error=Forbidden)
+    assert _live(session) == []
+    playovers.start_playover(session, room.sup, at, holds[2].id, buy_in=BUY_IN)
+    _refused(lambda: start(session, room.sup, at, holds[2].id, buy_in=BUY_IN, entry_id=entries[1].id,
+                           reason="x"), "R29", "already playing over this seat")
+    absences.mark_away(session, room.sup, at, holds[4].id)
+    _refused(lambda: start(session, room.sup, at, holds[4].id, buy_in=BUY_IN, entry_id=entries[0].id,
+                           reason="x"), "R29", "already playing over a seat")
+    _refused(lambda: start(session, room.sup, at, holds[4].id, buy_in=BUY_IN,
+                           entry_id=entries[2].id + 10**6), None, error=NotFound)
+
+
+def test_r13_out_of_order_with_a_written_reason(room, session, floor):
+    _game, _table, holds, waiting, entries, at = floor
+    po = playovers.start_playover(session, room.sup, at, holds[2].id, buy_in=BUY_IN,
+                                  entry_id=entries[1].id, reason="  Ada asked to wait  ")
+    assert po.player_id == waiting[1].id and po.reason == "Ada asked to wait"
+    assert audits(session, "playover.started")[-1].reason == "Ada asked to wait"
+
+
+def test_r14_r29_who_is_skipped_in_order(room, session, floor, now):
+    _game, _table, holds, waiting, entries, at = floor
+    # Ada is barred from someone at the table (R15), Bo is seated at another game's table
+    bar_pair(session, room.sup, at, waiting[0].id, holds[0].player_id, "dispute")
+    other = room.game(at, variant="PLO")
+    t2 = room.table(at, other, "7")
+    seats.seat_directly(session, room.sup, at, table_id=t2.id, seat_no=1, player_id=waiting[1].id,
+                        buy_in=BUY_IN)
+    po = playovers.start_playover(session, room.sup, at, holds[2].id, buy_in=BUY_IN)
+    assert po.player_id == waiting[2].id
+    _refused(lambda: playovers.start_playover(session, room.sup, at, holds[2].id, buy_in=BUY_IN),
+             "R29", "already playing over this seat")
+    absences.mark_away(session, room.sup, at, holds[5].id)
+    _refused(lambda: playovers.start_playover(session, room.sup, at, holds[5].id, buy_in=BUY_IN),
+             "R29", "nobody on the waiting list")
+    _refused(lambda: playovers.start_playover(session, room.sup, at, holds[5].id, buy_in=BUY_IN,
+                                              entry_id=entries[0].id, reason="x"), "R15")
+    _refused(lambda: playovers.start_playover(session, room.sup, at, holds[5].id, buy_in=BUY_IN,
+                                              entry_id=entries[1].id, reason="x"), "R29",
+             "seated in the room")  # R10: still on this game's list
+
+
+def test_r12_phone_entry_not_checked_in_is_passed_over(room, session, now):
+    game, table = full_game(room, session, now, free=0)
+    hold = session.scalar(select(SeatHold).where(SeatHold.table_id == table.id, SeatHold.seat_no == 1))
+    caller, walker = room.player(now, "Phone"), room.player(now, "Walk")
+    phone = lists.join(session, room.sup, now, player_id=caller.id, game_id=game.id, source="phone")
+    lists.join(session, room.sup, now + S, player_id=walker.id, game_id=game.id)
+    absences.mark_away(session, room.sup, now + MIN, hold.id)
+    _refused(lambda: playovers.start_playover(session, room.sup, now + MIN, hold.id, buy_in=BUY_IN,
+                                              entry_id=phone.id, reason="x"), "R12")
+    assert playovers.start_playover(session, room.sup, now + MIN, hold.id,
+                                    buy_in=BUY_IN).player_id == walker.id
+
+
+def test_r29_owner_consent_where_the_room_requires_it(room, session, floor):
+    _game, _table, holds, _waiting, _entries, at = floor
+    update_policy(session, room.sup, at, playover_needs_consent=True)
+    _refused(lambda: playovers.start_playover(session, room.sup, at, holds[2].id, buy_in=BUY_IN),
+             "R29", "consent")
+    po = playovers.start_playover(session, room.sup, at, holds[2].id, buy_in=BUY_IN, owner_consents=True)
+    assert audits(session, "playover.started")[-1].detail["owner_consented"] is True
+    assert po.ended_at is None
+
+
+@pytest.mark.parametrize("offset,allowed", [(-S, False), (0 * S, True), (S, True)])
+def test_r29_no_playover_to_the_second(room, session, floor, offset, allowed):
+    _game, _table, holds, _waiting, _entries, at = floor
+    absence = playovers.ask_no_playover(session, room.sup, at, holds[2].id, 7)
+    assert absence.no_playover_until == at + 7 * MIN
+    assert audits(session, "no_playover.requested")[-1].detail["minutes"] == 7
+    when = at + 7 * MIN + offset
+    if allowed:
+        assert playovers.start_playover(session, room.sup, when, holds[2].id, buy_in=BUY_IN).id
+    else:
+        _refused(lambda: playovers.start_playover(session, room.sup, when, holds[2].id, buy_in=BUY_IN),
+                 "R29", "no playover until")
+
+
+def test_r29_no_playover_limits(room, session, floor):
+    _game, _table, holds, _waiting, _entries, at = floor
+    _refused(lambda: playovers.ask_no_playover(session, room.sup, at, holds[2].id, 11), "R29",
+             "at most 10 minutes")
+    _refused(lambda: playovers.ask_no_playover(session, room.sup, at, holds[0].id), "R29",
+             "not on a break")
+    absence = playovers.ask_no_playover(session, room.sup, at, holds[2].id)
+    assert absence.no_playover_until == at + 10 * MIN  # the policy's whole allowance by default
+    _refused(lambda: playovers.ask_no_playover(session, room.sup, at + 10 * MIN, holds[2].id, 5),
+             "R29", "already asked")
+    absences.mark_away(session, room.sup, at, holds[4].id)
+    playovers.start_playover(session, room.sup, at, holds[4].id, buy_in=BUY_IN)
+    _refused(lambda: playovers.ask_no_playover(session, room.sup, at, holds[4].id, 5), "R29",
+             "already playing over this seat")
+
+
+def test_r29_owner_back_ends_the_playover_and_the_overplayer_keeps_the_top(room, session, floor):
+    game, _table, holds, waiting, entries, at = floor
+    po = playovers.start_playover(session, room.sup, at, holds[2].id, buy_in=BUY_IN)
+    absences.come_back(session, room.sup, at + 20 * MIN, holds[2].id)
+    session.refresh(po)
+    assert (po.outcome, po.ended_at) == ("owner_back", at + 20 * MIN)
+    row = audits(session, "playover.ended")[-1]
+    assert row.detail["leave_at_end_of_hand"] is True and row.detail["player_id"] == waiting[0].id
+    assert playovers.told_to_leave(session, po.absence_id).id == waiting[0].id
+    assert [e.id for e in lists.list_entries(session, game.id, None)] == [e.id for e in entries]
+
+
+def test_r24_r29_sweep_ends_the_playover_and_offers_the_seat_to_the_overplayer(room, session, floor):
+    _game, table, holds, waiting, _entries, at = floor
+    po = playovers.start_playover(session, room.sup, at, holds[2].id, buy_in=BUY_IN)
+    sweep(session, at + HOUR - S)
+    assert _live(session) == [po]
+    sweep(session, at + HOUR)
+    session.refresh(po)
+    assert (po.outcome, po.ended_at) == ("seat_released", at + HOUR)
+    offer = live_offer(session, waiting[0].id)
+    assert (offer.table_id, offer.seat_no) == (table.id, 3)
+    assert audits(session, "playover.ended")[-1].actor == "scheduler"
+    seats.claim(session, room.sup, at + HOUR + MIN, offer.id, BUY_IN)
+    assert len(audits(session, "playover.ended")) == 1  # nothing left to end
+
+
+def test_r29_sitting_down_anywhere_ends_the_playover(room, session, floor):
+    _game, _table, holds, waiting, _entries, at = floor
+    po = playovers.start_playover(session, room.sup, at, holds[2].id, buy_in=BUY_IN)
+    other = room.game(at, variant="PLO")
+    t2 = room.table(at, other, "7")
+    seats.seat_directly(session, room.sup, at + MIN, table_id=t2.id, seat_no=1,
+                        player_id=waiting[0].id, buy_in=BUY_IN)
+    session.refresh(po)
+    assert po.outcome == "seated"
+
+
+def test_r29_owner_leaving_ends_the_playover(room, session, floor):
+    _game, _table, holds, _waiting, _entries, at = floor
+    po = playovers.start_playover(session, room.sup, at, holds[2].id, buy_in=BUY_IN)
+    seats.leave(session, room.sup, at + MIN, holds[2].id, 20000)
+    session.refresh(po)
+    assert po.outcome == "seat_ended"
+
+
+def test_r29_supervisor_stops_a_playover(room, session, floor):
+    _game, _table, holds, _waiting, _entries, at = floor
+    po = playovers.start_playover(session, room.sup, at, holds[2].id, buy_in=BUY_IN)
+    assert playovers.stop_playover(session, room.sup, at + MIN, holds[2].id).id == po.id
+    assert po.outcome == "stopped"
+    _refused(lambda: playovers.stop_playover(session, room.sup, at + MIN, holds[2].id), "R29",
+             "nobody is playing over")
+
+
+def test_r29_ending_many_playovers_is_one_read_and_one_update(room, session, now, connection):
+    """Batch (the sweep may end a thousand): the statements do not grow with the playovers."""
+    game, table = full_game(room, session, now, free=0)
+    holds = list(session.scalars(select(SeatHold).where(SeatHold.table_id == table.id)))
+    update_policy(session, room.sup, now, max_breaks_per_table=10)
+    for i, p in enumerate(room.players(now, 6, "W")):
+        lists.join(session, room.sup, now + i * S, player_id=p.id, game_id=game.id)
+    for hold in holds[:6]:
+        absences.grant_break(session, room.sup, now + HOUR, hold.id, 100)
+        playovers.start_playover(session, room.sup, now + HOUR, hold.id, buy_in=BUY_IN)
+    session.flush()
+    seen: list[str] = []
+    listener = lambda _c, _cur, statement, *a: seen.append(statement)  # noqa: E731
+    event.listen(connection, "before_cursor_execute", listener)
+    try:
+        ended = playovers.end_playovers(session, room.sup, now + HOUR, "seat_released",
+                                        hold_ids=[h.id for h in holds])
+    finally:
+        event.remove(connection, "before_cursor_execute", listener)
+    assert len(ended) == 6 and _live(session) == []
+    assert [q.split()[0] for q in seen if not q.startswith(
+        ("SAVEPOINT", "RELEASE", "INSERT INTO audit_events"))] == ["SELECT", "UPDATE"]
+    assert len(audits(session, "playover.ended")) == 6
+
+
+def test_db_one_live_playover_per_seat_and_per_player(room, session, floor):
+    _game, _table, holds, waiting, entries, at = floor
+    po = playovers.start_playover(session, room.sup, at, holds[2].id, buy_in=BUY_IN)
+    for kw in ({"player_id": waiting[1].id, "entry_id": entries[1].id, "hold_id": holds[2].id},
+               {"player_id": waiting[0].id, "entry_id": entries[0].id, "hold_id": holds[4].id}):
+        sp = session.begin_nested()
+        session.add(Playover(room_id=po.room_id, absence_id=po.absence_id, started_at=at,
+                             buy_in=BUY_IN, **kw))
+        with pytest.raises(IntegrityError):
+            session.flush()
+        sp.rollback()
