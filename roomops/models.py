@@ -4,6 +4,7 @@ from roomops.absences.models import Absence
 from roomops.audit.models import AuditEvent
 from roomops.db import Base
 from roomops.games.models import Game, Table
+from roomops.hands.models import Hand, SeatBlinds
 from roomops.lists.models import ListEntry
 from roomops.rooms.models import BarredPair, Player, Room, Staff
 from roomops.seating.models import SeatHold
@@ -14,9 +15,11 @@ __all__ = [
            "BarredPair",
            "Base",
            "Game",
+           "Hand",
            "ListEntry",
            "Player",
            "Room",
+           "SeatBlinds",
            "SeatHold",
            "Staff",
            "Table",
