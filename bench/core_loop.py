@@ -59,8 +59,9 @@ from roomops.lists.models import ListEntry  # noqa: E402
 from roomops.seating.models import SeatHold  # noqa: E402
 
 DEFAULT_PG = "postgresql+psycopg://postgres@127.0.0.1:5432/"
-DESK_OPS = ("join", "offer", "claim", "decline", "leave")
+DESK_OPS = ("join", "offer", "claim", "decline", "leave", "hand")
 DESK_RATIO, DESK_P99, BOARD_P99, AUDIT_DRIFT = 8.0, 25.0, 30.0, 20.0
+P99_TARGET = {"hand": 15.0}  # issue 5: recording a hand, the most frequent action, under 15 ms p99
 SWEEP_S = {"sweep_1000": 1.0, "sweep_mixed": 2.0}  # seconds (issue 3; issue 4)
 SWEEP_DUE = {"sweep_1000": "1000", "sweep_mixed": "1000 of each"}
 
@@ -456,6 +457,9 @@ def run_ops(b: Bench, n: int, warmup: int, seed: int) -> Generator[Phase, Figure
 
     yield Phase("decline", via, prep_list(made), do_decline)
 
+    # hand: the dealer records the next hand at a table (R33-R35), each table in turn; every table
+    # dealt its first hand from the high card beforehand, untimed.
+    fig = yield from hand_phase(b, total)
     # sweep: one run per due offer (the clock set to each deadline in turn, R22): the run finds
     # the due game, expires the offer and offers the seat to the next player.
     due = b.live_offers()
@@ -474,6 +478,33 @@ def run_ops(b: Bench, n: int, warmup: int, seed: int) -> Generator[Phase, Figure
     fig = yield Phase("sweep", "job", prep_sweep, do_sweep)
     fig.extra["expired_per_run"] = statistics.mean(expired[warmup:]) if expired[warmup:] else 0
     yield from board_phases(b)
+
+
+def hand_phase(b: Bench, total: int) -> Generator[Phase, Figure, Figure]:
+    from roomops.hands.services import record_hand
+
+    api = "/api/v1"
+    seated: dict[int, list[int]] = {}
+    for t, seat in b.read(select(SeatHold.table_id, SeatHold.seat_no).where(
+            SeatHold.kind == "seated", SeatHold.ended_at.is_(None)).order_by(SeatHold.seat_no)):
+        seated.setdefault(t, []).append(seat)
+    tables = sorted(t for t, s in seated.items() if len(s) >= 3)
+    hand_no: dict[int, int] = {}
+    for t in tables:
+        b.service(record_hand, t, hand_no=1, high_card_seat=seated[t][0])
+        hand_no[t] = 1
+    via = "http" if b.has("POST", f"{api}/tables/<int(min=1, max=2147483647):table_id>/hands") else "service"
+
+    def prep(i: int) -> Any:
+        b.tick()
+        t = tables[i % len(tables)]
+        hand_no[t] += 1
+        return t, hand_no[t]
+
+    def do(target: tuple[int, int]) -> None:
+        b.call("POST", f"{api}/tables/{target[0]}/hands", {"hand_no": target[1]})
+
+    return (yield Phase("hand", via, prep, do))
 
 
 def board_phases(b: Bench) -> Generator[Phase, Figure, None]:
@@ -664,8 +695,9 @@ def report(args: argparse.Namespace, base: Figure, figs: dict[str, Figure], smal
     for name in DESK_OPS:
         if name in figs:
             f = figs[name]
-            add(f, f"p50<={DESK_RATIO:g}x base, p99<{DESK_P99:g}ms",
-                f.p50 <= DESK_RATIO * base.p50 and f.p99 < DESK_P99)
+            p99 = P99_TARGET.get(name, DESK_P99)
+            add(f, f"p50<={DESK_RATIO:g}x base, p99<{p99:g}ms",
+                f.p50 <= DESK_RATIO * base.p50 and f.p99 < p99)
     if "sweep" in figs:
         add(figs["sweep"], "(job, no target)", None)
     for name, f in figs.items():

@@ -10,9 +10,10 @@ from sqlalchemy.orm import Session
 from roomops.errors import Forbidden, NotFound
 
 ROLE_RIGHTS: dict[str, frozenset[str]] = {
-    "admin": frozenset({"admin", "floor", "policy", "audit"}),
-    "supervisor": frozenset({"floor", "policy", "audit"}),
+    "admin": frozenset({"admin", "floor", "policy", "audit", "deal"}),
+    "supervisor": frozenset({"floor", "policy", "audit", "deal"}),
     "cashier": frozenset({"cash"}),
+    "dealer": frozenset({"deal"}),  # R61: records hands, straddles and blinds at their table
     "system": frozenset({"floor"}),
 }
 

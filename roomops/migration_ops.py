@@ -27,7 +27,10 @@ def append_only(table: str) -> None:
 def drop_append_only(table: str) -> None:
     if op.get_context().dialect.name == "postgresql":
         op.execute(f"DROP TRIGGER IF EXISTS {table}_append_only ON {table}")
-        op.execute("DROP FUNCTION IF EXISTS roomops_append_only()")
+        # the function is shared by every append-only table: dropped with the last trigger
+        op.execute("DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_trigger t JOIN pg_proc p "
+                   "ON p.oid = t.tgfoid WHERE p.proname = 'roomops_append_only') THEN "
+                   "DROP FUNCTION IF EXISTS roomops_append_only(); END IF; END $$")
         return
     for verb in ("update", "delete"):
         op.execute(f"DROP TRIGGER IF EXISTS {table}_no_{verb}")
@@ -45,3 +48,26 @@ def drop_columns(table: str, columns: dict[str, str]) -> None:
     """Undo ``add_checked_columns``: dropping a column drops its own check on both databases."""
     for name in reversed(columns):
         op.execute(f"ALTER TABLE {table} DROP COLUMN {name}")
+
+
+def widen_check(table: str, name: str, old: str, new: str) -> None:
+    """Replace CHECK ``name`` whose condition is ``old`` with the looser ``new`` (every row that
+    passed ``old`` passes ``new``). PostgreSQL drops and adds it. SQLite cannot alter a constraint
+    and cannot rebuild a table that append-only rows reference; its documented way to loosen a
+    CHECK is to edit the stored CREATE TABLE (``writable_schema``) and bump the schema version."""
+    if op.get_context().dialect.name == "postgresql":
+        op.execute(f"ALTER TABLE {table} DROP CONSTRAINT {name}")
+        op.execute(f"ALTER TABLE {table} ADD CONSTRAINT {name} CHECK ({new})")
+        return
+    conn = op.get_bind()
+    version = conn.exec_driver_sql("PRAGMA schema_version").scalar_one()
+    conn.exec_driver_sql("PRAGMA writable_schema=ON")
+    before, after = f"CONSTRAINT {name} CHECK ({old})", f"CONSTRAINT {name} CHECK ({new})"
+    changed = conn.exec_driver_sql(
+        "UPDATE sqlite_schema SET sql = replace(sql, ?, ?) "
+        "WHERE type = 'table' AND name = ? AND instr(sql, ?) > 0",
+        (before, after, table, before)).rowcount
+    conn.exec_driver_sql(f"PRAGMA schema_version={version + 1}")
+    conn.exec_driver_sql("PRAGMA writable_schema=OFF")
+    if changed != 1:
+        raise RuntimeError(f"check {name} on {table} is not CHECK ({old})")

@@ -4,6 +4,7 @@ from roomops.absences.models import Absence
 from roomops.audit.models import AuditEvent
 from roomops.db import Base
 from roomops.games.models import Game, Table
+from roomops.hands.models import Hand, SeatBlinds
 from roomops.lists.models import ListEntry
 from roomops.playovers.models import Playover
 from roomops.rooms.models import BarredPair, Player, Room, Staff
@@ -15,10 +16,12 @@ __all__ = [
            "BarredPair",
            "Base",
            "Game",
+           "Hand",
            "ListEntry",
            "Player",
            "Playover",
            "Room",
+           "SeatBlinds",
            "SeatHold",
            "Staff",
            "Table",

@@ -174,10 +174,10 @@ class Policy(Body):
     away_notify_minutes: Annotated[int, Field(ge=1, le=240)] | None = None  # R25
     max_away_minutes: Annotated[int, Field(ge=0, le=480, description="R26; 0 turns it off")] | None = None
     max_missed_bb: Annotated[int, Field(
-        ge=0, le=100, description="R26; 0 turns it off; counted once the dealers' hand records exist "
-                                  "(issue 5)")] | None = None
+        ge=0, le=100, description="R26; 0 turns it off")] | None = None
     playover_needs_consent: bool | None = None  # R29
     no_playover_max_minutes: Annotated[int, Field(ge=1, le=60)] | None = None  # R29
+    new_player_posting: Literal["post_or_wait", "free"] | None = None  # R36
 
 
 class GrantBreak(Body):
@@ -241,3 +241,21 @@ class AuditQuery(BaseModel):
     @classmethod
     def _storable(cls, value: object) -> object:
         return storable(value)
+
+
+class StraddleIn(Body):
+    seat_no: Annotated[int, Field(ge=1, le=10)]
+    amount: Money
+
+
+class RecordHand(Body):
+    """R33-R35, R40: the dealer's new hand. ``hand_no`` is the number the dealer sees as next (a
+    repeated tap is refused, not recorded twice); ``high_card_seat`` starts the table's first hand
+    (or afresh); ``posting``: seats whose players post what they owe to play now; ``straddles`` in
+    the order made."""
+
+    hand_no: Annotated[int, Field(ge=1, le=INT_MAX)]
+    high_card_seat: Annotated[int, Field(ge=1, le=10)] | None = None
+    posting: Annotated[list[Annotated[int, Field(ge=1, le=10)]], Field(max_length=10)] = []
+    straddles: Annotated[list[StraddleIn], Field(max_length=8)] = []
+    floor_consent: bool = False

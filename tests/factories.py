@@ -30,7 +30,7 @@ class Room_:
         self.staff: dict[str, Staff] = {
             role: create_staff(session, now, room=self.room, username=f"{slug}-{role}",
                                password=PASSWORD, role=role)
-            for role in ("admin", "supervisor", "cashier")
+            for role in ("admin", "supervisor", "cashier", "dealer")
         }
         self.sup = self.actor("supervisor")
 

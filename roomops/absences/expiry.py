@@ -36,18 +36,27 @@ def release_due(session: Session, actor: Actor, now: datetime, game: Game) -> li
 
 
 def record_missed_big_blind(session: Session, actor: Actor, now: datetime, hold_id: int) -> Absence:
-    """R26: an absent player missed a big blind; away with the room's ``max_missed_bb`` reached,
-    the seat is picked up at once, as in R24. Refused once the absence has run out."""
+    """R26: an absent player missed a big blind, as the floor records it. Refused once the
+    absence has run out."""
     actor.require("floor")
     absence, table = running_absence(session, actor, now, hold_id)
-    absence.missed_bb += 1
-    record(session, actor, now, f"{absence.kind}.missed_bb", ("seat_hold", absence.hold_id),
-           absence_id=absence.id, player_id=absence.player_id, missed_bb=absence.missed_bb)
-    room = session.get_one(Room, actor.room_id)
-    if picked_up_for_blinds(absence.kind, absence.missed_bb, room.max_missed_bb):
-        release(session, actor, now, session.get_one(Game, table.game_id), [absence],
-                {absence.id: f"missed {absence.missed_bb} big blinds (R26)"})
+    count_missed_big_blinds(session, actor, now, session.get_one(Game, table.game_id), [absence])
     return absence
+
+
+def count_missed_big_blinds(session: Session, actor: Actor, now: datetime, game: Game,
+                            absences: list[Absence]) -> list[Absence]:
+    """R26: each absent player missed a big blind (the floor's record, or a recorded hand's);
+    those away who reach the room's ``max_missed_bb`` lose the seat at once, as in R24. Returns
+    the absences released. The caller holds the game's lock."""
+    room = session.get_one(Room, actor.room_id)
+    for absence in absences:
+        absence.missed_bb += 1
+        record(session, actor, now, f"{absence.kind}.missed_bb", ("seat_hold", absence.hold_id),
+               absence_id=absence.id, player_id=absence.player_id, missed_bb=absence.missed_bb)
+    lost = [a for a in absences if picked_up_for_blinds(a.kind, a.missed_bb, room.max_missed_bb)]
+    return release(session, actor, now, game, lost,
+                   {a.id: f"missed {a.missed_bb} big blinds (R26)" for a in lost}) if lost else []
 
 
 def release(session: Session, actor: Actor, now: datetime, game: Game, absences: list[Absence],

@@ -117,6 +117,8 @@ class PolicyOut(Out):
         description="null: off; an away player who misses this many big blinds loses the seat (R26)")
     playover_needs_consent: bool = Field(description="R29: the owner must consent to a playover")
     no_playover_max_minutes: int = Field(description="R29: the longest \"no playover\" an owner may ask")
+    new_player_posting: Literal["post_or_wait", "free"] = Field(
+        description="R36: a new player waits for the big blind or posts one, or pays only in turn")
 
     @field_validator("gaming_day_start", mode="before")
     @classmethod
@@ -308,7 +310,76 @@ class RoomOut(Out):
     games: list[GameView]
 
 
+class PostOut(Out):
+    seat_no: int
+    kind: Literal["small_blind", "big_blind", "dead_small_blind", "live_big_blind"]
+    amount: int
+
+
+class StraddleOut(Out):
+    seat_no: int
+    amount: int
+
+
+class HandOut(Out):
+    """A hand recorded at a table (R33-R35, R40): positions, who was dealt in, what was posted."""
+
+    id: int
+    table_id: int
+    hand_no: int
+    at: datetime
+    button: int
+    small_blind_seat: int
+    big_blind_seat: int
+    dealt_in: list[int]
+    posts: list[PostOut]
+    straddles: list[StraddleOut]
+
+
+class SeatBlindsOut(Out):
+    """R35/R36: a seat as the dealer sees it; ``owes``: what the player posts to play before the
+    big blind reaches them."""
+
+    seat_no: int
+    player_id: int | None
+    status: Literal["active", "new", "absent"]
+    missed_sb: bool
+    missed_bb: bool
+    owes_bb: bool
+    owes: list[Literal["dead_small_blind", "live_big_blind"]]
+
+
+class WaitingOut(Out):
+    seat_no: int
+    reason: str
+    rule: str
+
+
+class NextHandOut(Out):
+    """The next hand if nobody posts (R33-R35): positions, who is dealt in, who waits and why."""
+
+    hand_no: int
+    button: int
+    small_blind_seat: int
+    big_blind_seat: int
+    dealt_in: list[int]
+    posts: list[PostOut]
+    waiting: list[WaitingOut]
+    straddle_order: list[int] = Field(description="R40: who may straddle, in turn")
+
+
+class TableHandsOut(Out):
+    """The dealer's view of a table: the last hand, the next (null before the first hand, or when
+    it cannot be dealt without a fresh draw for the button, R33) and every seat."""
+
+    table_id: int
+    last: HandOut | None
+    next: NextHandOut | None
+    seats: list[SeatBlindsOut]
+
+
 RESPONSE_MODELS: list[type[BaseModel]] = [
     Error, PlayerOut, EntryOut, HoldOut, GameOut, TableOut, PolicyOut, BarredPairOut, AuditPage,
     EntryHistory, RoomOut, ReturnRequirementOut, AbsenceOut, PlayoverOut,
+    HandOut, TableHandsOut,
 ]

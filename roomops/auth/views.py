@@ -16,7 +16,8 @@ from roomops.web.uow import db
 
 bp = Blueprint("auth", __name__)
 log = logging.getLogger("roomops.security")
-HOME = {"admin": "desk.index", "supervisor": "desk.index", "cashier": "desk.index"}
+HOME = {"admin": "desk.index", "supervisor": "desk.index", "cashier": "desk.index",
+        "dealer": "dealer.index"}  # a dealer's tablet opens on the table picker
 
 
 @bp.route("/login", methods=["GET", "POST"])

@@ -30,7 +30,7 @@ REDRAW = "draw for the button again to start afresh"
 def first_hand(table: TableState, seats: Sequence[SeatState], high_card_seat: int) -> HandPlan:
     """R33: the button starts on the high card; every present player is dealt in and nobody owes
     anything (buttons and debts of present players are cleared: the game starts afresh)."""
-    by_no = seat_map(table, seats)
+    by_no = {n: settled(s) if s.present else s for n, s in seat_map(table, seats).items()}
     if not by_no[high_card_seat].present:
         raise Conflict(f"seat {high_card_seat} has no present player to take the button", "R33")
     players = [s for s in clockwise(high_card_seat, table.seats_per_table) if by_no[s].present]

@@ -9,11 +9,12 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from roomops.db import Base, UTCDateTime
 
-ROLES = ("admin", "supervisor", "cashier")
+ROLES = ("admin", "supervisor", "cashier", "dealer")
 DISPLAY_NAMES = ("full", "first_initial", "initials")
 EXPIRY_POLICIES = ("remove", "bottom")
 PLACEMENTS = ("most_need", "first_open")
 RETURN_WINDOWS = ("minutes", "gaming_day")  # R27
+NEW_PLAYER_POSTING = ("post_or_wait", "free")  # R36
 
 
 def _one_of(column: str, values: tuple[str, ...]) -> str:
@@ -41,6 +42,7 @@ class Room(Base):
                         name="max_away_minutes"),
         CheckConstraint("max_missed_bb IS NULL OR max_missed_bb BETWEEN 1 AND 100", name="max_missed_bb"),
         CheckConstraint("no_playover_max_minutes BETWEEN 1 AND 60", name="no_playover_max_minutes"),
+        CheckConstraint(_one_of("new_player_posting", NEW_PLAYER_POSTING), name="new_player_posting"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -69,6 +71,8 @@ class Room(Base):
     playover_needs_consent: Mapped[bool] = mapped_column(Boolean, default=False,
                                                          server_default=false())
     no_playover_max_minutes: Mapped[int] = mapped_column(default=10, server_default=text("10"))
+    new_player_posting: Mapped[str] = mapped_column(String(12), default="post_or_wait",
+                                                    server_default="post_or_wait")  # R36
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 

@@ -43,6 +43,15 @@ def test_r33_first_hand_button_on_the_high_card_blinds_to_its_left():
     assert [p.amount for p in plan.posts] == [SB, BB]
 
 
+def test_r33_first_hand_starts_afresh_nobody_owes_anything():
+    """Players who sat down before the first hand, or carried buttons into a redraw, owe nothing."""
+    owing = tuple(SeatState(s.seat_no, s.player_id, "new", missed_bb=s.seat_no == 2, owes_bb=True)
+                  if s.player_id else s for s in seated(10, [2, 4, 5, 9]))
+    plan = first_hand(table(), owing, 4)
+    assert blinds(plan) == [(5, "small_blind"), (9, "big_blind")]
+    assert not any(s.owes_bb or s.missed_bb for s in plan.seats)
+
+
 def test_r33_first_hand_refuses_an_empty_high_card_seat():
     with pytest.raises(Conflict) as err:
         first_hand(table(), seated(10, [2, 4]), 3)

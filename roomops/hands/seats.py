@@ -1,0 +1,75 @@
+"""Reading a table's seats as the blind engine sees them (R33-R36): who sits where, who is absent,
+and each player's missed-blind buttons and debts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import and_, select
+from sqlalchemy.orm import Session
+
+from roomops.absences.models import Absence
+from roomops.blinds.missed import NewPlayerPosting, arrive
+from roomops.blinds.state import SeatState, TableState
+from roomops.games.models import Game, Table
+from roomops.hands.models import Hand, SeatBlinds
+from roomops.seating.models import SEATED, SeatHold
+
+
+@dataclass(frozen=True)
+class Sitting:
+    """A seated player's hold, with its stored blind state and live absence, if any."""
+
+    hold_id: int
+    seat_no: int
+    player_id: int
+    blinds: SeatBlinds | None
+    absence: Absence | None
+
+
+def sittings(session: Session, table_id: int) -> dict[int, Sitting]:
+    """The table's seated players by seat number: one statement."""
+    stmt = select(SeatHold.id, SeatHold.seat_no, SeatHold.player_id, SeatBlinds, Absence).outerjoin(
+        SeatBlinds, SeatBlinds.hold_id == SeatHold.id).outerjoin(
+        Absence, and_(Absence.hold_id == SeatHold.id, Absence.ended_at.is_(None))).where(
+        SeatHold.table_id == table_id, SeatHold.kind == SEATED, SeatHold.ended_at.is_(None))
+    return {row.seat_no: Sitting(*row) for row in session.execute(stmt)}
+
+
+def seat_states(table: TableState, sat: dict[int, Sitting],
+                policy: NewPlayerPosting) -> list[SeatState]:
+    """R35/R36: every seat of the table; a player with no stored state yet is new (``arrive``); a
+    player on a break or away is absent (R25) and keeps their buttons."""
+    return [_state(n, sat.get(n), policy) for n in range(1, table.seats_per_table + 1)]
+
+
+def _state(seat_no: int, s: Sitting | None, policy: NewPlayerPosting) -> SeatState:
+    if s is None:
+        return SeatState(seat_no)
+    if s.blinds is None:
+        seat = arrive(seat_no, s.player_id, "new", policy)
+    else:
+        b = s.blinds
+        seat = SeatState(seat_no, s.player_id, "new" if b.status == "new" else "active",
+                         b.missed_sb, b.missed_bb, b.owes_bb)
+    return SeatState(seat.seat_no, seat.player_id, "absent", seat.missed_sb, seat.missed_bb,
+                     seat.owes_bb) if s.absence is not None else seat
+
+
+def last_hand(session: Session, table_id: int) -> Hand | None:
+    return session.scalar(select(Hand).where(Hand.table_id == table_id)
+                          .order_by(Hand.hand_no.desc()).limit(1))
+
+
+def table_state(table: Table, game: Game, last: Hand | None) -> TableState:
+    """R33/R34: the positions of the table's last hand (none before the first) and the stakes;
+    Dealer's Choice has the button post the small blind."""
+    positions = {} if last is None else {
+        "hand_no": last.hand_no, "button": last.button, "small_blind_seat": last.small_blind_seat,
+        "big_blind_seat": last.big_blind_seat}
+    return TableState(game.seats_per_table, game.small_blind, game.big_blind,
+                      dealers_choice=is_dealers_choice(game.variant), **positions)
+
+
+def is_dealers_choice(variant: str) -> bool:
+    return variant.strip().casefold().replace("\u2019", "'") == "dealer's choice"

@@ -1,0 +1,130 @@
+"""Recording hands at the table (R33-R36, R40, R26). Services never commit."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from sqlalchemy.orm import Session
+
+from roomops.absences.expiry import count_missed_big_blinds
+from roomops.actors import Actor, get_in_room
+from roomops.audit.service import record
+from roomops.blinds.positions import first_hand, next_hand
+from roomops.blinds.state import HandPlan, SeatState
+from roomops.blinds.straddles import Straddle, StraddleSettings, check_straddles, straddle_order
+from roomops.errors import Conflict, Invalid
+from roomops.games.models import Game, Table
+from roomops.games.services import locked_game
+from roomops.hands.models import Hand, SeatBlinds
+from roomops.hands.seats import Sitting, last_hand, seat_states, sittings, table_state
+from roomops.rooms.models import Room
+
+
+def record_hand(session: Session, actor: Actor, now: datetime, table_id: int, *, hand_no: int,
+                posting: Sequence[int] = (), straddles: Sequence[Straddle] = (),
+                straddles_in_turn: int = 0, high_card_seat: int | None = None,
+                floor_consent: bool = False) -> Hand:
+    """R33-R35: the dealer records hand ``hand_no`` (the next one: a second tap of the same
+    number is refused, never recorded twice). The first hand of a table, or a fresh start, needs
+    the seat that drew the high card (R33); ``posting``: players who post what they owe to play
+    now (R35/R36); ``straddles`` in the order made (R40). Missed big blinds count towards R26."""
+    actor.require("deal")
+    table, game = _open_table(session, actor, table_id)
+    last = last_hand(session, table.id)
+    expected = 1 if last is None else last.hand_no + 1
+    if hand_no != expected:
+        raise Conflict(f"hand {hand_no} is not the next hand at table {table.name}: the next is "
+                       f"{expected}", "R33")
+    if last is None and high_card_seat is None:
+        raise Conflict(f"the first hand at table {table.name} needs the seat that drew the high "
+                       "card for the button", "R33")
+    _require_seats(game, [*posting, *(s.seat_no for s in straddles),
+                          *([high_card_seat] if high_card_seat else [])])
+    room = session.get_one(Room, actor.room_id)
+    sat = sittings(session, table.id)
+    state = table_state(table, game, last)
+    seats = seat_states(state, sat, room.new_player_posting)  # type: ignore[arg-type]
+    plan = (next_hand(state, seats, posting) if high_card_seat is None
+            else first_hand(state, seats, high_card_seat))
+    straddles = list(straddles) or in_turn(plan, straddles_in_turn)
+    check_straddles(straddle_settings(game), plan, straddles, floor_consent=floor_consent)
+    hand = Hand(room_id=table.room_id, table_id=table.id, hand_no=hand_no, at=now,
+                staff_id=actor.staff_id, button=plan.table.button,
+                small_blind_seat=plan.table.small_blind_seat, big_blind_seat=plan.table.big_blind_seat,
+                dealt_in=list(plan.dealt_in),
+                posts=[{"seat_no": p.seat_no, "kind": p.kind, "amount": p.amount} for p in plan.posts],
+                straddles=[{"seat_no": s.seat_no, "amount": s.amount} for s in straddles])
+    session.add(hand)
+    _store_seats(session, now, plan, sat)
+    record(session, actor, now, "hand.recorded", ("table", table.id), hand_no=hand_no,
+           button=hand.button, small_blind_seat=hand.small_blind_seat,
+           big_blind_seat=hand.big_blind_seat, posts=hand.posts, straddles=hand.straddles,
+           missed_sb=list(plan.missed_sb), missed_bb=list(plan.missed_bb))
+    missed = [sat[n].absence for n in plan.missed_bb if sat[n].absence is not None]
+    count_missed_big_blinds(session, actor, now, game, missed)  # type: ignore[arg-type]
+    return hand
+
+
+def preview(session: Session, actor: Actor, table_id: int) -> tuple[Hand | None, HandPlan | None,
+                                                                    list[SeatState]]:
+    """What the dealer sees: the last hand, the next hand's positions if nobody posts (None before
+    the first hand, or when it cannot be dealt: the message says why) and every seat's state."""
+    table = get_in_room(session, Table, table_id, actor, "table")
+    game = session.get_one(Game, table.game_id)
+    room = session.get_one(Room, actor.room_id)
+    last = last_hand(session, table.id)
+    state = table_state(table, game, last)
+    seats = seat_states(state, sittings(session, table.id), room.new_player_posting)  # type: ignore[arg-type]
+    try:
+        plan = None if last is None else next_hand(state, seats)
+    except Conflict:
+        plan = None
+    return last, plan, seats
+
+
+def in_turn(plan: HandPlan, count: int) -> list[Straddle]:
+    """R40: ``count`` straddles in rotation from the player left of the big blind, each twice the
+    big blind or the previous straddle (more than there are players is refused by the check)."""
+    order = straddle_order(plan)
+    return [Straddle(order[i % len(order)] if order else 0, plan.table.big_blind * 2 ** (i + 1))
+            for i in range(count)]
+
+
+def straddle_settings(game: Game) -> StraddleSettings:
+    """R40, as set on the game (``max_straddles`` 0 with straddles allowed: no limit)."""
+    return StraddleSettings(allowed=game.straddle_allowed, max_straddles=game.max_straddles,
+                            button_straddle=game.button_straddle)
+
+
+def _open_table(session: Session, actor: Actor, table_id: int) -> tuple[Table, Game]:
+    table = get_in_room(session, Table, table_id, actor, "table")
+    game = locked_game(session, table.game_id)
+    if table.status != "open":
+        raise Conflict(f"table {table.name} is closed: no hand can be recorded there", "R5")
+    return table, game
+
+
+def _require_seats(game: Game, seat_nos: Sequence[int]) -> None:
+    for n in seat_nos:
+        if not 1 <= n <= game.seats_per_table:
+            raise Invalid(f"seat {n} does not exist at a {game.seats_per_table}-seat table", "R4")
+
+
+def _store_seats(session: Session, now: datetime, plan: HandPlan, sat: dict[int, Sitting]) -> None:
+    """R35/R36: each seated player's buttons and debts after the hand; an absent player who never
+    played here stays new."""
+    for seat in plan.seats:
+        s = sat.get(seat.seat_no)
+        if s is None:
+            continue
+        status = seat.status if seat.status != "absent" else (
+            s.blinds.status if s.blinds is not None else "new")
+        values = {"status": status, "missed_sb": seat.missed_sb, "missed_bb": seat.missed_bb,
+                  "owes_bb": seat.owes_bb}
+        if s.blinds is None:
+            session.add(SeatBlinds(hold_id=s.hold_id, updated_at=now, **values))
+        elif any(getattr(s.blinds, k) != v for k, v in values.items()):
+            for k, v in values.items():
+                setattr(s.blinds, k, v)
+            s.blinds.updated_at = now

@@ -1,0 +1,82 @@
+"""The dealer's table screen (R33-R36, R40): a tablet at the table, one tap per hand."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, current_app, flash, redirect, render_template, request, url_for
+from flask_login import current_user
+from sqlalchemy import select
+
+from roomops.blinds.missed import owed
+from roomops.blinds.state import HandPlan, SeatState, Waiting, between
+from roomops.blinds.straddles import straddle_order
+from roomops.errors import Invalid
+from roomops.games.models import Game, Table
+from roomops.hands import services as hands
+from roomops.rooms.models import Player
+from roomops.web.uow import actor, db, run
+
+bp = Blueprint("dealer", __name__)
+
+
+@bp.before_request
+def _staff_only() -> Response | None:
+    """Not logged in: to the log-in page. R61: recording a hand needs the deal right."""
+    if not current_user.is_authenticated:
+        return current_app.login_manager.unauthorized()  # type: ignore[attr-defined,no-any-return]
+    if request.method == "POST":
+        actor().require("deal")
+    return None
+
+
+@bp.get("/dealer")
+def index() -> str:
+    """The room's open tables, to pick the one this tablet sits at."""
+    rows = db().execute(select(Table, Game).join(Game, Game.id == Table.game_id).where(
+        Table.room_id == current_user.room_id, Table.status == "open").order_by(Table.name))
+    return render_template("dealer/index.html", tables=list(rows))
+
+
+@bp.get("/dealer/tables/<int:table_id>")
+def table(table_id: int) -> str:
+    session = db()
+    last, plan, seats = hands.preview(session, actor(), table_id)
+    tbl = session.get_one(Table, table_id)
+    game = session.get_one(Game, tbl.game_id)
+    ids = [s.player_id for s in seats if s.player_id]
+    names = {p.id: p.full_name for p in session.scalars(select(Player).where(Player.id.in_(ids)))}
+    waiting = {w.seat_no: w for w in plan.waiting} if plan else {}
+    return render_template("dealer/table.html", table=tbl, game=game, last=last, plan=plan,
+                           seats=seats, names=names, waiting=waiting, owed=owed,
+                           postable=_postable(plan, seats, waiting),
+                           straddlers=straddle_order(plan) if plan else ())
+
+
+@bp.post("/dealer/tables/<int:table_id>/hands")
+def record(table_id: int) -> Response:
+    form = request.form
+    hand = run(hands.record_hand, table_id, hand_no=_number(form.get("hand_no"), "hand_no"),
+               posting=[_number(v, "posting") for v in form.getlist("posting")],
+               straddles_in_turn=_number(form.get("straddles") or "0", "straddles"),
+               high_card_seat=_number(form["high_card_seat"], "high_card_seat")
+               if form.get("high_card_seat") else None,
+               floor_consent=bool(form.get("floor_consent")))
+    flash(f"Hand {hand.hand_no}: button {hand.button}, small blind {hand.small_blind_seat}, "
+          f"big blind {hand.big_blind_seat}.", "ok")
+    return redirect(url_for("dealer.table", table_id=table_id), code=303)  # type: ignore[return-value]
+
+
+def _postable(plan: HandPlan | None, seats: list[SeatState], waiting: dict[int, Waiting]) -> set[int]:
+    """R35/R36: waiting players who may post what they owe to play now: not between the big
+    blind and the button, where blinds cannot be made up."""
+    if plan is None:
+        return set()
+    t = plan.table
+    return {s.seat_no for s in seats if s.seat_no in waiting and owed(s) and not between(
+        t.button, t.big_blind_seat, s.seat_no, t.seats_per_table)}  # type: ignore[arg-type]
+
+
+def _number(raw: str | None, field: str) -> int:
+    try:
+        return int((raw or "").strip())
+    except ValueError:
+        raise Invalid(f"{field}: a whole number is needed", "R33") from None

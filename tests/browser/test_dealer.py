@@ -1,0 +1,62 @@
+"""The dealer's table screen on a tablet in Chromium (R33-R36): deal the first hand from the high
+card, see the next positions, and a player back from away posting the missed blinds to play."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from playwright.sync_api import expect
+from sqlalchemy import select
+
+from roomops.absences import services as absences
+from roomops.seating.models import SeatHold
+from tests.browser.conftest import log_in
+from tests.browser.test_board import change, fill
+
+SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+TABLET = {"width": 1024, "height": 768}
+
+
+def _table(room, session, now):
+    return fill(room, session, now, room.game(now), "7", 8, "d").id
+
+
+def _hold(session, seat_no):
+    return session.scalar(select(SeatHold.id).where(
+        SeatHold.seat_no == seat_no, SeatHold.kind == "seated", SeatHold.ended_at.is_(None)))
+
+
+def test_r33_r35_deal_hands_and_post_missed_blinds_on_a_tablet(live, page):
+    table_id = live.build(_table)
+    page.set_viewport_size(TABLET)
+    log_in(page, live, "main-dealer")
+    page.get_by_role("link", name="Table 7").click()
+    page.select_option("select[name=high_card_seat]", "8")
+    page.locator("#deal").click()
+    expect(page.locator(".flash.ok")).to_have_text("Hand 1: button 8, small blind 1, big blind 2.")
+    positions = page.locator("#positions")
+    expect(positions).to_contain_text("Hand 2:")
+    expect(positions.locator("[data-pos=button] b")).to_have_text("1")
+    expect(positions.locator("[data-pos=bb] b")).to_have_text("3")
+    # Seat 4 steps away; the big blind passes it (R35): a missed-BB button on the seat.
+    change(live, lambda session, actor, now: absences.mark_away(session, actor, now, _hold(session, 4)))
+    for _ in range(2):
+        page.locator("#deal").click()
+    seat4 = page.locator(".dseat[data-seat='4']")
+    expect(seat4.locator("[data-missed=bb]")).to_be_visible()
+    change(live, lambda session, actor, now: absences.come_back(session, actor, now, _hold(session, 4)))
+    page.reload()
+    # Hand 4 has the button on 3 and the big blind on 6: seat 4 is between them and waits (R35).
+    expect(seat4.locator(".why")).to_contain_text("between the big blind and the button")
+    expect(seat4.locator("input[name=posting]")).to_have_count(0)
+    page.locator("#deal").click()
+    post = seat4.locator("input[name=posting]")
+    expect(post).to_be_visible()
+    expect(seat4).to_contain_text("dead small blind + live big blind")
+    page.screenshot(path=str(SHOTS / "dealer-tablet.png"))
+    post.check()
+    page.locator("#deal").click()
+    expect(page.locator(".flash.ok")).to_contain_text("Hand 5:")
+    expect(seat4.locator("[data-missed]")).to_have_count(0)  # posted: the buttons come off
+    assert page.evaluate("document.documentElement.scrollWidth") <= TABLET["width"]
+    assert table_id

@@ -1,0 +1,78 @@
+"""Hands over HTTP (R33-R36, R40, R61): the dealer's screen and the JSON API, with refusals that
+name the rule and change nothing."""
+
+from __future__ import annotations
+
+from sqlalchemy import func, select
+
+from roomops.audit.models import AuditEvent
+from roomops.hands.models import Hand
+from tests.conftest import login
+from tests.http.test_api import Api, refused, token_for
+from tests.services.helpers import full_game
+
+
+def _counts(session) -> tuple[int, int]:
+    session.expire_all()
+    return (session.scalar(select(func.count()).select_from(AuditEvent)),
+            session.scalar(select(func.count()).select_from(Hand)))
+
+
+def _table(room, session, now, **fields):
+    _game, table = full_game(room, session, now, free=0, **fields)
+    session.commit()
+    return table
+
+
+def test_api_first_hand_then_the_next_positions(client, room, session, now):
+    table = _table(room, session, now, straddle_allowed=True, max_straddles=1)
+    api = Api(client, token_for(room, session, "dealer"))
+    view = api.get(f"/tables/{table.id}/dealer").json
+    assert view["last"] is None and view["next"] is None and len(view["seats"]) == 9
+    refused(api.post(f"/tables/{table.id}/hands", json={"hand_no": 1}), 409, "R33")
+    first = api.post(f"/tables/{table.id}/hands", json={"hand_no": 1, "high_card_seat": 3})
+    assert first.status_code == 201, first.text
+    assert (first.json["button"], first.json["small_blind_seat"], first.json["big_blind_seat"]) == (3, 4, 5)
+    nxt = api.get(f"/tables/{table.id}/dealer").json["next"]
+    assert (nxt["hand_no"], nxt["button"], nxt["big_blind_seat"], nxt["straddle_order"][0]) == (2, 4, 6, 7)
+    second = api.post(f"/tables/{table.id}/hands", json={
+        "hand_no": 2, "straddles": [{"seat_no": 7, "amount": 400}]}).json
+    assert second["straddles"] == [{"seat_no": 7, "amount": 400}]
+
+
+def test_api_refusals_name_the_rule_and_change_nothing(client, room, session, now):
+    table = _table(room, session, now)
+    api = Api(client, token_for(room, session, "dealer"))
+    api.post(f"/tables/{table.id}/hands", json={"hand_no": 1, "high_card_seat": 1})
+    before = _counts(session)
+    refused(api.post(f"/tables/{table.id}/hands", json={"hand_no": 1}), 409, "R33")  # a second tap
+    refused(api.post(f"/tables/{table.id}/hands", json={
+        "hand_no": 2, "straddles": [{"seat_no": 4, "amount": 400}]}), 409, "R40")  # not allowed here
+    refused(api.post(f"/tables/{table.id}/hands", json={"hand_no": 2, "posting": [10]}), 422, "R4")
+    refused(api.post(f"/tables/{table.id}/hands", json={"hand_no": 0}), 422, "R33")
+    refused(api.post("/tables/999999/hands", json={"hand_no": 2}), 404, None)
+    cashier = Api(client, token_for(room, session, "cashier"))
+    refused(cashier.post(f"/tables/{table.id}/hands", json={"hand_no": 2}), 403, "R61")
+    assert _counts(session) == before
+
+
+def test_dealer_screen_deals_hands_with_one_tap(client, room, session, now):
+    table = _table(room, session, now)
+    dealer = login(client, "main-dealer")
+    page = dealer.get(f"/dealer/tables/{table.id}").text
+    assert "Deal the first hand" in page and 'name="high_card_seat"' in page
+    resp = dealer.post(f"/dealer/tables/{table.id}/hands", data={"hand_no": "1", "high_card_seat": "2"},
+                       follow_redirects=True)
+    assert "Hand 1: button 2, small blind 3, big blind 4." in resp.text
+    assert "Deal hand 2" in resp.text and 'data-pos="button">Button <b>3</b>' in resp.text
+    again = dealer.post(f"/dealer/tables/{table.id}/hands", data={"hand_no": "1"})
+    assert again.status_code == 409 and "R33" in again.text
+    assert "Dealer" in dealer.get("/dealer").text
+
+
+def test_dealer_screen_refuses_a_cashier(client, room, session, now):
+    table = _table(room, session, now)
+    cashier = login(client, "main-cashier")
+    assert cashier.get(f"/dealer/tables/{table.id}").status_code == 200  # staff may look
+    resp = cashier.post(f"/dealer/tables/{table.id}/hands", data={"hand_no": "1", "high_card_seat": "1"})
+    assert resp.status_code == 403 and "R61" in resp.text
