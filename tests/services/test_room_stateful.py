@@ -2,12 +2,12 @@
 stateful testing, on every configured database).
 
 Actions: join a waiting or reserve list (R10-R12), claim and decline offers (R21, R22), leave
-(R27), breaks, away, missed big blinds and coming back (R23-R26), and advancing the clock with the
-sweep (R20, R22, R24). After every step: no seat has two live holds, no player two seats or two
-offers (R14, R21), every open seat that some eligible entry could take has been offered (R14: list
-order is never skipped), no offer or break outlives its deadline once the sweep has run, and every
-change that succeeded wrote its audit rows (R60). Refusals must be domain errors naming a rule,
-never anything else, and must change nothing.
+(R27), breaks, away, missed big blinds and coming back (R23-R26), playovers (R29), and advancing
+the clock with the sweep (R20, R22, R24). After every step: no seat has two live holds, no player
+two seats or two offers (R14, R21), every open seat that some eligible entry could take has been
+offered (R14: list order is never skipped), no offer or break outlives its deadline once the sweep
+has run, and every change that succeeded wrote its audit rows (R60). Refusals must be domain
+errors naming a rule, never anything else, and must change nothing.
 """
 
 from __future__ import annotations
@@ -36,13 +36,16 @@ from roomops.errors import RoomopsError
 from roomops.games.models import Game, Table
 from roomops.jobs.sweep import sweep
 from roomops.lists import services as lists
+from roomops.playovers import services as playovers
+from roomops.playovers.models import Playover
 from roomops.seating import offers, seats
 from roomops.seating.models import SeatHold
 from tests.factories import Room_
 
 ROOMS = itertools.count()
-PLAYERS = 24
-SEATED = 14
+PLAYERS = 32  # more than the 18 seats: lists form, so playovers (R29) have players to call
+SEATED = 17  # one seat open at the start
+WAITING = 8  # on the waiting list at the start
 MISSED = ("offer.expired", "offer.declined", "seat.released")
 
 
@@ -60,6 +63,8 @@ def _machine(session: Session, start: datetime) -> type[RuleBasedStateMachine]:
             for i, player in enumerate(self.players[:SEATED]):  # a game already running
                 seats.seat_directly(session, self.room.sup, start, table_id=self.tables[i % 2].id,
                                     seat_no=i // 2 + 1, player_id=player, buy_in=self.game.min_buyin)
+            for player in self.players[SEATED:SEATED + WAITING]:
+                lists.join(session, self.room.sup, start, player_id=player, game_id=self.game.id)
             # R22/R24: players who missed a call or lost a seat are not handed it straight back; the
             # seat waits for the next change that runs the allocation (docs/decisions.md)
             self.held_back: set[int] = set()
@@ -150,6 +155,23 @@ def _machine(session: Session, start: datetime) -> type[RuleBasedStateMachine]:
             live = self.live("seated")
             self.act(expiry.record_missed_big_blind, live[k % len(live)].id)
 
+        def absent(self) -> list[int]:
+            return list(session.scalars(select(Absence.hold_id).where(
+                Absence.room_id == self.room.room.id, Absence.ended_at.is_(None)).order_by(Absence.id)))
+
+        @rule(k=st.integers(0, 20))
+        @precondition(lambda self: bool(self.absent()))
+        def play_over(self, k: int) -> None:
+            """R29: the next player in list order plays over an absent player's seat."""
+            absent = self.absent()
+            self.act(playovers.start_playover, absent[k % len(absent)], buy_in=self.game.min_buyin)
+
+        @rule(k=st.integers(0, 20))
+        @precondition(lambda self: bool(self.live("seated")))
+        def stop_playover(self, k: int) -> None:
+            live = self.live("seated")
+            self.act(playovers.stop_playover, live[k % len(live)].id)
+
         @rule(seconds=st.sampled_from([1, 59, 60, 300, 599, 600, 601, 3600]))
         def advance(self, seconds: int) -> None:
             """Time passes and the sweep runs with nobody at the desk (R22, R24)."""
@@ -183,6 +205,20 @@ def _machine(session: Session, start: datetime) -> type[RuleBasedStateMachine]:
                 SeatHold, SeatHold.id == Absence.hold_id).join(Table, Table.id == SeatHold.table_id).where(
                 Table.game_id == self.game.id, Absence.ended_at.is_(None), Absence.deadline <= self.now))
             assert due == 0
+
+        @invariant()
+        def playovers_only_on_absent_owners_by_unseated_players(self) -> None:
+            """R29: a live playover's owner is seated and absent; the overplayer holds no seat and
+            plays over one seat at most; nobody plays over a seat whose owner is back."""
+            live = list(session.scalars(select(Playover).where(Playover.ended_at.is_(None))))
+            seated = {h.player_id: h for h in self.live("seated")}
+            assert len({p.player_id for p in live}) == len(live)
+            for p in live:
+                assert p.player_id not in seated
+                owner = session.get_one(SeatHold, p.hold_id)
+                assert owner.ended_at is None
+                absence = session.get_one(Absence, p.absence_id)
+                assert absence.ended_at is None and absence.hold_id == p.hold_id
 
         @invariant()
         def no_live_absence_on_an_ended_seat(self) -> None:
