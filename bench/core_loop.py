@@ -39,6 +39,7 @@ from sqlalchemy import (  # noqa: E402
     String,
     create_engine,
     event,
+    func,
     insert,
     select,
     text,
@@ -56,6 +57,7 @@ from roomops.factory import create_app  # noqa: E402
 from roomops.games.models import Game, Table  # noqa: E402
 from roomops.jobs.scheduler import sweep_once  # noqa: E402
 from roomops.lists.models import ListEntry  # noqa: E402
+from roomops.playovers.models import Playover  # noqa: E402
 from roomops.seating.models import SeatHold  # noqa: E402
 
 DEFAULT_PG = "postgresql+psycopg://postgres@127.0.0.1:5432/"
@@ -625,8 +627,9 @@ def small_board(args: argparse.Namespace, workdir: Path, spec: roomgen.RoomSpec)
 
 
 def sweep_specs(spec: roomgen.RoomSpec) -> dict[str, roomgen.RoomSpec]:
-    """sweep_1000: 1,000 offers due at once (issue 3). sweep_mixed: 1,000 offers, 1,000 breaks
-    and 1,000 away pickups due at once (issue 4), in a room of 400 tables so the seats exist."""
+    """sweep_1000: 1,000 offers due at once (issue 3). sweep_mixed: 1,000 offers, 1,000 breaks,
+    1,000 away pickups and 1,000 playovers ending with them, all due at once (issue 4), in a room
+    of 400 tables so the seats exist."""
     big = roomgen.RoomSpec(**{**spec.__dict__, "tables": 400, "players": 11000, "active_entries": 4800})
 
     def due(s: roomgen.RoomSpec, **more: Any) -> roomgen.RoomSpec:
@@ -634,7 +637,8 @@ def sweep_specs(spec: roomgen.RoomSpec) -> dict[str, roomgen.RoomSpec]:
         return roomgen.RoomSpec(**{**s.__dict__, "offers_due": True,
                                    "offers_per_table": 1000 / running + 1e-9, **more})
 
-    return {"sweep_1000": due(spec), "sweep_mixed": due(big, absences_due=1000)}
+    return {"sweep_1000": due(spec),
+            "sweep_mixed": due(big, absences_due=1000, playovers_due=1000)}
 
 
 def sweep_scale(args: argparse.Namespace, workdir: Path, name: str, due_spec: roomgen.RoomSpec) -> Figure:
@@ -663,8 +667,10 @@ def sweep_scale(args: argparse.Namespace, workdir: Path, name: str, due_spec: ro
                 print(profiler.output_text(unicode=False, color=False), file=sys.stderr)
                 _print_statements(name, b.counter.statements, 1)
             fig.statements.append(b.counter.count)
+            ended = b.read(select(func.count()).select_from(Playover).where(
+                Playover.outcome == "seat_released"))[0][0]
             fig.extra.update(expired=len(result.expired_offers),
-                             released=len(result.released_absences),
+                             released=len(result.released_absences), playovers_ended=ended,
                              new_offers=len(b.live_offers()))
             return fig
         finally:
@@ -751,7 +757,7 @@ def print_table(args: argparse.Namespace, rows: list[dict[str, Any]], built: roo
                      f"p50 {r['p50_ms_small_room']:.2f} ms)")
         if r["name"].startswith("sweep_"):
             extra = (f"  ({r['expired']} offers expired, {r['released']} seats released, "
-                     f"{r['statements']} stmts, one transaction)")
+                     f"{r['playovers_ended']} playovers ended, {r['statements']} stmts, one transaction)")
         if r["name"] == "sweep":
             extra = f"  ({r['expired_per_run']:.2f} offers expired per run)"
         print(f"{r['name']:<14}{r['via']:<9}{r['p50_ms']:>9.2f}{r['p99_ms']:>9.2f}{r['cpu_p50_ms']:>9.2f}"

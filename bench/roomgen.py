@@ -32,6 +32,7 @@ from roomops.absences.models import Absence
 from roomops.audit.models import AuditEvent
 from roomops.games.models import Game, Table
 from roomops.lists.models import ListEntry
+from roomops.playovers.models import Playover
 from roomops.rooms.gaming_day import gaming_day
 from roomops.rooms.models import BarredPair, Player, Room, Staff
 from roomops.rooms.services import issue_api_token
@@ -78,6 +79,9 @@ class RoomSpec:
     offers_due: bool = False
     # Breaks and away pickups (each) all due at NOW, on seats spread over the room (R24/R26).
     absences_due: int = 0
+    # Of those absent players' seats, how many are played over (R29): the playover ends as the
+    # seat is released.
+    playovers_due: int = 0
 
     def small(self) -> RoomSpec:
         """The same room shape at 10 tables, for the board's constant-statement check."""
@@ -155,6 +159,7 @@ class _Gen:
         self.rows["list_entries"], self.rows["seat_holds"] = [], []
         self._current_state()
         self._absences()
+        self._playovers()
         self._history()
 
     def _audit(self, action: str, entity: tuple[str, int], at: datetime, reason: str | None = None,
@@ -347,6 +352,38 @@ class _Gen:
                 f"{kind}.started", ("seat_hold", hold["id"]), started, absence_id=k + 1,
                 player_id=hold["player_id"], stack=hold["buy_in"]))
 
+    def _playovers(self) -> None:
+        """``playovers_due`` of the absent seats played over by the earliest waiting player of the
+        game who is not seated, not called to a seat and not barred from anyone (R29)."""
+        self.rows["playovers"] = []
+        if not self.s.playovers_due:
+            return
+        holds = {h["id"]: h for h in self.rows["seat_holds"]}
+        table_game = {t["id"]: t["game_id"] for t in self.rows["tables"]}
+        busy = {h["player_id"] for h in self.rows["seat_holds"] if h["kind"] == "offer"}
+        busy |= set(self.seated_at) | {p for b in self.rows["barred_pairs"]
+                                       for p in (b["player_low_id"], b["player_high_id"])}
+        free: dict[int, list[dict[str, Any]]] = {}
+        for e in sorted(self.rows["list_entries"], key=lambda e: e["queue_at"]):
+            if e["status"] == "active" and e["kind"] == "waiting" and e["player_id"] not in busy \
+                    and e["checkin_deadline"] is None:
+                free.setdefault(e["game_id"], []).append(e)
+        games = {g["id"]: g for g in self.rows["games"]}
+        for absence in self.rows["absences"]:
+            if len(self.rows["playovers"]) == self.s.playovers_due:
+                break
+            hold = holds[absence["hold_id"]]
+            game = table_game[hold["table_id"]]
+            entry = next((e for e in free.get(game, []) if e["player_id"] not in busy), None)
+            if entry is None:
+                continue
+            busy.add(entry["player_id"])
+            self.rows["playovers"].append(dict(
+                id=len(self.rows["playovers"]) + 1, room_id=1, hold_id=hold["id"],
+                absence_id=absence["id"], player_id=entry["player_id"], entry_id=entry["id"],
+                started_at=absence["started_at"] + timedelta(minutes=1),
+                buy_in=games[game]["min_buyin"], reason=None, ended_at=None, outcome=None))
+
     def _seated_player(self, table: int, seated_at: dict[int, int]) -> int:
         at = [p for p, t in seated_at.items() if t == table]
         return self.r.choice(at)
@@ -430,7 +467,7 @@ def build(engine: Engine, spec: RoomSpec) -> Built:
     gen.build()
     order = [("rooms", Room), ("staff", Staff), ("games", Game), ("players", Player),
              ("barred_pairs", BarredPair), ("tables", Table), ("list_entries", ListEntry),
-             ("seat_holds", SeatHold), ("absences", Absence)]
+             ("seat_holds", SeatHold), ("absences", Absence), ("playovers", Playover)]
     counts: dict[str, int] = {}
     with engine.begin() as conn:
         for name, model in order:
@@ -459,7 +496,7 @@ def build(engine: Engine, spec: RoomSpec) -> Built:
             raw.close()
         with engine.begin() as conn:
             for name in ("rooms", "staff", "games", "players", "barred_pairs", "tables", "list_entries",
-                         "seat_holds", "absences", "audit_events"):
+                         "seat_holds", "absences", "playovers", "audit_events"):
                 conn.execute(text(f"SELECT setval(pg_get_serial_sequence('{name}', 'id'), "
                                   f"(SELECT max(id) FROM {name}))"))
             conn.execute(text("ANALYZE"))
