@@ -17,6 +17,7 @@ from roomops.absences.models import Absence
 from roomops.absences.rules import is_running, note_needed
 from roomops.audit.service import latest_id
 from roomops.games.models import Game, Table
+from roomops.hands.models import SeatBlinds
 from roomops.lists.models import ListEntry
 from roomops.playovers.models import Playover
 from roomops.playovers.rules import no_playover_running
@@ -54,6 +55,8 @@ PLAYOVER_COLUMNS = (Playover.id.label("playover_id"), Playover.player_id.label("
                     OVERPLAYER.last_name.label("playover_last"),
                     Playover.buy_in.label("playover_buy_in"),
                     Playover.started_at.label("playover_started_at"))
+# a seated player's missed-blind buttons and debts (R35, R36), joined the same way
+BLIND_COLUMNS = (SeatBlinds.missed_sb, SeatBlinds.missed_bb, SeatBlinds.owes_bb)
 
 
 @dataclass(slots=True, frozen=True)
@@ -93,6 +96,15 @@ class SeatView:
     seconds_left: int = 0
     absence: AbsenceView | None = None
     playover: PlayoverView | None = None
+
+    @property
+    def blinds(self) -> list[str]:
+        """R35/R36: the seat's missed-blind buttons and a big blind owed, as the dealer recorded."""
+        h = self.hold
+        if h is None or self.state != "seated":
+            return []
+        return [label for label, on in (("missed SB", h.missed_sb), ("missed BB", h.missed_bb),
+                                        ("owes BB", h.owes_bb)) if on]
 
 
 @dataclass
@@ -183,11 +195,12 @@ def load(session: Session, room_id: int, now: datetime, *, version: int | None =
     tables = list(session.scalars(select(Table).where(
         Table.room_id == room_id, Table.status == "open").order_by(Table.name)))
     holds = [(h, _player(h)) for h in session.execute(select(
-        *HOLD_COLUMNS, *PLAYER_COLUMNS, *ABSENCE_COLUMNS, *PLAYOVER_COLUMNS).join(
+        *HOLD_COLUMNS, *PLAYER_COLUMNS, *ABSENCE_COLUMNS, *PLAYOVER_COLUMNS, *BLIND_COLUMNS).join(
         Player, Player.id == SeatHold.player_id).outerjoin(
         Absence, and_(Absence.hold_id == SeatHold.id, Absence.ended_at.is_(None))).outerjoin(
         Playover, and_(Playover.hold_id == SeatHold.id, Playover.ended_at.is_(None))).outerjoin(
-        OVERPLAYER, OVERPLAYER.id == Playover.player_id).where(
+        OVERPLAYER, OVERPLAYER.id == Playover.player_id).outerjoin(
+        SeatBlinds, SeatBlinds.hold_id == SeatHold.id).where(
         SeatHold.room_id == room_id, SeatHold.ended_at.is_(None)))]
     entries = [(e, _player(e)) for e in session.execute(select(*ENTRY_COLUMNS, *PLAYER_COLUMNS).join(
         Player, Player.id == ListEntry.player_id).where(

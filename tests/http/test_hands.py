@@ -76,3 +76,20 @@ def test_dealer_screen_refuses_a_cashier(client, room, session, now):
     assert cashier.get(f"/dealer/tables/{table.id}").status_code == 200  # staff may look
     resp = cashier.post(f"/dealer/tables/{table.id}/hands", data={"hand_no": "1", "high_card_seat": "1"})
     assert resp.status_code == 403 and "R61" in resp.text
+
+
+def test_desk_shows_the_missed_blind_buttons(client, room, session, now):
+    from roomops.absences import services as absences
+    from roomops.hands.services import record_hand
+    from roomops.seating.models import SeatHold
+
+    table = _table(room, session, now)
+    hold = session.scalar(select(SeatHold).where(SeatHold.table_id == table.id, SeatHold.seat_no == 5))
+    dealer = room.actor("dealer")
+    record_hand(session, dealer, now, table.id, hand_no=1, high_card_seat=1)  # BB 3
+    absences.mark_away(session, room.sup, now, hold.id)
+    for n in (2, 3, 4):  # BB 4, then past seat 5 to 6: a missed big blind, then the small blind
+        record_hand(session, dealer, now, table.id, hand_no=n)
+    session.commit()
+    desk = login(client, "main-supervisor").get("/desk").text
+    assert '<span class="tag blind">missed BB</span>' in desk
