@@ -6,6 +6,7 @@ from roomops.db import Base
 from roomops.games.models import Game, Table
 from roomops.hands.models import Hand, SeatBlinds
 from roomops.lists.models import ListEntry
+from roomops.penalties.models import PenaltyRecord
 from roomops.playovers.models import Playover
 from roomops.rooms.models import BarredPair, Player, Room, Staff
 from roomops.seating.models import SeatHold
@@ -18,6 +19,7 @@ __all__ = [
            "Game",
            "Hand",
            "ListEntry",
+           "PenaltyRecord",
            "Player",
            "Playover",
            "Room",

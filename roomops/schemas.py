@@ -259,3 +259,13 @@ class RecordHand(Body):
     posting: Annotated[list[Annotated[int, Field(ge=1, le=10)]], Field(max_length=10)] = []
     straddles: Annotated[list[StraddleIn], Field(max_length=8)] = []
     floor_consent: bool = False
+
+
+class GivePenalty(Body):
+    """R55/R57: a warning, a sit-out of ``count`` hands or of ``count`` (1 or 2) rounds, or
+    removal from the game (with the stack the player leaves with, if counted: R27)."""
+
+    kind: Literal["warning", "hands", "rounds", "removal"]
+    count: Annotated[int, Field(ge=0, le=100)] = 0
+    reason: Annotated[str, StringConstraints(min_length=1, max_length=500)]
+    leave_amount: MoneyOrZero | None = None

@@ -37,7 +37,8 @@ def record_hand(table_id: int) -> Response:
 
 def table_view(table_id: int) -> out.TableHandsOut:
     """The last hand, the next one if nobody posts, and the seats: shared with the dealer screen."""
-    last, plan, seats = hands.preview(db(), actor(), table_id)
+    view = hands.preview(db(), actor(), table_id)
+    last, plan, seats = view.last, view.plan, view.seats
     nxt = None if plan is None else out.NextHandOut(
         hand_no=plan.table.hand_no, button=plan.table.button,
         small_blind_seat=plan.table.small_blind_seat, big_blind_seat=plan.table.big_blind_seat,
@@ -48,4 +49,5 @@ def table_view(table_id: int) -> out.TableHandsOut:
         table_id=table_id, last=None if last is None else out.HandOut.model_validate(last), next=nxt,
         seats=[out.SeatBlindsOut(seat_no=s.seat_no, player_id=s.player_id, status=s.status,
                                  missed_sb=s.missed_sb, missed_bb=s.missed_bb, owes_bb=s.owes_bb,
-                                 owes=list(owed(s)) if s.player_id else []) for s in seats])
+                                 owes=list(owed(s)) if s.player_id else [],
+                                 hands_dealt_out=view.dealt_out.get(s.seat_no, 0)) for s in seats])

@@ -347,6 +347,7 @@ class SeatBlindsOut(Out):
     missed_bb: bool
     owes_bb: bool
     owes: list[Literal["dead_small_blind", "live_big_blind"]]
+    hands_dealt_out: int = Field(description="R55: hands the seat still sits out, this one included")
 
 
 class WaitingOut(Out):
@@ -378,8 +379,35 @@ class TableHandsOut(Out):
     seats: list[SeatBlindsOut]
 
 
+
+
+class PenaltyOut(Out):
+    """R55/R57: a penalty given at a seat; a sit-out runs for ``hands_out`` hands recorded at the
+    table after hand ``from_hand_no``."""
+
+    id: int
+    hold_id: int
+    player_id: int
+    table_id: int
+    kind: Literal["warning", "hands", "rounds", "removal"]
+    count: int
+    players_at_table: int
+    hands_out: int
+    from_hand_no: int
+    reason: str
+    given_at: datetime
+
+
+class PenaltyAdviceOut(Out):
+    """R55: the next step on the ladder for this player (the supervisor decides)."""
+
+    kind: Literal["warning", "hands", "rounds", "removal"]
+    count: int
+    players_at_table: int
+
+
 RESPONSE_MODELS: list[type[BaseModel]] = [
     Error, PlayerOut, EntryOut, HoldOut, GameOut, TableOut, PolicyOut, BarredPairOut, AuditPage,
     EntryHistory, RoomOut, ReturnRequirementOut, AbsenceOut, PlayoverOut,
-    HandOut, TableHandsOut,
+    HandOut, TableHandsOut, PenaltyOut, PenaltyAdviceOut,
 ]

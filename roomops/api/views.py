@@ -104,6 +104,8 @@ BODY_RULES: dict[type[BaseModel], str] = {
     StartPlayover: "R29", NoPlayover: "R29",
 }
 FIELD_RULES = {"buy_in": "R30", "reason": "R13", "seat_no": "R4", "override_reason": "R27"}
+# bodies whose every field answers with the body's own rule (a reason here is not an R13 reason)
+OWN_RULE: set[type[BaseModel]] = {RemoveEntry, BarPair}
 
 
 def body(model: type[M]) -> M:
@@ -123,7 +125,7 @@ def body(model: type[M]) -> M:
     except ValidationError as err:
         first = err.errors()[0]["loc"]
         rule = BODY_RULES.get(model)
-        if first and model not in (RemoveEntry, BarPair):
+        if first and model not in OWN_RULE:
             rule = FIELD_RULES.get(str(first[0]), rule)
         raise Invalid(describe(err), rule) from None
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import and_, select
+from sqlalchemy import and_, func, select
 from sqlalchemy.orm import Session
 
 from roomops.absences.models import Absence
@@ -13,6 +13,7 @@ from roomops.blinds.missed import NewPlayerPosting, arrive
 from roomops.blinds.state import SeatState, TableState
 from roomops.games.models import Game, Table
 from roomops.hands.models import Hand, SeatBlinds
+from roomops.penalties.models import PenaltyRecord
 from roomops.seating.models import SEATED, SeatHold
 
 
@@ -25,11 +26,23 @@ class Sitting:
     player_id: int
     blinds: SeatBlinds | None
     absence: Absence | None
+    out_until: int | None  # R55: dealt out up to and including this hand number
+
+    def dealt_out(self, hand_no: int) -> int:
+        """R55: hands still to sit out, counting hand ``hand_no``."""
+        return max(0, (self.out_until or 0) - hand_no + 1)
+
+
+# R55: the last hand a seat's sit-outs run to, per seat hold
+_OUT_UNTIL = (select(func.max(PenaltyRecord.from_hand_no + PenaltyRecord.hands_out))
+              .where(PenaltyRecord.hold_id == SeatHold.id, PenaltyRecord.hands_out > 0)
+              .correlate(SeatHold).scalar_subquery())
 
 
 def sittings(session: Session, table_id: int) -> dict[int, Sitting]:
     """The table's seated players by seat number: one statement."""
-    stmt = select(SeatHold.id, SeatHold.seat_no, SeatHold.player_id, SeatBlinds, Absence).outerjoin(
+    stmt = select(SeatHold.id, SeatHold.seat_no, SeatHold.player_id, SeatBlinds, Absence,
+                  _OUT_UNTIL).outerjoin(
         SeatBlinds, SeatBlinds.hold_id == SeatHold.id).outerjoin(
         Absence, and_(Absence.hold_id == SeatHold.id, Absence.ended_at.is_(None))).where(
         SeatHold.table_id == table_id, SeatHold.kind == SEATED, SeatHold.ended_at.is_(None))
@@ -38,12 +51,14 @@ def sittings(session: Session, table_id: int) -> dict[int, Sitting]:
 
 def seat_states(table: TableState, sat: dict[int, Sitting],
                 policy: NewPlayerPosting) -> list[SeatState]:
-    """R35/R36: every seat of the table; a player with no stored state yet is new (``arrive``); a
-    player on a break or away is absent (R25) and keeps their buttons."""
-    return [_state(n, sat.get(n), policy) for n in range(1, table.seats_per_table + 1)]
+    """R35/R36: every seat of the table for its next hand; a player with no stored state yet is
+    new (``arrive``); a player on a break or away (R25), or sitting out a penalty (R55), is absent
+    and keeps their buttons."""
+    nxt = table.hand_no + 1
+    return [_state(n, sat.get(n), policy, nxt) for n in range(1, table.seats_per_table + 1)]
 
 
-def _state(seat_no: int, s: Sitting | None, policy: NewPlayerPosting) -> SeatState:
+def _state(seat_no: int, s: Sitting | None, policy: NewPlayerPosting, hand_no: int) -> SeatState:
     if s is None:
         return SeatState(seat_no)
     if s.blinds is None:
@@ -53,7 +68,7 @@ def _state(seat_no: int, s: Sitting | None, policy: NewPlayerPosting) -> SeatSta
         seat = SeatState(seat_no, s.player_id, "new" if b.status == "new" else "active",
                          b.missed_sb, b.missed_bb, b.owes_bb)
     return SeatState(seat.seat_no, seat.player_id, "absent", seat.missed_sb, seat.missed_bb,
-                     seat.owes_bb) if s.absence is not None else seat
+                     seat.owes_bb) if s.absence is not None or s.dealt_out(hand_no) else seat
 
 
 def last_hand(session: Session, table_id: int) -> Hand | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy.orm import Session
@@ -66,21 +67,32 @@ def record_hand(session: Session, actor: Actor, now: datetime, table_id: int, *,
     return hand
 
 
-def preview(session: Session, actor: Actor, table_id: int) -> tuple[Hand | None, HandPlan | None,
-                                                                    list[SeatState]]:
+@dataclass(frozen=True)
+class DealerView:
     """What the dealer sees: the last hand, the next hand's positions if nobody posts (None before
-    the first hand, or when it cannot be dealt: the message says why) and every seat's state."""
+    the first hand, or when it cannot be dealt without a fresh draw, R33), every seat's state, and
+    the hands each seat still sits out (R55)."""
+
+    last: Hand | None
+    plan: HandPlan | None
+    seats: list[SeatState]
+    dealt_out: dict[int, int]
+
+
+def preview(session: Session, actor: Actor, table_id: int) -> DealerView:
     table = get_in_room(session, Table, table_id, actor, "table")
     game = session.get_one(Game, table.game_id)
     room = session.get_one(Room, actor.room_id)
     last = last_hand(session, table.id)
     state = table_state(table, game, last)
-    seats = seat_states(state, sittings(session, table.id), room.new_player_posting)  # type: ignore[arg-type]
+    sat = sittings(session, table.id)
+    seats = seat_states(state, sat, room.new_player_posting)  # type: ignore[arg-type]
     try:
         plan = None if last is None else next_hand(state, seats)
     except Conflict:
         plan = None
-    return last, plan, seats
+    out = {n: s.dealt_out(state.hand_no + 1) for n, s in sat.items() if s.dealt_out(state.hand_no + 1)}
+    return DealerView(last, plan, seats, out)
 
 
 def in_turn(plan: HandPlan, count: int) -> list[Straddle]:

@@ -39,7 +39,8 @@ def index() -> str:
 @bp.get("/dealer/tables/<int:table_id>")
 def table(table_id: int) -> str:
     session = db()
-    last, plan, seats = hands.preview(session, actor(), table_id)
+    view = hands.preview(session, actor(), table_id)
+    last, plan, seats = view.last, view.plan, view.seats
     tbl = session.get_one(Table, table_id)
     game = session.get_one(Game, tbl.game_id)
     ids = [s.player_id for s in seats if s.player_id]
@@ -47,7 +48,7 @@ def table(table_id: int) -> str:
     waiting = {w.seat_no: w for w in plan.waiting} if plan else {}
     return render_template("dealer/table.html", table=tbl, game=game, last=last, plan=plan,
                            seats=seats, names=names, waiting=waiting, owed=owed,
-                           postable=_postable(plan, seats, waiting),
+                           postable=_postable(plan, seats, waiting), dealt_out=view.dealt_out,
                            straddlers=straddle_order(plan) if plan else ())
 
 

@@ -72,7 +72,7 @@ def test_r36_a_new_player_waits_for_the_big_blind_or_posts_one(room, session, no
                         buy_in=game.min_buyin)
     hand = _hand(room, session, now + MIN, table, 2)  # button 2, SB 3, BB 4: seat 9 owes a BB
     assert 9 not in hand.dealt_in
-    _last, _plan, seat_rows = preview(session, room.actor("dealer"), table.id)
+    seat_rows = preview(session, room.actor("dealer"), table.id).seats
     assert seat_rows[8].owes_bb
     hand = _hand(room, session, now + 2 * MIN, table, 3, posting=[9])
     assert 9 in hand.dealt_in

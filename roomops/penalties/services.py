@@ -1,0 +1,91 @@
+"""Giving penalties (R55) and removing a player from the game (R57). Services never commit."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from roomops.actors import Actor
+from roomops.audit.service import record
+from roomops.blinds.penalties import Penalty, PenaltyKind, check_penalty, hands_out, next_penalty
+from roomops.errors import Conflict, NotFound
+from roomops.games.models import Table
+from roomops.games.services import locked_game
+from roomops.hands.models import Hand
+from roomops.lists.history import end_entry
+from roomops.lists.models import ListEntry
+from roomops.penalties.models import PenaltyRecord
+from roomops.seating.models import SeatHold
+from roomops.seating.offers import fill_open_seats
+from roomops.seating.seats import end_seat
+
+# R55: escalation looks at the player's penalties in the room over this window (docs/decisions.md)
+HISTORY = timedelta(days=30)
+
+
+def give_penalty(session: Session, actor: Actor, now: datetime, hold_id: int, *, kind: PenaltyKind,
+                 reason: str, count: int = 0, leave_amount: int | None = None) -> PenaltyRecord:
+    """R55: a warning, a sit-out of ``count`` hands or of ``count`` (1 or 2) complete rounds, each
+    round one hand per player at the table now; R57: removal from the game, which ends the seat
+    (with the stack the player leaves with, if counted, R27) and the player's places on the game's
+    lists. Every penalty is kept with its reason (R60)."""
+    actor.require("floor")
+    hold, table = _seated(session, actor, hold_id)
+    game = locked_game(session, table.game_id, reread=hold)
+    players = _players_at(session, table.id)
+    penalty = Penalty(kind, count, players if kind == "rounds" else 0, reason.strip())
+    check_penalty(penalty)
+    row = PenaltyRecord(room_id=hold.room_id, player_id=hold.player_id, hold_id=hold.id,
+                        table_id=table.id, kind=kind, count=count,
+                        players_at_table=penalty.players_at_table, hands_out=hands_out(penalty),
+                        from_hand_no=_last_hand_no(session, table.id), reason=penalty.reason,
+                        given_at=now, given_by_id=actor.staff_id)
+    session.add(row)
+    session.flush()
+    record(session, actor, now, "penalty.given", ("seat_hold", hold.id), reason=penalty.reason,
+           penalty_id=row.id, player_id=hold.player_id, kind=kind, count=count,
+           hands_out=row.hands_out, rule="R57" if kind == "removal" else "R55")
+    if kind == "removal":
+        _remove(session, actor, now, hold, game.id, leave_amount, penalty.reason)
+    return row
+
+
+def suggest(session: Session, actor: Actor, now: datetime, hold_id: int) -> Penalty:
+    """R55: the next step on the ladder after the player's penalties in the room in the last
+    ``HISTORY`` (warning, one round, two rounds, then removal: the supervisor decides)."""
+    hold, table = _seated(session, actor, hold_id)
+    history = session.scalars(select(PenaltyRecord).where(
+        PenaltyRecord.room_id == actor.room_id, PenaltyRecord.player_id == hold.player_id,
+        PenaltyRecord.given_at > now - HISTORY))
+    past = [Penalty(p.kind, p.count, p.players_at_table, p.reason) for p in history]  # type: ignore[arg-type]
+    return next_penalty(past, _players_at(session, table.id), "")
+
+
+def _remove(session: Session, actor: Actor, now: datetime, hold: SeatHold, game_id: int,
+            leave_amount: int | None, reason: str) -> None:
+    game = end_seat(session, actor, now, hold, "left", leave_amount)
+    for entry in session.scalars(select(ListEntry).where(
+            ListEntry.game_id == game_id, ListEntry.player_id == hold.player_id,
+            ListEntry.status == "active")):
+        end_entry(session, actor, now, entry, f"removed from the game (R57): {reason}")
+    fill_open_seats(session, actor, now, game)
+
+
+def _seated(session: Session, actor: Actor, hold_id: int) -> tuple[SeatHold, Table]:
+    hold = session.get(SeatHold, hold_id)
+    if hold is None or hold.room_id != actor.room_id or hold.kind != "seated":
+        raise NotFound(f"no seated player with seat id {hold_id} in this room", "R55")
+    if hold.ended_at is not None:
+        raise Conflict("the player has left that seat: a penalty is given to a seated player", "R55")
+    return hold, session.get_one(Table, hold.table_id)
+
+
+def _players_at(session: Session, table_id: int) -> int:
+    return session.scalar(select(func.count()).select_from(SeatHold).where(
+        SeatHold.table_id == table_id, SeatHold.kind == "seated", SeatHold.ended_at.is_(None))) or 0
+
+
+def _last_hand_no(session: Session, table_id: int) -> int:
+    return session.scalar(select(func.max(Hand.hand_no)).where(Hand.table_id == table_id)) or 0
