@@ -188,7 +188,7 @@
         showReturn(osec, seat.dataset.returnWhy || "", seat.dataset.returnMin);
         sub.textContent = seat.dataset.player + (state === "expired"
           ? " · the claim time has run out (R22): the seat goes to the next player at the sweep"
-          : " · offered, claim timer running");
+          : " · offered, claim timer running. Tell the player (R40, R53): " + game.dataset.terms);
       }
     } else if (kind === "entry") {
       var row = target.closest("tr.entry");

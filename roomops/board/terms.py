@@ -7,6 +7,7 @@ Pure Python: no Flask, no database. Amounts are integer minor units, formatted b
 from __future__ import annotations
 
 import re
+from typing import Protocol
 
 MINOR_DIGITS = 2
 
@@ -51,3 +52,21 @@ def fee_text(kind: str, hourly_fee: int, rake_percent: int, rake_cap: int) -> st
 def natural(name: str) -> list[object]:
     """Sort key for table names: table "2" before table "10"."""
     return [int(p) if p.isdigit() else p.lower() for p in re.split(r"(\d+)", name)]
+
+
+class Terms(Protocol):
+    """A game's straddle and fee settings (the Game model has them)."""
+
+    straddle_allowed: bool
+    max_straddles: int
+    button_straddle: bool
+    fee_kind: str
+    hourly_fee: int
+    rake_percent: int
+    rake_cap: int
+
+
+def told_before_sitting(game: Terms) -> str:
+    """R40/R53: what a player offered a seat is told before sitting: straddles and fees."""
+    return (f"{straddle_text(game.straddle_allowed, game.max_straddles, game.button_straddle)}. "
+            f"{fee_text(game.fee_kind, game.hourly_fee, game.rake_percent, game.rake_cap)}.")

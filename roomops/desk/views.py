@@ -35,6 +35,7 @@ from roomops.actors import Actor, get_in_room
 from roomops.audit.service import latest_id
 from roomops.audit.service import query as audit_query
 from roomops.board import snapshot
+from roomops.board.terms import told_before_sitting
 from roomops.desk.forms import from_minor, money_input, parse, player_ref
 from roomops.errors import Invalid
 from roomops.games import services as games
@@ -96,6 +97,9 @@ def _amount(amount: int | None) -> str:
 @bp.app_template_global("has_endpoint")
 def _has_endpoint(name: str) -> bool:
     return name in current_app.view_functions
+
+
+bp.add_app_template_global(told_before_sitting, "told_before_sitting")
 
 
 @bp.app_template_global("can")

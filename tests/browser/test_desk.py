@@ -50,6 +50,8 @@ def test_r20_r21_add_player_see_offer_countdown_and_claim(live, page):
     seat.locator("button").click()
     dialog = page.locator("dialog#act")
     expect(dialog).to_be_visible()
+    # R40/R53: the straddle settings and the fee, for the player before they sit
+    expect(page.locator("#act-sub")).to_contain_text("Tell the player (R40, R53): No straddles.")
     claim = dialog.locator("section[data-for=seat-offered] form").first
     expect(claim.locator("input[name=buy_in]")).to_have_value("100")  # the game's minimum
     claim.locator("input[name=buy_in]").fill("250")

@@ -168,3 +168,14 @@ def test_cache_shared_by_threads_stays_bounded():
     for t in threads:
         t.join()
     assert len(cache) == 50 and cache.hits + cache.misses == 8000
+
+
+def test_r40_r53_a_player_offered_a_seat_is_told_the_straddles_and_fees():
+    from types import SimpleNamespace
+
+    from roomops.board.terms import told_before_sitting
+
+    game = SimpleNamespace(straddle_allowed=True, max_straddles=1, button_straddle=False,
+                           fee_kind="rake", hourly_fee=0, rake_percent=5, rake_cap=500)
+    assert told_before_sitting(game) == ("Straddle: UTG only, no button straddle. "
+                                         "Rake: 5%, max 5 a pot.")
