@@ -120,6 +120,7 @@ class GameConditions(Body):
     straddle_allowed: bool = False
     max_straddles: Annotated[int, Field(ge=0, le=8)] = 0
     button_straddle: bool = False
+    straddle_sanction: bool = False  # R40: straddles need the supervisor's sanction
 
     @model_validator(mode="after")
     def _consistent(self) -> GameConditions:
@@ -146,6 +147,7 @@ class GameChange(Body):
     straddle_allowed: bool | None = None
     max_straddles: Annotated[int, Field(ge=0, le=8)] | None = None
     button_straddle: bool | None = None
+    straddle_sanction: bool | None = None
 
 
 class OpenTable(Body):
@@ -259,6 +261,7 @@ class RecordHand(Body):
     posting: Annotated[list[Annotated[int, Field(ge=1, le=10)]], Field(max_length=10)] = []
     straddles: Annotated[list[StraddleIn], Field(max_length=8)] = []
     floor_consent: bool = False
+    sanctioned: bool = False  # R40: the supervisor sanctioned this hand's straddles
 
 
 class GivePenalty(Body):

@@ -31,7 +31,8 @@ def record_hand(table_id: int) -> Response:
     b = body(RecordHand)
     hand = run(hands.record_hand, table_id, hand_no=b.hand_no, posting=b.posting,
                straddles=[Straddle(s.seat_no, s.amount) for s in b.straddles],
-               high_card_seat=b.high_card_seat, floor_consent=b.floor_consent)
+               high_card_seat=b.high_card_seat, floor_consent=b.floor_consent,
+               sanctioned=b.sanctioned)
     return answer(out.HandOut, hand, 201)
 
 

@@ -80,6 +80,7 @@ class GameOut(Out):
     straddle_allowed: bool
     max_straddles: int
     button_straddle: bool
+    straddle_sanction: bool
     status: Literal["open", "closed"]
     opened_at: datetime
     closed_at: datetime | None
@@ -274,6 +275,7 @@ class Straddles(Out):
     allowed: bool
     max_straddles: int
     button_straddle: bool
+    sanction: bool = Field(description="R40: straddles only when the supervisor sanctions them")
 
 
 class Fees(Out):

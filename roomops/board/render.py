@@ -36,7 +36,7 @@ from roomops.board.terms import fee_text, money, natural, stakes, straddle_text
 
 # Bump when the games' markup changes: it is in every ETag (pollers holding an old one fetch the new
 # markup) and in every cache key.
-MARKUP = "3"
+MARKUP = "4"
 TV_LIST_ROWS = 12  # TV: entries shown per list before "and N more" (the phone shows them all)
 CACHE_GAMES = 400  # about ten rooms of 40 games, a few MB of HTML
 
@@ -207,7 +207,8 @@ def game_board(rows: GameRows, policy: str, tz: ZoneInfo, live: tuple[bool, ...]
     ``running[i]`` whether the i-th absence is still running (R24, ``absences_running``)."""
     game, tables, calls, entries = rows
     (game_id, variant, small_blind, big_blind, ante, min_buyin, max_buyin, seats_per_table, fee_kind,
-     hourly_fee, rake_percent, rake_cap, straddle_allowed, max_straddles, button_straddle) = game
+     hourly_fee, rake_percent, rake_cap, straddle_allowed, max_straddles, button_straddle,
+     straddle_sanction) = game
     names = {table_id: name for table_id, name, _s, _a in tables}
     absent_rows = [(table_id, row) for table_id, _n, _s, absent in tables for row in absent]
     away: dict[int, list[Away]] = {}
@@ -231,7 +232,7 @@ def game_board(rows: GameRows, policy: str, tz: ZoneInfo, live: tuple[bool, ...]
     return GameBoard(
         key=f"g{game_id}", variant=variant, stakes=stakes(small_blind, big_blind, ante),
         buy_in=f"{money(min_buyin)} to {money(max_buyin)}",
-        straddles=straddle_text(straddle_allowed, max_straddles, button_straddle),
+        straddles=straddle_text(straddle_allowed, max_straddles, button_straddle, straddle_sanction),
         fees=fee_text(fee_kind, hourly_fee, rake_percent, rake_cap), seats_per_table=seats_per_table,
         tables=[_table(name, seated, away.get(table_id, []), calls_at.get(table_id, {}), seats_per_table,
                        policy, tz, places(table_id), entry_names)

@@ -42,7 +42,8 @@ from roomops.seating.models import OFFER, SEATED, SeatHold
 
 GAME_COLUMNS = (Game.id, Game.variant, Game.small_blind, Game.big_blind, Game.ante, Game.min_buyin,
                 Game.max_buyin, Game.seats_per_table, Game.fee_kind, Game.hourly_fee, Game.rake_percent,
-                Game.rake_cap, Game.straddle_allowed, Game.max_straddles, Game.button_straddle)
+                Game.rake_cap, Game.straddle_allowed, Game.max_straddles, Game.button_straddle,
+                Game.straddle_sanction)
 
 AbsentRow = tuple[int, str, int | None, int | None]
 TableRow = tuple[int, str, str | None, tuple[AbsentRow, ...]]

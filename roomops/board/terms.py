@@ -27,7 +27,7 @@ def stakes(small_blind: int, big_blind: int, ante: int = 0) -> str:
     return f"{text} ante {money(ante)}" if ante else text
 
 
-def straddle_text(allowed: bool, max_straddles: int, button: bool) -> str:
+def straddle_text(allowed: bool, max_straddles: int, button: bool, sanction: bool = False) -> str:
     """R40, as new players must be told it before they sit."""
     if not allowed:
         return "No straddles"
@@ -37,6 +37,7 @@ def straddle_text(allowed: bool, max_straddles: int, button: bool) -> str:
         text = f"Straddles: up to {max_straddles}, in rotation from UTG"
     else:
         text = "Straddles allowed"
+    text += ", only when the supervisor sanctions them" if sanction else ""
     return text + (", button straddle with the floor's consent" if button else ", no button straddle")
 
 
@@ -60,6 +61,7 @@ class Terms(Protocol):
     straddle_allowed: bool
     max_straddles: int
     button_straddle: bool
+    straddle_sanction: bool
     fee_kind: str
     hourly_fee: int
     rake_percent: int
@@ -68,5 +70,7 @@ class Terms(Protocol):
 
 def told_before_sitting(game: Terms) -> str:
     """R40/R53: what a player offered a seat is told before sitting: straddles and fees."""
-    return (f"{straddle_text(game.straddle_allowed, game.max_straddles, game.button_straddle)}. "
+    straddles = straddle_text(game.straddle_allowed, game.max_straddles, game.button_straddle,
+                              game.straddle_sanction)
+    return (f"{straddles}. "
             f"{fee_text(game.fee_kind, game.hourly_fee, game.rake_percent, game.rake_cap)}.")

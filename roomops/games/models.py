@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import Boolean, CheckConstraint, ForeignKey, Index, String, text
+from sqlalchemy import Boolean, CheckConstraint, ForeignKey, Index, String, false, text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from roomops.db import Base, UTCDateTime
@@ -46,6 +46,8 @@ class Game(Base):
     straddle_allowed: Mapped[bool] = mapped_column(Boolean, default=False)
     max_straddles: Mapped[int] = mapped_column(default=0)
     button_straddle: Mapped[bool] = mapped_column(Boolean, default=False)
+    # R40: straddles only when the supervisor sanctions them (``001_…``)
+    straddle_sanction: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     status: Mapped[str] = mapped_column(String(8), default="open")
     opened_at: Mapped[datetime] = mapped_column(UTCDateTime)
     closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)

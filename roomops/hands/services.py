@@ -25,7 +25,7 @@ from roomops.rooms.models import Room
 def record_hand(session: Session, actor: Actor, now: datetime, table_id: int, *, hand_no: int,
                 posting: Sequence[int] = (), straddles: Sequence[Straddle] = (),
                 straddles_in_turn: int = 0, high_card_seat: int | None = None,
-                floor_consent: bool = False) -> Hand:
+                floor_consent: bool = False, sanctioned: bool = False) -> Hand:
     """R33-R35: the dealer records hand ``hand_no`` (the next one: a second tap of the same
     number is refused, never recorded twice). The first hand of a table, or a fresh start, needs
     the seat that drew the high card (R33); ``posting``: players who post what they owe to play
@@ -49,7 +49,8 @@ def record_hand(session: Session, actor: Actor, now: datetime, table_id: int, *,
     plan = (next_hand(state, seats, posting) if high_card_seat is None
             else first_hand(state, seats, high_card_seat))
     straddles = list(straddles) or in_turn(plan, straddles_in_turn)
-    check_straddles(straddle_settings(game), plan, straddles, floor_consent=floor_consent)
+    check_straddles(straddle_settings(game), plan, straddles, sanctioned=sanctioned,
+                    floor_consent=floor_consent)
     hand = Hand(room_id=table.room_id, table_id=table.id, hand_no=hand_no, at=now,
                 staff_id=actor.staff_id, button=plan.table.button,
                 small_blind_seat=plan.table.small_blind_seat, big_blind_seat=plan.table.big_blind_seat,
@@ -106,7 +107,8 @@ def in_turn(plan: HandPlan, count: int) -> list[Straddle]:
 def straddle_settings(game: Game) -> StraddleSettings:
     """R40, as set on the game (``max_straddles`` 0 with straddles allowed: no limit)."""
     return StraddleSettings(allowed=game.straddle_allowed, max_straddles=game.max_straddles,
-                            button_straddle=game.button_straddle)
+                            button_straddle=game.button_straddle,
+                            sanction_required=game.straddle_sanction)
 
 
 def _open_table(session: Session, actor: Actor, table_id: int) -> tuple[Table, Game]:

@@ -60,7 +60,7 @@ def record(table_id: int) -> Response:
                straddles_in_turn=_number(form.get("straddles") or "0", "straddles"),
                high_card_seat=_number(form["high_card_seat"], "high_card_seat")
                if form.get("high_card_seat") else None,
-               floor_consent=bool(form.get("floor_consent")))
+               floor_consent=bool(form.get("floor_consent")), sanctioned=bool(form.get("sanctioned")))
     flash(f"Hand {hand.hand_no}: button {hand.button}, small blind {hand.small_blind_seat}, "
           f"big blind {hand.big_blind_seat}.", "ok")
     return redirect(url_for("dealer.table", table_id=table_id), code=303)  # type: ignore[return-value]

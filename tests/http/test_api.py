@@ -519,7 +519,8 @@ def test_room_snapshot(api, room, session, now, clock):
     assert snap["policy"]["claim_minutes"] == 10
     (g,) = snap["games"]
     assert g["fees"] == {"kind": "hourly", "hourly_fee": 600, "rake_percent": 0, "rake_cap": 0}
-    assert g["straddles"] == {"allowed": True, "max_straddles": 2, "button_straddle": False}
+    assert g["straddles"] == {"allowed": True, "max_straddles": 2, "button_straddle": False,
+                              "sanction": False}
     (t,) = g["tables"]
     assert t["name"] == "1" and t["seated"] == 8 and len(t["seats"]) == 9
     assert t["seats"][0]["state"] == "seated" and t["seats"][0]["hold_id"]

@@ -69,7 +69,7 @@ def test_an_expired_call_is_drawn_as_shown():
 
 # ---- one game from its rows --------------------------------------------------------------------
 
-GAME = (7, "NL Hold'em", 100, 200, 0, 10000, 40000, 9, "rake", 0, 5, 500, True, 1, False)
+GAME = (7, "NL Hold'em", 100, 200, 0, 10000, 40000, 9, "rake", 0, 5, 500, True, 1, False, False)
 
 
 def test_r11_r12_r14_r22_one_game_from_its_rows():
@@ -176,6 +176,14 @@ def test_r40_r53_a_player_offered_a_seat_is_told_the_straddles_and_fees():
     from roomops.board.terms import told_before_sitting
 
     game = SimpleNamespace(straddle_allowed=True, max_straddles=1, button_straddle=False,
+                           straddle_sanction=False,
                            fee_kind="rake", hourly_fee=0, rake_percent=5, rake_cap=500)
     assert told_before_sitting(game) == ("Straddle: UTG only, no button straddle. "
                                          "Rake: 5%, max 5 a pot.")
+
+
+def test_r40_a_game_whose_straddles_need_the_supervisors_sanction_says_so():
+    from roomops.board.terms import straddle_text
+
+    assert straddle_text(True, 1, False, sanction=True) == (
+        "Straddle: UTG only, only when the supervisor sanctions them, no button straddle")

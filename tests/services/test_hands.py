@@ -161,3 +161,12 @@ def live_seat_id(session, player_id):
     return session.scalar(select(seats.SeatHold.id).where(
         seats.SeatHold.player_id == player_id, seats.SeatHold.ended_at.is_(None),
         seats.SeatHold.kind == "seated"))
+
+
+def test_r40_straddles_only_with_the_supervisors_sanction_where_the_game_says_so(room, session, now):
+    _game, table, _holds = _table(room, session, now, straddle_allowed=True, max_straddles=1,
+                                  straddle_sanction=True)
+    _hand(room, session, now, table, 1, high_card_seat=1)  # hand 2: BB 4, so UTG is seat 5
+    _refused(lambda: _hand(room, session, now, table, 2, straddles_in_turn=1), "R40")
+    hand = _hand(room, session, now, table, 2, straddles_in_turn=1, sanctioned=True)
+    assert hand.straddles == [{"seat_no": 5, "amount": 400}]
