@@ -9,9 +9,11 @@ from sqlalchemy.orm import Session
 
 from roomops.errors import Forbidden, NotFound
 
+# cash: buy-ins, add-ons, cash-outs, transit requests and deliveries (R31, R61); authorise: a
+# supervisor's signature on money (transits, facility funds, reversals, R31, R52).
 ROLE_RIGHTS: dict[str, frozenset[str]] = {
-    "admin": frozenset({"admin", "floor", "policy", "audit"}),
-    "supervisor": frozenset({"floor", "policy", "audit"}),
+    "admin": frozenset({"admin", "floor", "policy", "audit", "cash", "authorise"}),
+    "supervisor": frozenset({"floor", "policy", "audit", "cash", "authorise"}),
     "cashier": frozenset({"cash"}),
     "system": frozenset({"floor"}),
 }

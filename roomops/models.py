@@ -4,6 +4,7 @@ from roomops.absences.models import Absence
 from roomops.audit.models import AuditEvent
 from roomops.db import Base
 from roomops.games.models import Game, Table
+from roomops.ledger.models import LedgerEntry, SlipCounter, TransitSlip
 from roomops.lists.models import ListEntry
 from roomops.rooms.models import BarredPair, Player, Room, Staff
 from roomops.seating.models import SeatHold
@@ -14,10 +15,13 @@ __all__ = [
            "BarredPair",
            "Base",
            "Game",
+           "LedgerEntry",
            "ListEntry",
            "Player",
            "Room",
            "SeatHold",
+           "SlipCounter",
            "Staff",
            "Table",
+           "TransitSlip",
 ]

@@ -40,6 +40,7 @@ class Room(Base):
         CheckConstraint("max_away_minutes IS NULL OR max_away_minutes BETWEEN 1 AND 480",
                         name="max_away_minutes"),
         CheckConstraint("max_missed_bb IS NULL OR max_missed_bb BETWEEN 1 AND 100", name="max_missed_bb"),
+        CheckConstraint("length(currency) = 3 AND currency = upper(currency)", name="currency"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -64,6 +65,8 @@ class Room(Base):
     away_notify_minutes: Mapped[int] = mapped_column(default=30, server_default=text("30"))
     max_away_minutes: Mapped[int | None]  # None: off (R26)
     max_missed_bb: Mapped[int | None]  # None: off; counted on the away player's absence (R26)
+    # R32: ISO 4217 code of the only currency that plays; ledger amounts are its minor units
+    currency: Mapped[str] = mapped_column(String(3), default="GBP", server_default="GBP")
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 
