@@ -44,13 +44,17 @@ def at_seat(session: Session, hold: SeatHold) -> dict[str, int]:
             "hold_id": hold.id}
 
 
-def seated_hold(session: Session, actor: Actor, hold_id: int, rule: str, *, live: bool) -> SeatHold:
-    """The player's seat (R1: in the actor's room), row-locked on PostgreSQL so two postings
-    against one seat are serialised; ``live``: still sitting (True) or already left (False)."""
+def locked_hold(session: Session, actor: Actor, hold_id: int) -> SeatHold:
+    """The seat (R1: in the actor's room), row-locked on PostgreSQL so postings against one seat
+    are serialised; a request that waited sees what the one before it committed."""
     get_in_room(session, SeatHold, hold_id, actor, "seat")
-    hold = session.scalars(select(SeatHold).where(SeatHold.id == hold_id)
+    return session.scalars(select(SeatHold).where(SeatHold.id == hold_id)
                            .with_for_update(key_share=True)
                            .execution_options(populate_existing=True)).one()
+
+
+def check_seat(hold: SeatHold, rule: str, *, live: bool) -> None:
+    """A player sitting in the seat (``live``) or one who has left it (R28: cash-out)."""
     if hold.kind != "seated":
         raise Conflict("that is a seat offer, not a player sitting in a seat", rule)
     if live and hold.ended_at is not None:
@@ -58,7 +62,6 @@ def seated_hold(session: Session, actor: Actor, hold_id: int, rule: str, *, live
     if not live and hold.ended_at is None:
         raise Conflict("chips may not be taken out of play at the table: the player cashes out "
                        "after leaving the seat", "R28")
-    return hold
 
 
 def post(session: Session, actor: Actor, now: datetime, posting: Posting, key: str | None,

@@ -18,7 +18,7 @@ from roomops.errors import Conflict, Invalid
 from roomops.games.models import Game
 from roomops.ledger.idempotency import fingerprint, replay
 from roomops.ledger.models import LedgerEntry
-from roomops.ledger.posting import Posting, at_seat, post, seated_hold
+from roomops.ledger.posting import Posting, at_seat, check_seat, locked_hold, post
 from roomops.ledger.rules import check_amount, check_currency, check_method, check_reversible, signed
 from roomops.rooms.models import Room
 from roomops.seating.rules import check_buy_in
@@ -76,10 +76,11 @@ def _movement(session: Session, actor: Actor, now: datetime, kind: str, hold_id:
     check_currency(currency, room.currency)
     print_ = fingerprint(op=kind, hold_id=hold_id, amount=amount, method=method,
                          staff=actor.staff_id)
-    earlier = replay(session, LedgerEntry, room.id, key, print_)
+    hold = locked_hold(session, actor, hold_id)
+    earlier = replay(session, LedgerEntry, room.id, key, print_)  # after the lock: see a racer's row
     if earlier is not None:
         return earlier
-    hold = seated_hold(session, actor, hold_id, rule, live=kind != "cash_out")
+    check_seat(hold, rule, live=kind != "cash_out")
     seat = at_seat(session, hold)
     if kind == "buy_in":
         _check_first_buy_in(session, hold.id, amount, session.get_one(Game, seat["game_id"]))

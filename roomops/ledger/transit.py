@@ -21,7 +21,7 @@ from roomops.games.models import Table
 from roomops.ledger.idempotency import fingerprint, insert_once, replay
 from roomops.ledger.models import TransitSlip
 from roomops.ledger.numbers import last_slip_number, next_slip_number
-from roomops.ledger.posting import Posting, at_seat, post, seated_hold
+from roomops.ledger.posting import Posting, at_seat, check_seat, locked_hold, post
 from roomops.ledger.rules import OPEN, check_amount, check_confirmer, check_currency, check_method, next_state
 from roomops.rooms.models import Player, Room
 
@@ -36,10 +36,11 @@ def request(session: Session, actor: Actor, now: datetime, hold_id: int, amount:
     check_currency(currency, session.get_one(Room, actor.room_id).currency)
     print_ = fingerprint(op="transit", hold_id=hold_id, amount=amount, method=method,
                          staff=actor.staff_id)
-    earlier = replay(session, TransitSlip, actor.room_id, key, print_)
+    hold = locked_hold(session, actor, hold_id)
+    earlier = replay(session, TransitSlip, actor.room_id, key, print_)  # after the lock, as above
     if earlier is not None:
         return earlier
-    hold = seated_hold(session, actor, hold_id, "R31", live=True)
+    check_seat(hold, "R31", live=True)
 
     def build() -> TransitSlip:
         slip = TransitSlip(room_id=actor.room_id, number=next_slip_number(session, actor.room_id),
@@ -79,7 +80,8 @@ def deliver(session: Session, actor: Actor, now: datetime, slip_id: int) -> Tran
     slip = _locked(session, actor, slip_id)
     next_state(slip.state, "deliver", slip.method)
     check_confirmer(slip.authorised_by_id, actor.staff_id)
-    hold = seated_hold(session, actor, slip.hold_id, "R31", live=True)
+    hold = locked_hold(session, actor, slip.hold_id)
+    check_seat(hold, "R31", live=True)
     _move(session, actor, now, slip, "deliver", delivered_at=now, delivered_by_id=actor.staff_id)
     post(session, actor, now, Posting("transit", slip.amount, slip.method, slip_id=slip.id,
                                       **at_seat(session, hold)), None, "")
