@@ -7,6 +7,8 @@ from flask_wtf.csrf import CSRFProtect
 
 
 def install(app: Flask, csrf: CSRFProtect) -> None:
+    from roomops.desk.cage import bp as cage
     from roomops.desk.views import bp
 
     app.register_blueprint(bp)
+    app.register_blueprint(cage)
