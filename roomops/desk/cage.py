@@ -15,7 +15,6 @@ from sqlalchemy import select
 from werkzeug.wrappers import Response
 
 from roomops.desk.forms import form_data, parse, to_minor
-from roomops.desk.views import local
 from roomops.errors import NotFound
 from roomops.games.models import Table
 from roomops.ledger import transit
@@ -52,8 +51,7 @@ def index() -> str:
         .where(SeatHold.room_id == room.id, SeatHold.kind == SEATED, SeatHold.ended_at.is_(None))
         .order_by(Table.name, SeatHold.seat_no)).all()
     return render_template("desk/cage.html", room=room, slips=transit.open_slips(session, room.id, at),
-                           seated=seated, methods=METHODS, facility=FACILITY, key=uuid4().hex,
-                           local=local)
+                           seated=seated, methods=METHODS, facility=FACILITY, key=uuid4().hex)
 
 
 @bp.post("/desk/cage/transits")

@@ -2,7 +2,7 @@
 
 ``ledger_entries`` is append-only in the database itself (triggers from the migration): a mistake
 is corrected by a reversing row. A transit slip is a workflow record: its state and the who/when of
-each step live on the row, each step set once by a conditional UPDATE and audited (R60); the money
+each step live on the row, each step set once under a row lock and audited (R60); the money
 it moves is the ledger row posted at delivery."""
 
 from __future__ import annotations

@@ -69,7 +69,7 @@ def post(session: Session, actor: Actor, now: datetime, posting: Posting, key: s
     """Insert the row (or return the one an earlier request with ``key`` made) and audit it."""
     room = session.get_one(Room, actor.room_id)
     row, created = insert_once(session, LedgerEntry, room.id, key, print_,
-                               lambda: _add(session, _row(actor, now, room, posting, key, print_)))
+                               lambda: _add_row(session, actor, now, room, posting, key, print_))
     if created:
         record(session, actor, now, f"ledger.{row.kind}", ("ledger_entry", row.id),
                reason=row.reason, amount=row.amount, method=row.method, hold_id=row.hold_id,
@@ -78,13 +78,10 @@ def post(session: Session, actor: Actor, now: datetime, posting: Posting, key: s
     return row
 
 
-def _add(session: Session, row: LedgerEntry) -> LedgerEntry:
+def _add_row(session: Session, actor: Actor, now: datetime, room: Room, posting: Posting,
+             key: str | None, print_: str) -> LedgerEntry:
+    row = LedgerEntry(room_id=room.id, gaming_day=gaming_day(now, room.timezone, room.gaming_day_start),
+                      at=now, staff_id=actor.staff_id, idempotency_key=key,
+                      fingerprint=print_ if key else None, **asdict(posting))
     session.add(row)
     return row
-
-
-def _row(actor: Actor, now: datetime, room: Room, posting: Posting, key: str | None,
-         print_: str) -> LedgerEntry:
-    return LedgerEntry(room_id=room.id, gaming_day=gaming_day(now, room.timezone, room.gaming_day_start),
-                       at=now, staff_id=actor.staff_id, idempotency_key=key,
-                       fingerprint=print_ if key else None, **asdict(posting))
