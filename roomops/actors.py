@@ -9,9 +9,11 @@ from sqlalchemy.orm import Session
 
 from roomops.errors import Forbidden, NotFound
 
+# cash: buy-ins, add-ons, cash-outs, transit requests and deliveries (R31, R61); authorise: a
+# supervisor's signature on money (transits, facility funds, reversals, R31, R52).
 ROLE_RIGHTS: dict[str, frozenset[str]] = {
-    "admin": frozenset({"admin", "floor", "policy", "audit", "deal"}),
-    "supervisor": frozenset({"floor", "policy", "audit", "deal"}),
+    "admin": frozenset({"admin", "floor", "policy", "audit", "deal", "cash", "authorise"}),
+    "supervisor": frozenset({"floor", "policy", "audit", "deal", "cash", "authorise"}),
     "cashier": frozenset({"cash"}),
     "dealer": frozenset({"deal"}),  # R61: records hands, straddles and blinds at their table
     "system": frozenset({"floor"}),

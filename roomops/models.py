@@ -5,6 +5,7 @@ from roomops.audit.models import AuditEvent
 from roomops.db import Base
 from roomops.games.models import Game, Table
 from roomops.hands.models import Hand, SeatBlinds
+from roomops.ledger.models import LedgerEntry, SlipCounter, TransitSlip
 from roomops.lists.models import ListEntry
 from roomops.penalties.models import PenaltyRecord
 from roomops.playovers.models import Playover
@@ -18,6 +19,7 @@ __all__ = [
            "Base",
            "Game",
            "Hand",
+           "LedgerEntry",
            "ListEntry",
            "PenaltyRecord",
            "Player",
@@ -25,6 +27,8 @@ __all__ = [
            "Room",
            "SeatBlinds",
            "SeatHold",
+           "SlipCounter",
            "Staff",
            "Table",
+           "TransitSlip",
 ]

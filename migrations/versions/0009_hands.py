@@ -1,7 +1,7 @@
 """hands, seat blind states, the dealer role and the new-player posting policy
 
 Revision ID: 0009
-Revises: 0007
+Revises: 0008
 Create Date: 2026-11-23 07:00:00
 
 R33-R36: the append-only ``hands`` log (one row per hand, numbered per table opening), each
@@ -18,7 +18,7 @@ import roomops.db
 from roomops.migration_ops import add_checked_columns, append_only, drop_append_only, drop_columns, widen_check
 
 revision: str = "0009"
-down_revision: str | None = "0007"
+down_revision: str | None = "0008"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

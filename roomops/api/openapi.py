@@ -38,6 +38,9 @@ def _schemas() -> tuple[dict[tuple[type[BaseModel], str], dict[str, Any]], dict[
         if op.body is not None and (op.body, "validation") not in keys:
             keys.append((op.body, "validation"))
     keys += [(m, "serialization") for m in out.RESPONSE_MODELS]
+    # routes attached from other modules (roomops.api.ledger) bring their own response models
+    keys += list(dict.fromkeys((op.response, "serialization") for op in OPERATIONS
+                               if (op.response, "serialization") not in keys))
     refs, top = models_json_schema(keys, ref_template=REF)
     return {k: v for k, v in refs.items()}, top.get("$defs", {})
 

@@ -43,6 +43,7 @@ class Room(Base):
         CheckConstraint("max_missed_bb IS NULL OR max_missed_bb BETWEEN 1 AND 100", name="max_missed_bb"),
         CheckConstraint("no_playover_max_minutes BETWEEN 1 AND 60", name="no_playover_max_minutes"),
         CheckConstraint(_one_of("new_player_posting", NEW_PLAYER_POSTING), name="new_player_posting"),
+        CheckConstraint("length(currency) = 3 AND currency = upper(currency)", name="currency"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -73,6 +74,8 @@ class Room(Base):
     no_playover_max_minutes: Mapped[int] = mapped_column(default=10, server_default=text("10"))
     new_player_posting: Mapped[str] = mapped_column(String(12), default="post_or_wait",
                                                     server_default="post_or_wait")  # R36
+    # R32: ISO 4217 code of the only currency that plays; ledger amounts are its minor units
+    currency: Mapped[str] = mapped_column(String(3), default="GBP", server_default="GBP")
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 

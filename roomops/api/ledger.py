@@ -1,0 +1,120 @@
+"""The JSON API of the ledger and chips in transit (R28, R30-R32, R52, R61), attached to the
+API blueprint with ``@route`` so every route is in the OpenAPI document.
+
+Idempotency (R52): the key comes from the ``Idempotency-Key`` header or the body's
+``idempotency_key`` (both given, they must agree); a retry answers like the first request."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from flask import request
+from pydantic import BaseModel
+from werkzeug.wrappers import Response
+
+from roomops.api import ledger_models as out
+from roomops.api.views import ID, answer, body, route
+from roomops.errors import Invalid
+from roomops.ledger import services as ledger
+from roomops.ledger import transit
+from roomops.ledger.schemas import CancelSlip, Movement, Reversal
+from roomops.web.uow import actor, db, now, run
+
+B = TypeVar("B", bound=BaseModel)
+
+
+def _body(model: type[B], rule: str) -> B:
+    """``views.body``, naming this action's rule when the body does not fit (R28, R30, R31, R52)."""
+    try:
+        return body(model)
+    except Invalid as err:
+        raise Invalid(err.message, rule) from None
+
+
+def _key(sent: str | None) -> str | None:
+    header = request.headers.get("Idempotency-Key", "").strip() or None
+    if header and sent and header != sent:
+        raise Invalid("the Idempotency-Key header and idempotency_key differ", "R52")
+    if header and len(header) > 100:
+        raise Invalid("Idempotency-Key is longer than 100 characters", "R52")
+    return header or sent
+
+
+def _movement(service: Callable[..., Any], rule: str) -> Response:
+    b = _body(Movement, rule)
+    row = run(service, b.hold_id, b.amount, b.method, b.currency, _key(b.idempotency_key))
+    return answer(out.LedgerEntryOut, row, 201)
+
+
+@route("POST", "/ledger/buy-ins", summary="Log a seated player's buy-in, within the game's range "
+       "(R30, R32, R52)", response=out.LedgerEntryOut, status=201, body=Movement, tag="ledger")
+def post_buy_in() -> Response:
+    return _movement(ledger.buy_in, "R30")
+
+
+@route("POST", "/ledger/add-ons", summary="Log chips added for a seated player; never negative "
+       "(R28, R32)", response=out.LedgerEntryOut, status=201, body=Movement, tag="ledger")
+def post_add_on() -> Response:
+    return _movement(ledger.add_on, "R28")
+
+
+@route("POST", "/ledger/cash-outs", summary="Log a cash-out for a player who has left the seat "
+       "(R28, R52)", response=out.LedgerEntryOut, status=201, body=Movement, tag="ledger")
+def post_cash_out() -> Response:
+    return _movement(ledger.cash_out, "R28")
+
+
+@route("POST", f"/ledger/<{ID}:entry_id>/reverse", summary="Reverse a ledger row with a reason; "
+       "a reversal is never reversed (R52)", response=out.LedgerEntryOut, status=201, body=Reversal,
+       tag="ledger")
+def reverse_entry(entry_id: int) -> Response:
+    b = _body(Reversal, "R52")
+    return answer(out.LedgerEntryOut, run(ledger.reverse, entry_id, b.reason,
+                                          _key(b.idempotency_key)), 201)
+
+
+@route("POST", "/transits", summary="Request chips from the cage for a seated player: a numbered "
+       "slip (R31)", response=out.SlipOut, status=201, body=Movement, tag="ledger")
+def request_transit() -> Response:
+    b = _body(Movement, "R31")
+    slip = run(transit.request, b.hold_id, b.amount, b.method, b.currency, _key(b.idempotency_key))
+    return answer(out.SlipOut, slip, 201)
+
+
+@route("POST", f"/transits/<{ID}:slip_id>/confirm-funds", summary="A supervisor confirms cheque "
+       "or credit funds are available (R31)", response=out.SlipOut, tag="ledger")
+def confirm_transit_funds(slip_id: int) -> Response:
+    return answer(out.SlipOut, run(transit.confirm_funds, slip_id))
+
+
+@route("POST", f"/transits/<{ID}:slip_id>/dispatch", summary="A supervisor authorises the "
+       "transit; the chips leave the cage (R31)", response=out.SlipOut, tag="ledger")
+def dispatch_transit(slip_id: int) -> Response:
+    return answer(out.SlipOut, run(transit.dispatch, slip_id))
+
+
+@route("POST", f"/transits/<{ID}:slip_id>/deliver", summary="Someone other than the authorising "
+       "supervisor confirms delivery; posts the ledger row (R31, R52, R61)", response=out.SlipOut,
+       tag="ledger")
+def deliver_transit(slip_id: int) -> Response:
+    return answer(out.SlipOut, run(transit.deliver, slip_id))
+
+
+@route("POST", f"/transits/<{ID}:slip_id>/cancel", summary="Cancel an open transit with a "
+       "reason; it keeps its number (R31)", response=out.SlipOut, body=CancelSlip, tag="ledger")
+def cancel_transit(slip_id: int) -> Response:
+    return answer(out.SlipOut, run(transit.cancel, slip_id, _body(CancelSlip, "R31").reason))
+
+
+@route("GET", "/transits/open", summary="Open transits, oldest first, with their age (R31)",
+       response=out.OpenSlips, tag="ledger")
+def open_transits() -> Response:
+    rows = transit.open_slips(db(), actor().room_id, now())
+    return answer(out.OpenSlips, {"slips": rows})
+
+
+@route("GET", "/transits/numbers", summary="Every slip number issued, with its state (R31)",
+       response=out.NumberReportOut, tag="ledger")
+def transit_numbers() -> Response:
+    return answer(out.NumberReportOut, transit.number_report(db(), actor().room_id))

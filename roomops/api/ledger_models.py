@@ -1,0 +1,81 @@
+"""Response bodies of the ledger and transit routes (``roomops.api.ledger``)."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Literal
+
+from pydantic import Field
+
+from roomops.api.models import Out
+
+Method = Literal["cash", "chips", "card", "cheque", "credit"]
+SlipState = Literal["requested", "funds_confirmed", "in_transit", "delivered", "cancelled"]
+
+
+class LedgerEntryOut(Out):
+    """One ledger row (R52). ``amount``: chips into play at the table positive, out of play
+    negative; a reversal is the opposite of the row it names."""
+
+    id: int
+    gaming_day: date
+    at: datetime
+    kind: Literal["buy_in", "add_on", "cash_out", "transit", "session_fee", "rake", "reversal"]
+    amount: int = Field(description="signed integer minor units")
+    method: Method
+    player_id: int | None
+    game_id: int | None
+    table_id: int | None
+    hold_id: int | None
+    slip_id: int | None
+    staff_id: int
+    reason: str | None
+    reverses_id: int | None
+    idempotency_key: str | None
+
+
+class SlipOut(Out):
+    """A transit slip (R31), numbered without gaps per room."""
+
+    id: int
+    number: int
+    state: SlipState
+    player_id: int
+    table_id: int
+    hold_id: int
+    amount: int = Field(description="integer minor units")
+    method: Method
+    requested_at: datetime
+    requested_by_id: int
+    funds_confirmed_at: datetime | None
+    funds_confirmed_by_id: int | None
+    authorised_at: datetime | None
+    authorised_by_id: int | None
+    delivered_at: datetime | None
+    delivered_by_id: int | None
+    cancelled_at: datetime | None
+    cancelled_by_id: int | None
+    cancel_reason: str | None
+
+
+class OpenSlipOut(Out):
+    slip: SlipOut
+    player: str
+    table: str
+    age_seconds: int = Field(description="since the request, R31")
+
+
+class OpenSlips(Out):
+    """R31: every open transit, oldest first."""
+
+    slips: list[OpenSlipOut]
+
+
+class NumberReportOut(Out):
+    """R31: every number issued, with its slip; ``missing`` is empty unless the books were
+    tampered with."""
+
+    last_number: int
+    slips: list[SlipOut]
+    missing: list[int]
+    by_state: dict[str, int]

@@ -1,0 +1,118 @@
+"""Ledger rows (R52), transit slips (R31) and the per-room slip counter.
+
+``ledger_entries`` is append-only in the database itself (triggers from the migration): a mistake
+is corrected by a reversing row. A transit slip is a workflow record: its state and the who/when of
+each step live on the row, each step set once under a row lock and audited (R60); the money
+it moves is the ledger row posted at delivery."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+from sqlalchemy import CheckConstraint, Date, ForeignKey, Index, String, Text, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column
+
+from roomops.db import Base, UTCDateTime
+from roomops.ledger.rules import FACILITY, INTO_PLAY, KINDS, METHODS, OUT_OF_PLAY, STATES
+
+
+def _in(values: tuple[str, ...]) -> str:
+    return f"({', '.join(repr(v) for v in values)})"
+
+
+class LedgerEntry(Base):
+    """One movement of chips (R52). ``amount``: see ``roomops.ledger.rules`` for the sign."""
+
+    __tablename__ = "ledger_entries"
+    __table_args__ = (
+        CheckConstraint(f"kind IN {_in(KINDS)}", name="kind"),
+        CheckConstraint(f"method IN {_in(METHODS)}", name="method"),
+        CheckConstraint(f"(kind IN {_in(INTO_PLAY)} AND amount > 0) OR "
+                        f"(kind IN {_in(OUT_OF_PLAY)} AND amount < 0) OR "
+                        "(kind = 'reversal' AND amount <> 0)", name="amount_sign"),
+        CheckConstraint("(kind = 'reversal') = (reverses_id IS NOT NULL)", name="reverses"),
+        CheckConstraint("kind <> 'reversal' OR length(coalesce(reason, '')) > 0",
+                        name="reversal_reason"),
+        CheckConstraint("kind <> 'transit' OR slip_id IS NOT NULL", name="transit_slip"),
+        CheckConstraint("(idempotency_key IS NULL) = (fingerprint IS NULL)", name="idempotency"),
+        UniqueConstraint("room_id", "idempotency_key", name="uq_ledger_entries_room_key"),
+        Index("ix_ledger_entries_room_day", "room_id", "gaming_day"),
+        Index("ix_ledger_entries_hold", "hold_id"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"))
+    gaming_day: Mapped[date] = mapped_column(Date)
+    at: Mapped[datetime] = mapped_column(UTCDateTime)
+    kind: Mapped[str] = mapped_column(String(12))
+    amount: Mapped[int]
+    method: Mapped[str] = mapped_column(String(8))
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"))
+    table_id: Mapped[int | None] = mapped_column(ForeignKey("tables.id"))
+    hold_id: Mapped[int | None] = mapped_column(ForeignKey("seat_holds.id"))
+    slip_id: Mapped[int | None] = mapped_column(ForeignKey("transit_slips.id"))
+    staff_id: Mapped[int] = mapped_column(ForeignKey("staff.id"))
+    reason: Mapped[str | None] = mapped_column(Text)
+    reverses_id: Mapped[int | None] = mapped_column(ForeignKey("ledger_entries.id"), unique=True)
+    idempotency_key: Mapped[str | None] = mapped_column(String(100))
+    fingerprint: Mapped[str | None] = mapped_column(String(64))
+
+
+class TransitSlip(Base):
+    """Chips on their way from the cage to a seated player (R31), numbered without gaps per room."""
+
+    __tablename__ = "transit_slips"
+    __table_args__ = (
+        CheckConstraint(f"state IN {_in(STATES)}", name="state"),
+        CheckConstraint(f"method IN {_in(METHODS)}", name="method"),
+        CheckConstraint("amount > 0", name="amount"),
+        CheckConstraint("number > 0", name="number"),
+        CheckConstraint(f"authorised_at IS NULL OR method NOT IN {_in(FACILITY)} "
+                        "OR funds_confirmed_at IS NOT NULL", name="facility_funds"),
+        CheckConstraint("state NOT IN ('in_transit', 'delivered') OR authorised_by_id IS NOT NULL",
+                        name="authorised"),
+        # R31/R61: nobody confirms the delivery of a transit they authorised
+        CheckConstraint("delivered_by_id IS NULL OR delivered_by_id <> authorised_by_id",
+                        name="four_eyes"),
+        CheckConstraint("(state = 'cancelled') = (cancelled_at IS NOT NULL AND "
+                        "length(coalesce(cancel_reason, '')) > 0)", name="cancelled"),
+        CheckConstraint("(state = 'delivered') = (delivered_at IS NOT NULL)", name="delivered"),
+        CheckConstraint("(idempotency_key IS NULL) = (fingerprint IS NULL)", name="idempotency"),
+        UniqueConstraint("room_id", "number", name="uq_transit_slips_room_number"),
+        UniqueConstraint("room_id", "idempotency_key", name="uq_transit_slips_room_key"),
+        Index("ix_transit_slips_room_state", "room_id", "state"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"))
+    number: Mapped[int]
+    state: Mapped[str] = mapped_column(String(16))
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"))
+    hold_id: Mapped[int] = mapped_column(ForeignKey("seat_holds.id"))
+    amount: Mapped[int]
+    method: Mapped[str] = mapped_column(String(8))
+    requested_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    requested_by_id: Mapped[int] = mapped_column(ForeignKey("staff.id"))
+    funds_confirmed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    funds_confirmed_by_id: Mapped[int | None] = mapped_column(ForeignKey("staff.id"))
+    authorised_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    authorised_by_id: Mapped[int | None] = mapped_column(ForeignKey("staff.id"))
+    delivered_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    delivered_by_id: Mapped[int | None] = mapped_column(ForeignKey("staff.id"))
+    cancelled_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    cancelled_by_id: Mapped[int | None] = mapped_column(ForeignKey("staff.id"))
+    cancel_reason: Mapped[str | None] = mapped_column(Text)
+    idempotency_key: Mapped[str | None] = mapped_column(String(100))
+    fingerprint: Mapped[str | None] = mapped_column(String(64))
+
+
+class SlipCounter(Base):
+    """R31: the room's last slip number, incremented in the transaction that creates a slip, so a
+    rolled-back request hands its number back and committed numbers have no gaps."""
+
+    __tablename__ = "slip_counters"
+
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"), primary_key=True)
+    last_number: Mapped[int] = mapped_column(default=0)

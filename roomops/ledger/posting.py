@@ -1,0 +1,87 @@
+"""Posting one ledger row (R52): the room's gaming day (R2), the seat's table and game, the staff
+member who posted it, an audit row (R60), and the idempotency key (``roomops.ledger.idempotency``).
+Nothing here commits."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from datetime import datetime
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from roomops.actors import Actor, get_in_room
+from roomops.audit.service import record
+from roomops.errors import Conflict
+from roomops.games.models import Table
+from roomops.ledger.idempotency import insert_once
+from roomops.ledger.models import LedgerEntry
+from roomops.rooms.gaming_day import gaming_day
+from roomops.rooms.models import Room
+from roomops.seating.models import SeatHold
+
+
+@dataclass(frozen=True)
+class Posting:
+    """What a row says; ``amount`` already carries its sign (``roomops.ledger.rules``)."""
+
+    kind: str
+    amount: int
+    method: str
+    player_id: int | None = None
+    game_id: int | None = None
+    table_id: int | None = None
+    hold_id: int | None = None
+    slip_id: int | None = None
+    reason: str | None = None
+    reverses_id: int | None = None
+
+
+def at_seat(session: Session, hold: SeatHold) -> dict[str, int]:
+    """The player, game, table and seat a posting against ``hold`` names."""
+    table = session.get_one(Table, hold.table_id)
+    return {"player_id": hold.player_id, "game_id": table.game_id, "table_id": table.id,
+            "hold_id": hold.id}
+
+
+def locked_hold(session: Session, actor: Actor, hold_id: int) -> SeatHold:
+    """The seat (R1: in the actor's room), row-locked on PostgreSQL so postings against one seat
+    are serialised; a request that waited sees what the one before it committed."""
+    get_in_room(session, SeatHold, hold_id, actor, "seat")
+    return session.scalars(select(SeatHold).where(SeatHold.id == hold_id)
+                           .with_for_update(key_share=True)
+                           .execution_options(populate_existing=True)).one()
+
+
+def check_seat(hold: SeatHold, rule: str, *, live: bool) -> None:
+    """A player sitting in the seat (``live``) or one who has left it (R28: cash-out)."""
+    if hold.kind != "seated":
+        raise Conflict("that is a seat offer, not a player sitting in a seat", rule)
+    if live and hold.ended_at is not None:
+        raise Conflict("the player is no longer sitting in that seat", rule)
+    if not live and hold.ended_at is None:
+        raise Conflict("chips may not be taken out of play at the table: the player cashes out "
+                       "after leaving the seat", "R28")
+
+
+def post(session: Session, actor: Actor, now: datetime, posting: Posting, key: str | None,
+         print_: str) -> LedgerEntry:
+    """Insert the row (or return the one an earlier request with ``key`` made) and audit it."""
+    room = session.get_one(Room, actor.room_id)
+    row, created = insert_once(session, LedgerEntry, room.id, key, print_,
+                               lambda: _add_row(session, actor, now, room, posting, key, print_))
+    if created:
+        record(session, actor, now, f"ledger.{row.kind}", ("ledger_entry", row.id),
+               reason=row.reason, amount=row.amount, method=row.method, hold_id=row.hold_id,
+               table_id=row.table_id, slip_id=row.slip_id, reverses_id=row.reverses_id,
+               gaming_day=row.gaming_day.isoformat())
+    return row
+
+
+def _add_row(session: Session, actor: Actor, now: datetime, room: Room, posting: Posting,
+             key: str | None, print_: str) -> LedgerEntry:
+    row = LedgerEntry(room_id=room.id, gaming_day=gaming_day(now, room.timezone, room.gaming_day_start),
+                      at=now, staff_id=actor.staff_id, idempotency_key=key,
+                      fingerprint=print_ if key else None, **asdict(posting))
+    session.add(row)
+    return row

@@ -1,0 +1,46 @@
+"""Request bodies of the ledger and transit actions, shared by the JSON API and the cage page.
+
+Amounts are strict integers of minor units: 100.5, 100.0, "100" and true are refused, never
+rounded or coerced (R52)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field, StringConstraints
+
+from roomops.schemas import INT_MAX, Body, Id, Reason
+
+StrictMoney = Annotated[int, Field(strict=True, ge=1, le=INT_MAX,
+                                   description="integer minor units, positive; never a float")]
+IdempotencyKey = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100),
+                           Field(description="R52: a retry with the same key returns the first "
+                                             "result and posts nothing (or send the "
+                                             "Idempotency-Key header)")]
+Method = Literal["cash", "chips", "card", "cheque", "credit"]
+Currency = Annotated[str, StringConstraints(pattern=r"^[A-Za-z]{3}$"),
+                     Field(description="R32: ISO 4217 code; anything but the room's currency is "
+                                       "refused. Omitted: the room's currency")]
+
+
+class Movement(Body):
+    """Chips for (or from) the player sitting in seat hold ``hold_id``."""
+
+    hold_id: Id
+    amount: StrictMoney
+    method: Method = "cash"
+    currency: Currency | None = None
+    idempotency_key: IdempotencyKey | None = None
+
+
+class Reversal(Body):
+    """R52: why the row is wrong."""
+
+    reason: Reason
+    idempotency_key: IdempotencyKey | None = None
+
+
+class CancelSlip(Body):
+    """R31: why the transit is cancelled; the slip keeps its number."""
+
+    reason: Reason

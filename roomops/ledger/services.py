@@ -1,0 +1,104 @@
+"""Buy-ins, add-ons and cash-outs against a player's seat, and reversals (R28, R30, R32, R52).
+
+Services take ``(session, actor, now, ...)``, check the actor's right (R61), never commit and audit
+every row (R60). A retried request with the same idempotency key returns the first row.
+
+Not yet called by the seating claim flow: when it is, ``seats.claim``/``seats.seat_directly``
+should call ``buy_in`` with the hold they create (and its R27 range, see docs/ledger.md)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import exists, select
+from sqlalchemy.orm import Session, aliased
+
+from roomops.actors import Actor, get_in_room
+from roomops.errors import Conflict, Invalid
+from roomops.games.models import Game
+from roomops.ledger.idempotency import fingerprint, replay
+from roomops.ledger.models import LedgerEntry
+from roomops.ledger.posting import Posting, at_seat, check_seat, locked_hold, post
+from roomops.ledger.rules import check_amount, check_currency, check_method, check_reversible, signed
+from roomops.rooms.models import Room
+from roomops.seating.rules import check_buy_in
+
+# the rule an amount of each kind answers to
+RULES = {"buy_in": "R30", "add_on": "R28", "cash_out": "R28"}
+
+
+def buy_in(session: Session, actor: Actor, now: datetime, hold_id: int, amount: int,
+           method: str = "cash", currency: str | None = None, key: str | None = None) -> LedgerEntry:
+    """R30: the chips a seated player sits down with, within the game's range, once per seat
+    (more chips later are an add-on)."""
+    return _movement(session, actor, now, "buy_in", hold_id, amount, method, currency, key)
+
+
+def add_on(session: Session, actor: Actor, now: datetime, hold_id: int, amount: int,
+           method: str = "cash", currency: str | None = None, key: str | None = None) -> LedgerEntry:
+    """R28/R30: chips added between hands; an add-on only ever adds (no weeding)."""
+    return _movement(session, actor, now, "add_on", hold_id, amount, method, currency, key)
+
+
+def cash_out(session: Session, actor: Actor, now: datetime, hold_id: int, amount: int,
+             method: str = "cash", currency: str | None = None, key: str | None = None) -> LedgerEntry:
+    """R28: a player who has left the seat exchanges the chips they left with; chips are never
+    taken out of play while the player sits."""
+    return _movement(session, actor, now, "cash_out", hold_id, amount, method, currency, key)
+
+
+def reverse(session: Session, actor: Actor, now: datetime, entry_id: int, reason: str,
+            key: str | None = None) -> LedgerEntry:
+    """R52: correct a row with a new row of the opposite amount naming it, who and why; a row is
+    reversed at most once and a reversal is never reversed."""
+    actor.require("authorise")
+    print_ = fingerprint(op="reverse", entry_id=entry_id, reason=reason, staff=actor.staff_id)
+    earlier = replay(session, LedgerEntry, actor.room_id, key, print_)
+    if earlier is not None:
+        return earlier
+    entry = get_in_room(session, LedgerEntry, entry_id, actor, "ledger row")
+    if not reason.strip():
+        raise Invalid("a reversal needs a written reason", "R52")
+    check_reversible(entry.kind, _reversed(session, entry.id))
+    return post(session, actor, now, Posting(
+        "reversal", -entry.amount, entry.method, player_id=entry.player_id, game_id=entry.game_id,
+        table_id=entry.table_id, hold_id=entry.hold_id, slip_id=entry.slip_id,
+        reason=reason.strip(), reverses_id=entry.id), key, print_)
+
+
+def _movement(session: Session, actor: Actor, now: datetime, kind: str, hold_id: int, amount: int,
+              method: str, currency: str | None, key: str | None) -> LedgerEntry:
+    actor.require("cash")  # R61: cashiers (and supervisors) log buy-ins and cash-outs
+    rule = RULES[kind]
+    check_amount(amount, rule)
+    check_method(method, rule)
+    room = session.get_one(Room, actor.room_id)
+    check_currency(currency, room.currency)
+    print_ = fingerprint(op=kind, hold_id=hold_id, amount=amount, method=method,
+                         staff=actor.staff_id)
+    hold = locked_hold(session, actor, hold_id)
+    earlier = replay(session, LedgerEntry, room.id, key, print_)  # after the lock: see a racer's row
+    if earlier is not None:
+        return earlier
+    check_seat(hold, rule, live=kind != "cash_out")
+    seat = at_seat(session, hold)
+    if kind == "buy_in":
+        _check_first_buy_in(session, hold.id, amount, session.get_one(Game, seat["game_id"]))
+    return post(session, actor, now, Posting(kind, signed(kind, amount), method, **seat), key,
+                print_)
+
+
+def _check_first_buy_in(session: Session, hold_id: int, amount: int, game: Game) -> None:
+    check_buy_in(amount, game.min_buyin, game.max_buyin)
+    standing = select(LedgerEntry.id).where(
+        LedgerEntry.hold_id == hold_id, LedgerEntry.kind == "buy_in",
+        ~exists().where(_REVERSAL.reverses_id == LedgerEntry.id))
+    if session.scalar(standing.limit(1)) is not None:
+        raise Conflict("this seat has its buy-in already: more chips are an add-on", "R30")
+
+
+_REVERSAL = aliased(LedgerEntry)
+
+
+def _reversed(session: Session, entry_id: int) -> bool:
+    return session.scalar(select(LedgerEntry.id).where(LedgerEntry.reverses_id == entry_id)) is not None

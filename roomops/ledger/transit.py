@@ -1,0 +1,156 @@
+"""Chips in transit (R31): a cashier requests chips from the cage for a seated player, a supervisor
+confirms facility funds (cheque/credit) and authorises the transit, and a different staff member
+confirms delivery at the table, which posts the ledger row (R52). Cancelled slips keep their number.
+
+The slip's state is on its row: each step locks the row, checks the move
+(``rules.next_state``), sets its own who/when columns once and writes an audit row (R60)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from roomops.actors import Actor, get_in_room
+from roomops.audit.service import record
+from roomops.errors import Invalid
+from roomops.games.models import Table
+from roomops.ledger.idempotency import fingerprint, insert_once, replay
+from roomops.ledger.models import TransitSlip
+from roomops.ledger.numbers import last_slip_number, next_slip_number
+from roomops.ledger.posting import Posting, at_seat, check_seat, locked_hold, post
+from roomops.ledger.rules import OPEN, check_amount, check_confirmer, check_currency, check_method, next_state
+from roomops.rooms.models import Player, Room
+
+
+def request(session: Session, actor: Actor, now: datetime, hold_id: int, amount: int,
+            method: str = "cash", currency: str | None = None, key: str | None = None) -> TransitSlip:
+    """R31: a numbered slip for chips on their way to a seated player (player, table, seat,
+    amount, method, who)."""
+    actor.require("cash")
+    check_amount(amount, "R31")
+    check_method(method, "R31")
+    check_currency(currency, session.get_one(Room, actor.room_id).currency)
+    print_ = fingerprint(op="transit", hold_id=hold_id, amount=amount, method=method,
+                         staff=actor.staff_id)
+    hold = locked_hold(session, actor, hold_id)
+    earlier = replay(session, TransitSlip, actor.room_id, key, print_)  # after the lock, as above
+    if earlier is not None:
+        return earlier
+    check_seat(hold, "R31", live=True)
+
+    def build() -> TransitSlip:
+        slip = TransitSlip(room_id=actor.room_id, number=next_slip_number(session, actor.room_id),
+                           state="requested", player_id=hold.player_id, table_id=hold.table_id,
+                           hold_id=hold.id, amount=amount, method=method, requested_at=now,
+                           requested_by_id=actor.staff_id, idempotency_key=key,
+                           fingerprint=print_ if key else None)
+        session.add(slip)
+        return slip
+
+    slip, created = insert_once(session, TransitSlip, actor.room_id, key, print_, build)
+    if created:
+        record(session, actor, now, "transit.requested", ("transit_slip", slip.id),
+               number=slip.number, amount=amount, method=method, hold_id=hold.id,
+               table_id=hold.table_id, player_id=hold.player_id)
+    return slip
+
+
+def confirm_funds(session: Session, actor: Actor, now: datetime, slip_id: int) -> TransitSlip:
+    """R31: a supervisor confirms cheque/credit funds are available before the chips may go."""
+    actor.require("authorise")
+    return _move(session, actor, now, _locked(session, actor, slip_id), "confirm_funds",
+                 funds_confirmed_at=now, funds_confirmed_by_id=actor.staff_id)
+
+
+def dispatch(session: Session, actor: Actor, now: datetime, slip_id: int) -> TransitSlip:
+    """R31: a supervisor authorises the transit; the chips leave the cage."""
+    actor.require("authorise")
+    return _move(session, actor, now, _locked(session, actor, slip_id), "dispatch", authorised_at=now,
+                 authorised_by_id=actor.staff_id)
+
+
+def deliver(session: Session, actor: Actor, now: datetime, slip_id: int) -> TransitSlip:
+    """R31/R61: someone other than the authorising supervisor confirms the chips reached the
+    player, and the ledger row is posted (R52). The player must still be in the seat."""
+    actor.require("cash")
+    slip = _locked(session, actor, slip_id)
+    next_state(slip.state, "deliver", slip.method)
+    check_confirmer(slip.authorised_by_id, actor.staff_id)
+    hold = locked_hold(session, actor, slip.hold_id)
+    check_seat(hold, "R31", live=True)
+    _move(session, actor, now, slip, "deliver", delivered_at=now, delivered_by_id=actor.staff_id)
+    post(session, actor, now, Posting("transit", slip.amount, slip.method, slip_id=slip.id,
+                                      **at_seat(session, hold)), None, "")
+    return slip
+
+
+def cancel(session: Session, actor: Actor, now: datetime, slip_id: int, reason: str) -> TransitSlip:
+    """R31: an open slip is cancelled with a reason by a supervisor; it keeps its number."""
+    actor.require("authorise")
+    why = reason.strip()
+    if not why:
+        raise Invalid("a cancelled slip needs a reason", "R31")
+    return _move(session, actor, now, _locked(session, actor, slip_id), "cancel", reason=why,
+                 cancelled_at=now, cancelled_by_id=actor.staff_id, cancel_reason=why)
+
+
+def _locked(session: Session, actor: Actor, slip_id: int) -> TransitSlip:
+    get_in_room(session, TransitSlip, slip_id, actor, "transit slip")
+    return session.scalars(select(TransitSlip).where(TransitSlip.id == slip_id).with_for_update()
+                           .execution_options(populate_existing=True)).one()
+
+
+def _move(session: Session, actor: Actor, now: datetime, slip: TransitSlip, action: str,
+          reason: str | None = None, **values: object) -> TransitSlip:
+    before = slip.state
+    slip.state = next_state(before, action, slip.method)
+    for name, value in values.items():
+        setattr(slip, name, value)
+    record(session, actor, now, f"transit.{slip.state}", ("transit_slip", slip.id), reason=reason,
+           number=slip.number, amount=slip.amount, method=slip.method, state_from=before)
+    return slip
+
+
+@dataclass(frozen=True)
+class OpenSlip:
+    """R31: an open transit as the desk shows it, with its age."""
+
+    slip: TransitSlip
+    player: str
+    table: str
+    age_seconds: int
+
+
+def open_slips(session: Session, room_id: int, now: datetime) -> list[OpenSlip]:
+    """Every open transit of the room, oldest first (R31: nothing in transit is lost)."""
+    rows = session.execute(
+        select(TransitSlip, Player, Table.name).join(Player, Player.id == TransitSlip.player_id)
+        .join(Table, Table.id == TransitSlip.table_id)
+        .where(TransitSlip.room_id == room_id, TransitSlip.state.in_(OPEN))
+        .order_by(TransitSlip.requested_at, TransitSlip.number))
+    return [OpenSlip(slip, player.full_name, table, max(0, int((now - slip.requested_at).total_seconds())))
+            for slip, player, table in rows]
+
+
+@dataclass(frozen=True)
+class NumberReport:
+    """R31: every slip number the room has issued, with its state; ``missing`` lists numbers with
+    no slip (always empty unless the books were tampered with)."""
+
+    last_number: int
+    slips: list[TransitSlip]
+    missing: list[int]
+    by_state: dict[str, int]
+
+
+def number_report(session: Session, room_id: int) -> NumberReport:
+    slips = list(session.scalars(select(TransitSlip).where(TransitSlip.room_id == room_id)
+                                 .order_by(TransitSlip.number)))
+    last = last_slip_number(session, room_id)
+    seen = {s.number for s in slips}
+    return NumberReport(last, slips, [n for n in range(1, last + 1) if n not in seen],
+                        dict(Counter(s.state for s in slips)))

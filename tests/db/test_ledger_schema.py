@@ -1,0 +1,78 @@
+"""R52, R31 in the database itself: ledger rows cannot be changed or deleted on either database,
+and the check constraints refuse what the services would never write."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import text
+from sqlalchemy.exc import DBAPIError, IntegrityError
+
+from roomops.ledger import services as ledger
+from roomops.ledger import transit
+from tests.services.ledger_helpers import seated_holds
+
+
+@pytest.fixture()
+def posted(room, session, now):
+    hold = seated_holds(room, session, now)[2][0]
+    row = ledger.buy_in(session, room.sup, now, hold.id, 10000)
+    session.flush()
+    return row
+
+
+def _fails(session, sql: str, error: type[Exception] = DBAPIError, **kw) -> str:
+    sp = session.begin_nested()
+    with pytest.raises(error) as err:
+        session.execute(text(sql), kw)
+    sp.rollback()
+    return str(err.value)
+
+
+@pytest.mark.parametrize("sql", ["UPDATE ledger_entries SET amount = 1",
+                                 "UPDATE ledger_entries SET reason = 'forged'",
+                                 "DELETE FROM ledger_entries"])
+def test_r52_ledger_rows_refuse_update_and_delete(session, posted, sql):
+    assert "append-only" in _fails(session, sql)
+    assert session.execute(text("SELECT amount FROM ledger_entries")).scalar_one() == 10000
+
+
+_ROW = ("INSERT INTO ledger_entries (room_id, gaming_day, at, kind, amount, method, staff_id, "
+        "reverses_id, reason) SELECT room_id, gaming_day, at, :k, :a, :m, staff_id, :rev, :why "
+        "FROM ledger_entries")
+
+
+@pytest.mark.parametrize("kind,amount,method,rev,why", [
+    ("buy_in", -5, "cash", None, None),       # into play is positive
+    ("cash_out", 5, "cash", None, None),      # out of play is negative
+    ("buy_in", 0, "cash", None, None),
+    ("tip", 5, "cash", None, None),           # unknown kind
+    ("buy_in", 5, "bitcoin", None, None),     # unknown method
+    ("reversal", -5, "cash", None, "x"),      # a reversal names its row
+    ("reversal", -5, "cash", "self", None),   # and says why
+    ("transit", 5, "cash", None, None),       # a transit row names its slip
+    ("add_on", 5, "cash", "self", None),      # only a reversal names a row
+])
+def test_ledger_check_constraints(session, posted, kind, amount, method, rev, why):
+    _fails(session, _ROW, IntegrityError, k=kind, a=amount, m=method,
+           rev=posted.id if rev else None, why=why)
+
+
+def test_a_row_is_reversed_at_most_once_in_the_database(session, posted):
+    session.execute(text(_ROW), dict(k="reversal", a=-10000, m="cash", rev=posted.id, why="x"))
+    _fails(session, _ROW + " WHERE id = :rev", IntegrityError, k="reversal", a=-10000, m="cash",
+           rev=posted.id, why="y")
+
+
+def test_slip_four_eyes_and_facility_checks(room, session, now):
+    holds = seated_holds(room, session, now)[2]
+    slip = transit.request(session, room.sup, now, holds[0].id, 10000, "cheque")
+    session.flush()
+    _fails(session, "UPDATE transit_slips SET state = 'in_transit', authorised_at = :n, "
+           "authorised_by_id = requested_by_id", IntegrityError, n=now.replace(tzinfo=None))
+    _fails(session, "UPDATE transit_slips SET state = 'cancelled'", IntegrityError)
+    _fails(session, "UPDATE transit_slips SET number = 0", IntegrityError)
+    transit.confirm_funds(session, room.sup, now, slip.id)
+    transit.dispatch(session, room.sup, now, slip.id)
+    session.flush()
+    _fails(session, "UPDATE transit_slips SET state = 'delivered', delivered_at = :n, "
+           "delivered_by_id = authorised_by_id", IntegrityError, n=now.replace(tzinfo=None))

@@ -1,0 +1,45 @@
+"""R31 at the cage page: open slips oldest first with their age, the transit steps as forms for
+cashiers and supervisors, refusals naming the rule with nothing changed."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+
+from roomops.ledger.models import LedgerEntry, TransitSlip
+from tests.conftest import login
+from tests.services.ledger_helpers import seated_holds
+
+
+def _slips(session):
+    session.expire_all()
+    return list(session.scalars(select(TransitSlip).order_by(TransitSlip.number)))
+
+
+def test_cage_round_trip(app, client, room, session, now, clock):
+    holds = seated_holds(room, session, now)[2]
+    session.commit()
+    cashier = login(client, "main-cashier")
+    form = {"hold_id": str(holds[0].id), "amount": "200.50", "method": "cash", "idempotency_key": "f1"}
+    assert cashier.post("/desk/cage/transits", data=form).status_code == 303
+    assert cashier.post("/desk/cage/transits", data=form).status_code == 303  # sent twice: one slip
+    clock.advance(minutes=3)
+    cashier.post("/desk/cage/transits", data={**form, "hold_id": str(holds[1].id), "idempotency_key": "f2"})
+    [first, second] = _slips(session)
+    assert (first.amount, first.number, second.number) == (20050, 1, 2)
+    clock.advance(minutes=1)
+    page = cashier.get("/desk/cage").text
+    assert page.index('data-slip="1"') < page.index('data-slip="2"') and "4 min" in page
+    refused = cashier.post(f"/desk/cage/transits/{first.id}/dispatch")
+    assert refused.status_code == 403 and "R61" in refused.text
+    cashier.post("/logout")
+    sup = login(client, "main-supervisor")
+    assert sup.post(f"/desk/cage/transits/{first.id}/dispatch").status_code == 303
+    own = sup.post(f"/desk/cage/transits/{first.id}/deliver")
+    assert own.status_code == 409 and "R31" in own.text and "Nothing was changed" in own.text
+    cancel = sup.post(f"/desk/cage/transits/{second.id}/cancel", data={"reason": "wrong seat"})
+    assert cancel.status_code == 303
+    sup.post("/logout")
+    login(client, "main-cashier").post(f"/desk/cage/transits/{first.id}/deliver")
+    assert [s.state for s in _slips(session)] == ["delivered", "cancelled"]
+    assert session.scalar(select(LedgerEntry.amount)) == 20050
+    assert "Nothing in transit" in client.get("/desk/cage").text

@@ -1,0 +1,138 @@
+"""R28, R30, R32, R52: buy-ins, add-ons, cash-outs and reversals on the services, on every
+configured database."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+import pytest
+from sqlalchemy import func, select
+
+from roomops.errors import Conflict, Forbidden, Invalid, NotFound, RoomopsError
+from roomops.ledger import services as ledger
+from roomops.ledger.models import LedgerEntry
+from roomops.seating import seats
+from tests.factories import Room_
+from tests.services.helpers import audits
+from tests.services.ledger_helpers import seated_holds
+
+
+@pytest.fixture()
+def holds(room, session, now):
+    return seated_holds(room, session, now)[2]
+
+
+def _refused(call, kind, rule):
+    with pytest.raises(kind) as err:
+        call()
+    assert err.value.rule == rule, err.value
+    return err.value
+
+
+def _rows(session) -> int:
+    return session.scalar(select(func.count()).select_from(LedgerEntry))
+
+
+def test_buy_in_posts_a_positive_row_naming_seat_table_game_and_staff(room, session, now, holds):
+    cashier = room.actor("cashier")
+    row = ledger.buy_in(session, cashier, now, holds[0].id, 15000, "cash", "GBP")
+    table_game = (holds[0].table_id, row.game_id)
+    assert (row.kind, row.amount, row.method, row.player_id, row.hold_id) == (
+        "buy_in", 15000, "cash", holds[0].player_id, holds[0].id)
+    assert table_game == (row.table_id, row.game_id) and row.staff_id == cashier.staff_id
+    assert row.gaming_day == date(2026, 11, 21)  # R2: 20:00 UTC in a UTC room with a 06:00 start
+    [event] = audits(session, "ledger.buy_in")
+    assert (event.entity_id, event.detail["amount"]) == (row.id, 15000)
+
+
+@pytest.mark.parametrize("amount,rule", [(9999, "R30"), (40001, "R30"), (0, "R30"), (-5, "R30"),
+                                         (100.5, "R30"), (10000.0, "R30"), (True, "R30")])
+def test_buy_in_amount_is_a_positive_integer_within_the_range(room, session, now, holds, amount, rule):
+    _refused(lambda: ledger.buy_in(session, room.sup, now, holds[0].id, amount), Invalid, rule)
+    assert _rows(session) == 0
+
+
+def test_one_buy_in_per_seat_and_more_chips_are_an_add_on(room, session, now, holds):
+    first = ledger.buy_in(session, room.sup, now, holds[0].id, 10000)
+    _refused(lambda: ledger.buy_in(session, room.sup, now, holds[0].id, 10000), Conflict, "R30")
+    ledger.add_on(session, room.sup, now, holds[0].id, 50000)  # no maximum on top-ups
+    ledger.reverse(session, room.sup, now, first.id, "wrong seat")
+    ledger.buy_in(session, room.sup, now, holds[0].id, 20000)  # the reversed one no longer counts
+
+
+@pytest.mark.parametrize("amount", [-100, 0, 1.5])
+def test_an_add_on_never_removes_chips(room, session, now, holds, amount):
+    _refused(lambda: ledger.add_on(session, room.sup, now, holds[0].id, amount), Invalid, "R28")
+
+
+def test_foreign_currency_does_not_play(room, session, now, holds):
+    _refused(lambda: ledger.buy_in(session, room.sup, now, holds[0].id, 10000, "cash", "EUR"),
+             Invalid, "R32")
+    ledger.buy_in(session, room.sup, now, holds[0].id, 10000, "cash", "gbp")
+    assert _rows(session) == 1
+
+
+def test_cash_out_only_after_leaving_the_seat(room, session, now, holds):
+    _refused(lambda: ledger.cash_out(session, room.sup, now, holds[0].id, 5000), Conflict, "R28")
+    seats.leave(session, room.sup, now, holds[0].id, 5000)
+    row = ledger.cash_out(session, room.actor("cashier"), now, holds[0].id, 5000, "cash")
+    assert (row.kind, row.amount) == ("cash_out", -5000)
+    _refused(lambda: ledger.add_on(session, room.sup, now, holds[0].id, 100), Conflict, "R28")
+
+
+def test_a_reversal_is_a_new_row_with_the_opposite_amount_who_and_why(room, session, now, holds):
+    row = ledger.buy_in(session, room.actor("cashier"), now, holds[0].id, 12000)
+    rev = ledger.reverse(session, room.sup, now + timedelta(minutes=5), row.id, " keyed 120 not 102 ")
+    assert (rev.kind, rev.amount, rev.reverses_id, rev.reason) == ("reversal", -12000, row.id,
+                                                                    "keyed 120 not 102")
+    assert (rev.hold_id, rev.table_id, rev.game_id, rev.staff_id) == (
+        row.hold_id, row.table_id, row.game_id, room.sup.staff_id)
+    assert session.scalar(select(func.sum(LedgerEntry.amount))) == 0
+    _refused(lambda: ledger.reverse(session, room.sup, now, row.id, "again"), Conflict, "R52")
+    _refused(lambda: ledger.reverse(session, room.sup, now, rev.id, "undo"), Conflict, "R52")
+    _refused(lambda: ledger.reverse(session, room.sup, now, row.id, "  "), Invalid, "R52")
+    assert len(audits(session, "ledger.reversal")) == 1
+
+
+def test_rights_r61(room, session, now, holds):
+    row = ledger.buy_in(session, room.actor("cashier"), now, holds[0].id, 12000)
+    _refused(lambda: ledger.reverse(session, room.actor("cashier"), now, row.id, "x"), Forbidden, "R61")
+
+
+def test_another_rooms_seat_or_row_is_unknown(room, session, now, holds):
+    other = Room_(session, now, slug="other")
+    row = ledger.buy_in(session, room.sup, now, holds[0].id, 12000)
+    with pytest.raises(NotFound):
+        ledger.buy_in(session, other.sup, now, holds[1].id, 12000)
+    with pytest.raises(NotFound):
+        ledger.reverse(session, other.sup, now, row.id, "x")
+
+
+def test_a_retry_with_the_same_key_returns_the_first_row(room, session, now, holds):
+    first = ledger.buy_in(session, room.sup, now, holds[0].id, 12000, key="k-1")
+    again = ledger.buy_in(session, room.sup, now + timedelta(seconds=3), holds[0].id, 12000, key="k-1")
+    assert again.id == first.id and _rows(session) == 1 and len(audits(session, "ledger.buy_in")) == 1
+    err = _refused(lambda: ledger.buy_in(session, room.sup, now, holds[0].id, 13000, key="k-1"),
+                   Conflict, "R52")
+    assert "different request" in err.message
+    # a retried reversal, too
+    rev = ledger.reverse(session, room.sup, now, first.id, "typo", key="k-2")
+    assert ledger.reverse(session, room.sup, now, first.id, "typo", key="k-2").id == rev.id
+    assert _rows(session) == 2
+
+
+def test_keys_are_per_room(room, session, now, holds):
+    other = Room_(session, now, slug="other")
+    other_holds = seated_holds(other, session, now)[2]
+    a = ledger.buy_in(session, room.sup, now, holds[0].id, 12000, key="same")
+    b = ledger.buy_in(session, other.sup, now, other_holds[0].id, 12000, key="same")
+    assert a.id != b.id
+
+
+def test_every_refusal_names_a_rule(room, session, now, holds):
+    calls = [lambda: ledger.buy_in(session, room.sup, now, holds[0].id, 10000, "bitcoin"),
+             lambda: ledger.cash_out(session, room.sup, now, holds[0].id, -1)]
+    for call in calls:
+        with pytest.raises(RoomopsError) as err:
+            call()
+        assert err.value.rule

@@ -1,0 +1,191 @@
+"""Random sequences of money actions keep the books (R28, R30-R32, R52; Hypothesis stateful
+testing on every configured database).
+
+Actions: buy-ins, add-ons, leaving and cashing out, reversals, transit requests and every transit
+step by any staff member, each with an idempotency key drawn from a small pool (so keys are reused
+for other content), and retries of earlier keyed requests. After every step: the ledger's totals
+per table, game and staff member equal the sum of the rows the model expects, a retry returned the
+first result and posted nothing, every reversal nets its row to zero, slip numbers run 1..n with
+none missing or repeated, and a refusal names a rule and changes nothing."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from datetime import datetime, timedelta
+from typing import Any
+
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    invariant,
+    precondition,
+    rule,
+    run_state_machine_as_test,
+)
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from roomops.audit.models import AuditEvent
+from roomops.errors import RoomopsError
+from roomops.ledger import services as ledger
+from roomops.ledger import transit
+from roomops.ledger.models import LedgerEntry, TransitSlip
+from roomops.ledger.numbers import last_slip_number
+from roomops.seating import seats
+from tests.factories import Room_
+
+ROOMS = itertools.count()
+ROLES = ("supervisor", "cashier", "admin")
+AMOUNTS = st.one_of(st.integers(-100, 45000), st.sampled_from([0, 10000, 40000, 40001, 150.5]))
+KEYS = st.sampled_from([None, None, "a", "b", "c", "d"])
+SIGN = {"buy_in": 1, "add_on": 1, "cash_out": -1}
+
+
+def _machine(session: Session, start: datetime) -> type[RuleBasedStateMachine]:
+    class LedgerMachine(RuleBasedStateMachine):
+        def __init__(self) -> None:
+            super().__init__()
+            self.tx = session.begin_nested()
+            self.now = start
+            self.room = Room_(session, start, slug=f"l{next(ROOMS)}")
+            game = self.room.game(start)
+            tables = [self.room.table(start, game, name) for name in ("1", "2")]
+            self.holds = {}  # hold id -> (table id, game id)
+            for i, p in enumerate(self.room.players(start, 6, "L")):
+                hold = seats.seat_directly(session, self.room.sup, start, table_id=tables[i % 2].id,
+                                           seat_no=i // 2 + 1, player_id=p.id, buy_in=10000)
+                self.holds[hold.id] = (tables[i % 2].id, game.id)
+            self.rows: dict[int, tuple[int | None, int | None, int, int]] = {}  # expected rows
+            self.reversed: dict[int, int] = {}  # reversal id -> row id
+            # (slip or row, key) -> the first keyed request that succeeded and what it answered
+            self.keyed: dict[tuple[str, str], tuple[Any, str, tuple[Any, ...], int]] = {}
+            self.slip_amounts: dict[int, int] = {}
+
+        def teardown(self) -> None:
+            self.tx.rollback()
+
+        def counts(self) -> tuple[int, int, int]:
+            return tuple(session.scalar(select(func.count()).select_from(m))  # type: ignore[return-value]
+                         for m in (LedgerEntry, TransitSlip, AuditEvent))
+
+        def act(self, role: str, service: Any, *args: Any, key: str | None = None) -> Any:
+            """Call as ``role``; a refusal names a rule and leaves everything as it was."""
+            who = self.room.actor(role)
+            before = self.counts()
+            self.now += timedelta(seconds=30)
+            try:
+                with session.begin_nested():
+                    result = service(session, who, self.now, *args, **({"key": key} if key else {}))
+            except RoomopsError as err:
+                assert err.rule, err
+                assert self.counts() == before
+                return None
+            if key is not None:
+                kind = "slip" if service is transit.request else "row"
+                first = self.keyed.setdefault((kind, key), (service, role, args, result.id))
+                assert first[3] == result.id  # the same key never answers with another row
+            return result
+
+        def expect_new_rows(self, before: int) -> list[LedgerEntry]:
+            return list(session.scalars(select(LedgerEntry).where(LedgerEntry.id > before)))
+
+        def last_row_id(self) -> int:
+            return session.scalar(select(func.max(LedgerEntry.id))) or 0
+
+        def movement(self, kind: str, role: str, hold: int, amount: Any, key: str | None) -> None:
+            before = self.last_row_id()
+            self.act(role, getattr(ledger, kind), hold, amount, key=key)
+            table, game = self.holds[hold]
+            for row in self.expect_new_rows(before):
+                self.rows[row.id] = (table, game, self.room.staff[role].id, SIGN[kind] * amount)
+
+        # -- rules -------------------------------------------------------------------------------
+        @rule(role=st.sampled_from(ROLES), i=st.integers(0, 5), amount=AMOUNTS, key=KEYS,
+              kind=st.sampled_from(["buy_in", "add_on", "cash_out"]))
+        def money(self, role: str, i: int, amount: Any, key: str | None, kind: str) -> None:
+            self.movement(kind, role, list(self.holds)[i], amount, key)
+
+        @rule(i=st.integers(0, 5))
+        def leave(self, i: int) -> None:
+            self.act("supervisor", seats.leave, list(self.holds)[i], 0)
+
+        @precondition(lambda self: self.rows)
+        @rule(data=st.data(), role=st.sampled_from(ROLES), key=KEYS)
+        def reverse(self, data: st.DataObject, role: str, key: str | None) -> None:
+            target = data.draw(st.sampled_from(sorted(self.rows)))
+            before = self.last_row_id()
+            self.act(role, ledger.reverse, target, "correction", key=key)
+            for row in self.expect_new_rows(before):
+                self.reversed[row.id] = row.reverses_id
+                table, game, _staff, amount = self.rows[row.reverses_id]
+                self.rows[row.id] = (table, game, self.room.staff[role].id, -amount)
+
+        @rule(role=st.sampled_from(ROLES), i=st.integers(0, 5), amount=AMOUNTS, key=KEYS,
+              method=st.sampled_from(["cash", "chips", "cheque", "credit"]))
+        def request(self, role: str, i: int, amount: Any, key: str | None, method: str) -> None:
+            slip = self.act(role, transit.request, list(self.holds)[i], amount, method, key=key)
+            if slip is not None:
+                self.slip_amounts.setdefault(slip.id, slip.amount)
+
+        @precondition(lambda self: self.slip_amounts)
+        @rule(data=st.data(), role=st.sampled_from(ROLES),
+              step=st.sampled_from(["confirm_funds", "dispatch", "deliver", "cancel"]))
+        def step(self, data: st.DataObject, role: str, step: str) -> None:
+            slip_id = data.draw(st.sampled_from(sorted(self.slip_amounts)))
+            before = self.last_row_id()
+            args = (slip_id, "not needed") if step == "cancel" else (slip_id,)
+            self.act(role, getattr(transit, step), *args)
+            slip = session.get_one(TransitSlip, slip_id)
+            for row in self.expect_new_rows(before):
+                assert (row.kind, row.slip_id, row.amount) == ("transit", slip_id, slip.amount)
+                assert slip.delivered_by_id != slip.authorised_by_id  # R31/R61
+                self.rows[row.id] = (*self.holds[slip.hold_id], self.room.staff[role].id,
+                                     self.slip_amounts[slip_id])
+
+        @precondition(lambda self: self.keyed)
+        @rule(data=st.data())
+        def retry(self, data: st.DataObject) -> None:
+            kind_key = data.draw(st.sampled_from(sorted(self.keyed)))
+            service, role, args, first_id = self.keyed[kind_key]
+            before = self.counts()
+            again = self.act(role, service, *args, key=kind_key[1])
+            assert again is not None and again.id == first_id
+            assert self.counts() == before
+
+        # -- invariants ----------------------------------------------------------------------------
+        @invariant()
+        def totals_reconcile(self) -> None:
+            room = self.room.room.id
+            for column, index in ((LedgerEntry.table_id, 0), (LedgerEntry.game_id, 1),
+                                  (LedgerEntry.staff_id, 2)):
+                got = dict(session.execute(select(column, func.sum(LedgerEntry.amount)).where(
+                    LedgerEntry.room_id == room).group_by(column)).all())
+                want: Counter[int | None] = Counter()
+                for row in self.rows.values():
+                    want[row[index]] += row[3]
+                assert {k: v for k, v in got.items() if v} == {k: v for k, v in want.items() if v}
+            ids = session.scalars(select(LedgerEntry.id).where(LedgerEntry.room_id == room))
+            assert set(ids) == set(self.rows)
+
+        @invariant()
+        def reversals_net_to_zero(self) -> None:
+            for rev, row in self.reversed.items():
+                assert self.rows[rev][3] + self.rows[row][3] == 0
+                assert session.get_one(LedgerEntry, row).kind != "reversal"
+
+        @invariant()
+        def slip_numbers_have_no_gaps(self) -> None:
+            numbers = sorted(session.scalars(select(TransitSlip.number).where(
+                TransitSlip.room_id == self.room.room.id)))
+            assert numbers == list(range(1, len(numbers) + 1))
+            assert last_slip_number(session, self.room.room.id) == len(numbers)
+
+    return LedgerMachine
+
+
+def test_random_money_actions_keep_the_books(session, now):
+    run_state_machine_as_test(_machine(session, now), settings=settings(
+        max_examples=20, stateful_step_count=30, deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]))
