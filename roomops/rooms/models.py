@@ -14,6 +14,7 @@ DISPLAY_NAMES = ("full", "first_initial", "initials")
 EXPIRY_POLICIES = ("remove", "bottom")
 PLACEMENTS = ("most_need", "first_open")
 RETURN_WINDOWS = ("minutes", "gaming_day")  # R27
+MUST_MOVE_REFUSALS = ("forced", "skip")  # R17
 
 
 def _one_of(column: str, values: tuple[str, ...]) -> str:
@@ -40,6 +41,7 @@ class Room(Base):
         CheckConstraint("max_away_minutes IS NULL OR max_away_minutes BETWEEN 1 AND 480",
                         name="max_away_minutes"),
         CheckConstraint("max_missed_bb IS NULL OR max_missed_bb BETWEEN 1 AND 100", name="max_missed_bb"),
+        CheckConstraint(_one_of("must_move_refusal", MUST_MOVE_REFUSALS), name="must_move_refusal"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -64,6 +66,9 @@ class Room(Base):
     away_notify_minutes: Mapped[int] = mapped_column(default=30, server_default=text("30"))
     max_away_minutes: Mapped[int | None]  # None: off (R26)
     max_missed_bb: Mapped[int | None]  # None: off; counted from the dealer's hand records (issue 5)
+    # R17: a player who refuses a must-move seat loses their seat (forced) or is passed over (skip)
+    must_move_refusal: Mapped[str] = mapped_column(String(8), default="forced",
+                                                   server_default="forced")
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 
