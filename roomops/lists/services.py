@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from roomops.actors import Actor, get_in_room
@@ -48,14 +48,26 @@ def to_bottom_of_waiting_list(session: Session, actor: Actor, now: datetime, gam
                                          reason)
 
 
+def to_top_of_waiting_list(session: Session, actor: Actor, now: datetime, game: Game,
+                           player_ids: list[int], reason: str) -> list[ListEntry]:
+    """R19: players of a broken table who found no seat go to the top of the game's waiting list,
+    ahead of every active entry, in the order given. The caller locked the game."""
+    first = session.scalar(select(func.min(ListEntry.queue_at)).where(
+        ListEntry.game_id == game.id, ListEntry.kind == "waiting", ListEntry.status == "active"))
+    top = min(first or now, now) - len(player_ids) * ordering.TICK
+    return [_add_entry(session, actor, now, game, None, player_id, "in_person", reason,
+                       queue_at=top + i * ordering.TICK) for i, player_id in enumerate(player_ids)]
+
+
 def _add_entry(session: Session, actor: Actor, now: datetime, game: Game, table: Table | None,
-               player_id: int, source: str, reason: str | None = None) -> ListEntry:
-    """A new entry at the bottom of its list (its time is now), audited."""
+               player_id: int, source: str, reason: str | None = None,
+               queue_at: datetime | None = None) -> ListEntry:
+    """A new entry at the bottom of its list (its time is now) or at ``queue_at``, audited."""
     room = session.get_one(Room, actor.room_id)
     entry = ListEntry(
         room_id=actor.room_id, player_id=player_id, kind="reserve" if table else "waiting",
         game_id=game.id, table_id=table.id if table else None, source=source, joined_at=now,
-        queue_at=now, status="active",
+        queue_at=queue_at or now, status="active",
         checkin_deadline=now + timedelta(minutes=room.checkin_minutes) if source == "phone" else None,
     )
     session.add(entry)

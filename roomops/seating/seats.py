@@ -18,11 +18,12 @@ from roomops.games.services import locked_game
 from roomops.lists.history import end_entry
 from roomops.lists.models import ListEntry
 from roomops.rooms.models import Player, Room
-from roomops.seating.models import SeatHold
+from roomops.seating.models import SEATED, SeatHold
 from roomops.seating.offers import (
     cancel_entry_offers,
     fill_open_seats,
     live_offer,
+    offer_entity,
     require_in_order,
     require_seat_for,
 )
@@ -64,10 +65,11 @@ def claim(session: Session, actor: Actor, now: datetime, offer_id: int, buy_in: 
     actor.require("floor")
     offer, table, game = live_offer(session, actor, offer_id)
     check_claimable(offer.deadline, now)  # type: ignore[arg-type]
+    require_new_buy_in(session, game, offer.player_id)
     override = check_seat_buy_in(session, actor, now, game, offer.player_id, buy_in, override_reason)
     if not end_live(session, SeatHold, [offer.id], now, "claimed"):
         raise Conflict("the offer was already taken", "R20")
-    record(session, actor, now, "offer.claimed", ("list_entry", offer.entry_id or 0),
+    record(session, actor, now, "offer.claimed", offer_entity(offer),
            offer_id=offer.id, player_id=offer.player_id)
     return sit(session, actor, now, table, game, offer.seat_no, offer.player_id, buy_in,
                override=override)
@@ -84,6 +86,7 @@ def seat_directly(session: Session, actor: Actor, now: datetime, *, table_id: in
     game = locked_game(session, table.game_id)
     require_seat_for(session, table, game, seat_no, player_id)
     require_in_order(session, game, table, seat_no, player_id, reason)
+    require_new_buy_in(session, game, player_id)
     override = check_seat_buy_in(session, actor, now, game, player_id, buy_in, override_reason)
     return sit(session, actor, now, table, game, seat_no, player_id, buy_in, reason,
                override=override)
@@ -106,13 +109,7 @@ def sit(session: Session, actor: Actor, now: datetime, table: Table, game: Game,
                     kind="seated", started_at=now, buy_in=buy_in)
     session.add(hold)
     session.flush()
-    entries = select(ListEntry).where(
-        ListEntry.game_id == game.id, ListEntry.player_id == player_id, ListEntry.status == "active"
-    )
-    ended = list(session.scalars(entries))
-    for entry in ended:
-        end_entry(session, actor, now, entry, f"seated at table {table.name}", status="seated",
-                  action="entry.seated")
+    ended = leave_game_lists(session, actor, now, game, [player_id], f"seated at table {table.name}")
     record(session, actor, now, "seat.taken", ("seat_hold", hold.id), reason=reason,
            table_id=table.id, seat_no=seat_no, player_id=player_id, buy_in=buy_in)
     if override is not None:
@@ -122,11 +119,40 @@ def sit(session: Session, actor: Actor, now: datetime, table: Table, game: Game,
                required=req.minimum, left_amount=req.left_amount, left_at=req.left_at.isoformat(),
                left_table=req.left_table, rule="R27")
     # a seat this player was called to in this game is not held for them any more
-    if cancel_entry_offers(session, actor, now, [e.id for e in ended]):
+    if cancel_entry_offers(session, actor, now, ended):
         fill_open_seats(session, actor, now, game)
     if old_game is not None:
         fill_open_seats(session, actor, now, old_game)
     return hold
+
+
+def leave_game_lists(session: Session, actor: Actor, now: datetime, game: Game,
+                     player_ids: list[int], why: str) -> list[int]:
+    """R21: players seated in the game come off its lists (status ``seated``); returns the ended
+    entries' ids, whose open offers the caller cancels (``cancel_entry_offers``)."""
+    ended = list(session.scalars(select(ListEntry).where(
+        ListEntry.game_id == game.id, ListEntry.player_id.in_(player_ids),
+        ListEntry.status == "active")))
+    for entry in ended:
+        end_entry(session, actor, now, entry, why, status="seated", action="entry.seated")
+    return [e.id for e in ended]
+
+
+def seated_in(session: Session, game: Game, player_id: int) -> SeatHold | None:
+    """The player's live seat at a table of ``game``, if any (R18)."""
+    return session.scalar(select(SeatHold).join(Table, Table.id == SeatHold.table_id).where(
+        SeatHold.player_id == player_id, SeatHold.kind == SEATED, SeatHold.ended_at.is_(None),
+        Table.game_id == game.id))
+
+
+def require_new_buy_in(session: Session, game: Game, player_id: int) -> None:
+    """R18: a player seated in the game who takes another of its seats changes tables, carrying
+    the stack: that is a move (``roomops.seating.moves``), not a buy-in."""
+    hold = seated_in(session, game, player_id)
+    if hold is not None:
+        table = session.get_one(Table, hold.table_id)
+        raise Conflict(f"the player is seated at table {table.name} of this game: a table change "
+                       "carries the stack, record it as a move", "R18")
 
 
 def leave(session: Session, actor: Actor, now: datetime, hold_id: int,
@@ -143,13 +169,24 @@ def leave(session: Session, actor: Actor, now: datetime, hold_id: int,
 
 def end_seat(session: Session, actor: Actor, now: datetime, hold: SeatHold, outcome: str,
              leave_amount: int | None) -> Game:
-    """End a seated player's hold (left, moved, released) with the amount they leave with (R27);
-    a break or time away still running ends with the seat (R23, R25). The caller offers the seat."""
+    """End a seated player's hold (left, moved, released) with the amount they leave with (R27),
+    the game locked first. The caller offers the seat."""
     game = locked_game(session, session.get_one(Table, hold.table_id).game_id, reread=hold)
-    if not end_live(session, SeatHold, [hold.id], now, outcome, leave_amount=leave_amount):
-        raise Conflict("the player has already left that seat", "R21")
-    record(session, actor, now, f"seat.{outcome}", ("seat_hold", hold.id),
-           player_id=hold.player_id, table_id=hold.table_id, seat_no=hold.seat_no,
-           leave_amount=leave_amount)
-    end_absences(session, actor, now, live_absences(session, [hold.id]), "seat_ended")
+    end_seats(session, actor, now, [hold], outcome, leave_amount)
     return game
+
+
+def end_seats(session: Session, actor: Actor, now: datetime, holds: list[SeatHold], outcome: str,
+              leave_amount: int | None = None, *, reason: str | None = None,
+              detail: dict[int, dict[str, object]] | None = None) -> None:
+    """End seated players' holds in one statement, each audited with ``detail[hold id]``; a break
+    or time away still running ends with its seat (R23, R25). The caller holds the game's lock
+    and offers the seats; a hold already ended refuses the whole change."""
+    ids = [h.id for h in holds]
+    if len(end_live(session, SeatHold, ids, now, outcome, leave_amount=leave_amount)) != len(ids):
+        raise Conflict("the player has already left that seat", "R21")
+    for hold in holds:
+        record(session, actor, now, f"seat.{outcome}", ("seat_hold", hold.id), reason=reason,
+               player_id=hold.player_id, table_id=hold.table_id, seat_no=hold.seat_no,
+               leave_amount=leave_amount, **(detail or {}).get(hold.id, {}))
+    end_absences(session, actor, now, live_absences(session, ids), "seat_ended")
