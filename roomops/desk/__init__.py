@@ -7,6 +7,7 @@ from flask_wtf.csrf import CSRFProtect
 
 
 def install(app: Flask, csrf: CSRFProtect) -> None:
+    from roomops.desk import moves  # noqa: F401  (attaches to the blueprint)
     from roomops.desk.views import bp
 
     app.register_blueprint(bp)
