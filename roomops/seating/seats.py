@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from roomops.absences.services import end_absences, live_absences
@@ -18,7 +18,7 @@ from roomops.games.services import locked_game
 from roomops.lists.history import end_entry
 from roomops.lists.models import ListEntry
 from roomops.rooms.models import Player, Room
-from roomops.seating.models import SEATED, SeatHold
+from roomops.seating.models import OFFER, SEATED, SeatHold
 from roomops.seating.offers import (
     cancel_entry_offers,
     fill_open_seats,
@@ -190,3 +190,17 @@ def end_seats(session: Session, actor: Actor, now: datetime, holds: list[SeatHol
                player_id=hold.player_id, table_id=hold.table_id, seat_no=hold.seat_no,
                leave_amount=leave_amount, **(detail or {}).get(hold.id, {}))
     end_absences(session, actor, now, live_absences(session, ids), "seat_ended")
+    _cancel_must_move_offers(session, actor, now, ids)
+
+
+def _cancel_must_move_offers(session: Session, actor: Actor, now: datetime, hold_ids: list[int]) -> None:
+    """R17: a must-move offer is void once the seat to move from has ended (not a missed call);
+    one conditional UPDATE. The caller offers the seat again."""
+    stmt = (update(SeatHold).where(SeatHold.from_hold_id.in_(hold_ids), SeatHold.kind == OFFER,
+                                   SeatHold.ended_at.is_(None))
+            .values(ended_at=now, outcome="cancelled")
+            .returning(SeatHold.id, SeatHold.from_hold_id, SeatHold.player_id, SeatHold.table_id,
+                       SeatHold.seat_no).execution_options(synchronize_session="fetch"))
+    for offer_id, from_hold_id, player_id, table_id, seat_no in session.execute(stmt):
+        record(session, actor, now, "offer.cancelled", ("seat_hold", from_hold_id), offer_id=offer_id,
+               player_id=player_id, table_id=table_id, seat_no=seat_no, why="the must-move seat ended")

@@ -202,6 +202,16 @@ def test_r17_expired_must_move_call_is_a_refusal(room, session, now):
     assert live_offer(session, fed[1].player_id).table_id == main.id
 
 
+def test_r17_must_move_offer_is_void_once_the_player_leaves_the_must_move_seat(room, session, now):
+    _, main, _feeder, mains, fed = _must_move(room, session, now)
+    seats.leave(session, room.sup, now + 7 * MIN, mains[0].id, 5000)
+    offer = live_offer(session, fed[0].player_id)
+    seats.leave(session, room.sup, now + 8 * MIN, fed[0].id, 9000)
+    session.refresh(offer)
+    assert offer.outcome == "cancelled"
+    assert live_offer(session, fed[1].player_id).table_id == main.id
+
+
 def test_r15_must_move_player_barred_at_the_main_table_is_passed_over(room, session, now):
     _game, main, _feeder, mains, fed = _must_move(room, session, now)
     bar_pair(session, room.sup, now, fed[0].player_id, mains[5].player_id, "dispute")
