@@ -183,10 +183,10 @@ def release_offers(session: Session, actor: Actor, now: datetime, game: Game,
         select(ListEntry).where(ListEntry.id.in_([o.entry_id for o in mine if o.entry_id]))
     )}
     for i, offer in enumerate(mine):
-        entry = entries.get(offer.entry_id or 0)
-        if entry is None:
+        if offer.entry_id is None:
             refuse_must_move(session, actor, now, room, game, offer, outcome)
             continue
+        entry = entries[offer.entry_id]
         record(session, actor, now, f"offer.{outcome}", ("list_entry", entry.id),
                offer_id=offer.id, missed_call=True, policy=room.on_claim_expiry)
         if entry.status != "active":

@@ -75,6 +75,8 @@ def test_api_must_move_balance_and_break(api, room, session, now):
     assert resp.status_code == 200 and resp.json["feeds_table_id"] == t1.id
     room_view = api.get("/room").json
     assert [t["feeds_table_id"] for t in room_view["games"][0]["tables"]] == [None, None, t1.id]
+    board = api.client.get("/board/main").text  # R17 on the public board
+    assert board.count("Must-move: players move to Table 1 in the order they sat down") == 1
     refused(api.post(f"/tables/{t2.id}/break", {"stacks": {"999999": 100}}), 422, "R19")
     stacks = {str(holds[1][0].id): 7777}
     broken = api.post(f"/tables/{t2.id}/break", {"stacks": stacks})
