@@ -22,11 +22,12 @@ from roomops.actors import Actor
 from roomops.audit.service import record
 from roomops.db import end_live
 from roomops.errors import Conflict, NotFound
-from roomops.games.models import Table
+from roomops.games.models import Game, Table
 from roomops.games.services import locked_game
 from roomops.rooms.gaming_day import gaming_day
 from roomops.rooms.models import Room
 from roomops.seating.models import SeatHold
+from roomops.seating.offers import fill_open_seats
 
 LABELS = {"break": "break", "away": "time away"}
 
@@ -69,6 +70,7 @@ def come_back(session: Session, actor: Actor, now: datetime, hold_id: int) -> Ab
         raise Conflict(f"the {LABELS[absence.kind]} ran out at {absence.deadline:%H:%M:%S} UTC: "
                        "the seat is released", rule)
     end_absences(session, actor, now, [absence], "returned")
+    _offer_seats(session, actor, now, hold)
     return absence
 
 
@@ -142,7 +144,14 @@ def _start(session: Session, actor: Actor, now: datetime, hold: SeatHold, kind: 
            player_id=hold.player_id, table_id=hold.table_id, seat_no=hold.seat_no,
            deadline=deadline.isoformat() if deadline else None, gaming_day=day.isoformat(),
            stack=stack, stack_counted=counted)
+    _offer_seats(session, actor, now, hold)
     return absence
+
+
+def _offer_seats(session: Session, actor: Actor, now: datetime, hold: SeatHold) -> None:
+    """R17: an absent player at a must-move table cannot move, so leaving or coming back changes
+    who is due the main table's open seat: the game's open seats are offered again (R14)."""
+    fill_open_seats(session, actor, now, session.get_one(Game, session.get_one(Table, hold.table_id).game_id))
 
 
 def _playing_since(session: Session, hold: SeatHold) -> datetime:

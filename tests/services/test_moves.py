@@ -212,6 +212,18 @@ def test_r17_must_move_offer_is_void_once_the_player_leaves_the_must_move_seat(r
     assert live_offer(session, fed[1].player_id).table_id == main.id
 
 
+def test_r17_absent_must_move_players_are_passed_over_until_they_come_back(room, session, now):
+    from roomops.absences import services as absences
+
+    _, main, _feeder, mains, fed = _must_move(room, session, now)
+    for hold in fed:
+        absences.mark_away(session, room.sup, now + 6 * MIN, hold.id)
+    seats.leave(session, room.sup, now + 7 * MIN, mains[0].id, 5000)
+    assert all(live_offer(session, h.player_id) is None for h in fed)
+    absences.come_back(session, room.sup, now + 8 * MIN, fed[1].id)
+    assert live_offer(session, fed[1].player_id).table_id == main.id
+
+
 def test_r15_must_move_player_barred_at_the_main_table_is_passed_over(room, session, now):
     _game, main, _feeder, mains, fed = _must_move(room, session, now)
     bar_pair(session, room.sup, now, fed[0].player_id, mains[5].player_id, "dispute")
