@@ -118,9 +118,10 @@ def sit(session: Session, actor: Actor, now: datetime, table: Table, game: Game,
                reason=override.reason, player_id=player_id, buy_in=buy_in,
                required=req.minimum, left_amount=req.left_amount, left_at=req.left_at.isoformat(),
                left_table=req.left_table, rule="R27")
-    # a seat this player was called to in this game is not held for them any more
-    if cancel_entry_offers(session, actor, now, ended):
-        fill_open_seats(session, actor, now, game)
+    # A seat this player was called to in this game is not held for them any more, and one more
+    # player here may let a table change elsewhere in the game go ahead (R18): offer again.
+    cancel_entry_offers(session, actor, now, ended)
+    fill_open_seats(session, actor, now, game)
     if old_game is not None:
         fill_open_seats(session, actor, now, old_game)
     return hold
