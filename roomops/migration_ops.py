@@ -45,29 +45,40 @@ def add_checked_columns(table: str, columns: dict[str, str]) -> None:
 
 
 def drop_columns(table: str, columns: dict[str, str]) -> None:
-    """Undo ``add_checked_columns``: dropping a column drops its own check on both databases."""
+    """Undo ``add_checked_columns``: dropping a column drops its own check on both databases.
+    SQLite will not drop a column that is a foreign key: its REFERENCES clause goes first."""
+    sqlite = op.get_context().dialect.name == "sqlite"
     for name in reversed(columns):
+        spec = columns[name]
+        if sqlite and " REFERENCES " in spec:
+            _rewrite_sqlite_definition(table, f"{name} {spec}", f"{name} {spec.split()[0]}")
         op.execute(f"ALTER TABLE {table} DROP COLUMN {name}")
 
 
-def widen_check(table: str, name: str, old: str, new: str) -> None:
-    """Replace CHECK ``name`` whose condition is ``old`` with the looser ``new`` (every row that
-    passed ``old`` passes ``new``). PostgreSQL drops and adds it. SQLite cannot alter a constraint
-    and cannot rebuild a table that append-only rows reference; its documented way to loosen a
-    CHECK is to edit the stored CREATE TABLE (``writable_schema``) and bump the schema version."""
+def replace_check(table: str, name: str, old: str, new: str) -> None:
+    """Change the condition of the named CHECK constraint ``name`` of ``table`` from ``old`` to
+    ``new``. PostgreSQL drops and adds it. SQLite cannot alter a constraint and cannot rebuild a
+    table that populated tables point at (see ``add_checked_columns``), so the table's stored
+    definition is edited in place, the procedure SQLite documents for changes that leave the
+    stored rows as they are: the caller makes sure every row satisfies ``new``."""
     if op.get_context().dialect.name == "postgresql":
         op.execute(f"ALTER TABLE {table} DROP CONSTRAINT {name}")
         op.execute(f"ALTER TABLE {table} ADD CONSTRAINT {name} CHECK ({new})")
         return
-    conn = op.get_bind()
-    version = conn.exec_driver_sql("PRAGMA schema_version").scalar_one()
-    conn.exec_driver_sql("PRAGMA writable_schema=ON")
-    before, after = f"CONSTRAINT {name} CHECK ({old})", f"CONSTRAINT {name} CHECK ({new})"
-    changed = conn.exec_driver_sql(
-        "UPDATE sqlite_schema SET sql = replace(sql, ?, ?) "
-        "WHERE type = 'table' AND name = ? AND instr(sql, ?) > 0",
-        (before, after, table, before)).rowcount
-    conn.exec_driver_sql(f"PRAGMA schema_version={version + 1}")
-    conn.exec_driver_sql("PRAGMA writable_schema=OFF")
-    if changed != 1:
-        raise RuntimeError(f"check {name} on {table} is not CHECK ({old})")
+    _rewrite_sqlite_definition(table, f"CONSTRAINT {name} CHECK ({old})",
+                               f"CONSTRAINT {name} CHECK ({new})")
+
+
+def _rewrite_sqlite_definition(table: str, old: str, new: str) -> None:
+    """Replace ``old`` (which must occur exactly once) in SQLite's stored CREATE TABLE of ``table``."""
+    bind = op.get_bind()
+    sql = bind.exec_driver_sql(
+        "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)).scalar_one()
+    if sql.count(old) != 1:
+        raise RuntimeError(f"{table}: expected {old!r} once in its definition")
+    version = bind.exec_driver_sql("PRAGMA schema_version").scalar_one()
+    bind.exec_driver_sql("PRAGMA writable_schema = ON")
+    bind.exec_driver_sql("UPDATE sqlite_master SET sql = ? WHERE type = 'table' AND name = ?",
+                         (sql.replace(old, new), table))
+    bind.exec_driver_sql(f"PRAGMA schema_version = {version + 1}")  # other connections re-read it
+    bind.exec_driver_sql("PRAGMA writable_schema = OFF")

@@ -180,6 +180,7 @@ class Policy(Body):
     playover_needs_consent: bool | None = None  # R29
     no_playover_max_minutes: Annotated[int, Field(ge=1, le=60)] | None = None  # R29
     new_player_posting: Literal["post_or_wait", "free"] | None = None  # R36
+    must_move_refusal: Literal["forced", "skip"] | None = None  # R17
 
 
 class GrantBreak(Body):
@@ -213,6 +214,37 @@ class NoPlayover(Body):
     (all of it when not given)."""
 
     minutes: Annotated[int, Field(ge=1, le=60)] | None = None
+
+
+class MovePlayer(Body):
+    """R19: a floor-ordered move to an open seat of another table of the game, carrying the
+    counted stack; chips may be added, never removed (R18, R28)."""
+
+    table_id: Id
+    seat_no: SeatNo
+    stack: Money
+    added: MoneyOrZero = 0
+    reason: Reason | None = None
+
+
+class ClaimMove(Body):
+    """R17/R18: a seated player takes the seat offered in the same game, carrying the stack."""
+
+    stack: Money
+    added: MoneyOrZero = 0
+
+
+class BreakTable(Body):
+    """R19: the stacks counted now, by seat hold id; a player not listed carries the last known
+    stack (the seat's buy-in)."""
+
+    stacks: dict[Id, Money] | None = None
+
+
+class MustMove(Body):
+    """R17: the main table this table feeds; null: not a must-move table any more."""
+
+    feeds_table_id: Id | None = None
 
 
 class BarPair(Body):

@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from alembic import op
 
 import roomops.db
-from roomops.migration_ops import add_checked_columns, append_only, drop_append_only, drop_columns, widen_check
+from roomops.migration_ops import add_checked_columns, append_only, drop_append_only, drop_columns, replace_check
 
 revision: str = "0009"
 down_revision: str | None = "0008"
@@ -32,7 +32,7 @@ POLICY = {
 
 
 def upgrade() -> None:
-    widen_check("staff", "ck_staff_role", ROLES_BEFORE, ROLES_AFTER)
+    replace_check("staff", "ck_staff_role", ROLES_BEFORE, ROLES_AFTER)
     add_checked_columns("rooms", POLICY)
     op.create_table(
         "hands",
@@ -79,4 +79,4 @@ def downgrade() -> None:
     op.drop_index("uq_hands_table_hand_no", table_name="hands")
     op.drop_table("hands")
     drop_columns("rooms", POLICY)
-    widen_check("staff", "ck_staff_role", ROLES_AFTER, ROLES_BEFORE)
+    replace_check("staff", "ck_staff_role", ROLES_AFTER, ROLES_BEFORE)

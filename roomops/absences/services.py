@@ -22,12 +22,13 @@ from roomops.actors import Actor
 from roomops.audit.service import record
 from roomops.db import end_live
 from roomops.errors import Conflict, NotFound
-from roomops.games.models import Table
+from roomops.games.models import Game, Table
 from roomops.games.services import locked_game
 from roomops.playovers.services import end_playovers
 from roomops.rooms.gaming_day import gaming_day
 from roomops.rooms.models import Room
 from roomops.seating.models import SeatHold
+from roomops.seating.offers import fill_open_seats
 
 LABELS = {"break": "break", "away": "time away"}
 
@@ -63,9 +64,10 @@ def come_back(session: Session, actor: Actor, now: datetime, hold_id: int) -> Ab
     """R23/R25: the player is back in time; one action ends the break or the time away. At the
     deadline, to the second, it is too late: the seat is released (R24/R26)."""
     actor.require("floor")
-    absence, _table = running_absence(session, actor, now, hold_id)
+    absence, table = running_absence(session, actor, now, hold_id)
     end_absences(session, actor, now, [absence], "returned")
     end_playovers(session, actor, now, "owner_back", hold_ids=[hold_id])  # R29: the overplayer leaves
+    _offer_seats(session, actor, now, table.game_id)
     return absence
 
 
@@ -153,7 +155,14 @@ def _start(session: Session, actor: Actor, now: datetime, hold: SeatHold, kind: 
            player_id=hold.player_id, table_id=hold.table_id, seat_no=hold.seat_no,
            deadline=deadline.isoformat() if deadline else None, gaming_day=day.isoformat(),
            stack=stack, stack_counted=counted)
+    _offer_seats(session, actor, now, session.get_one(Table, hold.table_id).game_id)
     return absence
+
+
+def _offer_seats(session: Session, actor: Actor, now: datetime, game_id: int) -> None:
+    """R17: an absent player at a must-move table cannot move, so leaving or coming back changes
+    who is due the main table's open seat: the game's open seats are offered again (R14)."""
+    fill_open_seats(session, actor, now, session.get_one(Game, game_id))
 
 
 def _playing_since(session: Session, hold: SeatHold) -> datetime:

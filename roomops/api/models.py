@@ -62,6 +62,9 @@ class HoldOut(Out):
     outcome: str | None
     buy_in: int | None
     leave_amount: int | None
+    from_hold_id: int | None = Field(description="R17-R19: the seat a moved player came from, or "
+                                                 "a must-move offer's seat to move from")
+    no_blind_owed: bool = Field(description="R19: moved by the floor or from a broken table")
 
 
 class GameOut(Out):
@@ -93,6 +96,32 @@ class TableOut(Out):
     status: Literal["open", "closed"]
     opened_at: datetime
     closed_at: datetime | None
+    feeds_table_id: int | None = Field(description="R17: a must-move table feeds this main table")
+
+
+class BrokenOut(Out):
+    """R19: a broken table, the seats its players moved to and the waiting-list entries of those
+    who found no seat (at the top of the list)."""
+
+    table: TableOut
+    moved: list[HoldOut]
+    listed: list[EntryOut]
+
+
+class SuggestionOut(Out):
+    """R19: who should move to balance the game (a suggestion: the floor moves them)."""
+
+    hold_id: int
+    player_id: int
+    from_table: int
+    to_table: int
+    seat_no: int
+    why: Literal["transfer list", "last to join"]
+
+
+class BalanceOut(Out):
+    game_id: int
+    suggestion: SuggestionOut | None
 
 
 class PolicyOut(Out):
@@ -120,6 +149,7 @@ class PolicyOut(Out):
     no_playover_max_minutes: int = Field(description="R29: the longest \"no playover\" an owner may ask")
     new_player_posting: Literal["post_or_wait", "free"] = Field(
         description="R36: a new player waits for the big blind or posts one, or pays only in turn")
+    must_move_refusal: Literal["forced", "skip"]
 
     @field_validator("gaming_day_start", mode="before")
     @classmethod
@@ -266,6 +296,7 @@ class ListPlace(Out):
 class TableView(Out):
     id: int
     name: str
+    feeds_table_id: int | None
     seated: int
     seats: list[SeatOut]
     reserve: list[ListPlace]
@@ -411,5 +442,5 @@ class PenaltyAdviceOut(Out):
 RESPONSE_MODELS: list[type[BaseModel]] = [
     Error, PlayerOut, EntryOut, HoldOut, GameOut, TableOut, PolicyOut, BarredPairOut, AuditPage,
     EntryHistory, RoomOut, ReturnRequirementOut, AbsenceOut, PlayoverOut,
-    HandOut, TableHandsOut, PenaltyOut, PenaltyAdviceOut,
+    HandOut, TableHandsOut, PenaltyOut, PenaltyAdviceOut, BrokenOut, BalanceOut,
 ]

@@ -394,6 +394,7 @@ def room_view(snap: snapshot.RoomSnapshot) -> dict[str, Any]:
                           "button_straddle": gm.button_straddle,
                           "sanction": gm.straddle_sanction},
             "tables": [{"id": tv.table.id, "name": tv.table.name, "seated": tv.seated,
+                        "feeds_table_id": tv.table.feeds_table_id,
                         "seats": [seat(s) for s in tv.seats],
                         "reserve": [place(v) for v in tv.reserve]} for tv in gv.tables],
             "waiting": [place(v) for v in gv.waiting],

@@ -36,7 +36,7 @@ from roomops.board.terms import fee_text, money, natural, stakes, straddle_text
 
 # Bump when the games' markup changes: it is in every ETag (pollers holding an old one fetch the new
 # markup) and in every cache key.
-MARKUP = "4"
+MARKUP = "5"
 TV_LIST_ROWS = 12  # TV: entries shown per list before "and N more" (the phone shows them all)
 CACHE_GAMES = 400  # about ten rooms of 40 games, a few MB of HTML
 
@@ -113,6 +113,7 @@ class TableBoard:
     called: list[Called]
     absent: list[Absent]
     reserve: list[Place]
+    feeds: str | None = None  # R17: the main table this must-move table feeds
 
 
 @dataclass
@@ -188,9 +189,10 @@ def _seat(seat_no: int, taken: set[int], absent: dict[int, Absent], calls: dict[
 
 
 def _table(name: str, seated: str | None, away: list[Away], calls: dict[int, Call], seats_per_table: int,
-           policy: str, tz: ZoneInfo, reserve: list[Place], names: dict[int, str]) -> TableBoard:
-    """A table's seat map, open seats, absent seats (R23-R25) and who plays over them (R29), and
-    called seats (R14, R20, R22)."""
+           policy: str, tz: ZoneInfo, reserve: list[Place], names: dict[int, str],
+           feeds: str | None) -> TableBoard:
+    """A table's seat map, open seats, absent seats (R23-R25) and who plays over them (R29),
+    called seats (R14, R20, R22) and the main table it feeds if it is a must-move table (R17)."""
     taken = {int(n) for n in seated.split(",")} if seated else set()
     absent = {row[0]: _absent(row, running, tz, names) for row, running in away}
     seats = [_seat(n, taken, absent, calls) for n in range(1, seats_per_table + 1)]
@@ -198,7 +200,7 @@ def _table(name: str, seated: str | None, away: list[Away], calls: dict[int, Cal
                      countdown.mark(c[3]) if live else countdown.expired(c[3]))
               for n, (c, live) in sorted(calls.items())]
     return TableBoard(name, seats, len(taken), [n for n, state in seats if state == "empty"], called,
-                      [absent[n] for n in sorted(absent)], reserve)
+                      [absent[n] for n in sorted(absent)], reserve, feeds)
 
 
 def game_board(rows: GameRows, policy: str, tz: ZoneInfo, live: tuple[bool, ...],
@@ -209,8 +211,8 @@ def game_board(rows: GameRows, policy: str, tz: ZoneInfo, live: tuple[bool, ...]
     (game_id, variant, small_blind, big_blind, ante, min_buyin, max_buyin, seats_per_table, fee_kind,
      hourly_fee, rake_percent, rake_cap, straddle_allowed, max_straddles, button_straddle,
      straddle_sanction) = game
-    names = {table_id: name for table_id, name, _s, _a in tables}
-    absent_rows = [(table_id, row) for table_id, _n, _s, absent in tables for row in absent]
+    names = {t[0]: t[1] for t in tables}
+    absent_rows = [(t[0], row) for t in tables for row in t[3]]
     away: dict[int, list[Away]] = {}
     for (table_id, row), is_running in zip(absent_rows, running, strict=True):
         away.setdefault(table_id, []).append((row, is_running))
@@ -235,8 +237,8 @@ def game_board(rows: GameRows, policy: str, tz: ZoneInfo, live: tuple[bool, ...]
         straddles=straddle_text(straddle_allowed, max_straddles, button_straddle, straddle_sanction),
         fees=fee_text(fee_kind, hourly_fee, rake_percent, rake_cap), seats_per_table=seats_per_table,
         tables=[_table(name, seated, away.get(table_id, []), calls_at.get(table_id, {}), seats_per_table,
-                       policy, tz, places(table_id), entry_names)
-                for table_id, name, seated, _a in sorted(tables, key=lambda t: natural(t[1]))],
+                       policy, tz, places(table_id), entry_names, names.get(feeds or 0))
+                for table_id, name, seated, _a, feeds in sorted(tables, key=lambda t: natural(t[1]))],
         waiting=places(None))
 
 

@@ -13,7 +13,8 @@ keys its cache on them. They are tuples of plain values, so equal rows compare e
 
     GameRows = (game, tables, calls, entries)
     game     = GAME_COLUMNS values, id first
-    tables   = ((table_id, name, seated, absent), ...)   seated: "1,2,5" or None, by seat
+    tables   = ((table_id, name, seated, absent, feeds), ...)   seated: "1,2,5" or None, by seat;
+               feeds: the main table a must-move table feeds (R17), else None
     absent   = ((seat_no, kind, deadline_ms, played_by), ...)   by seat: a seated player's live
                absence (R23, R25), kind 'break' or 'away'; deadline_ms a break's deadline (R24),
                None for away; played_by the list entry of who plays over the seat (R29), or None
@@ -46,7 +47,7 @@ GAME_COLUMNS = (Game.id, Game.variant, Game.small_blind, Game.big_blind, Game.an
                 Game.straddle_sanction)
 
 AbsentRow = tuple[int, str, int | None, int | None]
-TableRow = tuple[int, str, str | None, tuple[AbsentRow, ...]]
+TableRow = tuple[int, str, str | None, tuple[AbsentRow, ...], int | None]
 CallRow = tuple[int, int, int, int, str, str]
 EntryRow = tuple[int, int | None, datetime | None, str, str]
 GameRows = tuple[tuple[Any, ...], tuple[TableRow, ...], tuple[CallRow, ...], tuple[EntryRow, ...]]
@@ -85,15 +86,16 @@ def _tables(conn: Connection, room_id: int, game_ids: set[int]) -> dict[int, lis
             + func.coalesce(cast(Playover.entry_id, String), "") + sep + deadline)
     seated = func.aggregate_strings(seat, ",")
     tables: dict[int, list[TableRow]] = {game_id: [] for game_id in game_ids}
-    for table_id, game_id, name, seats in _rows(conn, select(Table.id, Table.game_id, Table.name, seated)
+    for table_id, game_id, name, feeds, seats in _rows(conn, select(
+            Table.id, Table.game_id, Table.name, Table.feeds_table_id, seated)
             .outerjoin(SeatHold, (SeatHold.table_id == Table.id) & SeatHold.ended_at.is_(None)
                        & (SeatHold.kind == SEATED))
             .outerjoin(Absence, (Absence.hold_id == SeatHold.id) & Absence.ended_at.is_(None))
             .outerjoin(Playover, (Playover.hold_id == SeatHold.id) & Playover.ended_at.is_(None))
             .where(Table.room_id == room_id, Table.status == "open")
-            .group_by(Table.id, Table.game_id, Table.name).order_by(Table.id)):
+            .group_by(Table.id, Table.game_id, Table.name, Table.feeds_table_id).order_by(Table.id)):
         if game_id in tables:
-            tables[game_id].append((table_id, name, *_seats(seats)))
+            tables[game_id].append((table_id, name, *_seats(seats), feeds))
     return tables
 
 

@@ -25,7 +25,7 @@ from roomops.errors import Invalid
 M = TypeVar("M", bound=BaseModel)
 
 MONEY_FIELDS = frozenset({"small_blind", "big_blind", "ante", "min_buyin", "max_buyin", "hourly_fee",
-                          "rake_cap", "buy_in", "leave_amount", "stack"})
+                          "rake_cap", "buy_in", "leave_amount", "stack", "added"})
 MINOR_DIGITS = 2
 _AMOUNT = re.compile(r"^(\d{1,10})(?:\.(\d{1,2}))?$")  # MINOR_DIGITS = 2
 _WHOLE = re.compile(r"^\d{1,12}$")

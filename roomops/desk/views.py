@@ -494,7 +494,8 @@ POLICY_FIELDS = ("timezone", "display_name", "claim_minutes", "on_claim_expiry",
                  "auto_offer", "placement", "return_window", "return_window_minutes", "gaming_day_start",
                  "break_minutes", "break_after_play_minutes", "breaks_per_gaming_day",
                  "max_breaks_per_table", "away_notify_minutes", "max_away_minutes", "max_missed_bb",
-                 "playover_needs_consent", "no_playover_max_minutes", "new_player_posting")
+                 "playover_needs_consent", "no_playover_max_minutes", "new_player_posting",
+                 "must_move_refusal")
 
 
 @bp.route("/desk/policy", methods=["GET", "POST"])

@@ -59,6 +59,7 @@ class Table(Base):
     __tablename__ = "tables"
     __table_args__ = (
         CheckConstraint("status IN ('open', 'closed')", name="status"),
+        CheckConstraint("feeds_table_id <> id", name="feeds_other"),
         Index(
             "uq_tables_open_name",
             "room_id",
@@ -77,3 +78,5 @@ class Table(Base):
     status: Mapped[str] = mapped_column(String(8), default="open")
     opened_at: Mapped[datetime] = mapped_column(UTCDateTime)
     closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    # R17: a must-move table feeds this main table of the same game
+    feeds_table_id: Mapped[int | None] = mapped_column(ForeignKey("tables.id"))

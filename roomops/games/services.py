@@ -110,28 +110,39 @@ def open_table(session: Session, actor: Actor, now: datetime, game_id: int, name
 
 
 def close_table(session: Session, actor: Actor, now: datetime, table_id: int) -> Table:
-    """R5/R19: refuse while anyone is seated; open offers are cancelled (not a missed call) and
-    the table's reserve list ends with a reason (R16)."""
+    """R5/R19: refuse while anyone is seated (breaking a table moves them first,
+    ``roomops.seating.moves.break_table``); otherwise ``shut_table``."""
     actor.require("floor")
     table = get_in_room(session, Table, table_id, actor, "table")
     game = locked_game(session, table.game_id)
     if table.status != "open":
         raise Conflict(f"table {table.name} is already closed", "R5")
+    if session.scalar(select(SeatHold.id).where(
+            SeatHold.table_id == table.id, SeatHold.kind == "seated", SeatHold.ended_at.is_(None))):
+        raise Conflict(f"table {table.name} has seated players: move or release them first", "R5")
+    return shut_table(session, actor, now, table, game)
+
+
+def shut_table(session: Session, actor: Actor, now: datetime, table: Table, game: Game) -> Table:
+    """Close a table nobody sits at any more (R5): open offers are cancelled (not a missed call),
+    the reserve list ends with a reason (R16), a must-move table feeding it feeds no more (R17);
+    players whose call was cancelled are offered seats at the game's other tables (R14)."""
     live = list(session.scalars(select(SeatHold).where(
         SeatHold.table_id == table.id, SeatHold.ended_at.is_(None)
     )))
-    if any(h.kind == "seated" for h in live):
-        raise Conflict(f"table {table.name} has seated players: move or release them first", "R5")
     for offer in live:
         offer.ended_at, offer.outcome = now, "cancelled"
     end_entries(session, actor, now, select(ListEntry).where(ListEntry.table_id == table.id),
                 "table closed")
+    for feeder in session.scalars(select(Table).where(Table.feeds_table_id == table.id,
+                                                      Table.status == "open")):
+        feeder.feeds_table_id = None
+        record(session, actor, now, "table.must_move_set", ("table", feeder.id),
+               reason=f"main table {table.name} closed", feeds_table_id=None, before=table.id)
     table.status, table.closed_at = "closed", now
     record(session, actor, now, "table.closed", ("table", table.id),
            cancelled_offers=[o.id for o in live])
-    if live:  # R14: players whose call was cancelled are offered open seats at the game's other tables
-        from roomops.seating.offers import fill_open_seats
+    from roomops.seating.offers import fill_open_seats  # seating builds on games
 
-        fill_open_seats(session, actor, now, game)
+    fill_open_seats(session, actor, now, game)
     return table
-

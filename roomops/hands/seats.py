@@ -24,6 +24,7 @@ class Sitting:
     hold_id: int
     seat_no: int
     player_id: int
+    no_blind_owed: bool  # R19: moved by the floor or from a broken table
     blinds: SeatBlinds | None
     absence: Absence | None
     out_until: int | None  # R55: dealt out up to and including this hand number
@@ -41,7 +42,8 @@ _OUT_UNTIL = (select(func.max(PenaltyRecord.from_hand_no + PenaltyRecord.hands_o
 
 def sittings(session: Session, table_id: int) -> dict[int, Sitting]:
     """The table's seated players by seat number: one statement."""
-    stmt = select(SeatHold.id, SeatHold.seat_no, SeatHold.player_id, SeatBlinds, Absence,
+    stmt = select(SeatHold.id, SeatHold.seat_no, SeatHold.player_id, SeatHold.no_blind_owed,
+                  SeatBlinds, Absence,
                   _OUT_UNTIL).outerjoin(
         SeatBlinds, SeatBlinds.hold_id == SeatHold.id).outerjoin(
         Absence, and_(Absence.hold_id == SeatHold.id, Absence.ended_at.is_(None))).where(
@@ -51,9 +53,10 @@ def sittings(session: Session, table_id: int) -> dict[int, Sitting]:
 
 def seat_states(table: TableState, sat: dict[int, Sitting],
                 policy: NewPlayerPosting) -> list[SeatState]:
-    """R35/R36: every seat of the table for its next hand; a player with no stored state yet is
-    new (``arrive``); a player on a break or away (R25), or sitting out a penalty (R55), is absent
-    and keeps their buttons."""
+    """R35/R36: every seat of the table for its next hand; a player with no stored state yet is new
+    (``arrive``), owing nothing if moved by the floor or from a broken table (R19); a player
+    on a break or away (R25), or sitting out a penalty (R55), is absent and keeps their
+    buttons."""
     nxt = table.hand_no + 1
     return [_state(n, sat.get(n), policy, nxt) for n in range(1, table.seats_per_table + 1)]
 
@@ -62,7 +65,7 @@ def _state(seat_no: int, s: Sitting | None, policy: NewPlayerPosting, hand_no: i
     if s is None:
         return SeatState(seat_no)
     if s.blinds is None:
-        seat = arrive(seat_no, s.player_id, "new", policy)
+        seat = arrive(seat_no, s.player_id, "floor_move" if s.no_blind_owed else "new", policy)
     else:
         b = s.blinds
         seat = SeatState(seat_no, s.player_id, "new" if b.status == "new" else "active",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from sqlalchemy import insert, select
+from sqlalchemy import func, insert, select
 from sqlalchemy.orm import Session
 
 from roomops.actors import Actor, get_in_room
@@ -41,17 +41,35 @@ def join(session: Session, actor: Actor, now: datetime, *, player_id: int,
 def to_bottom_of_waiting_list(session: Session, actor: Actor, now: datetime, game: Game,
                               released: list[tuple[int, str]]) -> list[ListEntry]:
     """R24: players whose seats were released, as (player, why), go to the bottom of the game's
-    waiting list in that order; one already on it keeps their place. One INSERT for them all, one
-    read for the new ids. The caller locked the game and offers the seats."""
+    waiting list in that order; one already on it keeps their place. The caller locked the game
+    and offers the seats."""
+    return _waiting_in_order(session, actor, now, game, released, now)
+
+
+def to_top_of_waiting_list(session: Session, actor: Actor, now: datetime, game: Game,
+                           player_ids: list[int], reason: str) -> list[ListEntry]:
+    """R19: players of a broken table who found no seat go to the top of the game's waiting list,
+    ahead of every active entry, in the order given. The caller locked the game."""
+    first = session.scalar(select(func.min(ListEntry.queue_at)).where(
+        ListEntry.game_id == game.id, ListEntry.kind == "waiting", ListEntry.status == "active"))
+    top = min(first or now, now) - len(player_ids) * TICK
+    return _waiting_in_order(session, actor, now, game, [(p, reason) for p in player_ids], top)
+
+
+def _waiting_in_order(session: Session, actor: Actor, now: datetime, game: Game,
+                      rows: list[tuple[int, str]], start: datetime) -> list[ListEntry]:
+    """New waiting-list entries for (player, why) in the order given, from ``start`` one tick
+    apart; a player already on the list keeps their place. One INSERT for them all and one read
+    for the new ids, however many (a sweep may release thousands)."""
     on_it = set(session.scalars(select(ListEntry.player_id).where(
         ListEntry.game_id == game.id, ListEntry.kind == "waiting", ListEntry.status == "active",
-        ListEntry.player_id.in_([p for p, _ in released]))))
-    joining = [(p, why) for p, why in released if p not in on_it]
+        ListEntry.player_id.in_([p for p, _ in rows]))))
+    joining = [(p, why) for p, why in rows if p not in on_it]
     if not joining:
         return []
     session.execute(insert(ListEntry), [
         {"room_id": game.room_id, "player_id": p, "kind": "waiting", "game_id": game.id,
-         "source": "in_person", "joined_at": now, "queue_at": now + i * TICK, "status": "active"}
+         "source": "in_person", "joined_at": now, "queue_at": start + i * TICK, "status": "active"}
         for i, (p, _) in enumerate(joining)])
     made = {e.player_id: e for e in session.scalars(select(ListEntry).where(
         ListEntry.game_id == game.id, ListEntry.kind == "waiting", ListEntry.status == "active",

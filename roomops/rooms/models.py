@@ -15,6 +15,7 @@ EXPIRY_POLICIES = ("remove", "bottom")
 PLACEMENTS = ("most_need", "first_open")
 RETURN_WINDOWS = ("minutes", "gaming_day")  # R27
 NEW_PLAYER_POSTING = ("post_or_wait", "free")  # R36
+MUST_MOVE_REFUSALS = ("forced", "skip")  # R17
 
 
 def _one_of(column: str, values: tuple[str, ...]) -> str:
@@ -44,6 +45,7 @@ class Room(Base):
         CheckConstraint("no_playover_max_minutes BETWEEN 1 AND 60", name="no_playover_max_minutes"),
         CheckConstraint(_one_of("new_player_posting", NEW_PLAYER_POSTING), name="new_player_posting"),
         CheckConstraint("length(currency) = 3 AND currency = upper(currency)", name="currency"),
+        CheckConstraint(_one_of("must_move_refusal", MUST_MOVE_REFUSALS), name="must_move_refusal"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -76,6 +78,9 @@ class Room(Base):
                                                     server_default="post_or_wait")  # R36
     # R32: ISO 4217 code of the only currency that plays; ledger amounts are its minor units
     currency: Mapped[str] = mapped_column(String(3), default="GBP", server_default="GBP")
+    # R17: a player who refuses a must-move seat loses their seat (forced) or is passed over (skip)
+    must_move_refusal: Mapped[str] = mapped_column(String(8), default="forced",
+                                                   server_default="forced")
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 

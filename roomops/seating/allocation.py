@@ -1,8 +1,11 @@
-"""Who gets an opened seat (R14, R15): pure rules, no Flask or database.
+"""Who gets an opened seat (R14, R15, R17, R18): pure rules, no Flask or database.
 
 Each open seat goes to the earliest-joined eligible entry among the table's reserve list and the
-game's waiting list. A waiting-list entry goes to the table that most needs a player (fewest
-players seated or called), or to the first table with a seat, per the room's ``placement`` policy.
+game's waiting list; a player due to move from a must-move table to its main table goes before
+any list, longest seated first (R17). A waiting-list entry goes to the table that most needs a
+player (fewest players seated or called), or to the first table with a seat, per the room's
+``placement`` policy. A seated player's table change (R18) is not offered while it would leave
+their table short.
 """
 
 from __future__ import annotations
@@ -14,10 +17,18 @@ from datetime import datetime
 
 @dataclass(frozen=True)
 class Candidate:
-    entry_id: int
+    """A list entry, or (``from_hold_id``) a player due to move from that seat (R17, R19), who
+    goes before every list entry; ``queue_at`` orders each kind (joining, or sitting down)."""
+
+    entry_id: int | None
     player_id: int
     queue_at: datetime
-    table_id: int | None = None  # None: the game's waiting list; else that table's reserve list
+    table_id: int | None = None  # None: any table (waiting list); else only that table
+    from_hold_id: int | None = None
+    seated_at: int | None = None  # R18: a table change from this table of the game
+
+    def order(self) -> tuple[bool, datetime, int, int]:
+        return self.from_hold_id is None, self.queue_at, self.entry_id or 0, self.from_hold_id or 0
 
 
 @dataclass
@@ -25,6 +36,7 @@ class TableState:
     table_id: int
     open_seats: list[int]
     players: set[int] = field(default_factory=set)  # seated at or called to this table
+    seated: int = 0  # players seated (R18)
 
     @property
     def need(self) -> int:
@@ -35,8 +47,9 @@ class TableState:
 class Assignment:
     table_id: int
     seat_no: int
-    entry_id: int
+    entry_id: int | None
     player_id: int
+    from_hold_id: int | None = None
 
 
 def is_barred(player_id: int, others: Iterable[int], barred: set[frozenset[int]]) -> bool:
@@ -44,8 +57,17 @@ def is_barred(player_id: int, others: Iterable[int], barred: set[frozenset[int]]
     return any(frozenset((player_id, other)) in barred for other in others)
 
 
-def _eligible(c: Candidate, t: TableState, barred: set[frozenset[int]]) -> bool:
+def leaves_short(from_seated: int, to_seated: int) -> bool:
+    """R18: would a voluntary move leave the player's table (``from_seated`` players now, the
+    player included) with fewer players than the table joined will have (``to_seated`` + 1)?"""
+    return from_seated - 1 < to_seated + 1
+
+
+def _eligible(c: Candidate, t: TableState, barred: set[frozenset[int]], seated: dict[int, int]) -> bool:
     if c.table_id is not None and c.table_id != t.table_id:
+        return False
+    if c.seated_at is not None and c.from_hold_id is None and leaves_short(
+            seated.get(c.seated_at, 0), t.seated):
         return False
     return bool(t.open_seats) and c.player_id not in t.players and not is_barred(
         c.player_id, t.players, barred
@@ -65,21 +87,24 @@ def allocate(
     busy: set[int],
     placement: str = "most_need",
 ) -> list[Assignment]:
-    """Offer every open seat at once, in list order (R14). ``busy``: players holding an offer."""
+    """Offer every open seat at once: players due a must-move seat first (R17), then in list order
+    (R14). ``busy``: players holding an offer."""
     taken = set(busy)
+    seated = {t.table_id: t.seated for t in tables}
     result: list[Assignment] = []
-    for cand in sorted(candidates, key=lambda c: (c.queue_at, c.entry_id)):
+    for cand in sorted(candidates, key=Candidate.order):
         if not any(t.open_seats for t in tables):
             break  # every seat is given: the rest of the list waits
         if cand.player_id in taken:
             continue
         table = next(
-            (t for t in _table_order(tables, placement) if _eligible(cand, t, barred)), None
+            (t for t in _table_order(tables, placement) if _eligible(cand, t, barred, seated)), None
         )
         if table is None:
             continue
         seat = table.open_seats.pop(0)
         table.players.add(cand.player_id)
         taken.add(cand.player_id)
-        result.append(Assignment(table.table_id, seat, cand.entry_id, cand.player_id))
+        result.append(Assignment(table.table_id, seat, cand.entry_id, cand.player_id,
+                                 cand.from_hold_id))
     return result

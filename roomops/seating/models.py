@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import CheckConstraint, ForeignKey, Index, String, literal_column, text
+from sqlalchemy import Boolean, CheckConstraint, ForeignKey, Index, String, false, literal_column, text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from roomops.db import Base, UTCDateTime
 
-OUTCOMES = ("claimed", "declined", "expired", "cancelled", "left", "moved")
+OUTCOMES = ("claimed", "declined", "expired", "cancelled", "left", "moved", "released")
 
 # Hold kinds as SQL literals, not bound parameters: PostgreSQL's generic plan for a prepared
 # statement can use the partial indexes below only when the query states the kind literally.
@@ -24,6 +24,7 @@ _LIVE = text("ended_at IS NULL")
 _LIVE_SEATED = text("ended_at IS NULL AND kind = 'seated'")
 _LIVE_OFFER = text("ended_at IS NULL AND kind = 'offer'")
 _SEATED = text("kind = 'seated'")
+_LIVE_MOVE_OFFER = text("ended_at IS NULL AND kind = 'offer' AND from_hold_id IS NOT NULL")
 
 
 class SeatHold(Base):
@@ -32,8 +33,10 @@ class SeatHold(Base):
         CheckConstraint("kind IN ('offer', 'seated')", name="kind"),
         CheckConstraint("seat_no BETWEEN 1 AND 10", name="seat_no"),
         CheckConstraint(
-            "kind <> 'offer' OR (deadline IS NOT NULL AND entry_id IS NOT NULL)", name="offer_fields"
+            "kind <> 'offer' OR (deadline IS NOT NULL AND "
+            "(entry_id IS NOT NULL OR from_hold_id IS NOT NULL))", name="offer_fields"
         ),
+        CheckConstraint("from_hold_id <> id", name="from_other"),
         CheckConstraint("kind <> 'seated' OR buy_in > 0", name="seated_buy_in"),
         CheckConstraint("leave_amount IS NULL OR leave_amount >= 0", name="leave_amount"),
         CheckConstraint("(ended_at IS NULL) = (outcome IS NULL)", name="ended"),
@@ -43,6 +46,9 @@ class SeatHold(Base):
               sqlite_where=_LIVE_SEATED, postgresql_where=_LIVE_SEATED),
         Index("uq_seat_holds_live_player_offer", "room_id", "player_id", unique=True,
               sqlite_where=_LIVE_OFFER, postgresql_where=_LIVE_OFFER),
+        # R17: one live must-move offer per seat moved from
+        Index("uq_seat_holds_live_move_offer", "from_hold_id", unique=True,
+              sqlite_where=_LIVE_MOVE_OFFER, postgresql_where=_LIVE_MOVE_OFFER),
         Index("ix_seat_holds_live_deadline", "deadline",
               sqlite_where=_LIVE_OFFER, postgresql_where=_LIVE_OFFER),
         Index("ix_seat_holds_table_ended", "table_id", "ended_at"),
@@ -64,6 +70,10 @@ class SeatHold(Base):
     outcome: Mapped[str | None] = mapped_column(String(10))
     buy_in: Mapped[int | None]
     leave_amount: Mapped[int | None]
+    # R17-R19: a must-move offer's seat to move from, or the seat a moved player came from
+    from_hold_id: Mapped[int | None] = mapped_column(ForeignKey("seat_holds.id"))
+    # R19/R36: moved by the floor or from a broken table: no blind to post to come in
+    no_blind_owed: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
     def is_open_offer(self, now: datetime) -> bool:
         """R20/R22: an offer is claimable strictly before its deadline, whether or not swept."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 
 from sqlalchemy import insert, select
@@ -19,23 +20,29 @@ from roomops.lists.ordering import TICK
 from roomops.rooms.models import Room
 from roomops.seating import queries
 from roomops.seating.allocation import Assignment, allocate, is_barred
-from roomops.seating.models import SeatHold
+from roomops.seating.models import OFFER, SeatHold
 from roomops.seating.rules import claim_deadline
 
 
 def plan(session: Session, game: Game, *, table_id: int | None = None, seat_no: int | None = None,
          skip: set[int] | None = None) -> list[Assignment]:
-    """R14: who the open seats of the game (or one seat of one table) go to, in list order."""
-    states = queries.table_states(session, game, only=table_id)
+    """R14/R17: who the open seats of the game (or one seat of one table) go to: players due a
+    must-move seat first, then in list order."""
+    seats = queries.table_states(session, game, only=table_id)
     if seat_no is not None:
-        for state in states:
-            state.open_seats = [seat_no]
-    if not any(state.open_seats for state in states):
+        for state in seats.states:
+            state.open_seats = [seat_no] if state.table_id == table_id else []
+    if not any(state.open_seats for state in seats.states):
         return []  # no seat to give: the lists need not be read
     room = session.get_one(Room, game.room_id)
     entries, busy = queries.candidates(session, game)
-    return allocate(states, entries, queries.barred_pairs(session, room.id), busy | (skip or set()),
-                    room.placement)
+    if seats.must_move:
+        movers, moving = queries.must_movers(session, game)
+        entries, busy = movers + entries, busy | moving
+    entries = [replace(e, seated_at=seats.seated_at[e.player_id])
+               if e.entry_id and e.player_id in seats.seated_at else e for e in entries]
+    return allocate(seats.states, entries, queries.barred_pairs(session, room.id),
+                    busy | (skip or set()), room.placement)
 
 
 def fill_open_seats(session: Session, actor: Actor, now: datetime, game: Game,
@@ -54,23 +61,31 @@ def make_offers(session: Session, actor: Actor, now: datetime, room: Room, assig
     """R20: each offer holds its seat until its deadline; all are written in one batch.
 
     One multi-row INSERT, then one read for the new ids (SQLite's unit of work would insert the
-    objects one by one to learn them); each entry holds at most one live offer (R14)."""
+    objects one by one to learn them); each player holds at most one live offer (R14). A
+    must-move offer (R17) names the seat the player moves from instead of a list entry."""
     if not assignments:
         return []
     deadline = claim_deadline(now, room.claim_minutes)
     session.execute(insert(SeatHold), [
         {"room_id": room.id, "table_id": a.table_id, "seat_no": a.seat_no, "player_id": a.player_id,
-         "kind": "offer", "entry_id": a.entry_id, "started_at": now, "deadline": deadline}
+         "kind": "offer", "entry_id": a.entry_id, "from_hold_id": a.from_hold_id,
+         "started_at": now, "deadline": deadline}
         for a in assignments])
-    made = {o.entry_id: o for o in session.scalars(select(SeatHold).where(
-        SeatHold.entry_id.in_([a.entry_id for a in assignments]), SeatHold.kind == "offer",
-        SeatHold.ended_at.is_(None)))}
-    offers = [made[a.entry_id] for a in assignments]
+    made = {o.player_id: o for o in session.scalars(select(SeatHold).where(
+        SeatHold.room_id == room.id, SeatHold.player_id.in_([a.player_id for a in assignments]),
+        SeatHold.kind == OFFER, SeatHold.ended_at.is_(None)))}
+    offers = [made[a.player_id] for a in assignments]
     for offer in offers:
-        record(session, actor, now, "offer.made", ("list_entry", offer.entry_id or 0), reason=reason,
+        record(session, actor, now, "offer.made", offer_entity(offer), reason=reason,
                offer_id=offer.id, table_id=offer.table_id, seat_no=offer.seat_no,
-               deadline=deadline.isoformat(), player_id=offer.player_id)
+               deadline=deadline.isoformat(), player_id=offer.player_id,
+               **({"must_move_from": offer.from_hold_id} if offer.from_hold_id else {}))
     return offers
+
+
+def offer_entity(offer: SeatHold) -> tuple[str, int]:
+    """What an offer's audit rows belong to: its list entry, or the must-move seat (R17)."""
+    return ("list_entry", offer.entry_id) if offer.entry_id else ("seat_hold", offer.from_hold_id or 0)
 
 
 def offer_by_hand(session: Session, actor: Actor, now: datetime, *, table_id: int, seat_no: int,
@@ -163,15 +178,19 @@ def cancel_entry_offers(session: Session, actor: Actor, now: datetime,
 def release_offers(session: Session, actor: Actor, now: datetime, game: Game,
                    offers: list[SeatHold], outcome: str) -> list[SeatHold]:
     """R22: a declined or expired offer is a missed call; the entry is removed or sent to the
-    bottom per ``on_claim_expiry``, and the seat goes to the next player."""
+    bottom per ``on_claim_expiry`` (a must-move seat refused: ``must_move_refusal``, R17), and
+    the seat goes to the next player."""
     ended = set(end_live(session, SeatHold, [o.id for o in offers], now, outcome))
     mine = sorted((o for o in offers if o.id in ended), key=lambda o: o.started_at)
     room = session.get_one(Room, game.room_id)
     entries = {e.id: e for e in session.scalars(
-        select(ListEntry).where(ListEntry.id.in_([o.entry_id for o in mine]))
+        select(ListEntry).where(ListEntry.id.in_([o.entry_id for o in mine if o.entry_id]))
     )}
     for i, offer in enumerate(mine):
-        entry = entries[offer.entry_id]  # type: ignore[index]
+        if offer.entry_id is None:
+            refuse_must_move(session, actor, now, room, game, offer, outcome)
+            continue
+        entry = entries[offer.entry_id]
         record(session, actor, now, f"offer.{outcome}", ("list_entry", entry.id),
                offer_id=offer.id, missed_call=True, policy=room.on_claim_expiry)
         if entry.status != "active":
@@ -182,6 +201,26 @@ def release_offers(session: Session, actor: Actor, now: datetime, game: Game,
             end_entry(session, actor, now, entry, f"missed call ({outcome})")
     fill_open_seats(session, actor, now, game, skip={o.player_id for o in mine})
     return mine
+
+
+def refuse_must_move(session: Session, actor: Actor, now: datetime, room: Room, game: Game,
+                     offer: SeatHold, outcome: str) -> None:
+    """R17: a player who declines a must-move seat, or lets its call run out, with ``forced``
+    gives up the seat at the must-move table: it is released (no stack counted) and the player
+    goes to the bottom of the waiting list, as when a seat is lost (R24). With ``skip`` they keep
+    their seat and the next player at the must-move table is offered the main table's seat."""
+    record(session, actor, now, f"offer.{outcome}", offer_entity(offer), offer_id=offer.id,
+           missed_call=True, policy=room.must_move_refusal, player_id=offer.player_id)
+    seat = session.get(SeatHold, offer.from_hold_id)
+    if room.must_move_refusal != "forced" or seat is None or seat.ended_at is not None:
+        return
+    # seats and lists build on offers: imported here, as games.services does
+    from roomops.lists.services import to_bottom_of_waiting_list
+    from roomops.seating.seats import end_seat
+
+    end_seat(session, actor, now, seat, "released", None)
+    to_bottom_of_waiting_list(session, actor, now, game,
+                              [(offer.player_id, "refused a must-move seat (R17)")])
 
 
 def decline(session: Session, actor: Actor, now: datetime, offer_id: int) -> SeatHold:

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from sqlalchemy import Row, and_, or_, select
 from sqlalchemy.orm import Session, aliased
 
+from roomops.absences.models import Absence
 from roomops.games.models import Game, Table
 from roomops.lists.models import ListEntry
 from roomops.rooms.models import BarredPair
 from roomops.seating.allocation import Candidate, TableState
-from roomops.seating.models import OFFER, SeatHold
+from roomops.seating.models import OFFER, SEATED, SeatHold
 
 # built once: creating an alias costs more than the rest of the statement (benchmarked)
 _OFFER = aliased(SeatHold, name="offer")
@@ -24,24 +27,64 @@ def live_holds(session: Session, table_ids: list[int]) -> list[Row[tuple[int, in
     return list(session.execute(stmt))
 
 
-def table_states(session: Session, game: Game, only: int | None = None) -> list[TableState]:
-    """Open tables of the game with their free seats and the players seated at or called to them:
-    one statement, each table joined to its live holds."""
-    stmt = select(Table.id, SeatHold.seat_no, SeatHold.player_id).outerjoin(SeatHold, and_(
+@dataclass
+class GameSeats:
+    """The open tables of a game (``TableState``), which table each seated player sits at (R18)
+    and whether any table feeds a main table (R17)."""
+
+    states: list[TableState]
+    seated_at: dict[int, int] = field(default_factory=dict)
+    must_move: bool = False
+
+
+def table_states(session: Session, game: Game, only: int | None = None) -> GameSeats:
+    """Open tables of the game with their free seats (``only``: of that table alone) and the
+    players seated at or called to them: one statement, each table joined to its live holds."""
+    stmt = select(Table.id, Table.feeds_table_id, SeatHold.seat_no, SeatHold.player_id,
+                  SeatHold.kind).outerjoin(SeatHold, and_(
         SeatHold.table_id == Table.id, SeatHold.ended_at.is_(None))).where(
         Table.game_id == game.id, Table.status == "open")
-    if only is not None:
-        stmt = stmt.where(Table.id == only)
+    found = GameSeats([])
     states: dict[int, TableState] = {}
     taken: dict[int, set[int]] = {}
-    for table_id, seat_no, player_id in session.execute(stmt):
+    for table_id, feeds, seat_no, player_id, kind in session.execute(stmt):
         state = states.setdefault(table_id, TableState(table_id, [], set()))
+        found.must_move = found.must_move or feeds is not None
         if seat_no is not None:
             taken.setdefault(table_id, set()).add(seat_no)
             state.players.add(player_id)
+        if kind == "seated":
+            state.seated += 1
+            found.seated_at[player_id] = table_id
     for tid, state in states.items():
-        state.open_seats = [n for n in range(1, game.seats_per_table + 1) if n not in taken.get(tid, ())]
-    return list(states.values())
+        if only is None or tid == only:
+            state.open_seats = [n for n in range(1, game.seats_per_table + 1)
+                                if n not in taken.get(tid, ())]
+    found.states = list(states.values())
+    return found
+
+
+def must_movers(session: Session, game: Game) -> tuple[list[Candidate], set[int]]:
+    """R17: every player seated at a must-move table of the game whose main table is open, due
+    that main table only, in the order they sat down; and those of them holding an open offer
+    (not eligible, R14). A player on a break or away cannot move now and is passed over. One
+    statement."""
+    feeder, main, offer = aliased(Table), aliased(Table), aliased(SeatHold)
+    stmt = select(SeatHold.id, SeatHold.player_id, SeatHold.started_at, feeder.feeds_table_id,
+                  offer.id).join(feeder, feeder.id == SeatHold.table_id).join(
+        main, main.id == feeder.feeds_table_id).outerjoin(Absence, and_(
+        Absence.hold_id == SeatHold.id, Absence.ended_at.is_(None))).outerjoin(offer, and_(
+        offer.room_id == SeatHold.room_id, offer.player_id == SeatHold.player_id,
+        offer.kind == OFFER, offer.ended_at.is_(None))).where(
+        feeder.game_id == game.id, feeder.status == "open", main.status == "open",
+        SeatHold.kind == SEATED, SeatHold.ended_at.is_(None), Absence.id.is_(None))
+    found: list[Candidate] = []
+    busy: set[int] = set()
+    for hold_id, player_id, started_at, main_id, offer_id in session.execute(stmt):
+        found.append(Candidate(None, player_id, started_at, main_id, from_hold_id=hold_id))
+        if offer_id is not None:
+            busy.add(player_id)
+    return found, busy
 
 
 def candidates(session: Session, game: Game) -> tuple[list[Candidate], set[int]]:

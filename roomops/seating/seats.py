@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import Integer, case, cast, select
+from sqlalchemy import Integer, case, cast, select, update
 from sqlalchemy.orm import Session
 
 from roomops.absences.services import end_absences, live_absences
@@ -19,11 +19,12 @@ from roomops.lists.history import end_entry
 from roomops.lists.models import ListEntry
 from roomops.playovers.services import end_playovers
 from roomops.rooms.models import Player, Room
-from roomops.seating.models import SeatHold
+from roomops.seating.models import OFFER, SEATED, SeatHold
 from roomops.seating.offers import (
     cancel_entry_offers,
     fill_open_seats,
     live_offer,
+    offer_entity,
     require_in_order,
     require_seat_for,
 )
@@ -65,10 +66,11 @@ def claim(session: Session, actor: Actor, now: datetime, offer_id: int, buy_in: 
     actor.require("floor")
     offer, table, game = live_offer(session, actor, offer_id)
     check_claimable(offer.deadline, now)  # type: ignore[arg-type]
+    require_new_buy_in(session, game, offer.player_id)
     override = check_seat_buy_in(session, actor, now, game, offer.player_id, buy_in, override_reason)
     if not end_live(session, SeatHold, [offer.id], now, "claimed"):
         raise Conflict("the offer was already taken", "R20")
-    record(session, actor, now, "offer.claimed", ("list_entry", offer.entry_id or 0),
+    record(session, actor, now, "offer.claimed", offer_entity(offer),
            offer_id=offer.id, player_id=offer.player_id)
     return sit(session, actor, now, table, game, offer.seat_no, offer.player_id, buy_in,
                override=override)
@@ -85,6 +87,7 @@ def seat_directly(session: Session, actor: Actor, now: datetime, *, table_id: in
     game = locked_game(session, table.game_id)
     require_seat_for(session, table, game, seat_no, player_id)
     require_in_order(session, game, table, seat_no, player_id, reason)
+    require_new_buy_in(session, game, player_id)
     override = check_seat_buy_in(session, actor, now, game, player_id, buy_in, override_reason)
     return sit(session, actor, now, table, game, seat_no, player_id, buy_in, reason,
                override=override)
@@ -108,13 +111,7 @@ def sit(session: Session, actor: Actor, now: datetime, table: Table, game: Game,
                     kind="seated", started_at=now, buy_in=buy_in)
     session.add(hold)
     session.flush()
-    entries = select(ListEntry).where(
-        ListEntry.game_id == game.id, ListEntry.player_id == player_id, ListEntry.status == "active"
-    )
-    ended = list(session.scalars(entries))
-    for entry in ended:
-        end_entry(session, actor, now, entry, f"seated at table {table.name}", status="seated",
-                  action="entry.seated")
+    ended = leave_game_lists(session, actor, now, game, [player_id], f"seated at table {table.name}")
     record(session, actor, now, "seat.taken", ("seat_hold", hold.id), reason=reason,
            table_id=table.id, seat_no=seat_no, player_id=player_id, buy_in=buy_in)
     if override is not None:
@@ -123,12 +120,42 @@ def sit(session: Session, actor: Actor, now: datetime, table: Table, game: Game,
                reason=override.reason, player_id=player_id, buy_in=buy_in,
                required=req.minimum, left_amount=req.left_amount, left_at=req.left_at.isoformat(),
                left_table=req.left_table, rule="R27")
-    # a seat this player was called to in this game is not held for them any more
-    if cancel_entry_offers(session, actor, now, [e.id for e in ended]):
-        fill_open_seats(session, actor, now, game)
+    # A seat this player was called to in this game is not held for them any more, and one more
+    # player here may let a table change elsewhere in the game go ahead (R18): offer again.
+    cancel_entry_offers(session, actor, now, ended)
+    fill_open_seats(session, actor, now, game)
     if old_game is not None:
         fill_open_seats(session, actor, now, old_game)
     return hold
+
+
+def leave_game_lists(session: Session, actor: Actor, now: datetime, game: Game,
+                     player_ids: list[int], why: str) -> list[int]:
+    """R21: players seated in the game come off its lists (status ``seated``); returns the ended
+    entries' ids, whose open offers the caller cancels (``cancel_entry_offers``)."""
+    ended = list(session.scalars(select(ListEntry).where(
+        ListEntry.game_id == game.id, ListEntry.player_id.in_(player_ids),
+        ListEntry.status == "active")))
+    for entry in ended:
+        end_entry(session, actor, now, entry, why, status="seated", action="entry.seated")
+    return [e.id for e in ended]
+
+
+def seated_in(session: Session, game: Game, player_id: int) -> SeatHold | None:
+    """The player's live seat at a table of ``game``, if any (R18)."""
+    return session.scalar(select(SeatHold).join(Table, Table.id == SeatHold.table_id).where(
+        SeatHold.player_id == player_id, SeatHold.kind == SEATED, SeatHold.ended_at.is_(None),
+        Table.game_id == game.id))
+
+
+def require_new_buy_in(session: Session, game: Game, player_id: int) -> None:
+    """R18: a player seated in the game who takes another of its seats changes tables, carrying
+    the stack: that is a move (``roomops.seating.moves``), not a buy-in."""
+    hold = seated_in(session, game, player_id)
+    if hold is not None:
+        table = session.get_one(Table, hold.table_id)
+        raise Conflict(f"the player is seated at table {table.name} of this game: a table change "
+                       "carries the stack, record it as a move", "R18")
 
 
 def leave(session: Session, actor: Actor, now: datetime, hold_id: int,
@@ -154,18 +181,37 @@ def end_seat(session: Session, actor: Actor, now: datetime, hold: SeatHold, outc
 
 
 def end_seats(session: Session, actor: Actor, now: datetime, holds: list[SeatHold], outcome: str,
-              leave_amounts: dict[int, int | None]) -> list[SeatHold]:
+              leave_amounts: dict[int, int | None] | None = None, *, reason: str | None = None,
+              detail: dict[int, dict[str, object]] | None = None) -> list[SeatHold]:
     """End seated players' holds of a game whose lock the caller holds, in one UPDATE, each with
-    the amount its player leaves with (R27); a break or time away still running ends with the seat
-    (R23, R25). Returns the holds this transaction ended; the caller offers the seats."""
-    amounts = {hold_id: a for hold_id, a in leave_amounts.items() if a is not None}
+    the amount its player leaves with (R27) and audited with ``detail[hold id]``; a break or time
+    away still running ends with its seat (R23, R25), a playover on it too (R29), and a must-move
+    offer from it is void (R17). Returns the holds this transaction ended (a sweep racing a desk
+    action never ends one twice); the caller offers the seats."""
+    left = leave_amounts or {}
+    amounts = {hold_id: a for hold_id, a in left.items() if a is not None}
     values = {"leave_amount": cast(case(amounts, value=SeatHold.id), Integer)} if amounts else {}
     ended = set(end_live(session, SeatHold, [h.id for h in holds], now, outcome, **values))
     mine = [h for h in holds if h.id in ended]
     for hold in mine:
-        record(session, actor, now, f"seat.{outcome}", ("seat_hold", hold.id),
+        record(session, actor, now, f"seat.{outcome}", ("seat_hold", hold.id), reason=reason,
                player_id=hold.player_id, table_id=hold.table_id, seat_no=hold.seat_no,
-               leave_amount=leave_amounts[hold.id])
-    ended = end_absences(session, actor, now, live_absences(session, [h.id for h in mine]), "seat_ended")
-    end_playovers(session, actor, now, "seat_ended", hold_ids=[a.hold_id for a in ended])  # R29
+               leave_amount=left.get(hold.id), **(detail or {}).get(hold.id, {}))
+    ids = [h.id for h in mine]
+    gone = end_absences(session, actor, now, live_absences(session, ids), "seat_ended")
+    end_playovers(session, actor, now, "seat_ended", hold_ids=[a.hold_id for a in gone])  # R29
+    _cancel_must_move_offers(session, actor, now, ids)
     return mine
+
+
+def _cancel_must_move_offers(session: Session, actor: Actor, now: datetime, hold_ids: list[int]) -> None:
+    """R17: a must-move offer is void once the seat to move from has ended (not a missed call);
+    one conditional UPDATE. The caller offers the seat again."""
+    stmt = (update(SeatHold).where(SeatHold.from_hold_id.in_(hold_ids), SeatHold.kind == OFFER,
+                                   SeatHold.ended_at.is_(None))
+            .values(ended_at=now, outcome="cancelled")
+            .returning(SeatHold.id, SeatHold.from_hold_id, SeatHold.player_id, SeatHold.table_id,
+                       SeatHold.seat_no).execution_options(synchronize_session="fetch"))
+    for offer_id, from_hold_id, player_id, table_id, seat_no in session.execute(stmt):
+        record(session, actor, now, "offer.cancelled", ("seat_hold", from_hold_id), offer_id=offer_id,
+               player_id=player_id, table_id=table_id, seat_no=seat_no, why="the must-move seat ended")

@@ -172,6 +172,23 @@ def test_db_hold_check_constraints(raw):
     _refused(conn, _HOLD.replace(":k", "'ghost'"), **_seated(ids, 1, "p0"))
 
 
+_MOVE_OFFER = ("INSERT INTO seat_holds (room_id, table_id, seat_no, player_id, kind, from_hold_id, "
+               "started_at, deadline) VALUES (:r, :t, :s, :p, 'offer', :f, :n, :n)")
+
+
+def test_db_must_move_offer_names_the_seat_to_move_from(raw):
+    """R17: an offer has a list entry or a seat to move from, one live must-move offer per seat;
+    a table never feeds itself."""
+    conn, ids = raw
+    seat = conn.execute(text(_HOLD + " RETURNING id"), _seated(ids, 1, "p0")).scalar_one()
+    kw = dict(r=ids["room"], t=ids["table"], s=2, p=ids["p0"], n=NOW)
+    _refused(conn, _MOVE_OFFER, **kw, f=None)  # neither an entry nor a seat to move from
+    conn.execute(text(_MOVE_OFFER), {**kw, "f": seat})
+    _refused(conn, _MOVE_OFFER, **{**kw, "s": 3, "p": ids["p1"]}, f=seat)
+    _refused(conn, "UPDATE seat_holds SET from_hold_id = id WHERE id = :f", f=seat)
+    _refused(conn, "UPDATE tables SET feeds_table_id = id WHERE id = :t", t=ids["table"])
+
+
 def test_db_entry_check_constraints(raw):
     conn, ids = raw
     kw = dict(r=ids["room"], p=ids["p1"], g=ids["game"], n=NOW)

@@ -170,3 +170,21 @@ def test_r40_straddles_only_with_the_supervisors_sanction_where_the_game_says_so
     _refused(lambda: _hand(room, session, now, table, 2, straddles_in_turn=1), "R40")
     hand = _hand(room, session, now, table, 2, straddles_in_turn=1, sanctioned=True)
     assert hand.straddles == [{"seat_no": 5, "amount": 400}]
+
+
+def test_r19_a_player_moved_by_the_floor_owes_no_blind(room, session, now):
+    from roomops.seating import moves
+
+    game, _table_1, holds = _table(room, session, now)
+    other = room.table(now, game, "2")
+    for seat_no, name in ((2, "Ann"), (3, "Bo")):
+        seats.seat_directly(session, room.sup, now, table_id=other.id, seat_no=seat_no,
+                            player_id=room.player(now, name).id, buy_in=game.min_buyin, reason="test")
+    record_hand(session, room.actor("dealer"), now, other.id, hand_no=1, high_card_seat=2)
+    moves.move_player(session, room.sup, now, holds[9].id, table_id=other.id, seat_no=5,
+                      stack=game.min_buyin)
+    seats.seat_directly(session, room.sup, now, table_id=other.id, seat_no=7,
+                        player_id=room.player(now, "Cy").id, buy_in=game.min_buyin, reason="test")
+    seat_rows = preview(session, room.actor("dealer"), other.id).seats
+    assert not seat_rows[4].owes_bb  # moved by the floor (R19)
+    assert seat_rows[6].owes_bb  # a new player (R36, post_or_wait)

@@ -1,13 +1,16 @@
 """Random sequences of desk actions and clock advances keep the room's invariants (Hypothesis
 stateful testing, on every configured database).
 
-Actions: join a waiting or reserve list (R10-R12), claim and decline offers (R21, R22), leave
-(R27), breaks, away, missed big blinds and coming back (R23-R26), playovers (R29), and advancing
-the clock with the sweep (R20, R22, R24). After every step: no seat has two live holds, no player
-two seats or two offers (R14, R21), every open seat that some eligible entry could take has been
-offered (R14: list order is never skipped), no offer or break outlives its deadline once the sweep
-has run, and every change that succeeded wrote its audit rows (R60). Refusals must be domain
-errors naming a rule, never anything else, and must change nothing.
+Actions: join a waiting or reserve list (R10-R12), claim and decline offers (R21, R22), claim a
+table change or must-move with the stack (R17, R18), floor moves (R19), make table 2 feed table 1
+or not (R17), leave (R27), breaks, away, missed big blinds and coming back (R23-R26), playovers
+(R29), and advancing the clock with the sweep (R20, R22, R24). After every step: no seat has two
+live holds, no player two seats or two offers (R14, R21), every open seat that some eligible entry
+could take has been offered (R14: list order is never skipped), no offer or break outlives its
+deadline once the sweep has run, no must-move offer outlives the seat to move from (R17), a
+playover only on an absent owner's seat by an unseated player (R29), and every change that
+succeeded wrote its audit rows (R60). Refusals must be domain errors naming a rule, never anything
+else, and must change nothing.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 from sqlalchemy import func, select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, aliased
 
 from roomops.absences import expiry
 from roomops.absences import services as absences
@@ -38,7 +41,7 @@ from roomops.jobs.sweep import sweep
 from roomops.lists import services as lists
 from roomops.playovers import services as playovers
 from roomops.playovers.models import Playover
-from roomops.seating import offers, seats
+from roomops.seating import moves, offers, seats
 from roomops.seating.models import SeatHold
 from tests.factories import Room_
 
@@ -119,6 +122,27 @@ def _machine(session: Session, start: datetime) -> type[RuleBasedStateMachine]:
             live = self.live("offer")
             offer = live[k % len(live)]
             self.act(seats.claim, offer.id, self.game.min_buyin + extra * self.game.big_blind)
+
+        @rule(k=st.integers(0, 20), stack=st.integers(1, 3), added=st.integers(0, 2))
+        @precondition(lambda self: bool(self.live("offer")))
+        def claim_move(self, k: int, stack: int, added: int) -> None:
+            live = self.live("offer")
+            self.act(moves.claim_move, live[k % len(live)].id, stack * self.game.min_buyin // 2,
+                     added * self.game.big_blind, reallocates=True)
+
+        @rule(k=st.integers(0, 20), seat_no=st.integers(1, 9))
+        @precondition(lambda self: bool(self.live("seated")))
+        def floor_move(self, k: int, seat_no: int) -> None:
+            live = self.live("seated")
+            hold = live[k % len(live)]
+            other = next(t for t in self.tables if t.id != hold.table_id)
+            self.act(moves.move_player, hold.id, table_id=other.id, seat_no=seat_no,
+                     stack=self.game.min_buyin, reallocates=True)
+
+        @rule(on=st.booleans())
+        def must_move(self, on: bool) -> None:
+            self.act(moves.set_must_move, self.tables[1].id, self.tables[0].id if on else None,
+                     reallocates=True)
 
         @rule(k=st.integers(0, 20))
         @precondition(lambda self: bool(self.live("offer")))
@@ -219,6 +243,14 @@ def _machine(session: Session, start: datetime) -> type[RuleBasedStateMachine]:
                 assert owner.ended_at is None
                 absence = session.get_one(Absence, p.absence_id)
                 assert absence.ended_at is None and absence.hold_id == p.hold_id
+
+        @invariant()
+        def no_must_move_offer_without_its_seat(self) -> None:
+            seat = aliased(SeatHold)
+            stale = session.scalar(select(func.count()).select_from(SeatHold).join(
+                seat, seat.id == SeatHold.from_hold_id).where(
+                SeatHold.kind == "offer", SeatHold.ended_at.is_(None), seat.ended_at.is_not(None)))
+            assert stale == 0
 
         @invariant()
         def no_live_absence_on_an_ended_seat(self) -> None:

@@ -1,0 +1,235 @@
+"""Moving seated players between tables of their game (R17-R19), respecting barred pairs (R15).
+Services never commit.
+
+Every move carries the player's whole stack (R18): the new seat's buy-in is the stack plus any
+chips added, never less (R28), and neither R27 nor the table's range (R30) applies to the stack
+carried. The old seat ends ``moved`` and is offered to the next player (R14)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import func, insert, select
+from sqlalchemy.orm import Session
+
+from roomops.actors import Actor, get_in_room
+from roomops.audit.service import record
+from roomops.db import end_live
+from roomops.errors import Conflict, Invalid, NotFound
+from roomops.games.models import Game, Table
+from roomops.games.services import locked_game, shut_table
+from roomops.lists.models import ListEntry
+from roomops.lists.services import to_top_of_waiting_list
+from roomops.seating import queries
+from roomops.seating.allocation import Candidate, allocate, leaves_short
+from roomops.seating.balance import check_added
+from roomops.seating.models import SEATED, SeatHold
+from roomops.seating.offers import (
+    cancel_entry_offers,
+    fill_open_seats,
+    live_offer,
+    offer_entity,
+    require_seat_for,
+)
+from roomops.seating.rules import check_claimable
+from roomops.seating.seats import end_seat, end_seats, leave_game_lists, seated_in
+
+NO_BLIND = frozenset({"must_move", "floor", "broken"})  # R19/R36: no blind to come in
+
+
+@dataclass(frozen=True)
+class Move:
+    """One seated player to a seat of another table of the game; ``kind``: table_change (R18),
+    must_move (R17), floor (R19) or broken (R19); ``counted``: the stack was counted now."""
+
+    hold: SeatHold
+    table: Table
+    seat_no: int
+    stack: int
+    added: int = 0
+    kind: str = "floor"
+    counted: bool = True
+
+
+@dataclass(frozen=True)
+class Broken:
+    table: Table
+    moved: list[SeatHold]
+    listed: list[ListEntry]
+
+
+def carry(session: Session, actor: Actor, now: datetime, game: Game, moves: list[Move],
+          reason: str | None = None, *, refill: bool = True) -> list[SeatHold]:
+    """R18/R19: end the old seats (``moved``) and seat the players at once, each with the stack
+    carried plus chips added; players moved by the floor or from a broken table owe no blind
+    (R19). A fixed number of statements for any number of players. The caller checked the seats
+    (``require_seat_for`` or the allocation) and holds the game's lock."""
+    detail: dict[int, dict[str, object]] = {m.hold.id: {
+        "to_table_id": m.table.id, "to_seat_no": m.seat_no, "stack": m.stack, "added": m.added,
+        "move": m.kind, "stack_counted": m.counted} for m in moves}
+    if len(end_seats(session, actor, now, [m.hold for m in moves], "moved", reason=reason,
+                     detail=detail)) != len(moves):
+        raise Conflict("the player has already left that seat", "R21")
+    session.execute(insert(SeatHold), [
+        {"room_id": m.hold.room_id, "table_id": m.table.id, "seat_no": m.seat_no,
+         "player_id": m.hold.player_id, "kind": "seated", "started_at": now,
+         "buy_in": m.stack + m.added, "from_hold_id": m.hold.id, "no_blind_owed": m.kind in NO_BLIND}
+        for m in moves])
+    new = {h.from_hold_id: h for h in session.scalars(select(SeatHold).where(
+        SeatHold.from_hold_id.in_(list(detail)), SeatHold.kind == SEATED,
+        SeatHold.ended_at.is_(None)))}
+    ended = leave_game_lists(session, actor, now, game, [m.hold.player_id for m in moves],
+                             "moved to another table of the game")
+    for m in moves:
+        hold = new[m.hold.id]
+        record(session, actor, now, "seat.taken", ("seat_hold", hold.id), reason=reason,
+               table_id=m.table.id, seat_no=m.seat_no, player_id=hold.player_id,
+               buy_in=hold.buy_in, moved_from=m.hold.id, from_table_id=m.hold.table_id,
+               from_seat_no=m.hold.seat_no, no_blind_owed=hold.no_blind_owed)
+    if cancel_entry_offers(session, actor, now, ended) or refill:
+        fill_open_seats(session, actor, now, game)
+    return [new[m.hold.id] for m in moves]
+
+
+def move_player(session: Session, actor: Actor, now: datetime, hold_id: int, *, table_id: int,
+                seat_no: int, stack: int, added: int = 0, reason: str | None = None) -> SeatHold:
+    """R19: the floor moves a seated player to an open seat of another table of the game (to
+    balance the game, or for any reason the supervisor gives, audited). A floor-ordered move is
+    never refused for leaving the table short (R18) and the player owes no blind (R19); barred
+    pairs are respected (R15)."""
+    actor.require("floor")
+    hold, game = _seated(session, actor, hold_id)
+    table = get_in_room(session, Table, table_id, actor, "table")
+    if table.game_id != game.id:
+        raise Conflict("that table plays another game: changing games is a new buy-in", "R18")
+    if table.id == hold.table_id:
+        raise Conflict(f"the player already sits at table {table.name}", "R18")
+    require_seat_for(session, table, game, seat_no, hold.player_id)
+    check_added(stack, added, game.max_buyin)
+    return carry(session, actor, now, game, [Move(hold, table, seat_no, stack, added)], reason)[0]
+
+
+def claim_move(session: Session, actor: Actor, now: datetime, offer_id: int, stack: int,
+               added: int = 0) -> SeatHold:
+    """R17/R18: a player seated in the game takes the seat they were offered, from the table's
+    reserve list (a table change) or as the next to move from a must-move table, carrying the
+    stack. A voluntary table change that would leave the player's table with fewer players than
+    the table joined is refused; a must-move is ordered by the rule and owes no blind (R19)."""
+    actor.require("floor")
+    offer, table, game = live_offer(session, actor, offer_id)
+    check_claimable(offer.deadline, now)  # type: ignore[arg-type]
+    hold = seated_in(session, game, offer.player_id)
+    if hold is None:
+        raise Conflict("the player is not seated in this game: claim the seat with a buy-in", "R18")
+    check_added(stack, added, game.max_buyin)
+    if offer.from_hold_id is None:
+        _require_not_short(session, hold, table)
+    if not end_live(session, SeatHold, [offer.id], now, "claimed"):
+        raise Conflict("the offer was already taken", "R20")
+    record(session, actor, now, "offer.claimed", offer_entity(offer), offer_id=offer.id,
+           player_id=offer.player_id)
+    kind = "table_change" if offer.from_hold_id is None else "must_move"
+    return carry(session, actor, now, game, [Move(hold, table, offer.seat_no, stack, added, kind)])[0]
+
+
+def set_must_move(session: Session, actor: Actor, now: datetime, table_id: int,
+                  feeds_table_id: int | None) -> Table:
+    """R17: make a table a must-move table feeding a main table of the same game (None: no
+    more); its longest-seated players are then offered the main table's open seats first."""
+    actor.require("floor")
+    table = get_in_room(session, Table, table_id, actor, "table")
+    game = locked_game(session, table.game_id)
+    main = None if feeds_table_id is None else get_in_room(session, Table, feeds_table_id, actor, "table")
+    if table.status != "open" or (main is not None and main.status != "open"):
+        raise Conflict("a must-move table and its main table must both be open", "R5")
+    if main is not None:
+        _require_main(session, table, main)
+    before, table.feeds_table_id = table.feeds_table_id, feeds_table_id
+    record(session, actor, now, "table.must_move_set", ("table", table.id),
+           feeds_table_id=feeds_table_id, before=before)
+    fill_open_seats(session, actor, now, game)
+    return table
+
+
+def break_table(session: Session, actor: Actor, now: datetime, table_id: int,
+                stacks: dict[int, int] | None = None) -> Broken:
+    """R19: break a table. Its players, longest seated first, move into open seats of the game's
+    other tables, each to the table that most needs a player and never beside someone they are
+    barred from (R15), carrying their stacks (``stacks`` by seat hold id, counted now; otherwise
+    the last known, the buy-in) and owing no blind. Those who find no seat lose it and go to the
+    top of the waiting list, in that order; then the table closes (R5). All or nothing."""
+    actor.require("floor")
+    table = get_in_room(session, Table, table_id, actor, "table")
+    game = locked_game(session, table.game_id)
+    if table.status != "open":
+        raise Conflict(f"table {table.name} is already closed: there is nothing to break", "R19")
+    holds = list(session.scalars(select(SeatHold).where(
+        SeatHold.table_id == table.id, SeatHold.kind == SEATED, SeatHold.ended_at.is_(None))
+        .order_by(SeatHold.started_at, SeatHold.id)))
+    counted = _counted_stacks(holds, stacks or {}, game.max_buyin)
+    others = [s for s in queries.table_states(session, game).states if s.table_id != table.id]
+    placed = {a.from_hold_id: a for a in allocate(
+        others, [Candidate(None, h.player_id, h.started_at, from_hold_id=h.id) for h in holds],
+        queries.barred_pairs(session, table.room_id), set())}
+    targets = {t.id: t for t in session.scalars(select(Table).where(
+        Table.id.in_({a.table_id for a in placed.values()})))}
+    why = f"table {table.name} broken (R19)"
+    moves = [Move(h, targets[placed[h.id].table_id], placed[h.id].seat_no,
+                  counted.get(h.id, h.buy_in or 0), 0, "broken", h.id in counted)
+             for h in holds if h.id in placed]
+    moved = carry(session, actor, now, game, moves, why, refill=False) if moves else []
+    left = [h for h in holds if h.id not in placed]
+    for hold in left:
+        end_seat(session, actor, now, hold, "released", counted.get(hold.id))
+    listed = to_top_of_waiting_list(session, actor, now, game, [h.player_id for h in left], why)
+    record(session, actor, now, "table.broken", ("table", table.id), reason=why,
+           moved=[h.id for h in moved], listed=[e.id for e in listed])
+    shut_table(session, actor, now, table, game)
+    return Broken(table, moved, listed)
+
+
+def _seated(session: Session, actor: Actor, hold_id: int) -> tuple[SeatHold, Game]:
+    """The seated player's hold, its game locked and the hold read again after the lock."""
+    hold = get_in_room(session, SeatHold, hold_id, actor, "seat")
+    game = locked_game(session, session.get_one(Table, hold.table_id).game_id, reread=hold)
+    if hold.kind != "seated" or hold.ended_at is not None:
+        raise NotFound(f"nobody is seated on seat hold {hold_id}", "R18")
+    return hold, game
+
+
+def _require_not_short(session: Session, hold: SeatHold, table: Table) -> None:
+    """R18: a voluntary move may not leave the player's table with fewer players than the table
+    joined will have."""
+    counts: dict[int, int] = {tid: n for tid, n in session.execute(
+        select(SeatHold.table_id, func.count()).where(
+            SeatHold.table_id.in_([hold.table_id, table.id]), SeatHold.kind == SEATED,
+            SeatHold.ended_at.is_(None)).group_by(SeatHold.table_id))}
+    if leaves_short(counts.get(hold.table_id, 0), counts.get(table.id, 0)):
+        raise Conflict(f"the move would leave the player's table with {counts.get(hold.table_id, 0) - 1}"
+                       f" players and table {table.name} with {counts.get(table.id, 0) + 1}: a "
+                       "voluntary table change may not leave a table short", "R18")
+
+
+def _require_main(session: Session, table: Table, main: Table) -> None:
+    """R17: a main table of the same game, and no table feeding itself, even round a chain."""
+    if main.id == table.id:
+        raise Invalid("a table cannot feed itself", "R17")
+    if main.game_id != table.game_id:
+        raise Conflict("a must-move table feeds a main table of the same game", "R17")
+    seen, step = {table.id}, main
+    while step.feeds_table_id is not None:
+        if step.feeds_table_id in seen:
+            raise Conflict(f"table {main.name} already feeds table {table.name}: no circle", "R17")
+        seen.add(step.id)
+        step = session.get_one(Table, step.feeds_table_id)
+
+
+def _counted_stacks(holds: list[SeatHold], stacks: dict[int, int], max_buyin: int) -> dict[int, int]:
+    """The stacks counted for a break, by seat hold; each must be one of the table's seats."""
+    unknown = set(stacks) - {h.id for h in holds}
+    if unknown:
+        raise Invalid(f"seat holds {sorted(unknown)} are not seated at this table", "R19")
+    for stack in stacks.values():
+        check_added(stack, 0, max_buyin)
+    return stacks

@@ -1,0 +1,46 @@
+"""Table moves at the desk in a real browser: the balancing suggestion moved with one click (R19),
+then a table broken from its dialog, its players moved or put at the top of the list (R19)."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+from playwright.sync_api import expect
+
+from roomops.seating import seats
+from tests.browser.conftest import log_in
+
+
+def _two_tables(room, session, now):
+    """Table 1 with 8 players, table 2 with 2: a difference of 6 (R19)."""
+    game = room.game(now)
+    t1, t2 = room.table(now, game, "1"), room.table(now, game, "2")
+    for i, p in enumerate(room.players(now, 8, "One"), start=1):
+        seats.seat_directly(session, room.sup, now + timedelta(seconds=i), table_id=t1.id, seat_no=i,
+                            player_id=p.id, buy_in=20000)
+    for i, p in enumerate(room.players(now, 2, "Two"), start=1):
+        seats.seat_directly(session, room.sup, now, table_id=t2.id, seat_no=i, player_id=p.id,
+                            buy_in=15000)
+    return t1.id, t2.id
+
+
+def test_r19_balance_then_break_a_table_from_the_desk(live, page):
+    t1, t2 = live.build(_two_tables)
+    log_in(page, live)
+    balance = page.locator("#desk-live .balance")
+    expect(balance).to_contain_text("One8 Player")  # the last to join table 1
+    expect(balance).to_contain_text("last to join")
+    balance.locator("button[type=submit]").click()
+    expect(page.locator(".flash.ok")).to_contain_text("Moved One8 Player to seat 3 at table 2")
+    expect(page.locator(f"#table-{t2} .seat[data-seat-no='3']")).to_contain_text("One8 Player")
+    page.locator(f"#table-{t2} button[data-act=table]").click()
+    dialog = page.locator("dialog#act")
+    expect(dialog).to_be_visible()
+    dialog.locator("section[data-for=table] button", has_text="Break table").click()
+    expect(page.locator(".flash.ok")).to_contain_text("Broke table 2: 2 moved; 1 to the top of the "
+                                                      "waiting list (R19)")
+    expect(page.locator(f"#table-{t2}")).to_have_count(0)
+    expect(page.locator(f"#table-{t1} .seat.state-seated")).to_have_count(9)
+    expect(page.locator("#desk-live table[data-list=waiting] tr.entry")).to_have_count(1)
+    expect(page.locator(f"#table-{t1}")).to_contain_text(re.compile("One8 Player|Two1 Player"))
