@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 
+import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from roomops.audit.models import AuditEvent
+from roomops.errors import RoomopsError
 from roomops.games.models import Game, Table
 from roomops.seating import seats
 from roomops.seating.models import SeatHold
@@ -52,3 +55,14 @@ def audits(session: Session, action: str | None = None, *, entity: tuple[str, in
         stmt = stmt.where(AuditEvent.entity_type == entity[0], AuditEvent.entity_id == entity[1])
     session.flush()
     return list(session.scalars(stmt))
+
+
+def refused(call: Callable[[], object], rule: str | None, *words: str,
+            error: type[RoomopsError] | tuple[type[RoomopsError], ...] = RoomopsError) -> RoomopsError:
+    """``call()`` must raise ``error`` naming ``rule``, with each of ``words`` in its message."""
+    with pytest.raises(error) as err:
+        call()
+    assert err.value.rule == rule, err.value
+    for word in words:
+        assert word in err.value.message, err.value.message
+    return err.value

@@ -11,14 +11,13 @@ from sqlalchemy import select
 from roomops.absences import expiry
 from roomops.absences import services as absences
 from roomops.absences.models import Absence
-from roomops.errors import Conflict, Forbidden, NotFound
 from roomops.jobs.sweep import sweep
 from roomops.lists import services as lists
 from roomops.lists.models import ListEntry
 from roomops.rooms.services import update_policy
 from roomops.seating import seats
 from roomops.seating.models import SeatHold
-from tests.services.helpers import audits, full_game, live_offer
+from tests.services.helpers import audits, full_game, live_offer, refused
 
 S = timedelta(seconds=1)
 MIN = timedelta(minutes=1)
@@ -35,13 +34,6 @@ def _seated(room, session, now, free=1, **policy):
     return game, table, holds
 
 
-def _refused(call, rule, *words):
-    with pytest.raises((Conflict, NotFound, Forbidden)) as err:
-        call()
-    assert err.value.rule == rule, err.value
-    for word in words:
-        assert word in err.value.message
-    return err.value
 
 
 # ---- R23: who may take a break ----------------------------------------------------------------
@@ -58,7 +50,7 @@ def test_r23_break_after_continuous_play_to_the_second(room, session, now, after
         row = audits(session, "break.started")[-1]
         assert row.actor == room.sup.label and row.detail["stack"] == 15000
     else:
-        _refused(lambda: absences.grant_break(session, room.sup, now + after, holds[0].id, 15000),
+        refused(lambda: absences.grant_break(session, room.sup, now + after, holds[0].id, 15000),
                  "R23", "continuous play")
         assert session.scalar(select(Absence.id)) is None
 
@@ -68,7 +60,7 @@ def test_r23_continuous_play_restarts_when_an_absence_ends(room, session, now):
     absences.mark_away(session, room.sup, now + 2 * HOUR, holds[0].id)
     absences.come_back(session, room.sup, now + 2 * HOUR + 5 * MIN, holds[0].id)
     back = now + 2 * HOUR + 5 * MIN
-    _refused(lambda: absences.grant_break(session, room.sup, back + HOUR - S, holds[0].id, 100),
+    refused(lambda: absences.grant_break(session, room.sup, back + HOUR - S, holds[0].id, 100),
              "R23", "1 minute to go")
     assert absences.grant_break(session, room.sup, back + HOUR, holds[0].id, 100).kind == "break"
 
@@ -79,7 +71,7 @@ def test_r23_one_break_per_gaming_day_until_the_next_day_starts(room, session, n
     absences.grant_break(session, room.sup, now + HOUR, holds[0].id, 100)
     absences.come_back(session, room.sup, now + HOUR + 10 * MIN, holds[0].id)
     six = datetime(2026, 11, 22, 6, 0, tzinfo=UTC)
-    _refused(lambda: absences.grant_break(session, room.sup, six - S, holds[0].id, 100),
+    refused(lambda: absences.grant_break(session, room.sup, six - S, holds[0].id, 100),
              "R23", "1 of 1 breaks")
     absence = absences.grant_break(session, room.sup, six, holds[0].id, 100)
     assert absence.gaming_day.isoformat() == "2026-11-22"
@@ -94,7 +86,7 @@ def test_r2_gaming_day_across_spring_forward(room, session):
     assert first.gaming_day.isoformat() == "2026-03-28"
     absences.come_back(session, room.sup, sat + HOUR + MIN, holds[0].id)
     five = datetime(2026, 3, 29, 5, 0, tzinfo=UTC)
-    _refused(lambda: absences.grant_break(session, room.sup, five - S, holds[0].id, 100), "R23",
+    refused(lambda: absences.grant_break(session, room.sup, five - S, holds[0].id, 100), "R23",
              "1 of 1 breaks")
     assert absences.grant_break(session, room.sup, five, holds[0].id, 100).gaming_day.isoformat() == (
         "2026-03-29")
@@ -105,7 +97,7 @@ def test_r23_players_on_break_per_table(room, session, now):
     at = now + HOUR
     absences.grant_break(session, room.sup, at, holds[0].id, 100)
     absences.grant_break(session, room.sup, at, holds[1].id, 100)
-    _refused(lambda: absences.grant_break(session, room.sup, at, holds[2].id, 100), "R23", "at most 2")
+    refused(lambda: absences.grant_break(session, room.sup, at, holds[2].id, 100), "R23", "at most 2")
     absences.come_back(session, room.sup, at + MIN, holds[0].id)
     assert absences.grant_break(session, room.sup, at + MIN, holds[2].id, 100).kind == "break"
 
@@ -113,7 +105,7 @@ def test_r23_players_on_break_per_table(room, session, now):
 def test_r24_a_break_past_its_deadline_does_not_count_at_the_table(room, session, now):
     _game, _table, holds = _seated(room, session, now, max_breaks_per_table=1)
     absences.grant_break(session, room.sup, now + HOUR, holds[0].id, 100)
-    _refused(lambda: absences.grant_break(session, room.sup, now + 2 * HOUR - S, holds[1].id, 100),
+    refused(lambda: absences.grant_break(session, room.sup, now + 2 * HOUR - S, holds[1].id, 100),
              "R23", "at most 1")
     # at the deadline the first break is over (expired), before any sweep
     assert absences.grant_break(session, room.sup, now + 2 * HOUR, holds[1].id, 100).kind == "break"
@@ -124,12 +116,12 @@ def test_r23_refusals_for_seats_nobody_sits_in(room, session, now):
     p = room.player(now, "Wait")
     lists.join(session, room.sup, now, player_id=p.id, game_id=game.id)
     offer = live_offer(session, p.id)
-    _refused(lambda: absences.grant_break(session, room.sup, now + HOUR, offer.id, 100), "R23",
+    refused(lambda: absences.grant_break(session, room.sup, now + HOUR, offer.id, 100), "R23",
              "only a seated player")
-    _refused(lambda: absences.grant_break(session, room.sup, now + HOUR, 999999, 100), "R23")
+    refused(lambda: absences.grant_break(session, room.sup, now + HOUR, 999999, 100), "R23")
     seats.leave(session, room.sup, now, holds[0].id, 100)
-    _refused(lambda: absences.grant_break(session, room.sup, now + HOUR, holds[0].id, 100), "R23")
-    _refused(lambda: absences.mark_away(session, room.sup, now + HOUR, holds[0].id), "R25")
+    refused(lambda: absences.grant_break(session, room.sup, now + HOUR, holds[0].id, 100), "R23")
+    refused(lambda: absences.mark_away(session, room.sup, now + HOUR, holds[0].id), "R25")
     assert session.scalar(select(Absence.id)) is None
     assert table.id  # the table is untouched
 
@@ -137,14 +129,14 @@ def test_r23_refusals_for_seats_nobody_sits_in(room, session, now):
 def test_r23_one_absence_at_a_time(room, session, now):
     _game, _table, holds = _seated(room, session, now)
     absences.mark_away(session, room.sup, now + HOUR, holds[0].id)
-    _refused(lambda: absences.grant_break(session, room.sup, now + 3 * HOUR, holds[0].id, 1), "R23",
+    refused(lambda: absences.grant_break(session, room.sup, now + 3 * HOUR, holds[0].id, 1), "R23",
              "already")
-    _refused(lambda: absences.mark_away(session, room.sup, now + HOUR, holds[0].id), "R25", "already")
+    refused(lambda: absences.mark_away(session, room.sup, now + HOUR, holds[0].id), "R25", "already")
 
 
 def test_r61_a_cashier_cannot_grant_a_break(room, session, now):
     _game, _table, holds = _seated(room, session, now)
-    _refused(lambda: absences.grant_break(session, room.actor("cashier"), now + HOUR, holds[0].id, 1),
+    refused(lambda: absences.grant_break(session, room.actor("cashier"), now + HOUR, holds[0].id, 1),
              "R61")
 
 
@@ -160,7 +152,7 @@ def test_r24_return_before_the_deadline_to_the_second(room, session, now, offset
         assert absences.come_back(session, room.sup, at, holds[0].id).outcome == "returned"
         assert audits(session, "break.returned")[-1].detail["absence_id"] == absence.id
     else:
-        _refused(lambda: absences.come_back(session, room.sup, at, holds[0].id), "R24", "ran out")
+        refused(lambda: absences.come_back(session, room.sup, at, holds[0].id), "R24", "ran out")
         assert absence.ended_at is None
 
 
@@ -232,7 +224,7 @@ def test_r25_away_and_back_with_a_where_about_note(room, session, now):
     assert audits(session, "away.noted")[-1].reason == "at the cash desk"
     assert sweep(session, now + 100 * HOUR).released_absences == []  # off: never picked up
     assert absences.come_back(session, room.sup, now + 100 * HOUR, holds[0].id).outcome == "returned"
-    _refused(lambda: absences.come_back(session, room.sup, now + 100 * HOUR, holds[0].id), "R25",
+    refused(lambda: absences.come_back(session, room.sup, now + 100 * HOUR, holds[0].id), "R25",
              "neither")
 
 
@@ -256,7 +248,7 @@ def test_r26_away_past_max_away_minutes_loses_the_seat(room, session, now, offse
 def test_r26_back_at_the_pickup_deadline_is_refused(room, session, now):
     _game, _table, holds = _seated(room, session, now, max_away_minutes=10)
     absences.mark_away(session, room.sup, now, holds[0].id)
-    _refused(lambda: absences.come_back(session, room.sup, now + 10 * MIN, holds[0].id), "R26")
+    refused(lambda: absences.come_back(session, room.sup, now + 10 * MIN, holds[0].id), "R26")
 
 
 @pytest.mark.parametrize("missed,picked_up", [(2, False), (3, True)])
@@ -281,7 +273,7 @@ def test_r26_away_loses_the_seat_at_max_missed_big_blinds(room, session, now, mi
     offer = live_offer(session, waiting.id)
     assert (offer.table_id, offer.seat_no) == (table.id, holds[0].seat_no)
     assert audits(session, "entry.joined")[-1].reason == "missed 3 big blinds (R26)"
-    _refused(lambda: expiry.record_missed_big_blind(session, room.sup, at, holds[0].id), "R25",
+    refused(lambda: expiry.record_missed_big_blind(session, room.sup, at, holds[0].id), "R25",
              "nobody is seated")
 
 
@@ -299,12 +291,12 @@ def test_r26_missed_big_blinds_never_cost_a_break_or_a_room_with_the_policy_off(
 
 def test_r26_missed_big_blind_refusals(room, session, now):
     _game, _table, holds = _seated(room, session, now, max_away_minutes=10)
-    _refused(lambda: expiry.record_missed_big_blind(session, room.sup, now, holds[0].id), "R25",
+    refused(lambda: expiry.record_missed_big_blind(session, room.sup, now, holds[0].id), "R25",
              "neither")
     absences.mark_away(session, room.sup, now, holds[0].id)
-    _refused(lambda: expiry.record_missed_big_blind(session, room.sup, now + 10 * MIN, holds[0].id),
+    refused(lambda: expiry.record_missed_big_blind(session, room.sup, now + 10 * MIN, holds[0].id),
              "R26", "ran out")
-    _refused(lambda: expiry.record_missed_big_blind(session, room.actor("cashier"), now, holds[0].id),
+    refused(lambda: expiry.record_missed_big_blind(session, room.actor("cashier"), now, holds[0].id),
              "R61")
 
 

@@ -10,14 +10,14 @@ from sqlalchemy import func, select
 from roomops.absences import services as absences
 from roomops.audit.models import AuditEvent
 from roomops.blinds.straddles import Straddle
-from roomops.errors import Conflict, Forbidden, RoomopsError
+from roomops.errors import Conflict, Forbidden
 from roomops.games.services import close_table
 from roomops.hands.models import Hand, SeatBlinds
 from roomops.hands.services import preview, record_hand
 from roomops.lists import services as lists
 from roomops.rooms.services import update_policy
 from roomops.seating import seats
-from tests.services.helpers import audits, full_game, live_offer
+from tests.services.helpers import audits, full_game, live_offer, refused
 
 MIN = timedelta(minutes=1)
 
@@ -33,16 +33,11 @@ def _hand(room, session, at, table, n, **kw):
     return record_hand(session, room.actor("dealer"), at, table.id, hand_no=n, **kw)
 
 
-def _refused(call, rule):
-    with pytest.raises(RoomopsError) as err:
-        call()
-    assert err.value.rule == rule, err.value
-    return err.value
 
 
 def test_r33_first_hand_from_the_high_card_then_the_button_moves_on(room, session, now):
     _game, table, _holds = _table(room, session, now)
-    _refused(lambda: _hand(room, session, now, table, 1), "R33")  # no high card yet
+    refused(lambda: _hand(room, session, now, table, 1), "R33")  # no high card yet
     first = _hand(room, session, now, table, 1, high_card_seat=4)
     assert (first.button, first.small_blind_seat, first.big_blind_seat) == (4, 5, 6)
     assert first.dealt_in == [5, 6, 7, 8, 9, 1, 2, 3, 4]
@@ -58,8 +53,8 @@ def test_r33_a_second_tap_never_records_a_hand_twice(room, session, now):
     _game, table, _holds = _table(room, session, now)
     _hand(room, session, now, table, 1, high_card_seat=1)
     before = session.scalar(select(func.count()).select_from(AuditEvent))
-    _refused(lambda: _hand(room, session, now, table, 1), "R33")
-    _refused(lambda: _hand(room, session, now, table, 3), "R33")
+    refused(lambda: _hand(room, session, now, table, 1), "R33")
+    refused(lambda: _hand(room, session, now, table, 3), "R33")
     assert session.scalar(select(func.count()).select_from(Hand)) == 1
     assert session.scalar(select(func.count()).select_from(AuditEvent)) == before
 
@@ -131,8 +126,8 @@ def test_r35_back_from_away_posts_dead_sb_and_live_bb_to_play_at_once(room, sess
 def test_r40_straddles_in_rotation_only(room, session, now):
     _game, table, _holds = _table(room, session, now, straddle_allowed=True, max_straddles=2)
     _hand(room, session, now, table, 1, high_card_seat=1)  # BB 3: UTG is seat 4
-    _refused(lambda: _hand(room, session, now, table, 2, straddles=[Straddle(6, 400)]), "R40")
-    _refused(lambda: _hand(room, session, now, table, 2, straddles=[Straddle(5, 300)]), "R40")
+    refused(lambda: _hand(room, session, now, table, 2, straddles=[Straddle(6, 400)]), "R40")
+    refused(lambda: _hand(room, session, now, table, 2, straddles=[Straddle(5, 300)]), "R40")
     hand = _hand(room, session, now, table, 2, straddles=[Straddle(5, 400), Straddle(6, 800)])
     assert hand.straddles == [{"seat_no": 5, "amount": 400}, {"seat_no": 6, "amount": 800}]
 
@@ -167,7 +162,7 @@ def test_r40_straddles_only_with_the_supervisors_sanction_where_the_game_says_so
     _game, table, _holds = _table(room, session, now, straddle_allowed=True, max_straddles=1,
                                   straddle_sanction=True)
     _hand(room, session, now, table, 1, high_card_seat=1)  # hand 2: BB 4, so UTG is seat 5
-    _refused(lambda: _hand(room, session, now, table, 2, straddles_in_turn=1), "R40")
+    refused(lambda: _hand(room, session, now, table, 2, straddles_in_turn=1), "R40")
     hand = _hand(room, session, now, table, 2, straddles_in_turn=1, sanctioned=True)
     assert hand.straddles == [{"seat_no": 5, "amount": 400}]
 

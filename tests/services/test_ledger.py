@@ -13,7 +13,7 @@ from roomops.ledger import services as ledger
 from roomops.ledger.models import LedgerEntry
 from roomops.seating import seats
 from tests.factories import Room_
-from tests.services.helpers import audits
+from tests.services.helpers import audits, refused
 from tests.services.ledger_helpers import seated_holds
 
 
@@ -22,11 +22,6 @@ def holds(room, session, now):
     return seated_holds(room, session, now)[2]
 
 
-def _refused(call, kind, rule):
-    with pytest.raises(kind) as err:
-        call()
-    assert err.value.rule == rule, err.value
-    return err.value
 
 
 def _rows(session) -> int:
@@ -48,13 +43,13 @@ def test_buy_in_posts_a_positive_row_naming_seat_table_game_and_staff(room, sess
 @pytest.mark.parametrize("amount,rule", [(9999, "R30"), (40001, "R30"), (0, "R30"), (-5, "R30"),
                                          (100.5, "R30"), (10000.0, "R30"), (True, "R30")])
 def test_buy_in_amount_is_a_positive_integer_within_the_range(room, session, now, holds, amount, rule):
-    _refused(lambda: ledger.buy_in(session, room.sup, now, holds[0].id, amount), Invalid, rule)
+    refused(lambda: ledger.buy_in(session, room.sup, now, holds[0].id, amount), rule, error=Invalid)
     assert _rows(session) == 0
 
 
 def test_one_buy_in_per_seat_and_more_chips_are_an_add_on(room, session, now, holds):
     first = ledger.buy_in(session, room.sup, now, holds[0].id, 10000)
-    _refused(lambda: ledger.buy_in(session, room.sup, now, holds[0].id, 10000), Conflict, "R30")
+    refused(lambda: ledger.buy_in(session, room.sup, now, holds[0].id, 10000), "R30", error=Conflict)
     ledger.add_on(session, room.sup, now, holds[0].id, 50000)  # no maximum on top-ups
     ledger.reverse(session, room.sup, now, first.id, "wrong seat")
     ledger.buy_in(session, room.sup, now, holds[0].id, 20000)  # the reversed one no longer counts
@@ -62,22 +57,22 @@ def test_one_buy_in_per_seat_and_more_chips_are_an_add_on(room, session, now, ho
 
 @pytest.mark.parametrize("amount", [-100, 0, 1.5])
 def test_an_add_on_never_removes_chips(room, session, now, holds, amount):
-    _refused(lambda: ledger.add_on(session, room.sup, now, holds[0].id, amount), Invalid, "R28")
+    refused(lambda: ledger.add_on(session, room.sup, now, holds[0].id, amount), "R28", error=Invalid)
 
 
 def test_foreign_currency_does_not_play(room, session, now, holds):
-    _refused(lambda: ledger.buy_in(session, room.sup, now, holds[0].id, 10000, "cash", "EUR"),
-             Invalid, "R32")
+    refused(lambda: ledger.buy_in(session, room.sup, now, holds[0].id, 10000, "cash", "EUR"), "R32",
+             error=Invalid)
     ledger.buy_in(session, room.sup, now, holds[0].id, 10000, "cash", "gbp")
     assert _rows(session) == 1
 
 
 def test_cash_out_only_after_leaving_the_seat(room, session, now, holds):
-    _refused(lambda: ledger.cash_out(session, room.sup, now, holds[0].id, 5000), Conflict, "R28")
+    refused(lambda: ledger.cash_out(session, room.sup, now, holds[0].id, 5000), "R28", error=Conflict)
     seats.leave(session, room.sup, now, holds[0].id, 5000)
     row = ledger.cash_out(session, room.actor("cashier"), now, holds[0].id, 5000, "cash")
     assert (row.kind, row.amount) == ("cash_out", -5000)
-    _refused(lambda: ledger.add_on(session, room.sup, now, holds[0].id, 100), Conflict, "R28")
+    refused(lambda: ledger.add_on(session, room.sup, now, holds[0].id, 100), "R28", error=Conflict)
 
 
 def test_a_reversal_is_a_new_row_with_the_opposite_amount_who_and_why(room, session, now, holds):
@@ -88,15 +83,15 @@ def test_a_reversal_is_a_new_row_with_the_opposite_amount_who_and_why(room, sess
     assert (rev.hold_id, rev.table_id, rev.game_id, rev.staff_id) == (
         row.hold_id, row.table_id, row.game_id, room.sup.staff_id)
     assert session.scalar(select(func.sum(LedgerEntry.amount))) == 0
-    _refused(lambda: ledger.reverse(session, room.sup, now, row.id, "again"), Conflict, "R52")
-    _refused(lambda: ledger.reverse(session, room.sup, now, rev.id, "undo"), Conflict, "R52")
-    _refused(lambda: ledger.reverse(session, room.sup, now, row.id, "  "), Invalid, "R52")
+    refused(lambda: ledger.reverse(session, room.sup, now, row.id, "again"), "R52", error=Conflict)
+    refused(lambda: ledger.reverse(session, room.sup, now, rev.id, "undo"), "R52", error=Conflict)
+    refused(lambda: ledger.reverse(session, room.sup, now, row.id, "  "), "R52", error=Invalid)
     assert len(audits(session, "ledger.reversal")) == 1
 
 
 def test_rights_r61(room, session, now, holds):
     row = ledger.buy_in(session, room.actor("cashier"), now, holds[0].id, 12000)
-    _refused(lambda: ledger.reverse(session, room.actor("cashier"), now, row.id, "x"), Forbidden, "R61")
+    refused(lambda: ledger.reverse(session, room.actor("cashier"), now, row.id, "x"), "R61", error=Forbidden)
 
 
 def test_another_rooms_seat_or_row_is_unknown(room, session, now, holds):
@@ -112,8 +107,8 @@ def test_a_retry_with_the_same_key_returns_the_first_row(room, session, now, hol
     first = ledger.buy_in(session, room.sup, now, holds[0].id, 12000, key="k-1")
     again = ledger.buy_in(session, room.sup, now + timedelta(seconds=3), holds[0].id, 12000, key="k-1")
     assert again.id == first.id and _rows(session) == 1 and len(audits(session, "ledger.buy_in")) == 1
-    err = _refused(lambda: ledger.buy_in(session, room.sup, now, holds[0].id, 13000, key="k-1"),
-                   Conflict, "R52")
+    err = refused(lambda: ledger.buy_in(session, room.sup, now, holds[0].id, 13000, key="k-1"), "R52",
+                   error=Conflict)
     assert "different request" in err.message
     # a retried reversal, too
     rev = ledger.reverse(session, room.sup, now, first.id, "typo", key="k-2")

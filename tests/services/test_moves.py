@@ -8,26 +8,19 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import select
 
-from roomops.errors import Conflict, Invalid, NotFound, RoomopsError
+from roomops.errors import Conflict, Invalid, NotFound
 from roomops.games.services import close_table
 from roomops.lists import services as lists
 from roomops.lists.models import ListEntry
 from roomops.rooms.services import bar_pair, update_policy
 from roomops.seating import moves, offers, seats
 from roomops.seating.models import SeatHold
-from tests.services.helpers import audits, fill_table, live_offer, live_seat
+from tests.services.helpers import audits, fill_table, live_offer, live_seat, refused
 
 S = timedelta(seconds=1)
 MIN = timedelta(minutes=1)
 
 
-def _refused(call, rule, *words):
-    with pytest.raises(RoomopsError) as err:
-        call()
-    assert err.value.rule == rule, err.value
-    for word in words:
-        assert word in err.value.message, err.value.message
-    return err.value
 
 
 def _tables(room, session, now, *free, **game_fields):
@@ -52,7 +45,7 @@ def test_r18_table_change_carries_the_stack_and_offers_the_old_seat(room, sessio
     entry = lists.join(session, room.sup, now + 2 * S, player_id=mover.player_id, table_id=t2.id)
     called = live_offer(session, mover.player_id)
     assert (called.table_id, called.entry_id) == (t2.id, entry.id)  # R14 as for anyone
-    _refused(lambda: seats.claim(session, room.sup, now + 3 * S, called.id, 10000), "R18", "move")
+    refused(lambda: seats.claim(session, room.sup, now + 3 * S, called.id, 10000), "R18", "move")
     new = moves.claim_move(session, room.sup, now + 3 * S, called.id, 2500, 0)  # below the minimum
     assert (new.table_id, new.buy_in, new.from_hold_id, new.no_blind_owed) == (
         t2.id, 2500, mover.id, False)
@@ -73,7 +66,7 @@ def test_r18_r28_chips_added_never_removed_and_not_past_the_maximum(room, sessio
     _game, (_t1, t2), (h1, _h2) = _tables(room, session, now, 1, 3)
     lists.join(session, room.sup, now + S, player_id=h1[0].player_id, table_id=t2.id)
     called = live_offer(session, h1[0].player_id)
-    _refused(lambda: moves.claim_move(session, room.sup, now + 2 * S, called.id, stack, added), rule)
+    refused(lambda: moves.claim_move(session, room.sup, now + 2 * S, called.id, stack, added), rule)
 
 
 def test_r18_stack_above_the_maximum_is_carried_and_chips_added_up_to_it(room, session, now):
@@ -93,7 +86,7 @@ def test_r18_voluntary_move_that_leaves_the_table_short_is_refused(room, session
     assert live_offer(session, h1[0].player_id) is None  # not offered: 4 would stay against 6
     offer = offers.offer_by_hand(session, room.sup, now + 2 * S, table_id=t2.id, seat_no=9,
                                  entry_id=entry.id)
-    _refused(lambda: moves.claim_move(session, room.sup, now + 3 * S, offer.id, 10000), "R18",
+    refused(lambda: moves.claim_move(session, room.sup, now + 3 * S, offer.id, 10000), "R18",
              "short")
     assert live_seat(session, h1[0].player_id).table_id == t1.id
 
@@ -127,16 +120,16 @@ def test_r18_r15_r20_floor_move_refusals(room, session, now):
     _game, (t1, t2), (h1, h2) = _tables(room, session, now, 4, 4)
     other = room.game(now, variant="PL Omaha")
     t9 = room.table(now, other, "9")
-    _refused(lambda: moves.move_player(session, room.sup, now, h1[0].id, table_id=t9.id, seat_no=1,
+    refused(lambda: moves.move_player(session, room.sup, now, h1[0].id, table_id=t9.id, seat_no=1,
                                        stack=10000), "R18", "new buy-in")
-    _refused(lambda: moves.move_player(session, room.sup, now, h1[0].id, table_id=t2.id, seat_no=1,
+    refused(lambda: moves.move_player(session, room.sup, now, h1[0].id, table_id=t2.id, seat_no=1,
                                        stack=10000), "R20", "taken")
-    _refused(lambda: moves.move_player(session, room.sup, now, h1[0].id, table_id=t1.id, seat_no=9,
+    refused(lambda: moves.move_player(session, room.sup, now, h1[0].id, table_id=t1.id, seat_no=9,
                                        stack=10000), "R18")
     bar_pair(session, room.sup, now, h1[0].player_id, h2[0].player_id, "fight")
-    _refused(lambda: moves.move_player(session, room.sup, now, h1[0].id, table_id=t2.id, seat_no=9,
+    refused(lambda: moves.move_player(session, room.sup, now, h1[0].id, table_id=t2.id, seat_no=9,
                                        stack=10000), "R15", "barred")
-    _refused(lambda: moves.move_player(session, room.actor("cashier"), now, h1[0].id,
+    refused(lambda: moves.move_player(session, room.actor("cashier"), now, h1[0].id,
                                        table_id=t2.id, seat_no=9, stack=10000), "R61")
     assert not audits(session, "seat.moved")
 
@@ -246,11 +239,11 @@ def test_r17_set_must_move_refusals_and_closing_the_main_table(room, session, no
     _game, (t1, t2, t3), _holds = _tables(room, session, now, 1, 1, 9)
     other = room.game(now, variant="PL Omaha")
     t9 = room.table(now, other, "9")
-    _refused(lambda: moves.set_must_move(session, room.sup, now, t2.id, t9.id), "R17", "same game")
-    _refused(lambda: moves.set_must_move(session, room.sup, now, t2.id, t2.id), "R17")
+    refused(lambda: moves.set_must_move(session, room.sup, now, t2.id, t9.id), "R17", "same game")
+    refused(lambda: moves.set_must_move(session, room.sup, now, t2.id, t2.id), "R17")
     moves.set_must_move(session, room.sup, now, t2.id, t1.id)
     moves.set_must_move(session, room.sup, now, t3.id, t2.id)  # a chain: 3 feeds 2 feeds 1
-    _refused(lambda: moves.set_must_move(session, room.sup, now, t1.id, t3.id), "R17", "circle")
+    refused(lambda: moves.set_must_move(session, room.sup, now, t1.id, t3.id), "R17", "circle")
     assert audits(session, "table.must_move_set")[-1].detail["feeds_table_id"] == t2.id
     close_table(session, room.sup, now + S, t3.id)
     for h in list(session.scalars(select(SeatHold).where(
@@ -288,13 +281,13 @@ def test_r19_break_moves_players_to_the_tables_that_need_them_and_lists_the_rest
     session.refresh(t3)
     assert t3.status == "closed"
     assert audits(session, "table.broken")[-1].detail["listed"] == [e.id for e in done.listed]
-    _refused(lambda: moves.break_table(session, room.sup, now + 8 * MIN, t3.id), "R19", "closed")
+    refused(lambda: moves.break_table(session, room.sup, now + 8 * MIN, t3.id), "R19", "closed")
 
 
 def test_r19_break_refuses_a_stack_of_another_table_and_changes_nothing(room, session, now):
     _game, (_t1, t2), holds = _tables(room, session, now, 1, 5)
     before = len(audits(session))
-    _refused(lambda: moves.break_table(session, room.sup, now, t2.id, {holds[0][0].id: 100}), "R19")
+    refused(lambda: moves.break_table(session, room.sup, now, t2.id, {holds[0][0].id: 100}), "R19")
     assert len(audits(session)) == before
     with pytest.raises((Conflict, Invalid, NotFound)):
         moves.break_table(session, room.sup, now, t2.id, {holds[1][0].id: 0})

@@ -11,7 +11,7 @@ from sqlalchemy import event, select
 from sqlalchemy.exc import IntegrityError
 
 from roomops.absences import services as absences
-from roomops.errors import Conflict, Forbidden, Invalid, NotFound
+from roomops.errors import Forbidden, Invalid, NotFound
 from roomops.jobs.sweep import sweep
 from roomops.lists import services as lists
 from roomops.playovers import services as playovers
@@ -19,7 +19,7 @@ from roomops.playovers.models import Playover
 from roomops.rooms.services import bar_pair, update_policy
 from roomops.seating import seats
 from roomops.seating.models import SeatHold
-from tests.services.helpers import audits, full_game, live_offer
+from tests.services.helpers import audits, full_game, live_offer, refused
 
 S = timedelta(seconds=1)
 MIN = timedelta(minutes=1)
@@ -41,13 +41,6 @@ def floor(room, session, now):
     return game, table, holds, waiting, entries, at
 
 
-def _refused(call, rule, *words, error=Conflict):
-    with pytest.raises(error) as err:
-        call()
-    assert err.value.rule == rule, err.value
-    for word in words:
-        assert word in err.value.message, err.value.message
-    return err.value
 
 
 def _live(session):
@@ -70,21 +63,21 @@ def test_r29_next_in_list_order_plays_over_with_their_own_chips(room, session, f
 def test_r29_refusals_name_the_rule_and_write_nothing(room, session, floor, now):
     _game, _table, holds, _waiting, entries, at = floor
     start = playovers.start_playover
-    _refused(lambda: start(session, room.sup, at, holds[0].id, buy_in=BUY_IN), "R29", "not on a break")
-    _refused(lambda: start(session, room.sup, at, 999999, buy_in=BUY_IN), "R29", error=NotFound)
-    _refused(lambda: start(session, room.sup, at, holds[2].id, buy_in=1), "R30", error=Invalid)
-    _refused(lambda: start(session, room.sup, at, holds[2].id, buy_in=BUY_IN, entry_id=entries[1].id),
+    refused(lambda: start(session, room.sup, at, holds[0].id, buy_in=BUY_IN), "R29", "not on a break")
+    refused(lambda: start(session, room.sup, at, 999999, buy_in=BUY_IN), "R29", error=NotFound)
+    refused(lambda: start(session, room.sup, at, holds[2].id, buy_in=1), "R30", error=Invalid)
+    refused(lambda: start(session, room.sup, at, holds[2].id, buy_in=BUY_IN, entry_id=entries[1].id),
              "R29", "out of list order")
-    _refused(lambda: start(session, room.actor("cashier"), at, holds[2].id, buy_in=BUY_IN), "R61",
+    refused(lambda: start(session, room.actor("cashier"), at, holds[2].id, buy_in=BUY_IN), "R61",
              error=Forbidden)
     assert _live(session) == []
     playovers.start_playover(session, room.sup, at, holds[2].id, buy_in=BUY_IN)
-    _refused(lambda: start(session, room.sup, at, holds[2].id, buy_in=BUY_IN, entry_id=entries[1].id,
+    refused(lambda: start(session, room.sup, at, holds[2].id, buy_in=BUY_IN, entry_id=entries[1].id,
                            reason="x"), "R29", "already playing over this seat")
     absences.mark_away(session, room.sup, at, holds[4].id)
-    _refused(lambda: start(session, room.sup, at, holds[4].id, buy_in=BUY_IN, entry_id=entries[0].id,
+    refused(lambda: start(session, room.sup, at, holds[4].id, buy_in=BUY_IN, entry_id=entries[0].id,
                            reason="x"), "R29", "already playing over a seat")
-    _refused(lambda: start(session, room.sup, at, holds[4].id, buy_in=BUY_IN,
+    refused(lambda: start(session, room.sup, at, holds[4].id, buy_in=BUY_IN,
                            entry_id=entries[2].id + 10**6), None, error=NotFound)
 
 
@@ -106,14 +99,14 @@ def test_r14_r29_who_is_skipped_in_order(room, session, floor, now):
                         buy_in=BUY_IN)
     po = playovers.start_playover(session, room.sup, at, holds[2].id, buy_in=BUY_IN)
     assert po.player_id == waiting[2].id
-    _refused(lambda: playovers.start_playover(session, room.sup, at, holds[2].id, buy_in=BUY_IN),
+    refused(lambda: playovers.start_playover(session, room.sup, at, holds[2].id, buy_in=BUY_IN),
              "R29", "already playing over this seat")
     absences.mark_away(session, room.sup, at, holds[5].id)
-    _refused(lambda: playovers.start_playover(session, room.sup, at, holds[5].id, buy_in=BUY_IN),
+    refused(lambda: playovers.start_playover(session, room.sup, at, holds[5].id, buy_in=BUY_IN),
              "R29", "nobody on the waiting list")
-    _refused(lambda: playovers.start_playover(session, room.sup, at, holds[5].id, buy_in=BUY_IN,
+    refused(lambda: playovers.start_playover(session, room.sup, at, holds[5].id, buy_in=BUY_IN,
                                               entry_id=entries[0].id, reason="x"), "R15")
-    _refused(lambda: playovers.start_playover(session, room.sup, at, holds[5].id, buy_in=BUY_IN,
+    refused(lambda: playovers.start_playover(session, room.sup, at, holds[5].id, buy_in=BUY_IN,
                                               entry_id=entries[1].id, reason="x"), "R29",
              "seated in the room")  # R10: still on this game's list
 
@@ -125,7 +118,7 @@ def test_r12_phone_entry_not_checked_in_is_passed_over(room, session, now):
     phone = lists.join(session, room.sup, now, player_id=caller.id, game_id=game.id, source="phone")
     lists.join(session, room.sup, now + S, player_id=walker.id, game_id=game.id)
     absences.mark_away(session, room.sup, now + MIN, hold.id)
-    _refused(lambda: playovers.start_playover(session, room.sup, now + MIN, hold.id, buy_in=BUY_IN,
+    refused(lambda: playovers.start_playover(session, room.sup, now + MIN, hold.id, buy_in=BUY_IN,
                                               entry_id=phone.id, reason="x"), "R12")
     assert playovers.start_playover(session, room.sup, now + MIN, hold.id,
                                     buy_in=BUY_IN).player_id == walker.id
@@ -134,7 +127,7 @@ def test_r12_phone_entry_not_checked_in_is_passed_over(room, session, now):
 def test_r29_owner_consent_where_the_room_requires_it(room, session, floor):
     _game, _table, holds, _waiting, _entries, at = floor
     update_policy(session, room.sup, at, playover_needs_consent=True)
-    _refused(lambda: playovers.start_playover(session, room.sup, at, holds[2].id, buy_in=BUY_IN),
+    refused(lambda: playovers.start_playover(session, room.sup, at, holds[2].id, buy_in=BUY_IN),
              "R29", "consent")
     po = playovers.start_playover(session, room.sup, at, holds[2].id, buy_in=BUY_IN, owner_consents=True)
     assert audits(session, "playover.started")[-1].detail["owner_consented"] is True
@@ -151,23 +144,23 @@ def test_r29_no_playover_to_the_second(room, session, floor, offset, allowed):
     if allowed:
         assert playovers.start_playover(session, room.sup, when, holds[2].id, buy_in=BUY_IN).id
     else:
-        _refused(lambda: playovers.start_playover(session, room.sup, when, holds[2].id, buy_in=BUY_IN),
+        refused(lambda: playovers.start_playover(session, room.sup, when, holds[2].id, buy_in=BUY_IN),
                  "R29", "no playover until")
 
 
 def test_r29_no_playover_limits(room, session, floor):
     _game, _table, holds, _waiting, _entries, at = floor
-    _refused(lambda: playovers.ask_no_playover(session, room.sup, at, holds[2].id, 11), "R29",
+    refused(lambda: playovers.ask_no_playover(session, room.sup, at, holds[2].id, 11), "R29",
              "at most 10 minutes")
-    _refused(lambda: playovers.ask_no_playover(session, room.sup, at, holds[0].id), "R29",
+    refused(lambda: playovers.ask_no_playover(session, room.sup, at, holds[0].id), "R29",
              "not on a break")
     absence = playovers.ask_no_playover(session, room.sup, at, holds[2].id)
     assert absence.no_playover_until == at + 10 * MIN  # the policy's whole allowance by default
-    _refused(lambda: playovers.ask_no_playover(session, room.sup, at + 10 * MIN, holds[2].id, 5),
+    refused(lambda: playovers.ask_no_playover(session, room.sup, at + 10 * MIN, holds[2].id, 5),
              "R29", "already asked")
     absences.mark_away(session, room.sup, at, holds[4].id)
     playovers.start_playover(session, room.sup, at, holds[4].id, buy_in=BUY_IN)
-    _refused(lambda: playovers.ask_no_playover(session, room.sup, at, holds[4].id, 5), "R29",
+    refused(lambda: playovers.ask_no_playover(session, room.sup, at, holds[4].id, 5), "R29",
              "already playing over this seat")
 
 
@@ -222,7 +215,7 @@ def test_r29_supervisor_stops_a_playover(room, session, floor):
     po = playovers.start_playover(session, room.sup, at, holds[2].id, buy_in=BUY_IN)
     assert playovers.stop_playover(session, room.sup, at + MIN, holds[2].id).id == po.id
     assert po.outcome == "stopped"
-    _refused(lambda: playovers.stop_playover(session, room.sup, at + MIN, holds[2].id), "R29",
+    refused(lambda: playovers.stop_playover(session, room.sup, at + MIN, holds[2].id), "R29",
              "nobody is playing over")
 
 

@@ -13,7 +13,7 @@ from roomops.ledger import transit
 from roomops.ledger.models import LedgerEntry, TransitSlip
 from roomops.seating import seats
 from tests.factories import Room_
-from tests.services.helpers import audits
+from tests.services.helpers import audits, refused
 from tests.services.ledger_helpers import seated_holds
 
 MIN = timedelta(minutes=1)
@@ -24,11 +24,6 @@ def holds(room, session, now):
     return seated_holds(room, session, now)[2]
 
 
-def _refused(call, kind, rule):
-    with pytest.raises(kind) as err:
-        call()
-    assert err.value.rule == rule, err.value
-    return err.value
 
 
 def test_cash_transit_requested_authorised_delivered_posts_one_ledger_row(room, session, now, holds):
@@ -51,7 +46,7 @@ def test_cash_transit_requested_authorised_delivered_posts_one_ledger_row(room, 
 def test_nobody_confirms_their_own_authorisation(room, session, now, holds):
     slip = transit.request(session, room.sup, now, holds[0].id, 20000)
     transit.dispatch(session, room.sup, now, slip.id)
-    err = _refused(lambda: transit.deliver(session, room.sup, now, slip.id), Conflict, "R31")
+    err = refused(lambda: transit.deliver(session, room.sup, now, slip.id), "R31", error=Conflict)
     assert "R61" in err.message
     assert slip.state == "in_transit"
 
@@ -59,7 +54,7 @@ def test_nobody_confirms_their_own_authorisation(room, session, now, holds):
 @pytest.mark.parametrize("method", ["cheque", "credit"])
 def test_facility_funds_are_confirmed_before_the_chips_go(room, session, now, holds, method):
     slip = transit.request(session, room.actor("cashier"), now, holds[0].id, 20000, method)
-    _refused(lambda: transit.dispatch(session, room.sup, now, slip.id), Conflict, "R31")
+    refused(lambda: transit.dispatch(session, room.sup, now, slip.id), "R31", error=Conflict)
     transit.confirm_funds(session, room.sup, now, slip.id)
     transit.dispatch(session, room.sup, now, slip.id)
     transit.deliver(session, room.actor("admin"), now, slip.id)
@@ -69,25 +64,25 @@ def test_facility_funds_are_confirmed_before_the_chips_go(room, session, now, ho
 @pytest.mark.parametrize("step", ["confirm_funds", "deliver"])
 def test_out_of_order_steps_are_refused(room, session, now, holds, step):
     slip = transit.request(session, room.sup, now, holds[0].id, 20000, "cash")
-    _refused(lambda: getattr(transit, step)(session, room.actor("admin"), now, slip.id), Conflict, "R31")
+    refused(lambda: getattr(transit, step)(session, room.actor("admin"), now, slip.id), "R31", error=Conflict)
 
 
 def test_rights_r61(room, session, now, holds):
     cashier = room.actor("cashier")
     slip = transit.request(session, cashier, now, holds[0].id, 20000)
     for step in (transit.dispatch, transit.confirm_funds):
-        _refused(lambda step=step: step(session, cashier, now, slip.id), Forbidden, "R61")
-    _refused(lambda: transit.cancel(session, cashier, now, slip.id, "x"), Forbidden, "R61")
+        refused(lambda step=step: step(session, cashier, now, slip.id), "R61", error=Forbidden)
+    refused(lambda: transit.cancel(session, cashier, now, slip.id, "x"), "R61", error=Forbidden)
 
 
 def test_a_cancelled_slip_keeps_its_number_and_numbers_have_no_gaps(room, session, now, holds):
     slips = [transit.request(session, room.actor("cashier"), now + i * MIN, h.id, 10000 + i)
              for i, h in enumerate(holds[:4])]
-    _refused(lambda: transit.cancel(session, room.sup, now, slips[1].id, " "), Invalid, "R31")
+    refused(lambda: transit.cancel(session, room.sup, now, slips[1].id, " "), "R31", error=Invalid)
     transit.cancel(session, room.sup, now, slips[1].id, "player changed their mind")
     transit.dispatch(session, room.sup, now, slips[2].id)
     transit.cancel(session, room.sup, now, slips[2].id, "chips went back to the cage")
-    _refused(lambda: transit.cancel(session, room.sup, now, slips[1].id, "again"), Conflict, "R31")
+    refused(lambda: transit.cancel(session, room.sup, now, slips[1].id, "again"), "R31", error=Conflict)
     report = transit.number_report(session, room.room.id)
     assert [s.number for s in report.slips] == [1, 2, 3, 4] and report.missing == []
     assert report.last_number == 4 and report.by_state == {"requested": 2, "cancelled": 2}
@@ -116,14 +111,14 @@ def test_the_player_must_still_be_seated_at_delivery(room, session, now, holds):
     slip = transit.request(session, room.sup, now, holds[0].id, 10000)
     transit.dispatch(session, room.sup, now, slip.id)
     seats.leave(session, room.sup, now, holds[0].id, 0)
-    _refused(lambda: transit.deliver(session, room.actor("cashier"), now, slip.id), Conflict, "R31")
-    _refused(lambda: transit.request(session, room.sup, now, holds[0].id, 10000), Conflict, "R31")
+    refused(lambda: transit.deliver(session, room.actor("cashier"), now, slip.id), "R31", error=Conflict)
+    refused(lambda: transit.request(session, room.sup, now, holds[0].id, 10000), "R31", error=Conflict)
 
 
 def test_a_retried_request_returns_the_first_slip_and_takes_no_number(room, session, now, holds):
     first = transit.request(session, room.sup, now, holds[0].id, 10000, key="t-1")
     assert transit.request(session, room.sup, now, holds[0].id, 10000, key="t-1").id == first.id
-    _refused(lambda: transit.request(session, room.sup, now, holds[0].id, 9000, key="t-1"),
-             Conflict, "R52")
+    refused(lambda: transit.request(session, room.sup, now, holds[0].id, 9000, key="t-1"), "R52",
+             error=Conflict)
     assert transit.request(session, room.sup, now, holds[1].id, 10000).number == 2
     assert len(session.scalars(select(TransitSlip)).all()) == 2
