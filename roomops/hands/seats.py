@@ -14,6 +14,7 @@ from roomops.blinds.state import SeatState, TableState
 from roomops.games.models import Game, Table
 from roomops.hands.models import Hand, SeatBlinds
 from roomops.penalties.models import PenaltyRecord
+from roomops.playovers.models import Playover
 from roomops.seating.models import SEATED, SeatHold
 
 
@@ -28,6 +29,7 @@ class Sitting:
     blinds: SeatBlinds | None
     absence: Absence | None
     out_until: int | None  # R55: dealt out up to and including this hand number
+    played_over: bool  # R29: a waiting player plays the absent owner's seat
 
     def dealt_out(self, hand_no: int) -> int:
         """R55: hands still to sit out, counting hand ``hand_no``."""
@@ -43,10 +45,10 @@ _OUT_UNTIL = (select(func.max(PenaltyRecord.from_hand_no + PenaltyRecord.hands_o
 def sittings(session: Session, table_id: int) -> dict[int, Sitting]:
     """The table's seated players by seat number: one statement."""
     stmt = select(SeatHold.id, SeatHold.seat_no, SeatHold.player_id, SeatHold.no_blind_owed,
-                  SeatBlinds, Absence,
-                  _OUT_UNTIL).outerjoin(
+                  SeatBlinds, Absence, _OUT_UNTIL, Playover.id.is_not(None)).outerjoin(
         SeatBlinds, SeatBlinds.hold_id == SeatHold.id).outerjoin(
-        Absence, and_(Absence.hold_id == SeatHold.id, Absence.ended_at.is_(None))).where(
+        Absence, and_(Absence.hold_id == SeatHold.id, Absence.ended_at.is_(None))).outerjoin(
+        Playover, and_(Playover.hold_id == SeatHold.id, Playover.ended_at.is_(None))).where(
         SeatHold.table_id == table_id, SeatHold.kind == SEATED, SeatHold.ended_at.is_(None))
     return {row.seat_no: Sitting(*row) for row in session.execute(stmt)}
 
@@ -56,7 +58,7 @@ def seat_states(table: TableState, sat: dict[int, Sitting],
     """R35/R36: every seat of the table for its next hand; a player with no stored state yet is new
     (``arrive``), owing nothing if moved by the floor or from a broken table (R19); a player
     on a break or away (R25), or sitting out a penalty (R55), is absent and keeps their
-    buttons."""
+    buttons. A played-over seat (R29) is dealt in: the overplayer plays it, owing nothing."""
     nxt = table.hand_no + 1
     return [_state(n, sat.get(n), policy, nxt) for n in range(1, table.seats_per_table + 1)]
 
@@ -64,6 +66,8 @@ def seat_states(table: TableState, sat: dict[int, Sitting],
 def _state(seat_no: int, s: Sitting | None, policy: NewPlayerPosting, hand_no: int) -> SeatState:
     if s is None:
         return SeatState(seat_no)
+    if s.played_over:
+        return SeatState(seat_no, s.player_id)
     if s.blinds is None:
         seat = arrive(seat_no, s.player_id, "floor_move" if s.no_blind_owed else "new", policy)
     else:

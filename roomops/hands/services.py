@@ -59,11 +59,13 @@ def record_hand(session: Session, actor: Actor, now: datetime, table_id: int, *,
                 straddles=[{"seat_no": s.seat_no, "amount": s.amount} for s in straddles])
     session.add(hand)
     _store_seats(session, now, plan, sat)
+    _store_played_over(session, now, plan, sat)
     record(session, actor, now, "hand.recorded", ("table", table.id), hand_no=hand_no,
            button=hand.button, small_blind_seat=hand.small_blind_seat,
            big_blind_seat=hand.big_blind_seat, posts=hand.posts, straddles=hand.straddles,
            missed_sb=list(plan.missed_sb), missed_bb=list(plan.missed_bb))
-    missed = [sat[n].absence for n in plan.missed_bb if sat[n].absence is not None]
+    missed = [sat[n].absence for n in {*plan.missed_bb, *_blinds_of_played_over(plan, sat)["big_blind"]}
+              if sat[n].absence is not None]
     count_missed_big_blinds(session, actor, now, game, missed)  # type: ignore[arg-type]
     return hand
 
@@ -130,15 +132,42 @@ def _store_seats(session: Session, now: datetime, plan: HandPlan, sat: dict[int,
     played here stays new."""
     for seat in plan.seats:
         s = sat.get(seat.seat_no)
-        if s is None:
+        if s is None or s.played_over:
             continue
         status = seat.status if seat.status != "absent" else (
             s.blinds.status if s.blinds is not None else "new")
         values = {"status": status, "missed_sb": seat.missed_sb, "missed_bb": seat.missed_bb,
                   "owes_bb": seat.owes_bb}
-        if s.blinds is None:
-            session.add(SeatBlinds(hold_id=s.hold_id, updated_at=now, **values))
-        elif any(getattr(s.blinds, k) != v for k, v in values.items()):
-            for k, v in values.items():
-                setattr(s.blinds, k, v)
-            s.blinds.updated_at = now
+        _write_blinds(session, now, s, values)
+
+
+def _store_played_over(session: Session, now: datetime, plan: HandPlan, sat: dict[int, Sitting]) -> None:
+    """R35/R29: the overplayer posted the seat's blind, so its absent owner missed it: the owner
+    keeps their buttons and gets the missed SB or BB button."""
+    posted = _blinds_of_played_over(plan, sat)
+    for n, s in sat.items():
+        if not s.played_over:
+            continue
+        b = s.blinds
+        _write_blinds(session, now, s, {
+            "status": b.status if b else "new", "owes_bb": b.owes_bb if b else False,
+            "missed_sb": bool(b and b.missed_sb) or n in posted["small_blind"],
+            "missed_bb": bool(b and b.missed_bb) or n in posted["big_blind"]})
+
+
+def _blinds_of_played_over(plan: HandPlan, sat: dict[int, Sitting]) -> dict[str, set[int]]:
+    """The played-over seats whose small or big blind came round this hand (R29, R35)."""
+    kinds: dict[str, set[int]] = {"small_blind": set(), "big_blind": set()}
+    for p in plan.posts:
+        if p.kind in kinds and p.seat_no in sat and sat[p.seat_no].played_over:
+            kinds[p.kind].add(p.seat_no)
+    return kinds
+
+
+def _write_blinds(session: Session, now: datetime, s: Sitting, values: dict[str, object]) -> None:
+    if s.blinds is None:
+        session.add(SeatBlinds(hold_id=s.hold_id, updated_at=now, **values))
+    elif any(getattr(s.blinds, k) != v for k, v in values.items()):
+        for k, v in values.items():
+            setattr(s.blinds, k, v)
+        s.blinds.updated_at = now

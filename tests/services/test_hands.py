@@ -183,3 +183,23 @@ def test_r19_a_player_moved_by_the_floor_owes_no_blind(room, session, now):
     seat_rows = preview(session, room.actor("dealer"), other.id).seats
     assert not seat_rows[4].owes_bb  # moved by the floor (R19)
     assert seat_rows[6].owes_bb  # a new player (R36, post_or_wait)
+
+
+def test_r29_r35_a_played_over_seat_is_dealt_in_and_its_owner_misses_the_blinds(room, session, now):
+    from roomops.playovers.services import start_playover
+
+    game, table, holds = _table(room, session, now)
+    waiting = room.player(now, "Otto")
+    lists.join(session, room.sup, now, player_id=waiting.id, game_id=game.id)
+    _hand(room, session, now, table, 1, high_card_seat=1)  # button 1, SB 2, BB 3
+    away = absences.mark_away(session, room.sup, now, holds[5].id)
+    start_playover(session, room.sup, now, holds[5].id, buy_in=game.min_buyin)
+    hands = [_hand(room, session, now + n * MIN, table, n) for n in (2, 3, 4)]  # BB 4, 5, 6
+    assert all(5 in h.dealt_in for h in hands)  # the overplayer plays the seat
+    assert {"seat_no": 5, "kind": "big_blind", "amount": 200} in hands[1].posts
+    blinds = session.get_one(SeatBlinds, holds[5].id)
+    assert (blinds.missed_sb, blinds.missed_bb) == (True, True)  # the owner missed both (R35)
+    assert away.missed_bb == 1  # and the big blind counts towards R26
+    absences.come_back(session, room.sup, now + 5 * MIN, holds[5].id)  # the playover ends (R29)
+    seat = preview(session, room.actor("dealer"), table.id).seats[4]
+    assert seat.missed_bb and seat.status == "active"
