@@ -31,7 +31,8 @@ def load_demo(session: Session, now: datetime) -> list[tuple[str, str, str]]:
         return []
     room = create_room(session, now, slug="main", name="Demo Card Room", timezone="Europe/London")
     logins, staff = [], {}
-    for username, role in (("admin", "admin"), ("super", "supervisor"), ("cashier", "cashier")):
+    for username, role in (("admin", "admin"), ("super", "supervisor"), ("cashier", "cashier"),
+                           ("dealer", "dealer")):
         password = secrets.token_urlsafe(9)
         staff[role] = create_staff(session, now, room=room, username=username, password=password,
                                    role=role)

@@ -40,7 +40,7 @@ def test_api_token_is_stored_hashed(app, room, session):
 def test_demo_loads_once_and_offers_open_seats(app, session):
     runner = app.test_cli_runner()
     first = runner.invoke(args=["demo"])
-    assert first.exit_code == 0 and "supervisor" in first.output
+    assert first.exit_code == 0 and "supervisor" in first.output and "dealer" in first.output
     offers = session.scalar(select(func.count()).select_from(SeatHold).where(
         SeatHold.kind == "offer", SeatHold.ended_at.is_(None)))
     assert offers == 2  # R14/R20: table 2's two open seats are called at once
