@@ -227,6 +227,13 @@ class MovePlayer(Body):
     reason: Reason | None = None
 
 
+class ChangeSeat(Body):
+    """R36: another open seat at the same table; the chips go with the player."""
+
+    seat_no: SeatNo
+    reason: Reason | None = None
+
+
 class ClaimMove(Body):
     """R17/R18: a seated player takes the seat offered in the same game, carrying the stack."""
 

@@ -8,11 +8,13 @@ from roomops.api import models as out
 from roomops.api.views import BODY_RULES, ID, answer, body, route
 from roomops.blinds.missed import owed
 from roomops.blinds.straddles import Straddle, straddle_order
+from roomops.hands import seat_change
 from roomops.hands import services as hands
-from roomops.schemas import RecordHand
+from roomops.schemas import ChangeSeat, RecordHand
 from roomops.web.uow import actor, db, run
 
 BODY_RULES[RecordHand] = "R33"
+BODY_RULES[ChangeSeat] = "R36"
 
 
 # Not GET on the POST's path: werkzeug answers 405 instead of 404 for a bad id on a path two rules
@@ -34,6 +36,15 @@ def record_hand(table_id: int) -> Response:
                high_card_seat=b.high_card_seat, floor_consent=b.floor_consent,
                sanctioned=b.sanctioned)
     return answer(out.HandOut, hand, 201)
+
+
+@route("POST", f"/seats/<{ID}:hold_id>/seat-change",
+       summary="Move a seated player to another open seat of the same table with their chips; "
+               "moving two or more occupied seats away from the button owes the big blind (R36)",
+       response=out.HoldOut, status=201, body=ChangeSeat, tag="seats")
+def change_seat(hold_id: int) -> Response:
+    b = body(ChangeSeat)
+    return answer(out.HoldOut, run(seat_change.change_seat, hold_id, b.seat_no, b.reason), 201)
 
 
 def table_view(table_id: int) -> out.TableHandsOut:

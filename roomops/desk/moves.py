@@ -9,7 +9,9 @@ from flask import Response, request
 from roomops.board.snapshot import RoomSnapshot
 from roomops.desk.forms import from_minor, parse
 from roomops.desk.views import _done, _name, _seat_name, bp
-from roomops.schemas import ClaimMove, MovePlayer, MustMove
+from roomops.hands import seat_change
+from roomops.hands.models import SeatBlinds
+from roomops.schemas import ChangeSeat, ClaimMove, MovePlayer, MustMove
 from roomops.seating import moves
 from roomops.seating.balance import Suggestion
 from roomops.seating.suggest import suggestions
@@ -27,6 +29,14 @@ def move_player(hold_id: int) -> Response:
     hold = run(moves.move_player, hold_id, **body.model_dump())
     return _done(f"Moved {_name(hold.player_id)} to {_seat_name(hold)} with {from_minor(hold.buy_in)}; "
                  "no blind to post (R19).")
+
+
+@bp.post("/desk/seats/<int:hold_id>/seat-change")
+def change_seat(hold_id: int) -> Response:
+    body = parse(ChangeSeat, request.form)
+    hold = run(seat_change.change_seat, hold_id, body.seat_no, body.reason)
+    owes = "; owes the big blind to be dealt in" if db().get_one(SeatBlinds, hold.id).owes_bb else ""
+    return _done(f"{_name(hold.player_id)} changed to {_seat_name(hold)}{owes} (R36).")
 
 
 @bp.post("/desk/offers/<int:offer_id>/claim-move")

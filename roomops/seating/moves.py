@@ -40,8 +40,9 @@ NO_BLIND = frozenset({"must_move", "floor", "broken"})  # R19/R36: no blind to c
 
 @dataclass(frozen=True)
 class Move:
-    """One seated player to a seat of another table of the game; ``kind``: table_change (R18),
-    must_move (R17), floor (R19) or broken (R19); ``counted``: the stack was counted now."""
+    """One seated player to a seat of another table of the game, or another seat of theirs
+    (``seat_change``, R36); ``kind``: table_change (R18), must_move (R17), floor (R19), broken
+    (R19) or seat_change; ``counted``: the stack was counted now."""
 
     hold: SeatHold
     table: Table
@@ -60,7 +61,8 @@ class Broken:
 
 
 def carry(session: Session, actor: Actor, now: datetime, game: Game, moves: list[Move],
-          reason: str | None = None, *, refill: bool = True) -> list[SeatHold]:
+          reason: str | None = None, *, refill: bool = True,
+          leave_lists: bool = True) -> list[SeatHold]:
     """R18/R19: end the old seats (``moved``) and seat the players at once, each with the stack
     carried plus chips added; players moved by the floor or from a broken table owe no blind
     (R19). A fixed number of statements for any number of players. The caller checked the seats
@@ -80,7 +82,7 @@ def carry(session: Session, actor: Actor, now: datetime, game: Game, moves: list
         SeatHold.from_hold_id.in_(list(detail)), SeatHold.kind == SEATED,
         SeatHold.ended_at.is_(None)))}
     ended = leave_game_lists(session, actor, now, game, [m.hold.player_id for m in moves],
-                             "moved to another table of the game")
+                             "moved to another table of the game") if leave_lists else []
     for m in moves:
         hold = new[m.hold.id]
         record(session, actor, now, "seat.taken", ("seat_hold", hold.id), reason=reason,

@@ -93,3 +93,20 @@ def test_desk_shows_the_missed_blind_buttons(client, room, session, now):
     session.commit()
     desk = login(client, "main-supervisor").get("/desk").text
     assert '<span class="tag blind">missed BB</span>' in desk
+
+
+def test_api_and_desk_seat_change(client, room, session, now):
+    from roomops.seating.models import SeatHold
+
+    _game, table = full_game(room, session, now, free=2)
+    session.commit()
+    hold = session.scalar(select(SeatHold).where(SeatHold.table_id == table.id, SeatHold.seat_no == 1))
+    api = Api(client, token_for(room, session, "supervisor"))
+    resp = api.post(f"/seats/{hold.id}/seat-change", json={"seat_no": 8})
+    assert resp.status_code == 201, resp.text
+    assert (resp.json["seat_no"], resp.json["table_id"]) == (8, table.id)
+    refused(api.post(f"/seats/{resp.json['id']}/seat-change", json={"seat_no": 0}), 422, "R4")
+    desk = login(client, "main-supervisor")
+    page = desk.post(f"/desk/seats/{resp.json['id']}/seat-change", data={"seat_no": "9"},
+                     follow_redirects=True)
+    assert "S1-1 Player changed to seat 9 at table 1" in page.text
