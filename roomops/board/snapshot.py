@@ -16,6 +16,8 @@ from sqlalchemy.orm import Session, aliased
 from roomops.absences.models import Absence
 from roomops.absences.rules import is_running, note_needed
 from roomops.audit.service import latest_id
+from roomops.blinds.missed import owed
+from roomops.blinds.state import SeatState
 from roomops.games.models import Game, Table
 from roomops.hands.models import SeatBlinds
 from roomops.lists.models import ListEntry
@@ -55,6 +57,7 @@ PLAYOVER_COLUMNS = (Playover.id.label("playover_id"), Playover.player_id.label("
                     OVERPLAYER.last_name.label("playover_last"),
                     Playover.buy_in.label("playover_buy_in"),
                     Playover.started_at.label("playover_started_at"))
+OWED = {"dead_small_blind": "SB dead", "live_big_blind": "BB live"}  # R35 wording
 # a seated player's missed-blind buttons and debts (R35, R36), joined the same way
 BLIND_COLUMNS = (SeatBlinds.missed_sb, SeatBlinds.missed_bb, SeatBlinds.owes_bb)
 
@@ -99,12 +102,16 @@ class SeatView:
 
     @property
     def blinds(self) -> list[str]:
-        """R35/R36: the seat's missed-blind buttons and a big blind owed, as the dealer recorded."""
+        """R35/R36: the seat's missed-blind buttons and what the player owes to be dealt in before
+        the big blind reaches them, as the dealer's hands left them."""
         h = self.hold
         if h is None or self.state != "seated":
             return []
-        return [label for label, on in (("missed SB", h.missed_sb), ("missed BB", h.missed_bb),
-                                        ("owes BB", h.owes_bb)) if on]
+        buttons = [label for label, on in (("missed SB", h.missed_sb), ("missed BB", h.missed_bb))
+                   if on]
+        owes = owed(SeatState(self.seat_no, 0, missed_sb=bool(h.missed_sb),
+                              missed_bb=bool(h.missed_bb), owes_bb=bool(h.owes_bb)))
+        return buttons + (["owes " + " + ".join(OWED[k] for k in owes)] if owes else [])
 
 
 @dataclass

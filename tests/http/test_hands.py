@@ -93,6 +93,7 @@ def test_desk_shows_the_missed_blind_buttons(client, room, session, now):
     session.commit()
     desk = login(client, "main-supervisor").get("/desk").text
     assert '<span class="tag blind">missed BB</span>' in desk
+    assert '<span class="tag blind">owes SB dead + BB live</span>' in desk  # R35
 
 
 def test_api_and_desk_seat_change(client, room, session, now):
