@@ -103,6 +103,18 @@ class Leave(Body):
     leave_amount: MoneyOrZero  # feeds R27
 
 
+class FeeStep(Body):
+    """R50: from ``players`` seated at the table, the hourly fee is ``fee``."""
+
+    players: Annotated[int, Field(ge=1, le=10)]
+    fee: MoneyOrZero
+
+
+def _distinct_steps(steps: list[FeeStep] | None) -> None:
+    if steps and len({s.players for s in steps}) != len(steps):
+        raise ValueError("hourly_fee_by_players: one step per number of players")
+
+
 class GameConditions(Body):
     """R4/R6: variant and stakes, buy-in range, fees (R50/R51) and straddles (R40)."""
 
@@ -121,9 +133,12 @@ class GameConditions(Body):
     max_straddles: Annotated[int, Field(ge=0, le=8)] = 0
     button_straddle: bool = False
     straddle_sanction: bool = False  # R40: straddles need the supervisor's sanction
+    hourly_fee_by_players: list[FeeStep] | None = None  # R50: else hourly_fee whatever the count
+    rake_no_flop_no_drop: bool = True  # R51
 
     @model_validator(mode="after")
     def _consistent(self) -> GameConditions:
+        _distinct_steps(self.hourly_fee_by_players)
         if self.big_blind < self.small_blind:
             raise ValueError("big_blind must be at least small_blind")
         if self.max_buyin < self.min_buyin:
@@ -148,6 +163,13 @@ class GameChange(Body):
     max_straddles: Annotated[int, Field(ge=0, le=8)] | None = None
     button_straddle: bool | None = None
     straddle_sanction: bool | None = None
+    hourly_fee_by_players: list[FeeStep] | None = None
+    rake_no_flop_no_drop: bool | None = None
+
+    @model_validator(mode="after")
+    def _steps(self) -> GameChange:
+        _distinct_steps(self.hourly_fee_by_players)
+        return self
 
 
 class OpenTable(Body):

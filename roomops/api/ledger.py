@@ -16,9 +16,9 @@ from werkzeug.wrappers import Response
 from roomops.api import ledger_models as out
 from roomops.api.views import ID, answer, body, route
 from roomops.errors import Invalid
+from roomops.ledger import fees, rake, transit
 from roomops.ledger import services as ledger
-from roomops.ledger import transit
-from roomops.ledger.schemas import CancelSlip, Movement, Reversal
+from roomops.ledger.schemas import CancelSlip, Movement, Rake, Reversal, SessionFee
 from roomops.web.uow import actor, db, now, run
 
 B = TypeVar("B", bound=BaseModel)
@@ -72,6 +72,32 @@ def reverse_entry(entry_id: int) -> Response:
     b = _body(Reversal, "R52")
     return answer(out.LedgerEntryOut, run(ledger.reverse, entry_id, b.reason,
                                           _key(b.idempotency_key)), 201)
+
+
+@route("POST", "/ledger/session-fees", summary="Collect a seated player's session fee for the "
+       "coming hour (R50, R52)", response=out.LedgerEntryOut, status=201, body=SessionFee,
+       tag="ledger")
+def collect_session_fee() -> Response:
+    b = _body(SessionFee, "R50")
+    row = run(fees.collect, b.hold_id, b.method, b.currency, _key(b.idempotency_key))
+    return answer(out.LedgerEntryOut, row, 201)
+
+
+@route("GET", "/ledger/fees-due", summary="Seated players of hourly games: paid until and how "
+       "long due, longest first (R50)", response=out.FeesDue, tag="ledger")
+def fees_due() -> Response:
+    return answer(out.FeesDue, {"fees": fees.fees_due(db(), actor().room_id, now())})
+
+
+# Only POST on this path (see roomops.api.hands: a path shared by two methods answers 405 for a bad id)
+@route("POST", f"/tables/<{ID}:table_id>/hands/<{ID}:hand_no>/rake", summary="Record the rake of "
+       "a hand, within the game's percent and cap; no flop, no drop (R51, R52, R61)",
+       response=out.LedgerEntryOut, status=201, body=Rake, tag="ledger")
+def record_rake(table_id: int, hand_no: int) -> Response:
+    b = _body(Rake, "R51")
+    row = run(rake.record_rake, table_id, hand_no, pot=b.pot, flop=b.flop, rake=b.rake,
+              key=_key(b.idempotency_key))
+    return answer(out.LedgerEntryOut, row, 201)
 
 
 @route("POST", "/transits", summary="Request chips from the cage for a seated player: a numbered "

@@ -32,6 +32,9 @@ class LedgerEntryOut(Out):
     reason: str | None
     reverses_id: int | None
     idempotency_key: str | None
+    period_start: datetime | None = Field(description="R50: a session fee's hour")
+    period_end: datetime | None
+    hand_id: int | None = Field(description="R51: the hand a rake was taken from")
 
 
 class SlipOut(Out):
@@ -79,3 +82,27 @@ class NumberReportOut(Out):
     slips: list[SlipOut]
     missing: list[int]
     by_state: dict[str, int]
+
+
+class FeeDueOut(Out):
+    """R50: a seated player of an hourly game; ``due_seconds`` is 0 while covered."""
+
+    hold_id: int
+    player_id: int
+    player: str
+    table_id: int
+    table: str
+    seat_no: int
+    game_id: int
+    seated_at: datetime
+    paid_until: datetime | None
+    due_since: datetime | None
+    due_seconds: int
+    is_due: bool
+    fee: int = Field(description="the coming hour's fee now, integer minor units")
+
+
+class FeesDue(Out):
+    """R50: due players first, longest due first, then covered ones by when their hour ends."""
+
+    fees: list[FeeDueOut]

@@ -84,6 +84,9 @@ class GameOut(Out):
     max_straddles: int
     button_straddle: bool
     straddle_sanction: bool
+    hourly_fee_by_players: list[dict[str, int]] | None = Field(
+        None, description="R50: [{players, fee}]: from that many players seated, that hourly fee")
+    rake_no_flop_no_drop: bool = True
     status: Literal["open", "closed"]
     opened_at: datetime
     closed_at: datetime | None

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from threading import Lock
 from typing import NamedTuple
@@ -31,12 +31,12 @@ from markupsafe import Markup
 from roomops.board import countdown
 from roomops.board.countdown import Timed
 from roomops.board.names import public_name
-from roomops.board.rows import AbsentRow, CallRow, EntryRow, GameRows
+from roomops.board.rows import AbsentRow, BehindRow, CallRow, EntryRow, GameRows
 from roomops.board.terms import fee_text, money, natural, stakes, straddle_text
 
 # Bump when the games' markup changes: it is in every ETag (pollers holding an old one fetch the new
 # markup) and in every cache key.
-MARKUP = "5"
+MARKUP = "6"
 TV_LIST_ROWS = 12  # TV: entries shown per list before "and N more" (the phone shows them all)
 CACHE_GAMES = 400  # about ten rooms of 40 games, a few MB of HTML
 
@@ -114,6 +114,7 @@ class TableBoard:
     absent: list[Absent]
     reserve: list[Place]
     feeds: str | None = None  # R17: the main table this must-move table feeds
+    behind: list[str] = field(default_factory=list)  # R31: "Seat 4: playing behind 200"
 
 
 @dataclass
@@ -190,9 +191,10 @@ def _seat(seat_no: int, taken: set[int], absent: dict[int, Absent], calls: dict[
 
 def _table(name: str, seated: str | None, away: list[Away], calls: dict[int, Call], seats_per_table: int,
            policy: str, tz: ZoneInfo, reserve: list[Place], names: dict[int, str],
-           feeds: str | None) -> TableBoard:
+           feeds: str | None, behind: tuple[BehindRow, ...] = ()) -> TableBoard:
     """A table's seat map, open seats, absent seats (R23-R25) and who plays over them (R29),
-    called seats (R14, R20, R22) and the main table it feeds if it is a must-move table (R17)."""
+    called seats (R14, R20, R22), the main table it feeds if it is a must-move table (R17) and the
+    seats playing behind with chips on their way from the cage (R31)."""
     taken = {int(n) for n in seated.split(",")} if seated else set()
     absent = {row[0]: _absent(row, running, tz, names) for row, running in away}
     seats = [_seat(n, taken, absent, calls) for n in range(1, seats_per_table + 1)]
@@ -200,7 +202,8 @@ def _table(name: str, seated: str | None, away: list[Away], calls: dict[int, Cal
                      countdown.mark(c[3]) if live else countdown.expired(c[3]))
               for n, (c, live) in sorted(calls.items())]
     return TableBoard(name, seats, len(taken), [n for n, state in seats if state == "empty"], called,
-                      [absent[n] for n in sorted(absent)], reserve, feeds)
+                      [absent[n] for n in sorted(absent)], reserve, feeds,
+                      [f"Seat {n}: playing behind {money(amount)}" for n, amount in behind])
 
 
 def game_board(rows: GameRows, policy: str, tz: ZoneInfo, live: tuple[bool, ...],
@@ -210,7 +213,7 @@ def game_board(rows: GameRows, policy: str, tz: ZoneInfo, live: tuple[bool, ...]
     game, tables, calls, entries = rows
     (game_id, variant, small_blind, big_blind, ante, min_buyin, max_buyin, seats_per_table, fee_kind,
      hourly_fee, rake_percent, rake_cap, straddle_allowed, max_straddles, button_straddle,
-     straddle_sanction) = game
+     straddle_sanction, no_flop_no_drop, by_players) = game
     names = {t[0]: t[1] for t in tables}
     absent_rows = [(t[0], row) for t in tables for row in t[3]]
     away: dict[int, list[Away]] = {}
@@ -235,10 +238,11 @@ def game_board(rows: GameRows, policy: str, tz: ZoneInfo, live: tuple[bool, ...]
         key=f"g{game_id}", variant=variant, stakes=stakes(small_blind, big_blind, ante),
         buy_in=f"{money(min_buyin)} to {money(max_buyin)}",
         straddles=straddle_text(straddle_allowed, max_straddles, button_straddle, straddle_sanction),
-        fees=fee_text(fee_kind, hourly_fee, rake_percent, rake_cap), seats_per_table=seats_per_table,
+        fees=fee_text(fee_kind, hourly_fee, rake_percent, rake_cap, by_players, no_flop_no_drop),
+        seats_per_table=seats_per_table,
         tables=[_table(name, seated, away.get(table_id, []), calls_at.get(table_id, {}), seats_per_table,
-                       policy, tz, places(table_id), entry_names, names.get(feeds or 0))
-                for table_id, name, seated, _a, feeds in sorted(tables, key=lambda t: natural(t[1]))],
+                       policy, tz, places(table_id), entry_names, names.get(feeds or 0), behind)
+                for table_id, name, seated, _a, feeds, behind in sorted(tables, key=lambda t: natural(t[1]))],
         waiting=places(None))
 
 

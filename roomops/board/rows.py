@@ -12,9 +12,10 @@ room's naming policy and time zone and the state of each call at ``now``; ``room
 keys its cache on them. They are tuples of plain values, so equal rows compare equal and hash alike.
 
     GameRows = (game, tables, calls, entries)
-    game     = GAME_COLUMNS values, id first
-    tables   = ((table_id, name, seated, absent, feeds), ...)   seated: "1,2,5" or None, by seat;
-               feeds: the main table a must-move table feeds (R17), else None
+    game     = GAME_COLUMNS values, id first; the fee schedule last, as ((players, fee), ...)
+    tables   = ((table_id, name, seated, absent, feeds, behind), ...)   seated: "1,2,5" or None, by
+               seat; feeds: the main table a must-move table feeds (R17), else None
+    behind   = ((seat_no, amount), ...)   by seat: chips in transit playing behind (R31)
     absent   = ((seat_no, kind, deadline_ms, played_by), ...)   by seat: a seated player's live
                absence (R23, R25), kind 'break' or 'away'; deadline_ms a break's deadline (R24),
                None for away; played_by the list entry of who plays over the seat (R29), or None
@@ -36,6 +37,7 @@ from sqlalchemy.orm import Session
 from roomops.absences.models import Absence
 from roomops.board.countdown import to_ms
 from roomops.games.models import Game, Table
+from roomops.ledger.transit import behind_by_hold
 from roomops.lists.models import ListEntry
 from roomops.playovers.models import Playover
 from roomops.rooms.models import Player
@@ -44,10 +46,11 @@ from roomops.seating.models import OFFER, SEATED, SeatHold
 GAME_COLUMNS = (Game.id, Game.variant, Game.small_blind, Game.big_blind, Game.ante, Game.min_buyin,
                 Game.max_buyin, Game.seats_per_table, Game.fee_kind, Game.hourly_fee, Game.rake_percent,
                 Game.rake_cap, Game.straddle_allowed, Game.max_straddles, Game.button_straddle,
-                Game.straddle_sanction)
+                Game.straddle_sanction, Game.rake_no_flop_no_drop, Game.hourly_fee_by_players)
 
 AbsentRow = tuple[int, str, int | None, int | None]
-TableRow = tuple[int, str, str | None, tuple[AbsentRow, ...], int | None]
+BehindRow = tuple[int, int]
+TableRow = tuple[int, str, str | None, tuple[AbsentRow, ...], int | None, tuple[BehindRow, ...]]
 CallRow = tuple[int, int, int, int, str, str]
 EntryRow = tuple[int, int | None, datetime | None, str, str]
 GameRows = tuple[tuple[Any, ...], tuple[TableRow, ...], tuple[CallRow, ...], tuple[EntryRow, ...]]
@@ -63,7 +66,7 @@ def read_room(session: Session, room_id: int) -> list[GameRows]:
     Core execution on the session's connection: the rows are only read, so the ORM's per-row work
     (identity map, entity loading) would be pure cost."""
     conn = session.connection()
-    games = [tuple(g) for g in conn.execute(select(*GAME_COLUMNS).where(
+    games = [(*g[:-1], _schedule(g[-1])) for g in conn.execute(select(*GAME_COLUMNS).where(
         Game.room_id == room_id, Game.status == "open").order_by(Game.big_blind, Game.id))]
     tables = _tables(conn, room_id, {g[0] for g in games})
     game_of = {t[0]: game_id for game_id, rows in tables.items() for t in rows}
@@ -71,6 +74,11 @@ def read_room(session: Session, room_id: int) -> list[GameRows]:
     entries = _entries(conn, room_id, set(tables))
     return [(g, tuple(tables[g[0]]), tuple(calls.get(g[0], ())), tuple(entries.get(g[0], ())))
             for g in games]
+
+
+def _schedule(steps: list[dict[str, int]] | None) -> tuple[tuple[int, int], ...]:
+    """R50/R53: the hourly fee by players seated as plain (players, fee) tuples, so game rows hash."""
+    return tuple(sorted((s["players"], s["fee"]) for s in steps or ()))
 
 
 def _tables(conn: Connection, room_id: int, game_ids: set[int]) -> dict[int, list[TableRow]]:
@@ -82,8 +90,10 @@ def _tables(conn: Connection, room_id: int, game_ids: set[int]) -> dict[int, lis
     ISO form."""
     deadline = case((Absence.kind == _BREAK, cast(Absence.deadline, String)), else_=literal_column("''"))
     sep = literal_column("':'")
+    behind = behind_by_hold()  # R31: chips playing behind, in the same statement
     seat = (cast(SeatHold.seat_no, String) + sep + func.coalesce(Absence.kind, "") + sep
-            + func.coalesce(cast(Playover.entry_id, String), "") + sep + deadline)
+            + func.coalesce(cast(Playover.entry_id, String), "") + sep
+            + func.coalesce(cast(behind.c.behind, String), "") + sep + deadline)
     seated = func.aggregate_strings(seat, ",")
     tables: dict[int, list[TableRow]] = {game_id: [] for game_id in game_ids}
     for table_id, game_id, name, feeds, seats in _rows(conn, select(
@@ -92,28 +102,33 @@ def _tables(conn: Connection, room_id: int, game_ids: set[int]) -> dict[int, lis
                        & (SeatHold.kind == SEATED))
             .outerjoin(Absence, (Absence.hold_id == SeatHold.id) & Absence.ended_at.is_(None))
             .outerjoin(Playover, (Playover.hold_id == SeatHold.id) & Playover.ended_at.is_(None))
+            .outerjoin(behind, behind.c.hold_id == SeatHold.id)
             .where(Table.room_id == room_id, Table.status == "open")
             .group_by(Table.id, Table.game_id, Table.name, Table.feeds_table_id).order_by(Table.id)):
         if game_id in tables:
-            tables[game_id].append((table_id, name, *_seats(seats), feeds))
+            taken, absent, behind_rows = _seats(seats)
+            tables[game_id].append((table_id, name, taken, absent, feeds, behind_rows))
     return tables
 
 
-def _seats(seats: str | None) -> tuple[str | None, tuple[AbsentRow, ...]]:
-    """ "4:break:17:2026-11-21 20:40:00,1:::,5:away::" -> ("1,4,5", ((4, "break", ms, 17),
-    (5, "away", None, None))), by seat, so equal tables give equal rows whatever order the aggregate
-    came in."""
+def _seats(seats: str | None) -> tuple[str | None, tuple[AbsentRow, ...], tuple[BehindRow, ...]]:
+    """ "4:break:17::2026-11-21 20:40:00,1::::,5:away::20000:" -> ("1,4,5", ((4, "break", ms, 17),
+    (5, "away", None, None)), ((5, 20000),)), by seat, so equal tables give equal rows whatever
+    order the aggregate came in."""
     if not seats:
-        return None, ()
+        return None, (), ()
     taken: list[int] = []
     absent: list[AbsentRow] = []
+    behind: list[BehindRow] = []
     for piece in seats.split(","):
-        no, kind, played_by, deadline = piece.split(":", 3)
+        no, kind, played_by, amount, deadline = piece.split(":", 4)
         taken.append(int(no))
         if kind:
             absent.append((int(no), kind, to_ms(datetime.fromisoformat(deadline).replace(tzinfo=UTC))
                            if deadline else None, int(played_by) if played_by else None))
-    return ",".join(map(str, sorted(taken))), tuple(sorted(absent))
+        if amount:
+            behind.append((int(no), int(amount)))
+    return ",".join(map(str, sorted(taken))), tuple(sorted(absent)), tuple(sorted(behind))
 
 
 def _calls(conn: Connection, room_id: int, game_of: dict[int, int]) -> dict[int, list[CallRow]]:

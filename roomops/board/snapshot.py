@@ -20,6 +20,7 @@ from roomops.blinds.missed import owed
 from roomops.blinds.state import SeatState
 from roomops.games.models import Game, Table
 from roomops.hands.models import SeatBlinds
+from roomops.ledger.transit import behind_by_hold
 from roomops.lists.models import ListEntry
 from roomops.playovers.models import Playover
 from roomops.playovers.rules import no_playover_running
@@ -99,6 +100,12 @@ class SeatView:
     seconds_left: int = 0
     absence: AbsenceView | None = None
     playover: PlayoverView | None = None
+
+    @property
+    def behind(self) -> int:
+        """R31: chips on their way from the cage that play behind (0: none)."""
+        h = self.hold
+        return int(h.behind or 0) if h is not None and self.state == "seated" else 0
 
     @property
     def blinds(self) -> list[str]:
@@ -201,13 +208,16 @@ def load(session: Session, room_id: int, now: datetime, *, version: int | None =
         Game.room_id == room_id, Game.status == "open").order_by(Game.big_blind, Game.id)))
     tables = list(session.scalars(select(Table).where(
         Table.room_id == room_id, Table.status == "open").order_by(Table.name)))
+    behind = behind_by_hold()  # R31: open transits playing behind, joined like the rest
     holds = [(h, _player(h)) for h in session.execute(select(
-        *HOLD_COLUMNS, *PLAYER_COLUMNS, *ABSENCE_COLUMNS, *PLAYOVER_COLUMNS, *BLIND_COLUMNS).join(
+        *HOLD_COLUMNS, *PLAYER_COLUMNS, *ABSENCE_COLUMNS, *PLAYOVER_COLUMNS, *BLIND_COLUMNS,
+        behind.c.behind).join(
         Player, Player.id == SeatHold.player_id).outerjoin(
         Absence, and_(Absence.hold_id == SeatHold.id, Absence.ended_at.is_(None))).outerjoin(
         Playover, and_(Playover.hold_id == SeatHold.id, Playover.ended_at.is_(None))).outerjoin(
         OVERPLAYER, OVERPLAYER.id == Playover.player_id).outerjoin(
-        SeatBlinds, SeatBlinds.hold_id == SeatHold.id).where(
+        SeatBlinds, SeatBlinds.hold_id == SeatHold.id).outerjoin(
+        behind, behind.c.hold_id == SeatHold.id).where(
         SeatHold.room_id == room_id, SeatHold.ended_at.is_(None)))]
     entries = [(e, _player(e)) for e in session.execute(select(*ENTRY_COLUMNS, *PLAYER_COLUMNS).join(
         Player, Player.id == ListEntry.player_id).where(

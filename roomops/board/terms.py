@@ -7,7 +7,8 @@ Pure Python: no Flask, no database. Amounts are integer minor units, formatted b
 from __future__ import annotations
 
 import re
-from typing import Protocol
+from collections.abc import Iterable, Mapping
+from typing import Any, Protocol
 
 MINOR_DIGITS = 2
 
@@ -41,13 +42,24 @@ def straddle_text(allowed: bool, max_straddles: int, button: bool, sanction: boo
     return text + (", button straddle with the floor's consent" if button else ", no button straddle")
 
 
-def fee_text(kind: str, hourly_fee: int, rake_percent: int, rake_cap: int) -> str:
-    """R50/R51, displayed to players as R53 asks."""
+def fee_text(kind: str, hourly_fee: int, rake_percent: int, rake_cap: int,
+             by_players: Iterable[Mapping[str, int]] | Iterable[tuple[int, int]] | None = None,
+             no_flop_no_drop: bool | None = None) -> str:
+    """R50/R51, displayed to players as R53 asks: the hourly fee with its schedule by players
+    seated, if the game has one; the rake with its cap and no-flop-no-drop policy (when given)."""
     if kind == "hourly":
-        return f"Time: {money(hourly_fee)} per hour, paid in advance"
+        steps = sorted(_step(s) for s in by_players or ())
+        schedule = "".join(f", {money(fee)} from {n} players" for n, fee in steps)
+        return f"Time: {money(hourly_fee)} per hour{schedule}, paid in advance"
     if kind == "rake":
-        return f"Rake: {rake_percent}%" + (f", max {money(rake_cap)} a pot" if rake_cap else "")
+        text = f"Rake: {rake_percent}%" + (f", max {money(rake_cap)} a pot" if rake_cap else "")
+        return text + (", no flop no drop" if no_flop_no_drop else "")
     return "No fee"
+
+
+def _step(step: Mapping[str, int] | tuple[int, int]) -> tuple[int, int]:
+    """A schedule step as (players, fee), from the game's JSON or the board's plain tuples."""
+    return (step["players"], step["fee"]) if isinstance(step, Mapping) else (step[0], step[1])
 
 
 def natural(name: str) -> list[object]:
@@ -66,11 +78,14 @@ class Terms(Protocol):
     hourly_fee: int
     rake_percent: int
     rake_cap: int
+    hourly_fee_by_players: list[dict[str, Any]] | None
+    rake_no_flop_no_drop: bool
 
 
 def told_before_sitting(game: Terms) -> str:
     """R40/R53: what a player offered a seat is told before sitting: straddles and fees."""
     straddles = straddle_text(game.straddle_allowed, game.max_straddles, game.button_straddle,
                               game.straddle_sanction)
-    return (f"{straddles}. "
-            f"{fee_text(game.fee_kind, game.hourly_fee, game.rake_percent, game.rake_cap)}.")
+    fees = fee_text(game.fee_kind, game.hourly_fee, game.rake_percent, game.rake_cap,
+                    game.hourly_fee_by_players, game.rake_no_flop_no_drop)
+    return f"{straddles}. {fees}."

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import Boolean, CheckConstraint, ForeignKey, Index, String, false, text
+from sqlalchemy import JSON, Boolean, CheckConstraint, ForeignKey, Index, String, false, text, true
 from sqlalchemy.orm import Mapped, mapped_column
 
 from roomops.db import Base, UTCDateTime
@@ -48,6 +49,11 @@ class Game(Base):
     button_straddle: Mapped[bool] = mapped_column(Boolean, default=False)
     # R40: straddles only when the supervisor sanctions them (``001_…``)
     straddle_sanction: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # R50: the hourly fee by the number of players seated, [{"players": n, "fee": amount}, ...]
+    # (from n players, that fee); None or empty: ``hourly_fee`` whatever the number
+    hourly_fee_by_players: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON)
+    # R51: no flop, no drop (policy, default on)
+    rake_no_flop_no_drop: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     status: Mapped[str] = mapped_column(String(8), default="open")
     opened_at: Mapped[datetime] = mapped_column(UTCDateTime)
     closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)

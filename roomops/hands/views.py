@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from uuid import uuid4
+
 from flask import Blueprint, Response, current_app, flash, redirect, render_template, request, url_for
 from flask_login import current_user
 from sqlalchemy import select
@@ -9,9 +11,13 @@ from sqlalchemy import select
 from roomops.blinds.missed import owed
 from roomops.blinds.state import HandPlan, SeatState, Waiting, between
 from roomops.blinds.straddles import straddle_order
+from roomops.desk.forms import to_minor
 from roomops.errors import Invalid
 from roomops.games.models import Game, Table
 from roomops.hands import services as hands
+from roomops.ledger import rake as rakes
+from roomops.ledger.schemas import Rake
+from roomops.ledger.transit import behind_at_table
 from roomops.rooms.models import Player
 from roomops.web.uow import actor, db, run
 
@@ -49,7 +55,8 @@ def table(table_id: int) -> str:
     return render_template("dealer/table.html", table=tbl, game=game, last=last, plan=plan,
                            seats=seats, names=names, waiting=waiting, owed=owed,
                            postable=_postable(plan, seats, waiting), dealt_out=view.dealt_out,
-                           straddlers=straddle_order(plan) if plan else ())
+                           straddlers=straddle_order(plan) if plan else (), rake_key=uuid4().hex,
+                           behind=behind_at_table(session, table_id))
 
 
 @bp.post("/dealer/tables/<int:table_id>/hands")
@@ -63,6 +70,21 @@ def record(table_id: int) -> Response:
                floor_consent=bool(form.get("floor_consent")), sanctioned=bool(form.get("sanctioned")))
     flash(f"Hand {hand.hand_no}: button {hand.button}, small blind {hand.small_blind_seat}, "
           f"big blind {hand.big_blind_seat}.", "ok")
+    return redirect(url_for("dealer.table", table_id=table_id), code=303)  # type: ignore[return-value]
+
+
+@bp.post("/dealer/tables/<int:table_id>/rake")
+def rake(table_id: int) -> Response:
+    """R51: the rake of the last hand (pot and rake typed in major units); a form sent twice
+    records once (its idempotency key, R52)."""
+    form = request.form
+    b = Rake.model_validate({"pot": to_minor(form.get("pot", ""), "pot"), "flop": bool(form.get("flop")),
+                             "rake": to_minor(form.get("rake", ""), "rake"),
+                             "idempotency_key": form.get("idempotency_key") or None})
+    hand_no = _number(form.get("hand_no"), "hand_no")
+    run(rakes.record_rake, table_id, hand_no, pot=b.pot, flop=b.flop, rake=b.rake,
+        key=b.idempotency_key)
+    flash(f"Rake of hand {hand_no} recorded.", "ok")
     return redirect(url_for("dealer.table", table_id=table_id), code=303)  # type: ignore[return-value]
 
 

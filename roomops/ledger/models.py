@@ -35,9 +35,14 @@ class LedgerEntry(Base):
                         name="reversal_reason"),
         CheckConstraint("kind <> 'transit' OR slip_id IS NOT NULL", name="transit_slip"),
         CheckConstraint("(idempotency_key IS NULL) = (fingerprint IS NULL)", name="idempotency"),
+        # R50: a session fee names the hour it covers; R51: rake is tied to its hand
+        CheckConstraint("kind <> 'session_fee' OR (period_start IS NOT NULL AND "
+                        "period_end > period_start)", name="fee_period"),
+        CheckConstraint("kind <> 'rake' OR hand_id IS NOT NULL", name="rake_hand"),
         UniqueConstraint("room_id", "idempotency_key", name="uq_ledger_entries_room_key"),
         Index("ix_ledger_entries_room_day", "room_id", "gaming_day"),
         Index("ix_ledger_entries_hold", "hold_id"),
+        Index("ix_ledger_entries_hand", "hand_id"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -57,6 +62,11 @@ class LedgerEntry(Base):
     reverses_id: Mapped[int | None] = mapped_column(ForeignKey("ledger_entries.id"), unique=True)
     idempotency_key: Mapped[str | None] = mapped_column(String(100))
     fingerprint: Mapped[str | None] = mapped_column(String(64))
+    # R50: the hour a session fee pays for (a reversal repeats its row's period)
+    period_start: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    period_end: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    # R51: the hand a rake row was taken from (a reversal repeats it)
+    hand_id: Mapped[int | None] = mapped_column(ForeignKey("hands.id"))
 
 
 class TransitSlip(Base):

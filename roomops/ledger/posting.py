@@ -4,7 +4,7 @@ Nothing here commits."""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from datetime import datetime
 
 from sqlalchemy import select
@@ -35,6 +35,10 @@ class Posting:
     slip_id: int | None = None
     reason: str | None = None
     reverses_id: int | None = None
+    period_start: datetime | None = None  # R50: the hour a session fee covers
+    period_end: datetime | None = None
+    hand_id: int | None = None  # R51: the hand a rake was taken from
+    note: dict[str, object] = field(default_factory=dict)  # audited only (R60), e.g. a rake's pot
 
 
 def at_seat(session: Session, hold: SeatHold) -> dict[str, int]:
@@ -74,14 +78,26 @@ def post(session: Session, actor: Actor, now: datetime, posting: Posting, key: s
         record(session, actor, now, f"ledger.{row.kind}", ("ledger_entry", row.id),
                reason=row.reason, amount=row.amount, method=row.method, hold_id=row.hold_id,
                table_id=row.table_id, slip_id=row.slip_id, reverses_id=row.reverses_id,
-               gaming_day=row.gaming_day.isoformat())
+               gaming_day=row.gaming_day.isoformat(), **_extra(posting))
     return row
+
+
+def _extra(posting: Posting) -> dict[str, object]:
+    """The fee period (R50) and hand (R51) in the audit row, when the row has them."""
+    extra: dict[str, object] = dict(posting.note)
+    if posting.period_start is not None and posting.period_end is not None:
+        extra |= {"period_start": posting.period_start.isoformat(),
+                  "period_end": posting.period_end.isoformat()}
+    if posting.hand_id is not None:
+        extra["hand_id"] = posting.hand_id
+    return extra
 
 
 def _add_row(session: Session, actor: Actor, now: datetime, room: Room, posting: Posting,
              key: str | None, print_: str) -> LedgerEntry:
     row = LedgerEntry(room_id=room.id, gaming_day=gaming_day(now, room.timezone, room.gaming_day_start),
                       at=now, staff_id=actor.staff_id, idempotency_key=key,
-                      fingerprint=print_ if key else None, **asdict(posting))
+                      fingerprint=print_ if key else None,
+                      **{k: v for k, v in asdict(posting).items() if k != "note"})
     session.add(row)
     return row

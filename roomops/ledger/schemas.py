@@ -44,3 +44,22 @@ class CancelSlip(Body):
     """R31: why the transit is cancelled; the slip keeps its number."""
 
     reason: Reason
+
+
+class SessionFee(Body):
+    """R50: collect the coming hour's fee from the player sitting in ``hold_id``; the amount is the
+    game's (by the number of players seated), never sent."""
+
+    hold_id: Id
+    method: Method = "cash"
+    currency: Currency | None = None
+    idempotency_key: IdempotencyKey | None = None
+
+
+class Rake(Body):
+    """R51: the rake taken from a hand; ``pot`` after any uncalled bet was returned."""
+
+    pot: Annotated[int, Field(strict=True, ge=0, le=INT_MAX, description="integer minor units")]
+    flop: bool = Field(description="R51: whether the hand saw a flop (no flop, no drop)")
+    rake: StrictMoney
+    idempotency_key: IdempotencyKey | None = None

@@ -11,7 +11,7 @@ from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import Subquery, func, or_, select
 from sqlalchemy.orm import Session
 
 from roomops.actors import Actor, get_in_room
@@ -22,8 +22,17 @@ from roomops.ledger.idempotency import fingerprint, insert_once, replay
 from roomops.ledger.models import TransitSlip
 from roomops.ledger.numbers import last_slip_number, next_slip_number
 from roomops.ledger.posting import Posting, at_seat, check_seat, locked_hold, post
-from roomops.ledger.rules import OPEN, check_amount, check_confirmer, check_currency, check_method, next_state
+from roomops.ledger.rules import (
+    FACILITY,
+    OPEN,
+    check_amount,
+    check_confirmer,
+    check_currency,
+    check_method,
+    next_state,
+)
 from roomops.rooms.models import Player, Room
+from roomops.seating.models import SEATED, SeatHold
 
 
 def request(session: Session, actor: Actor, now: datetime, hold_id: int, amount: int,
@@ -154,3 +163,21 @@ def number_report(session: Session, room_id: int) -> NumberReport:
     seen = {s.number for s in slips}
     return NumberReport(last, slips, [n for n in range(1, last + 1) if n not in seen],
                         dict(Counter(s.state for s in slips)))
+
+
+def behind_by_hold() -> Subquery:
+    """R31: per seat hold, the chips playing behind: open slips, except cheque/credit ones whose
+    funds a supervisor has not confirmed yet (they do not play behind until then). One grouped
+    subquery, for the desk's snapshot, the board and the dealer's screen to join."""
+    return (select(TransitSlip.hold_id, func.sum(TransitSlip.amount).label("behind"))
+            .where(TransitSlip.state.in_(OPEN),
+                   or_(TransitSlip.method.not_in(FACILITY), TransitSlip.funds_confirmed_at.is_not(None)))
+            .group_by(TransitSlip.hold_id).subquery("behind"))
+
+
+def behind_at_table(session: Session, table_id: int) -> dict[int, int]:
+    """R31: the table's seats playing behind and the amount on its way, by seat number."""
+    behind = behind_by_hold()
+    return {seat_no: int(amount) for seat_no, amount in session.execute(
+        select(SeatHold.seat_no, behind.c.behind).join(behind, behind.c.hold_id == SeatHold.id)
+        .where(SeatHold.table_id == table_id, SeatHold.kind == SEATED, SeatHold.ended_at.is_(None)))}

@@ -73,6 +73,9 @@ def test_r4_r40_r53_wording():
     assert fee_text("hourly", 1050, 0, 0) == "Time: 10.50 per hour, paid in advance"
     assert fee_text("rake", 0, 5, 500) == "Rake: 5%, max 5 a pot"
     assert fee_text("none", 0, 0, 0) == "No fee"
+    assert fee_text("rake", 0, 5, 500, no_flop_no_drop=True) == "Rake: 5%, max 5 a pot, no flop no drop"
+    assert fee_text("hourly", 500, 0, 0, [{"players": 7, "fee": 600}, {"players": 2, "fee": 300}]) == (
+        "Time: 5 per hour, 3 from 2 players, 6 from 7 players, paid in advance")  # R50/R53
 
 
 def test_r4_r40_r53_board_shows_stakes_buy_in_straddles_and_fees(client, room, session, now):

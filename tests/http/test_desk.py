@@ -207,7 +207,7 @@ def test_r6_change_conditions_is_audited_with_only_what_changed(sup_client, room
     session.commit()
     form = {"variant": game.variant, "small_blind": "1", "big_blind": "3", "ante": "0", "min_buyin": "100",
             "max_buyin": "500", "fee_kind": "none", "hourly_fee": "0", "rake_percent": "0",
-            "rake_cap": "0", "max_straddles": "0"}
+            "rake_cap": "0", "max_straddles": "0", "rake_no_flop_no_drop": "on"}
     resp = sup_client.post(f"/desk/games/{game.id}/change", data=form)
     assert resp.status_code == 303
     session.refresh(game)

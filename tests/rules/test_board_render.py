@@ -69,18 +69,21 @@ def test_an_expired_call_is_drawn_as_shown():
 
 # ---- one game from its rows --------------------------------------------------------------------
 
-GAME = (7, "NL Hold'em", 100, 200, 0, 10000, 40000, 9, "rake", 0, 5, 500, True, 1, False, False)
+GAME = (7, "NL Hold'em", 100, 200, 0, 10000, 40000, 9, "rake", 0, 5, 500, True, 1, False, False, True, ())
 
 
 def test_r11_r12_r14_r22_one_game_from_its_rows():
     deadline = T0_MS + 300_000
     rows = (GAME,
-            ((21, "10", "1,2,3", (), None), (20, "2", None, (), 21)),  # natural order: 2 before 10
+            # natural order: 2 before 10; seat 3 of table 10 plays behind (R31)
+            ((21, "10", "1,2,3", (), None, ((3, 20000),)), (20, "2", None, (), 21, ())),
             ((21, 4, 101, deadline, "Ana", "Silva"), (21, 5, 102, deadline, "Ben", "Okafor")),
             ((101, None, None, "Ana", "Silva"), (103, 99, None, "Cy", "Wu"),  # table 99 is closed
              (102, 21, None, "Ben", "Okafor"), (104, None, T0 + timedelta(minutes=30), "Di", "Lo")))
     board = game_board(rows, "first_initial", ZoneInfo("Europe/Zurich"), (True, False), ())
     assert [(t.name, t.feeds) for t in board.tables] == [("2", "10"), ("10", None)]  # R17
+    assert [t.behind for t in board.tables] == [[], ["Seat 3: playing behind 200"]]  # R31
+    assert board.fees == "Rake: 5%, max 5 a pot, no flop no drop"  # R51/R53
     ten = board.tables[1]
     assert ten.seats[:6] == [(1, "seated"), (2, "seated"), (3, "seated"), (4, "offered"), (5, "expired"),
                              (6, "empty")]
@@ -103,7 +106,7 @@ def test_r23_r24_r25_r61_break_and_away_seats_from_rows():
     running_ms = now_ms + 751_000  # 12:31 left, back by 22:12 in Zurich
     rows = (GAME,
             ((30, "1", "1,2,4,5", ((2, "break", running_ms, None), (4, "break", now_ms - 1, None),
-                                   (5, "away", None, None)), None),),
+                                   (5, "away", None, None)), None, ()),),
             (), ())
     running = absences_running(rows, now_ms)
     assert running == (True, False, True)
@@ -130,7 +133,7 @@ def test_r29_a_played_over_seat_shows_the_overplayer_public_name():
     owner away, played over by an entry no longer on the list (no name to show)."""
     now_ms = T0_MS
     rows = (GAME,
-            ((30, "1", "1,2,5", ((2, "break", now_ms + 600_000, 7), (5, "away", None, 99)), None),),
+            ((30, "1", "1,2,5", ((2, "break", now_ms + 600_000, 7), (5, "away", None, 99)), None, ()),),
             (), ((7, None, None, "Ada", "Lovelace"),))
     board = game_board(rows, "first_initial", ZoneInfo("UTC"), (), absences_running(rows, now_ms))
     (table,) = board.tables
@@ -177,9 +180,10 @@ def test_r40_r53_a_player_offered_a_seat_is_told_the_straddles_and_fees():
 
     game = SimpleNamespace(straddle_allowed=True, max_straddles=1, button_straddle=False,
                            straddle_sanction=False,
-                           fee_kind="rake", hourly_fee=0, rake_percent=5, rake_cap=500)
+                           fee_kind="rake", hourly_fee=0, rake_percent=5, rake_cap=500,
+                           hourly_fee_by_players=None, rake_no_flop_no_drop=True)
     assert told_before_sitting(game) == ("Straddle: UTG only, no button straddle. "
-                                         "Rake: 5%, max 5 a pot.")
+                                         "Rake: 5%, max 5 a pot, no flop no drop.")
 
 
 def test_r40_a_game_whose_straddles_need_the_supervisors_sanction_says_so():

@@ -1,0 +1,92 @@
+"""R50 at the desk's fees page and R51 on the dealer's screen: who is due longest first, collect
+once per form, the rake form, refusals naming the rule with nothing changed."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from sqlalchemy import select
+
+from roomops.hands.services import record_hand
+from roomops.ledger import fees, transit
+from roomops.ledger.models import LedgerEntry
+from roomops.seating.models import SeatHold
+from tests.conftest import login
+from tests.services.ledger_helpers import seated_holds
+
+
+def _rows(session, kind):
+    session.expire_all()
+    return list(session.scalars(select(LedgerEntry).where(LedgerEntry.kind == kind)))
+
+
+def test_fees_page_lists_who_is_due_and_collects_once(app, client, room, session, now, clock):
+    holds = seated_holds(room, session, now, fee_kind="hourly", hourly_fee=500)[2]
+    fees.collect(session, room.sup, now - timedelta(minutes=90), holds[1].id)  # due 30 min
+    session.commit()
+    cashier = login(client, "main-cashier")
+    page = cashier.get("/desk/fees").text
+    assert page.index(f'data-hold="{holds[1].id}"') < page.index(f'data-hold="{holds[0].id}"')
+    assert "due 30 min" in page
+    form = {"hold_id": str(holds[0].id), "method": "cash", "idempotency_key": "p1"}
+    assert cashier.post("/desk/fees", data=form).status_code == 303
+    assert cashier.post("/desk/fees", data=form).status_code == 303  # sent twice: one fee
+    assert len([r for r in _rows(session, "session_fee") if r.hold_id == holds[0].id]) == 1
+    page = cashier.get("/desk/fees").text
+    assert page.index(f'data-hold="{holds[1].id}"') < page.index(f'data-hold="{holds[0].id}"')
+
+
+def test_fees_page_refusal_names_the_rule(app, client, room, session, now):
+    holds = seated_holds(room, session, now)[2]  # no hourly fee
+    session.commit()
+    sup = login(client, "main-supervisor")
+    resp = sup.post("/desk/fees", data={"hold_id": str(holds[0].id), "method": "cash"})
+    assert resp.status_code == 409 and "R50" in resp.text
+    assert _rows(session, "session_fee") == []
+
+
+def test_dealer_records_the_rake_of_the_last_hand(app, client, room, session, now):
+    table = seated_holds(room, session, now, fee_kind="rake", rake_percent=5, rake_cap=500)[1]
+    record_hand(session, room.actor("dealer"), now, table.id, hand_no=1, high_card_seat=1)
+    session.commit()
+    dealer = login(client, "main-dealer")
+    page = dealer.get(f"/dealer/tables/{table.id}").text
+    assert 'id="rake-form"' in page
+    form = {"hand_no": "1", "pot": "100", "flop": "on", "rake": "6", "idempotency_key": "d1"}
+    over = dealer.post(f"/dealer/tables/{table.id}/rake", data=form)
+    assert over.status_code == 409 and "R51" in over.text
+    ok = dealer.post(f"/dealer/tables/{table.id}/rake", data={**form, "rake": "5", "idempotency_key": "d2"})
+    assert ok.status_code == 303
+    [row] = _rows(session, "rake")
+    assert row.amount == -500
+
+
+def test_r31_playing_behind_on_the_desk_board_and_dealer_screen(app, client, room, session, now):
+    table = seated_holds(room, session, now)[1]
+    seat = session.scalars(select(SeatHold).where(SeatHold.table_id == table.id)
+                           .order_by(SeatHold.seat_no)).all()
+    cash = transit.request(session, room.sup, now, seat[0].id, 20000, "cash")
+    cheque = transit.request(session, room.sup, now, seat[1].id, 30000, "cheque")
+    transit.request(session, room.sup, now, seat[2].id, 5000, "cash")
+    wrong = transit.request(session, room.sup, now, seat[2].id, 7000)
+    transit.cancel(session, room.sup, now, wrong.id, "wrong amount")
+    session.commit()
+
+    def shown(page: str) -> list[str]:
+        return [line for line in page.splitlines() if "playing behind" in line]
+
+    sup = login(client, "main-supervisor")
+    desk = shown(sup.get("/desk/fragment").text)
+    dealer = shown(sup.get(f"/dealer/tables/{table.id}").text)
+    board = shown(client.get("/board").text)
+    for lines in (desk, dealer, board):
+        text = " ".join(lines)
+        assert "playing behind 200" in text and "playing behind 50" in text  # the slips still open
+        assert "300" not in text and "70" not in text  # the unconfirmed cheque, the cancelled slip
+    assert "Seat 1: playing behind 200" in " ".join(board)
+    transit.confirm_funds(session, room.sup, now, cheque.id)
+    transit.dispatch(session, room.sup, now, cash.id)
+    transit.deliver(session, room.actor("cashier"), now, cash.id)
+    session.commit()
+    board = " ".join(shown(client.get("/board").text))
+    assert "Seat 2: playing behind 300" in board and "200" not in board  # delivered: in play now

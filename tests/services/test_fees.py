@@ -1,0 +1,184 @@
+"""R50 session fees and R51 rake on the services, on every configured database."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from sqlalchemy import func, select
+
+from roomops.errors import Conflict, Forbidden, Invalid, NotFound
+from roomops.hands.services import record_hand
+from roomops.ledger import fees, rake
+from roomops.ledger import services as ledger
+from roomops.ledger.models import LedgerEntry
+from tests.services.helpers import audits, refused
+from tests.services.ledger_helpers import seated_holds
+
+MIN = timedelta(minutes=1)
+HOUR = timedelta(hours=1)
+
+
+def _rows(session, kind: str) -> int:
+    return session.scalar(select(func.count()).select_from(LedgerEntry).where(LedgerEntry.kind == kind))
+
+
+@pytest.fixture()
+def hourly(room, session, now):
+    """An hourly game, 5.00 an hour, 3.00 from 2 players and 6.00 from 7; 8 players seated."""
+    return seated_holds(room, session, now, fee_kind="hourly", hourly_fee=500,
+                        hourly_fee_by_players=[{"players": 2, "fee": 300}, {"players": 7, "fee": 600}])
+
+
+@pytest.fixture()
+def raked(room, session, now):
+    game, table, holds = seated_holds(room, session, now, fee_kind="rake", rake_percent=5,
+                                      rake_cap=500)
+    record_hand(session, room.actor("dealer"), now, table.id, hand_no=1, high_card_seat=1)
+    return game, table, holds
+
+
+# ---- R50 ----------------------------------------------------------------------------------------
+
+
+def test_r50_a_collection_is_a_negative_row_for_the_coming_hour(room, session, now, hourly):
+    game, table, holds = hourly
+    cashier = room.actor("cashier")
+    row = fees.collect(session, cashier, now, holds[0].id, "cash", key="f1")
+    assert (row.kind, row.amount, row.hold_id, row.player_id, row.table_id, row.game_id) == (
+        "session_fee", -600, holds[0].id, holds[0].player_id, table.id, game.id)  # 8 seated: 6.00
+    assert (row.period_start, row.period_end, row.staff_id) == (now, now + HOUR, cashier.staff_id)
+    [event] = audits(session, "ledger.session_fee")
+    assert event.detail["period_end"] == (now + HOUR).isoformat()
+    assert event.detail["players_seated"] == 8
+
+
+def test_r50_paying_ahead_extends_from_where_the_paid_hour_ends(room, session, now, hourly):
+    holds = hourly[2]
+    fees.collect(session, room.sup, now, holds[0].id)
+    second = fees.collect(session, room.sup, now + 40 * MIN, holds[0].id)
+    assert (second.period_start, second.period_end) == (now + HOUR, now + 2 * HOUR)
+
+
+def test_r50_after_a_lapse_the_hour_starts_at_collection(room, session, now, hourly):
+    holds = hourly[2]
+    fees.collect(session, room.sup, now, holds[0].id)
+    late = fees.collect(session, room.sup, now + 90 * MIN, holds[0].id)
+    assert (late.period_start, late.period_end) == (now + 90 * MIN, now + 150 * MIN)
+
+
+def test_r50_a_reversed_fee_does_not_cover(room, session, now, hourly):
+    holds = hourly[2]
+    row = fees.collect(session, room.sup, now, holds[0].id)
+    ledger.reverse(session, room.sup, now, row.id, "collected from the wrong player")
+    again = fees.collect(session, room.sup, now + MIN, holds[0].id)
+    assert again.period_start == now + MIN
+
+
+def test_r50_the_fee_follows_the_players_seated(room, session, now):
+    holds = seated_holds(room, session, now, free=7, fee_kind="hourly", hourly_fee=500,
+                         hourly_fee_by_players=[{"players": 3, "fee": 300}])[2]  # 2 seated
+    assert fees.collect(session, room.sup, now, holds[0].id).amount == -500
+
+
+def test_r50_the_same_key_returns_the_first_row(room, session, now, hourly):
+    holds = hourly[2]
+    first = fees.collect(session, room.sup, now, holds[0].id, key="k")
+    again = fees.collect(session, room.sup, now + MIN, holds[0].id, key="k")
+    assert again.id == first.id and _rows(session, "session_fee") == 1
+    refused(lambda: fees.collect(session, room.sup, now, holds[1].id, key="k"), "R52", error=Conflict)
+
+
+def test_r50_refusals(room, session, now, hourly):
+    holds = hourly[2]
+    refused(lambda: fees.collect(session, room.actor("dealer"), now, holds[0].id), "R61", error=Forbidden)
+    refused(lambda: fees.collect(session, room.sup, now, holds[0].id, "iou"), "R50", error=Invalid)
+    refused(lambda: fees.collect(session, room.sup, now, holds[0].id, currency="EUR"), "R32",
+            error=Invalid)
+    assert _rows(session, "session_fee") == 0
+
+
+def test_r50_a_game_without_an_hourly_fee_refuses(room, session, now):
+    holds = seated_holds(room, session, now)[2]
+    refused(lambda: fees.collect(session, room.sup, now, holds[0].id), "R50", error=Conflict)
+
+
+def test_r50_who_is_due_longest_first(room, session, now, hourly):
+    holds = hourly[2]
+    fees.collect(session, room.sup, now - 2 * HOUR, holds[0].id)  # ended an hour ago
+    fees.collect(session, room.sup, now - 30 * MIN, holds[1].id)  # covered 30 more minutes
+    rows = fees.fees_due(session, room.room.id, now)
+    assert len(rows) == 8
+    by_hold = {r.hold_id: r for r in rows}
+    assert (by_hold[holds[0].id].due_seconds, by_hold[holds[0].id].paid_until) == (3600, now - HOUR)
+    assert not by_hold[holds[1].id].is_due and by_hold[holds[1].id].paid_until == now + 30 * MIN
+    assert rows[-1].hold_id == holds[1].id  # covered ones last
+    due_rows = [r for r in rows if r.is_due]
+    assert [r.due_seconds for r in due_rows] == sorted((r.due_seconds for r in due_rows), reverse=True)
+    assert all(r.fee == 600 for r in rows)
+
+
+def test_r50_only_hourly_games_are_listed(room, session, now):
+    seated_holds(room, session, now)
+    assert fees.fees_due(session, room.room.id, now) == []
+
+
+# ---- R51 ----------------------------------------------------------------------------------------
+
+
+def test_r51_rake_is_a_negative_row_tied_to_the_hand(room, session, now, raked):
+    game, table, _holds = raked
+    dealer = room.actor("dealer")
+    row = rake.record_rake(session, dealer, now, table.id, 1, pot=10000, flop=True, rake=500)
+    assert (row.kind, row.amount, row.table_id, row.game_id, row.staff_id) == (
+        "rake", -500, table.id, game.id, dealer.staff_id)
+    assert row.hand_id is not None and row.method == "chips"
+    [event] = audits(session, "ledger.rake")
+    assert (event.detail["pot"], event.detail["flop"], event.detail["hand_id"]) == (10000, True, row.hand_id)
+
+
+@pytest.mark.parametrize("pot,flop,amount,error", [
+    (10000, True, 600, Conflict),   # over the cap
+    (2990, True, 200, Conflict),    # 1.495: rounds down to 1.00
+    (10000, False, 100, Conflict),  # no flop, no drop
+    (10000, True, 0, Invalid),
+])
+def test_r51_refused_rake(room, session, now, raked, pot, flop, amount, error):
+    table = raked[1]
+    refused(lambda: rake.record_rake(session, room.actor("dealer"), now, table.id, 1, pot=pot,
+                                     flop=flop, rake=amount), "R51", error=error)
+    assert _rows(session, "rake") == 0
+
+
+def test_r51_no_flop_no_drop_is_a_game_policy(room, session, now):
+    _game, table, _h = seated_holds(room, session, now, fee_kind="rake", rake_percent=10,
+                                    rake_cap=0, rake_no_flop_no_drop=False)
+    record_hand(session, room.actor("dealer"), now, table.id, hand_no=1, high_card_seat=1)
+    row = rake.record_rake(session, room.sup, now, table.id, 1, pot=1000, flop=False, rake=100)
+    assert row.amount == -100
+
+
+def test_r51_one_standing_rake_per_hand(room, session, now, raked):
+    table = raked[1]
+    first = rake.record_rake(session, room.sup, now, table.id, 1, pot=10000, flop=True, rake=400, key="r")
+    assert rake.record_rake(session, room.sup, now, table.id, 1, pot=10000, flop=True, rake=400,
+                            key="r").id == first.id
+    refused(lambda: rake.record_rake(session, room.sup, now, table.id, 1, pot=10000, flop=True,
+                                     rake=500), "R51", "already", error=Conflict)
+    reversal = ledger.reverse(session, room.sup, now, first.id, "miscounted")
+    assert reversal.hand_id == first.hand_id
+    again = rake.record_rake(session, room.sup, now, table.id, 1, pot=10000, flop=True, rake=500)
+    assert again.amount == -500
+
+
+def test_r51_refusals_of_rights_games_and_hands(room, session, now, raked):
+    table = raked[1]
+    refused(lambda: rake.record_rake(session, room.actor("cashier"), now, table.id, 1, pot=10000,
+                                     flop=True, rake=100), "R61", error=Forbidden)
+    refused(lambda: rake.record_rake(session, room.sup, now, table.id, 2, pot=10000, flop=True,
+                                     rake=100), None, error=NotFound)
+    _g, hourly_table, _h = seated_holds(room, session, now, name="2", fee_kind="hourly",
+                                           hourly_fee=500)
+    record_hand(session, room.sup, now, hourly_table.id, hand_no=1, high_card_seat=1)
+    refused(lambda: rake.record_rake(session, room.sup, now, hourly_table.id, 1, pot=10000,
+                                     flop=True, rake=100), "R51", "not raked", error=Conflict)
