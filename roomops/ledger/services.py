@@ -3,7 +3,7 @@
 Services take ``(session, actor, now, ...)``, check the actor's right (R61), never commit and audit
 every row (R60). A retried request with the same idempotency key returns the first row.
 
-The seating flow posts a seat's buy-in itself (``seat_buy_in``, called by ``seats.sit`` for a claim
+The seating flow posts a seat's buy-in itself (``at_desk``, called by ``seats.sit`` for a claim
 or a direct seating, in the same transaction); the cashier's ``buy_in`` is for a seat whose buy-in
 row was reversed (R52), and more chips are an add-on."""
 
@@ -36,13 +36,15 @@ def buy_in(session: Session, actor: Actor, now: datetime, hold_id: int, amount: 
     return _movement(session, actor, now, "buy_in", hold_id, amount, method, currency, key)
 
 
-def seat_buy_in(session: Session, actor: Actor, now: datetime, hold: SeatHold,
-                amount: int) -> LedgerEntry:
-    """R30/R27: the buy-in a player sits down with, posted by the desk with the seat it opens (same
-    transaction, the seating's ``floor`` right). The desk has already checked the amount against
-    R30, or R27 which may exceed the table maximum (``seats.check_seat_buy_in``): what it accepted
-    is recorded as it is. Method ``cash``: chips bought at the table."""
-    return post(session, actor, now, Posting("buy_in", signed("buy_in", amount), "cash",
+def at_desk(session: Session, actor: Actor, now: datetime, kind: str, hold: SeatHold,
+            amount: int) -> LedgerEntry:
+    """R30/R27/R18: chips the desk puts into play with a seat it opens, posted in the seating's
+    own transaction under its ``floor`` right: the ``buy_in`` of a claim or a direct seating, or the
+    ``add_on`` of chips added to a stack carried to another table (the stack itself moves with the
+    player and is no row). The desk has already checked the amount (``seats.check_seat_buy_in``:
+    R30, or R27 which may exceed the table maximum; ``balance.check_added``): what it accepted is
+    recorded as it is. Method ``cash``: chips bought at the table."""
+    return post(session, actor, now, Posting(kind, signed(kind, amount), "cash",
                                              **at_seat(session, hold)), None, "")
 
 

@@ -113,7 +113,7 @@ def sit(session: Session, actor: Actor, now: datetime, table: Table, game: Game,
                     kind="seated", started_at=now, buy_in=buy_in)
     session.add(hold)
     session.flush()
-    ledger.seat_buy_in(session, actor, now, hold, buy_in)  # R30/R27: the buy-in row, same transaction
+    ledger.at_desk(session, actor, now, "buy_in", hold, buy_in)  # R30/R27: the row, same transaction
     ended = leave_game_lists(session, actor, now, game, [player_id], f"seated at table {table.name}")
     record(session, actor, now, "seat.taken", ("seat_hold", hold.id), reason=reason,
            table_id=table.id, seat_no=seat_no, player_id=player_id, buy_in=buy_in)

@@ -215,3 +215,20 @@ def test_the_database_refuses_a_close_by_one_person_and_a_second_close(room, ses
         session.execute(text(sql), {**args, "a": staff, "b": room.staff["admin"].id})
     sp.rollback()
     assert session.scalar(select(func.count()).select_from(DayClose)) == 1
+
+
+def test_a_table_change_carries_the_stack_and_only_chips_added_are_a_row(room, session, now):
+    from roomops.seating.moves import move_player
+
+    game = room.game(now)
+    t1, t2 = room.table(now, game, "1"), room.table(now, game, "2")
+    player = room.player(now, "Mo")
+    hold = seats.seat_directly(session, room.sup, now, table_id=t1.id, seat_no=1,
+                               player_id=player.id, buy_in=20000)
+    moved = move_player(session, room.sup, now, hold.id, table_id=t2.id, seat_no=1, stack=35000,
+                        added=5000)
+    rows = session.scalars(select(LedgerEntry).order_by(LedgerEntry.id)).all()
+    assert [(r.kind, r.amount, r.hold_id) for r in rows] == [("buy_in", 20000, hold.id),
+                                                              ("add_on", 5000, moved.id)]
+    move_player(session, room.sup, now, moved.id, table_id=t1.id, seat_no=2, stack=40000)
+    assert session.scalar(select(func.count()).select_from(LedgerEntry)) == 2  # no row for a stack
