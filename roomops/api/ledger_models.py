@@ -146,3 +146,4 @@ class DayReportOut(Out):
     close: DayCloseOut | None
     closed: bool
     reconciled: bool
+    as_closed: bool = Field(description="the figures are those the close froze (true while open)")

@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 
 from roomops.actors import ROLE_RIGHTS, Actor, get_in_room
 from roomops.audit.service import record
-from roomops.errors import Invalid
+from roomops.errors import Conflict, Invalid
 from roomops.games.models import Table
 from roomops.ledger.closing import check_count, check_counts_complete, check_day, check_not_closed, check_pair
 from roomops.ledger.models import DayClose, DayCount, LedgerEntry
@@ -85,8 +85,10 @@ def close_day(session: Session, actor: Actor, now: datetime, day: date,
     check_day(day, today(room, now))
     check_not_closed(day, is_closed(session, room.id, day))
     other = get_in_room(session, Staff, second_staff_id, actor, "staff member")
+    if not other.active:
+        raise Conflict(f"{other.display_name} is not an active staff member", "R54")
     check_pair(actor.staff_id or 0, "authorise" in ROLE_RIGHTS.get(actor.role, frozenset()),
-               other.id, "authorise" in ROLE_RIGHTS.get(other.role, frozenset()) and other.active)
+               other.id, "authorise" in ROLE_RIGHTS.get(other.role, frozenset()))
     expected = expected_by_table(session, room.id, day)
     counts = latest_counts(session, room.id, day, (actor.staff_id or 0, other.id))
     names = {c.table_id: c.table for c in counts}

@@ -55,6 +55,13 @@ class DayReport:
     def closed(self) -> bool:
         return self.close is not None
 
+    @property
+    def as_closed(self) -> bool:
+        """R54: the day's figures are still the ones closed (rows and total); always true while
+        the day is open. False would mean a row reached the day after its close."""
+        return self.close is None or (self.close.entries, self.close.expected_total) == (
+            self.total.entries, self.total.amount)
+
 
 def _day(room_id: int, day: date) -> tuple[ColumnElement[bool], ...]:
     return (LedgerEntry.room_id == room_id, LedgerEntry.gaming_day == day)

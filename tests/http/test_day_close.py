@@ -78,7 +78,8 @@ def test_close_refusals_name_r54_and_a_close_goes_through_once(cashier, sup, roo
     assert (done.json["expected_total"], done.json["counted_total"]) == (35000, 34500)
     refused(sup.post(f"/ledger/days/{DAY}/close", {"second_staff_id": room.staff["cashier"].id}),
             409, "R54")  # closing twice
-    assert cashier.get(f"/ledger/days/{DAY}/report").json["closed"] is True
+    after = cashier.get(f"/ledger/days/{DAY}/report").json
+    assert (after["closed"], after["as_closed"], after["close"]["entries"]) == (True, True, 2)
 
 
 def test_a_non_supervisor_pair_is_refused(client, room, session, tables):
