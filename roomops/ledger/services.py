@@ -104,7 +104,11 @@ def _movement(session: Session, actor: Actor, now: datetime, kind: str, hold_id:
 
 def _check_first_buy_in(session: Session, hold: SeatHold, amount: int, game: Game) -> None:
     """R30 (or the R27 amount the desk accepted when seating the player, which may exceed the
-    table maximum), once per seat: a reversed buy-in no longer counts."""
+    table maximum), once per seat: a reversed buy-in no longer counts. A seat reached by a table
+    change has none: the stack came with the player (R18)."""
+    if hold.from_hold_id is not None:
+        raise Conflict("the player changed tables with their stack: more chips are an add-on",
+                       "R30")
     check_buy_in(amount, game.min_buyin, max(game.max_buyin, hold.buy_in or 0))
     standing = select(LedgerEntry.id).where(
         LedgerEntry.hold_id == hold.id, LedgerEntry.kind == "buy_in",

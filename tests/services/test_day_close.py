@@ -230,5 +230,7 @@ def test_a_table_change_carries_the_stack_and_only_chips_added_are_a_row(room, s
     rows = session.scalars(select(LedgerEntry).order_by(LedgerEntry.id)).all()
     assert [(r.kind, r.amount, r.hold_id) for r in rows] == [("buy_in", 20000, hold.id),
                                                               ("add_on", 5000, moved.id)]
+    refused(lambda: ledger.buy_in(session, room.actor("cashier"), now, moved.id, 10000), "R30",
+            "changed tables", error=Conflict)
     move_player(session, room.sup, now, moved.id, table_id=t1.id, seat_no=2, stack=40000)
     assert session.scalar(select(func.count()).select_from(LedgerEntry)) == 2  # no row for a stack
