@@ -5,7 +5,7 @@ from roomops.audit.models import AuditEvent
 from roomops.db import Base
 from roomops.games.models import Game, Table
 from roomops.hands.models import Hand, SeatBlinds
-from roomops.ledger.models import LedgerEntry, SlipCounter, TransitSlip
+from roomops.ledger.models import DayClose, DayCount, LedgerEntry, SlipCounter, TransitSlip
 from roomops.lists.models import ListEntry
 from roomops.penalties.models import PenaltyRecord
 from roomops.playovers.models import Playover
@@ -17,6 +17,8 @@ __all__ = [
            "AuditEvent",
            "BarredPair",
            "Base",
+           "DayClose",
+           "DayCount",
            "Game",
            "Hand",
            "LedgerEntry",

@@ -14,11 +14,13 @@ from pydantic import BaseModel
 from werkzeug.wrappers import Response
 
 from roomops.api import ledger_models as out
-from roomops.api.views import ID, answer, body, route
+from roomops.api.views import DAY, ID, answer, body, route
 from roomops.errors import Invalid
-from roomops.ledger import fees, rake, transit
+from roomops.ledger import dayclose, fees, rake, report, transit
 from roomops.ledger import services as ledger
-from roomops.ledger.schemas import CancelSlip, Movement, Rake, Reversal, SessionFee
+from roomops.ledger.closing import parse_day
+from roomops.ledger.schemas import CancelSlip, CloseDay, Counts, Movement, Rake, Reversal, SessionFee
+from roomops.rooms.models import Room
 from roomops.web.uow import actor, db, now, run
 
 B = TypeVar("B", bound=BaseModel)
@@ -144,3 +146,38 @@ def open_transits() -> Response:
        response=out.NumberReportOut, tag="ledger")
 def transit_numbers() -> Response:
     return answer(out.NumberReportOut, transit.number_report(db(), actor().room_id))
+
+
+# --- gaming-day close and report (R52, R54) -----------------------------------------------------
+# Each path has one method: werkzeug answers 405 instead of 404 for a bad day on a shared path.
+
+GAMING_DAY = f"<{DAY}:gaming_day>"
+
+
+@route("GET", f"/ledger/days/{GAMING_DAY}/report", summary="The gaming day's report per table, game, "
+       "kind and staff member, its counts and close; every breakdown adds up to the total "
+       "(R52, R54)", response=out.DayReportOut, tag="ledger")
+def day_report(gaming_day: str) -> Response:
+    actor().require("cash")
+    room = db().get_one(Room, actor().room_id)
+    return answer(out.DayReportOut, report.day_report(db(), room.id, room.currency,
+                                                      parse_day(gaming_day)))
+
+
+@route("POST", f"/ledger/days/{GAMING_DAY}/counts", summary="Record the sender's counts for the day, per "
+       "table and in total; a variance needs an explanation (R54)", response=out.DayCountsOut,
+       status=201, body=Counts, tag="ledger")
+def record_day_counts(gaming_day: str) -> Response:
+    b = _body(Counts, "R54")
+    rows = run(dayclose.record_counts, parse_day(gaming_day),
+               [dayclose.Count(c.table_id, c.counted, c.explanation) for c in b.counts])
+    return answer(out.DayCountsOut, {"counts": rows}, 201)
+
+
+@route("POST", f"/ledger/days/{GAMING_DAY}/close", summary="Close the gaming day: the sender and a "
+       "second staff member, one a supervisor, both counted; once only (R54)",
+       response=out.DayCloseOut, status=201, body=CloseDay, tag="ledger")
+def close_day(gaming_day: str) -> Response:
+    b = _body(CloseDay, "R54")
+    return answer(out.DayCloseOut, run(dayclose.close_day, parse_day(gaming_day),
+                                       b.second_staff_id), 201)

@@ -106,3 +106,71 @@ class FeesDue(Out):
     """R50: due players first, longest due first, then covered ones by when their hour ends."""
 
     fees: list[FeeDueOut]
+
+
+class DayCountOut(Out):
+    """R54: one count next to the ledger's expected figure when it was made."""
+
+    id: int
+    gaming_day: date
+    table_id: int | None = Field(description="null: the day's total")
+    staff_id: int
+    at: datetime
+    counted: int
+    expected: int
+    variance: int = Field(description="counted minus expected")
+    explanation: str | None
+
+
+class DayCountsOut(Out):
+    counts: list[DayCountOut]
+
+
+class DayCloseOut(Out):
+    """R54: a closed gaming day; its figures never change afterwards."""
+
+    id: int
+    gaming_day: date
+    closed_at: datetime
+    closed_by_id: int
+    second_staff_id: int
+    entries: int
+    expected_total: int
+    counted_total: int
+    last_entry_id: int | None
+
+
+class LineOut(Out):
+    key: int | str | None
+    name: str
+    entries: int
+    amount: int = Field(description="signed integer minor units")
+
+
+class CountLineOut(Out):
+    table_id: int | None
+    table: str
+    staff_id: int
+    staff: str
+    counted: int
+    expected: int
+    variance: int
+    explanation: str | None
+
+
+class DayReportOut(Out):
+    """R52/R54: the day's ledger per table, game, kind and staff member; every breakdown adds up
+    to ``total`` (``reconciled``)."""
+
+    gaming_day: date
+    currency: str
+    total: LineOut
+    by_table: list[LineOut]
+    by_game: list[LineOut]
+    by_kind: list[LineOut]
+    by_staff: list[LineOut]
+    counts: list[CountLineOut]
+    close: DayCloseOut | None
+    closed: bool
+    reconciled: bool
+    as_closed: bool = Field(description="the figures are those the close froze (true while open)")

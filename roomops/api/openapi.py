@@ -13,11 +13,12 @@ from pydantic.json_schema import JsonSchemaMode, models_json_schema
 from werkzeug.wrappers import Response
 
 from roomops.api import models as out
-from roomops.api.views import OPERATIONS, Operation, bp
+from roomops.api.views import DAY, OPERATIONS, Operation, bp
 from roomops.schemas import INT_MAX
 
 REF = "#/components/schemas/{model}"
 PARAM = re.compile(r"<(?:[^:<>]+:)?([a-z_]+)>")
+DATE = {"type": "string", "format": "date"}
 REFUSALS = {
     400: "Not JSON, wrong content type, or a missing CSRF token on a session-authenticated call",
     401: "No valid Bearer token and no logged-in session",
@@ -73,7 +74,8 @@ def _operation(op: Operation, refs: dict[tuple[type[BaseModel], str], dict[str, 
         },
     }
     params = [{"name": name, "in": "path", "required": True,
-               "schema": {"type": "integer", "minimum": 1, "maximum": INT_MAX}}
+               "schema": DATE if f"<{DAY}:{name}>" in op.rule else
+               {"type": "integer", "minimum": 1, "maximum": INT_MAX}}
               for name in PARAM.findall(op.rule)]
     if op.query is not None:
         params += _query_parameters(op.query)

@@ -58,6 +58,7 @@ from roomops.web.uow import actor, db, now, run
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 ID = f"int(min=1, max={INT_MAX})"
+DAY = "string(length=10)"  # a gaming day in a path, YYYY-MM-DD (R2); documented as a date
 M = TypeVar("M", bound=BaseModel)
 
 

@@ -126,3 +126,55 @@ class SlipCounter(Base):
 
     room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"), primary_key=True)
     last_number: Mapped[int] = mapped_column(default=0)
+
+
+class DayCount(Base):
+    """R54: what one staff member counted for one table (``table_id`` NULL: the total) on a gaming
+    day, next to what the ledger expected when they counted. Append-only: a recount is a new row
+    and the latest row of a counter for a table is the one the close uses."""
+
+    __tablename__ = "day_counts"
+    __table_args__ = (
+        CheckConstraint("counted = expected OR length(coalesce(explanation, '')) > 0",
+                        name="variance_explained"),
+        Index("ix_day_counts_room_day", "room_id", "gaming_day"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"))
+    gaming_day: Mapped[date] = mapped_column(Date)
+    table_id: Mapped[int | None] = mapped_column(ForeignKey("tables.id"))
+    staff_id: Mapped[int] = mapped_column(ForeignKey("staff.id"))
+    at: Mapped[datetime] = mapped_column(UTCDateTime)
+    counted: Mapped[int]
+    expected: Mapped[int]
+    explanation: Mapped[str | None] = mapped_column(Text)
+
+    @property
+    def variance(self) -> int:
+        return self.counted - self.expected
+
+
+class DayClose(Base):
+    """R54: a closed gaming day. The row *is* the close (there is no "open" row): at most one per
+    room and day, written once by two different staff members (the database checks both), one of
+    them a supervisor (the service checks it: a role is not a column the database can compare).
+    ``last_entry_id``, ``entries`` and ``expected_total`` freeze the figures closed; no ledger row
+    is posted to a closed day afterwards (``roomops.ledger.posting``)."""
+
+    __tablename__ = "day_closes"
+    __table_args__ = (
+        UniqueConstraint("room_id", "gaming_day", name="uq_day_closes_room_day"),
+        CheckConstraint("closed_by_id <> second_staff_id", name="two_staff"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"))
+    gaming_day: Mapped[date] = mapped_column(Date)
+    closed_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    closed_by_id: Mapped[int] = mapped_column(ForeignKey("staff.id"))
+    second_staff_id: Mapped[int] = mapped_column(ForeignKey("staff.id"))
+    entries: Mapped[int]
+    expected_total: Mapped[int]
+    counted_total: Mapped[int]  # the supervisor's count of the total
+    last_entry_id: Mapped[int | None]

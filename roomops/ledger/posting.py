@@ -1,6 +1,6 @@
 """Posting one ledger row (R52): the room's gaming day (R2), the seat's table and game, the staff
 member who posted it, an audit row (R60), and the idempotency key (``roomops.ledger.idempotency``).
-Nothing here commits."""
+Nothing is posted to a closed gaming day (R54). Nothing here commits."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from roomops.actors import Actor, get_in_room
 from roomops.audit.service import record
 from roomops.errors import Conflict
 from roomops.games.models import Table
+from roomops.ledger.dayclose import refuse_closed
 from roomops.ledger.idempotency import insert_once
 from roomops.ledger.models import LedgerEntry
 from roomops.rooms.gaming_day import gaming_day
@@ -72,6 +73,7 @@ def post(session: Session, actor: Actor, now: datetime, posting: Posting, key: s
          print_: str) -> LedgerEntry:
     """Insert the row (or return the one an earlier request with ``key`` made) and audit it."""
     room = session.get_one(Room, actor.room_id)
+    refuse_closed(session, room.id, gaming_day(now, room.timezone, room.gaming_day_start))  # R54
     row, created = insert_once(session, LedgerEntry, room.id, key, print_,
                                lambda: _add_row(session, actor, now, room, posting, key, print_))
     if created:

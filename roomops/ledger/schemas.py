@@ -63,3 +63,29 @@ class Rake(Body):
     flop: bool = Field(description="R51: whether the hand saw a flop (no flop, no drop)")
     rake: StrictMoney
     idempotency_key: IdempotencyKey | None = None
+
+
+SignedMoney = Annotated[int, Field(strict=True, ge=-INT_MAX, le=INT_MAX,
+                                   description="integer minor units, in the ledger's sign "
+                                               "(chips in play); never a float")]
+
+
+class CountIn(Body):
+    """R54: one counted amount; ``table_id`` omitted or null: the day's total."""
+
+    table_id: Id | None = None
+    counted: SignedMoney
+    explanation: Annotated[str, StringConstraints(strip_whitespace=True, max_length=500)] | None = None
+
+
+class Counts(Body):
+    """R54: the counts of one staff member for one gaming day."""
+
+    counts: Annotated[list[CountIn], Field(min_length=1, max_length=2000)]
+
+
+class CloseDay(Body):
+    """R54: the second staff member closing the day with the one sending the request (one of the
+    two a supervisor); both must have counted."""
+
+    second_staff_id: Id

@@ -3,8 +3,9 @@
 Services take ``(session, actor, now, ...)``, check the actor's right (R61), never commit and audit
 every row (R60). A retried request with the same idempotency key returns the first row.
 
-Not yet called by the seating claim flow: when it is, ``seats.claim``/``seats.seat_directly``
-should call ``buy_in`` with the hold they create (and its R27 range, see docs/ledger.md)."""
+The seating flow posts a seat's buy-in itself (``at_desk``, called by ``seats.sit`` for a claim
+or a direct seating, in the same transaction); the cashier's ``buy_in`` is for a seat whose buy-in
+row was reversed (R52), and more chips are an add-on."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from roomops.ledger.models import LedgerEntry
 from roomops.ledger.posting import Posting, at_seat, check_seat, locked_hold, post
 from roomops.ledger.rules import check_amount, check_currency, check_method, check_reversible, signed
 from roomops.rooms.models import Room
+from roomops.seating.models import SeatHold
 from roomops.seating.rules import check_buy_in
 
 # the rule an amount of each kind answers to
@@ -32,6 +34,18 @@ def buy_in(session: Session, actor: Actor, now: datetime, hold_id: int, amount: 
     """R30: the chips a seated player sits down with, within the game's range, once per seat
     (more chips later are an add-on)."""
     return _movement(session, actor, now, "buy_in", hold_id, amount, method, currency, key)
+
+
+def at_desk(session: Session, actor: Actor, now: datetime, kind: str, hold: SeatHold,
+            amount: int) -> LedgerEntry:
+    """R30/R27/R18: chips the desk puts into play with a seat it opens, posted in the seating's
+    own transaction under its ``floor`` right: the ``buy_in`` of a claim or a direct seating, or the
+    ``add_on`` of chips added to a stack carried to another table (the stack itself moves with the
+    player and is no row). The desk has already checked the amount (``seats.check_seat_buy_in``:
+    R30, or R27 which may exceed the table maximum; ``balance.check_added``): what it accepted is
+    recorded as it is. Method ``cash``: chips bought at the table."""
+    return post(session, actor, now, Posting(kind, signed(kind, amount), "cash",
+                                             **at_seat(session, hold)), None, "")
 
 
 def add_on(session: Session, actor: Actor, now: datetime, hold_id: int, amount: int,
@@ -84,15 +98,21 @@ def _movement(session: Session, actor: Actor, now: datetime, kind: str, hold_id:
     check_seat(hold, rule, live=kind != "cash_out")
     seat = at_seat(session, hold)
     if kind == "buy_in":
-        _check_first_buy_in(session, hold.id, amount, session.get_one(Game, seat["game_id"]))
+        _check_first_buy_in(session, hold, amount, session.get_one(Game, seat["game_id"]))
     return post(session, actor, now, Posting(kind, signed(kind, amount), method, **seat), key,
                 print_)
 
 
-def _check_first_buy_in(session: Session, hold_id: int, amount: int, game: Game) -> None:
-    check_buy_in(amount, game.min_buyin, game.max_buyin)
+def _check_first_buy_in(session: Session, hold: SeatHold, amount: int, game: Game) -> None:
+    """R30 (or the R27 amount the desk accepted when seating the player, which may exceed the
+    table maximum), once per seat: a reversed buy-in no longer counts. A seat reached by a table
+    change has none: the stack came with the player (R18)."""
+    if hold.from_hold_id is not None:
+        raise Conflict("the player changed tables with their stack: more chips are an add-on",
+                       "R30")
+    check_buy_in(amount, game.min_buyin, max(game.max_buyin, hold.buy_in or 0))
     standing = select(LedgerEntry.id).where(
-        LedgerEntry.hold_id == hold_id, LedgerEntry.kind == "buy_in",
+        LedgerEntry.hold_id == hold.id, LedgerEntry.kind == "buy_in",
         ~exists().where(_REVERSAL.reverses_id == LedgerEntry.id))
     if session.scalar(standing.limit(1)) is not None:
         raise Conflict("this seat has its buy-in already: more chips are an add-on", "R30")

@@ -19,6 +19,7 @@ from roomops.db import end_live
 from roomops.errors import Conflict, Invalid, NotFound
 from roomops.games.models import Game, Table
 from roomops.games.services import locked_game, shut_table
+from roomops.ledger import services as ledger
 from roomops.lists.models import ListEntry
 from roomops.lists.services import to_top_of_waiting_list
 from roomops.seating import queries
@@ -89,6 +90,8 @@ def carry(session: Session, actor: Actor, now: datetime, game: Game, moves: list
                table_id=m.table.id, seat_no=m.seat_no, player_id=hold.player_id,
                buy_in=hold.buy_in, moved_from=m.hold.id, from_table_id=m.hold.table_id,
                from_seat_no=m.hold.seat_no, no_blind_owed=hold.no_blind_owed)
+        if m.added:  # the stack moves with the player; chips added are an add-on (R18, R52)
+            ledger.at_desk(session, actor, now, "add_on", hold, m.added)
     if cancel_entry_offers(session, actor, now, ended) or refill:
         fill_open_seats(session, actor, now, game)
     return [new[m.hold.id] for m in moves]

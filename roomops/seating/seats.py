@@ -15,6 +15,7 @@ from roomops.db import end_live
 from roomops.errors import Conflict, Invalid, NotFound
 from roomops.games.models import Game, Table
 from roomops.games.services import locked_game
+from roomops.ledger import services as ledger
 from roomops.lists.history import end_entry
 from roomops.lists.models import ListEntry
 from roomops.playovers.services import end_playovers
@@ -96,9 +97,10 @@ def seat_directly(session: Session, actor: Actor, now: datetime, *, table_id: in
 def sit(session: Session, actor: Actor, now: datetime, table: Table, game: Game, seat_no: int,
         player_id: int, buy_in: int, reason: str | None = None, *,
         override: Override | None = None) -> SeatHold:
-    """R21: seat the player, end a seat they held elsewhere in the room (one seat per player)
-    and take them off this game's lists; other games' lists keep them (R10). The caller has
-    checked the buy-in with ``check_seat_buy_in`` (R27, R30) before writing anything."""
+    """R21: seat the player, end a seat they held elsewhere in the room (one seat per player),
+    post the buy-in's ledger row (R30, R52) and take them off this game's lists; other games'
+    lists keep them (R10). The caller has checked the buy-in with ``check_seat_buy_in`` (R27,
+    R30) before writing anything."""
     elsewhere = session.scalar(select(SeatHold).where(
         SeatHold.room_id == table.room_id, SeatHold.player_id == player_id,
         SeatHold.kind == "seated", SeatHold.ended_at.is_(None),
@@ -111,6 +113,7 @@ def sit(session: Session, actor: Actor, now: datetime, table: Table, game: Game,
                     kind="seated", started_at=now, buy_in=buy_in)
     session.add(hold)
     session.flush()
+    ledger.at_desk(session, actor, now, "buy_in", hold, buy_in)  # R30/R27: the row, same transaction
     ended = leave_game_lists(session, actor, now, game, [player_id], f"seated at table {table.name}")
     record(session, actor, now, "seat.taken", ("seat_hold", hold.id), reason=reason,
            table_id=table.id, seat_no=seat_no, player_id=player_id, buy_in=buy_in)

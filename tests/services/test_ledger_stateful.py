@@ -62,6 +62,9 @@ def _machine(session: Session, start: datetime) -> type[RuleBasedStateMachine]:
             # (slip or row, key) -> the first keyed request that succeeded and what it answered
             self.keyed: dict[tuple[str, str], tuple[Any, str, tuple[Any, ...], int]] = {}
             self.slip_amounts: dict[int, int] = {}
+            for row in session.scalars(select(LedgerEntry).where(  # R30: seating posts the buy-ins
+                    LedgerEntry.room_id == self.room.room.id)):
+                self.rows[row.id] = (row.table_id, row.game_id, row.staff_id, row.amount)
 
         def teardown(self) -> None:
             self.tx.rollback()

@@ -1,0 +1,180 @@
+"""The day's report (R52, R54) on a busy gaming day of the benchmark's 250-table room.
+
+    .venv/bin/python bench/day_report.py [--db sqlite|postgresql] [--pg-url URL] [--hands 200000]
+                                         [--buy-ins 20000] [--transits 20000] [--ops 20]
+
+Builds the room with ``roomgen`` (bulk inserts), then one gaming day of ledger rows in bulk: a rake
+row per hand (``--hands``, taken by the table's dealer), buy-ins on the day's seats and delivered
+transits (each with its slip). Times the report as JSON (``GET /api/v1/ledger/days/{day}/report``)
+and as CSV (``GET /desk/cage/days/{day}/report.csv``), and posting a buy-in (``POST
+/api/v1/ledger/buy-ins``) and an add-on, next to the bare insert-and-commit baseline measured in the
+same run (``core_loop.baseline``). It prints figures; it is not a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import tempfile
+import time
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
+
+import core_loop  # noqa: E402
+import roomgen  # noqa: E402
+from sqlalchemy import Engine, insert, select, text  # noqa: E402
+
+from roomops.db import make_engine  # noqa: E402
+from roomops.games.models import Game, Table  # noqa: E402
+from roomops.ledger.models import LedgerEntry, SlipCounter, TransitSlip  # noqa: E402
+from roomops.rooms.gaming_day import gaming_day  # noqa: E402
+from roomops.rooms.models import Staff  # noqa: E402
+from roomops.seating.models import SeatHold  # noqa: E402
+
+TARGET_S = 2.0  # the day's report, JSON or CSV, on a 250-table room's busy day
+DEALER, CASHIER, SUPERVISOR = 4, 3, 1  # roomgen makes staff 1-3; the dealer is added here
+BLANK = dict(player_id=None, hold_id=None, slip_id=None)
+
+
+def build_day(engine: Engine, hands: int, buy_ins: int, transits: int, seed: int) -> dict[str, int]:
+    """One gaming day of ledger rows in bulk, every row as the services would write it."""
+    r = random.Random(seed)
+    day = gaming_day(roomgen.NOW, "Europe/London")
+    start = roomgen.NOW - timedelta(hours=15)
+    with engine.begin() as conn:
+        conn.execute(insert(Staff), [dict(id=DEALER, room_id=1, username="bench-dealer",
+                                          display_name="Bench Dealer", role="dealer",
+                                          password_hash=roomgen.PASSWORD_HASH, active=True,
+                                          created_at=roomgen.NOW - timedelta(days=90))])
+        tables = dict(conn.execute(select(Table.id, Table.game_id)).all())
+        # the day's players who came and went; the seats still live get their buy-in timed later
+        holds = conn.execute(select(SeatHold.id, SeatHold.table_id, SeatHold.player_id)
+                             .where(SeatHold.kind == "seated", SeatHold.ended_at.is_not(None))).all()
+        rows: list[dict[str, Any]] = []
+        seconds = 15 * 3600
+
+        def at() -> Any:
+            return start + timedelta(seconds=r.randrange(seconds))
+
+        for _ in range(hands):
+            t = r.choice(list(tables))
+            rows.append(dict(room_id=1, gaming_day=day, at=at(), kind="rake", amount=-r.randint(50, 500),
+                             method="chips", game_id=tables[t], table_id=t, staff_id=DEALER))
+        ended = list(holds)
+        for _ in range(buy_ins):
+            hold_id, t, player = r.choice(ended)
+            rows.append(dict(room_id=1, gaming_day=day, at=at(), kind="buy_in",
+                             amount=r.choice([10000, 20000, 40000]), method="cash", player_id=player,
+                             game_id=tables[t], table_id=t, hold_id=hold_id, staff_id=SUPERVISOR))
+        slips = []
+        for n in range(1, transits + 1):
+            hold_id, t, player = r.choice(ended)
+            when = at()
+            slips.append(dict(id=n, room_id=1, number=n, state="delivered", player_id=player, table_id=t,
+                              hold_id=hold_id, amount=r.choice([5000, 10000, 20000]), method="cash",
+                              requested_at=when, requested_by_id=CASHIER, authorised_at=when,
+                              authorised_by_id=SUPERVISOR, delivered_at=when, delivered_by_id=CASHIER))
+            rows.append(dict(room_id=1, gaming_day=day, at=when, kind="transit", amount=slips[-1]["amount"],
+                             method="cash", player_id=player, game_id=tables[t], table_id=t,
+                             hold_id=hold_id, slip_id=n, staff_id=CASHIER))
+        for chunk in roomgen._chunks(slips):
+            conn.execute(insert(TransitSlip), chunk)
+        conn.execute(insert(SlipCounter), [dict(room_id=1, last_number=transits)])
+        rows.sort(key=lambda row: row["at"])
+        rows = [{**BLANK, **row} for row in rows]  # one set of keys: executemany binds the first's
+        for chunk in roomgen._chunks(rows):
+            conn.execute(insert(LedgerEntry), chunk)
+        if engine.dialect.name == "postgresql":
+            for name in ("ledger_entries", "transit_slips"):
+                conn.execute(text(f"SELECT setval(pg_get_serial_sequence('{name}', 'id'), "
+                                  f"(SELECT max(id) FROM {name}))"))
+    with engine.begin() as conn:
+        conn.execute(text("ANALYZE"))
+    return {"ledger_entries": len(rows), "transit_slips": len(slips)}
+
+
+def timed(b: core_loop.Bench, name: str, n: int, do: Any) -> core_loop.Figure:
+    fig = core_loop.Figure(name, "http")
+    do(-1)  # warm-up: compiled statements, caches
+    for i in range(n):
+        b.counter.count, b.counter.active = 0, True
+        t0, c0 = time.perf_counter(), time.process_time()
+        do(i)
+        fig.samples_ms.append((time.perf_counter() - t0) * 1000)
+        fig.cpu_ms.append((time.process_time() - c0) * 1000)
+        b.counter.active = False
+        fig.statements.append(b.counter.count)
+    return fig
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--db", choices=("sqlite", "postgresql"), default="sqlite")
+    ap.add_argument("--pg-url", default=core_loop.DEFAULT_PG)
+    ap.add_argument("--hands", type=int, default=200_000)
+    ap.add_argument("--buy-ins", type=int, default=20_000)
+    ap.add_argument("--transits", type=int, default=20_000)
+    ap.add_argument("--ops", type=int, default=20, help="timed reports of each kind")
+    ap.add_argument("--posts", type=int, default=200, help="timed buy-ins and add-ons")
+    ap.add_argument("--seed", type=int, default=11)
+    args = ap.parse_args(argv)
+    workdir = Path(tempfile.mkdtemp(prefix="roomops-bench-day-"))
+    with core_loop.fresh_database(args.db, workdir, "day", args.pg_url) as url:
+        engine = make_engine(url)
+        try:
+            return run(args, url, engine)
+        finally:
+            engine.dispose()
+
+
+def run(args: argparse.Namespace, url: str, engine: Engine) -> int:
+    built = core_loop.build_room(engine, roomgen.RoomSpec(), "room")
+    t0 = time.perf_counter()
+    counts = build_day(engine, args.hands, args.buy_ins, args.transits, args.seed)
+    core_loop.log(f"  day built in {time.perf_counter() - t0:.1f} s: {counts}")
+    b = core_loop.Bench(url, built, engine)
+    base = core_loop.baseline(engine, args.posts)
+    day = gaming_day(roomgen.NOW, "Europe/London").isoformat()
+    with b.ext.read_sessions() as s:
+        live = s.execute(select(SeatHold.id, Game.min_buyin)
+                         .join(Table, Table.id == SeatHold.table_id).join(Game, Game.id == Table.game_id)
+                         .where(SeatHold.kind == "seated", SeatHold.ended_at.is_(None))
+                         .order_by(SeatHold.id)).all()
+
+    def get(path: str, mimetype: str) -> Any:
+        def do(_i: int) -> None:
+            resp = b.client.get(path, headers=b.headers)
+            assert resp.status_code == 200 and resp.mimetype == mimetype, resp.text[:300]
+        return do
+
+    def post(path: str) -> Any:
+        def do(i: int) -> None:
+            hold_id, amount = live[i + 1]
+            b.call("POST", path, {"hold_id": hold_id, "amount": amount})
+        return do
+
+    figs = [timed(b, "report_json", args.ops, get(f"/api/v1/ledger/days/{day}/report",
+                                                  "application/json")),
+            timed(b, "report_csv", args.ops, get(f"/desk/cage/days/{day}/report.csv", "text/csv")),
+            timed(b, "post_buy_in", args.posts, post("/api/v1/ledger/buy-ins")),
+            timed(b, "post_add_on", args.posts, post("/api/v1/ledger/add-ons"))]
+    rows = counts["ledger_entries"]
+    print(f"\nday report, {args.db}: 250 tables, {rows:,} ledger rows on gaming day {day} "
+          f"({args.hands:,} rake, {args.buy_ins:,} buy-ins, {args.transits:,} transits)")
+    print(f"{'operation':<14}{'p50 ms':>10}{'p99 ms':>10}{'x base':>9}{'stmts':>7}  verdict")
+    print(f"{'baseline':<14}{base.p50:>10.2f}{base.p99:>10.2f}{1:>9.1f}{1:>7}")
+    for f in figs:
+        verdict = ""
+        if f.name.startswith("report"):
+            verdict = "ok" if f.p99 < TARGET_S * 1000 else f"over {TARGET_S:.0f} s"
+        print(f"{f.name:<14}{f.p50:>10.2f}{f.p99:>10.2f}{f.p50 / base.p50:>9.1f}{f.stmts:>7}  {verdict}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,97 @@
+"""The day's report on the cage blueprint (R54): on screen, as CSV and as a printable page (the
+same page, with print CSS), and the forms to count and close the day. Cashiers and supervisors see
+it; the services check each action's right (R61) and refusals are rendered by
+``roomops.web.errors``."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from flask import Response as FlaskResponse
+from flask import flash, redirect, render_template, request, url_for
+from flask_login import current_user
+from sqlalchemy import select
+from werkzeug.wrappers import Response
+
+from roomops.desk.cage import bp
+from roomops.desk.forms import to_minor
+from roomops.errors import Invalid
+from roomops.games.models import Table
+from roomops.ledger import dayclose
+from roomops.ledger.closing import parse_day
+from roomops.ledger.report import DayReport, day_report, expected_by_table, to_csv
+from roomops.rooms.models import Room, Staff
+from roomops.web.uow import actor, db, now, run
+
+
+def _report(raw_day: str) -> tuple[Room, DayReport]:
+    actor().require("cash")
+    room = db().get_one(Room, current_user.room_id)
+    return room, day_report(db(), room.id, room.currency, parse_day(raw_day))
+
+
+@bp.get("/desk/cage/report")
+def today_report() -> Response:
+    room = db().get_one(Room, current_user.room_id)
+    day = dayclose.today(room, now())
+    return redirect(url_for("cage.report", gaming_day=day.isoformat()))  # type: ignore[return-value]
+
+
+@bp.get("/desk/cage/days/<string(length=10):gaming_day>/report")
+def report(gaming_day: str) -> str:
+    room, rep = _report(gaming_day)
+    session = db()
+    expected = expected_by_table(session, room.id, rep.gaming_day)
+    tables = session.execute(select(Table.id, Table.name).where(Table.room_id == room.id)
+                             .order_by(Table.name)).all()
+    staff = session.scalars(select(Staff).where(Staff.room_id == room.id, Staff.active,
+                                                Staff.id != current_user.id,
+                                                Staff.role != "dealer").order_by(Staff.display_name))
+    return render_template("desk/report.html", room=room, r=rep, expected=expected, tables=tables,
+                           staff=list(staff), today=dayclose.today(room, now()),
+                           previous=rep.gaming_day - timedelta(days=1),
+                           following=rep.gaming_day + timedelta(days=1))
+
+
+@bp.get("/desk/cage/days/<string(length=10):gaming_day>/report.csv")
+def report_csv(gaming_day: str) -> FlaskResponse:
+    room, rep = _report(gaming_day)
+    return FlaskResponse(to_csv(rep), mimetype="text/csv", headers={
+        "Content-Disposition": f'attachment; filename="{room.slug}-{rep.gaming_day}-report.csv"'})
+
+
+@bp.post("/desk/cage/days/<string(length=10):gaming_day>/counts")
+def counts(gaming_day: str) -> Response:
+    """One count per filled-in amount: ``count-total`` and ``count-<table id>``, each with its
+    ``why-...`` explanation."""
+    day = parse_day(gaming_day)
+    given = []
+    for name, raw in request.form.items():
+        if not name.startswith("count-") or not raw.strip():
+            continue
+        ref = name.removeprefix("count-")
+        if ref != "total" and not ref.isdigit():
+            raise Invalid(f"no table {ref!r}", "R54")
+        given.append(dayclose.Count(None if ref == "total" else int(ref), _signed(raw, name),
+                                    request.form.get(f"why-{ref}")))
+    rows = run(dayclose.record_counts, day, given)
+    return _back(day.isoformat(), f"{len(rows)} counts recorded")
+
+
+@bp.post("/desk/cage/days/<string(length=10):gaming_day>/close")
+def close(gaming_day: str) -> Response:
+    raw = request.form.get("second_staff_id", "")
+    if not raw.isdigit():
+        raise Invalid("choose the second staff member closing the day", "R54")
+    row = run(dayclose.close_day, parse_day(gaming_day), int(raw))
+    return _back(gaming_day, f"Gaming day {row.gaming_day} closed")
+
+
+def _signed(raw: str, field: str) -> int:
+    text = raw.strip()
+    return -to_minor(text[1:], field) if text.startswith("-") else to_minor(text, field)
+
+
+def _back(gaming_day: str, message: str) -> Response:
+    flash(message, "ok")
+    return redirect(url_for("cage.report", gaming_day=gaming_day), code=303)  # type: ignore[return-value]

@@ -1,0 +1,102 @@
+"""Shift and gaming-day close, and the day's report, with no Flask or database (R52, R54).
+
+Expected figures come from the ledger: the sum of a table's rows for the gaming day (the sign
+convention of ``roomops.ledger.rules``), and the sum of all the day's rows for the total. A count is
+what one staff member counted; its variance is counted minus expected."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import date
+
+from roomops.errors import Conflict, Invalid, NotFound
+
+TOTAL = None  # the table id of a count of the day's total (the cage)
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One line of the day's report: what the ledger holds for one table, game, kind or staff
+    member (``key``), how many rows and their sum."""
+
+    key: int | str | None
+    name: str
+    entries: int
+    amount: int
+
+
+def variance(counted: int, expected: int) -> int:
+    """R54: counted minus expected; positive is an overage, negative a shortage."""
+    return counted - expected
+
+
+def check_count(counted: object, expected: int, explanation: str | None, where: str) -> str | None:
+    """R54: a count is a whole number of minor units; a variance needs a written explanation.
+    Returns the explanation stripped (None when empty)."""
+    if type(counted) is not int:
+        raise Invalid(f"{where}: the count {counted!r} is not a whole number of minor units", "R54")
+    text = (explanation or "").strip() or None
+    if variance(counted, expected) != 0 and text is None:
+        raise Invalid(f"{where}: counted {counted}, the ledger expects {expected}: a variance of "
+                      f"{variance(counted, expected):+d} needs an explanation", "R54")
+    return text
+
+
+def check_day(day: date, today: date) -> None:
+    """R2/R54: a gaming day that has not started yet cannot be counted or closed."""
+    if day > today:
+        raise Invalid(f"gaming day {day} has not started yet (today is {today})", "R54")
+
+
+def check_not_closed(day: date, closed: bool) -> None:
+    """R54: a closed day's figures never change: no count, no ledger row, no second close."""
+    if closed:
+        raise Conflict(f"gaming day {day} is closed: its figures no longer change (a correction "
+                       "is a reversal on the day it is made)", "R54")
+
+
+def check_pair(closer: int, closer_supervises: bool, other: int, other_supervises: bool) -> None:
+    """R54: two different staff members close the day, one of them a supervisor."""
+    if closer == other:
+        raise Conflict("a day is closed by two different staff members: name the second one",
+                       "R54")
+    if not (closer_supervises or other_supervises):
+        raise Conflict("one of the two staff members closing the day must be a supervisor", "R54")
+
+
+def check_counts_complete(who: str, expected: Mapping[int | None, int],
+                          counts: Mapping[int | None, tuple[int, int]],
+                          names: Mapping[int | None, str]) -> None:
+    """R54: a counter has counted the total and every table with ledger rows that day, and the
+    ledger has not moved since (each count's ``expected`` is still the ledger's figure).
+
+    ``expected``: table id (None: total) -> the ledger's figure now; ``counts``: table id ->
+    (counted, expected when counted), the counter's latest count."""
+    missing = [names.get(t, "total") for t in expected if t not in counts]
+    if missing:
+        raise Conflict(f"{who} has not counted {', '.join(missing)}", "R54")
+    stale = [names.get(t, "total") for t, (_c, then) in counts.items()
+             if then != expected.get(t, 0)]
+    if stale:
+        raise Conflict(f"the ledger changed after {who} counted {', '.join(stale)}: count again",
+                       "R54")
+
+
+def reconciles(total: Line, *parts: Iterable[Line]) -> bool:
+    """R52: each breakdown of the day (per table, game, kind, staff) adds up exactly to the total,
+    in rows and in amount."""
+    for lines in parts:
+        lines = list(lines)
+        if (sum(x.entries for x in lines), sum(x.amount for x in lines)) != (total.entries,
+                                                                              total.amount):
+            return False
+    return True
+
+
+def parse_day(raw: str) -> date:
+    """A gaming day named in a URL, ``YYYY-MM-DD``; anything else names no day (404)."""
+    try:
+        return date.fromisoformat(raw) if len(raw) == 10 else date.fromisoformat("x")
+    except ValueError:
+        raise NotFound(f"no gaming day {raw!r}: name it as YYYY-MM-DD") from None

@@ -1,0 +1,132 @@
+"""R54 over HTTP: the day's report as JSON, on the cage page, as a CSV file and a printable page;
+counts and the close through the API, each refusal a 4xx naming the rule."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+
+from roomops.seating import seats
+from tests.conftest import login
+from tests.http.test_api import Api, refused, token_for
+
+DAY = "2026-11-21"
+
+
+@pytest.fixture()
+def tables(room, session, now):
+    """Two tables, two players seated by the desk: the buy-ins are the day's ledger rows."""
+    game = room.game(now)
+    t1, t2 = room.table(now, game, "1"), room.table(now, game, "2")
+    p = room.players(now, 2)
+    seats.seat_directly(session, room.sup, now, table_id=t1.id, seat_no=1, player_id=p[0].id,
+                        buy_in=10000)
+    seats.seat_directly(session, room.sup, now, table_id=t2.id, seat_no=1, player_id=p[1].id,
+                        buy_in=25000)
+    session.commit()
+    return t1.id, t2.id
+
+
+@pytest.fixture()
+def sup(client, room, session) -> Api:
+    return Api(client, token_for(room, session, "supervisor"))
+
+
+@pytest.fixture()
+def cashier(client, room, session) -> Api:
+    return Api(client, token_for(room, session, "cashier"))
+
+
+def _counts(t1: int, t2: int, short: int = 0, why: str | None = None) -> dict:
+    return {"counts": [{"table_id": t1, "counted": 10000},
+                       {"table_id": t2, "counted": 25000 - short, "explanation": why},
+                       {"counted": 35000 - short, "explanation": why}]}
+
+
+def test_report_json_adds_up(cashier, tables):
+    resp = cashier.get(f"/ledger/days/{DAY}/report")
+    assert resp.status_code == 200, resp.text
+    body = resp.json
+    assert (body["total"]["entries"], body["total"]["amount"], body["reconciled"]) == (2, 35000, True)
+    assert sorted(x["amount"] for x in body["by_table"]) == [10000, 25000]
+    assert body["by_kind"] == [{"key": "buy_in", "name": "buy in", "entries": 2, "amount": 35000}]
+    assert body["closed"] is False and body["close"] is None
+
+
+@pytest.mark.parametrize("day", ["2026-13-01", "yesterday!", "2026-02-30"])
+def test_a_bad_day_is_404(cashier, day):
+    assert cashier.get(f"/ledger/days/{day}/report").status_code == 404
+    assert cashier.post(f"/ledger/days/{day}/close", {"second_staff_id": 1}).status_code == 404
+
+
+def test_close_refusals_name_r54_and_a_close_goes_through_once(cashier, sup, room, tables):
+    t1, t2 = tables
+    refused(sup.post(f"/ledger/days/{DAY}/counts", _counts(t1, t2, 500)), 422, "R54")
+    assert sup.post(f"/ledger/days/{DAY}/counts", _counts(t1, t2, 500, "a chip short")).status_code == 201
+    # one person
+    refused(sup.post(f"/ledger/days/{DAY}/close", {"second_staff_id": room.staff["supervisor"].id}),
+            409, "R54")
+    # the second person has not counted
+    refused(sup.post(f"/ledger/days/{DAY}/close", {"second_staff_id": room.staff["cashier"].id}),
+            409, "R54")
+    resp = cashier.post(f"/ledger/days/{DAY}/counts", _counts(t1, t2))
+    assert resp.status_code == 201 and [c["variance"] for c in resp.json["counts"]] == [0, 0, 0]
+    done = cashier.post(f"/ledger/days/{DAY}/close", {"second_staff_id": room.staff["supervisor"].id})
+    assert done.status_code == 201, done.text
+    assert (done.json["expected_total"], done.json["counted_total"]) == (35000, 34500)
+    refused(sup.post(f"/ledger/days/{DAY}/close", {"second_staff_id": room.staff["cashier"].id}),
+            409, "R54")  # closing twice
+    after = cashier.get(f"/ledger/days/{DAY}/report").json
+    assert (after["closed"], after["as_closed"], after["close"]["entries"]) == (True, True, 2)
+
+
+def test_a_non_supervisor_pair_is_refused(client, room, session, tables):
+    from roomops.rooms.services import create_staff
+    from tests.factories import PASSWORD
+
+    other = create_staff(session, room.room.created_at, room=room.room, username="main-cashier2",
+                         password=PASSWORD, role="cashier")
+    session.commit()
+    cashier = Api(client, token_for(room, session, "cashier"))
+    refused(cashier.post(f"/ledger/days/{DAY}/close", {"second_staff_id": other.id}), 409, "R54")
+
+
+def test_the_cage_page_csv_and_print(client, room, session, tables):
+    cashier = login(client, "main-cashier")
+    page = cashier.get(f"/desk/cage/days/{DAY}/report")
+    assert page.status_code == 200 and "Per kind (fee type)" in page.text
+    assert "@media print" in page.text and "window.print()" in page.text
+    assert cashier.get("/desk/cage/report").headers["Location"].endswith(f"/desk/cage/days/{DAY}/report")
+    resp = cashier.get(f"/desk/cage/days/{DAY}/report.csv")
+    assert resp.status_code == 200 and resp.mimetype == "text/csv"
+    assert resp.headers["Content-Disposition"].startswith("attachment;")
+    rows = list(csv.reader(io.StringIO(resp.text)))
+    assert rows[0] == ["gaming_day", "section", "id", "name", "entries", "amount", "currency"]
+    kinds = [r for r in rows[1:] if r and r[1] == "kind"]
+    assert kinds == [[DAY, "kind", "buy_in", "buy in", "2", "35000", "GBP"]]
+    assert [DAY, "total", "", "total", "2", "35000", "GBP"] in rows
+    for section in ("table", "game", "kind", "staff"):
+        assert sum(int(r[5]) for r in rows[1:] if r and r[1] == section) == 35000
+
+
+def test_counts_and_close_from_the_cage_page(client, room, session, tables):
+    t1, t2 = tables
+    sup = login(client, "main-supervisor")
+    form = {f"count-{t1}": "100", f"count-{t2}": "250", "count-total": "350"}
+    assert sup.post(f"/desk/cage/days/{DAY}/counts", data=form).status_code == 303
+    short = sup.post(f"/desk/cage/days/{DAY}/counts", data={**form, "count-total": "349"})
+    assert short.status_code == 422 and "R54" in short.text
+    client.post("/logout")
+    cashier = login(client, "main-cashier")
+    assert cashier.post(f"/desk/cage/days/{DAY}/counts", data=form).status_code == 303
+    closed = cashier.post(f"/desk/cage/days/{DAY}/close",
+                          data={"second_staff_id": str(room.staff["supervisor"].id)})
+    assert closed.status_code == 303
+    assert "data-closed" in cashier.get(f"/desk/cage/days/{DAY}/report").text
+
+
+def test_a_dealer_sees_no_report(client, room, session, tables):
+    dealer = Api(client, token_for(room, session, "dealer"))
+    refused(dealer.get(f"/ledger/days/{DAY}/report"), 403, "R61")

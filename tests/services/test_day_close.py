@@ -1,0 +1,236 @@
+"""R27, R30, R52, R54 on the services, on every configured database: seating posts the buy-in row;
+counts, variances and the close by two staff (one a supervisor) once; the day's report adds up."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+import pytest
+from sqlalchemy import event, func, select, text
+from sqlalchemy.exc import DBAPIError, IntegrityError
+
+from roomops.errors import Conflict, Invalid
+from roomops.ledger import services as ledger
+from roomops.ledger.dayclose import Count, close_day, record_counts
+from roomops.ledger.models import DayClose, LedgerEntry
+from roomops.ledger.report import day_report
+from roomops.rooms.services import create_staff
+from roomops.seating import seats
+from tests.factories import PASSWORD
+from tests.services.helpers import audits, refused
+
+DAY = date(2026, 11, 21)  # the gaming day of the suite's START (20:00 UTC, UTC room, 06:00 start)
+
+
+@pytest.fixture()
+def day(room, session, now):
+    """Two tables of one game, three players seated by the desk (each seating posts its buy-in),
+    a cashier's add-on, a reversal and a cash-out."""
+    game = room.game(now)
+    t1, t2 = room.table(now, game, "1"), room.table(now, game, "2")
+    p = room.players(now, 3)
+    h1 = seats.seat_directly(session, room.sup, now, table_id=t1.id, seat_no=1, player_id=p[0].id,
+                             buy_in=10000)
+    h2 = seats.seat_directly(session, room.sup, now, table_id=t1.id, seat_no=2, player_id=p[1].id,
+                             buy_in=20000)
+    seats.seat_directly(session, room.sup, now, table_id=t2.id, seat_no=1, player_id=p[2].id,
+                        buy_in=30000)
+    cashier = room.actor("cashier")
+    ledger.add_on(session, cashier, now, h1.id, 5000)
+    wrong = ledger.add_on(session, cashier, now, h2.id, 7000)
+    ledger.reverse(session, room.sup, now, wrong.id, "keyed on the wrong seat")
+    seats.leave(session, room.sup, now, h2.id, 25000)
+    ledger.cash_out(session, cashier, now, h2.id, 25000)
+    return t1, t2
+
+
+def test_seating_posts_the_buy_in_row_in_the_same_transaction(room, session, now, day):
+    t1, _t2 = day
+    rows = session.scalars(select(LedgerEntry).where(LedgerEntry.kind == "buy_in")
+                           .order_by(LedgerEntry.id)).all()
+    assert [(r.amount, r.staff_id, r.method) for r in rows] == [
+        (10000, room.sup.staff_id, "cash"), (20000, room.sup.staff_id, "cash"),
+        (30000, room.sup.staff_id, "cash")]
+    assert rows[0].table_id == t1.id and rows[0].hold_id is not None
+    assert len(audits(session, "ledger.buy_in")) == 3
+    # the cashier's buy-in for a seat that has one is refused: more chips are an add-on
+    refused(lambda: ledger.buy_in(session, room.actor("cashier"), now, rows[0].hold_id, 10000),
+            "R30", "add-on", error=Conflict)
+
+
+def test_a_return_rule_buy_in_above_the_maximum_is_posted_and_accepted_again(room, session, now):
+    game = room.game(now)  # buy-ins 100.00-400.00
+    table = room.table(now, game, "1")
+    player = room.player(now, "Ria")
+    hold = seats.seat_directly(session, room.sup, now, table_id=table.id, seat_no=1,
+                               player_id=player.id, buy_in=40000)
+    seats.leave(session, room.sup, now, hold.id, 90000)
+    later = now + timedelta(minutes=30)
+    refused(lambda: seats.seat_directly(session, room.sup, later, table_id=table.id, seat_no=2,
+                                        player_id=player.id, buy_in=40000), "R27")
+    back = seats.seat_directly(session, room.sup, later, table_id=table.id, seat_no=2,
+                               player_id=player.id, buy_in=90000)  # R27 over the table maximum
+    row = session.scalars(select(LedgerEntry).where(LedgerEntry.hold_id == back.id)).one()
+    assert (row.kind, row.amount) == ("buy_in", 90000)
+    ledger.reverse(session, room.sup, later, row.id, "posted twice by mistake")
+    again = ledger.buy_in(session, room.actor("cashier"), later, back.id, 90000)
+    assert again.amount == 90000  # what check_seat_buy_in accepted, the ledger accepts
+
+
+def test_the_report_adds_up_per_table_game_kind_and_staff(room, session, now, day):
+    t1, t2 = day
+    rep = day_report(session, room.room.id, "GBP", DAY)
+    # buy-ins 100+200+300, add-ons 50+70, reversal -70, cash-out -250
+    assert (rep.total.entries, rep.total.amount) == (7, 40000)
+    assert {x.key: x.amount for x in rep.by_table} == {t1.id: 10000, t2.id: 30000}
+    assert {x.key: (x.entries, x.amount) for x in rep.by_kind} == {
+        "buy_in": (3, 60000), "add_on": (2, 12000), "reversal": (1, -7000), "cash_out": (1, -25000)}
+    assert {x.name: x.amount for x in rep.by_staff} == {
+        room.staff["supervisor"].display_name: 53000, room.staff["cashier"].display_name: -13000}
+    assert rep.reconciled
+    for lines in (rep.by_table, rep.by_game, rep.by_kind, rep.by_staff):
+        assert sum(x.amount for x in lines) == rep.total.amount
+        assert sum(x.entries for x in lines) == rep.total.entries
+    empty = day_report(session, room.room.id, "GBP", DAY - timedelta(days=1))
+    assert (empty.total.entries, empty.total.amount, empty.by_table, empty.reconciled) == (0, 0, [], True)
+
+
+def test_the_report_takes_a_fixed_number_of_statements(room, session, now, day):
+    def statements() -> int:
+        seen = []
+        session.execute(select(1))  # audit rows queued by the services are written first
+        conn = session.connection()
+        listen = lambda *a: seen.append(1)  # noqa: E731
+        event.listen(conn, "before_cursor_execute", listen)
+        try:
+            day_report(session, room.room.id, "GBP", DAY)
+        finally:
+            event.remove(conn, "before_cursor_execute", listen)
+        return len(seen)
+
+    few = statements()
+    t1, _ = day
+    hold = session.scalars(select(LedgerEntry.hold_id).where(LedgerEntry.table_id == t1.id,
+                                                              LedgerEntry.kind == "buy_in")).first()
+    for _ in range(20):
+        ledger.add_on(session, room.actor("cashier"), now, hold, 100)
+    record_counts(session, room.sup, now, DAY, [Count(None, 0, "not counted yet")])
+    assert statements() == few == 7
+
+
+def _count_all(session, actor, now, day, variance: int = 0, why: str | None = None):
+    t1, t2 = day
+    return record_counts(session, actor, now, DAY, [
+        Count(t1.id, 10000), Count(t2.id, 30000 + variance, why), Count(None, 40000 + variance, why)])
+
+
+def test_a_variance_needs_an_explanation_and_is_recorded(room, session, now, day):
+    _t1, t2 = day
+    refused(lambda: record_counts(session, room.sup, now, DAY, [Count(t2.id, 29500)]), "R54",
+            "-500", error=Invalid)
+    rows = _count_all(session, room.sup, now, day, -500, "a 5 chip in the drop box")
+    assert [r.variance for r in rows] == [0, -500, -500]
+    assert rows[1].explanation == "a 5 chip in the drop box"
+    assert audits(session, "day.counted")[0].detail["counts"][1]["variance"] == -500
+
+
+def test_close_needs_two_different_staff_one_a_supervisor(room, session, now, day):
+    cashier = room.actor("cashier")
+    _count_all(session, room.sup, now, day)
+    refused(lambda: close_day(session, room.sup, now, DAY, room.sup.staff_id), "R54",
+            "two different", error=Conflict)
+    second = create_staff(session, now, room=room.room, username="main-cashier2", password=PASSWORD,
+                          role="cashier")
+    _count_all(session, cashier, now, day)
+    refused(lambda: close_day(session, cashier, now, DAY, second.id), "R54", "supervisor",
+            error=Conflict)
+    refused(lambda: close_day(session, cashier, now, DAY, room.staff["admin"].id), "R54",
+            "has not counted", error=Conflict)
+    close = close_day(session, cashier, now, DAY, room.sup.staff_id)
+    assert (close.closed_by_id, close.second_staff_id, close.expected_total, close.counted_total,
+            close.entries) == (cashier.staff_id, room.sup.staff_id, 40000, 40000, 7)
+    assert audits(session, "day.closed")[0].detail["expected_total"] == 40000
+
+
+def test_a_day_is_closed_once_and_its_figures_never_change(room, session, now, day):
+    t1, _ = day
+    _count_all(session, room.sup, now, day)
+    _count_all(session, room.actor("cashier"), now, day)
+    before = day_report(session, room.room.id, "GBP", DAY)
+    close_day(session, room.sup, now, DAY, room.staff["cashier"].id)
+    refused(lambda: close_day(session, room.sup, now, DAY, room.staff["cashier"].id), "R54",
+            error=Conflict)
+    refused(lambda: record_counts(session, room.sup, now, DAY, [Count(None, 1, "late")]), "R54",
+            error=Conflict)
+    hold = session.scalars(select(LedgerEntry).where(LedgerEntry.table_id == t1.id)).first()
+    refused(lambda: ledger.add_on(session, room.sup, now, hold.hold_id, 100), "R54", error=Conflict)
+    tomorrow = now + timedelta(hours=12)  # 08:00 next gaming day
+    rev = ledger.reverse(session, room.sup, tomorrow, hold.id, "counted next morning")
+    assert rev.gaming_day == DAY + timedelta(days=1)  # a reversal belongs to the day it is made
+    after = day_report(session, room.room.id, "GBP", DAY)
+    assert (after.total, after.by_table, after.by_kind) == (before.total, before.by_table,
+                                                            before.by_kind)
+
+
+def test_counts_before_a_later_posting_are_stale(room, session, now, day):
+    t1, _ = day
+    _count_all(session, room.sup, now, day)
+    _count_all(session, room.actor("cashier"), now, day)
+    hold = session.scalars(select(LedgerEntry.hold_id).where(LedgerEntry.table_id == t1.id)).first()
+    ledger.add_on(session, room.sup, now, hold, 100)
+    refused(lambda: close_day(session, room.sup, now, DAY, room.staff["cashier"].id), "R54",
+            "count again", error=Conflict)
+
+
+def test_future_days_are_not_counted(room, session, now, day):
+    refused(lambda: record_counts(session, room.sup, now, DAY + timedelta(days=1),
+                                  [Count(None, 0)]), "R54", error=Invalid)
+
+
+@pytest.mark.parametrize("sql", ["UPDATE day_counts SET counted = 1", "DELETE FROM day_counts",
+                                 "UPDATE day_closes SET expected_total = 1", "DELETE FROM day_closes"])
+def test_counts_and_closes_are_append_only_in_the_database(room, session, now, day, sql):
+    _count_all(session, room.sup, now, day)
+    _count_all(session, room.actor("cashier"), now, day)
+    close_day(session, room.sup, now, DAY, room.staff["cashier"].id)
+    session.flush()
+    sp = session.begin_nested()
+    with pytest.raises(DBAPIError, match="append-only"):
+        session.execute(text(sql))
+    sp.rollback()
+
+
+def test_the_database_refuses_a_close_by_one_person_and_a_second_close(room, session, now):
+    staff = room.sup.staff_id
+    sql = ("INSERT INTO day_closes (room_id, gaming_day, closed_at, closed_by_id, second_staff_id, "
+           "entries, expected_total, counted_total) VALUES (:r, :d, :at, :a, :b, 0, 0, 0)")
+    args = {"r": room.room.id, "d": DAY, "at": now}
+    sp = session.begin_nested()
+    with pytest.raises(IntegrityError):
+        session.execute(text(sql), {**args, "a": staff, "b": staff})
+    sp.rollback()
+    session.execute(text(sql), {**args, "a": staff, "b": room.staff["cashier"].id})
+    sp = session.begin_nested()
+    with pytest.raises(IntegrityError):
+        session.execute(text(sql), {**args, "a": staff, "b": room.staff["admin"].id})
+    sp.rollback()
+    assert session.scalar(select(func.count()).select_from(DayClose)) == 1
+
+
+def test_a_table_change_carries_the_stack_and_only_chips_added_are_a_row(room, session, now):
+    from roomops.seating.moves import move_player
+
+    game = room.game(now)
+    t1, t2 = room.table(now, game, "1"), room.table(now, game, "2")
+    player = room.player(now, "Mo")
+    hold = seats.seat_directly(session, room.sup, now, table_id=t1.id, seat_no=1,
+                               player_id=player.id, buy_in=20000)
+    moved = move_player(session, room.sup, now, hold.id, table_id=t2.id, seat_no=1, stack=35000,
+                        added=5000)
+    rows = session.scalars(select(LedgerEntry).order_by(LedgerEntry.id)).all()
+    assert [(r.kind, r.amount, r.hold_id) for r in rows] == [("buy_in", 20000, hold.id),
+                                                              ("add_on", 5000, moved.id)]
+    refused(lambda: ledger.buy_in(session, room.actor("cashier"), now, moved.id, 10000), "R30",
+            "changed tables", error=Conflict)
+    move_player(session, room.sup, now, moved.id, table_id=t1.id, seat_no=2, stack=40000)
+    assert session.scalar(select(func.count()).select_from(LedgerEntry)) == 2  # no row for a stack
