@@ -19,7 +19,16 @@ from roomops.errors import Invalid
 from roomops.ledger import dayclose, fees, rake, report, transit
 from roomops.ledger import services as ledger
 from roomops.ledger.closing import parse_day
-from roomops.ledger.schemas import CancelSlip, CloseDay, Counts, Movement, Rake, Reversal, SessionFee
+from roomops.ledger.schemas import (
+    CancelSlip,
+    CloseDay,
+    Counts,
+    Movement,
+    Rake,
+    Rebuy,
+    Reversal,
+    SessionFee,
+)
 from roomops.rooms.models import Room
 from roomops.web.uow import actor, db, now, run
 
@@ -59,6 +68,16 @@ def post_buy_in() -> Response:
        "(R28, R32)", response=out.LedgerEntryOut, status=201, body=Movement, tag="ledger")
 def post_add_on() -> Response:
     return _movement(ledger.add_on, "R28")
+
+
+@route("POST", "/ledger/rebuys", summary="Log chips bought again by a seated player with none left: "
+       "the minimum unless stated; below it once per session after an all-in loss (R30)",
+       response=out.LedgerEntryOut, status=201, body=Rebuy, tag="ledger")
+def post_rebuy() -> Response:
+    b = _body(Rebuy, "R30")
+    return answer(out.LedgerEntryOut, run(
+        ledger.rebuy, b.hold_id, b.amount, after_all_in=b.after_all_in, method=b.method,
+        currency=b.currency, key=_key(b.idempotency_key)), 201)
 
 
 @route("POST", "/ledger/cash-outs", summary="Log a cash-out for a player who has left the seat "

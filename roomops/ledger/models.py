@@ -9,7 +9,17 @@ from __future__ import annotations
 
 from datetime import date, datetime
 
-from sqlalchemy import CheckConstraint, Date, ForeignKey, Index, String, Text, UniqueConstraint
+from sqlalchemy import (
+    Boolean,
+    CheckConstraint,
+    Date,
+    ForeignKey,
+    Index,
+    String,
+    Text,
+    UniqueConstraint,
+    false,
+)
 from sqlalchemy.orm import Mapped, mapped_column
 
 from roomops.db import Base, UTCDateTime
@@ -39,6 +49,7 @@ class LedgerEntry(Base):
         CheckConstraint("kind <> 'session_fee' OR (period_start IS NOT NULL AND "
                         "period_end > period_start)", name="fee_period"),
         CheckConstraint("kind <> 'rake' OR hand_id IS NOT NULL", name="rake_hand"),
+        CheckConstraint("NOT short_buy_in OR kind = 'add_on'", name="short_buy_in"),
         UniqueConstraint("room_id", "idempotency_key", name="uq_ledger_entries_room_key"),
         Index("ix_ledger_entries_room_day", "room_id", "gaming_day"),
         Index("ix_ledger_entries_hold", "hold_id"),
@@ -67,6 +78,8 @@ class LedgerEntry(Base):
     period_end: Mapped[datetime | None] = mapped_column(UTCDateTime)
     # R51: the hand a rake row was taken from (a reversal repeats it)
     hand_id: Mapped[int | None] = mapped_column(ForeignKey("hands.id"))
+    # R30: chips bought again below the minimum after an all-in loss, once per session
+    short_buy_in: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class TransitSlip(Base):

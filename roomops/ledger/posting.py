@@ -39,6 +39,7 @@ class Posting:
     period_start: datetime | None = None  # R50: the hour a session fee covers
     period_end: datetime | None = None
     hand_id: int | None = None  # R51: the hand a rake was taken from
+    short_buy_in: bool = False  # R30: once per session, after an all-in loss
     note: dict[str, object] = field(default_factory=dict)  # audited only (R60), e.g. a rake's pot
 
 

@@ -33,6 +33,19 @@ class Movement(Body):
     idempotency_key: IdempotencyKey | None = None
 
 
+class Rebuy(Body):
+    """R30: chips bought again by a seated player with none left: the table minimum when no
+    ``amount`` is given; less only ``after_all_in`` (lost all-in on the previous hand), once per
+    session."""
+
+    hold_id: Id
+    amount: StrictMoney | None = None
+    after_all_in: bool = False
+    method: Method = "cash"
+    currency: Currency | None = None
+    idempotency_key: IdempotencyKey | None = None
+
+
 class Reversal(Body):
     """R52: why the row is wrong."""
 

@@ -15,6 +15,7 @@ from sqlalchemy import exists, select
 from sqlalchemy.orm import Session, aliased
 
 from roomops.actors import Actor, get_in_room
+from roomops.board.terms import money
 from roomops.errors import Conflict, Invalid
 from roomops.games.models import Game
 from roomops.ledger.idempotency import fingerprint, replay
@@ -54,6 +55,20 @@ def add_on(session: Session, actor: Actor, now: datetime, hold_id: int, amount: 
     return _movement(session, actor, now, "add_on", hold_id, amount, method, currency, key)
 
 
+def rebuy(session: Session, actor: Actor, now: datetime, hold_id: int, amount: int | None = None,
+          *, after_all_in: bool = False, method: str = "cash", currency: str | None = None,
+          key: str | None = None) -> LedgerEntry:
+    """R30: a seated player with no chips left buys chips again between hands (an ``add_on`` row):
+    the table minimum when no amount is stated, otherwise within the game's range; less than the
+    minimum only when the player lost all-in on the previous hand, and once per session (the seat
+    and the seats a table change carried the player from)."""
+    if amount is None:
+        hold = get_in_room(session, SeatHold, hold_id, actor, "seat")
+        amount = session.get_one(Game, at_seat(session, hold)["game_id"]).min_buyin
+    return _movement(session, actor, now, "add_on", hold_id, amount, method, currency, key,
+                     after_all_in=after_all_in)
+
+
 def cash_out(session: Session, actor: Actor, now: datetime, hold_id: int, amount: int,
              method: str = "cash", currency: str | None = None, key: str | None = None) -> LedgerEntry:
     """R28: a player who has left the seat exchanges the chips they left with; chips are never
@@ -82,7 +97,9 @@ def reverse(session: Session, actor: Actor, now: datetime, entry_id: int, reason
 
 
 def _movement(session: Session, actor: Actor, now: datetime, kind: str, hold_id: int, amount: int,
-              method: str, currency: str | None, key: str | None) -> LedgerEntry:
+              method: str, currency: str | None, key: str | None, *,
+              after_all_in: bool | None = None) -> LedgerEntry:
+    """``after_all_in``: None for an add-on; a bool for a rebuy (R30, ``rebuy``)."""
     actor.require("cash")  # R61: cashiers (and supervisors) log buy-ins and cash-outs
     rule = RULES[kind]
     check_amount(amount, rule)
@@ -90,17 +107,39 @@ def _movement(session: Session, actor: Actor, now: datetime, kind: str, hold_id:
     room = session.get_one(Room, actor.room_id)
     check_currency(currency, room.currency)
     print_ = fingerprint(op=kind, hold_id=hold_id, amount=amount, method=method,
-                         staff=actor.staff_id)
+                         staff=actor.staff_id, rebuy=after_all_in)
     hold = locked_hold(session, actor, hold_id)
     earlier = replay(session, LedgerEntry, room.id, key, print_)  # after the lock: see a racer's row
     if earlier is not None:
         return earlier
     check_seat(hold, rule, live=kind != "cash_out")
     seat = at_seat(session, hold)
+    game = session.get_one(Game, seat["game_id"])
     if kind == "buy_in":
-        _check_first_buy_in(session, hold, amount, session.get_one(Game, seat["game_id"]))
-    return post(session, actor, now, Posting(kind, signed(kind, amount), method, **seat), key,
-                print_)
+        _check_first_buy_in(session, hold, amount, game)
+    short = after_all_in is not None and _short_rebuy(session, hold, amount, game, after_all_in)
+    return post(session, actor, now, Posting(kind, signed(kind, amount), method, **seat,
+                                             short_buy_in=short), key, print_)
+
+
+def _short_rebuy(session: Session, hold: SeatHold, amount: int, game: Game, after_all_in: bool) -> bool:
+    """R30: whether a rebuy is the session's one short buy-in; refused when it may not be."""
+    if amount >= game.min_buyin:
+        check_buy_in(amount, game.min_buyin, game.max_buyin)
+        return False
+    if not after_all_in:
+        raise Conflict(f"a rebuy is at least the table minimum ({money(game.min_buyin)}); less only "
+                       "after losing all-in on the previous hand, once per session", "R30")
+    chain, at = [hold.id], hold
+    while at.from_hold_id is not None:  # the seats a table change carried the player from (R18)
+        at = session.get_one(SeatHold, at.from_hold_id)
+        chain.append(at.id)
+    used = select(LedgerEntry.id).where(
+        LedgerEntry.hold_id.in_(chain), LedgerEntry.short_buy_in.is_(True),
+        ~exists().where(_REVERSAL.reverses_id == LedgerEntry.id))
+    if session.scalar(used.limit(1)) is not None:
+        raise Conflict("the player has had their one short buy-in this session", "R30")
+    return True
 
 
 def _check_first_buy_in(session: Session, hold: SeatHold, amount: int, game: Game) -> None:

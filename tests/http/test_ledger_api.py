@@ -126,3 +126,19 @@ def test_open_slips_and_number_report(api, cashier, clock, hold_ids):
     report = api.get("/transits/numbers").json
     assert [s["number"] for s in report["slips"]] == [1, 2, 3] and report["missing"] == []
     assert report["by_state"] == {"requested": 2, "cancelled": 1}
+
+
+def test_api_rebuy_short_once_after_an_all_in_loss(client, room, session, now):
+    _game, _table, holds = seated_holds(room, session, now)
+    session.commit()
+    api = Api(client, token_for(room, session, "cashier"))
+    first = api.post("/ledger/rebuys", json={"hold_id": holds[0].id})
+    assert first.status_code == 201, first.text
+    assert (first.json["amount"], first.json["short_buy_in"]) == (10000, False)
+    refused(api.post("/ledger/rebuys", json={"hold_id": holds[0].id, "amount": 3000}), 409, "R30")
+    short = api.post("/ledger/rebuys", json={"hold_id": holds[0].id, "amount": 3000,
+                                             "after_all_in": True}).json
+    assert short["short_buy_in"] is True
+    refused(api.post("/ledger/rebuys", json={"hold_id": holds[0].id, "amount": 3000,
+                                             "after_all_in": True}), 409, "R30")
+    refused(api.post("/ledger/rebuys", json={"hold_id": holds[0].id, "amount": 30.5}), 422, "R30")

@@ -34,8 +34,6 @@ def _seated(room, session, now, free=1, **policy):
     return game, table, holds
 
 
-
-
 # ---- R23: who may take a break ----------------------------------------------------------------
 
 

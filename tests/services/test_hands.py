@@ -33,8 +33,6 @@ def _hand(room, session, at, table, n, **kw):
     return record_hand(session, room.actor("dealer"), at, table.id, hand_no=n, **kw)
 
 
-
-
 def test_r33_first_hand_from_the_high_card_then_the_button_moves_on(room, session, now):
     _game, table, _holds = _table(room, session, now)
     refused(lambda: _hand(room, session, now, table, 1), "R33")  # no high card yet

@@ -22,8 +22,6 @@ def holds(room, session, now):
     return seated_holds(room, session, now)[2]
 
 
-
-
 def _rows(session) -> int:
     return session.scalar(select(func.count()).select_from(LedgerEntry))
 
@@ -53,6 +51,34 @@ def test_one_buy_in_per_seat_and_more_chips_are_an_add_on(room, session, now, ho
     ledger.add_on(session, room.sup, now, holds[0].id, 50000)  # no maximum on top-ups
     ledger.reverse(session, room.sup, now, first.id, "wrong seat")
     ledger.buy_in(session, room.sup, now, holds[0].id, 20000)  # the reversed one no longer counts
+
+
+def test_r30_a_rebuy_is_the_minimum_unless_stated_and_short_only_once_after_an_all_in_loss(
+        room, session, now, holds):
+    assert ledger.rebuy(session, room.sup, now, holds[0].id).amount == 10000  # no amount: minimum
+    refused(lambda: ledger.rebuy(session, room.sup, now, holds[0].id, 4000), "R30", "all-in",
+            error=Conflict)
+    refused(lambda: ledger.rebuy(session, room.sup, now, holds[0].id, 40001), "R30", error=Invalid)
+    short = ledger.rebuy(session, room.sup, now, holds[0].id, 4000, after_all_in=True)
+    assert (short.kind, short.amount, short.short_buy_in) == ("add_on", 4000, True)
+    refused(lambda: ledger.rebuy(session, room.sup, now, holds[0].id, 4000, after_all_in=True),
+            "R30", "one short buy-in", error=Conflict)
+    assert not ledger.rebuy(session, room.sup, now, holds[0].id, 10000, after_all_in=True).short_buy_in
+    ledger.reverse(session, room.sup, now, short.id, "keyed on the wrong seat")  # reversed: not used
+    assert ledger.rebuy(session, room.sup, now, holds[0].id, 3000, after_all_in=True).short_buy_in
+    assert ledger.rebuy(session, room.sup, now, holds[1].id, 2000, after_all_in=True).short_buy_in
+
+
+def test_r30_the_short_buy_in_is_once_per_session_across_a_table_change(room, session, now):
+    from roomops.seating import moves
+
+    game, _table, holds = seated_holds(room, session, now)
+    ledger.rebuy(session, room.sup, now, holds[0].id, 4000, after_all_in=True)
+    other = room.table(now, game, "2")
+    moved = moves.move_player(session, room.sup, now, holds[0].id, table_id=other.id, seat_no=1,
+                              stack=4000)
+    refused(lambda: ledger.rebuy(session, room.sup, now, moved.id, 4000, after_all_in=True),
+            "R30", "one short buy-in", error=Conflict)
 
 
 @pytest.mark.parametrize("amount", [-100, 0, 1.5])

@@ -21,8 +21,6 @@ S = timedelta(seconds=1)
 MIN = timedelta(minutes=1)
 
 
-
-
 def _tables(room, session, now, *free, **game_fields):
     """One game with a table per entry of ``free`` (its open seats), players seated at ``now``."""
     game = room.game(now, **game_fields)

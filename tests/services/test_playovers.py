@@ -41,8 +41,6 @@ def floor(room, session, now):
     return game, table, holds, waiting, entries, at
 
 
-
-
 def _live(session):
     session.flush()
     return list(session.scalars(select(Playover).where(Playover.ended_at.is_(None))))

@@ -24,8 +24,6 @@ def holds(room, session, now):
     return seated_holds(room, session, now)[2]
 
 
-
-
 def test_cash_transit_requested_authorised_delivered_posts_one_ledger_row(room, session, now, holds):
     cashier, sup = room.actor("cashier"), room.sup
     slip = transit.request(session, cashier, now, holds[0].id, 20000, "cash")
