@@ -59,12 +59,13 @@ def record_hand(session: Session, actor: Actor, now: datetime, table_id: int, *,
                 straddles=[{"seat_no": s.seat_no, "amount": s.amount} for s in straddles])
     session.add(hand)
     _store_seats(session, now, plan, sat)
-    _store_played_over(session, now, plan, sat)
+    played = _blinds_of_played_over(plan, sat)
+    _store_played_over(session, now, sat, played)
     record(session, actor, now, "hand.recorded", ("table", table.id), hand_no=hand_no,
            button=hand.button, small_blind_seat=hand.small_blind_seat,
            big_blind_seat=hand.big_blind_seat, posts=hand.posts, straddles=hand.straddles,
            missed_sb=list(plan.missed_sb), missed_bb=list(plan.missed_bb))
-    missed = [sat[n].absence for n in {*plan.missed_bb, *_blinds_of_played_over(plan, sat)["big_blind"]}
+    missed = [sat[n].absence for n in {*plan.missed_bb, *played["big_blind"]}
               if sat[n].absence is not None]
     count_missed_big_blinds(session, actor, now, game, missed)  # type: ignore[arg-type]
     return hand
@@ -94,7 +95,8 @@ def preview(session: Session, actor: Actor, table_id: int) -> DealerView:
         plan = None if last is None else next_hand(state, seats)
     except Conflict:
         plan = None
-    out = {n: s.dealt_out(state.hand_no + 1) for n, s in sat.items() if s.dealt_out(state.hand_no + 1)}
+    nxt = state.hand_no + 1
+    out = {n: left for n, s in sat.items() if (left := s.dealt_out(nxt))}
     return DealerView(last, plan, seats, out)
 
 
@@ -141,10 +143,10 @@ def _store_seats(session: Session, now: datetime, plan: HandPlan, sat: dict[int,
         _write_blinds(session, now, s, values)
 
 
-def _store_played_over(session: Session, now: datetime, plan: HandPlan, sat: dict[int, Sitting]) -> None:
+def _store_played_over(session: Session, now: datetime, sat: dict[int, Sitting],
+                       posted: dict[str, set[int]]) -> None:
     """R35/R29: the overplayer posted the seat's blind, so its absent owner missed it: the owner
     keeps their buttons and gets the missed SB or BB button."""
-    posted = _blinds_of_played_over(plan, sat)
     for n, s in sat.items():
         if not s.played_over:
             continue
