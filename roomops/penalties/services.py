@@ -13,7 +13,7 @@ from roomops.blinds.penalties import Penalty, PenaltyKind, check_penalty, hands_
 from roomops.errors import Conflict, NotFound
 from roomops.games.models import Table
 from roomops.games.services import locked_game
-from roomops.hands.models import Hand
+from roomops.hands.seats import last_hand
 from roomops.lists.history import end_entry
 from roomops.lists.models import ListEntry
 from roomops.penalties.models import PenaltyRecord
@@ -40,7 +40,8 @@ def give_penalty(session: Session, actor: Actor, now: datetime, hold_id: int, *,
     row = PenaltyRecord(room_id=hold.room_id, player_id=hold.player_id, hold_id=hold.id,
                         table_id=table.id, kind=kind, count=count,
                         players_at_table=penalty.players_at_table, hands_out=hands_out(penalty),
-                        from_hand_no=_last_hand_no(session, table.id), reason=penalty.reason,
+                        from_hand_no=last.hand_no if (last := last_hand(session, table.id)) else 0,
+                        reason=penalty.reason,
                         given_at=now, given_by_id=actor.staff_id)
     session.add(row)
     session.flush()
@@ -85,7 +86,3 @@ def _seated(session: Session, actor: Actor, hold_id: int) -> tuple[SeatHold, Tab
 def _players_at(session: Session, table_id: int) -> int:
     return session.scalar(select(func.count()).select_from(SeatHold).where(
         SeatHold.table_id == table_id, SeatHold.kind == "seated", SeatHold.ended_at.is_(None))) or 0
-
-
-def _last_hand_no(session: Session, table_id: int) -> int:
-    return session.scalar(select(func.max(Hand.hand_no)).where(Hand.table_id == table_id)) or 0
