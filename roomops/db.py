@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import DateTime, Engine, MetaData, create_engine, event, update
+from sqlalchemy import ColumnElement, DateTime, Engine, MetaData, Row, create_engine, event, update
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
 from sqlalchemy.types import TypeDecorator
 
@@ -69,10 +69,18 @@ def end_live(session: Session, model: Any, ids: list[int], now: datetime, outcom
     claim racing the sweep, or two sweepers, never handle one row twice."""
     if not ids:
         return []
-    stmt = (update(model).where(model.id.in_(ids), model.ended_at.is_(None))
-            .values(ended_at=now, outcome=outcome, **values).returning(model.id)
+    return [row[0] for row in end_live_where(session, model, model.id.in_(ids), now, outcome,
+                                             (model.id,), **values)]
+
+
+def end_live_where(session: Session, model: Any, where: ColumnElement[bool], now: datetime,
+                   outcome: str, returning: tuple[Any, ...], **values: object) -> list[Row[Any]]:
+    """``end_live`` for the live rows matching ``where``: one UPDATE handing back ``returning`` of
+    each row it ended (what their audit rows need, without reading them first)."""
+    stmt = (update(model).where(where, model.ended_at.is_(None))
+            .values(ended_at=now, outcome=outcome, **values).returning(*returning)
             .execution_options(synchronize_session="fetch"))
-    return list(session.scalars(stmt))
+    return list(session.execute(stmt).all())
 
 
 def make_engine(url: str, **kwargs: Any) -> Engine:
@@ -88,4 +96,16 @@ def read_only(engine: Engine) -> Engine:
 
 
 def make_sessionmaker(engine: Engine) -> sessionmaker[Session]:
-    return sessionmaker(bind=engine, expire_on_commit=False, autoflush=True)
+    maker = sessionmaker(bind=engine, expire_on_commit=False, autoflush=True)
+    for name in ("pending_to_persistent", "deleted_to_persistent", "detached_to_persistent",
+                 "loaded_as_persistent"):
+        event.listen(maker, name, _keep)
+    return maker
+
+
+def _keep(session: Session, instance: object) -> None:
+    """Hold every object the session has in it until the session closes. The identity map holds
+    them weakly: a row a service read and dropped (the room, the game) would be loaded again by
+    the next ``session.get`` of the same request. A session lives for one request or one job run,
+    so nothing is held for long."""
+    session.info.setdefault("roomops.held", []).append(instance)

@@ -25,10 +25,10 @@ def record(
     **detail: Any,
 ) -> None:
     """Queue one audit row (R60) in the caller's transaction, so it commits or rolls back with the
-    change. Queued rows are written together, in the order recorded, by one multi-row INSERT before
-    the session's next statement or its commit: a sweep that expires a thousand offers sends a
-    handful of INSERTs, not one per row (SQLite hands back generated ids one row at a time, so the
-    unit of work would insert audit objects singly)."""
+    change. Queued rows are written together, in the order recorded, by one multi-row INSERT at the
+    commit (or before a read of the audit trail in the same transaction): a request sends one audit
+    INSERT and a sweep that expires a thousand offers one, not one per row (SQLite hands back
+    generated ids one row at a time, so the unit of work would insert audit objects singly)."""
     session.info.setdefault(PENDING, []).append({
         "room_id": actor.room_id, "at": now, "actor_id": actor.staff_id, "actor": actor.label,
         "action": action, "entity_type": entity[0], "entity_id": entity[1], "reason": reason,
@@ -45,8 +45,10 @@ def write_pending(session: Session) -> None:
 
 @event.listens_for(Session, "do_orm_execute")
 def _before_statement(state: ORMExecuteState) -> None:
-    # Whatever the statement reads (the audit trail included) sees the rows recorded before it.
-    write_pending(state.session)
+    # A read of the audit trail sees the rows recorded before it; every other statement leaves
+    # them queued for one INSERT at the commit (nothing references an audit row).
+    if state.bind_mapper is not None and state.bind_mapper.class_ is AuditEvent:
+        write_pending(state.session)
 
 
 @event.listens_for(Session, "before_commit")

@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import datetime
 
-from sqlalchemy import insert, select
+from sqlalchemy import and_, insert, select
 from sqlalchemy.orm import Session
 
 from roomops.actors import Actor, get_in_room
 from roomops.audit.service import record
-from roomops.db import end_live
+from roomops.db import end_live, end_live_where
 from roomops.errors import Conflict, Invalid, NotFound
 from roomops.games.models import Game, Table
 from roomops.games.services import locked_game
@@ -60,20 +60,18 @@ def make_offers(session: Session, actor: Actor, now: datetime, room: Room, assig
                 reason: str | None = None) -> list[SeatHold]:
     """R20: each offer holds its seat until its deadline; all are written in one batch.
 
-    One multi-row INSERT, then one read for the new ids (SQLite's unit of work would insert the
-    objects one by one to learn them); each player holds at most one live offer (R14). A
+    One multi-row INSERT ... RETURNING (SQLite's unit of work would insert the objects one by one
+    to learn their ids); each player holds at most one live offer (R14), which is how the
+    returned rows, in no promised order, are matched to the assignments. A
     must-move offer (R17) names the seat the player moves from instead of a list entry."""
     if not assignments:
         return []
     deadline = claim_deadline(now, room.claim_minutes)
-    session.execute(insert(SeatHold), [
+    made = {o.player_id: o for o in session.scalars(insert(SeatHold).returning(SeatHold), [
         {"room_id": room.id, "table_id": a.table_id, "seat_no": a.seat_no, "player_id": a.player_id,
          "kind": "offer", "entry_id": a.entry_id, "from_hold_id": a.from_hold_id,
          "started_at": now, "deadline": deadline}
-        for a in assignments])
-    made = {o.player_id: o for o in session.scalars(select(SeatHold).where(
-        SeatHold.room_id == room.id, SeatHold.player_id.in_([a.player_id for a in assignments]),
-        SeatHold.kind == OFFER, SeatHold.ended_at.is_(None)))}
+        for a in assignments])}
     offers = [made[a.player_id] for a in assignments]
     for offer in offers:
         record(session, actor, now, "offer.made", offer_entity(offer), reason=reason,
@@ -164,15 +162,14 @@ def cancel_entry_offers(session: Session, actor: Actor, now: datetime,
     seat it was called to; not a missed call. The caller offers the seat again (R14)."""
     if not entry_ids:
         return []
-    live = list(session.scalars(select(SeatHold).where(
-        SeatHold.entry_id.in_(entry_ids), SeatHold.kind == "offer", SeatHold.ended_at.is_(None))))
-    ended = set(end_live(session, SeatHold, [o.id for o in live], now, "cancelled"))
-    for offer in live:
-        if offer.id in ended:
-            record(session, actor, now, "offer.cancelled", ("list_entry", offer.entry_id or 0),
-                   offer_id=offer.id, player_id=offer.player_id, table_id=offer.table_id,
-                   seat_no=offer.seat_no)
-    return sorted(ended)
+    ended = end_live_where(session, SeatHold, and_(SeatHold.entry_id.in_(entry_ids),
+                                                   SeatHold.kind == OFFER), now, "cancelled",
+                           (SeatHold.id, SeatHold.entry_id, SeatHold.player_id, SeatHold.table_id,
+                            SeatHold.seat_no))
+    for offer_id, entry_id, player_id, table_id, seat_no in ended:
+        record(session, actor, now, "offer.cancelled", ("list_entry", entry_id or 0),
+               offer_id=offer_id, player_id=player_id, table_id=table_id, seat_no=seat_no)
+    return sorted(row[0] for row in ended)
 
 
 def release_offers(session: Session, actor: Actor, now: datetime, game: Game,

@@ -5,13 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import Integer, case, cast, select, update
+from sqlalchemy import Integer, and_, case, cast, select
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.attributes import set_committed_value
 
 from roomops.absences.services import end_absences, live_absences
 from roomops.actors import Actor, get_in_room
 from roomops.audit.service import record
-from roomops.db import end_live
+from roomops.db import end_live, end_live_where
 from roomops.errors import Conflict, Invalid, NotFound
 from roomops.games.models import Game, Table
 from roomops.games.services import locked_game
@@ -67,14 +68,14 @@ def claim(session: Session, actor: Actor, now: datetime, offer_id: int, buy_in: 
     actor.require("floor")
     offer, table, game = live_offer(session, actor, offer_id)
     check_claimable(offer.deadline, now)  # type: ignore[arg-type]
-    require_new_buy_in(session, game, offer.player_id)
+    elsewhere = require_new_buy_in(session, game, offer.player_id)
     override = check_seat_buy_in(session, actor, now, game, offer.player_id, buy_in, override_reason)
     if not end_live(session, SeatHold, [offer.id], now, "claimed"):
         raise Conflict("the offer was already taken", "R20")
     record(session, actor, now, "offer.claimed", offer_entity(offer),
            offer_id=offer.id, player_id=offer.player_id)
     return sit(session, actor, now, table, game, offer.seat_no, offer.player_id, buy_in,
-               override=override)
+               override=override, elsewhere=elsewhere)
 
 
 def seat_directly(session: Session, actor: Actor, now: datetime, *, table_id: int, seat_no: int,
@@ -88,23 +89,19 @@ def seat_directly(session: Session, actor: Actor, now: datetime, *, table_id: in
     game = locked_game(session, table.game_id)
     require_seat_for(session, table, game, seat_no, player_id)
     require_in_order(session, game, table, seat_no, player_id, reason)
-    require_new_buy_in(session, game, player_id)
+    elsewhere = require_new_buy_in(session, game, player_id)
     override = check_seat_buy_in(session, actor, now, game, player_id, buy_in, override_reason)
     return sit(session, actor, now, table, game, seat_no, player_id, buy_in, reason,
-               override=override)
+               override=override, elsewhere=elsewhere)
 
 
 def sit(session: Session, actor: Actor, now: datetime, table: Table, game: Game, seat_no: int,
         player_id: int, buy_in: int, reason: str | None = None, *,
-        override: Override | None = None) -> SeatHold:
-    """R21: seat the player, end a seat they held elsewhere in the room (one seat per player),
-    post the buy-in's ledger row (R30, R52) and take them off this game's lists; other games'
-    lists keep them (R10). The caller has checked the buy-in with ``check_seat_buy_in`` (R27,
-    R30) before writing anything."""
-    elsewhere = session.scalar(select(SeatHold).where(
-        SeatHold.room_id == table.room_id, SeatHold.player_id == player_id,
-        SeatHold.kind == "seated", SeatHold.ended_at.is_(None),
-    ))
+        override: Override | None = None, elsewhere: SeatHold | None) -> SeatHold:
+    """R21: seat the player, end the seat they held elsewhere in the room (``elsewhere``, from
+    ``require_new_buy_in``: one seat per player), post the buy-in's ledger row (R30, R52) and take
+    them off this game's lists; other games' lists keep them (R10). The caller has checked the
+    buy-in with ``check_seat_buy_in`` (R27, R30) before writing anything."""
     # The old seat ends first (one live seat per player, enforced by the database) but is offered
     # only once this player is off the lists, so it can never be offered back to them.
     old_game = end_seat(session, actor, now, elsewhere, "moved", None) if elsewhere else None
@@ -151,14 +148,18 @@ def seated_in(session: Session, game: Game, player_id: int) -> SeatHold | None:
         Table.game_id == game.id))
 
 
-def require_new_buy_in(session: Session, game: Game, player_id: int) -> None:
+def require_new_buy_in(session: Session, game: Game, player_id: int) -> SeatHold | None:
     """R18: a player seated in the game who takes another of its seats changes tables, carrying
-    the stack: that is a move (``roomops.seating.moves``), not a buy-in."""
-    hold = seated_in(session, game, player_id)
-    if hold is not None:
-        table = session.get_one(Table, hold.table_id)
+    the stack: that is a move (``roomops.seating.moves``), not a buy-in. Returns the player's live
+    seat in another game of the room, which sitting down here ends (R21)."""
+    hold = session.scalar(select(SeatHold).where(
+        SeatHold.room_id == game.room_id, SeatHold.player_id == player_id,
+        SeatHold.kind == SEATED, SeatHold.ended_at.is_(None)))
+    table = session.get_one(Table, hold.table_id) if hold is not None else None
+    if table is not None and table.game_id == game.id:
         raise Conflict(f"the player is seated at table {table.name} of this game: a table change "
                        "carries the stack, record it as a move", "R18")
+    return hold
 
 
 def leave(session: Session, actor: Actor, now: datetime, hold_id: int,
@@ -197,6 +198,8 @@ def end_seats(session: Session, actor: Actor, now: datetime, holds: list[SeatHol
     ended = set(end_live(session, SeatHold, [h.id for h in holds], now, outcome, **values))
     mine = [h for h in holds if h.id in ended]
     for hold in mine:
+        if values:  # the session cannot evaluate the CASE: give it the value rather than reload
+            set_committed_value(hold, "leave_amount", amounts.get(hold.id))
         record(session, actor, now, f"seat.{outcome}", ("seat_hold", hold.id), reason=reason,
                player_id=hold.player_id, table_id=hold.table_id, seat_no=hold.seat_no,
                leave_amount=left.get(hold.id), **(detail or {}).get(hold.id, {}))
@@ -210,11 +213,9 @@ def end_seats(session: Session, actor: Actor, now: datetime, holds: list[SeatHol
 def _cancel_must_move_offers(session: Session, actor: Actor, now: datetime, hold_ids: list[int]) -> None:
     """R17: a must-move offer is void once the seat to move from has ended (not a missed call);
     one conditional UPDATE. The caller offers the seat again."""
-    stmt = (update(SeatHold).where(SeatHold.from_hold_id.in_(hold_ids), SeatHold.kind == OFFER,
-                                   SeatHold.ended_at.is_(None))
-            .values(ended_at=now, outcome="cancelled")
-            .returning(SeatHold.id, SeatHold.from_hold_id, SeatHold.player_id, SeatHold.table_id,
-                       SeatHold.seat_no).execution_options(synchronize_session="fetch"))
-    for offer_id, from_hold_id, player_id, table_id, seat_no in session.execute(stmt):
+    for offer_id, from_hold_id, player_id, table_id, seat_no in end_live_where(
+            session, SeatHold, and_(SeatHold.from_hold_id.in_(hold_ids), SeatHold.kind == OFFER),
+            now, "cancelled", (SeatHold.id, SeatHold.from_hold_id, SeatHold.player_id,
+                               SeatHold.table_id, SeatHold.seat_no)):
         record(session, actor, now, "offer.cancelled", ("seat_hold", from_hold_id), offer_id=offer_id,
                player_id=player_id, table_id=table_id, seat_no=seat_no, why="the must-move seat ended")
