@@ -9,7 +9,17 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, DateTime, Engine, MetaData, Row, create_engine, event, update
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    DateTime,
+    Engine,
+    MetaData,
+    Row,
+    create_engine,
+    event,
+    update,
+)
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
 from sqlalchemy.types import TypeDecorator
 
@@ -95,11 +105,13 @@ def read_only(engine: Engine) -> Engine:
     return engine.execution_options(sqlite_begin="DEFERRED")
 
 
-def make_sessionmaker(engine: Engine) -> sessionmaker[Session]:
-    maker = sessionmaker(bind=engine, expire_on_commit=False, autoflush=True)
+def make_sessionmaker(bind: Engine | Connection, **options: Any) -> sessionmaker[Session]:
+    """The app's sessions (the tests' too, bound to their rolled-back connection)."""
+    maker = sessionmaker(bind=bind, expire_on_commit=False, autoflush=True, **options)
     for name in ("pending_to_persistent", "deleted_to_persistent", "detached_to_persistent",
                  "loaded_as_persistent"):
         event.listen(maker, name, _keep)
+    event.listen(maker, "after_soft_rollback", _let_go)
     return maker
 
 
@@ -109,3 +121,10 @@ def _keep(session: Session, instance: object) -> None:
     the next ``session.get`` of the same request. A session lives for one request or one job run,
     so nothing is held for long."""
     session.info.setdefault("roomops.held", []).append(instance)
+
+
+def _let_go(session: Session, _previous: Any) -> None:
+    """After a rollback (a savepoint's too) the session holds nothing: rows inserted with
+    ``insert().returning()`` were loaded, not flushed, so the rollback does not expunge them, and
+    a row id the database hands out again must not meet its old object."""
+    session.info.pop("roomops.held", None)

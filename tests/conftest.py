@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from roomops.clock import FrozenClock
 from roomops.config import Settings
-from roomops.db import make_engine
+from roomops.db import make_engine, make_sessionmaker
 from roomops.factory import create_app
 from tests.databases import backends, migrated_database
 from tests.factories import PASSWORD, Room_
@@ -47,8 +47,7 @@ def connection(engine: Engine) -> Iterator[Connection]:
 
 @pytest.fixture()
 def sessions(connection: Connection) -> sessionmaker[Session]:
-    return sessionmaker(bind=connection, expire_on_commit=False,
-                        join_transaction_mode="create_savepoint")
+    return make_sessionmaker(connection, join_transaction_mode="create_savepoint")
 
 
 @pytest.fixture()

@@ -77,3 +77,26 @@ def test_r60_a_savepoint_rolled_back_drops_only_its_own_rows(room, session, now)
     assert [e.entity_id for e in session.scalars(select(AuditEvent).where(
         AuditEvent.action == "test.row").order_by(AuditEvent.id))] == [1, 3]
     assert count(session) == before + 2
+
+
+def test_r60_a_request_writes_its_audit_rows_in_one_insert_at_the_commit(room, session, now):
+    """Other statements leave the queue alone: a change sends one audit INSERT, at its commit, and
+    a rolled-back savepoint between drops only its own rows."""
+    from roomops.rooms.models import Room
+
+    session.commit()
+    before = count(session)
+    with inserts_into_audit(session) as seen:
+        record(session, room.sup, now, "test.row", ("thing", 1))
+        session.scalar(select(Room.id))  # any other read
+        with session.begin_nested() as inner:
+            record(session, room.sup, now, "test.row", ("thing", 2))
+            session.scalar(select(Room.id))
+            inner.rollback()
+        record(session, room.sup, now, "test.row", ("thing", 3))
+        assert seen == []
+        session.commit()
+    assert len(seen) == 1
+    assert [e.entity_id for e in session.scalars(select(AuditEvent).where(
+        AuditEvent.action == "test.row").order_by(AuditEvent.id))] == [1, 3]
+    assert count(session) == before + 2
