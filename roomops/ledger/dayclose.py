@@ -33,7 +33,7 @@ from roomops.ledger.closing import (
     shift_closed,
 )
 from roomops.ledger.models import DayClose, DayCount, LedgerEntry
-from roomops.ledger.report import expected_by_table, latest_counts
+from roomops.ledger.report import DayReport, day_report, expected_by_table, latest_counts, rows_of
 from roomops.rooms.gaming_day import gaming_day
 from roomops.rooms.models import Room, Staff
 from roomops.rooms.shifts import Shift, shift_of, shifts_of_day
@@ -67,6 +67,11 @@ def day_closes(session: Session, room_id: int, day: date) -> dict[int, DayClose]
         DayClose.room_id == room_id, DayClose.gaming_day == day))}
 
 
+def closed(closes: dict[int, DayClose], shift: int) -> bool:
+    """R54: is ``shift`` closed, given the day's closes (``day_closes``)?"""
+    return shift_closed(shift, ((c.shift_no, c.closes_day) for c in closes.values()))
+
+
 def is_closed(session: Session, room_id: int, day: date) -> bool:
     """R54: the gaming day is closed (its last shift is)."""
     return session.scalar(select(DayClose.id).where(DayClose.room_id == room_id,
@@ -83,9 +88,7 @@ def _open_shift(session: Session, room: Room, now: datetime, day: date,
     target = day_shifts[pick_shift(shift, len(day_shifts)) - 1]
     check_shift_started(target.number, target.start, now)
     closes = day_closes(session, room.id, day)
-    check_not_closed(day, shift_closed(target.number, ((c.shift_no, c.closes_day)
-                                                       for c in closes.values())),
-                     target.number if target.of > 1 else None)
+    check_not_closed(day, closed(closes, target.number), target.number if target.of > 1 else None)
     return target, closes
 
 
@@ -103,7 +106,7 @@ def record_counts(session: Session, actor: Actor, now: datetime, day: date,
         raise Invalid("one count per table (and one for the total)", "R54")
     names = {t.id: t.name for t in [get_in_room(session, Table, c.table_id, actor, "table")
                                     for c in counts if c.table_id is not None]}
-    expected = expected_by_table(session, room.id, day, target.number)
+    expected = expected_by_table(session, room.id, day, target.number, target.number == target.of)
     rows = []
     for c in counts:
         where = f"table {names[c.table_id]}" if c.table_id is not None else "the total"
@@ -136,7 +139,8 @@ def close_day(session: Session, actor: Actor, now: datetime, day: date,
         raise Conflict(f"{other.display_name} is not an active staff member", "R54")
     check_pair(actor.staff_id or 0, "authorise" in ROLE_RIGHTS.get(actor.role, frozenset()),
                other.id, "authorise" in ROLE_RIGHTS.get(other.role, frozenset()))
-    expected = expected_by_table(session, room.id, day, target.number)
+    last = target.number == target.of
+    expected = expected_by_table(session, room.id, day, target.number, last)
     counts = latest_counts(session, room.id, day, (actor.staff_id or 0, other.id), target.number)
     names = {c.table_id: c.table for c in counts}
     names.update({t: n for t, n in session.execute(select(Table.id, Table.name).where(
@@ -145,15 +149,14 @@ def close_day(session: Session, actor: Actor, now: datetime, day: date,
         mine = {c.table_id: (c.counted, c.expected) for c in counts if c.staff_id == staff_id}
         check_counts_complete(who, expected, mine, names)
     supervisor = actor.staff_id if "authorise" in ROLE_RIGHTS.get(actor.role, frozenset()) else other.id
-    entries, last = session.execute(select(func.count(), func.max(LedgerEntry.id)).where(
-        LedgerEntry.room_id == room.id, LedgerEntry.gaming_day == day,
-        LedgerEntry.shift_no == target.number)).one()
-    row = DayClose(room_id=room.id, gaming_day=day, shift_no=target.number,
-                   closes_day=target.number == target.of, closed_at=now, closed_by_id=actor.staff_id,
+    entries, last_id = session.execute(select(func.count(), func.max(LedgerEntry.id)).where(
+        *rows_of(room.id, day, target.number, last))).one()
+    row = DayClose(room_id=room.id, gaming_day=day, shift_no=target.number, closes_day=last,
+                   closed_at=now, closed_by_id=actor.staff_id,
                    second_staff_id=other.id, entries=entries, expected_total=expected[None],
                    counted_total=next(c.counted for c in counts
                                       if c.staff_id == supervisor and c.table_id is None),
-                   last_entry_id=last)
+                   last_entry_id=last_id)
     try:
         with session.begin_nested():
             session.add(row)
@@ -167,6 +170,14 @@ def close_day(session: Session, actor: Actor, now: datetime, day: date,
            variances={names.get(c.table_id, "total"): c.variance for c in counts
                       if c.staff_id == supervisor and c.variance})
     return row
+
+
+def report(session: Session, room: Room, day: date, shift: int | None) -> DayReport:
+    """R54: the day's report, or one of its shifts' (refused unless the day has that shift)."""
+    n = len(shifts(room, day))
+    if shift is not None:
+        pick_shift(shift, n)
+    return day_report(session, room.id, room.currency, day, shift, shift == n)
 
 
 def _day_id(day: date) -> int:

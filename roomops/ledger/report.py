@@ -2,6 +2,10 @@
 game, kind (fee type), staff member and shift, the counts against the expected figures, and the
 closes.
 
+A shift's rows are those posted in it (``shift_no``); the day's last shift also takes any rows of
+higher shift numbers, posted before the room's shift policy was changed to fewer shifts, so every
+row of the day is in one shift of the policy in force.
+
 A fixed number of statements whatever the number of rows: one GROUP BY per breakdown, one for the
 total, one for the counts and one for the close. Reads only; nothing here writes."""
 
@@ -65,57 +69,68 @@ class DayReport:
     def as_closed(self) -> bool:
         """R54: each closed shift's figures are still the ones closed (rows and total); always
         true while nothing is closed. False would mean a row reached a shift after its close."""
-        now = {line.key: (line.entries, line.amount) for line in self.by_shift}
-        return all(now.get(c.shift_no, (0, 0)) == (c.entries, c.expected_total)
-                   for c in self.closes)
+        def now(close: DayClose) -> tuple[int, int]:
+            lines = [x for x in self.by_shift if x.key == close.shift_no
+                     or (close.closes_day and int(x.key or 0) > close.shift_no)]
+            return sum(x.entries for x in lines), sum(x.amount for x in lines)
+
+        return all(now(c) == (c.entries, c.expected_total) for c in self.closes)
 
 
-def _day(room_id: int, day: date, shift: int | None = None) -> tuple[ColumnElement[bool], ...]:
-    """The rows of ``day``, or of one of its shifts (R54)."""
+def _day(room_id: int, day: date, shift: int | None = None,
+         last: bool = False) -> tuple[ColumnElement[bool], ...]:
+    """The rows of ``day``, or of one of its shifts (R54; ``last``: the day's last shift, see the
+    module doc)."""
     where = (LedgerEntry.room_id == room_id, LedgerEntry.gaming_day == day)
-    return where if shift is None else (*where, LedgerEntry.shift_no == shift)
+    if shift is None:
+        return where
+    return (*where, LedgerEntry.shift_no >= shift if last else LedgerEntry.shift_no == shift)
 
 
-def _grouped(room_id: int, day: date, key: ColumnElement[object],
-             shift: int | None = None) -> Select[tuple[object, int, int]]:
+rows_of = _day  # the rows a close freezes (roomops.ledger.dayclose)
+
+
+def _grouped(room_id: int, day: date, key: ColumnElement[object], shift: int | None = None,
+             last: bool = False) -> Select[tuple[object, int, int]]:
     return (select(key.label("key"), func.count().label("n"), func.sum(LedgerEntry.amount).label("amount"))
-            .where(*_day(room_id, day, shift)).group_by(key))
+            .where(*_day(room_id, day, shift, last)).group_by(key))
 
 
-def expected_by_table(session: Session, room_id: int, day: date,
-                      shift: int | None = None) -> dict[int | None, int]:
+def expected_by_table(session: Session, room_id: int, day: date, shift: int | None = None,
+                      last: bool = False) -> dict[int | None, int]:
     """R54: what the ledger expects at each table that has rows on ``day`` (or in its ``shift``;
     one GROUP BY), and the total under the key None."""
-    rows = session.execute(_grouped(room_id, day, LedgerEntry.table_id, shift)).all()
+    rows = session.execute(_grouped(room_id, day, LedgerEntry.table_id, shift, last)).all()
     expected: dict[int | None, int] = {t: int(a) for t, _n, a in rows if t is not None}
     expected[None] = sum(int(a) for _t, _n, a in rows)
     return expected
 
 
 def day_report(session: Session, room_id: int, currency: str, day: date,
-               shift: int | None = None) -> DayReport:
-    """R54: the day's report, or its ``shift``'s; see the module doc for its statements."""
+               shift: int | None = None, last: bool = False) -> DayReport:
+    """R54: the day's report, or its ``shift``'s (``last``: the day's last); see the module doc
+    for its statements."""
     n, amount = session.execute(select(func.count(), func.coalesce(func.sum(LedgerEntry.amount), 0))
-                                .where(*_day(room_id, day, shift))).one()
+                                .where(*_day(room_id, day, shift, last))).one()
     total = Line(None, "total", int(n), int(amount))
-    tables = _grouped(room_id, day, LedgerEntry.table_id, shift).subquery()
+    tables = _grouped(room_id, day, LedgerEntry.table_id, shift, last).subquery()
     by_table = [Line(k, name or "no table", int(c), int(a)) for k, name, c, a in session.execute(
         select(tables.c.key, Table.name, tables.c.n, tables.c.amount)
         .outerjoin(Table, Table.id == tables.c.key).order_by(Table.name, tables.c.key))]
-    games = _grouped(room_id, day, LedgerEntry.game_id, shift).subquery()
+    games = _grouped(room_id, day, LedgerEntry.game_id, shift, last).subquery()
     by_game = [Line(k, f"{v} {sb}/{bb}" if v else "no game", int(c), int(a))
                for k, v, sb, bb, c, a in session.execute(
                    select(games.c.key, Game.variant, Game.small_blind, Game.big_blind, games.c.n,
                           games.c.amount)
                    .outerjoin(Game, Game.id == games.c.key).order_by(games.c.key))]
     by_kind = [Line(k, str(k).replace("_", " "), int(c), int(a)) for k, c, a in session.execute(
-        _grouped(room_id, day, LedgerEntry.kind, shift).order_by(LedgerEntry.kind))]
-    staff = _grouped(room_id, day, LedgerEntry.staff_id, shift).subquery()
+        _grouped(room_id, day, LedgerEntry.kind, shift, last).order_by(LedgerEntry.kind))]
+    staff = _grouped(room_id, day, LedgerEntry.staff_id, shift, last).subquery()
     by_staff = [Line(k, name, int(c), int(a)) for k, name, c, a in session.execute(
         select(staff.c.key, Staff.display_name, staff.c.n, staff.c.amount)
         .join(Staff, Staff.id == staff.c.key).order_by(Staff.display_name))]
     by_shift = [Line(k, f"shift {k}", int(c), int(a)) for k, c, a in session.execute(
-        _grouped(room_id, day, LedgerEntry.shift_no, shift).order_by(LedgerEntry.shift_no))]
+        _grouped(room_id, day, LedgerEntry.shift_no, shift, last).order_by(LedgerEntry.shift_no))]
     closes = [c for c in session.scalars(select(DayClose).where(
         DayClose.room_id == room_id, DayClose.gaming_day == day).order_by(DayClose.shift_no))
         if shift is None or c.shift_no == shift]

@@ -20,6 +20,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
+from zoneinfo import ZoneInfo
 
 from roomops.errors import Invalid
 from roomops.rooms.gaming_day import day_start, gaming_day
@@ -40,9 +41,10 @@ class Shift:
     start: datetime
     end: datetime
 
-    @property
-    def label(self) -> str:
-        return f"shift {self.number} of {self.of} (from {self.local_start.strftime('%H:%M')})"
+    def window(self, tz: str) -> str:
+        """The shift's local start and end on the wall clock, e.g. "14:00-22:00"."""
+        zone = ZoneInfo(tz)
+        return f"{self.start.astimezone(zone):%H:%M}-{self.end.astimezone(zone):%H:%M}"
 
 
 def _in_day(t: time, day_start_time: time) -> timedelta:
