@@ -203,6 +203,10 @@ class Policy(Body):
     no_playover_max_minutes: Annotated[int, Field(ge=1, le=60)] | None = None  # R29
     new_player_posting: Literal["post_or_wait", "free"] | None = None  # R36
     must_move_refusal: Literal["forced", "skip"] | None = None  # R17
+    shifts: Annotated[list[Annotated[str, StringConstraints(
+        pattern=r"^([01][0-9]|2[0-3]):[0-5][0-9]$")]], Field(max_length=12)] | None = Field(
+        None, description="R54: local start times of the gaming day's shifts, HH:MM; the gaming "
+                          "day's start is always shift 1's; [] or one time: one shift, the day")
 
 
 class GrantBreak(Body):

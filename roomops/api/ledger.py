@@ -14,9 +14,9 @@ from pydantic import BaseModel
 from werkzeug.wrappers import Response
 
 from roomops.api import ledger_models as out
-from roomops.api.views import DAY, ID, answer, body, route
+from roomops.api.views import DAY, ID, answer, body, query, route
 from roomops.errors import Invalid
-from roomops.ledger import dayclose, fees, rake, report, transit
+from roomops.ledger import dayclose, fees, rake, transit
 from roomops.ledger import services as ledger
 from roomops.ledger.closing import parse_day
 from roomops.ledger.schemas import (
@@ -28,6 +28,7 @@ from roomops.ledger.schemas import (
     Rebuy,
     Reversal,
     SessionFee,
+    ShiftQuery,
 )
 from roomops.rooms.models import Room
 from roomops.web.uow import actor, db, now, run
@@ -173,30 +174,35 @@ def transit_numbers() -> Response:
 GAMING_DAY = f"<{DAY}:gaming_day>"
 
 
-@route("GET", f"/ledger/days/{GAMING_DAY}/report", summary="The gaming day's report per table, game, "
-       "kind and staff member, its counts and close; every breakdown adds up to the total "
-       "(R52, R54)", response=out.DayReportOut, tag="ledger")
+@route("GET", f"/ledger/days/{GAMING_DAY}/report", summary="The gaming day's report (or one "
+       "shift's, ?shift=N) per table, game, kind, staff member and shift, its counts and closes; "
+       "every breakdown adds up to the total (R52, R54)", response=out.DayReportOut,
+       query=ShiftQuery, tag="ledger")
 def day_report(gaming_day: str) -> Response:
     actor().require("cash")
     room = db().get_one(Room, actor().room_id)
-    return answer(out.DayReportOut, report.day_report(db(), room.id, room.currency,
-                                                      parse_day(gaming_day)))
+    return answer(out.DayReportOut, dayclose.report(db(), room, parse_day(gaming_day),
+                                                    query(ShiftQuery, "R54").shift))
 
 
-@route("POST", f"/ledger/days/{GAMING_DAY}/counts", summary="Record the sender's counts for the day, per "
-       "table and in total; a variance needs an explanation (R54)", response=out.DayCountsOut,
-       status=201, body=Counts, tag="ledger")
+@route("POST", f"/ledger/days/{GAMING_DAY}/counts", summary="Record the sender's counts for the day's "
+       "shift (?shift=N; omitted: the day's only shift), per table and in total; a variance "
+       "needs an explanation (R54)", response=out.DayCountsOut, status=201, body=Counts,
+       query=ShiftQuery, tag="ledger")
 def record_day_counts(gaming_day: str) -> Response:
+    shift = query(ShiftQuery, "R54").shift
     b = _body(Counts, "R54")
     rows = run(dayclose.record_counts, parse_day(gaming_day),
-               [dayclose.Count(c.table_id, c.counted, c.explanation) for c in b.counts])
+               [dayclose.Count(c.table_id, c.counted, c.explanation) for c in b.counts], shift)
     return answer(out.DayCountsOut, {"counts": rows}, 201)
 
 
-@route("POST", f"/ledger/days/{GAMING_DAY}/close", summary="Close the gaming day: the sender and a "
-       "second staff member, one a supervisor, both counted; once only (R54)",
-       response=out.DayCloseOut, status=201, body=CloseDay, tag="ledger")
+@route("POST", f"/ledger/days/{GAMING_DAY}/close", summary="Close the day's shift (?shift=N; "
+       "omitted: the day's only shift): the sender and a second staff member, one a supervisor, "
+       "both counted; once only, shifts in order; the last shift's close closes the day (R54)",
+       response=out.DayCloseOut, status=201, body=CloseDay, query=ShiftQuery, tag="ledger")
 def close_day(gaming_day: str) -> Response:
+    shift = query(ShiftQuery, "R54").shift
     b = _body(CloseDay, "R54")
     return answer(out.DayCloseOut, run(dayclose.close_day, parse_day(gaming_day),
-                                       b.second_staff_id), 201)
+                                       b.second_staff_id, shift), 201)

@@ -114,7 +114,8 @@ class DayCountOut(Out):
 
     id: int
     gaming_day: date
-    table_id: int | None = Field(description="null: the day's total")
+    shift_no: int = Field(description="R54: the shift of the gaming day counted")
+    table_id: int | None = Field(description="null: the shift's total")
     staff_id: int
     at: datetime
     counted: int
@@ -128,10 +129,12 @@ class DayCountsOut(Out):
 
 
 class DayCloseOut(Out):
-    """R54: a closed gaming day; its figures never change afterwards."""
+    """R54: a closed shift of a gaming day; its figures never change afterwards."""
 
     id: int
     gaming_day: date
+    shift_no: int
+    closes_day: bool = Field(description="the day's last shift: its close closed the gaming day")
     closed_at: datetime
     closed_by_id: int
     second_staff_id: int
@@ -157,6 +160,7 @@ class CountLineOut(Out):
     expected: int
     variance: int
     explanation: str | None
+    shift_no: int
 
 
 class DayReportOut(Out):
@@ -171,7 +175,11 @@ class DayReportOut(Out):
     by_kind: list[LineOut]
     by_staff: list[LineOut]
     counts: list[CountLineOut]
-    close: DayCloseOut | None
+    close: DayCloseOut | None = Field(description="the day's close (its last shift's), or the "
+                                                  "shift's when one shift is shown")
+    shift: int | None = Field(description="R54: the shift shown; null: the whole day")
+    by_shift: list[LineOut] = Field(description="R54: per shift of the day")
+    closes: list[DayCloseOut] = Field(description="R54: the closed shifts shown, in order")
     closed: bool
     reconciled: bool
     as_closed: bool = Field(description="the figures are those the close froze (true while open)")

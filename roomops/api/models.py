@@ -153,6 +153,15 @@ class PolicyOut(Out):
     new_player_posting: Literal["post_or_wait", "free"] = Field(
         description="R36: a new player waits for the big blind or posts one, or pays only in turn")
     must_move_refusal: Literal["forced", "skip"]
+    shifts: list[str] = Field(description=(
+        "R54: local start times of the gaming day's shifts, HH:MM, in gaming-day order; the "
+        "first is the gaming day's start (one time: one shift, the gaming day)"))
+
+    @field_validator("shifts", mode="before")
+    @classmethod
+    def _hh_mm_list(cls, value: object) -> object:
+        return [t.strftime("%H:%M") if isinstance(t, time) else t for t in value] if isinstance(
+            value, list) else value
 
     @field_validator("gaming_day_start", mode="before")
     @classmethod

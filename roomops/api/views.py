@@ -104,7 +104,8 @@ BODY_RULES: dict[type[BaseModel], str] = {
     Policy: "R3", BarPair: "R15", GrantBreak: "R23", MarkAway: "R25", AbsenceNote: "R25",
     StartPlayover: "R29", NoPlayover: "R29",
 }
-FIELD_RULES = {"buy_in": "R30", "reason": "R13", "seat_no": "R4", "override_reason": "R27"}
+FIELD_RULES = {"buy_in": "R30", "reason": "R13", "seat_no": "R4", "override_reason": "R27",
+               "shifts": "R54"}
 # bodies whose every field answers with the body's own rule (a reason here is not an R13 reason)
 OWN_RULE: set[type[BaseModel]] = {RemoveEntry, BarPair}
 

@@ -17,7 +17,7 @@ from werkzeug.wrappers import Response
 from roomops.desk.forms import form_data, parse, to_minor
 from roomops.errors import NotFound
 from roomops.games.models import Table
-from roomops.ledger import transit
+from roomops.ledger import dayclose, transit
 from roomops.ledger.rules import FACILITY, METHODS
 from roomops.ledger.schemas import CancelSlip, Movement
 from roomops.rooms.models import Player, Room
@@ -50,8 +50,11 @@ def index() -> str:
         .join(Table, Table.id == SeatHold.table_id)
         .where(SeatHold.room_id == room.id, SeatHold.kind == SEATED, SeatHold.ended_at.is_(None))
         .order_by(Table.name, SeatHold.seat_no)).all()
+    shift = dayclose.current_shift(room, at)  # R54: the shift now, and whether it is closed
+    closed = dayclose.closed(dayclose.day_closes(session, room.id, shift.gaming_day), shift.number)
     return render_template("desk/cage.html", room=room, slips=transit.open_slips(session, room.id, at),
-                           seated=seated, methods=METHODS, facility=FACILITY, key=uuid4().hex)
+                           seated=seated, methods=METHODS, facility=FACILITY, key=uuid4().hex,
+                           shift=shift, shift_closed=closed)
 
 
 @bp.post("/desk/cage/transits")

@@ -1,5 +1,6 @@
 """The day's report on the cage blueprint (R54): on screen, as CSV and as a printable page (the
-same page, with print CSS), and the forms to count and close the day. Cashiers and supervisors see
+same page, with print CSS), and the forms to count and close a shift (of a one-shift day: the day).
+``?shift=N`` shows one shift of the day (the forms send it as a field). Cashiers and supervisors see
 it; the services check each action's right (R61) and refusals are rendered by
 ``roomops.web.errors``."""
 
@@ -19,15 +20,25 @@ from roomops.errors import Invalid
 from roomops.games.models import Table
 from roomops.ledger import dayclose
 from roomops.ledger.closing import parse_day
-from roomops.ledger.report import DayReport, day_report, expected_by_table, to_csv
+from roomops.ledger.report import DayReport, expected_by_table, to_csv
 from roomops.rooms.models import Room, Staff
 from roomops.web.uow import actor, db, now, run
+
+
+def _shift() -> int | None:
+    """R54: the shift named by ``?shift=N`` or a form's ``shift`` field; None: not named."""
+    raw = request.values.get("shift", "").strip()
+    if not raw:
+        return None
+    if not raw.isdigit() or len(raw) > 2:
+        raise Invalid(f"no shift {raw!r}: name it by its number", "R54")
+    return int(raw)
 
 
 def _report(raw_day: str) -> tuple[Room, DayReport]:
     actor().require("cash")
     room = db().get_one(Room, current_user.room_id)
-    return room, day_report(db(), room.id, room.currency, parse_day(raw_day))
+    return room, dayclose.report(db(), room, parse_day(raw_day), _shift())
 
 
 @bp.get("/desk/cage/report")
@@ -41,14 +52,18 @@ def today_report() -> Response:
 def report(gaming_day: str) -> str:
     room, rep = _report(gaming_day)
     session = db()
-    expected = expected_by_table(session, room.id, rep.gaming_day)
+    shifts = dayclose.shifts(room, rep.gaming_day)
+    # the shift the forms count and close: the one shown, or a one-shift day's only shift
+    target = rep.shift or (1 if len(shifts) == 1 else None)
+    expected = expected_by_table(session, room.id, rep.gaming_day, target, target == len(shifts))
     tables = session.execute(select(Table.id, Table.name).where(Table.room_id == room.id)
                              .order_by(Table.name)).all()
     staff = session.scalars(select(Staff).where(Staff.room_id == room.id, Staff.active,
                                                 Staff.id != current_user.id,
                                                 Staff.role != "dealer").order_by(Staff.display_name))
     return render_template("desk/report.html", room=room, r=rep, expected=expected, tables=tables,
-                           staff=list(staff), today=dayclose.today(room, now()),
+                           staff=list(staff), today=dayclose.today(room, now()), shifts=shifts,
+                           target=target, closes=dayclose.day_closes(session, room.id, rep.gaming_day),
                            previous=rep.gaming_day - timedelta(days=1),
                            following=rep.gaming_day + timedelta(days=1))
 
@@ -56,8 +71,9 @@ def report(gaming_day: str) -> str:
 @bp.get("/desk/cage/days/<string(length=10):gaming_day>/report.csv")
 def report_csv(gaming_day: str) -> FlaskResponse:
     room, rep = _report(gaming_day)
+    part = "" if rep.shift is None else f"-shift{rep.shift}"
     return FlaskResponse(to_csv(rep), mimetype="text/csv", headers={
-        "Content-Disposition": f'attachment; filename="{room.slug}-{rep.gaming_day}-report.csv"'})
+        "Content-Disposition": f'attachment; filename="{room.slug}-{rep.gaming_day}{part}-report.csv"'})
 
 
 @bp.post("/desk/cage/days/<string(length=10):gaming_day>/counts")
@@ -74,8 +90,9 @@ def counts(gaming_day: str) -> Response:
             raise Invalid(f"no table {ref!r}", "R54")
         given.append(dayclose.Count(None if ref == "total" else int(ref), _signed(raw, name),
                                     request.form.get(f"why-{ref}")))
-    rows = run(dayclose.record_counts, day, given)
-    return _back(day.isoformat(), f"{len(rows)} counts recorded")
+    shift = _shift()
+    rows = run(dayclose.record_counts, day, given, shift)
+    return _back(day.isoformat(), f"{len(rows)} counts recorded", shift)
 
 
 @bp.post("/desk/cage/days/<string(length=10):gaming_day>/close")
@@ -83,8 +100,12 @@ def close(gaming_day: str) -> Response:
     raw = request.form.get("second_staff_id", "")
     if not raw.isdigit():
         raise Invalid("choose the second staff member closing the day", "R54")
-    row = run(dayclose.close_day, parse_day(gaming_day), int(raw))
-    return _back(gaming_day, f"Gaming day {row.gaming_day} closed")
+    shift = _shift()
+    row = run(dayclose.close_day, parse_day(gaming_day), int(raw), shift)
+    what = (f"Gaming day {row.gaming_day} closed" if row.closes_day and row.shift_no == 1 else
+            f"Shift {row.shift_no} of gaming day {row.gaming_day} closed"
+            + (": the gaming day is closed" if row.closes_day else ""))
+    return _back(gaming_day, what, shift)
 
 
 def _signed(raw: str, field: str) -> int:
@@ -92,6 +113,7 @@ def _signed(raw: str, field: str) -> int:
     return -to_minor(text[1:], field) if text.startswith("-") else to_minor(text, field)
 
 
-def _back(gaming_day: str, message: str) -> Response:
+def _back(gaming_day: str, message: str, shift: int | None = None) -> Response:
     flash(message, "ok")
-    return redirect(url_for("cage.report", gaming_day=gaming_day), code=303)  # type: ignore[return-value]
+    return redirect(url_for("cage.report", gaming_day=gaming_day, shift=shift),  # type: ignore[return-value]
+                    code=303)

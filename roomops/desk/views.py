@@ -495,7 +495,7 @@ POLICY_FIELDS = ("timezone", "display_name", "claim_minutes", "on_claim_expiry",
                  "break_minutes", "break_after_play_minutes", "breaks_per_gaming_day",
                  "max_breaks_per_table", "away_notify_minutes", "max_away_minutes", "max_missed_bb",
                  "playover_needs_consent", "no_playover_max_minutes", "new_player_posting",
-                 "must_move_refusal")
+                 "must_move_refusal", "shifts")
 
 
 @bp.route("/desk/policy", methods=["GET", "POST"])
@@ -505,8 +505,11 @@ def policy() -> Response | str:
     session = db()
     room = _room(session)
     if request.method == "POST":
-        body = parse(Policy, request.form)
-        changes = {k: v for k, v in rooms.policy_values(body.model_dump(exclude_none=True)).items()
+        # R54: the shifts are typed as "06:00, 14:00, 22:00"; empty is one shift (the default)
+        body = parse(Policy, request.form, only=[f for f in Policy.model_fields if f != "shifts"])
+        sent = body.model_dump(exclude_none=True) | (
+            {"shifts": request.form["shifts"]} if "shifts" in request.form else {})
+        changes = {k: v for k, v in rooms.policy_values(sent, room).items()
                    if getattr(room, k) != v}
         if changes:
             run(rooms.update_policy, **changes)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 
 from roomops.errors import Conflict, Invalid, NotFound
 
@@ -49,11 +49,46 @@ def check_day(day: date, today: date) -> None:
         raise Invalid(f"gaming day {day} has not started yet (today is {today})", "R54")
 
 
-def check_not_closed(day: date, closed: bool) -> None:
-    """R54: a closed day's figures never change: no count, no ledger row, no second close."""
+def check_not_closed(day: date, closed: bool, shift: int | None = None) -> None:
+    """R54: a closed day's (or shift's) figures never change: no count, no ledger row, no second
+    close. ``shift``: named in the message when the day has several."""
     if closed:
-        raise Conflict(f"gaming day {day} is closed: its figures no longer change (a correction "
-                       "is a reversal on the day it is made)", "R54")
+        what = f"shift {shift} of gaming day {day}" if shift is not None else f"gaming day {day}"
+        raise Conflict(f"{what} is closed: its figures no longer change (a correction is a "
+                       "reversal in the shift it is made)", "R54")
+
+
+def shift_closed(shift: int, closes: Iterable[tuple[int, bool]]) -> bool:
+    """R54: is ``shift`` closed, given the day's closes as (shift number, closes the day)? Shifts
+    close in order, so a later shift's close covers it, and the day's close covers every shift
+    (even one a later change of the shift policy added)."""
+    return any(closes_day or number >= shift for number, closes_day in closes)
+
+
+def pick_shift(shift: int | None, shifts: int) -> int:
+    """R54: the shift a count or close is for: named (1..``shifts``), or the only one."""
+    if shift is None:
+        if shifts == 1:
+            return 1
+        raise Invalid(f"the gaming day has {shifts} shifts: name the shift (1-{shifts})", "R54")
+    if not 1 <= shift <= shifts:
+        raise Invalid(f"there is no shift {shift}: the gaming day has "
+                      f"{'one shift' if shifts == 1 else f'shifts 1-{shifts}'}", "R54")
+    return shift
+
+
+def check_shift_started(shift: int, start: datetime, now: datetime) -> None:
+    """R54: a shift that has not started yet cannot be counted or closed."""
+    if start > now:
+        raise Invalid(f"shift {shift} has not started yet (it starts at {start:%Y-%m-%d %H:%M} "
+                      "UTC)", "R54")
+
+
+def check_previous_closed(shift: int, closed: Iterable[int]) -> None:
+    """R54: shifts close in order; the day's last shift's close closes the gaming day."""
+    missing = sorted(set(range(1, shift)) - set(closed))
+    if missing:
+        raise Conflict(f"close shift {missing[0]} before shift {shift}", "R54")
 
 
 def check_pair(closer: int, closer_supervises: bool, other: int, other_supervises: bool) -> None:
@@ -84,7 +119,7 @@ def check_counts_complete(who: str, expected: Mapping[int | None, int],
 
 
 def reconciles(total: Line, *parts: Iterable[Line]) -> bool:
-    """R52: each breakdown of the day (per table, game, kind, staff) adds up exactly to the total,
+    """R52: each breakdown of the day (per table, game, kind, staff, shift) adds up exactly to the total,
     in rows and in amount."""
     for lines in parts:
         lines = list(lines)

@@ -1,9 +1,11 @@
 """Shift and gaming-day close (R54): two staff members each count every table with ledger rows
-that day and the total; the day is closed by the two of them, one a supervisor, once.
+in the shift and the shift's total; the shift is closed by the two of them, one a supervisor, once.
 
-Policy: a shift is the gaming day (R2, the rule's default); ``shift_hours`` or named shifts are
-not built. Services take ``(session, actor, now, ...)``, check the actor's right (R61), audit
-(R60) and never commit."""
+Policy: the room's shifts (``roomops.rooms.shifts``; default one shift, the gaming day, R2). Shifts
+close in order, and closing the day's last shift closes the gaming day. ``shift`` None names the
+only shift of a one-shift day (the day's close as before shifts existed); a day with several
+shifts needs the shift named. Services take ``(session, actor, now, ...)``, check the actor's right
+(R61), audit (R60) and never commit."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 
-from sqlalchemy import func, select
+from sqlalchemy import func, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -19,11 +21,22 @@ from roomops.actors import ROLE_RIGHTS, Actor, get_in_room
 from roomops.audit.service import record
 from roomops.errors import Conflict, Invalid
 from roomops.games.models import Table
-from roomops.ledger.closing import check_count, check_counts_complete, check_day, check_not_closed, check_pair
+from roomops.ledger.closing import (
+    check_count,
+    check_counts_complete,
+    check_day,
+    check_not_closed,
+    check_pair,
+    check_previous_closed,
+    check_shift_started,
+    pick_shift,
+    shift_closed,
+)
 from roomops.ledger.models import DayClose, DayCount, LedgerEntry
-from roomops.ledger.report import expected_by_table, latest_counts
+from roomops.ledger.report import DayReport, day_report, expected_by_table, latest_counts, rows_of
 from roomops.rooms.gaming_day import gaming_day
 from roomops.rooms.models import Room, Staff
+from roomops.rooms.shifts import Shift, shift_of, shifts_of_day
 
 
 @dataclass(frozen=True)
@@ -39,58 +52,96 @@ def today(room: Room, now: datetime) -> date:
     return gaming_day(now, room.timezone, room.gaming_day_start)
 
 
+def shifts(room: Room, day: date) -> list[Shift]:
+    """R54: the shifts of gaming day ``day`` under the room's policy."""
+    return shifts_of_day(day, room.timezone, room.gaming_day_start, room.shifts)
+
+
+def current_shift(room: Room, now: datetime) -> Shift:
+    return shift_of(now, room.timezone, room.gaming_day_start, room.shifts)
+
+
+def day_closes(session: Session, room_id: int, day: date) -> dict[int, DayClose]:
+    """R54: the day's shift closes by shift number (one statement)."""
+    return {c.shift_no: c for c in session.scalars(select(DayClose).where(
+        DayClose.room_id == room_id, DayClose.gaming_day == day))}
+
+
+def closed(closes: dict[int, DayClose], shift: int) -> bool:
+    """R54: is ``shift`` closed, given the day's closes (``day_closes``)?"""
+    return shift_closed(shift, ((c.shift_no, c.closes_day) for c in closes.values()))
+
+
 def is_closed(session: Session, room_id: int, day: date) -> bool:
+    """R54: the gaming day is closed (its last shift is)."""
     return session.scalar(select(DayClose.id).where(DayClose.room_id == room_id,
-                                                    DayClose.gaming_day == day)) is not None
+                                                    DayClose.gaming_day == day,
+                                                    DayClose.closes_day)) is not None
+
+
+def _open_shift(session: Session, room: Room, now: datetime, day: date,
+                shift: int | None) -> tuple[Shift, dict[int, DayClose]]:
+    """R54: the shift a count or close is for, refused unless it has started and is open; and the
+    day's closes."""
+    check_day(day, today(room, now))
+    day_shifts = shifts(room, day)
+    target = day_shifts[pick_shift(shift, len(day_shifts)) - 1]
+    check_shift_started(target.number, target.start, now)
+    closes = day_closes(session, room.id, day)
+    check_not_closed(day, closed(closes, target.number), target.number if target.of > 1 else None)
+    return target, closes
 
 
 def record_counts(session: Session, actor: Actor, now: datetime, day: date,
-                  counts: Sequence[Count]) -> list[DayCount]:
-    """R54: the actor's counts for ``day``, each next to what the ledger expects now; a variance
-    needs an explanation. A recount is a new row that supersedes the counter's earlier one."""
+                  counts: Sequence[Count], shift: int | None = None) -> list[DayCount]:
+    """R54: the actor's counts for ``shift`` of ``day``, each next to what the ledger expects now;
+    a variance needs an explanation. A recount is a new row that supersedes the counter's earlier
+    one."""
     actor.require("cash")
     room = session.get_one(Room, actor.room_id)
-    check_day(day, today(room, now))
-    check_not_closed(day, is_closed(session, room.id, day))
+    target, _closes = _open_shift(session, room, now, day, shift)
     if not counts:
         raise Invalid("send at least one count", "R54")
     if len({c.table_id for c in counts}) != len(counts):
         raise Invalid("one count per table (and one for the total)", "R54")
     names = {t.id: t.name for t in [get_in_room(session, Table, c.table_id, actor, "table")
                                     for c in counts if c.table_id is not None]}
-    expected = expected_by_table(session, room.id, day)
+    expected = expected_by_table(session, room.id, day, target.number, target.number == target.of)
     rows = []
     for c in counts:
         where = f"table {names[c.table_id]}" if c.table_id is not None else "the total"
         explanation = check_count(c.counted, expected.get(c.table_id, 0), c.explanation, where)
-        rows.append(DayCount(room_id=room.id, gaming_day=day, table_id=c.table_id,
+        rows.append(DayCount(room_id=room.id, gaming_day=day, shift_no=target.number,
+                             table_id=c.table_id,
                              staff_id=actor.staff_id, at=now, counted=c.counted,
                              expected=expected.get(c.table_id, 0), explanation=explanation))
     session.add_all(rows)
     session.flush()
     record(session, actor, now, "day.counted", ("gaming_day", _day_id(day)),
-           gaming_day=day.isoformat(),
+           gaming_day=day.isoformat(), shift_no=target.number,
            counts=[{"table_id": r.table_id, "counted": r.counted, "expected": r.expected,
                     "variance": r.variance, "explanation": r.explanation} for r in rows])
     return rows
 
 
 def close_day(session: Session, actor: Actor, now: datetime, day: date,
-              second_staff_id: int) -> DayClose:
-    """R54: close ``day`` with a second staff member; one of the two a supervisor, both have
-    counted every table with rows that day and the total since the ledger last moved. A day is
-    closed once; afterwards its figures never change."""
+              second_staff_id: int, shift: int | None = None) -> DayClose:
+    """R54: close ``shift`` of ``day`` with a second staff member; one of the two a supervisor,
+    both have counted every table with rows in the shift and its total since the ledger last
+    moved. A shift is closed once, after the ones before it; afterwards its figures never change.
+    The close of the day's last shift (of a one-shift day: the day's close) closes the day."""
     actor.require("cash")
     room = session.get_one(Room, actor.room_id)
-    check_day(day, today(room, now))
-    check_not_closed(day, is_closed(session, room.id, day))
+    target, closes = _open_shift(session, room, now, day, shift)
+    check_previous_closed(target.number, closes)
     other = get_in_room(session, Staff, second_staff_id, actor, "staff member")
     if not other.active:
         raise Conflict(f"{other.display_name} is not an active staff member", "R54")
     check_pair(actor.staff_id or 0, "authorise" in ROLE_RIGHTS.get(actor.role, frozenset()),
                other.id, "authorise" in ROLE_RIGHTS.get(other.role, frozenset()))
-    expected = expected_by_table(session, room.id, day)
-    counts = latest_counts(session, room.id, day, (actor.staff_id or 0, other.id))
+    last = target.number == target.of
+    expected = expected_by_table(session, room.id, day, target.number, last)
+    counts = latest_counts(session, room.id, day, (actor.staff_id or 0, other.id), target.number)
     names = {c.table_id: c.table for c in counts}
     names.update({t: n for t, n in session.execute(select(Table.id, Table.name).where(
         Table.id.in_([t for t in expected if t is not None])))})
@@ -98,25 +149,35 @@ def close_day(session: Session, actor: Actor, now: datetime, day: date,
         mine = {c.table_id: (c.counted, c.expected) for c in counts if c.staff_id == staff_id}
         check_counts_complete(who, expected, mine, names)
     supervisor = actor.staff_id if "authorise" in ROLE_RIGHTS.get(actor.role, frozenset()) else other.id
-    entries, last = session.execute(select(func.count(), func.max(LedgerEntry.id)).where(
-        LedgerEntry.room_id == room.id, LedgerEntry.gaming_day == day)).one()
-    row = DayClose(room_id=room.id, gaming_day=day, closed_at=now, closed_by_id=actor.staff_id,
+    entries, last_id = session.execute(select(func.count(), func.max(LedgerEntry.id)).where(
+        *rows_of(room.id, day, target.number, last))).one()
+    row = DayClose(room_id=room.id, gaming_day=day, shift_no=target.number, closes_day=last,
+                   closed_at=now, closed_by_id=actor.staff_id,
                    second_staff_id=other.id, entries=entries, expected_total=expected[None],
                    counted_total=next(c.counted for c in counts
                                       if c.staff_id == supervisor and c.table_id is None),
-                   last_entry_id=last)
+                   last_entry_id=last_id)
     try:
         with session.begin_nested():
             session.add(row)
             session.flush()
-    except IntegrityError:  # a concurrent close of the same day committed first
-        check_not_closed(day, True)
-    record(session, actor, now, "day.closed", ("gaming_day", _day_id(day)),
-           gaming_day=day.isoformat(), second_staff_id=other.id, entries=entries,
+    except IntegrityError:  # a concurrent close of the same shift committed first
+        check_not_closed(day, True, target.number if target.of > 1 else None)
+    record(session, actor, now, "day.closed" if row.closes_day else "shift.closed",
+           ("gaming_day", _day_id(day)), gaming_day=day.isoformat(), shift_no=target.number,
+           shifts=target.of, second_staff_id=other.id, entries=entries,
            expected_total=row.expected_total, counted_total=row.counted_total,
            variances={names.get(c.table_id, "total"): c.variance for c in counts
                       if c.staff_id == supervisor and c.variance})
     return row
+
+
+def report(session: Session, room: Room, day: date, shift: int | None) -> DayReport:
+    """R54: the day's report, or one of its shifts' (refused unless the day has that shift)."""
+    n = len(shifts(room, day))
+    if shift is not None:
+        pick_shift(shift, n)
+    return day_report(session, room.id, room.currency, day, shift, shift == n)
 
 
 def _day_id(day: date) -> int:
@@ -124,7 +185,12 @@ def _day_id(day: date) -> int:
     return day.year * 10000 + day.month * 100 + day.day
 
 
-def refuse_closed(session: Session, room_id: int, day: date) -> None:
-    """R54: no ledger row is posted to a closed gaming day."""
-    check_not_closed(day, is_closed(session, room_id, day))
+def refuse_closed(session: Session, room_id: int, shift: Shift) -> None:
+    """R54: no ledger row is posted to a closed shift or gaming day (one statement; see
+    ``closing.shift_closed``). A closed shift is usually over, but a shift may be closed before
+    its end, as a day may."""
+    closed = session.scalar(select(DayClose.id).where(
+        DayClose.room_id == room_id, DayClose.gaming_day == shift.gaming_day,
+        or_(DayClose.closes_day, DayClose.shift_no >= shift.number)).limit(1)) is not None
+    check_not_closed(shift.gaming_day, closed, shift.number if shift.of > 1 else None)
 

@@ -19,6 +19,8 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     false,
+    text,
+    true,
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -50,6 +52,7 @@ class LedgerEntry(Base):
                         "period_end > period_start)", name="fee_period"),
         CheckConstraint("kind <> 'rake' OR hand_id IS NOT NULL", name="rake_hand"),
         CheckConstraint("NOT short_buy_in OR kind = 'add_on'", name="short_buy_in"),
+        CheckConstraint("shift_no >= 1", name="shift_no"),
         UniqueConstraint("room_id", "idempotency_key", name="uq_ledger_entries_room_key"),
         Index("ix_ledger_entries_room_day", "room_id", "gaming_day"),
         Index("ix_ledger_entries_hold", "hold_id"),
@@ -80,6 +83,9 @@ class LedgerEntry(Base):
     hand_id: Mapped[int | None] = mapped_column(ForeignKey("hands.id"))
     # R30: chips bought again below the minimum after an all-in loss, once per session
     short_buy_in: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # R54: the shift of the gaming day the row was posted in (roomops.rooms.shifts), 1 when the
+    # room's gaming day is one shift
+    shift_no: Mapped[int] = mapped_column(default=1, server_default=text("1"))
 
 
 class TransitSlip(Base):
@@ -150,12 +156,14 @@ class DayCount(Base):
     __table_args__ = (
         CheckConstraint("counted = expected OR length(coalesce(explanation, '')) > 0",
                         name="variance_explained"),
+        CheckConstraint("shift_no >= 1", name="shift_no"),
         Index("ix_day_counts_room_day", "room_id", "gaming_day"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"))
     gaming_day: Mapped[date] = mapped_column(Date)
+    shift_no: Mapped[int] = mapped_column(default=1, server_default=text("1"))  # R54
     table_id: Mapped[int | None] = mapped_column(ForeignKey("tables.id"))
     staff_id: Mapped[int] = mapped_column(ForeignKey("staff.id"))
     at: Mapped[datetime] = mapped_column(UTCDateTime)
@@ -169,21 +177,27 @@ class DayCount(Base):
 
 
 class DayClose(Base):
-    """R54: a closed gaming day. The row *is* the close (there is no "open" row): at most one per
-    room and day, written once by two different staff members (the database checks both), one of
-    them a supervisor (the service checks it: a role is not a column the database can compare).
-    ``last_entry_id``, ``entries`` and ``expected_total`` freeze the figures closed; no ledger row
-    is posted to a closed day afterwards (``roomops.ledger.posting``)."""
+    """R54: a closed shift of a gaming day. The row *is* the close (there is no "open" row): at
+    most one per room, day and shift, written once by two different staff members (the database
+    checks both), one of them a supervisor (the service checks it: a role is not a column the
+    database can compare). ``last_entry_id``, ``entries`` and ``expected_total`` freeze the shift's
+    figures; no ledger row is posted to a closed shift afterwards (``roomops.ledger.posting``).
+    ``closes_day``: the day's last shift, whose close closes the gaming day (one per day)."""
 
     __tablename__ = "day_closes"
     __table_args__ = (
-        UniqueConstraint("room_id", "gaming_day", name="uq_day_closes_room_day"),
+        UniqueConstraint("room_id", "gaming_day", "shift_no", name="uq_day_closes_room_day_shift"),
         CheckConstraint("closed_by_id <> second_staff_id", name="two_staff"),
+        CheckConstraint("shift_no >= 1", name="shift_no"),
+        Index("uq_day_closes_room_day_closed", "room_id", "gaming_day", unique=True,
+              sqlite_where=text("closes_day"), postgresql_where=text("closes_day")),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"))
     gaming_day: Mapped[date] = mapped_column(Date)
+    shift_no: Mapped[int] = mapped_column(default=1, server_default=text("1"))
+    closes_day: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     closed_at: Mapped[datetime] = mapped_column(UTCDateTime)
     closed_by_id: Mapped[int] = mapped_column(ForeignKey("staff.id"))
     second_staff_id: Mapped[int] = mapped_column(ForeignKey("staff.id"))

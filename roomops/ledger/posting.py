@@ -1,6 +1,7 @@
 """Posting one ledger row (R52): the room's gaming day (R2), the seat's table and game, the staff
 member who posted it, an audit row (R60), and the idempotency key (``roomops.ledger.idempotency``).
-Nothing is posted to a closed gaming day (R54). Nothing here commits."""
+Each row carries the shift of the day it is posted in (R54); nothing is posted to a closed shift or
+gaming day. Nothing here commits."""
 
 from __future__ import annotations
 
@@ -17,8 +18,8 @@ from roomops.games.models import Table
 from roomops.ledger.dayclose import refuse_closed
 from roomops.ledger.idempotency import insert_once
 from roomops.ledger.models import LedgerEntry
-from roomops.rooms.gaming_day import gaming_day
 from roomops.rooms.models import Room
+from roomops.rooms.shifts import Shift, shift_of
 from roomops.seating.models import SeatHold
 
 
@@ -74,9 +75,10 @@ def post(session: Session, actor: Actor, now: datetime, posting: Posting, key: s
          print_: str) -> LedgerEntry:
     """Insert the row (or return the one an earlier request with ``key`` made) and audit it."""
     room = session.get_one(Room, actor.room_id)
-    refuse_closed(session, room.id, gaming_day(now, room.timezone, room.gaming_day_start))  # R54
+    shift = shift_of(now, room.timezone, room.gaming_day_start, room.shifts)
+    refuse_closed(session, room.id, shift)  # R54
     row, created = insert_once(session, LedgerEntry, room.id, key, print_,
-                               lambda: _add_row(session, actor, now, room, posting, key, print_))
+                               lambda: _add_row(session, actor, now, room, shift, posting, key, print_))
     if created:
         record(session, actor, now, f"ledger.{row.kind}", ("ledger_entry", row.id),
                reason=row.reason, amount=row.amount, method=row.method, hold_id=row.hold_id,
@@ -96,9 +98,9 @@ def _extra(posting: Posting) -> dict[str, object]:
     return extra
 
 
-def _add_row(session: Session, actor: Actor, now: datetime, room: Room, posting: Posting,
-             key: str | None, print_: str) -> LedgerEntry:
-    row = LedgerEntry(room_id=room.id, gaming_day=gaming_day(now, room.timezone, room.gaming_day_start),
+def _add_row(session: Session, actor: Actor, now: datetime, room: Room, shift: Shift,
+             posting: Posting, key: str | None, print_: str) -> LedgerEntry:
+    row = LedgerEntry(room_id=room.id, gaming_day=shift.gaming_day, shift_no=shift.number,
                       at=now, staff_id=actor.staff_id, idempotency_key=key,
                       fingerprint=print_ if key else None,
                       **{k: v for k, v in asdict(posting).items() if k != "note"})

@@ -1,5 +1,10 @@
-"""The day's report (R52, R54): the ledger's rows of one gaming day per table, game, kind (fee
-type) and staff member, the counts against the expected figures, and the close if there is one.
+"""The day's report (R52, R54): the ledger's rows of one gaming day (or one of its shifts) per table,
+game, kind (fee type), staff member and shift, the counts against the expected figures, and the
+closes.
+
+A shift's rows are those posted in it (``shift_no``); the day's last shift also takes any rows of
+higher shift numbers, posted before the room's shift policy was changed to fewer shifts, so every
+row of the day is in one shift of the policy in force.
 
 A fixed number of statements whatever the number of rows: one GROUP BY per breakdown, one for the
 total, one for the counts and one for the close. Reads only; nothing here writes."""
@@ -32,6 +37,7 @@ class CountLine:
     expected: int
     variance: int
     explanation: str | None
+    shift_no: int = 1
 
 
 @dataclass(frozen=True)
@@ -45,11 +51,15 @@ class DayReport:
     by_staff: list[Line]
     counts: list[CountLine] = field(default_factory=list)
     close: DayClose | None = None
+    # R54: the shift shown (None: the whole day), its rows per shift, and the shifts' closes
+    shift: int | None = None
+    by_shift: list[Line] = field(default_factory=list)
+    closes: list[DayClose] = field(default_factory=list)
 
     @property
     def reconciled(self) -> bool:
         """R52: every breakdown adds up to the total exactly."""
-        return reconciles(self.total, self.by_table, self.by_game, self.by_kind, self.by_staff)
+        return reconciles(self.total, *(getattr(self, attr) for _section, attr in SECTIONS))
 
     @property
     def closed(self) -> bool:
@@ -57,81 +67,109 @@ class DayReport:
 
     @property
     def as_closed(self) -> bool:
-        """R54: the day's figures are still the ones closed (rows and total); always true while
-        the day is open. False would mean a row reached the day after its close."""
-        return self.close is None or (self.close.entries, self.close.expected_total) == (
-            self.total.entries, self.total.amount)
+        """R54: each closed shift's figures are still the ones closed (rows and total); always
+        true while nothing is closed. False would mean a row reached a shift after its close."""
+        def now(close: DayClose) -> tuple[int, int]:
+            lines = [x for x in self.by_shift if x.key == close.shift_no
+                     or (close.closes_day and int(x.key or 0) > close.shift_no)]
+            return sum(x.entries for x in lines), sum(x.amount for x in lines)
+
+        return all(now(c) == (c.entries, c.expected_total) for c in self.closes)
 
 
-def _day(room_id: int, day: date) -> tuple[ColumnElement[bool], ...]:
-    return (LedgerEntry.room_id == room_id, LedgerEntry.gaming_day == day)
+def _day(room_id: int, day: date, shift: int | None = None,
+         last: bool = False) -> tuple[ColumnElement[bool], ...]:
+    """The rows of ``day``, or of one of its shifts (R54; ``last``: the day's last shift, see the
+    module doc)."""
+    where = (LedgerEntry.room_id == room_id, LedgerEntry.gaming_day == day)
+    if shift is None:
+        return where
+    return (*where, LedgerEntry.shift_no >= shift if last else LedgerEntry.shift_no == shift)
 
 
-def _grouped(room_id: int, day: date, key: ColumnElement[object]) -> Select[tuple[object, int, int]]:
+rows_of = _day  # the rows a close freezes (roomops.ledger.dayclose)
+
+
+def _grouped(room_id: int, day: date, key: ColumnElement[object], shift: int | None = None,
+             last: bool = False) -> Select[tuple[object, int, int]]:
     return (select(key.label("key"), func.count().label("n"), func.sum(LedgerEntry.amount).label("amount"))
-            .where(*_day(room_id, day)).group_by(key))
+            .where(*_day(room_id, day, shift, last)).group_by(key))
 
 
-def expected_by_table(session: Session, room_id: int, day: date) -> dict[int | None, int]:
-    """R54: what the ledger expects at each table that has rows on ``day`` (one GROUP BY), and
-    the total under the key None."""
-    rows = session.execute(_grouped(room_id, day, LedgerEntry.table_id)).all()
+def expected_by_table(session: Session, room_id: int, day: date, shift: int | None = None,
+                      last: bool = False) -> dict[int | None, int]:
+    """R54: what the ledger expects at each table that has rows on ``day`` (or in its ``shift``;
+    one GROUP BY), and the total under the key None."""
+    rows = session.execute(_grouped(room_id, day, LedgerEntry.table_id, shift, last)).all()
     expected: dict[int | None, int] = {t: int(a) for t, _n, a in rows if t is not None}
     expected[None] = sum(int(a) for _t, _n, a in rows)
     return expected
 
 
-def day_report(session: Session, room_id: int, currency: str, day: date) -> DayReport:
-    """R54: the day's report; see the module doc for its statements."""
+def day_report(session: Session, room_id: int, currency: str, day: date,
+               shift: int | None = None, last: bool = False) -> DayReport:
+    """R54: the day's report, or its ``shift``'s (``last``: the day's last); see the module doc
+    for its statements."""
     n, amount = session.execute(select(func.count(), func.coalesce(func.sum(LedgerEntry.amount), 0))
-                                .where(*_day(room_id, day))).one()
+                                .where(*_day(room_id, day, shift, last))).one()
     total = Line(None, "total", int(n), int(amount))
-    tables = _grouped(room_id, day, LedgerEntry.table_id).subquery()
+    tables = _grouped(room_id, day, LedgerEntry.table_id, shift, last).subquery()
     by_table = [Line(k, name or "no table", int(c), int(a)) for k, name, c, a in session.execute(
         select(tables.c.key, Table.name, tables.c.n, tables.c.amount)
         .outerjoin(Table, Table.id == tables.c.key).order_by(Table.name, tables.c.key))]
-    games = _grouped(room_id, day, LedgerEntry.game_id).subquery()
+    games = _grouped(room_id, day, LedgerEntry.game_id, shift, last).subquery()
     by_game = [Line(k, f"{v} {sb}/{bb}" if v else "no game", int(c), int(a))
                for k, v, sb, bb, c, a in session.execute(
                    select(games.c.key, Game.variant, Game.small_blind, Game.big_blind, games.c.n,
                           games.c.amount)
                    .outerjoin(Game, Game.id == games.c.key).order_by(games.c.key))]
     by_kind = [Line(k, str(k).replace("_", " "), int(c), int(a)) for k, c, a in session.execute(
-        _grouped(room_id, day, LedgerEntry.kind).order_by(LedgerEntry.kind))]
-    staff = _grouped(room_id, day, LedgerEntry.staff_id).subquery()
+        _grouped(room_id, day, LedgerEntry.kind, shift, last).order_by(LedgerEntry.kind))]
+    staff = _grouped(room_id, day, LedgerEntry.staff_id, shift, last).subquery()
     by_staff = [Line(k, name, int(c), int(a)) for k, name, c, a in session.execute(
         select(staff.c.key, Staff.display_name, staff.c.n, staff.c.amount)
         .join(Staff, Staff.id == staff.c.key).order_by(Staff.display_name))]
-    close = session.scalar(select(DayClose).where(DayClose.room_id == room_id,
-                                                  DayClose.gaming_day == day))
+    by_shift = [Line(k, f"shift {k}", int(c), int(a)) for k, c, a in session.execute(
+        _grouped(room_id, day, LedgerEntry.shift_no, shift, last).order_by(LedgerEntry.shift_no))]
+    closes = [c for c in session.scalars(select(DayClose).where(
+        DayClose.room_id == room_id, DayClose.gaming_day == day).order_by(DayClose.shift_no))
+        if shift is None or c.shift_no == shift]
+    close = next((c for c in closes if c.closes_day or shift is not None), None)
     return DayReport(day, currency, total, by_table, by_game, by_kind, by_staff,
-                     latest_counts(session, room_id, day), close)
+                     latest_counts(session, room_id, day, shift=shift), close, shift, by_shift,
+                     closes)
 
 
 def latest_counts(session: Session, room_id: int, day: date,
-                  staff_ids: tuple[int, ...] | None = None) -> list[CountLine]:
-    """R54: each counter's latest count of each table and of the total (one statement); the rows
-    are append-only, so a recount supersedes the earlier count without changing it."""
+                  staff_ids: tuple[int, ...] | None = None,
+                  shift: int | None = None) -> list[CountLine]:
+    """R54: each counter's latest count of each table and of the total per shift (of ``shift``
+    only when given; one statement); the rows are append-only, so a recount supersedes the
+    earlier count without changing it."""
     stmt = (select(DayCount, Table.name, Staff.display_name)
             .outerjoin(Table, Table.id == DayCount.table_id).join(Staff, Staff.id == DayCount.staff_id)
             .where(DayCount.room_id == room_id, DayCount.gaming_day == day).order_by(DayCount.id))
     if staff_ids is not None:
         stmt = stmt.where(DayCount.staff_id.in_(staff_ids))
-    latest: dict[tuple[int, int | None], CountLine] = {}
+    if shift is not None:
+        stmt = stmt.where(DayCount.shift_no == shift)
+    latest: dict[tuple[int, int, int | None], CountLine] = {}
     for count, table, who in session.execute(stmt):
-        latest[(count.staff_id, count.table_id)] = CountLine(
+        latest[(count.shift_no, count.staff_id, count.table_id)] = CountLine(
             count.table_id, table or "total", count.staff_id, who, count.counted, count.expected,
-            variance(count.counted, count.expected), count.explanation)
-    return sorted(latest.values(), key=lambda c: (c.table_id is None, c.table, c.staff))
+            variance(count.counted, count.expected), count.explanation, count.shift_no)
+    return sorted(latest.values(), key=lambda c: (c.shift_no, c.table_id is None, c.table, c.staff))
 
 
 SECTIONS = (("table", "by_table"), ("game", "by_game"), ("kind", "by_kind"),
-            ("staff", "by_staff"))
+            ("staff", "by_staff"),
+            ("shift", "by_shift"))  # R54
 
 
 def to_csv(report: DayReport) -> str:
     """R54: the report as one CSV file: a line per breakdown line and the total (amounts in minor
-    units), then the counts with their variances."""
+    units), then the counts with their variances and shifts. A shift's report says so in its
+    total's name ("shift 2")."""
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\r\n")
     w.writerow(["gaming_day", "section", "id", "name", "entries", "amount", "currency"])
@@ -139,13 +177,15 @@ def to_csv(report: DayReport) -> str:
         for line in getattr(report, attr):
             w.writerow([report.gaming_day, section, "" if line.key is None else line.key, line.name,
                         line.entries, line.amount, report.currency])
-    w.writerow([report.gaming_day, "total", "", "total", report.total.entries, report.total.amount,
-                report.currency])
+    w.writerow([report.gaming_day, "total", "",
+                "total" if report.shift is None else f"shift {report.shift}",
+                report.total.entries, report.total.amount, report.currency])
     if report.counts:
         w.writerow([])
         w.writerow(["gaming_day", "count", "table_id", "table", "staff", "counted", "expected",
-                    "variance", "explanation"])
+                    "variance", "explanation", "shift"])
         for c in report.counts:
             w.writerow([report.gaming_day, "count", "" if c.table_id is None else c.table_id,
-                        c.table, c.staff, c.counted, c.expected, c.variance, c.explanation or ""])
+                        c.table, c.staff, c.counted, c.expected, c.variance, c.explanation or "",
+                        c.shift_no])
     return out.getvalue()

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
+from roomops.rooms.shifts import MAX_SHIFTS
 from roomops.schemas import INT_MAX, Body, Id, Reason
 
 StrictMoney = Annotated[int, Field(strict=True, ge=1, le=INT_MAX,
@@ -95,6 +96,15 @@ class Counts(Body):
     """R54: the counts of one staff member for one gaming day."""
 
     counts: Annotated[list[CountIn], Field(min_length=1, max_length=2000)]
+
+
+class ShiftQuery(BaseModel):
+    """R54: ``?shift=N``: one shift of the gaming day (1..the room's number of shifts); omitted:
+    the whole day (a report) or the day's only shift (counts and the close)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    shift: Annotated[int, Field(ge=1, le=MAX_SHIFTS)] | None = None
 
 
 class CloseDay(Body):

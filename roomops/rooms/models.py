@@ -8,6 +8,7 @@ from sqlalchemy import Boolean, CheckConstraint, ForeignKey, Index, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from roomops.db import Base, UTCDateTime
+from roomops.rooms.shifts import parse_starts
 
 ROLES = ("admin", "supervisor", "cashier", "dealer")
 DISPLAY_NAMES = ("full", "first_initial", "initials")
@@ -46,6 +47,8 @@ class Room(Base):
         CheckConstraint(_one_of("new_player_posting", NEW_PLAYER_POSTING), name="new_player_posting"),
         CheckConstraint("length(currency) = 3 AND currency = upper(currency)", name="currency"),
         CheckConstraint(_one_of("must_move_refusal", MUST_MOVE_REFUSALS), name="must_move_refusal"),
+        CheckConstraint("shift_starts IS NULL OR length(shift_starts) BETWEEN 11 AND 71",
+                        name="shift_starts"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -81,7 +84,15 @@ class Room(Base):
     # R17: a player who refuses a must-move seat loses their seat (forced) or is passed over (skip)
     must_move_refusal: Mapped[str] = mapped_column(String(8), default="forced",
                                                    server_default="forced")
+    # R54: local start times of the gaming day's shifts, "06:00,14:00,22:00" (roomops.rooms.shifts);
+    # NULL: one shift, the gaming day
+    shift_starts: Mapped[str | None] = mapped_column(String(71))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+    @property
+    def shifts(self) -> list[time]:
+        """R54: the shifts' local start times, the gaming day's start first."""
+        return parse_starts(self.shift_starts, self.gaming_day_start)
 
 
 class Staff(Base):

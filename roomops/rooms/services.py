@@ -16,6 +16,7 @@ from roomops.actors import Actor, get_in_room
 from roomops.audit.service import record
 from roomops.errors import Conflict, Invalid
 from roomops.rooms.models import BarredPair, Player, Room, Staff
+from roomops.rooms.shifts import shift_policy
 
 
 def create_room(session: Session, now: datetime, *, slug: str, name: str, **policy: Any) -> Room:
@@ -52,22 +53,27 @@ def issue_api_token(staff: Staff) -> str:
 OFF_WHEN_ZERO = ("max_away_minutes", "max_missed_bb")  # R26: 0 turns the policy off (NULL)
 
 
-def policy_values(policy: dict[str, Any]) -> dict[str, Any]:
+def policy_values(policy: dict[str, Any], room: Room) -> dict[str, Any]:
     """The policy values to store: 0 means "off" for the policies that can be off; the gaming
-    day's start (R2) is sent as "HH:MM"."""
+    day's start (R2) is sent as "HH:MM"; the shifts (R54) as a list of "HH:MM", stored as
+    ``shift_starts`` (``roomops.rooms.shifts.shift_policy``, against the day's new start if one
+    is sent)."""
     values = {k: None if k in OFF_WHEN_ZERO and v == 0 else v for k, v in policy.items()}
     if isinstance(values.get("gaming_day_start"), str):
         values["gaming_day_start"] = time.fromisoformat(values["gaming_day_start"])
+    if "shifts" in values:
+        values["shift_starts"] = shift_policy(values.pop("shifts"),
+                                              values.get("gaming_day_start", room.gaming_day_start))
     return values
 
 
 def update_policy(session: Session, actor: Actor, now: datetime, **policy: Any) -> Room:
     """R3: room policy is edited by a supervisor or admin and audited with before and after."""
     actor.require("policy")
-    policy = policy_values(policy)
+    room = session.get_one(Room, actor.room_id)
+    policy = policy_values(policy, room)
     if "timezone" in policy and policy["timezone"] not in available_timezones():
         raise Invalid(f"unknown time zone {policy['timezone']!r}", "R3")
-    room = session.get_one(Room, actor.room_id)
     before = {k: getattr(room, k) for k in policy}
     for key, value in policy.items():
         setattr(room, key, value)

@@ -1,10 +1,12 @@
-"""Random sequences of money actions keep the books (R28, R30-R32, R52; Hypothesis stateful
+"""Random sequences of money actions keep the books (R28, R30-R32, R52, R54; Hypothesis stateful
 testing on every configured database).
 
 Actions: buy-ins, add-ons, leaving and cashing out, reversals, transit requests and every transit
 step by any staff member, each with an idempotency key drawn from a small pool (so keys are reused
-for other content), and retries of earlier keyed requests. After every step: the ledger's totals
-per table, game and staff member equal the sum of the rows the model expects, a retry returned the
+for other content), retries of earlier keyed requests, and the clock moving on by hours through the
+room's shifts (R54: five a day, one after midnight). After every step: the ledger's totals per
+table, game, staff member and shift equal the sum of the rows the model expects (each row in the
+shift of the moment it was posted), the day's report per shift adds up, a retry returned the
 first result and posted nothing, every reversal nets its row to zero, slip numbers run 1..n with
 none missing or repeated, and a refusal names a rule and changes nothing."""
 
@@ -12,7 +14,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from hypothesis import HealthCheck, settings
@@ -33,6 +35,8 @@ from roomops.ledger import services as ledger
 from roomops.ledger import transit
 from roomops.ledger.models import LedgerEntry, TransitSlip
 from roomops.ledger.numbers import last_slip_number
+from roomops.ledger.report import day_report
+from roomops.rooms.shifts import shift_of
 from roomops.seating import seats
 from tests.factories import Room_
 
@@ -41,6 +45,7 @@ ROLES = ("supervisor", "cashier", "admin")
 AMOUNTS = st.one_of(st.integers(-100, 45000), st.sampled_from([0, 10000, 40000, 40001, 150.5]))
 KEYS = st.sampled_from([None, None, "a", "b", "c", "d"])
 SIGN = {"buy_in": 1, "add_on": 1, "cash_out": -1}
+SHIFTS = "06:00,09:30,14:00,22:00,02:00"  # R54: shift 5 starts after midnight
 
 
 def _machine(session: Session, start: datetime) -> type[RuleBasedStateMachine]:
@@ -49,7 +54,8 @@ def _machine(session: Session, start: datetime) -> type[RuleBasedStateMachine]:
             super().__init__()
             self.tx = session.begin_nested()
             self.now = start
-            self.room = Room_(session, start, slug=f"l{next(ROOMS)}")
+            self.room = Room_(session, start, slug=f"l{next(ROOMS)}", timezone="Europe/London",
+                              shift_starts=SHIFTS)
             game = self.room.game(start)
             tables = [self.room.table(start, game, name) for name in ("1", "2")]
             self.holds = {}  # hold id -> (table id, game id)
@@ -57,17 +63,25 @@ def _machine(session: Session, start: datetime) -> type[RuleBasedStateMachine]:
                 hold = seats.seat_directly(session, self.room.sup, start, table_id=tables[i % 2].id,
                                            seat_no=i // 2 + 1, player_id=p.id, buy_in=10000)
                 self.holds[hold.id] = (tables[i % 2].id, game.id)
-            self.rows: dict[int, tuple[int | None, int | None, int, int]] = {}  # expected rows
+            # expected rows: table, game, staff, amount, (gaming day, shift) (R54)
+            self.rows: dict[int, tuple[int | None, int | None, int, int, tuple[date, int]]] = {}
             self.reversed: dict[int, int] = {}  # reversal id -> row id
             # (slip or row, key) -> the first keyed request that succeeded and what it answered
             self.keyed: dict[tuple[str, str], tuple[Any, str, tuple[Any, ...], int]] = {}
             self.slip_amounts: dict[int, int] = {}
             for row in session.scalars(select(LedgerEntry).where(  # R30: seating posts the buy-ins
                     LedgerEntry.room_id == self.room.room.id)):
-                self.rows[row.id] = (row.table_id, row.game_id, row.staff_id, row.amount)
+                self.rows[row.id] = (row.table_id, row.game_id, row.staff_id, row.amount,
+                                     self.shift())
 
         def teardown(self) -> None:
             self.tx.rollback()
+
+        def shift(self) -> tuple[date, int]:
+            """R54: the gaming day and shift of a row posted now, by the pure rule."""
+            room = self.room.room
+            s = shift_of(self.now, room.timezone, room.gaming_day_start, room.shifts)
+            return s.gaming_day, s.number
 
         def counts(self) -> tuple[int, int, int]:
             return tuple(session.scalar(select(func.count()).select_from(m))  # type: ignore[return-value]
@@ -102,7 +116,8 @@ def _machine(session: Session, start: datetime) -> type[RuleBasedStateMachine]:
             self.act(role, getattr(ledger, kind), hold, amount, key=key)
             table, game = self.holds[hold]
             for row in self.expect_new_rows(before):
-                self.rows[row.id] = (table, game, self.room.staff[role].id, SIGN[kind] * amount)
+                self.rows[row.id] = (table, game, self.room.staff[role].id, SIGN[kind] * amount,
+                                     self.shift())
 
         # -- rules -------------------------------------------------------------------------------
         @rule(role=st.sampled_from(ROLES), i=st.integers(0, 5), amount=AMOUNTS, key=KEYS,
@@ -122,8 +137,9 @@ def _machine(session: Session, start: datetime) -> type[RuleBasedStateMachine]:
             self.act(role, ledger.reverse, target, "correction", key=key)
             for row in self.expect_new_rows(before):
                 self.reversed[row.id] = row.reverses_id
-                table, game, _staff, amount = self.rows[row.reverses_id]
-                self.rows[row.id] = (table, game, self.room.staff[role].id, -amount)
+                table, game, _staff, amount, _shift = self.rows[row.reverses_id]
+                # a reversal is a row of the shift it is posted in, not of the row it reverses
+                self.rows[row.id] = (table, game, self.room.staff[role].id, -amount, self.shift())
 
         @rule(role=st.sampled_from(ROLES), i=st.integers(0, 5), amount=AMOUNTS, key=KEYS,
               method=st.sampled_from(["cash", "chips", "cheque", "credit"]))
@@ -145,7 +161,12 @@ def _machine(session: Session, start: datetime) -> type[RuleBasedStateMachine]:
                 assert (row.kind, row.slip_id, row.amount) == ("transit", slip_id, slip.amount)
                 assert slip.delivered_by_id != slip.authorised_by_id  # R31/R61
                 self.rows[row.id] = (*self.holds[slip.hold_id], self.room.staff[role].id,
-                                     self.slip_amounts[slip_id])
+                                     self.slip_amounts[slip_id], self.shift())
+
+        @rule(minutes=st.integers(1, 9 * 60))
+        def later(self, minutes: int) -> None:
+            """The clock moves on, into later shifts and gaming days (R54)."""
+            self.now += timedelta(minutes=minutes)
 
         @precondition(lambda self: self.keyed)
         @rule(data=st.data())
@@ -171,6 +192,26 @@ def _machine(session: Session, start: datetime) -> type[RuleBasedStateMachine]:
                 assert {k: v for k, v in got.items() if v} == {k: v for k, v in want.items() if v}
             ids = session.scalars(select(LedgerEntry.id).where(LedgerEntry.room_id == room))
             assert set(ids) == set(self.rows)
+
+        @invariant()
+        def shift_totals_are_the_sum_of_their_rows(self) -> None:
+            """R54: per gaming day and shift, the rows and their sum are the model's; the day's
+            report per shift says the same and each of its breakdowns adds up."""
+            room = self.room.room.id
+            got = {(d, s): (n, a) for d, s, n, a in session.execute(
+                select(LedgerEntry.gaming_day, LedgerEntry.shift_no, func.count(),
+                       func.sum(LedgerEntry.amount)).where(LedgerEntry.room_id == room)
+                .group_by(LedgerEntry.gaming_day, LedgerEntry.shift_no))}
+            want: dict[tuple[date, int], tuple[int, int]] = {}
+            for *_, amount, key in self.rows.values():
+                n, total = want.get(key, (0, 0))
+                want[key] = (n + 1, total + amount)
+            assert got == want
+            for day in {d for d, _s in want}:
+                report = day_report(session, room, "GBP", day)
+                assert report.reconciled
+                assert {(day, x.key): (x.entries, x.amount) for x in report.by_shift} == {
+                    k: v for k, v in want.items() if k[0] == day}
 
         @invariant()
         def reversals_net_to_zero(self) -> None:

@@ -1,0 +1,59 @@
+"""R54 in a real browser: the cage page shows the current shift and whether it is closed; a supervisor
+counts shift 2 on its report page and closes it with a cashier who has counted, and the cage page
+then shows the shift closed. The server's clock is frozen at 20:00 UTC (shift 2 of 06:00, 14:00,
+22:00)."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from playwright.sync_api import expect
+
+from roomops.ledger.dayclose import Count, close_day, record_counts
+from roomops.rooms.services import update_policy
+from roomops.seating import seats
+from tests.browser.conftest import log_in
+
+DAY = date(2026, 11, 21)
+
+
+def _shift_two_to_close(room, session, now):
+    """Three shifts; a buy-in at table 1 in shift 2; shift 1 closed; the cashier's counts of
+    shift 2."""
+    update_policy(session, room.sup, now, shifts=["06:00", "14:00", "22:00"])
+    game = room.game(now)
+    table = room.table(now, game, "1")
+    seats.seat_directly(session, room.sup, now, table_id=table.id, seat_no=1,
+                        player_id=room.player(now, "Ada").id, buy_in=15000)
+    cashier = room.actor("cashier")
+    for who in (room.sup, cashier):
+        record_counts(session, who, now, DAY, [Count(None, 0)], 1)
+    close_day(session, cashier, now, DAY, room.sup.staff_id, 1)
+    record_counts(session, cashier, now, DAY, [Count(table.id, 15000), Count(None, 15000)], 2)
+    return table.id
+
+
+def test_r54_close_a_shift_on_the_cage_screen(live, page):
+    table_id = live.build(_shift_two_to_close)
+    log_in(page, live)
+    page.goto(f"{live.url}/desk/cage")
+    now = page.locator("[data-current-shift]")
+    expect(now).to_contain_text("shift 2 of 3 (14:00-22:00)")
+    expect(now.locator("[data-shift-state]")).to_have_text("open")
+    now.get_by_role("link", name="count and close this shift").click()
+    expect(page.locator("h1")).to_contain_text("shift 2 of 3")
+    expect(page.locator("[data-shift='1']")).to_contain_text("closed")
+    page.fill(f"input[name=count-{table_id}]", "150")
+    page.fill("input[name=count-total]", "140")
+    page.fill("input[name=why-total]", "a 10 chip found in the rack")
+    page.get_by_role("button", name="Record my counts").click()
+    expect(page.locator(".flash.ok")).to_contain_text("2 counts recorded")
+    expect(page.locator("table.counts")).to_contain_text("a 10 chip found in the rack")
+    page.select_option("select[name=second_staff_id]", label="main-cashier (cashier)")
+    page.get_by_role("button", name="Close shift 2").click()
+    expect(page.locator(".flash.ok")).to_contain_text("Shift 2 of gaming day 2026-11-21 closed")
+    expect(page.locator("[data-closed]")).to_be_visible()
+    expect(page.locator("[data-shift='2']")).to_contain_text("closed")
+    expect(page.get_by_role("button", name="Close shift 2")).to_have_count(0)
+    page.goto(f"{live.url}/desk/cage")
+    expect(page.locator("[data-current-shift] [data-shift-state]")).to_have_text("closed")
