@@ -82,6 +82,7 @@ def close_day(session: Session, actor: Actor, now: datetime, day: date,
     closed once; afterwards its figures never change."""
     actor.require("cash")
     room = session.get_one(Room, actor.room_id)
+    lock_day(session, room.id, close=True)  # before any figure is read: see ``lock_day``
     check_day(day, today(room, now))
     check_not_closed(day, is_closed(session, room.id, day))
     other = get_in_room(session, Staff, second_staff_id, actor, "staff member")
@@ -125,6 +126,24 @@ def _day_id(day: date) -> int:
 
 
 def refuse_closed(session: Session, room_id: int, day: date) -> None:
-    """R54: no ledger row is posted to a closed gaming day."""
+    """R54: no ledger row is posted to a closed gaming day, nor while the room's close is in
+    progress (``lock_day``)."""
+    lock_day(session, room_id)
     check_not_closed(day, is_closed(session, room_id, day))
+
+
+DAY_LOCK = 54  # the advisory lock class of gaming-day closes (R54); the second key is the room
+
+
+def lock_day(session: Session, room_id: int, *, close: bool = False) -> None:
+    """R54 on PostgreSQL: a posting takes the room's day lock shared before its closed-check, the
+    close takes it exclusively before it reads a figure, each until its transaction ends. So a
+    posting either commits before the close counts the rows, or waits for the close and is then
+    refused: under READ COMMITTED (the app's isolation) each statement sees what committed before
+    it began, so the closed-check runs as its own statement after the lock is granted. SQLite
+    needs nothing: a write transaction begins IMMEDIATE (``roomops.db``), one writer at a time."""
+    if session.get_bind().dialect.name != "postgresql":
+        return
+    take = func.pg_advisory_xact_lock if close else func.pg_advisory_xact_lock_shared
+    session.execute(select(take(DAY_LOCK, room_id)))
 

@@ -1,11 +1,13 @@
 """Posting one ledger row (R52): the room's gaming day (R2), the seat's table and game, the staff
 member who posted it, an audit row (R60), and the idempotency key (``roomops.ledger.idempotency``).
-Nothing is posted to a closed gaming day (R54). Nothing here commits."""
+Nothing is posted to a closed gaming day (R54: ``refuse_closed`` also waits for a close in progress
+on PostgreSQL). ``post_many`` posts a batch with one check and one flush. Nothing here commits."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -73,16 +75,41 @@ def check_seat(hold: SeatHold, rule: str, *, live: bool) -> None:
 def post(session: Session, actor: Actor, now: datetime, posting: Posting, key: str | None,
          print_: str) -> LedgerEntry:
     """Insert the row (or return the one an earlier request with ``key`` made) and audit it."""
-    room = session.get_one(Room, actor.room_id)
-    refuse_closed(session, room.id, gaming_day(now, room.timezone, room.gaming_day_start))  # R54
+    room, day = _open_day(session, actor, now)
     row, created = insert_once(session, LedgerEntry, room.id, key, print_,
-                               lambda: _add_row(session, actor, now, room, posting, key, print_))
+                               lambda: _add_rows(session, actor, now, day, [posting], key, print_)[0])
     if created:
-        record(session, actor, now, f"ledger.{row.kind}", ("ledger_entry", row.id),
-               reason=row.reason, amount=row.amount, method=row.method, hold_id=row.hold_id,
-               table_id=row.table_id, slip_id=row.slip_id, reverses_id=row.reverses_id,
-               gaming_day=row.gaming_day.isoformat(), **_extra(posting))
+        _audit(session, actor, now, row, posting)
     return row
+
+
+def post_many(session: Session, actor: Actor, now: datetime,
+              postings: Sequence[Posting]) -> list[LedgerEntry]:
+    """Rows with no idempotency key posted together (a batch of table changes, R18): one check of
+    the day (R54) and one flush for any number of rows; each row audited as ``post`` audits it."""
+    if not postings:
+        return []
+    _room, day = _open_day(session, actor, now)
+    rows = _add_rows(session, actor, now, day, postings, None, "")
+    session.flush()  # the ids, for the audit rows
+    for row, posting in zip(rows, postings, strict=True):
+        _audit(session, actor, now, row, posting)
+    return rows
+
+
+def _open_day(session: Session, actor: Actor, now: datetime) -> tuple[Room, date]:
+    """The actor's room and its gaming day now (R2), refused if that day is closed (R54)."""
+    room = session.get_one(Room, actor.room_id)
+    day = gaming_day(now, room.timezone, room.gaming_day_start)
+    refuse_closed(session, room.id, day)
+    return room, day
+
+
+def _audit(session: Session, actor: Actor, now: datetime, row: LedgerEntry, posting: Posting) -> None:
+    record(session, actor, now, f"ledger.{row.kind}", ("ledger_entry", row.id),
+           reason=row.reason, amount=row.amount, method=row.method, hold_id=row.hold_id,
+           table_id=row.table_id, slip_id=row.slip_id, reverses_id=row.reverses_id,
+           gaming_day=row.gaming_day.isoformat(), **_extra(posting))
 
 
 def _extra(posting: Posting) -> dict[str, object]:
@@ -96,11 +123,10 @@ def _extra(posting: Posting) -> dict[str, object]:
     return extra
 
 
-def _add_row(session: Session, actor: Actor, now: datetime, room: Room, posting: Posting,
-             key: str | None, print_: str) -> LedgerEntry:
-    row = LedgerEntry(room_id=room.id, gaming_day=gaming_day(now, room.timezone, room.gaming_day_start),
-                      at=now, staff_id=actor.staff_id, idempotency_key=key,
-                      fingerprint=print_ if key else None,
-                      **{k: v for k, v in asdict(posting).items() if k != "note"})
-    session.add(row)
-    return row
+def _add_rows(session: Session, actor: Actor, now: datetime, day: date,
+              postings: Sequence[Posting], key: str | None, print_: str) -> list[LedgerEntry]:
+    rows = [LedgerEntry(room_id=actor.room_id, gaming_day=day, at=now, staff_id=actor.staff_id,
+                        idempotency_key=key, fingerprint=print_ if key else None,
+                        **{k: v for k, v in asdict(p).items() if k != "note"}) for p in postings]
+    session.add_all(rows)
+    return rows

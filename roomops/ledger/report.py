@@ -1,5 +1,6 @@
 """The day's report (R52, R54): the ledger's rows of one gaming day per table, game, kind (fee
-type) and staff member, the counts against the expected figures, and the close if there is one.
+type), method (R32: cash at the table apart from the cage's cash) and staff member, the counts
+against the expected figures, and the close if there is one.
 
 A fixed number of statements whatever the number of rows: one GROUP BY per breakdown, one for the
 total, one for the counts and one for the close. Reads only; nothing here writes."""
@@ -17,6 +18,7 @@ from sqlalchemy.orm import Session
 from roomops.games.models import Game, Table
 from roomops.ledger.closing import Line, reconciles, variance
 from roomops.ledger.models import DayClose, DayCount, LedgerEntry
+from roomops.ledger.rules import method_name
 from roomops.rooms.models import Staff
 
 
@@ -42,6 +44,7 @@ class DayReport:
     by_table: list[Line]
     by_game: list[Line]
     by_kind: list[Line]
+    by_method: list[Line]
     by_staff: list[Line]
     counts: list[CountLine] = field(default_factory=list)
     close: DayClose | None = None
@@ -49,7 +52,8 @@ class DayReport:
     @property
     def reconciled(self) -> bool:
         """R52: every breakdown adds up to the total exactly."""
-        return reconciles(self.total, self.by_table, self.by_game, self.by_kind, self.by_staff)
+        return reconciles(self.total, self.by_table, self.by_game, self.by_kind, self.by_method,
+                          self.by_staff)
 
     @property
     def closed(self) -> bool:
@@ -98,13 +102,15 @@ def day_report(session: Session, room_id: int, currency: str, day: date) -> DayR
                    .outerjoin(Game, Game.id == games.c.key).order_by(games.c.key))]
     by_kind = [Line(k, str(k).replace("_", " "), int(c), int(a)) for k, c, a in session.execute(
         _grouped(room_id, day, LedgerEntry.kind).order_by(LedgerEntry.kind))]
+    by_method = [Line(k, method_name(str(k)), int(c), int(a)) for k, c, a in session.execute(
+        _grouped(room_id, day, LedgerEntry.method).order_by(LedgerEntry.method))]  # R32
     staff = _grouped(room_id, day, LedgerEntry.staff_id).subquery()
     by_staff = [Line(k, name, int(c), int(a)) for k, name, c, a in session.execute(
         select(staff.c.key, Staff.display_name, staff.c.n, staff.c.amount)
         .join(Staff, Staff.id == staff.c.key).order_by(Staff.display_name))]
     close = session.scalar(select(DayClose).where(DayClose.room_id == room_id,
                                                   DayClose.gaming_day == day))
-    return DayReport(day, currency, total, by_table, by_game, by_kind, by_staff,
+    return DayReport(day, currency, total, by_table, by_game, by_kind, by_method, by_staff,
                      latest_counts(session, room_id, day), close)
 
 
@@ -126,7 +132,7 @@ def latest_counts(session: Session, room_id: int, day: date,
 
 
 SECTIONS = (("table", "by_table"), ("game", "by_game"), ("kind", "by_kind"),
-            ("staff", "by_staff"))
+            ("method", "by_method"), ("staff", "by_staff"))
 
 
 def to_csv(report: DayReport) -> str:

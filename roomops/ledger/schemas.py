@@ -17,7 +17,9 @@ IdempotencyKey = Annotated[str, StringConstraints(strip_whitespace=True, min_len
                            Field(description="R52: a retry with the same key returns the first "
                                              "result and posts nothing (or send the "
                                              "Idempotency-Key header)")]
-Method = Literal["cash", "chips", "card", "cheque", "credit"]
+Method = Annotated[Literal["cash", "table", "chips", "card", "cheque", "credit"],
+                  Field(description="R32: 'table' is cash at the table, for buy-ins and add-ons "
+                                    "only; transits come from the cage")]
 Currency = Annotated[str, StringConstraints(pattern=r"^[A-Za-z]{3}$"),
                      Field(description="R32: ISO 4217 code; anything but the room's currency is "
                                        "refused. Omitted: the room's currency")]
