@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import date, datetime
 
-from sqlalchemy import select
+from sqlalchemy import insert, select
 from sqlalchemy.orm import Session
 
 from roomops.actors import Actor, get_in_room
@@ -77,7 +77,7 @@ def post(session: Session, actor: Actor, now: datetime, posting: Posting, key: s
     """Insert the row (or return the one an earlier request with ``key`` made) and audit it."""
     room, day = _open_day(session, actor, now)
     row, created = insert_once(session, LedgerEntry, room.id, key, print_,
-                               lambda: _add_rows(session, actor, now, day, [posting], key, print_)[0])
+                               lambda: _add_row(session, actor, now, day, posting, key, print_))
     if created:
         _audit(session, actor, now, row, posting)
     return row
@@ -90,11 +90,17 @@ def post_many(session: Session, actor: Actor, now: datetime,
     if not postings:
         return []
     _room, day = _open_day(session, actor, now)
-    rows = _add_rows(session, actor, now, day, postings, None, "")
-    session.flush()  # the ids, for the audit rows
-    for row, posting in zip(rows, postings, strict=True):
-        _audit(session, actor, now, row, posting)
-    return rows
+    values = [_values(actor, now, day, p, None, "") for p in postings]
+    # one multi-row INSERT (the unit of work, or RETURNING in parameter order, sends one per row
+    # on SQLite); the rows come back in any order, so each is matched to its posting by content
+    rows = list(session.scalars(insert(LedgerEntry).returning(LedgerEntry), values))
+    pending: dict[tuple[object, ...], list[Posting]] = {}
+    for posting, v in zip(postings, values, strict=True):
+        pending.setdefault(_content(v), []).append(posting)
+    for row in sorted(rows, key=lambda r: r.id):
+        _audit(session, actor, now, row, pending[_content(
+            {c: getattr(row, c) for c in _COLUMNS})].pop(0))
+    return sorted(rows, key=lambda r: r.id)
 
 
 def _open_day(session: Session, actor: Actor, now: datetime) -> tuple[Room, date]:
@@ -123,10 +129,24 @@ def _extra(posting: Posting) -> dict[str, object]:
     return extra
 
 
-def _add_rows(session: Session, actor: Actor, now: datetime, day: date,
-              postings: Sequence[Posting], key: str | None, print_: str) -> list[LedgerEntry]:
-    rows = [LedgerEntry(room_id=actor.room_id, gaming_day=day, at=now, staff_id=actor.staff_id,
-                        idempotency_key=key, fingerprint=print_ if key else None,
-                        **{k: v for k, v in asdict(p).items() if k != "note"}) for p in postings]
-    session.add_all(rows)
-    return rows
+def _values(actor: Actor, now: datetime, day: date, posting: Posting, key: str | None,
+            print_: str) -> dict[str, object]:
+    """The columns of the row ``posting`` describes (the audit-only ``note`` left out)."""
+    return {"room_id": actor.room_id, "gaming_day": day, "at": now, "staff_id": actor.staff_id,
+            "idempotency_key": key, "fingerprint": print_ if key else None,
+            **{k: v for k, v in asdict(posting).items() if k != "note"}}
+
+
+_COLUMNS = ("kind", "amount", "method", "player_id", "game_id", "table_id", "hold_id", "slip_id",
+            "reason", "reverses_id", "hand_id", "short_buy_in")
+
+
+def _content(values: dict[str, object]) -> tuple[object, ...]:
+    return tuple(values[c] for c in _COLUMNS)
+
+
+def _add_row(session: Session, actor: Actor, now: datetime, day: date, posting: Posting,
+             key: str | None, print_: str) -> LedgerEntry:
+    row = LedgerEntry(**_values(actor, now, day, posting, key, print_))
+    session.add(row)
+    return row
