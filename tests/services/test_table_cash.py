@@ -126,7 +126,7 @@ def _statements(session, call):
 
 def test_r19_a_broken_table_posts_every_transfer_in_one_insert(room, session, now):
     game = room.game(now)
-    t1, t2, t3 = (room.table(now, game, n) for n in "123")
+    _t1, _t2, t3 = (room.table(now, game, n) for n in "123")
     for i, p in enumerate(room.players(now, 4, "K")):
         seats.seat_directly(session, room.sup, now, table_id=t3.id, seat_no=i + 1, player_id=p.id,
                             buy_in=10000 + i * 100, reason="test")
