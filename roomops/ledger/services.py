@@ -60,16 +60,15 @@ def buy_in(session: Session, actor: Actor, now: datetime, hold_id: int, amount: 
     return _movement(session, actor, now, "buy_in", hold_id, amount, method, currency, key)
 
 
-def at_desk(session: Session, actor: Actor, now: datetime, kind: str, hold: SeatHold,
-            amount: int) -> LedgerEntry:
+def at_desk(session: Session, actor: Actor, now: datetime, hold: SeatHold, amount: int,
+            method: str = AT_TABLE) -> LedgerEntry:
     """R30/R27: the buy-in of a seat the desk opens (a claim or a direct seating), posted in the
     seating's own transaction under its ``floor`` right. The desk has already checked the amount
     (``seats.check_seat_buy_in``: R30, or R27 which may exceed the table maximum): what it
-    accepted is recorded as it is. Method ``table``, cash at the table (R32): the player sitting
-    down hands over the buy-in there; chips bought at the cage are corrected by a reversal and the
-    cashier's ``buy_in`` with the cage's method (docs/ledger.md)."""
-    return post(session, actor, now, Posting(kind, signed(kind, amount), AT_TABLE,
-                                             **at_seat(session, hold)), None, "")
+    accepted is recorded as it is, paid as the desk said (checked by the caller): by default
+    ``table``, cash at the table (R32), the player handing the buy-in over as they sit down."""
+    return post(session, actor, now, Posting("buy_in", amount, method, **at_seat(session, hold)),
+                None, "")
 
 
 def table_changes(session: Session, actor: Actor, now: datetime, game_id: int,

@@ -12,6 +12,7 @@ from sqlalchemy import select
 
 from roomops.ledger.models import LedgerEntry
 from roomops.seating import moves, seats
+from roomops.seating.models import SeatHold
 from tests.conftest import login
 from tests.http.test_api import Api, refused, token_for
 from tests.services.ledger_helpers import seated_holds
@@ -103,3 +104,36 @@ def test_r32_the_cage_page_records_an_add_on_in_cash_at_the_table(client, holds,
     assert "Per method" in resp.text and "cash at the table" in resp.text
     lines = list(csv.reader(io.StringIO(page.get(f"/desk/cage/days/{DAY}/report.csv").text)))
     assert [DAY, "method", "table", "cash at the table", "1", "4000", "GBP"] in lines
+
+
+def test_r32_a_claim_says_how_the_buy_in_was_paid(client, room, session, now):
+    from roomops.lists import services as lists
+
+    game = room.game(now)
+    room.table(now, game, "1")
+    player = room.player(now, "Ann")
+    lists.join(session, room.sup, now, player_id=player.id, game_id=game.id)
+    session.commit()
+    api = Api(client, token_for(room, session, "supervisor"))
+    offer = session.scalar(select(SeatHold.id).where(SeatHold.player_id == player.id))
+    bad = api.post(f"/offers/{offer}/claim", {"buy_in": 10000, "buy_in_method": "euros"})
+    assert bad.status_code == 422 and bad.json["rule"] == "R30"
+    resp = api.post(f"/offers/{offer}/claim", {"buy_in": 10000, "buy_in_method": "card"})
+    assert resp.status_code == 200, resp.text
+    session.expire_all()
+    assert session.scalars(select(LedgerEntry.method)).all() == ["card"]
+
+
+def test_r32_the_desk_form_seats_a_player_paid_at_the_cage(client, room, session, now):
+    game = room.game(now)
+    table = room.table(now, game, "1")
+    player = room.player(now, "Bea")
+    session.commit()
+    desk = login(client, "main-supervisor")
+    assert 'name="buy_in_method"' in desk.get("/desk").text
+    resp = desk.post("/desk/seat", data={"table_id": table.id, "seat_no": 1, "player_id": player.id,
+                                         "buy_in": "150", "buy_in_method": "cash"})
+    assert resp.status_code == 303
+    session.expire_all()
+    assert [(r.kind, r.amount, r.method) for r in session.scalars(select(LedgerEntry))] == [
+        ("buy_in", 15000, "cash")]

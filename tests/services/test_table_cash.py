@@ -158,3 +158,22 @@ def test_r18_moves_send_the_same_statements_for_one_player_or_many(room, session
     assert len(many) == len(one)
     assert sum(r.amount for r in session.scalars(select(LedgerEntry).where(
         LedgerEntry.kind == "add_on"))) == 2500
+
+
+def test_r32_the_desk_says_how_a_buy_in_was_paid(room, session, now):
+    """Seating posts cash at the table unless the desk says the player paid otherwise (R32);
+    a method that cannot pay a buy-in is refused before anything is written."""
+    game = room.game(now)
+    table = room.table(now, game, "1")
+    a, b, c = room.players(now, 3)
+    seats.seat_directly(session, room.sup, now, table_id=table.id, seat_no=1, player_id=a.id,
+                        buy_in=10000)
+    seats.seat_directly(session, room.sup, now, table_id=table.id, seat_no=2, player_id=b.id,
+                        buy_in=10000, buy_in_method="cash")
+    before = len(audits(session))
+    refused(lambda: seats.seat_directly(session, room.sup, now, table_id=table.id, seat_no=3,
+                                        player_id=c.id, buy_in=10000, buy_in_method="euros"),
+            "R30", error=Invalid)
+    assert len(audits(session)) == before
+    assert session.scalars(select(LedgerEntry.method).order_by(LedgerEntry.id)).all() == [
+        "table", "cash"]
