@@ -1,7 +1,7 @@
 """Posting one ledger row (R52): the room's gaming day (R2), the seat's table and game, the staff
 member who posted it, an audit row (R60), and the idempotency key (``roomops.ledger.idempotency``).
 Nothing is posted to a closed gaming day (R54: ``refuse_closed`` also waits for a close in progress
-on PostgreSQL). ``post_many`` posts a batch with one check and one flush. Nothing here commits."""
+on PostgreSQL). ``post_many`` posts a batch with one check and one INSERT. Nothing here commits."""
 
 from __future__ import annotations
 
@@ -86,7 +86,7 @@ def post(session: Session, actor: Actor, now: datetime, posting: Posting, key: s
 def post_many(session: Session, actor: Actor, now: datetime,
               postings: Sequence[Posting]) -> list[LedgerEntry]:
     """Rows with no idempotency key posted together (a batch of table changes, R18): one check of
-    the day (R54) and one flush for any number of rows; each row audited as ``post`` audits it."""
+    the day (R54) and one INSERT for any number of rows; each row audited as ``post`` audits it."""
     if not postings:
         return []
     _room, day = _open_day(session, actor, now)
