@@ -85,15 +85,16 @@ def carry(session: Session, actor: Actor, now: datetime, game: Game, moves: list
         SeatHold.ended_at.is_(None)))}
     ended = leave_game_lists(session, actor, now, game, [m.hold.player_id for m in moves],
                              "moved to another table of the game") if leave_lists else []
+    # R18/R52: each stack carried is a transfer pair between the tables, chips added an add-on;
+    # posted before the seats' audit rows are queued so that they are all written in one INSERT
+    ledger.table_changes(session, actor, now, game.id, [
+        ledger.Carried(m.hold, new[m.hold.id], m.stack, m.added, m.kind) for m in moves])
     for m in moves:
         hold = new[m.hold.id]
         record(session, actor, now, "seat.taken", ("seat_hold", hold.id), reason=reason,
                table_id=m.table.id, seat_no=m.seat_no, player_id=hold.player_id,
                buy_in=hold.buy_in, moved_from=m.hold.id, from_table_id=m.hold.table_id,
                from_seat_no=m.hold.seat_no, no_blind_owed=hold.no_blind_owed)
-    # R18/R52: each stack carried is a transfer pair between the tables, chips added an add-on
-    ledger.table_changes(session, actor, now, game.id, [
-        ledger.Carried(m.hold, new[m.hold.id], m.stack, m.added, m.kind) for m in moves])
     if cancel_entry_offers(session, actor, now, ended) or refill:
         fill_open_seats(session, actor, now, game)
     return [new[m.hold.id] for m in moves]
