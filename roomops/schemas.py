@@ -85,9 +85,17 @@ OverrideReason = Annotated[Reason | None, Field(
                 "range (R30) applies instead and the reason is audited")]
 
 
+Method = Annotated[Literal["cash", "table", "chips", "card", "cheque", "credit"],
+                  Field(description="R32: 'table' is cash at the table, for buy-ins and add-ons "
+                                    "only; transits come from the cage")]
+BuyInMethod = Annotated[Method, Field(description="R32: how the buy-in is paid; default 'table', "
+                                                  "cash at the table; 'cash' is cash at the cage")]
+
+
 class Claim(Body):
     buy_in: Money  # R21/R30
     override_reason: OverrideReason = None
+    buy_in_method: BuyInMethod = "table"
 
 
 class SeatPlayer(Body):
@@ -97,6 +105,7 @@ class SeatPlayer(Body):
     buy_in: Money
     reason: Reason | None = None
     override_reason: OverrideReason = None
+    buy_in_method: BuyInMethod = "table"
 
 
 class Leave(Body):

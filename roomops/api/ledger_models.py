@@ -9,7 +9,8 @@ from pydantic import Field
 
 from roomops.api.models import Out
 
-Method = Literal["cash", "chips", "card", "cheque", "credit"]
+Method = Literal["cash", "table", "chips", "card", "cheque", "credit"]  # R32: table = cash at the table
+SlipMethod = Literal["cash", "chips", "card", "cheque", "credit"]  # R31: from the cage
 SlipState = Literal["requested", "funds_confirmed", "in_transit", "delivered", "cancelled"]
 
 
@@ -20,7 +21,8 @@ class LedgerEntryOut(Out):
     id: int
     gaming_day: date
     at: datetime
-    kind: Literal["buy_in", "add_on", "cash_out", "transit", "session_fee", "rake", "reversal"]
+    kind: Literal["buy_in", "add_on", "cash_out", "transit", "session_fee", "rake", "reversal",
+                  "transfer"]
     amount: int = Field(description="signed integer minor units")
     method: Method
     player_id: int | None
@@ -48,7 +50,7 @@ class SlipOut(Out):
     table_id: int
     hold_id: int
     amount: int = Field(description="integer minor units")
-    method: Method
+    method: SlipMethod
     requested_at: datetime
     requested_by_id: int
     funds_confirmed_at: datetime | None
@@ -164,7 +166,7 @@ class CountLineOut(Out):
 
 
 class DayReportOut(Out):
-    """R52/R54: the day's ledger per table, game, kind and staff member; every breakdown adds up
+    """R52/R54: the day's ledger per table, game, kind, method and staff member; every breakdown adds up
     to ``total`` (``reconciled``)."""
 
     gaming_day: date
@@ -173,6 +175,7 @@ class DayReportOut(Out):
     by_table: list[LineOut]
     by_game: list[LineOut]
     by_kind: list[LineOut]
+    by_method: list[LineOut] = Field(description="R32: per method; 'table' is cash at the table")
     by_staff: list[LineOut]
     counts: list[CountLineOut]
     close: DayCloseOut | None = Field(description="the day's close (its last shift's), or the "

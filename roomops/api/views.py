@@ -220,7 +220,7 @@ def make_offer() -> Response:
        response=out.HoldOut, body=Claim, tag="seats")
 def claim_offer(offer_id: int) -> Response:
     b = body(Claim)
-    return answer(out.HoldOut, run(seats.claim, offer_id, b.buy_in, b.override_reason))
+    return answer(out.HoldOut, run(seats.claim, offer_id, b.buy_in, b.override_reason, b.buy_in_method))
 
 
 @route("POST", f"/offers/<{ID}:offer_id>/decline", summary="Decline an offer: a missed call (R22)",

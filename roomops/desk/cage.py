@@ -14,11 +14,12 @@ from flask_login import current_user
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
-from roomops.desk.forms import form_data, parse, to_minor
+from roomops.desk.forms import form_data, from_minor, parse, to_minor
 from roomops.errors import NotFound
 from roomops.games.models import Table
 from roomops.ledger import dayclose, transit
-from roomops.ledger.rules import FACILITY, METHODS
+from roomops.ledger import services as ledger
+from roomops.ledger.rules import AT_TABLE, FACILITY, METHOD_NAMES, METHODS, SLIP_METHODS, method_name
 from roomops.ledger.schemas import CancelSlip, Movement
 from roomops.rooms.models import Player, Room
 from roomops.seating.models import SEATED, SeatHold
@@ -27,6 +28,8 @@ from roomops.web.uow import db, now, run
 bp = Blueprint("cage", __name__)
 STEPS = {"confirm-funds": transit.confirm_funds, "dispatch": transit.dispatch,
          "deliver": transit.deliver}
+# R28/R30/R32: chips bought by a seated player, recorded by the cashier with how they were paid
+MOVEMENTS = {"add_on": (ledger.add_on, "Add-on"), "buy_in": (ledger.buy_in, "Buy-in")}
 
 
 @bp.before_request
@@ -53,8 +56,9 @@ def index() -> str:
     shift = dayclose.current_shift(room, at)  # R54: the shift now, and whether it is closed
     closed = dayclose.closed(dayclose.day_closes(session, room.id, shift.gaming_day), shift.number)
     return render_template("desk/cage.html", room=room, slips=transit.open_slips(session, room.id, at),
-                           seated=seated, methods=METHODS, facility=FACILITY, key=uuid4().hex,
-                           shift=shift, shift_closed=closed)
+                           seated=seated, methods=METHODS, slip_methods=SLIP_METHODS,
+                           method_names=METHOD_NAMES, at_table=AT_TABLE, facility=FACILITY,
+                           movements=MOVEMENTS, key=uuid4().hex, shift=shift, shift_closed=closed)
 
 
 @bp.post("/desk/cage/transits")
@@ -64,6 +68,20 @@ def request_transit() -> Response:
     b = Movement.model_validate(data)
     slip = run(transit.request, b.hold_id, b.amount, b.method, b.currency, b.idempotency_key)
     return _done(f"Slip {slip.number} requested")
+
+
+@bp.post("/desk/cage/movements/<kind>")
+def record_movement(kind: str) -> Response:
+    """R28/R30/R32: a buy-in or add-on for a seated player, paid at the cage or in cash at the
+    table (the services refuse what their rules do not allow)."""
+    if kind not in MOVEMENTS:
+        raise NotFound(f"no movement {kind!r}")
+    service, label = MOVEMENTS[kind]
+    data = form_data(Movement, request.form)
+    data["amount"] = to_minor(request.form.get("amount", ""))
+    b = Movement.model_validate(data)
+    row = run(service, b.hold_id, b.amount, b.method, b.currency, b.idempotency_key)
+    return _done(f"{label} of {from_minor(row.amount)} recorded ({method_name(row.method)})")
 
 
 @bp.post("/desk/cage/transits/<int:slip_id>/<step>")

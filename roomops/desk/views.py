@@ -40,6 +40,7 @@ from roomops.desk.forms import from_minor, money_input, parse, player_ref
 from roomops.errors import Invalid
 from roomops.games import services as games
 from roomops.games.models import Game, Table
+from roomops.ledger.rules import METHODS, method_name
 from roomops.lists import services as lists
 from roomops.lists.models import ListEntry
 from roomops.playovers.services import told_to_leave
@@ -165,7 +166,8 @@ def index() -> Response:
     page = render_template("desk/index.html", snap=snap, local=local, poll=POLL_SECONDS,
                            players=_recent_players(session) if _can("floor") else [],
                            etag=_etag(snap.version), money_input=money_input,
-                           returning=_returning(session, snap))
+                           returning=_returning(session, snap),
+                           buy_in_methods=[(m, method_name(m)) for m in METHODS])
     return _stamp(make_response(page), at)
 
 
@@ -406,7 +408,7 @@ def offer() -> Response:
 @bp.post("/desk/offers/<int:offer_id>/claim")
 def claim(offer_id: int) -> Response:
     body = parse(Claim, request.form)
-    hold = run(seats.claim, offer_id, body.buy_in, body.override_reason)
+    hold = run(seats.claim, offer_id, body.buy_in, body.override_reason, body.buy_in_method)
     name = _name(hold.player_id)
     return _done(f"{name} took {_seat_name(hold)} with {from_minor(body.buy_in)}.")
 

@@ -132,6 +132,7 @@ def close_day(session: Session, actor: Actor, now: datetime, day: date,
     The close of the day's last shift (of a one-shift day: the day's close) closes the day."""
     actor.require("cash")
     room = session.get_one(Room, actor.room_id)
+    lock_day(session, room.id, close=True)  # before any figure is read: see ``lock_day``
     target, closes = _open_shift(session, room, now, day, shift)
     check_previous_closed(target.number, closes)
     other = get_in_room(session, Staff, second_staff_id, actor, "staff member")
@@ -187,10 +188,27 @@ def _day_id(day: date) -> int:
 
 def refuse_closed(session: Session, room_id: int, shift: Shift) -> None:
     """R54: no ledger row is posted to a closed shift or gaming day (one statement; see
-    ``closing.shift_closed``). A closed shift is usually over, but a shift may be closed before
-    its end, as a day may."""
+    ``closing.shift_closed``), nor while the room's close is in progress (``lock_day``). A closed
+    shift is usually over, but a shift may be closed before its end, as a day may."""
+    lock_day(session, room_id)
     closed = session.scalar(select(DayClose.id).where(
         DayClose.room_id == room_id, DayClose.gaming_day == shift.gaming_day,
         or_(DayClose.closes_day, DayClose.shift_no >= shift.number)).limit(1)) is not None
     check_not_closed(shift.gaming_day, closed, shift.number if shift.of > 1 else None)
+
+
+DAY_LOCK = 54  # the advisory lock class of gaming-day closes (R54); the second key is the room
+
+
+def lock_day(session: Session, room_id: int, *, close: bool = False) -> None:
+    """R54 on PostgreSQL: a posting takes the room's day lock shared before its closed-check, the
+    close takes it exclusively before it reads a figure, each until its transaction ends. So a
+    posting either commits before the close counts the rows, or waits for the close and is then
+    refused: under READ COMMITTED (the app's isolation) each statement sees what committed before
+    it began, so the closed-check runs as its own statement after the lock is granted. SQLite
+    needs nothing: a write transaction begins IMMEDIATE (``roomops.db``), one writer at a time."""
+    if session.get_bind().dialect.name != "postgresql":
+        return
+    take = func.pg_advisory_xact_lock if close else func.pg_advisory_xact_lock_shared
+    session.execute(select(take(DAY_LOCK, room_id)))
 

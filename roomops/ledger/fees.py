@@ -52,7 +52,7 @@ def collect(session: Session, actor: Actor, now: datetime, hold_id: int, method:
     hour starts where the paid one ends if the player is still covered, else now
     (``fee_rules.next_period``). A retry with the same key returns the first row (R52)."""
     actor.require("cash")
-    check_method(method, "R50")
+    check_method(method, "R50", "session_fee")
     room = session.get_one(Room, actor.room_id)
     check_currency(currency, room.currency)
     print_ = fingerprint(op="session_fee", hold_id=hold_id, method=method, staff=actor.staff_id)

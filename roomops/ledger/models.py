@@ -25,11 +25,32 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, mapped_column
 
 from roomops.db import Base, UTCDateTime
-from roomops.ledger.rules import FACILITY, INTO_PLAY, KINDS, METHODS, OUT_OF_PLAY, STATES
+from roomops.ledger.rules import (
+    AT_TABLE,
+    AT_TABLE_KINDS,
+    FACILITY,
+    INTO_PLAY,
+    KINDS,
+    METHODS,
+    OUT_OF_PLAY,
+    SLIP_METHODS,
+    STATES,
+    TRANSFER,
+)
 
 
 def _in(values: tuple[str, ...]) -> str:
     return f"({', '.join(repr(v) for v in values)})"
+
+
+# R32: cash at the table buys chips at the table only (a reversal repeats its row's method);
+# R18: a transfer pair carries a stack, out of one table (negative) and into the next (positive).
+# Migration 0017 writes these same conditions.
+METHOD_CHECK = (f"method IN {_in(METHODS)} AND (method <> '{AT_TABLE}' OR "
+                f"kind IN {_in((*AT_TABLE_KINDS, 'reversal'))})")
+AMOUNT_SIGN_CHECK = (f"(kind IN {_in(INTO_PLAY)} AND amount > 0) OR "
+                     f"(kind IN {_in(OUT_OF_PLAY)} AND amount < 0) OR "
+                     f"(kind IN ('reversal', '{TRANSFER}') AND amount <> 0)")
 
 
 class LedgerEntry(Base):
@@ -38,10 +59,8 @@ class LedgerEntry(Base):
     __tablename__ = "ledger_entries"
     __table_args__ = (
         CheckConstraint(f"kind IN {_in(KINDS)}", name="kind"),
-        CheckConstraint(f"method IN {_in(METHODS)}", name="method"),
-        CheckConstraint(f"(kind IN {_in(INTO_PLAY)} AND amount > 0) OR "
-                        f"(kind IN {_in(OUT_OF_PLAY)} AND amount < 0) OR "
-                        "(kind = 'reversal' AND amount <> 0)", name="amount_sign"),
+        CheckConstraint(METHOD_CHECK, name="method"),
+        CheckConstraint(AMOUNT_SIGN_CHECK, name="amount_sign"),
         CheckConstraint("(kind = 'reversal') = (reverses_id IS NOT NULL)", name="reverses"),
         CheckConstraint("kind <> 'reversal' OR length(coalesce(reason, '')) > 0",
                         name="reversal_reason"),
@@ -94,7 +113,7 @@ class TransitSlip(Base):
     __tablename__ = "transit_slips"
     __table_args__ = (
         CheckConstraint(f"state IN {_in(STATES)}", name="state"),
-        CheckConstraint(f"method IN {_in(METHODS)}", name="method"),
+        CheckConstraint(f"method IN {_in(SLIP_METHODS)}", name="method"),
         CheckConstraint("amount > 0", name="amount"),
         CheckConstraint("number > 0", name="number"),
         CheckConstraint(f"authorised_at IS NULL OR method NOT IN {_in(FACILITY)} "

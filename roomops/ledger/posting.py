@@ -1,14 +1,16 @@
 """Posting one ledger row (R52): the room's gaming day (R2), the seat's table and game, the staff
 member who posted it, an audit row (R60), and the idempotency key (``roomops.ledger.idempotency``).
 Each row carries the shift of the day it is posted in (R54); nothing is posted to a closed shift or
-gaming day. Nothing here commits."""
+gaming day (``refuse_closed`` also waits for a close in progress on PostgreSQL). ``post_many`` posts
+a batch with one check and one INSERT. Nothing here commits."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import insert, select
 from sqlalchemy.orm import Session
 
 from roomops.actors import Actor, get_in_room
@@ -74,17 +76,47 @@ def check_seat(hold: SeatHold, rule: str, *, live: bool) -> None:
 def post(session: Session, actor: Actor, now: datetime, posting: Posting, key: str | None,
          print_: str) -> LedgerEntry:
     """Insert the row (or return the one an earlier request with ``key`` made) and audit it."""
+    room, shift = _open_shift(session, actor, now)
+    row, created = insert_once(session, LedgerEntry, room.id, key, print_,
+                               lambda: _add_row(session, actor, now, shift, posting, key, print_))
+    if created:
+        _audit(session, actor, now, row, posting)
+    return row
+
+
+def post_many(session: Session, actor: Actor, now: datetime,
+              postings: Sequence[Posting]) -> list[LedgerEntry]:
+    """Rows with no idempotency key posted together (a batch of table changes, R18): one check of
+    the day (R54) and one INSERT for any number of rows; each row audited as ``post`` audits it."""
+    if not postings:
+        return []
+    _room, shift = _open_shift(session, actor, now)
+    values = [_values(actor, now, shift, p, None, "") for p in postings]
+    # one multi-row INSERT (the unit of work, or RETURNING in parameter order, sends one per row
+    # on SQLite); the rows come back in any order, so each is matched to its posting by content
+    rows = list(session.scalars(insert(LedgerEntry).returning(LedgerEntry), values))
+    pending: dict[tuple[object, ...], list[Posting]] = {}
+    for posting, v in zip(postings, values, strict=True):
+        pending.setdefault(_content(v), []).append(posting)
+    for row in sorted(rows, key=lambda r: r.id):
+        _audit(session, actor, now, row, pending[_content(
+            {c: getattr(row, c) for c in _COLUMNS})].pop(0))
+    return sorted(rows, key=lambda r: r.id)
+
+
+def _open_shift(session: Session, actor: Actor, now: datetime) -> tuple[Room, Shift]:
+    """The actor's room and its shift now (R2, R54), refused if that shift or day is closed."""
     room = session.get_one(Room, actor.room_id)
     shift = shift_of(now, room.timezone, room.gaming_day_start, room.shifts)
-    refuse_closed(session, room.id, shift)  # R54
-    row, created = insert_once(session, LedgerEntry, room.id, key, print_,
-                               lambda: _add_row(session, actor, now, room, shift, posting, key, print_))
-    if created:
-        record(session, actor, now, f"ledger.{row.kind}", ("ledger_entry", row.id),
-               reason=row.reason, amount=row.amount, method=row.method, hold_id=row.hold_id,
-               table_id=row.table_id, slip_id=row.slip_id, reverses_id=row.reverses_id,
-               gaming_day=row.gaming_day.isoformat(), **_extra(posting))
-    return row
+    refuse_closed(session, room.id, shift)
+    return room, shift
+
+
+def _audit(session: Session, actor: Actor, now: datetime, row: LedgerEntry, posting: Posting) -> None:
+    record(session, actor, now, f"ledger.{row.kind}", ("ledger_entry", row.id),
+           reason=row.reason, amount=row.amount, method=row.method, hold_id=row.hold_id,
+           table_id=row.table_id, slip_id=row.slip_id, reverses_id=row.reverses_id,
+           gaming_day=row.gaming_day.isoformat(), **_extra(posting))
 
 
 def _extra(posting: Posting) -> dict[str, object]:
@@ -98,11 +130,25 @@ def _extra(posting: Posting) -> dict[str, object]:
     return extra
 
 
-def _add_row(session: Session, actor: Actor, now: datetime, room: Room, shift: Shift,
-             posting: Posting, key: str | None, print_: str) -> LedgerEntry:
-    row = LedgerEntry(room_id=room.id, gaming_day=shift.gaming_day, shift_no=shift.number,
-                      at=now, staff_id=actor.staff_id, idempotency_key=key,
-                      fingerprint=print_ if key else None,
-                      **{k: v for k, v in asdict(posting).items() if k != "note"})
+def _values(actor: Actor, now: datetime, shift: Shift, posting: Posting, key: str | None,
+            print_: str) -> dict[str, object]:
+    """The columns of the row ``posting`` describes (the audit-only ``note`` left out)."""
+    return {"room_id": actor.room_id, "gaming_day": shift.gaming_day, "shift_no": shift.number,
+            "at": now, "staff_id": actor.staff_id, "idempotency_key": key,
+            "fingerprint": print_ if key else None,
+            **{k: v for k, v in asdict(posting).items() if k != "note"}}
+
+
+_COLUMNS = ("kind", "amount", "method", "player_id", "game_id", "table_id", "hold_id", "slip_id",
+            "reason", "reverses_id", "hand_id", "short_buy_in")
+
+
+def _content(values: dict[str, object]) -> tuple[object, ...]:
+    return tuple(values[c] for c in _COLUMNS)
+
+
+def _add_row(session: Session, actor: Actor, now: datetime, shift: Shift, posting: Posting,
+             key: str | None, print_: str) -> LedgerEntry:
+    row = LedgerEntry(**_values(actor, now, shift, posting, key, print_))
     session.add(row)
     return row

@@ -1,6 +1,6 @@
 """The day's report (R52, R54): the ledger's rows of one gaming day (or one of its shifts) per table,
-game, kind (fee type), staff member and shift, the counts against the expected figures, and the
-closes.
+game, kind (fee type), method (R32: cash at the table apart from the cage's cash), staff member and
+shift, the counts against the expected figures, and the closes.
 
 A shift's rows are those posted in it (``shift_no``); the day's last shift also takes any rows of
 higher shift numbers, posted before the room's shift policy was changed to fewer shifts, so every
@@ -22,6 +22,7 @@ from sqlalchemy.orm import Session
 from roomops.games.models import Game, Table
 from roomops.ledger.closing import Line, reconciles, variance
 from roomops.ledger.models import DayClose, DayCount, LedgerEntry
+from roomops.ledger.rules import method_name
 from roomops.rooms.models import Staff
 
 
@@ -48,6 +49,7 @@ class DayReport:
     by_table: list[Line]
     by_game: list[Line]
     by_kind: list[Line]
+    by_method: list[Line]
     by_staff: list[Line]
     counts: list[CountLine] = field(default_factory=list)
     close: DayClose | None = None
@@ -125,6 +127,8 @@ def day_report(session: Session, room_id: int, currency: str, day: date,
                    .outerjoin(Game, Game.id == games.c.key).order_by(games.c.key))]
     by_kind = [Line(k, str(k).replace("_", " "), int(c), int(a)) for k, c, a in session.execute(
         _grouped(room_id, day, LedgerEntry.kind, shift, last).order_by(LedgerEntry.kind))]
+    by_method = [Line(k, method_name(str(k)), int(c), int(a)) for k, c, a in session.execute(
+        _grouped(room_id, day, LedgerEntry.method, shift, last).order_by(LedgerEntry.method))]  # R32
     staff = _grouped(room_id, day, LedgerEntry.staff_id, shift, last).subquery()
     by_staff = [Line(k, name, int(c), int(a)) for k, name, c, a in session.execute(
         select(staff.c.key, Staff.display_name, staff.c.n, staff.c.amount)
@@ -135,7 +139,7 @@ def day_report(session: Session, room_id: int, currency: str, day: date,
         DayClose.room_id == room_id, DayClose.gaming_day == day).order_by(DayClose.shift_no))
         if shift is None or c.shift_no == shift]
     close = next((c for c in closes if c.closes_day or shift is not None), None)
-    return DayReport(day, currency, total, by_table, by_game, by_kind, by_staff,
+    return DayReport(day, currency, total, by_table, by_game, by_kind, by_method, by_staff,
                      latest_counts(session, room_id, day, shift=shift), close, shift, by_shift,
                      closes)
 
@@ -162,7 +166,7 @@ def latest_counts(session: Session, room_id: int, day: date,
 
 
 SECTIONS = (("table", "by_table"), ("game", "by_game"), ("kind", "by_kind"),
-            ("staff", "by_staff"),
+            ("method", "by_method"), ("staff", "by_staff"),
             ("shift", "by_shift"))  # R54
 
 

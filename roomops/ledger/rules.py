@@ -3,7 +3,11 @@
 Sign convention (R52): a ledger amount is the change in chips in play at the table, in integer
 minor units. Chips going into play (buy-in, add-on, a delivered transit) are positive; chips leaving
 play (cash-out, session fee, rake) are negative; a reversal is the exact opposite of the row it
-corrects. So the sum of a table's rows is what should be in play there before any hand is dealt."""
+corrects. So the sum of a table's rows is what should be in play there before any hand is dealt.
+
+A table change (R18) carries the player's stack: a ``transfer`` pair, the stack out of the old
+table (negative) and into the new one (positive), so each table's figure follows the chips while
+the pair nets to zero in every total but the tables' (``TRANSFER``)."""
 
 from __future__ import annotations
 
@@ -11,8 +15,15 @@ from roomops.errors import Conflict, Invalid
 
 INTO_PLAY = ("buy_in", "add_on", "transit")
 OUT_OF_PLAY = ("cash_out", "session_fee", "rake")
-KINDS = (*INTO_PLAY, *OUT_OF_PLAY, "reversal")
-METHODS = ("cash", "chips", "card", "cheque", "credit")
+TRANSFER = "transfer"  # R18: a stack carried to another table, one row each way (signed)
+KINDS = (*INTO_PLAY, *OUT_OF_PLAY, "reversal", TRANSFER)
+# R32: cash handed over at the table (announced, changed for chips there) rather than at the cage;
+# stored as ``table`` (the column is 8 characters), shown as "cash at the table"
+AT_TABLE = "table"
+SLIP_METHODS = ("cash", "chips", "card", "cheque", "credit")  # R31: transits come from the cage
+METHODS = ("cash", AT_TABLE, "chips", "card", "cheque", "credit")  # ledger rows
+AT_TABLE_KINDS = ("buy_in", "add_on")  # R32: the only movements cash at the table pays for
+METHOD_NAMES = {AT_TABLE: "cash at the table"}
 FACILITY = ("cheque", "credit")  # R31: funds confirmed by a supervisor before chips play behind
 
 # Transit slip states (R31) and the action that reaches each from the states it may come from.
@@ -35,9 +46,21 @@ def check_amount(amount: object, rule: str) -> int:
     return amount
 
 
-def check_method(method: str, rule: str) -> None:
-    if method not in METHODS:
-        raise Invalid(f"method {method!r} is not one of {', '.join(METHODS)}", rule)
+def check_method(method: str, rule: str, kind: str) -> None:
+    """A ledger row's method for a movement of ``kind`` (``transit``: a slip's). R32: cash at the
+    table only buys chips at the table (a buy-in, an add-on or a rebuy); a transit comes from the
+    cage, a cash-out is paid at the cage and a fee is taken in chips or at the cage."""
+    if method == AT_TABLE and kind not in AT_TABLE_KINDS:
+        raise Invalid(f"cash at the table only buys chips at the table (a buy-in or an add-on), "
+                      f"not a {kind.replace('_', ' ')}: the cage takes or pays it", "R32")
+    allowed = SLIP_METHODS if kind == "transit" else METHODS
+    if method not in allowed:
+        raise Invalid(f"method {method!r} is not one of {', '.join(allowed)}", rule)
+
+
+def method_name(method: str) -> str:
+    """How a method is shown to staff: ``table`` is "cash at the table" (R32)."""
+    return METHOD_NAMES.get(method, method)
 
 
 def check_currency(currency: str | None, room_currency: str) -> None:
@@ -61,6 +84,10 @@ def check_reversible(kind: str, already_reversed: bool) -> None:
     movement again instead)."""
     if kind == "reversal":
         raise Conflict("a reversal cannot be reversed: post the movement again instead", "R52")
+    if kind == TRANSFER:
+        raise Conflict("a transfer follows a table change (R18): it is not a money mistake and is "
+                       "not reversed on its own (a miscounted stack is a variance explained at "
+                       "the count, R54)", "R52")
     if already_reversed:
         raise Conflict("this row has already been reversed", "R52")
 

@@ -5,12 +5,12 @@ rounded or coerced (R52)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from roomops.rooms.shifts import MAX_SHIFTS
-from roomops.schemas import INT_MAX, Body, Id, Reason
+from roomops.schemas import INT_MAX, Body, Id, Method, Reason
 
 StrictMoney = Annotated[int, Field(strict=True, ge=1, le=INT_MAX,
                                    description="integer minor units, positive; never a float")]
@@ -18,7 +18,6 @@ IdempotencyKey = Annotated[str, StringConstraints(strip_whitespace=True, min_len
                            Field(description="R52: a retry with the same key returns the first "
                                              "result and posts nothing (or send the "
                                              "Idempotency-Key header)")]
-Method = Literal["cash", "chips", "card", "cheque", "credit"]
 Currency = Annotated[str, StringConstraints(pattern=r"^[A-Za-z]{3}$"),
                      Field(description="R32: ISO 4217 code; anything but the room's currency is "
                                        "refused. Omitted: the room's currency")]

@@ -4,11 +4,14 @@ Services take ``(session, actor, now, ...)``, check the actor's right (R61), nev
 every row (R60). A retried request with the same idempotency key returns the first row.
 
 The seating flow posts a seat's buy-in itself (``at_desk``, called by ``seats.sit`` for a claim
-or a direct seating, in the same transaction); the cashier's ``buy_in`` is for a seat whose buy-in
+or a direct seating, in the same transaction), and a move's transfer and add-on rows
+(``table_changes``, called by ``moves.carry``); the cashier's ``buy_in`` is for a seat whose buy-in
 row was reversed (R52), and more chips are an add-on."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import exists, select
@@ -20,14 +23,34 @@ from roomops.errors import Conflict, Invalid
 from roomops.games.models import Game
 from roomops.ledger.idempotency import fingerprint, replay
 from roomops.ledger.models import LedgerEntry
-from roomops.ledger.posting import Posting, at_seat, check_seat, locked_hold, post
-from roomops.ledger.rules import check_amount, check_currency, check_method, check_reversible, signed
+from roomops.ledger.posting import Posting, at_seat, check_seat, locked_hold, post, post_many
+from roomops.ledger.rules import (
+    AT_TABLE,
+    TRANSFER,
+    check_amount,
+    check_currency,
+    check_method,
+    check_reversible,
+    signed,
+)
 from roomops.rooms.models import Room
 from roomops.seating.models import SeatHold
 from roomops.seating.rules import check_buy_in
 
 # the rule an amount of each kind answers to
 RULES = {"buy_in": "R30", "add_on": "R28", "cash_out": "R28"}
+
+
+@dataclass(frozen=True)
+class Carried:
+    """One move of a batch (R18): the seat left, the seat taken, the stack carried and the chips
+    added; ``move`` is the kind of move (table_change, must_move, floor, broken, seat_change)."""
+
+    old: SeatHold
+    new: SeatHold
+    stack: int
+    added: int
+    move: str
 
 
 def buy_in(session: Session, actor: Actor, now: datetime, hold_id: int, amount: int,
@@ -37,16 +60,39 @@ def buy_in(session: Session, actor: Actor, now: datetime, hold_id: int, amount: 
     return _movement(session, actor, now, "buy_in", hold_id, amount, method, currency, key)
 
 
-def at_desk(session: Session, actor: Actor, now: datetime, kind: str, hold: SeatHold,
-            amount: int) -> LedgerEntry:
-    """R30/R27/R18: chips the desk puts into play with a seat it opens, posted in the seating's
-    own transaction under its ``floor`` right: the ``buy_in`` of a claim or a direct seating, or the
-    ``add_on`` of chips added to a stack carried to another table (the stack itself moves with the
-    player and is no row). The desk has already checked the amount (``seats.check_seat_buy_in``:
-    R30, or R27 which may exceed the table maximum; ``balance.check_added``): what it accepted is
-    recorded as it is. Method ``cash``: chips bought at the table."""
-    return post(session, actor, now, Posting(kind, signed(kind, amount), "cash",
-                                             **at_seat(session, hold)), None, "")
+def at_desk(session: Session, actor: Actor, now: datetime, hold: SeatHold, amount: int,
+            method: str = AT_TABLE) -> LedgerEntry:
+    """R30/R27: the buy-in of a seat the desk opens (a claim or a direct seating), posted in the
+    seating's own transaction under its ``floor`` right. The desk has already checked the amount
+    (``seats.check_seat_buy_in``: R30, or R27 which may exceed the table maximum): what it
+    accepted is recorded as it is, paid as the desk said (checked by the caller): by default
+    ``table``, cash at the table (R32), the player handing the buy-in over as they sit down."""
+    return post(session, actor, now, Posting("buy_in", amount, method, **at_seat(session, hold)),
+                None, "")
+
+
+def table_changes(session: Session, actor: Actor, now: datetime, game_id: int,
+                  changes: Sequence[Carried]) -> list[LedgerEntry]:
+    """R18/R52/R54: the rows of a batch of moves, posted together (``posting.post_many``: one
+    check and one INSERT whatever the number of moves). A stack carried to another table is a
+    ``transfer`` pair, out of the old table and into the new, so each table's expected figure
+    follows the chips while the day's total does not move; chips added with the move are an
+    ``add_on`` paid in cash at the table (R32). A move within a table (a seat change) and an
+    empty stack post no transfer."""
+    rows: list[Posting] = []
+    for c in changes:
+        player = {"player_id": c.new.player_id, "game_id": game_id}
+        if c.stack and c.old.table_id != c.new.table_id:
+            note: dict[str, object] = {"move": c.move, "from_hold_id": c.old.id,
+                                       "to_hold_id": c.new.id}
+            rows += [Posting(TRANSFER, -c.stack, "chips", table_id=c.old.table_id,
+                             hold_id=c.old.id, note=note, **player),
+                     Posting(TRANSFER, c.stack, "chips", table_id=c.new.table_id, hold_id=c.new.id,
+                             note=note, **player)]
+        if c.added:
+            rows.append(Posting("add_on", c.added, AT_TABLE, table_id=c.new.table_id,
+                                hold_id=c.new.id, **player))
+    return post_many(session, actor, now, rows)
 
 
 def add_on(session: Session, actor: Actor, now: datetime, hold_id: int, amount: int,
@@ -103,7 +149,7 @@ def _movement(session: Session, actor: Actor, now: datetime, kind: str, hold_id:
     actor.require("cash")  # R61: cashiers (and supervisors) log buy-ins and cash-outs
     rule = RULES[kind]
     check_amount(amount, rule)
-    check_method(method, rule)
+    check_method(method, rule, kind)
     room = session.get_one(Room, actor.room_id)
     check_currency(currency, room.currency)
     print_ = fingerprint(op=kind, hold_id=hold_id, amount=amount, method=method,

@@ -41,7 +41,7 @@ def request(session: Session, actor: Actor, now: datetime, hold_id: int, amount:
     amount, method, who)."""
     actor.require("cash")
     check_amount(amount, "R31")
-    check_method(method, "R31")
+    check_method(method, "R31", "transit")
     check_currency(currency, session.get_one(Room, actor.room_id).currency)
     print_ = fingerprint(op="transit", hold_id=hold_id, amount=amount, method=method,
                          staff=actor.staff_id)

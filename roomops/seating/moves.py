@@ -3,7 +3,8 @@ Services never commit.
 
 Every move carries the player's whole stack (R18): the new seat's buy-in is the stack plus any
 chips added, never less (R28), and neither R27 nor the table's range (R30) applies to the stack
-carried. The old seat ends ``moved`` and is offered to the next player (R14)."""
+carried. The old seat ends ``moved`` and is offered to the next player (R14). The ledger follows
+the stack: a transfer pair out of the old table and into the new (``ledger.table_changes``)."""
 
 from __future__ import annotations
 
@@ -84,14 +85,16 @@ def carry(session: Session, actor: Actor, now: datetime, game: Game, moves: list
         SeatHold.ended_at.is_(None)))}
     ended = leave_game_lists(session, actor, now, game, [m.hold.player_id for m in moves],
                              "moved to another table of the game") if leave_lists else []
+    # R18/R52: each stack carried is a transfer pair between the tables, chips added an add-on;
+    # posted before the seats' audit rows are queued so that they are all written in one INSERT
+    ledger.table_changes(session, actor, now, game.id, [
+        ledger.Carried(m.hold, new[m.hold.id], m.stack, m.added, m.kind) for m in moves])
     for m in moves:
         hold = new[m.hold.id]
         record(session, actor, now, "seat.taken", ("seat_hold", hold.id), reason=reason,
                table_id=m.table.id, seat_no=m.seat_no, player_id=hold.player_id,
                buy_in=hold.buy_in, moved_from=m.hold.id, from_table_id=m.hold.table_id,
                from_seat_no=m.hold.seat_no, no_blind_owed=hold.no_blind_owed)
-        if m.added:  # the stack moves with the player; chips added are an add-on (R18, R52)
-            ledger.at_desk(session, actor, now, "add_on", hold, m.added)
     if cancel_entry_offers(session, actor, now, ended) or refill:
         fill_open_seats(session, actor, now, game)
     return [new[m.hold.id] for m in moves]

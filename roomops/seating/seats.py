@@ -17,6 +17,7 @@ from roomops.errors import Conflict, Invalid, NotFound
 from roomops.games.models import Game, Table
 from roomops.games.services import locked_game
 from roomops.ledger import services as ledger
+from roomops.ledger.rules import AT_TABLE, check_method
 from roomops.lists.history import end_entry
 from roomops.lists.models import ListEntry
 from roomops.playovers.services import end_playovers
@@ -62,10 +63,12 @@ def check_seat_buy_in(session: Session, actor: Actor, now: datetime, game: Game,
 
 
 def claim(session: Session, actor: Actor, now: datetime, offer_id: int, buy_in: int,
-          override_reason: str | None = None) -> SeatHold:
+          override_reason: str | None = None, buy_in_method: str = AT_TABLE) -> SeatHold:
     """R21: taking the seat before the deadline (R22) seats the player, with a buy-in that
-    satisfies R30, or R27 unless overridden with a reason."""
+    satisfies R30, or R27 unless overridden with a reason, paid as ``buy_in_method`` says (R32:
+    cash at the table unless told otherwise)."""
     actor.require("floor")
+    check_method(buy_in_method, "R30", "buy_in")
     offer, table, game = live_offer(session, actor, offer_id)
     check_claimable(offer.deadline, now)  # type: ignore[arg-type]
     elsewhere = require_new_buy_in(session, game, offer.player_id)
@@ -75,15 +78,16 @@ def claim(session: Session, actor: Actor, now: datetime, offer_id: int, buy_in: 
     record(session, actor, now, "offer.claimed", offer_entity(offer),
            offer_id=offer.id, player_id=offer.player_id)
     return sit(session, actor, now, table, game, offer.seat_no, offer.player_id, buy_in,
-               override=override, elsewhere=elsewhere)
+               override=override, elsewhere=elsewhere, method=buy_in_method)
 
 
 def seat_directly(session: Session, actor: Actor, now: datetime, *, table_id: int, seat_no: int,
                   player_id: int, buy_in: int, reason: str | None = None,
-                  override_reason: str | None = None) -> SeatHold:
+                  override_reason: str | None = None, buy_in_method: str = AT_TABLE) -> SeatHold:
     """Seat a player in an open seat; ahead of the list only with a written reason (R13, R14); the
-    buy-in as for a claim (R27, R30)."""
+    buy-in as for a claim (R27, R30, R32)."""
     actor.require("floor")
+    check_method(buy_in_method, "R30", "buy_in")
     table = get_in_room(session, Table, table_id, actor, "table")
     get_in_room(session, Player, player_id, actor, "player")
     game = locked_game(session, table.game_id)
@@ -92,16 +96,17 @@ def seat_directly(session: Session, actor: Actor, now: datetime, *, table_id: in
     elsewhere = require_new_buy_in(session, game, player_id)
     override = check_seat_buy_in(session, actor, now, game, player_id, buy_in, override_reason)
     return sit(session, actor, now, table, game, seat_no, player_id, buy_in, reason,
-               override=override, elsewhere=elsewhere)
+               override=override, elsewhere=elsewhere, method=buy_in_method)
 
 
 def sit(session: Session, actor: Actor, now: datetime, table: Table, game: Game, seat_no: int,
         player_id: int, buy_in: int, reason: str | None = None, *,
-        override: Override | None = None, elsewhere: SeatHold | None) -> SeatHold:
+        override: Override | None = None, elsewhere: SeatHold | None,
+        method: str = AT_TABLE) -> SeatHold:
     """R21: seat the player, end the seat they held elsewhere in the room (``elsewhere``, from
-    ``require_new_buy_in``: one seat per player), post the buy-in's ledger row (R30, R52) and take
-    them off this game's lists; other games' lists keep them (R10). The caller has checked the
-    buy-in with ``check_seat_buy_in`` (R27, R30) before writing anything."""
+    ``require_new_buy_in``: one seat per player), post the buy-in's ledger row (R30, R52; paid
+    by ``method``) and take them off this game's lists; other games' lists keep them (R10). The
+    caller has checked the buy-in with ``check_seat_buy_in`` (R27, R30) before writing anything."""
     # The old seat ends first (one live seat per player, enforced by the database) but is offered
     # only once this player is off the lists, so it can never be offered back to them.
     old_game = end_seat(session, actor, now, elsewhere, "moved", None) if elsewhere else None
@@ -110,7 +115,7 @@ def sit(session: Session, actor: Actor, now: datetime, table: Table, game: Game,
                     kind="seated", started_at=now, buy_in=buy_in)
     session.add(hold)
     session.flush()
-    ledger.at_desk(session, actor, now, "buy_in", hold, buy_in)  # R30/R27: the row, same transaction
+    ledger.at_desk(session, actor, now, hold, buy_in, method)  # R30/R27/R32: the row, same transaction
     ended = leave_game_lists(session, actor, now, game, [player_id], f"seated at table {table.name}")
     record(session, actor, now, "seat.taken", ("seat_hold", hold.id), reason=reason,
            table_id=table.id, seat_no=seat_no, player_id=player_id, buy_in=buy_in)

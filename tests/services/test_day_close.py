@@ -49,8 +49,8 @@ def test_seating_posts_the_buy_in_row_in_the_same_transaction(room, session, now
     rows = session.scalars(select(LedgerEntry).where(LedgerEntry.kind == "buy_in")
                            .order_by(LedgerEntry.id)).all()
     assert [(r.amount, r.staff_id, r.method) for r in rows] == [
-        (10000, room.sup.staff_id, "cash"), (20000, room.sup.staff_id, "cash"),
-        (30000, room.sup.staff_id, "cash")]
+        (10000, room.sup.staff_id, "table"), (20000, room.sup.staff_id, "table"),
+        (30000, room.sup.staff_id, "table")]  # R32: cash at the table
     assert rows[0].table_id == t1.id and rows[0].hold_id is not None
     assert len(audits(session, "ledger.buy_in")) == 3
     # the cashier's buy-in for a seat that has one is refused: more chips are an add-on
@@ -115,7 +115,7 @@ def test_the_report_takes_a_fixed_number_of_statements(room, session, now, day):
     for _ in range(20):
         ledger.add_on(session, room.actor("cashier"), now, hold, 100)
     record_counts(session, room.sup, now, DAY, [Count(None, 0, "not counted yet")])
-    assert statements() == few == 8  # one GROUP BY per breakdown (R54: by_shift too)
+    assert statements() == few == 9  # one GROUP BY per breakdown (by_method R32, by_shift R54)
 
 
 def _count_all(session, actor, now, day, variance: int = 0, why: str | None = None):
@@ -217,7 +217,9 @@ def test_the_database_refuses_a_close_by_one_person_and_a_second_close(room, ses
     assert session.scalar(select(func.count()).select_from(DayClose)) == 1
 
 
-def test_a_table_change_carries_the_stack_and_only_chips_added_are_a_row(room, session, now):
+def test_a_table_change_carries_the_stack_as_a_transfer_pair(room, session, now):
+    """R18/R52/R54: the stack carried is a transfer out of the old table and into the new; chips
+    added are an add-on (cash at the table, R32)."""
     from roomops.seating.moves import move_player
 
     game = room.game(now)
@@ -228,9 +230,10 @@ def test_a_table_change_carries_the_stack_and_only_chips_added_are_a_row(room, s
     moved = move_player(session, room.sup, now, hold.id, table_id=t2.id, seat_no=1, stack=35000,
                         added=5000)
     rows = session.scalars(select(LedgerEntry).order_by(LedgerEntry.id)).all()
-    assert [(r.kind, r.amount, r.hold_id) for r in rows] == [("buy_in", 20000, hold.id),
-                                                              ("add_on", 5000, moved.id)]
+    assert [(r.kind, r.amount, r.hold_id, r.table_id, r.method) for r in rows] == [
+        ("buy_in", 20000, hold.id, t1.id, "table"), ("transfer", -35000, hold.id, t1.id, "chips"),
+        ("transfer", 35000, moved.id, t2.id, "chips"), ("add_on", 5000, moved.id, t2.id, "table")]
     refused(lambda: ledger.buy_in(session, room.actor("cashier"), now, moved.id, 10000), "R30",
             "changed tables", error=Conflict)
     move_player(session, room.sup, now, moved.id, table_id=t1.id, seat_no=2, stack=40000)
-    assert session.scalar(select(func.count()).select_from(LedgerEntry)) == 2  # no row for a stack
+    assert session.scalar(select(func.count()).select_from(LedgerEntry)) == 6  # one more pair

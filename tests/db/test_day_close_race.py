@@ -1,0 +1,134 @@
+"""R54 under real concurrency on PostgreSQL: a ledger posting and the close of its gaming day are
+serialised by the room's day lock (``dayclose.lock_day``). A posting in flight makes the close wait
+and then see it (the counts are stale: "count again"); a close in flight makes the posting wait and
+then refuses it. Deterministic: each test waits until the other connection is seen blocked on the
+lock in ``pg_locks`` before the first one commits. (SQLite needs no lock: one writer at a time.)"""
+
+from __future__ import annotations
+
+import threading
+import time
+from datetime import date, timedelta
+
+import pytest
+from sqlalchemy import func, select, text
+
+from roomops.db import make_engine, make_sessionmaker
+from roomops.errors import Conflict
+from roomops.ledger import services as ledger
+from roomops.ledger.dayclose import DAY_LOCK, Count, close_day, record_counts
+from roomops.ledger.models import DayClose, LedgerEntry
+from roomops.ledger.report import expected_by_table
+from tests.databases import migrated_database
+from tests.db.test_concurrency import T0, pytestmark  # noqa: F401  (PostgreSQL only)
+from tests.factories import Room_
+from tests.services.ledger_helpers import seated_holds
+
+DAY = date(2026, 11, 21)
+LATER = T0 + timedelta(minutes=5)
+
+
+@pytest.fixture()
+def pg(tmp_path):
+    with migrated_database("postgresql", tmp_path, "dayrace") as url:
+        engine = make_engine(url, pool_size=4)
+        yield make_sessionmaker(engine)
+        engine.dispose()
+
+
+def _counted_room(pg):
+    """A room with a buy-in posted and counted by a supervisor and a cashier, ready to close."""
+    with pg() as s:
+        room = Room_(s, T0)
+        hold = seated_holds(room, s, T0)[2][0]
+        ledger.buy_in(s, room.sup, T0, hold.id, 10000)
+        expected = expected_by_table(s, room.room.id, DAY)
+        cashier = room.actor("cashier")
+        for who in (room.sup, cashier):
+            record_counts(s, who, T0, DAY, [Count(t, n) for t, n in expected.items()])
+        s.commit()
+        return room.sup, cashier, hold.id
+
+
+def _in_thread(work):
+    """Start ``work()`` in a thread; the returned function joins it and gives its result (or the
+    exception it raised)."""
+    out: list[object] = []
+
+    def run() -> None:
+        try:
+            out.append(work())
+        except Exception as exc:  # handed to the test
+            out.append(exc)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+
+    def join() -> object:
+        thread.join(30)
+        assert not thread.is_alive()
+        return out[0]
+    return join
+
+
+def _wait_until_blocked(pg, room_id: int) -> None:
+    """Until a connection waits for the room's day lock (bounded; polled, not timed)."""
+    sql = text("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted "
+               "AND classid = :c AND objid = :r")
+    deadline = time.monotonic() + 20
+    with pg() as s:
+        while not s.scalar(sql, {"c": DAY_LOCK, "r": room_id}):
+            assert time.monotonic() < deadline, "nobody waited for the day lock"
+            s.rollback()  # a fresh snapshot of pg_locks
+            time.sleep(0.01)
+
+
+def test_the_app_runs_read_committed(pg):
+    with pg() as s:  # lock_day relies on each statement seeing what committed before it began
+        assert s.scalar(text("SHOW transaction_isolation")) == "read committed"
+
+
+def test_a_posting_in_flight_makes_the_close_wait_and_then_count_it(pg):
+    sup, cashier, hold_id = _counted_room(pg)
+    posting = pg()
+    ledger.add_on(posting, cashier, LATER, hold_id, 500)  # holds the day lock shared, uncommitted
+
+    def close() -> object:
+        with pg() as s:
+            row = close_day(s, sup, LATER, DAY, cashier.staff_id)
+            s.commit()
+            return row.id
+
+    join = _in_thread(close)
+    _wait_until_blocked(pg, sup.room_id)
+    posting.commit()
+    posting.close()
+    result = join()
+    # the close saw the add-on: the counts no longer match the ledger, so it is refused
+    assert isinstance(result, Conflict) and result.rule == "R54", result
+    assert "count again" in result.message
+    with pg() as s:
+        assert s.scalar(select(func.count()).select_from(DayClose)) == 0
+
+
+def test_a_close_in_flight_makes_the_posting_wait_and_then_refuses_it(pg):
+    sup, cashier, hold_id = _counted_room(pg)
+    closing = pg()
+    close = close_day(closing, sup, LATER, DAY, cashier.staff_id)  # holds the day lock, uncommitted
+
+    def post() -> object:
+        with pg() as s:
+            row = ledger.add_on(s, cashier, LATER, hold_id, 500)
+            s.commit()
+            return row.id
+
+    join = _in_thread(post)
+    _wait_until_blocked(pg, sup.room_id)
+    closing.commit()
+    closing.close()
+    result = join()
+    assert isinstance(result, Conflict) and result.rule == "R54", result
+    with pg() as s:
+        day_rows = s.scalar(select(func.count()).select_from(LedgerEntry).where(
+            LedgerEntry.gaming_day == DAY))
+        assert day_rows == close.entries == 1  # the close's figures are the day's
