@@ -28,7 +28,14 @@ from roomops.actors import ROLE_RIGHTS, Actor, get_in_room
 from roomops.errors import Conflict, Invalid, NotFound
 from roomops.games.models import Game, Table
 from roomops.hands.models import Hand
-from roomops.ledger.fee_rules import RakePolicy, check_down_rake, check_players, check_rake
+from roomops.ledger.fee_rules import (
+    MAX_DEALT,
+    MIN_DEALT,
+    RakePolicy,
+    check_down_rake,
+    check_players,
+    check_rake,
+)
 from roomops.ledger.fees import standing
 from roomops.ledger.idempotency import fingerprint, replay
 from roomops.ledger.models import DealerDown, LedgerEntry
@@ -143,9 +150,9 @@ def _players(hand: Hand, sent: int | None) -> int | None:
 
 
 def _clamped(hand: Hand) -> int:
-    """A recorded hand's players dealt in, for its cap: 2 to 10 (the cap's smallest step applies
-    to a hand recorded with fewer)."""
-    return min(max(len(hand.dealt_in or ()), 2), 10)
+    """A recorded hand's players dealt in, for its cap, kept within 2 to 10 (a hand recorded with
+    fewer takes the cap of two players)."""
+    return min(max(len(hand.dealt_in or ()), MIN_DEALT), MAX_DEALT)
 
 
 def _locked_hands(session: Session, table: Table, first: int, last: int) -> list[Hand]:

@@ -7,8 +7,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from sqlalchemy import func, select, text
-from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
 
 from roomops.db import make_engine, make_sessionmaker
 from roomops.errors import Conflict
@@ -17,6 +17,7 @@ from roomops.ledger import rake
 from roomops.ledger.models import DealerDown, LedgerEntry
 from tests.databases import backends, migrated_database
 from tests.db.test_concurrency import T0, _race
+from tests.db.test_ledger_schema import _fails
 from tests.factories import Room_
 from tests.services.ledger_helpers import seated_holds
 
@@ -38,14 +39,6 @@ def down(room, session, now):
                            rake=500)
     session.flush()
     return row
-
-
-def _fails(session, sql: str, error: type[Exception] = DBAPIError, **kw) -> str:
-    sp = session.begin_nested()
-    with pytest.raises(error) as err:
-        session.execute(text(sql), kw)
-    sp.rollback()
-    return str(err.value)
 
 
 @pytest.mark.parametrize("sql", ["UPDATE dealer_downs SET last_hand_no = 4",
