@@ -65,12 +65,11 @@ def to_steps(raw: str, field: str) -> list[dict[str, int]]:
     key, value, money_key = STEP_FIELDS[field]
     steps = []
     for part in filter(None, (p.strip() for p in raw.split(","))):
-        left, sep, right = part.partition(":")
-        if not sep or (not money_key and not _WHOLE.match(left.strip())) or not _AMOUNT.match(
-                right.strip()) or (money_key and not _AMOUNT.match(left.strip())):
+        left, sep, right = (side.strip() for side in part.partition(":"))
+        if not sep or not _AMOUNT.match(right) or not (_AMOUNT if money_key else _WHOLE).match(left):
             raise Invalid(f"{field}: {part!r} is not a step; type steps like "
                           f"{'20:1, 40:2' if money_key else '2:3, 5:5'}", "R51")
-        first = to_minor(left, field) if money_key else int(left.strip())
+        first = to_minor(left, field) if money_key else int(left)
         steps.append({key: first, value: to_minor(right, field)})
     return steps
 

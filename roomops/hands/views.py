@@ -9,7 +9,6 @@ from flask import Blueprint, Response, current_app, flash, redirect, render_temp
 from flask_login import current_user
 from sqlalchemy import select
 
-from roomops.actors import ROLE_RIGHTS
 from roomops.blinds.missed import owed
 from roomops.blinds.state import HandPlan, SeatState, Waiting, between
 from roomops.blinds.straddles import straddle_order
@@ -21,7 +20,7 @@ from roomops.hands import services as hands
 from roomops.ledger import rake as rakes
 from roomops.ledger.schemas import Rake, RakeDown
 from roomops.ledger.transit import behind_at_table
-from roomops.rooms.models import Player, Staff
+from roomops.rooms.models import Player
 from roomops.web.uow import actor, db, run
 
 bp = Blueprint("dealer", __name__)
@@ -115,14 +114,8 @@ def _down(game: Game, table_id: int) -> dict[str, Any]:
     one raked) and who may be named as its dealer (a dealer: only themselves)."""
     if game.fee_kind != "rake" or game.rake_recorded != "per_down":
         return {"down_from": None, "dealers": []}
-    who = actor()
-    dealers = select(Staff).where(Staff.room_id == who.room_id, Staff.active.is_(True),
-                                  Staff.role.in_([r for r, rights in ROLE_RIGHTS.items()
-                                                  if "deal" in rights]))
-    if who.role == "dealer":
-        dealers = dealers.where(Staff.id == who.staff_id)
     return {"down_from": rakes.next_unraked(db(), table_id),
-            "dealers": list(db().scalars(dealers.order_by(Staff.display_name)))}
+            "dealers": rakes.dealers_for(db(), actor())}
 
 
 def _postable(plan: HandPlan | None, seats: list[SeatState], waiting: dict[int, Waiting]) -> set[int]:

@@ -95,7 +95,8 @@ class RakePolicy:
         """The most any one hand can be raked whatever its pot, rounded down to the smallest chip:
         the cap, or the schedule's top step when it is lower; None when nothing bounds it (a
         percent with no cap)."""
-        bounds = [c for c in (self.cap_for(players),) if c > 0]
+        cap = self.cap_for(players)
+        bounds = [cap] if cap > 0 else []
         if self.schedule:
             bounds.append(max(s["rake"] for s in self.schedule))
         return _whole_chips(min(bounds), self.smallest_chip) if bounds else None

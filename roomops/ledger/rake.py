@@ -44,6 +44,7 @@ from roomops.ledger.rules import signed
 from roomops.rooms.models import Staff
 
 RECORDED = {"per_hand": "hand by hand", "per_down": "per dealer down"}
+DEALING_ROLES = tuple(role for role, rights in ROLE_RIGHTS.items() if "deal" in rights)
 
 
 def policy(game: Game) -> RakePolicy:
@@ -116,7 +117,8 @@ def record_down(session: Session, actor: Actor, now: datetime, table_id: int, *,
     return post(session, actor, now, Posting(
         "rake", signed("rake", rake), "chips", game_id=game.id, table_id=table.id, down_id=down.id,
         note={"first_hand_no": first_hand_no, "last_hand_no": last_hand_no, "dealer_id": dealer,
-              "max_rake": most}), key, print_)
+              "max_rake": most, "dealt_from": hands[0].at.isoformat(),
+              "dealt_until": hands[-1].at.isoformat()}), key, print_)
 
 
 def next_unraked(session: Session, table_id: int) -> int:
@@ -186,12 +188,22 @@ def _refuse_raked(session: Session, table: Table, first: int, last: int) -> None
                        "its rake to correct it", "R51")
 
 
+def dealers_for(session: Session, actor: Actor) -> list[Staff]:
+    """R51/R61: whom ``actor`` may name as the dealer of a down: a dealer only themselves, a
+    supervisor any active staff member of the room who deals (``_check_dealer``)."""
+    stmt = select(Staff).where(Staff.room_id == actor.room_id, Staff.active.is_(True),
+                               Staff.role.in_(DEALING_ROLES))
+    if actor.role == "dealer":
+        stmt = stmt.where(Staff.id == actor.staff_id)
+    return list(session.scalars(stmt.order_by(Staff.display_name)))
+
+
 def _check_dealer(session: Session, actor: Actor, dealer_id: int) -> None:
     """R61: a dealer records their own downs; a supervisor names a staff member of the room who
-    deals."""
+    deals (``dealers_for`` lists them)."""
     if actor.role == "dealer" and dealer_id != actor.staff_id:
         raise Conflict("a dealer records the rake of their own downs; a supervisor records "
                        "another dealer's", "R61")
     staff = get_in_room(session, Staff, dealer_id, actor, "staff member")
-    if "deal" not in ROLE_RIGHTS.get(staff.role, frozenset()):
+    if staff.role not in DEALING_ROLES or not staff.active:
         raise Conflict(f"{staff.display_name} does not deal", "R51")

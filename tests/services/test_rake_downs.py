@@ -94,6 +94,7 @@ def test_r51_a_down_is_a_rake_row_naming_its_hands_dealer_and_recorder(room, ses
                                                        dealer.staff_id, now)
     [event] = audits(session, "ledger.rake")
     assert event.detail["down_id"] == down.id and event.detail["max_rake"] == 2500
+    assert event.detail["dealt_from"] == event.detail["dealt_until"] == now.isoformat()
     assert _down(session, dealer, now, table, 1, 5, 2500, key="d1").id == row.id  # a retry
     assert _rakes(session) == 1
     assert rake.next_unraked(session, table.id) == 6
