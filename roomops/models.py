@@ -5,7 +5,14 @@ from roomops.audit.models import AuditEvent
 from roomops.db import Base
 from roomops.games.models import Game, Table
 from roomops.hands.models import Hand, SeatBlinds
-from roomops.ledger.models import DayClose, DayCount, LedgerEntry, SlipCounter, TransitSlip
+from roomops.ledger.models import (
+    DayClose,
+    DayCount,
+    DealerDown,
+    LedgerEntry,
+    SlipCounter,
+    TransitSlip,
+)
 from roomops.lists.models import ListEntry
 from roomops.penalties.models import PenaltyRecord
 from roomops.playovers.models import Playover
@@ -19,6 +26,7 @@ __all__ = [
            "Base",
            "DayClose",
            "DayCount",
+           "DealerDown",
            "Game",
            "Hand",
            "LedgerEntry",

@@ -6,6 +6,7 @@ Amounts are integer minor units (R52); bounds keep out-of-range numbers away fro
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
@@ -124,7 +125,58 @@ def _distinct_steps(steps: list[FeeStep] | None) -> None:
         raise ValueError("hourly_fee_by_players: one step per number of players")
 
 
-class GameConditions(Body):
+class RakeStep(Body):
+    """R51: from a pot of ``pot`` (after any uncalled bet was returned), the rake is ``rake``."""
+
+    pot: Money
+    rake: Money
+
+
+class CapStep(Body):
+    """R51: from ``players`` dealt in, the most a pot is raked is ``cap``."""
+
+    players: Annotated[int, Field(ge=2, le=10)]
+    cap: Money
+
+
+RakeSchedule = Annotated[list[RakeStep], Field(max_length=50, description=(
+    "R51: rake by pot size instead of rake_percent: from that pot, that rake; empty: none"))]
+CapsByPlayers = Annotated[list[CapStep], Field(max_length=9, description=(
+    "R51: the cap by players dealt in; below the first step, rake_cap"))]
+RakeRecorded = Literal["per_hand", "per_down"]
+
+
+def _rake_schedule(steps: list[RakeStep] | None) -> list[RakeStep] | None:
+    """R51: one step per pot, each at most its pot, a larger pot never raked less."""
+    if not steps:
+        return steps
+    ordered = sorted(steps, key=lambda s: s.pot)
+    if len({s.pot for s in steps}) != len(steps):
+        raise ValueError("R51: rake_schedule has one step per pot size")
+    if any(s.rake > s.pot for s in steps):
+        raise ValueError("R51: a rake_schedule step rakes more than its pot")
+    if any(a.rake > b.rake for a, b in pairwise(ordered)):
+        raise ValueError("R51: rake_schedule rakes a larger pot less than a smaller one")
+    return steps
+
+
+def _caps_by_players(steps: list[CapStep] | None) -> list[CapStep] | None:
+    if steps and len({s.players for s in steps}) != len(steps):
+        raise ValueError("R51: rake_caps_by_players has one step per number of players")
+    return steps
+
+
+class RakeFields(Body):
+    """R51: the rake settings shared by a new game and a change of conditions."""
+
+    rake_schedule: RakeSchedule | None = None
+    rake_caps_by_players: CapsByPlayers | None = None
+
+    _schedule = field_validator("rake_schedule")(_rake_schedule)
+    _caps = field_validator("rake_caps_by_players")(_caps_by_players)
+
+
+class GameConditions(RakeFields):
     """R4/R6: variant and stakes, buy-in range, fees (R50/R51) and straddles (R40)."""
 
     variant: Name
@@ -144,6 +196,7 @@ class GameConditions(Body):
     straddle_sanction: bool = False  # R40: straddles need the supervisor's sanction
     hourly_fee_by_players: list[FeeStep] | None = None  # R50: else hourly_fee whatever the count
     rake_no_flop_no_drop: bool = True  # R51
+    rake_recorded: RakeRecorded = "per_hand"  # R51: per hand or per dealer down
 
     @model_validator(mode="after")
     def _consistent(self) -> GameConditions:
@@ -155,7 +208,7 @@ class GameConditions(Body):
         return self
 
 
-class GameChange(Body):
+class GameChange(RakeFields):
     """R6: any subset of the conditions; checked against the rest when applied."""
 
     variant: Name | None = None
@@ -174,6 +227,7 @@ class GameChange(Body):
     straddle_sanction: bool | None = None
     hourly_fee_by_players: list[FeeStep] | None = None
     rake_no_flop_no_drop: bool | None = None
+    rake_recorded: RakeRecorded | None = None
 
     @model_validator(mode="after")
     def _steps(self) -> GameChange:

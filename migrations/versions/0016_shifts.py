@@ -7,7 +7,7 @@ Create Date: 2026-11-23 09:40:00
 R54: the room's shift policy (``rooms.shift_starts``, NULL: one shift, the gaming day); the shift
 of each ledger row and count (1 for the rows already there: those rooms had one shift); a close per
 room, day and shift, ``closes_day`` on the one that closes the gaming day (at most one per day;
-every close before this revision closed its whole day). (The merger re-chains down_revision.)
+every close before this revision closed its whole day).
 """
 
 from collections.abc import Sequence
@@ -19,7 +19,7 @@ import roomops.db
 from roomops.migration_ops import add_checked_columns, append_only, drop_append_only, drop_columns
 
 revision: str = "0016"
-down_revision: str | None = "0014"
+down_revision: str | None = "0015"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from roomops.migration_ops import replace_check
 
 revision: str = "0017"
-down_revision: str | None = "0014"
+down_revision: str | None = "0016"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

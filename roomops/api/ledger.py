@@ -25,6 +25,7 @@ from roomops.ledger.schemas import (
     Counts,
     Movement,
     Rake,
+    RakeDown,
     Rebuy,
     Reversal,
     SessionFee,
@@ -118,6 +119,17 @@ def fees_due() -> Response:
 def record_rake(table_id: int, hand_no: int) -> Response:
     b = _body(Rake, "R51")
     row = run(rake.record_rake, table_id, hand_no, pot=b.pot, flop=b.flop, rake=b.rake,
+              players=b.players, key=_key(b.idempotency_key))
+    return answer(out.LedgerEntryOut, row, 201)
+
+
+@route("POST", f"/tables/<{ID}:table_id>/downs", summary="Record the total rake of a dealer down: "
+       "hands first..last at the table, each raked once, within their caps added up (R51, R52, "
+       "R61)", response=out.LedgerEntryOut, status=201, body=RakeDown, tag="ledger")
+def record_down(table_id: int) -> Response:
+    b = _body(RakeDown, "R51")
+    row = run(rake.record_down, table_id, first_hand_no=b.first_hand_no,
+              last_hand_no=b.last_hand_no, rake=b.rake, dealer_id=b.dealer_id,
               key=_key(b.idempotency_key))
     return answer(out.LedgerEntryOut, row, 201)
 

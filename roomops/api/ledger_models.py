@@ -37,6 +37,7 @@ class LedgerEntryOut(Out):
     period_start: datetime | None = Field(description="R50: a session fee's hour")
     period_end: datetime | None
     hand_id: int | None = Field(description="R51: the hand a rake was taken from")
+    down_id: int | None = Field(None, description="R51: the dealer down a rake was recorded for")
     short_buy_in: bool = Field(description="R30: the session's one rebuy below the minimum")
 
 

@@ -87,6 +87,12 @@ class GameOut(Out):
     hourly_fee_by_players: list[dict[str, int]] | None = Field(
         None, description="R50: [{players, fee}]: from that many players seated, that hourly fee")
     rake_no_flop_no_drop: bool = True
+    rake_schedule: list[dict[str, int]] | None = Field(
+        None, description="R51: [{pot, rake}]: from that pot, that rake (instead of the percent)")
+    rake_caps_by_players: list[dict[str, int]] | None = Field(
+        None, description="R51: [{players, cap}]: from that many players dealt in, that cap")
+    rake_recorded: Literal["per_hand", "per_down"] = Field(
+        "per_hand", description="R51: rake recorded hand by hand or per dealer down")
     status: Literal["open", "closed"]
     opened_at: datetime
     closed_at: datetime | None
@@ -326,6 +332,8 @@ class Fees(Out):
     hourly_fee: int
     rake_percent: int
     rake_cap: int
+    rake_schedule: list[dict[str, int]] | None = Field(None, description="R51/R53: see GameOut")
+    rake_caps_by_players: list[dict[str, int]] | None = Field(None, description="R51/R53")
 
 
 class GameView(Out):

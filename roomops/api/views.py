@@ -105,7 +105,8 @@ BODY_RULES: dict[type[BaseModel], str] = {
     StartPlayover: "R29", NoPlayover: "R29",
 }
 FIELD_RULES = {"buy_in": "R30", "reason": "R13", "seat_no": "R4", "override_reason": "R27",
-               "shifts": "R54"}
+               "shifts": "R54", "rake_schedule": "R51", "rake_caps_by_players": "R51",
+               "rake_recorded": "R51"}
 # bodies whose every field answers with the body's own rule (a reason here is not an R13 reason)
 OWN_RULE: set[type[BaseModel]] = {RemoveEntry, BarPair}
 
@@ -391,7 +392,9 @@ def room_view(snap: snapshot.RoomSnapshot) -> dict[str, Any]:
             **{k: getattr(gm, k) for k in ("id", "variant", "small_blind", "big_blind", "ante",
                                            "min_buyin", "max_buyin", "seats_per_table")},
             "fees": {"kind": gm.fee_kind, "hourly_fee": gm.hourly_fee,
-                     "rake_percent": gm.rake_percent, "rake_cap": gm.rake_cap},
+                     "rake_percent": gm.rake_percent, "rake_cap": gm.rake_cap,
+                     "rake_schedule": gm.rake_schedule or None,
+                     "rake_caps_by_players": gm.rake_caps_by_players or None},
             "straddles": {"allowed": gm.straddle_allowed, "max_straddles": gm.max_straddles,
                           "button_straddle": gm.button_straddle,
                           "sanction": gm.straddle_sanction},

@@ -213,7 +213,7 @@ def game_board(rows: GameRows, policy: str, tz: ZoneInfo, live: tuple[bool, ...]
     game, tables, calls, entries = rows
     (game_id, variant, small_blind, big_blind, ante, min_buyin, max_buyin, seats_per_table, fee_kind,
      hourly_fee, rake_percent, rake_cap, straddle_allowed, max_straddles, button_straddle,
-     straddle_sanction, no_flop_no_drop, by_players) = game
+     straddle_sanction, no_flop_no_drop, by_players, rake_schedule, rake_caps) = game
     names = {t[0]: t[1] for t in tables}
     absent_rows = [(t[0], row) for t in tables for row in t[3]]
     away: dict[int, list[Away]] = {}
@@ -238,7 +238,8 @@ def game_board(rows: GameRows, policy: str, tz: ZoneInfo, live: tuple[bool, ...]
         key=f"g{game_id}", variant=variant, stakes=stakes(small_blind, big_blind, ante),
         buy_in=f"{money(min_buyin)} to {money(max_buyin)}",
         straddles=straddle_text(straddle_allowed, max_straddles, button_straddle, straddle_sanction),
-        fees=fee_text(fee_kind, hourly_fee, rake_percent, rake_cap, by_players, no_flop_no_drop),
+        fees=fee_text(fee_kind, hourly_fee, rake_percent, rake_cap, by_players, no_flop_no_drop,
+                      rake_schedule, rake_caps),
         seats_per_table=seats_per_table,
         tables=[_table(name, seated, away.get(table_id, []), calls_at.get(table_id, {}), seats_per_table,
                        policy, tz, places(table_id), entry_names, names.get(feeds or 0), behind)

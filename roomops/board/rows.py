@@ -12,7 +12,8 @@ room's naming policy and time zone and the state of each call at ``now``; ``room
 keys its cache on them. They are tuples of plain values, so equal rows compare equal and hash alike.
 
     GameRows = (game, tables, calls, entries)
-    game     = GAME_COLUMNS values, id first; the fee schedule last, as ((players, fee), ...)
+    game     = GAME_COLUMNS values, id first; the schedules last: ((players, fee), ...),
+               ((pot, rake), ...), ((players, cap), ...)
     tables   = ((table_id, name, seated, absent, feeds, behind), ...)   seated: "1,2,5" or None, by
                seat; feeds: the main table a must-move table feeds (R17), else None
     behind   = ((seat_no, amount), ...)   by seat: chips in transit playing behind (R31)
@@ -46,7 +47,10 @@ from roomops.seating.models import OFFER, SEATED, SeatHold
 GAME_COLUMNS = (Game.id, Game.variant, Game.small_blind, Game.big_blind, Game.ante, Game.min_buyin,
                 Game.max_buyin, Game.seats_per_table, Game.fee_kind, Game.hourly_fee, Game.rake_percent,
                 Game.rake_cap, Game.straddle_allowed, Game.max_straddles, Game.button_straddle,
-                Game.straddle_sanction, Game.rake_no_flop_no_drop, Game.hourly_fee_by_players)
+                Game.straddle_sanction, Game.rake_no_flop_no_drop, Game.hourly_fee_by_players,
+                Game.rake_schedule, Game.rake_caps_by_players)
+# the schedules last (R50, R51): (key, amount) pairs of each, as ``_schedule`` turns them
+SCHEDULES = (("players", "fee"), ("pot", "rake"), ("players", "cap"))
 
 AbsentRow = tuple[int, str, int | None, int | None]
 BehindRow = tuple[int, int]
@@ -66,7 +70,8 @@ def read_room(session: Session, room_id: int) -> list[GameRows]:
     Core execution on the session's connection: the rows are only read, so the ORM's per-row work
     (identity map, entity loading) would be pure cost."""
     conn = session.connection()
-    games = [(*g[:-1], _schedule(g[-1])) for g in conn.execute(select(*GAME_COLUMNS).where(
+    games = [(*g[:-3], *(_schedule(steps, *keys) for steps, keys in zip(g[-3:], SCHEDULES, strict=True)))
+             for g in conn.execute(select(*GAME_COLUMNS).where(
         Game.room_id == room_id, Game.status == "open").order_by(Game.big_blind, Game.id))]
     tables = _tables(conn, room_id, {g[0] for g in games})
     game_of = {t[0]: game_id for game_id, rows in tables.items() for t in rows}
@@ -76,9 +81,9 @@ def read_room(session: Session, room_id: int) -> list[GameRows]:
             for g in games]
 
 
-def _schedule(steps: list[dict[str, int]] | None) -> tuple[tuple[int, int], ...]:
-    """R50/R53: the hourly fee by players seated as plain (players, fee) tuples, so game rows hash."""
-    return tuple(sorted((s["players"], s["fee"]) for s in steps or ()))
+def _schedule(steps: list[dict[str, int]] | None, key: str, value: str) -> tuple[tuple[int, int], ...]:
+    """R50/R51/R53: a fee or rake schedule as plain (key, amount) tuples, so game rows hash."""
+    return tuple(sorted((s[key], s[value]) for s in steps or ()))
 
 
 def _tables(conn: Connection, room_id: int, game_ids: set[int]) -> dict[int, list[TableRow]]:

@@ -42,24 +42,40 @@ def straddle_text(allowed: bool, max_straddles: int, button: bool, sanction: boo
     return text + (", button straddle with the floor's consent" if button else ", no button straddle")
 
 
+Steps = Iterable[Mapping[str, int]] | Iterable[tuple[int, int]] | None
+
+
 def fee_text(kind: str, hourly_fee: int, rake_percent: int, rake_cap: int,
-             by_players: Iterable[Mapping[str, int]] | Iterable[tuple[int, int]] | None = None,
-             no_flop_no_drop: bool | None = None) -> str:
+             by_players: Steps = None, no_flop_no_drop: bool | None = None,
+             rake_schedule: Steps = None, rake_caps_by_players: Steps = None) -> str:
     """R50/R51, displayed to players as R53 asks: the hourly fee with its schedule by players
-    seated, if the game has one; the rake with its cap and no-flop-no-drop policy (when given)."""
+    seated, if the game has one; the rake (``rake_text``)."""
     if kind == "hourly":
-        steps = sorted(_step(s) for s in by_players or ())
+        steps = sorted(_step(s, "players", "fee") for s in by_players or ())
         schedule = "".join(f", {money(fee)} from {n} players" for n, fee in steps)
         return f"Time: {money(hourly_fee)} per hour{schedule}, paid in advance"
     if kind == "rake":
-        text = f"Rake: {rake_percent}%" + (f", max {money(rake_cap)} a pot" if rake_cap else "")
-        return text + (", no flop no drop" if no_flop_no_drop else "")
+        return rake_text(rake_percent, rake_cap, no_flop_no_drop, rake_schedule,
+                         rake_caps_by_players)
     return "No fee"
 
 
-def _step(step: Mapping[str, int] | tuple[int, int]) -> tuple[int, int]:
-    """A schedule step as (players, fee), from the game's JSON or the board's plain tuples."""
-    return (step["players"], step["fee"]) if isinstance(step, Mapping) else (step[0], step[1])
+def rake_text(percent: int, cap: int, no_flop_no_drop: bool | None = None,
+              schedule: Steps = None, caps_by_players: Steps = None) -> str:
+    """R51/R53: the rake in force: its schedule per pot (else its percent), its cap and caps by
+    players dealt in, and no-flop-no-drop (when given)."""
+    steps = sorted(_step(s, "pot", "rake") for s in schedule or ())
+    text = "Rake: " + (", ".join(f"{money(r)} from a pot of {money(p)}" for p, r in steps)
+                       if steps else f"{percent}%")
+    text += f", max {money(cap)} a pot" if cap else ""
+    text += "".join(f", max {money(c)} from {n} players dealt in"
+                    for n, c in sorted(_step(s, "players", "cap") for s in caps_by_players or ()))
+    return text + (", no flop no drop" if no_flop_no_drop else "")
+
+
+def _step(step: Mapping[str, int] | tuple[int, int], key: str, value: str) -> tuple[int, int]:
+    """A schedule step as (key, value), from the game's JSON or the board's plain tuples."""
+    return (step[key], step[value]) if isinstance(step, Mapping) else (step[0], step[1])
 
 
 def natural(name: str) -> list[object]:
@@ -80,6 +96,8 @@ class Terms(Protocol):
     rake_cap: int
     hourly_fee_by_players: list[dict[str, Any]] | None
     rake_no_flop_no_drop: bool
+    rake_schedule: list[dict[str, Any]] | None
+    rake_caps_by_players: list[dict[str, Any]] | None
 
 
 def told_before_sitting(game: Terms) -> str:
@@ -87,5 +105,6 @@ def told_before_sitting(game: Terms) -> str:
     straddles = straddle_text(game.straddle_allowed, game.max_straddles, game.button_straddle,
                               game.straddle_sanction)
     fees = fee_text(game.fee_kind, game.hourly_fee, game.rake_percent, game.rake_cap,
-                    game.hourly_fee_by_players, game.rake_no_flop_no_drop)
+                    game.hourly_fee_by_players, game.rake_no_flop_no_drop, game.rake_schedule,
+                    game.rake_caps_by_players)
     return f"{straddles}. {fees}."

@@ -27,6 +27,10 @@ M = TypeVar("M", bound=BaseModel)
 MONEY_FIELDS = frozenset({"small_blind", "big_blind", "ante", "min_buyin", "max_buyin", "hourly_fee",
                           "rake_cap", "buy_in", "leave_amount", "stack", "added"})
 MINOR_DIGITS = 2
+# R51: schedules typed as "20:1, 40:2" (from a pot of 20, rake 1) or "2:3, 5:5" (from 2 players
+# dealt in, cap 3): the step's key, its amount, and whether the key is an amount too
+STEP_FIELDS: dict[str, tuple[str, str, bool]] = {"rake_schedule": ("pot", "rake", True),
+                                                 "rake_caps_by_players": ("players", "cap", False)}
 _AMOUNT = re.compile(r"^(\d{1,10})(?:\.(\d{1,2}))?$")  # MINOR_DIGITS = 2
 _WHOLE = re.compile(r"^\d{1,12}$")
 _PLAYER_REF = re.compile(r"#\s*(\d{1,10})\s*$")
@@ -53,6 +57,28 @@ def from_minor(amount: int | None) -> str:
 def money_input(amount: int | None) -> str:
     """Like from_minor but without thousands separators, for an input's value."""
     return from_minor(amount).replace(",", "")
+
+
+def to_steps(raw: str, field: str) -> list[dict[str, int]]:
+    """R51: "20:1, 40:2" -> [{"pot": 2000, "rake": 100}, {"pot": 4000, "rake": 200}]; empty: no
+    steps. The model then checks the steps themselves."""
+    key, value, money_key = STEP_FIELDS[field]
+    steps = []
+    for part in filter(None, (p.strip() for p in raw.split(","))):
+        left, sep, right = (side.strip() for side in part.partition(":"))
+        if not sep or not _AMOUNT.match(right) or not (_AMOUNT if money_key else _WHOLE).match(left):
+            raise Invalid(f"{field}: {part!r} is not a step; type steps like "
+                          f"{'20:1, 40:2' if money_key else '2:3, 5:5'}", "R51")
+        first = to_minor(left, field) if money_key else int(left)
+        steps.append({key: first, value: to_minor(right, field)})
+    return steps
+
+
+def from_steps(steps: Iterable[Mapping[str, int]] | None, field: str) -> str:
+    """The steps as the form shows and accepts them back (``to_steps``)."""
+    key, value, money_key = STEP_FIELDS[field]
+    return ", ".join(f"{money_input(s[key]) if money_key else s[key]}:{money_input(s[value])}"
+                     for s in sorted(steps or (), key=lambda s: s[key]))
 
 
 def _leaves(annotation: Any) -> list[Any]:
@@ -94,6 +120,9 @@ def form_data(model: type[BaseModel], form: Mapping[str, str], *,
                 data[name] = raw not in ("", "0", "off", "false", "no")
             elif bools_absent_false:
                 data[name] = False
+            continue
+        if name in STEP_FIELDS and raw is not None:
+            data[name] = to_steps(raw, name)  # emptied: the schedule is taken off
             continue
         if raw is None or raw.strip() == "":
             continue

@@ -36,7 +36,7 @@ from roomops.audit.service import latest_id
 from roomops.audit.service import query as audit_query
 from roomops.board import snapshot
 from roomops.board.terms import told_before_sitting
-from roomops.desk.forms import from_minor, money_input, parse, player_ref
+from roomops.desk.forms import from_minor, from_steps, money_input, parse, player_ref
 from roomops.errors import Invalid
 from roomops.games import services as games
 from roomops.games.models import Game, Table
@@ -166,6 +166,7 @@ def index() -> Response:
     page = render_template("desk/index.html", snap=snap, local=local, poll=POLL_SECONDS,
                            players=_recent_players(session) if _can("floor") else [],
                            etag=_etag(snap.version), money_input=money_input,
+                           from_steps=from_steps,
                            returning=_returning(session, snap),
                            buy_in_methods=[(m, method_name(m)) for m in METHODS])
     return _stamp(make_response(page), at)
@@ -269,7 +270,9 @@ def change_game(game_id: int) -> Response:
     so the audit row's before/after shows exactly what the supervisor changed."""
     body = parse(GameChange, request.form)
     game = get_in_room(db(), Game, game_id, actor(), "game")
-    changes = {k: v for k, v in body.model_dump(exclude_none=True).items() if getattr(game, k) != v}
+    # an emptied schedule (R51) equals none: no change to audit
+    changes = {k: v for k, v in body.model_dump(exclude_none=True).items()
+               if getattr(game, k) != v and not (v == [] and not getattr(game, k))}
     if not changes:
         return _done("No condition was changed.")
     run(games.update_game, game_id, **changes)

@@ -11,6 +11,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 from roomops.db import Base, UTCDateTime
 
 FEE_KINDS = ("none", "hourly", "rake")
+RAKE_RECORDED = ("per_hand", "per_down")  # R51: rake recorded for each hand or per dealer down
 STATUSES = ("open", "closed")
 
 
@@ -27,6 +28,7 @@ class Game(Base):
         CheckConstraint("hourly_fee >= 0 AND rake_cap >= 0", name="fees"),
         CheckConstraint("rake_percent BETWEEN 0 AND 100", name="rake_percent"),
         CheckConstraint("max_straddles BETWEEN 0 AND 8", name="max_straddles"),
+        CheckConstraint("rake_recorded IN ('per_hand', 'per_down')", name="rake_recorded"),
         CheckConstraint("status IN ('open', 'closed')", name="status"),
         Index("ix_games_room_status", "room_id", "status"),
     )
@@ -54,6 +56,15 @@ class Game(Base):
     hourly_fee_by_players: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON)
     # R51: no flop, no drop (policy, default on)
     rake_no_flop_no_drop: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    # R51: rake by pot size instead of a percent, [{"pot": p, "rake": r}, ...] (from a pot of p,
+    # rake r); None or empty: ``rake_percent``
+    rake_schedule: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON)
+    # R51: the cap by players dealt in, [{"players": n, "cap": c}, ...] (from n players, cap c);
+    # below the first step, or None: ``rake_cap``
+    rake_caps_by_players: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON)
+    # R51: rake recorded hand by hand, or as one total per dealer down (``dealer_downs``)
+    rake_recorded: Mapped[str] = mapped_column(String(8), default="per_hand",
+                                               server_default="per_hand")
     status: Mapped[str] = mapped_column(String(8), default="open")
     opened_at: Mapped[datetime] = mapped_column(UTCDateTime)
     closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)

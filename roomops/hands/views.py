@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from typing import Any
 from uuid import uuid4
 
 from flask import Blueprint, Response, current_app, flash, redirect, render_template, request, url_for
@@ -11,17 +12,19 @@ from sqlalchemy import select
 from roomops.blinds.missed import owed
 from roomops.blinds.state import HandPlan, SeatState, Waiting, between
 from roomops.blinds.straddles import straddle_order
+from roomops.board.terms import money, rake_text
 from roomops.desk.forms import to_minor
 from roomops.errors import Invalid
 from roomops.games.models import Game, Table
 from roomops.hands import services as hands
 from roomops.ledger import rake as rakes
-from roomops.ledger.schemas import Rake
+from roomops.ledger.schemas import Rake, RakeDown
 from roomops.ledger.transit import behind_at_table
 from roomops.rooms.models import Player
 from roomops.web.uow import actor, db, run
 
 bp = Blueprint("dealer", __name__)
+bp.add_app_template_global(rake_text, "rake_text")
 
 
 @bp.before_request
@@ -56,7 +59,7 @@ def table(table_id: int) -> str:
                            seats=seats, names=names, waiting=waiting, owed=owed,
                            postable=_postable(plan, seats, waiting), dealt_out=view.dealt_out,
                            straddlers=straddle_order(plan) if plan else (), rake_key=uuid4().hex,
-                           behind=behind_at_table(session, table_id))
+                           behind=behind_at_table(session, table_id), **_down(game, table_id))
 
 
 @bp.post("/dealer/tables/<int:table_id>/hands")
@@ -88,6 +91,33 @@ def rake(table_id: int) -> Response:
     return redirect(url_for("dealer.table", table_id=table_id), code=303)  # type: ignore[return-value]
 
 
+@bp.post("/dealer/tables/<int:table_id>/downs")
+def down(table_id: int) -> Response:
+    """R51: the total rake of the dealer's down (hands first..last, rake in major units), for the
+    dealer picked (a dealer: themselves); a form sent twice records once (R52)."""
+    form = request.form
+    b = RakeDown.model_validate({
+        "first_hand_no": _number(form.get("first_hand_no"), "first_hand_no", "R51"),
+        "last_hand_no": _number(form.get("last_hand_no"), "last_hand_no", "R51"),
+        "rake": to_minor(form.get("rake", ""), "rake"),
+        "dealer_id": _number(form["dealer_id"], "dealer_id", "R51") if form.get("dealer_id") else None,
+        "idempotency_key": form.get("idempotency_key") or None})
+    run(rakes.record_down, table_id, first_hand_no=b.first_hand_no, last_hand_no=b.last_hand_no,
+        rake=b.rake, dealer_id=b.dealer_id, key=b.idempotency_key)
+    flash(f"Rake of the down, hands {b.first_hand_no} to {b.last_hand_no}: {money(b.rake)} "
+          "recorded.", "ok")
+    return redirect(url_for("dealer.table", table_id=table_id), code=303)  # type: ignore[return-value]
+
+
+def _down(game: Game, table_id: int) -> dict[str, Any]:
+    """R51: for a game raked per dealer down, where the next down starts (the hand after the last
+    one raked) and who may be named as its dealer (a dealer: only themselves)."""
+    if game.fee_kind != "rake" or game.rake_recorded != "per_down":
+        return {"down_from": None, "dealers": []}
+    return {"down_from": rakes.next_unraked(db(), table_id),
+            "dealers": rakes.dealers_for(db(), actor())}
+
+
 def _postable(plan: HandPlan | None, seats: list[SeatState], waiting: dict[int, Waiting]) -> set[int]:
     """R35/R36: waiting players who may post what they owe to play now: not between the big
     blind and the button, where blinds cannot be made up."""
@@ -98,8 +128,8 @@ def _postable(plan: HandPlan | None, seats: list[SeatState], waiting: dict[int, 
         t.button, t.big_blind_seat, s.seat_no, t.seats_per_table)}  # type: ignore[arg-type]
 
 
-def _number(raw: str | None, field: str) -> int:
+def _number(raw: str | None, field: str, rule: str = "R33") -> int:
     try:
         return int((raw or "").strip())
     except ValueError:
-        raise Invalid(f"{field}: a whole number is needed", "R33") from None
+        raise Invalid(f"{field}: a whole number is needed", rule) from None

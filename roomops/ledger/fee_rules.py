@@ -14,16 +14,23 @@ from roomops.errors import Conflict, Invalid
 HOUR = timedelta(hours=1)
 
 
+def step_value(default: int, steps: Iterable[Mapping[str, int]] | None, key: str, value: str,
+               at: int) -> int:
+    """A schedule lookup shared by the hourly fee (R50) and the rake (R51): ``steps`` are
+    ``{key: n, value: amount}`` meaning "from n, this amount"; the step with the largest ``key``
+    not above ``at`` applies, and below the first step (or with no schedule) ``default``."""
+    found = default
+    for step in sorted(steps or (), key=lambda s: s[key]):
+        if step[key] <= at:
+            found = step[value]
+    return found
+
+
 def hourly_fee(flat: int, by_players: Iterable[Mapping[str, int]] | None, players: int) -> int:
     """R50: the fee for the coming hour with ``players`` seated at the table. ``by_players`` is the
     game's schedule, steps ``{"players": n, "fee": amount}`` meaning "from n players seated, this
-    fee"; the step with the largest ``players`` not above the count applies, and below the first
-    step (or with no schedule) the flat ``hourly_fee``."""
-    fee = flat
-    for step in sorted(by_players or (), key=lambda s: s["players"]):
-        if step["players"] <= players:
-            fee = step["fee"]
-    return fee
+    fee"; below the first step (or with no schedule) the flat ``hourly_fee``."""
+    return step_value(flat, by_players, "players", "fee", players)
 
 
 def next_period(paid_until: datetime | None, now: datetime) -> tuple[datetime, datetime]:
@@ -58,27 +65,103 @@ def due(paid_until: datetime | None, seated_at: datetime, now: datetime) -> Due:
     return Due(paid_until, since, max(0, int((now - since).total_seconds())))
 
 
-def max_rake(pot: int, percent: int, cap: int, smallest_chip: int) -> int:
-    """R51: the most rake a pot allows: ``percent`` of the pot, rounded down to the game's smallest
-    chip, and never more than ``cap`` (a cap of 0: no cap). Integer arithmetic only."""
+MIN_DEALT, MAX_DEALT = 2, 10  # R51: a raked pot has two players dealt in at least; ten seats at most
+
+
+@dataclass(frozen=True)
+class RakePolicy:
+    """R51: a raked game's rake. ``schedule``: steps ``{"pot": p, "rake": r}``, "from a pot of p,
+    rake r", used instead of ``percent`` when the game has one. ``cap``: the most a pot is raked
+    (0: no cap), or by players dealt with ``caps_by_players``, steps ``{"players": n, "cap": c}``,
+    "from n players dealt in, cap c" (below the first step, ``cap``). The smallest chip is the
+    game's small blind (games have no chip-denomination field)."""
+
+    percent: int
+    cap: int
+    smallest_chip: int
+    no_flop_no_drop: bool = True
+    schedule: tuple[Mapping[str, int], ...] = ()
+    caps_by_players: tuple[Mapping[str, int], ...] = ()
+
+    def cap_for(self, players: int | None) -> int:
+        """The cap with ``players`` dealt in (0: none). A cap by players needs the count."""
+        if not self.caps_by_players:
+            return self.cap
+        if players is None:
+            raise Invalid("the cap depends on the number of players dealt in: send players", "R51")
+        return step_value(self.cap, self.caps_by_players, "players", "cap", check_players(players))
+
+    def hand_ceiling(self, players: int | None) -> int | None:
+        """The most any one hand can be raked whatever its pot, rounded down to the smallest chip:
+        the cap, or the schedule's top step when it is lower; None when nothing bounds it (a
+        percent with no cap)."""
+        cap = self.cap_for(players)
+        bounds = [cap] if cap > 0 else []
+        if self.schedule:
+            bounds.append(max(s["rake"] for s in self.schedule))
+        return _whole_chips(min(bounds), self.smallest_chip) if bounds else None
+
+
+def check_players(players: object) -> int:
+    """R51: the number of players dealt in, 2 to 10."""
+    if type(players) is not int or not MIN_DEALT <= players <= MAX_DEALT:
+        raise Invalid(f"players dealt in must be a whole number from {MIN_DEALT} to {MAX_DEALT}",
+                      "R51")
+    return players
+
+
+def _whole_chips(amount: int, smallest_chip: int) -> int:
     if smallest_chip <= 0:
         raise ValueError("the smallest chip must be positive")
-    share = pot * percent // 100
+    return amount - amount % smallest_chip
+
+
+def max_rake(pot: int, policy: RakePolicy, players: int | None = None) -> int:
+    """R51: the most rake a pot allows (after any uncalled bet was returned): the schedule's step
+    for the pot, or ``percent`` of it; never more than the cap for the players dealt in; rounded
+    down to the smallest chip (a cap or step in odd units too). Integer arithmetic only."""
+    if policy.schedule:
+        share = step_value(0, policy.schedule, "pot", "rake", pot)
+    else:
+        share = pot * policy.percent // 100
+    cap = policy.cap_for(players)
     if cap > 0:
         share = min(share, cap)
-    return share - share % smallest_chip  # a cap in odd units is rounded down too
+    return _whole_chips(share, policy.smallest_chip)
 
 
-def check_rake(rake: int, pot: int, flop: bool, *, percent: int, cap: int, smallest_chip: int,
-               no_flop_no_drop: bool) -> int:
+def check_rake(rake: int, pot: int, flop: bool, policy: RakePolicy,
+               players: int | None = None) -> int:
     """R51: a recorded rake is refused above what the pot allows, or at all on a hand with no flop
     under no-flop-no-drop. Returns the maximum. The pot is after any uncalled bet was returned."""
     if type(pot) is not int or pot < 0 or type(rake) is not int or rake <= 0:
         raise Invalid("pot and rake are whole numbers of minor units, the rake positive", "R51")
-    if no_flop_no_drop and not flop:
+    if policy.no_flop_no_drop and not flop:
         raise Conflict("no flop, no drop: a hand that ended before the flop is not raked", "R51")
-    most = max_rake(pot, percent, cap, smallest_chip)
+    most = max_rake(pot, policy, players)
     if rake > most:
-        raise Conflict(f"rake {rake} is more than the pot of {pot} allows ({most}: {percent}% "
+        how = "the schedule" if policy.schedule else f"{policy.percent}%"
+        cap = policy.cap_for(players)
+        raise Conflict(f"rake {rake} is more than the pot of {pot} allows ({most}: {how} "
                        f"rounded down to the smallest chip{f', cap {cap}' if cap else ''})", "R51")
+    return most
+
+
+def check_down_rake(amount: int, ceilings: Iterable[int | None], smallest_chip: int) -> int | None:
+    """R51: a dealer down's rake is positive, whole chips, and at most the sum of its hands' ceilings
+    (``RakePolicy.hand_ceiling`` per hand, i.e. cap x hands when every hand has the same cap);
+    unbounded when any hand is (a percent with no cap). Pots are not recorded per hand in a down,
+    so no-flop-no-drop is the dealer's to apply. Returns the most allowed (None: no bound)."""
+    if type(amount) is not int or amount <= 0:
+        raise Invalid("the down's rake is a positive whole number of minor units", "R51")
+    if amount % smallest_chip:
+        raise Invalid(f"the down's rake {amount} is not a whole number of the smallest chip "
+                      f"({smallest_chip})", "R51")
+    each = list(ceilings)
+    if any(c is None for c in each):
+        return None
+    most = sum(c for c in each if c is not None)
+    if amount > most:
+        raise Conflict(f"rake {amount} is more than the down's {len(each)} hands allow ({most}: "
+                       "the cap of each hand added up)", "R51")
     return most

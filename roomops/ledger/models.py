@@ -69,13 +69,18 @@ class LedgerEntry(Base):
         # R50: a session fee names the hour it covers; R51: rake is tied to its hand
         CheckConstraint("kind <> 'session_fee' OR (period_start IS NOT NULL AND "
                         "period_end > period_start)", name="fee_period"),
-        CheckConstraint("kind <> 'rake' OR hand_id IS NOT NULL", name="rake_hand"),
+        # R51: rake names its hand, or the dealer down it was recorded for
+        CheckConstraint("kind <> 'rake' OR hand_id IS NOT NULL OR down_id IS NOT NULL",
+                        name="rake_hand"),
         CheckConstraint("NOT short_buy_in OR kind = 'add_on'", name="short_buy_in"),
         CheckConstraint("shift_no >= 1", name="shift_no"),
         UniqueConstraint("room_id", "idempotency_key", name="uq_ledger_entries_room_key"),
         Index("ix_ledger_entries_room_day", "room_id", "gaming_day"),
         Index("ix_ledger_entries_hold", "hold_id"),
         Index("ix_ledger_entries_hand", "hand_id"),
+        # R51: a dealer down has one rake row (and at most one reversal of it, ``reverses_id``)
+        Index("uq_ledger_entries_down_rake", "down_id", unique=True,
+              sqlite_where=text("kind = 'rake'"), postgresql_where=text("kind = 'rake'")),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -100,11 +105,36 @@ class LedgerEntry(Base):
     period_end: Mapped[datetime | None] = mapped_column(UTCDateTime)
     # R51: the hand a rake row was taken from (a reversal repeats it)
     hand_id: Mapped[int | None] = mapped_column(ForeignKey("hands.id"))
+    # R51: the dealer down a rake row was recorded for (a reversal repeats it)
+    down_id: Mapped[int | None] = mapped_column(ForeignKey("dealer_downs.id"))
     # R30: chips bought again below the minimum after an all-in loss, once per session
     short_buy_in: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     # R54: the shift of the gaming day the row was posted in (roomops.rooms.shifts), 1 when the
     # room's gaming day is one shift
     shift_no: Mapped[int] = mapped_column(default=1, server_default=text("1"))
+
+
+class DealerDown(Base):
+    """R51: a dealer's spell at a table (hands ``first_hand_no``..``last_hand_no`` of it) whose rake
+    was recorded as one total: the ``rake`` ledger row naming it (``down_id``) holds the amount.
+    Append-only: a wrong down is corrected by reversing its rake row, which frees its hands for a
+    new down. Whether a down stands is read from the ledger, so overlap between standing downs is
+    refused by the service under row locks on the hands, not by a constraint."""
+
+    __tablename__ = "dealer_downs"
+    __table_args__ = (
+        CheckConstraint("first_hand_no >= 1 AND last_hand_no >= first_hand_no", name="hands"),
+        Index("ix_dealer_downs_table_hands", "table_id", "first_hand_no"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"))
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"))
+    first_hand_no: Mapped[int]
+    last_hand_no: Mapped[int]
+    dealer_id: Mapped[int] = mapped_column(ForeignKey("staff.id"))  # who dealt the down
+    recorded_by_id: Mapped[int] = mapped_column(ForeignKey("staff.id"))
+    recorded_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 
 class TransitSlip(Base):

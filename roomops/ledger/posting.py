@@ -42,6 +42,7 @@ class Posting:
     period_start: datetime | None = None  # R50: the hour a session fee covers
     period_end: datetime | None = None
     hand_id: int | None = None  # R51: the hand a rake was taken from
+    down_id: int | None = None  # R51: or the dealer down it was recorded for
     short_buy_in: bool = False  # R30: once per session, after an all-in loss
     note: dict[str, object] = field(default_factory=dict)  # audited only (R60), e.g. a rake's pot
 
@@ -127,6 +128,8 @@ def _extra(posting: Posting) -> dict[str, object]:
                   "period_end": posting.period_end.isoformat()}
     if posting.hand_id is not None:
         extra["hand_id"] = posting.hand_id
+    if posting.down_id is not None:
+        extra["down_id"] = posting.down_id
     return extra
 
 

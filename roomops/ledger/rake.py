@@ -1,38 +1,70 @@
-"""Rake (R51): the dealer (or a supervisor at the desk) records the rake taken from a hand.
+"""Rake (R51): the dealer (or a supervisor at the desk) records the rake taken from a hand, or the
+total of a dealer down, as the game's ``rake_recorded`` policy says.
 
-A ``rake`` ledger row (negative: chips out of play) names the table, game and hand (``hand_id``);
-the pot and whether there was a flop go in its audit row (R60). The amount is checked by
-``fee_rules.check_rake``: at most the game's percent of the pot rounded down to its smallest chip
-(the small blind: games have no chip-denomination field), never above the cap, and nothing without
-a flop under the game's no-flop-no-drop policy. One standing rake row per hand: a wrong one is
-reversed (R52) and recorded again. Services never commit."""
+Per hand: a ``rake`` ledger row (negative: chips out of play) names the table, game and hand
+(``hand_id``); the pot, whether there was a flop and the players dealt in go in its audit row
+(R60). The amount is checked by ``fee_rules.check_rake``: at most what the pot allows (the game's
+schedule step for the pot, else its percent), never above the cap for the players dealt in,
+rounded down to the smallest chip (the small blind: games have no chip-denomination field), and
+nothing without a flop under the game's no-flop-no-drop policy.
+
+Per dealer down: one ``dealer_downs`` row (table, hands first..last, the dealer who dealt them, who
+recorded it and when) and one rake row naming it (``down_id``), at most the sum of its hands'
+ceilings (``fee_rules.check_down_rake``).
+
+A hand is raked once: one standing rake row per hand, and no hand in two standing downs or in a
+down and a per-hand row. The hands' rows are locked before the check, so two recordings touching a
+hand are serialised. A wrong row is reversed (R52), which frees its hand or down's hands to be
+recorded again. Services never commit."""
 
 from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from roomops.actors import Actor, get_in_room
-from roomops.errors import Conflict, NotFound
+from roomops.actors import ROLE_RIGHTS, Actor, get_in_room
+from roomops.errors import Conflict, Invalid, NotFound
 from roomops.games.models import Game, Table
 from roomops.hands.models import Hand
-from roomops.ledger.fee_rules import check_rake
+from roomops.ledger.fee_rules import (
+    MAX_DEALT,
+    MIN_DEALT,
+    RakePolicy,
+    check_down_rake,
+    check_players,
+    check_rake,
+)
 from roomops.ledger.fees import standing
 from roomops.ledger.idempotency import fingerprint, replay
-from roomops.ledger.models import LedgerEntry
+from roomops.ledger.models import DealerDown, LedgerEntry
 from roomops.ledger.posting import Posting, post
 from roomops.ledger.rules import signed
+from roomops.rooms.models import Staff
+
+RECORDED = {"per_hand": "hand by hand", "per_down": "per dealer down"}
+DEALING_ROLES = tuple(role for role, rights in ROLE_RIGHTS.items() if "deal" in rights)
+
+
+def policy(game: Game) -> RakePolicy:
+    """R51: the game's rake settings as the pure rules take them."""
+    return RakePolicy(percent=game.rake_percent, cap=game.rake_cap, smallest_chip=game.small_blind,
+                      no_flop_no_drop=game.rake_no_flop_no_drop,
+                      schedule=tuple(game.rake_schedule or ()),
+                      caps_by_players=tuple(game.rake_caps_by_players or ()))
 
 
 def record_rake(session: Session, actor: Actor, now: datetime, table_id: int, hand_no: int, *,
-                pot: int, flop: bool, rake: int, key: str | None = None) -> LedgerEntry:
-    """R51/R61: the rake of hand ``hand_no`` at the table, checked against the game's percent,
-    cap, smallest chip and no-flop-no-drop; a retry with the same key returns the first row."""
+                pot: int, flop: bool, rake: int, players: int | None = None,
+                key: str | None = None) -> LedgerEntry:
+    """R51/R61: the rake of hand ``hand_no`` at the table, checked against the game's schedule or
+    percent, cap for the players dealt in, smallest chip and no-flop-no-drop; a retry with the same
+    key returns the first row. ``players``: the players dealt in, needed only when the hand's
+    record does not say (the recorded hand's count wins; a different one is refused)."""
     actor.require("deal")
     print_ = fingerprint(op="rake", table_id=table_id, hand_no=hand_no, pot=pot, flop=flop,
-                         rake=rake, staff=actor.staff_id)
+                         rake=rake, players=players, staff=actor.staff_id)
     table = get_in_room(session, Table, table_id, actor, "table")
     hand = session.scalars(select(Hand).where(Hand.table_id == table.id, Hand.hand_no == hand_no)
                            .with_for_update()).one_or_none()  # serialises rake for one hand
@@ -42,15 +74,136 @@ def record_rake(session: Session, actor: Actor, now: datetime, table_id: int, ha
     if earlier is not None:
         return earlier
     game = session.get_one(Game, table.game_id)
-    if game.fee_kind != "rake":
-        raise Conflict(f"{game.variant} is not raked", "R51")
-    most = check_rake(rake, pot, flop, percent=game.rake_percent, cap=game.rake_cap,
-                      smallest_chip=game.small_blind, no_flop_no_drop=game.rake_no_flop_no_drop)
-    taken = session.scalar(select(LedgerEntry.id).where(LedgerEntry.hand_id == hand.id,
-                                                        standing("rake")).limit(1))
-    if taken is not None:
-        raise Conflict(f"the rake of hand {hand_no} is recorded already: reverse it to correct "
-                       "it", "R51")
+    _check_recorded(game, "per_hand")
+    dealt = _players(hand, players)
+    most = check_rake(rake, pot, flop, policy(game), dealt)
+    _refuse_raked(session, table, hand_no, hand_no)
     return post(session, actor, now, Posting(
         "rake", signed("rake", rake), "chips", game_id=game.id, table_id=table.id, hand_id=hand.id,
-        note={"pot": pot, "flop": flop, "max_rake": most, "hand_no": hand_no}), key, print_)
+        note={"pot": pot, "flop": flop, "max_rake": most, "hand_no": hand_no, "players": dealt}),
+        key, print_)
+
+
+def record_down(session: Session, actor: Actor, now: datetime, table_id: int, *,
+                first_hand_no: int, last_hand_no: int, rake: int, dealer_id: int | None = None,
+                key: str | None = None) -> LedgerEntry:
+    """R51/R61: the total rake of a dealer down, hands ``first_hand_no``..``last_hand_no`` at the
+    table, dealt by ``dealer_id`` (default: the actor). A dealer records their own downs; a
+    supervisor names the dealer. The hands must all be recorded at the table and raked by no
+    standing row; the amount whole chips and within the hands' caps added up."""
+    actor.require("deal")
+    dealer = actor.staff_id if dealer_id is None else dealer_id
+    print_ = fingerprint(op="rake_down", table_id=table_id, first=first_hand_no,
+                         last=last_hand_no, rake=rake, dealer=dealer, staff=actor.staff_id)
+    table = get_in_room(session, Table, table_id, actor, "table")
+    if first_hand_no < 1 or last_hand_no < first_hand_no:
+        raise Invalid("a down's hands run from its first hand to its last, numbered from 1", "R51")
+    hands = _locked_hands(session, table, first_hand_no, last_hand_no)
+    earlier = replay(session, LedgerEntry, actor.room_id, key, print_)
+    if earlier is not None:
+        return earlier
+    game = session.get_one(Game, table.game_id)
+    _check_recorded(game, "per_down")
+    _check_dealer(session, actor, dealer)
+    rules = policy(game)
+    most = check_down_rake(rake, [rules.hand_ceiling(_clamped(h)) for h in hands],
+                           rules.smallest_chip)
+    _refuse_raked(session, table, first_hand_no, last_hand_no)
+    down = DealerDown(room_id=actor.room_id, table_id=table.id, first_hand_no=first_hand_no,
+                      last_hand_no=last_hand_no, dealer_id=dealer, recorded_by_id=actor.staff_id,
+                      recorded_at=now)
+    session.add(down)
+    session.flush()
+    return post(session, actor, now, Posting(
+        "rake", signed("rake", rake), "chips", game_id=game.id, table_id=table.id, down_id=down.id,
+        note={"first_hand_no": first_hand_no, "last_hand_no": last_hand_no, "dealer_id": dealer,
+              "max_rake": most, "dealt_from": hands[0].at.isoformat(),
+              "dealt_until": hands[-1].at.isoformat()}), key, print_)
+
+
+def next_unraked(session: Session, table_id: int) -> int:
+    """R51: the hand after the last one raked at the table (by a standing hand row or down): where
+    the dealer screen starts the next down."""
+    by_hand = select(func.max(Hand.hand_no)).join(LedgerEntry, LedgerEntry.hand_id == Hand.id).where(
+        Hand.table_id == table_id, standing("rake"))
+    by_down = select(func.max(DealerDown.last_hand_no)).join(
+        LedgerEntry, LedgerEntry.down_id == DealerDown.id).where(
+        DealerDown.table_id == table_id, standing("rake"))
+    return max(session.scalar(by_hand) or 0, session.scalar(by_down) or 0) + 1
+
+
+def _check_recorded(game: Game, how: str) -> None:
+    """R51: a raked game, recording its rake the way its policy says."""
+    if game.fee_kind != "rake":
+        raise Conflict(f"{game.variant} is not raked", "R51")
+    if game.rake_recorded != how:
+        raise Conflict(f"{game.variant} records its rake {RECORDED[game.rake_recorded]}, not "
+                       f"{RECORDED[how]}", "R51")
+
+
+def _players(hand: Hand, sent: int | None) -> int | None:
+    """R51: the players dealt in: the hand's record when it names them, else what was sent."""
+    if hand.dealt_in:
+        if sent is not None and sent != len(hand.dealt_in):
+            raise Conflict(f"hand {hand.hand_no} was dealt to {len(hand.dealt_in)} players, not "
+                           f"{sent}", "R51")
+        return len(hand.dealt_in)
+    return None if sent is None else check_players(sent)
+
+
+def _clamped(hand: Hand) -> int:
+    """A recorded hand's players dealt in, for its cap, kept within 2 to 10 (a hand recorded with
+    fewer takes the cap of two players)."""
+    return min(max(len(hand.dealt_in or ()), MIN_DEALT), MAX_DEALT)
+
+
+def _locked_hands(session: Session, table: Table, first: int, last: int) -> list[Hand]:
+    """The down's hands, row-locked in hand order (no deadlock between two downs) so a per-hand
+    rake or another down touching one of them waits for this one; every hand must be recorded."""
+    hands = list(session.scalars(select(Hand).where(
+        Hand.table_id == table.id, Hand.hand_no.between(first, last)).order_by(Hand.hand_no)
+        .with_for_update(key_share=True)))
+    if len(hands) != last - first + 1:
+        recorded = session.scalar(select(func.max(Hand.hand_no)).where(Hand.table_id == table.id))
+        raise NotFound(f"hands {first} to {last} are not all recorded at table {table.name} "
+                       f"(last hand: {recorded or 'none'})")
+    return hands
+
+
+def _refuse_raked(session: Session, table: Table, first: int, last: int) -> None:
+    """R51: a hand is raked once: refused when a standing rake row names one of the hands, or a
+    standing down covers one."""
+    hand = session.scalar(select(Hand.hand_no).join(LedgerEntry, LedgerEntry.hand_id == Hand.id)
+                          .where(Hand.table_id == table.id, Hand.hand_no.between(first, last),
+                                 standing("rake")).order_by(Hand.hand_no).limit(1))
+    if hand is not None:
+        raise Conflict(f"the rake of hand {hand} is recorded already: reverse it to correct it",
+                       "R51")
+    down = session.execute(select(DealerDown.first_hand_no, DealerDown.last_hand_no).join(
+        LedgerEntry, LedgerEntry.down_id == DealerDown.id).where(
+        DealerDown.table_id == table.id, DealerDown.first_hand_no <= last,
+        DealerDown.last_hand_no >= first, standing("rake")).limit(1)).first()
+    if down is not None:
+        raise Conflict(f"hands {down[0]} to {down[1]} are raked already in a dealer down: reverse "
+                       "its rake to correct it", "R51")
+
+
+def dealers_for(session: Session, actor: Actor) -> list[Staff]:
+    """R51/R61: whom ``actor`` may name as the dealer of a down: a dealer only themselves, a
+    supervisor any active staff member of the room who deals (``_check_dealer``)."""
+    stmt = select(Staff).where(Staff.room_id == actor.room_id, Staff.active.is_(True),
+                               Staff.role.in_(DEALING_ROLES))
+    if actor.role == "dealer":
+        stmt = stmt.where(Staff.id == actor.staff_id)
+    return list(session.scalars(stmt.order_by(Staff.display_name)))
+
+
+def _check_dealer(session: Session, actor: Actor, dealer_id: int) -> None:
+    """R61: a dealer records their own downs; a supervisor names a staff member of the room who
+    deals (``dealers_for`` lists them)."""
+    if actor.role == "dealer" and dealer_id != actor.staff_id:
+        raise Conflict("a dealer records the rake of their own downs; a supervisor records "
+                       "another dealer's", "R61")
+    staff = get_in_room(session, Staff, dealer_id, actor, "staff member")
+    if staff.role not in DEALING_ROLES or not staff.active:
+        raise Conflict(f"{staff.display_name} does not deal", "R51")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
 from roomops.rooms.shifts import MAX_SHIFTS
 from roomops.schemas import INT_MAX, Body, Id, Method, Reason
@@ -18,6 +18,8 @@ IdempotencyKey = Annotated[str, StringConstraints(strip_whitespace=True, min_len
                            Field(description="R52: a retry with the same key returns the first "
                                              "result and posts nothing (or send the "
                                              "Idempotency-Key header)")]
+Players = Annotated[int, Field(strict=True, ge=2, le=10, description="R51: 2 to 10")]
+HandNo = Annotated[int, Field(strict=True, ge=1, le=INT_MAX, description="a hand's number at the table")]
 Currency = Annotated[str, StringConstraints(pattern=r"^[A-Za-z]{3}$"),
                      Field(description="R32: ISO 4217 code; anything but the room's currency is "
                                        "refused. Omitted: the room's currency")]
@@ -75,7 +77,27 @@ class Rake(Body):
     pot: Annotated[int, Field(strict=True, ge=0, le=INT_MAX, description="integer minor units")]
     flop: bool = Field(description="R51: whether the hand saw a flop (no flop, no drop)")
     rake: StrictMoney
+    players: Players | None = Field(None, description=(
+        "R51: players dealt in, for a cap by players; taken from the hand when it was recorded "
+        "with them"))
     idempotency_key: IdempotencyKey | None = None
+
+
+class RakeDown(Body):
+    """R51: the total rake of a dealer down: hands ``first_hand_no``..``last_hand_no`` recorded at
+    the table, dealt by ``dealer_id`` (omitted: the sender)."""
+
+    first_hand_no: HandNo
+    last_hand_no: HandNo
+    rake: StrictMoney
+    dealer_id: Id | None = None
+    idempotency_key: IdempotencyKey | None = None
+
+    @model_validator(mode="after")
+    def _in_order(self) -> RakeDown:
+        if self.last_hand_no < self.first_hand_no:
+            raise ValueError("R51: last_hand_no comes before first_hand_no")
+        return self
 
 
 SignedMoney = Annotated[int, Field(strict=True, ge=-INT_MAX, le=INT_MAX,

@@ -139,7 +139,8 @@ def reverse(session: Session, actor: Actor, now: datetime, entry_id: int, reason
         "reversal", -entry.amount, entry.method, player_id=entry.player_id, game_id=entry.game_id,
         table_id=entry.table_id, hold_id=entry.hold_id, slip_id=entry.slip_id,
         reason=reason.strip(), reverses_id=entry.id, period_start=entry.period_start,
-        period_end=entry.period_end, hand_id=entry.hand_id), key, print_)
+        period_end=entry.period_end, hand_id=entry.hand_id, down_id=entry.down_id), key,
+        print_)
 
 
 def _movement(session: Session, actor: Actor, now: datetime, kind: str, hold_id: int, amount: int,

@@ -60,3 +60,38 @@ def test_r33_r35_deal_hands_and_post_missed_blinds_on_a_tablet(live, page):
     expect(seat4.locator("[data-missed]")).to_have_count(0)  # posted: the buttons come off
     assert page.evaluate("document.documentElement.scrollWidth") <= TABLET["width"]
     assert table_id
+
+
+def _per_down(room, session, now):
+    """R51: a game raked per dealer down, 5% capped at 5.00 a pot (the 1.00 chip); 8 seated."""
+    game = room.game(now, fee_kind="rake", rake_percent=5, rake_cap=500, rake_recorded="per_down",
+                     rake_caps_by_players=[{"players": 2, "cap": 300}, {"players": 6, "cap": 500}])
+    return fill(room, session, now, game, "9", 8, "w").id
+
+
+def test_r51_the_dealer_records_the_rake_of_a_down(live, page):
+    live.build(_per_down)
+    page.set_viewport_size(TABLET)
+    log_in(page, live, "main-dealer")
+    page.get_by_role("link", name="Table 9").click()
+    page.select_option("select[name=high_card_seat]", "8")
+    for _ in range(3):
+        page.locator("#deal").click()
+    down = page.locator("#down-form")
+    expect(down).to_contain_text("max 5 from 6 players dealt in")  # R53: the caps in force
+    expect(page.locator("#rake-form")).to_have_count(0)  # per down: no per-hand rake
+    expect(down.locator("input[name=first_hand_no]")).to_have_value("1")
+    expect(down.locator("input[name=last_hand_no]")).to_have_value("3")
+    down.locator("input[name=rake]").fill("16")  # more than 3 hands x 5.00
+    down.get_by_role("button", name="Record the down's rake").click()
+    expect(page.locator(".error-message")).to_contain_text("15")
+    page.go_back()
+    page.reload()
+    down.locator("input[name=rake]").fill("12")
+    page.screenshot(path=str(SHOTS / "dealer-down-rake.png"))
+    down.get_by_role("button", name="Record the down's rake").click()
+    expect(page.locator(".flash.ok")).to_have_text("Rake of the down, hands 1 to 3: 12 recorded.")
+    page.locator("#deal").click()
+    expect(down.locator("input[name=first_hand_no]")).to_have_value("4")  # after the last raked
+    expect(down.locator("input[name=last_hand_no]")).to_have_value("4")
+    assert page.evaluate("document.documentElement.scrollWidth") <= TABLET["width"]

@@ -518,7 +518,8 @@ def test_room_snapshot(api, room, session, now, clock):
     assert snap["now"].startswith("2026-11-21T20:00:30") and snap["version"] > 0
     assert snap["policy"]["claim_minutes"] == 10
     (g,) = snap["games"]
-    assert g["fees"] == {"kind": "hourly", "hourly_fee": 600, "rake_percent": 0, "rake_cap": 0}
+    assert g["fees"] == {"kind": "hourly", "hourly_fee": 600, "rake_percent": 0, "rake_cap": 0,
+                         "rake_schedule": None, "rake_caps_by_players": None}
     assert g["straddles"] == {"allowed": True, "max_straddles": 2, "button_straddle": False,
                               "sanction": False}
     (t,) = g["tables"]

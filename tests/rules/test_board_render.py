@@ -69,7 +69,8 @@ def test_an_expired_call_is_drawn_as_shown():
 
 # ---- one game from its rows --------------------------------------------------------------------
 
-GAME = (7, "NL Hold'em", 100, 200, 0, 10000, 40000, 9, "rake", 0, 5, 500, True, 1, False, False, True, ())
+GAME = (7, "NL Hold'em", 100, 200, 0, 10000, 40000, 9, "rake", 0, 5, 500, True, 1, False, False, True,
+        (), (), ())
 
 
 def test_r11_r12_r14_r22_one_game_from_its_rows():
@@ -181,9 +182,16 @@ def test_r40_r53_a_player_offered_a_seat_is_told_the_straddles_and_fees():
     game = SimpleNamespace(straddle_allowed=True, max_straddles=1, button_straddle=False,
                            straddle_sanction=False,
                            fee_kind="rake", hourly_fee=0, rake_percent=5, rake_cap=500,
-                           hourly_fee_by_players=None, rake_no_flop_no_drop=True)
+                           hourly_fee_by_players=None, rake_no_flop_no_drop=True,
+                           rake_schedule=None, rake_caps_by_players=None)
     assert told_before_sitting(game) == ("Straddle: UTG only, no button straddle. "
                                          "Rake: 5%, max 5 a pot, no flop no drop.")
+    game.rake_schedule = [{"pot": 4000, "rake": 200}, {"pot": 2000, "rake": 100}]
+    game.rake_caps_by_players = [{"players": 5, "cap": 500}, {"players": 2, "cap": 300}]
+    game.rake_cap = 200
+    assert told_before_sitting(game).endswith(  # R51/R53: the schedule and caps by players dealt
+        "Rake: 1 from a pot of 20, 2 from a pot of 40, max 2 a pot, max 3 from 2 players dealt in, "
+        "max 5 from 5 players dealt in, no flop no drop.")
 
 
 def test_r40_a_game_whose_straddles_need_the_supervisors_sanction_says_so():

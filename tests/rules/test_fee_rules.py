@@ -10,11 +10,23 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from roomops.errors import Conflict, Invalid
-from roomops.ledger.fee_rules import HOUR, check_rake, due, hourly_fee, max_rake, next_period
+from roomops.ledger.fee_rules import (
+    HOUR,
+    RakePolicy,
+    check_down_rake,
+    check_players,
+    check_rake,
+    due,
+    hourly_fee,
+    max_rake,
+    next_period,
+    step_value,
+)
 
 NOW = datetime(2026, 11, 21, 20, 0, tzinfo=UTC)
 MIN = timedelta(minutes=1)
 STEPS = [{"players": 7, "fee": 600}, {"players": 2, "fee": 300}]  # any order
+FIVE = RakePolicy(percent=5, cap=500, smallest_chip=100)  # 5%, max 5.00, 1.00 chip
 
 
 @pytest.mark.parametrize("players,fee", [(1, 500), (2, 300), (6, 300), (7, 600), (9, 600)])
@@ -65,38 +77,135 @@ def test_r50_the_hour_ending_now_is_due_at_once():
     (0, 5, 500, 100, 0),
 ])
 def test_r51_max_rake_is_percent_rounded_down_to_the_chip_and_capped(pot, percent, cap, chip, most):
-    assert max_rake(pot, percent, cap, chip) == most
+    assert max_rake(pot, RakePolicy(percent, cap, chip)) == most
 
 
 @given(st.integers(0, 10**9), st.integers(0, 100), st.integers(0, 10**6), st.integers(1, 10**4))
 def test_r51_max_rake_never_exceeds_percent_or_cap_and_is_whole_chips(pot, percent, cap, chip):
-    most = max_rake(pot, percent, cap, chip)
+    most = max_rake(pot, RakePolicy(percent, cap, chip))
     assert 0 <= most * 100 <= pot * percent and most % chip == 0
     assert cap == 0 or most <= cap
 
 
 def test_r51_a_rake_within_the_maximum_is_accepted():
-    assert check_rake(500, 10000, True, percent=5, cap=500, smallest_chip=100,
-                      no_flop_no_drop=True) == 500
+    assert check_rake(500, 10000, True, FIVE) == 500
 
 
 def test_r51_a_rake_above_the_maximum_is_refused():
     with pytest.raises(Conflict) as err:
-        check_rake(600, 10000, True, percent=5, cap=500, smallest_chip=100, no_flop_no_drop=True)
+        check_rake(600, 10000, True, FIVE)
     assert err.value.rule == "R51"
 
 
 def test_r51_no_flop_no_drop():
     with pytest.raises(Conflict) as err:
-        check_rake(100, 10000, False, percent=5, cap=500, smallest_chip=100, no_flop_no_drop=True)
+        check_rake(100, 10000, False, FIVE)
     assert err.value.rule == "R51" and "no flop" in err.value.message
-    assert check_rake(100, 10000, False, percent=5, cap=500, smallest_chip=100,
-                      no_flop_no_drop=False) == 500
+    assert check_rake(100, 10000, False, RakePolicy(5, 500, 100, False)) == 500
 
 
 @pytest.mark.parametrize("rake,pot", [(0, 10000), (-100, 10000), (100.0, 10000), (True, 10000),
                                       (100, -1), (100, 100.5)])
 def test_r51_rake_and_pot_are_whole_minor_units(rake, pot):
     with pytest.raises(Invalid) as err:
-        check_rake(rake, pot, True, percent=5, cap=500, smallest_chip=100, no_flop_no_drop=True)
+        check_rake(rake, pot, True, FIVE)
+    assert err.value.rule == "R51"
+
+
+# ---- R51: a schedule per pot increment, caps by players dealt in, rake per dealer down ----------
+
+SCHEDULE = ({"pot": 4000, "rake": 200}, {"pot": 2000, "rake": 100}, {"pot": 6000, "rake": 300})
+CAPS = ({"players": 5, "cap": 500}, {"players": 2, "cap": 300})
+SCHEDULED = RakePolicy(percent=0, cap=200, smallest_chip=100, schedule=SCHEDULE,
+                       caps_by_players=CAPS)
+
+
+@pytest.mark.parametrize("pot,players,most", [
+    (1999, 9, 0),      # below the first step: nothing
+    (2000, 9, 100),    # from a pot of 20.00, 1.00
+    (5999, 9, 200),
+    (6000, 9, 300),    # top step, under the 5-player cap of 5.00
+    (6000, 4, 300),    # 2 to 4 players: cap 3.00
+    (6000, 5, 300),
+])
+def test_r51_a_schedule_takes_the_step_for_the_pot(pot, players, most):
+    assert max_rake(pot, SCHEDULED, players) == most
+
+
+@pytest.mark.parametrize("players,cap", [(2, 300), (4, 300), (5, 500), (10, 500)])
+def test_r51_the_cap_is_the_step_for_the_players_dealt_in(players, cap):
+    assert SCHEDULED.cap_for(players) == cap
+    assert max_rake(100000, RakePolicy(10, 200, 100, caps_by_players=CAPS), players) == cap
+
+
+def test_r51_below_the_first_cap_step_the_game_cap_applies():
+    caps = ({"players": 6, "cap": 500},)
+    assert max_rake(100000, RakePolicy(10, 200, 100, caps_by_players=caps), 5) == 200
+    assert max_rake(100000, RakePolicy(10, 200, 100, caps_by_players=caps), 6) == 500
+
+
+def test_r51_a_schedule_step_and_a_cap_in_odd_units_round_down_to_the_chip():
+    odd = RakePolicy(0, 0, 25, schedule=({"pot": 1000, "rake": 110},))
+    assert max_rake(1000, odd) == 100
+    assert max_rake(100000, RakePolicy(5, 490, 100)) == 400
+    assert odd.hand_ceiling(None) == 100
+
+
+def test_r51_no_flop_no_drop_under_a_schedule():
+    with pytest.raises(Conflict, match="no flop"):
+        check_rake(100, 10000, False, SCHEDULED, 6)
+    free = RakePolicy(0, 0, 100, no_flop_no_drop=False, schedule=SCHEDULE)
+    assert check_rake(300, 10000, False, free) == 300
+
+
+def test_r51_a_rake_over_the_schedule_names_it():
+    with pytest.raises(Conflict) as err:
+        check_rake(200, 3000, True, SCHEDULED, 6)
+    assert err.value.rule == "R51" and "schedule" in err.value.message
+
+
+def test_r51_a_cap_by_players_needs_the_count():
+    with pytest.raises(Invalid) as err:
+        max_rake(10000, SCHEDULED)
+    assert err.value.rule == "R51" and "players" in err.value.message
+
+
+@pytest.mark.parametrize("players", [1, 11, 0, 2.0, True, "5"])
+def test_r51_players_dealt_in_are_2_to_10(players):
+    with pytest.raises(Invalid) as err:
+        check_players(players)
+    assert err.value.rule == "R51"
+
+
+@given(st.integers(0, 10**7), st.integers(2, 10))
+def test_r51_a_scheduled_rake_never_exceeds_its_step_or_cap(pot, players):
+    most = max_rake(pot, SCHEDULED, players)
+    assert most % 100 == 0 and most <= SCHEDULED.cap_for(players)
+    assert most <= step_value(0, SCHEDULE, "pot", "rake", pot)
+    assert most <= (SCHEDULED.hand_ceiling(players) or 0)
+
+
+@pytest.mark.parametrize("policy,players,ceiling", [
+    (FIVE, 9, 500),                                          # the cap
+    (RakePolicy(5, 0, 100), 9, None),                        # a percent with no cap: unbounded
+    (RakePolicy(0, 0, 100, schedule=SCHEDULE), 9, 300),      # the schedule's top step
+    (SCHEDULED, 3, 300), (SCHEDULED, 6, 300),                # the lower of cap and top step
+    (RakePolicy(0, 250, 100, schedule=SCHEDULE), 9, 200),    # cap 2.50 rounds down to 2.00
+])
+def test_r51_a_hand_ceiling(policy, players, ceiling):
+    assert policy.hand_ceiling(players) == ceiling
+
+
+def test_r51_a_down_is_at_most_its_hands_ceilings_added_up():
+    assert check_down_rake(1500, [500, 500, 500], 100) == 1500
+    with pytest.raises(Conflict) as err:
+        check_down_rake(1600, [500, 500, 500], 100)
+    assert err.value.rule == "R51" and "1500" in err.value.message
+    assert check_down_rake(10**6, [500, None], 100) is None  # an uncapped hand: no bound
+
+
+@pytest.mark.parametrize("amount", [0, -100, 150, 100.0, True])
+def test_r51_a_down_rake_is_positive_whole_chips(amount):
+    with pytest.raises(Invalid) as err:
+        check_down_rake(amount, [500], 100)
     assert err.value.rule == "R51"
