@@ -3,6 +3,8 @@ frozen clock the test advances, driven by Playwright in Debian's Chromium (/usr/
 
 from __future__ import annotations
 
+import os
+import tempfile
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -26,6 +28,11 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 pytestmark = pytest.mark.browser
+
+# Where the tests' screenshots go: a temporary folder, so a test run leaves the tree clean;
+# ROOMOPS_SCREENSHOTS=docs/screenshots renews the pictures in the docs (docs/README: screenshots).
+SHOTS = Path(os.environ.get("ROOMOPS_SCREENSHOTS") or Path(tempfile.gettempdir()) / "roomops-shots")
+SHOTS.mkdir(parents=True, exist_ok=True)
 
 
 @dataclass

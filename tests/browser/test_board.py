@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 from itertools import pairwise
-from pathlib import Path
 
 from playwright.sync_api import expect
 from sqlalchemy import select
@@ -20,8 +19,8 @@ from roomops.rooms.models import Room, Staff
 from roomops.rooms.services import add_player
 from roomops.seating import seats
 from roomops.seating.models import SeatHold
+from tests.browser.conftest import SHOTS
 
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 TV = {"width": 1920, "height": 1080}
 PHONE = {"width": 390, "height": 844}
 NAMES = ["Ana Silva", "Ben Okafor", "Chen Wei", "Dara Byrne", "Eli Cohen", "Fatima Khan", "Gus Moreau",

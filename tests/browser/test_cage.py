@@ -6,7 +6,7 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from roomops.seating import seats
-from tests.browser.conftest import log_in
+from tests.browser.conftest import SHOTS, log_in
 
 
 def _seated(room, session, now):
@@ -26,6 +26,7 @@ def test_r32_an_add_on_in_cash_at_the_table_shows_in_the_days_report(live, page)
     form.locator("input[name=amount]").fill("50")
     form.locator("button[type=submit]").click()
     expect(page.locator(".flash.ok")).to_contain_text("Add-on of 50 recorded (cash at the table)")
+    page.screenshot(path=str(SHOTS / "cage.png"), full_page=True)
     page.click("text=Today's report and close")
     methods = page.locator("section", has=page.locator("h2", has_text="Per method"))
     # the desk's buy-in (200) and the add-on (50), both cash at the table

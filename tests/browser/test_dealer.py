@@ -3,17 +3,14 @@ card, see the next positions, and a player back from away posting the missed bli
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from playwright.sync_api import expect
 from sqlalchemy import select
 
 from roomops.absences import services as absences
 from roomops.seating.models import SeatHold
-from tests.browser.conftest import log_in
+from tests.browser.conftest import SHOTS, log_in
 from tests.browser.test_board import change, fill
 
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 TABLET = {"width": 1024, "height": 768}
 
 

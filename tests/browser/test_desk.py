@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 from datetime import timedelta
-from pathlib import Path
 
 from playwright.sync_api import expect
 from sqlalchemy import select
@@ -16,9 +15,7 @@ from roomops.lists import services as lists
 from roomops.rooms.models import Staff
 from roomops.rooms.services import add_player
 from roomops.seating import seats
-from tests.browser.conftest import log_in
-
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+from tests.browser.conftest import SHOTS, log_in
 
 
 def _one_free_seat(room, session, now):

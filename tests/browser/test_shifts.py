@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from roomops.ledger.dayclose import Count, close_day, record_counts
 from roomops.rooms.services import update_policy
 from roomops.seating import seats
-from tests.browser.conftest import log_in
+from tests.browser.conftest import SHOTS, log_in
 
 DAY = date(2026, 11, 21)
 
@@ -55,5 +55,6 @@ def test_r54_close_a_shift_on_the_cage_screen(live, page):
     expect(page.locator("[data-closed]")).to_be_visible()
     expect(page.locator("[data-shift='2']")).to_contain_text("closed")
     expect(page.get_by_role("button", name="Close shift 2")).to_have_count(0)
+    page.screenshot(path=str(SHOTS / "day-report-shift.png"), full_page=True)
     page.goto(f"{live.url}/desk/cage")
     expect(page.locator("[data-current-shift] [data-shift-state]")).to_have_text("closed")
