@@ -45,16 +45,6 @@ def token_for(room: Room_, session: Session, role: str) -> str:
     return token
 
 
-@pytest.fixture()
-def api(client: FlaskClient, room: Room_, session: Session) -> Api:
-    return Api(client, token_for(room, session, "supervisor"))
-
-
-@pytest.fixture()
-def cashier(client: FlaskClient, room: Room_, session: Session) -> Api:
-    return Api(client, token_for(room, session, "cashier"))
-
-
 def refused(resp: Any, status: int, rule: str | None) -> dict[str, Any]:
     assert resp.status_code == status, resp.text
     assert resp.is_json, resp.text

@@ -29,16 +29,6 @@ def tables(room, session, now):
     return t1.id, t2.id
 
 
-@pytest.fixture()
-def sup(client, room, session) -> Api:
-    return Api(client, token_for(room, session, "supervisor"))
-
-
-@pytest.fixture()
-def cashier(client, room, session) -> Api:
-    return Api(client, token_for(room, session, "cashier"))
-
-
 def _counts(t1: int, t2: int, short: int = 0, why: str | None = None) -> dict:
     return {"counts": [{"table_id": t1, "counted": 10000},
                        {"table_id": t2, "counted": 25000 - short, "explanation": why},

@@ -9,18 +9,8 @@ from sqlalchemy import func, select
 from roomops.audit.models import AuditEvent
 from roomops.hands.services import record_hand
 from roomops.ledger.models import LedgerEntry
-from tests.http.test_api import Api, refused, token_for
+from tests.http.test_api import refused
 from tests.services.ledger_helpers import seated_holds
-
-
-@pytest.fixture()
-def cashier(client, room, session) -> Api:
-    return Api(client, token_for(room, session, "cashier"))
-
-
-@pytest.fixture()
-def dealer(client, room, session) -> Api:
-    return Api(client, token_for(room, session, "dealer"))
 
 
 @pytest.fixture()

@@ -15,16 +15,6 @@ from tests.services.ledger_helpers import seated_holds
 
 
 @pytest.fixture()
-def api(client, room, session) -> Api:
-    return Api(client, token_for(room, session, "supervisor"))
-
-
-@pytest.fixture()
-def cashier(client, room, session) -> Api:
-    return Api(client, token_for(room, session, "cashier"))
-
-
-@pytest.fixture()
 def hold_ids(room, session, now):
     holds = seated_holds(room, session, now)[2]
     session.commit()

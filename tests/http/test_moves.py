@@ -3,19 +3,13 @@ naming its rule with nothing changed, never a 500."""
 
 from __future__ import annotations
 
-import pytest
 from sqlalchemy import select
 
 from roomops.lists import services as lists
 from roomops.rooms.services import bar_pair
 from roomops.seating.models import SeatHold
-from tests.http.test_api import Api, counts, refused, token_for
+from tests.http.test_api import counts, refused
 from tests.services.helpers import fill_table, live_offer, live_seat
-
-
-@pytest.fixture()
-def api(client, room, session):
-    return Api(client, token_for(room, session, "supervisor"))
 
 
 def _game(room, session, now, *free):

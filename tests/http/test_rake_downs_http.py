@@ -12,7 +12,7 @@ from roomops.games.models import Game
 from roomops.hands.services import record_hand
 from roomops.ledger.models import DealerDown, LedgerEntry
 from tests.conftest import login
-from tests.http.test_api import Api, refused, token_for
+from tests.http.test_api import refused
 from tests.http.test_desk import GAME_FORM
 from tests.services.ledger_helpers import seated_holds
 
@@ -21,16 +21,6 @@ CAPS = [{"players": 2, "cap": 200}, {"players": 6, "cap": 300}]
 GAME = {"variant": "NL Hold'em", "small_blind": 100, "big_blind": 200, "min_buyin": 10000,
         "max_buyin": 40000, "fee_kind": "rake", "rake_cap": 100, "rake_schedule": SCHEDULE,
         "rake_caps_by_players": CAPS, "rake_recorded": "per_down"}
-
-
-@pytest.fixture()
-def sup(client, room, session) -> Api:
-    return Api(client, token_for(room, session, "supervisor"))
-
-
-@pytest.fixture()
-def dealer(client, room, session) -> Api:
-    return Api(client, token_for(room, session, "dealer"))
 
 
 def _counts(session) -> tuple[int, ...]:

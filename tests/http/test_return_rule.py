@@ -13,7 +13,7 @@ from roomops.audit.models import AuditEvent
 from roomops.lists import services as lists
 from roomops.rooms.models import Room
 from roomops.seating import seats
-from tests.http.test_api import Api, counts, refused, token_for
+from tests.http.test_api import counts, refused
 from tests.services.helpers import live_offer, live_seat
 
 LEFT_WITH = 65000  # 650.00, above the 400.00 table maximum
@@ -33,11 +33,6 @@ def left(room, session, now, clock):
     clock.advance(minutes=30)
     session.commit()
     return game, table, ann, bob
-
-
-@pytest.fixture()
-def api(client, room, session):
-    return Api(client, token_for(room, session, "supervisor"))
 
 
 def _overrides(session):

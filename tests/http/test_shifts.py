@@ -17,7 +17,7 @@ from roomops.rooms.models import Room
 from roomops.rooms.services import update_policy
 from roomops.seating import seats
 from tests.conftest import login
-from tests.http.test_api import Api, refused, token_for
+from tests.http.test_api import refused
 
 DAY = "2026-11-21"  # START, 20:00 UTC, is in shift 2 (14:00-22:00) of three
 
@@ -34,16 +34,6 @@ def tables(room, session, now):
                             buy_in=amount)
     session.commit()
     return t1.id, t2.id
-
-
-@pytest.fixture()
-def sup(client, room, session) -> Api:
-    return Api(client, token_for(room, session, "supervisor"))
-
-
-@pytest.fixture()
-def cashier(client, room, session) -> Api:
-    return Api(client, token_for(room, session, "cashier"))
 
 
 def _counts(*amounts: tuple[int | None, int]) -> dict:

@@ -21,11 +21,6 @@ DAY = "2026-11-21"
 
 
 @pytest.fixture()
-def cashier(client, room, session) -> Api:
-    return Api(client, token_for(room, session, "cashier"))
-
-
-@pytest.fixture()
 def holds(room, session, now):
     found = seated_holds(room, session, now)[2]
     session.commit()
