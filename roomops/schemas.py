@@ -113,6 +113,10 @@ class Leave(Body):
     leave_amount: MoneyOrZero  # feeds R27
 
 
+# the schedule fields' rules, whatever the body: an error in one names its rule on the API and the desk
+SCHEDULE_RULES = {"hourly_fee_by_players": "R50", "rake_schedule": "R51", "rake_caps_by_players": "R51"}
+
+
 class FeeStep(Body):
     """R50: from ``players`` seated at the table, the hourly fee is ``fee``."""
 
@@ -120,9 +124,14 @@ class FeeStep(Body):
     fee: MoneyOrZero
 
 
-def _distinct_steps(steps: list[FeeStep] | None) -> None:
+FeeSchedule = Annotated[list[FeeStep], Field(max_length=10, description=(
+    "R50: the hourly fee by players seated; below the first step, hourly_fee; empty: none"))]
+
+
+def _fee_schedule(steps: list[FeeStep] | None) -> list[FeeStep] | None:
     if steps and len({s.players for s in steps}) != len(steps):
-        raise ValueError("hourly_fee_by_players: one step per number of players")
+        raise ValueError("R50: hourly_fee_by_players has one step per number of players")
+    return steps
 
 
 class RakeStep(Body):
@@ -166,17 +175,19 @@ def _caps_by_players(steps: list[CapStep] | None) -> list[CapStep] | None:
     return steps
 
 
-class RakeFields(Body):
-    """R51: the rake settings shared by a new game and a change of conditions."""
+class ScheduleFields(Body):
+    """R50/R51: the fee and rake schedules shared by a new game and a change of conditions."""
 
+    hourly_fee_by_players: FeeSchedule | None = None  # R50: else hourly_fee whatever the count
     rake_schedule: RakeSchedule | None = None
     rake_caps_by_players: CapsByPlayers | None = None
 
+    _fees = field_validator("hourly_fee_by_players")(_fee_schedule)
     _schedule = field_validator("rake_schedule")(_rake_schedule)
     _caps = field_validator("rake_caps_by_players")(_caps_by_players)
 
 
-class GameConditions(RakeFields):
+class GameConditions(ScheduleFields):
     """R4/R6: variant and stakes, buy-in range, fees (R50/R51) and straddles (R40)."""
 
     variant: Name
@@ -194,13 +205,11 @@ class GameConditions(RakeFields):
     max_straddles: Annotated[int, Field(ge=0, le=8)] = 0
     button_straddle: bool = False
     straddle_sanction: bool = False  # R40: straddles need the supervisor's sanction
-    hourly_fee_by_players: list[FeeStep] | None = None  # R50: else hourly_fee whatever the count
     rake_no_flop_no_drop: bool = True  # R51
     rake_recorded: RakeRecorded = "per_hand"  # R51: per hand or per dealer down
 
     @model_validator(mode="after")
     def _consistent(self) -> GameConditions:
-        _distinct_steps(self.hourly_fee_by_players)
         if self.big_blind < self.small_blind:
             raise ValueError("big_blind must be at least small_blind")
         if self.max_buyin < self.min_buyin:
@@ -208,7 +217,7 @@ class GameConditions(RakeFields):
         return self
 
 
-class GameChange(RakeFields):
+class GameChange(ScheduleFields):
     """R6: any subset of the conditions; checked against the rest when applied."""
 
     variant: Name | None = None
@@ -225,14 +234,8 @@ class GameChange(RakeFields):
     max_straddles: Annotated[int, Field(ge=0, le=8)] | None = None
     button_straddle: bool | None = None
     straddle_sanction: bool | None = None
-    hourly_fee_by_players: list[FeeStep] | None = None
     rake_no_flop_no_drop: bool | None = None
     rake_recorded: RakeRecorded | None = None
-
-    @model_validator(mode="after")
-    def _steps(self) -> GameChange:
-        _distinct_steps(self.hourly_fee_by_players)
-        return self
 
 
 class OpenTable(Body):

@@ -30,6 +30,7 @@ from roomops.rooms import services as rooms
 from roomops.rooms.models import Player, Room
 from roomops.schemas import (
     INT_MAX,
+    SCHEDULE_RULES,
     AbsenceNote,
     AuditQuery,
     BarPair,
@@ -105,8 +106,7 @@ BODY_RULES: dict[type[BaseModel], str] = {
     StartPlayover: "R29", NoPlayover: "R29",
 }
 FIELD_RULES = {"buy_in": "R30", "reason": "R13", "seat_no": "R4", "override_reason": "R27",
-               "shifts": "R54", "rake_schedule": "R51", "rake_caps_by_players": "R51",
-               "rake_recorded": "R51"}
+               "shifts": "R54", "rake_recorded": "R51", **SCHEDULE_RULES}
 # bodies whose every field answers with the body's own rule (a reason here is not an R13 reason)
 OWN_RULE: set[type[BaseModel]] = {RemoveEntry, BarPair}
 

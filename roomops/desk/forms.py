@@ -21,16 +21,19 @@ from typing import Annotated, Any, Literal, TypeVar, Union, get_args, get_origin
 from pydantic import BaseModel
 
 from roomops.errors import Invalid
+from roomops.schemas import SCHEDULE_RULES
 
 M = TypeVar("M", bound=BaseModel)
 
 MONEY_FIELDS = frozenset({"small_blind", "big_blind", "ante", "min_buyin", "max_buyin", "hourly_fee",
                           "rake_cap", "buy_in", "leave_amount", "stack", "added"})
 MINOR_DIGITS = 2
-# R51: schedules typed as "20:1, 40:2" (from a pot of 20, rake 1) or "2:3, 5:5" (from 2 players
-# dealt in, cap 3): the step's key, its amount, and whether the key is an amount too
+# Schedules typed as "20:1, 40:2" (R51: from a pot of 20, rake 1), "2:3, 5:5" (R51: from 2 players
+# dealt in, cap 3) or "2:5, 7:10" (R50: from 7 players seated, 10 an hour): the step's key, its
+# amount, and whether the key is an amount too
 STEP_FIELDS: dict[str, tuple[str, str, bool]] = {"rake_schedule": ("pot", "rake", True),
-                                                 "rake_caps_by_players": ("players", "cap", False)}
+                                                 "rake_caps_by_players": ("players", "cap", False),
+                                                 "hourly_fee_by_players": ("players", "fee", False)}
 _AMOUNT = re.compile(r"^(\d{1,10})(?:\.(\d{1,2}))?$")  # MINOR_DIGITS = 2
 _WHOLE = re.compile(r"^\d{1,12}$")
 _PLAYER_REF = re.compile(r"#\s*(\d{1,10})\s*$")
@@ -60,7 +63,7 @@ def money_input(amount: int | None) -> str:
 
 
 def to_steps(raw: str, field: str) -> list[dict[str, int]]:
-    """R51: "20:1, 40:2" -> [{"pot": 2000, "rake": 100}, {"pot": 4000, "rake": 200}]; empty: no
+    """R50/R51: "20:1, 40:2" -> [{"pot": 2000, "rake": 100}, {"pot": 4000, "rake": 200}]; empty: no
     steps. The model then checks the steps themselves."""
     key, value, money_key = STEP_FIELDS[field]
     steps = []
@@ -68,7 +71,7 @@ def to_steps(raw: str, field: str) -> list[dict[str, int]]:
         left, sep, right = (side.strip() for side in part.partition(":"))
         if not sep or not _AMOUNT.match(right) or not (_AMOUNT if money_key else _WHOLE).match(left):
             raise Invalid(f"{field}: {part!r} is not a step; type steps like "
-                          f"{'20:1, 40:2' if money_key else '2:3, 5:5'}", "R51")
+                          f"{'20:1, 40:2' if money_key else '2:3, 5:5'}", SCHEDULE_RULES[field])
         first = to_minor(left, field) if money_key else int(left)
         steps.append({key: first, value: to_minor(right, field)})
     return steps

@@ -11,6 +11,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
 from roomops.errors import RoomopsError
+from roomops.schemas import SCHEDULE_RULES
 
 log = logging.getLogger("roomops.security")
 
@@ -48,7 +49,8 @@ def install(app: Flask) -> None:
 
     @app.errorhandler(ValidationError)
     def _invalid(err: ValidationError) -> Response:
-        return refusal(describe(err), None, 422)
+        first = err.errors()[0]["loc"]
+        return refusal(describe(err), SCHEDULE_RULES.get(str(first[0])) if first else None, 422)
 
     @app.errorhandler(IntegrityError)
     def _clash(_err: IntegrityError) -> Response:

@@ -191,6 +191,25 @@ def test_r4_open_game_converts_major_units_exactly(sup_client, session):
     assert "Opened PL Omaha 2/5" in sup_client.get("/desk").text  # the flash
 
 
+def test_r50_the_desk_game_form_takes_an_hourly_fee_by_players(sup_client, session):
+    form = {**GAME_FORM, "hourly_fee_by_players": "2:5, 7:12.50"}
+    assert sup_client.post("/desk/games", data=form).status_code == 303
+    game = session.scalar(select(Game).where(Game.variant == "PL Omaha"))
+    assert game.hourly_fee_by_players == [{"players": 2, "fee": 500}, {"players": 7, "fee": 1250}]
+    assert 'value="2:5, 7:12.50"' in sup_client.get("/desk").text  # shown back as typed
+    resp = sup_client.post(f"/desk/games/{game.id}/change", data={"hourly_fee_by_players": ""})
+    assert resp.status_code == 303
+    session.refresh(game)
+    assert game.hourly_fee_by_players == []  # emptied: the flat hourly fee applies
+
+
+@pytest.mark.parametrize("value", ["2-5", "two:5", "2:5, 2:6", "11:5"])
+def test_r50_a_bad_fee_schedule_on_the_desk_form_names_r50(sup_client, session, value):
+    resp = sup_client.post("/desk/games", data={**GAME_FORM, "hourly_fee_by_players": value})
+    assert resp.status_code == 422 and "hourly_fee_by_players" in resp.text and "R50" in resp.text, resp.text
+    assert session.scalar(select(Game).where(Game.variant == "PL Omaha")) is None
+
+
 @pytest.mark.parametrize("field,value", [
     ("small_blind", "2,5"), ("small_blind", "1.234"), ("big_blind", "-5"), ("min_buyin", "1e3"),
     ("max_buyin", "abc"), ("seats_per_table", "8"), ("rake_percent", "x"),
