@@ -95,7 +95,7 @@ def _tables(conn: Connection, room_id: int, game_ids: set[int]) -> dict[int, lis
     ISO form."""
     deadline = case((Absence.kind == _BREAK, cast(Absence.deadline, String)), else_=literal_column("''"))
     sep = literal_column("':'")
-    behind = behind_by_hold()  # R31: chips playing behind, in the same statement
+    behind = behind_by_hold(room_id)  # R31: chips playing behind, in the same statement
     seat = (cast(SeatHold.seat_no, String) + sep + func.coalesce(Absence.kind, "") + sep
             + func.coalesce(cast(Playover.entry_id, String), "") + sep
             + func.coalesce(cast(behind.c.behind, String), "") + sep + deadline)

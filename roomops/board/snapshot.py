@@ -208,7 +208,7 @@ def load(session: Session, room_id: int, now: datetime, *, version: int | None =
         Game.room_id == room_id, Game.status == "open").order_by(Game.big_blind, Game.id)))
     tables = list(session.scalars(select(Table).where(
         Table.room_id == room_id, Table.status == "open").order_by(Table.name)))
-    behind = behind_by_hold()  # R31: open transits playing behind, joined like the rest
+    behind = behind_by_hold(room_id)  # R31: open transits playing behind, joined like the rest
     holds = [(h, _player(h)) for h in session.execute(select(
         *HOLD_COLUMNS, *PLAYER_COLUMNS, *ABSENCE_COLUMNS, *PLAYOVER_COLUMNS, *BLIND_COLUMNS,
         behind.c.behind).join(

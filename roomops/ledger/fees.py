@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import ColumnElement, Subquery, and_, exists, func, select
+from sqlalchemy import ColumnElement, ScalarSelect, and_, exists, func, select
 from sqlalchemy.orm import Session, aliased
 
 from roomops.actors import Actor
@@ -34,10 +34,11 @@ def standing(kind: str) -> ColumnElement[bool]:
     return and_(LedgerEntry.kind == kind, ~exists().where(_REVERSAL.reverses_id == LedgerEntry.id))
 
 
-def paid_until_query() -> Subquery:
-    """Per seat hold, the end of its last paid hour (R50): one grouped subquery."""
-    return (select(LedgerEntry.hold_id, func.max(LedgerEntry.period_end).label("paid_until"))
-            .where(standing("session_fee")).group_by(LedgerEntry.hold_id).subquery("paid"))
+def paid_until(hold_id: ColumnElement[int] | int) -> ScalarSelect[datetime | None]:
+    """The end of the seat hold's last paid hour (R50), found through the ledger's hold index (a
+    scalar subquery per seat, not a grouping of every fee the ledger ever took)."""
+    return (select(func.max(LedgerEntry.period_end))
+            .where(LedgerEntry.hold_id == hold_id, standing("session_fee")).scalar_subquery())
 
 
 def seated_count(session: Session, table_id: int) -> int:
@@ -69,8 +70,7 @@ def collect(session: Session, actor: Actor, now: datetime, hold_id: int, method:
     amount = hourly_fee(game.hourly_fee, game.hourly_fee_by_players, players)
     if amount <= 0:
         raise Conflict(f"no hourly fee is charged with {players} players seated", "R50")
-    paid = session.scalar(select(func.max(LedgerEntry.period_end)).where(
-        LedgerEntry.hold_id == hold.id, standing("session_fee")))
+    paid = session.scalar(select(paid_until(hold.id)))
     start, end = next_period(paid, now)
     return post(session, actor, now, Posting(
         "session_fee", signed("session_fee", amount), method, period_start=start, period_end=end,
@@ -103,13 +103,12 @@ class FeeDue:
 def fees_due(session: Session, room_id: int, now: datetime) -> list[FeeDue]:
     """R50: every seated player of the room's hourly games, due ones first, longest due first,
     then the covered ones by when their hour ends. One statement, whatever the room's size."""
-    paid = paid_until_query()
     rows = session.execute(
         select(SeatHold.id, SeatHold.player_id, Player.first_name, Player.last_name, Table.id,
-               Table.name, SeatHold.seat_no, Game.id, SeatHold.started_at, paid.c.paid_until,
+               Table.name, SeatHold.seat_no, Game.id, SeatHold.started_at, paid_until(SeatHold.id),
                Game.hourly_fee, Game.hourly_fee_by_players)
         .join(Player, Player.id == SeatHold.player_id).join(Table, Table.id == SeatHold.table_id)
-        .join(Game, Game.id == Table.game_id).outerjoin(paid, paid.c.hold_id == SeatHold.id)
+        .join(Game, Game.id == Table.game_id)
         .where(SeatHold.room_id == room_id, SeatHold.kind == SEATED, SeatHold.ended_at.is_(None),
                Game.fee_kind == "hourly")).all()
     seated = Counter(r[4] for r in rows)

@@ -165,19 +165,20 @@ def number_report(session: Session, room_id: int) -> NumberReport:
                         dict(Counter(s.state for s in slips)))
 
 
-def behind_by_hold() -> Subquery:
+def behind_by_hold(room_id: int) -> Subquery:
     """R31: per seat hold, the chips playing behind: open slips, except cheque/credit ones whose
     funds a supervisor has not confirmed yet (they do not play behind until then). One grouped
-    subquery, for the desk's snapshot, the board and the dealer's screen to join."""
+    subquery, for the desk's snapshot, the board and the dealer's screen to join. By room, so the
+    open slips come from an index instead of a scan of every slip ever written."""
     return (select(TransitSlip.hold_id, func.sum(TransitSlip.amount).label("behind"))
-            .where(TransitSlip.state.in_(OPEN),
+            .where(TransitSlip.room_id == room_id, TransitSlip.state.in_(OPEN),
                    or_(TransitSlip.method.not_in(FACILITY), TransitSlip.funds_confirmed_at.is_not(None)))
             .group_by(TransitSlip.hold_id).subquery("behind"))
 
 
 def behind_at_table(session: Session, table_id: int) -> dict[int, int]:
     """R31: the table's seats playing behind and the amount on its way, by seat number."""
-    behind = behind_by_hold()
+    behind = behind_by_hold(session.get_one(Table, table_id).room_id)
     return {seat_no: int(amount) for seat_no, amount in session.execute(
         select(SeatHold.seat_no, behind.c.behind).join(behind, behind.c.hold_id == SeatHold.id)
         .where(SeatHold.table_id == table_id, SeatHold.kind == SEATED, SeatHold.ended_at.is_(None)))}

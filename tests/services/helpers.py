@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
+from typing import Any
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import Connection, event, select
 from sqlalchemy.orm import Session
 
 from roomops.audit.models import AuditEvent
@@ -66,3 +67,23 @@ def refused(call: Callable[[], object], rule: str | None, *words: str,
     for word in words:
         assert word in err.value.message, err.value.message
     return err.value
+
+
+def query_plans(connection: Connection, table: str, read: Callable[[], Any]) -> list[str]:
+    """SQLite's plan of each statement ``read`` sends that names ``table``, one line per plan
+    (skips on PostgreSQL, whose planner scans a test's tiny tables whatever the indexes)."""
+    if connection.dialect.name != "sqlite":
+        pytest.skip("the plan is read with SQLite's EXPLAIN QUERY PLAN")
+    seen: list[tuple[str, Any]] = []
+
+    def keep(_conn: Any, _cur: Any, statement: str, params: Any, _ctx: Any, _many: bool) -> None:
+        if table in statement:
+            seen.append((statement, params))
+
+    event.listen(connection, "before_cursor_execute", keep)
+    try:
+        read()
+    finally:
+        event.remove(connection, "before_cursor_execute", keep)
+    return [" | ".join(row[3] for row in connection.exec_driver_sql(
+        f"EXPLAIN QUERY PLAN {statement}", params).all()) for statement, params in seen]

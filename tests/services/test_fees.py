@@ -12,7 +12,7 @@ from roomops.hands.services import record_hand
 from roomops.ledger import fees, rake
 from roomops.ledger import services as ledger
 from roomops.ledger.models import LedgerEntry
-from tests.services.helpers import audits, refused
+from tests.services.helpers import audits, query_plans, refused
 from tests.services.ledger_helpers import seated_holds
 
 MIN = timedelta(minutes=1)
@@ -116,6 +116,17 @@ def test_r50_who_is_due_longest_first(room, session, now, hourly):
     due_rows = [r for r in rows if r.is_due]
     assert [r.due_seconds for r in due_rows] == sorted((r.due_seconds for r in due_rows), reverse=True)
     assert all(r.fee == 600 for r in rows)
+
+
+def test_r50_who_is_due_reads_each_seats_fees_by_the_hold_index(room, session, now, hourly,
+                                                                connection):
+    """The ledger keeps every fee ever taken (R52): who is due looks up the live seats' rows,
+    never groups the whole ledger."""
+    fees.collect(session, room.sup, now, hourly[2][0].id)
+    plans = query_plans(connection, "ledger_entries",
+                        lambda: fees.fees_due(session, room.room.id, now))
+    assert len(plans) == 1
+    assert "SCAN ledger_entries" not in plans[0] and "ix_ledger_entries_hold" in plans[0], plans[0]
 
 
 def test_r50_only_hourly_games_are_listed(room, session, now):

@@ -8,12 +8,14 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import select
 
+from roomops.board.rows import read_room
+from roomops.board.snapshot import load
 from roomops.errors import Conflict, Forbidden, Invalid
 from roomops.ledger import transit
 from roomops.ledger.models import LedgerEntry, TransitSlip
 from roomops.seating import seats
 from tests.factories import Room_
-from tests.services.helpers import audits, refused
+from tests.services.helpers import audits, query_plans, refused
 from tests.services.ledger_helpers import seated_holds
 
 MIN = timedelta(minutes=1)
@@ -120,3 +122,21 @@ def test_a_retried_request_returns_the_first_slip_and_takes_no_number(room, sess
              error=Conflict)
     assert transit.request(session, room.sup, now, holds[1].id, 10000).number == 2
     assert len(session.scalars(select(TransitSlip)).all()) == 2
+
+
+
+def test_r31_playing_behind_is_read_from_the_rooms_open_slips_not_a_scan(room, session, now, holds,
+                                                                        connection):
+    """Every slip ever written stays in the table (R52): the board, the desk's snapshot and the
+    dealer's screen find the open ones through the room's (room_id, state) index."""
+    transit.request(session, room.sup, now, holds[0].id, 20000)
+
+    def read() -> None:
+        assert read_room(session, room.room.id)
+        assert load(session, room.room.id, now).games
+        assert transit.behind_at_table(session, holds[0].table_id) == {holds[0].seat_no: 20000}
+
+    plans = query_plans(connection, "transit_slips", read)
+    assert len(plans) == 3
+    for plan in plans:
+        assert "SCAN transit_slips" not in plan and "ix_transit_slips_room_state" in plan, plan
