@@ -196,7 +196,9 @@ def test_r50_the_desk_game_form_takes_an_hourly_fee_by_players(sup_client, sessi
     assert sup_client.post("/desk/games", data=form).status_code == 303
     game = session.scalar(select(Game).where(Game.variant == "PL Omaha"))
     assert game.hourly_fee_by_players == [{"players": 2, "fee": 500}, {"players": 7, "fee": 1250}]
-    assert 'value="2:5, 7:12.50"' in sup_client.get("/desk").text  # shown back as typed
+    page = sup_client.get("/desk").text
+    assert 'value="2:5, 7:12.50"' in page  # shown back as typed
+    assert "fee 10/h by players" in page and "12.50 from 7 players" in page  # summary, its title
     resp = sup_client.post(f"/desk/games/{game.id}/change", data={"hourly_fee_by_players": ""})
     assert resp.status_code == 303
     session.refresh(game)

@@ -131,7 +131,9 @@ def test_r51_the_desk_game_form_takes_a_schedule_and_caps(sup_client, session):
     assert game.rake_schedule == [{"pot": 2000, "rake": 100}, {"pot": 4000, "rake": 250}]
     assert game.rake_caps_by_players == [{"players": 2, "cap": 300}, {"players": 5, "cap": 500}]
     assert game.rake_recorded == "per_down"
-    assert 'value="20:1, 40:2.50"' in sup_client.get("/desk").text  # shown back as typed
+    page = sup_client.get("/desk").text
+    assert 'value="20:1, 40:2.50"' in page  # shown back as typed
+    assert "rake by schedule cap 0 by players per down" in page  # the game's summary line (R53)
     resp = sup_client.post(f"/desk/games/{game.id}/change", data={"rake_schedule": ""})
     assert resp.status_code == 303
     session.refresh(game)
