@@ -134,6 +134,14 @@ def record_down(table_id: int) -> Response:
     return answer(out.LedgerEntryOut, row, 201)
 
 
+# GET on its own path (a path shared by two methods answers 405 for a bad id)
+@route("GET", f"/tables/<{ID}:table_id>/rake-downs", summary="The table's dealer downs, newest "
+       "first: hands, dealer, rake and whether it stands (R51, R52)", response=out.DownsOut,
+       tag="ledger")
+def list_downs(table_id: int) -> Response:
+    return answer(out.DownsOut, {"downs": rake.downs_at(db(), actor(), table_id)})
+
+
 @route("POST", "/transits", summary="Request chips from the cage for a seated player: a numbered "
        "slip (R31)", response=out.SlipOut, status=201, body=Movement, tag="ledger")
 def request_transit() -> Response:

@@ -187,3 +187,23 @@ class DayReportOut(Out):
     closed: bool
     reconciled: bool
     as_closed: bool = Field(description="the figures are those the close froze (true while open)")
+
+
+class DownOut(Out):
+    """R51: a dealer down at the table: its hands, who dealt it, its rake (positive minor units)
+    and its ledger row; ``standing`` false once that row is reversed (R52)."""
+
+    id: int
+    first_hand_no: int
+    last_hand_no: int
+    dealer_id: int
+    dealer: str
+    recorded_by_id: int
+    recorded_at: datetime
+    rake: int
+    entry_id: int
+    standing: bool
+
+
+class DownsOut(Out):
+    downs: list[DownOut] = Field(description="newest first, at most 50")

@@ -27,7 +27,7 @@ def fees_page() -> str:
     session, at = db(), now()
     room = session.get_one(Room, current_user.room_id)
     return render_template("desk/fees.html", room=room, rows=fees.fees_due(session, room.id, at),
-                           methods=METHODS, key=uuid4().hex, local=local)
+                           methods=METHODS, key=uuid4().hex)
 
 
 @bp.post("/desk/fees")

@@ -110,7 +110,9 @@ def _can(right: str) -> bool:
     return current_user.is_authenticated and right in ROLE_RIGHTS.get(current_user.role, frozenset())
 
 
+@bp.app_template_global("local")
 def local(when: datetime | None, tz: str, fmt: str = "%H:%M") -> str:
+    """A time on the room's clock, for every screen's templates."""
     if when is None:
         return ""
     return when.astimezone(ZoneInfo(tz)).strftime(fmt)
@@ -163,7 +165,7 @@ def _returning(session: Session, snap: snapshot.RoomSnapshot) -> dict[int, tuple
 def index() -> Response:
     session, at = db(), now()
     snap = snapshot.load(session, current_user.room_id, at)
-    page = render_template("desk/index.html", snap=snap, local=local, poll=POLL_SECONDS,
+    page = render_template("desk/index.html", snap=snap, poll=POLL_SECONDS,
                            players=_recent_players(session) if _can("floor") else [],
                            etag=_etag(snap.version), money_input=money_input,
                            from_steps=from_steps,
@@ -186,7 +188,7 @@ def fragment() -> Response:
         resp.set_etag(tag)
         return _stamp(resp, at)
     snap = snapshot.load(session, current_user.room_id, at, version=version)
-    resp = make_response(render_template("desk/_live.html", snap=snap, local=local,
+    resp = make_response(render_template("desk/_live.html", snap=snap,
                                          returning=_returning(session, snap)))
     resp.set_etag(tag)
     return _stamp(resp, at)
@@ -223,7 +225,7 @@ def entry_history(entry_id: int) -> str:
     rows.reverse()
     tables = {t.id: t.name for t in session.scalars(select(Table).where(Table.room_id == who.room_id))}
     return render_template("desk/entry.html", entry=entry, player=player, game=game, table=table,
-                           rows=rows, room=_room(session), local=local, describe=describe,
+                           rows=rows, room=_room(session), describe=describe,
                            tables=tables)
 
 

@@ -20,7 +20,7 @@ from roomops.hands import services as hands
 from roomops.ledger import rake as rakes
 from roomops.ledger.schemas import Rake, RakeDown
 from roomops.ledger.transit import behind_at_table
-from roomops.rooms.models import Player
+from roomops.rooms.models import Player, Room
 from roomops.web.uow import actor, db, run
 
 bp = Blueprint("dealer", __name__)
@@ -109,13 +109,19 @@ def down(table_id: int) -> Response:
     return redirect(url_for("dealer.table", table_id=table_id), code=303)  # type: ignore[return-value]
 
 
+DOWNS_SHOWN = 8  # the dealer screen's list of the table's last downs
+
+
 def _down(game: Game, table_id: int) -> dict[str, Any]:
     """R51: for a game raked per dealer down, where the next down starts (the hand after the last
-    one raked) and who may be named as its dealer (a dealer: only themselves)."""
+    one raked), who may be named as its dealer (a dealer: only themselves) and the table's last
+    downs."""
     if game.fee_kind != "rake" or game.rake_recorded != "per_down":
-        return {"down_from": None, "dealers": []}
+        return {"down_from": None, "dealers": [], "downs": [], "tz": None}
     return {"down_from": rakes.next_unraked(db(), table_id),
-            "dealers": rakes.dealers_for(db(), actor())}
+            "dealers": rakes.dealers_for(db(), actor()),
+            "downs": rakes.downs_at(db(), actor(), table_id, limit=DOWNS_SHOWN),
+            "tz": db().get_one(Room, game.room_id).timezone}
 
 
 def _postable(plan: HandPlan | None, seats: list[SeatState], waiting: dict[int, Waiting]) -> set[int]:

@@ -19,6 +19,7 @@ recorded again. Services never commit."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import func, select
@@ -186,6 +187,37 @@ def _refuse_raked(session: Session, table: Table, first: int, last: int) -> None
     if down is not None:
         raise Conflict(f"hands {down[0]} to {down[1]} are raked already in a dealer down: reverse "
                        "its rake to correct it", "R51")
+
+
+@dataclass(frozen=True)
+class DownLine:
+    """R51: a dealer down as the dealer's screen and the API list it; ``rake`` is what the down
+    took (positive), ``entry_id`` its ledger row, ``standing`` False once that row is reversed."""
+
+    id: int
+    first_hand_no: int
+    last_hand_no: int
+    dealer_id: int
+    dealer: str
+    recorded_by_id: int
+    recorded_at: datetime
+    rake: int
+    entry_id: int
+    standing: bool
+
+
+def downs_at(session: Session, actor: Actor, table_id: int, limit: int = 50) -> list[DownLine]:
+    """R51/R52: the table's dealer downs, newest first, each with its rake and whether it stands
+    (a reversed down's hands are free for a new one). One statement."""
+    table = get_in_room(session, Table, table_id, actor, "table")
+    rows = session.execute(
+        select(DealerDown.id, DealerDown.first_hand_no, DealerDown.last_hand_no, DealerDown.dealer_id,
+               Staff.display_name, DealerDown.recorded_by_id, DealerDown.recorded_at,
+               -LedgerEntry.amount, LedgerEntry.id, standing("rake"))
+        .join(LedgerEntry, (LedgerEntry.down_id == DealerDown.id) & (LedgerEntry.kind == "rake"))
+        .join(Staff, Staff.id == DealerDown.dealer_id)
+        .where(DealerDown.table_id == table.id).order_by(DealerDown.id.desc()).limit(limit))
+    return [DownLine(*row[:-1], bool(row[-1])) for row in rows]
 
 
 def dealers_for(session: Session, actor: Actor) -> list[Staff]:

@@ -98,6 +98,22 @@ def test_r51_record_a_down_and_retry(dealer, room, session, now):
     refused(dealer.post(f"/tables/{table_id}/downs", {**body, "rake": 100}), 409, "R51")  # raked
 
 
+def test_r51_the_tables_downs_are_listed_newest_first(dealer, sup, room, session, now):
+    table_id = _per_down(room, session, now)
+    first = dealer.post(f"/tables/{table_id}/downs", {"first_hand_no": 1, "last_hand_no": 2,
+                                                     "rake": 1000}).json
+    assert sup.post(f"/ledger/{first['id']}/reverse",
+                    {"reason": "counted the drop box wrong"}).status_code == 201
+    dealer.post(f"/tables/{table_id}/downs", {"first_hand_no": 1, "last_hand_no": 3, "rake": 1200})
+    resp = dealer.get(f"/tables/{table_id}/rake-downs")
+    assert resp.status_code == 200, resp.text
+    assert [(d["first_hand_no"], d["last_hand_no"], d["rake"], d["standing"], d["dealer"])
+            for d in resp.json["downs"]] == [(1, 3, 1200, True, "main-dealer"),
+                                             (1, 2, 1000, False, "main-dealer")]
+    assert resp.json["downs"][1]["entry_id"] == first["id"]
+    assert dealer.get("/tables/999999/rake-downs").status_code == 404
+
+
 @pytest.mark.parametrize("body,status,rule", [
     ({"first_hand_no": 1, "last_hand_no": 3, "rake": 1600}, 409, "R51"),   # 3 x the 5.00 cap
     ({"first_hand_no": 1, "last_hand_no": 3, "rake": 150}, 422, "R51"),    # not whole chips
@@ -169,3 +185,5 @@ def test_r51_the_dealer_screen_records_the_downs_rake(app, client, room, session
     assert bad.status_code == 422 and "R51" in bad.text
     session.expire_all()
     assert session.scalar(select(func.count()).select_from(DealerDown)) == 1
+    listed = dealer.get(f"/dealer/tables/{table_id}").text
+    assert 'id="downs"' in listed and "hands 1\u20132 · " in listed and "rake 10 · " in listed

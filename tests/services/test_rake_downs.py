@@ -12,6 +12,7 @@ from roomops.hands.services import record_hand
 from roomops.ledger import rake
 from roomops.ledger import services as ledger
 from roomops.ledger.models import DealerDown, LedgerEntry
+from tests.factories import Room_
 from tests.services.helpers import audits, refused
 from tests.services.ledger_helpers import seated_holds
 
@@ -148,6 +149,24 @@ def test_r51_reversing_a_downs_rake_frees_its_hands(room, session, now, downs):
     assert rake.next_unraked(session, table.id) == 1
     again = _down(session, room.sup, now, table, 1, 5, 2500)
     assert again.down_id != first.down_id and again.amount == -2500
+
+
+def test_r51_the_tables_downs_newest_first_with_their_rake_and_whether_they_stand(room, session,
+                                                                                   now, downs):
+    table = downs[1]
+    dealer = room.actor("dealer")
+    first = _down(session, dealer, now, table, 1, 2, 1000)
+    ledger.reverse(session, room.sup, now, first.id, "counted the drop box wrong")
+    _down(session, room.sup, now, table, 1, 3, 1200, dealer_id=dealer.staff_id)
+    _down(session, dealer, now, table, 4, 5, 800)
+    lines = rake.downs_at(session, dealer, table.id)
+    assert [(d.first_hand_no, d.last_hand_no, d.rake, d.standing) for d in lines] == [
+        (4, 5, 800, True), (1, 3, 1200, True), (1, 2, 1000, False)]
+    assert lines[1].dealer_id == dealer.staff_id and lines[1].recorded_by_id == room.sup.staff_id
+    assert lines[2].entry_id == first.id
+    assert [d.first_hand_no for d in rake.downs_at(session, dealer, table.id, limit=1)] == [4]
+    other = Room_(session, now, slug="other")
+    refused(lambda: rake.downs_at(session, other.sup, table.id), None, error=NotFound)  # own room
 
 
 def test_r51_per_down_and_per_hand_games_refuse_the_other(room, session, now, downs):
