@@ -8,6 +8,7 @@ from typing import Literal
 from pydantic import Field
 
 from roomops.api.models import Out
+from roomops.ledger.rake import DownLine
 
 Method = Literal["cash", "table", "chips", "card", "cheque", "credit"]  # R32: table = cash at the table
 SlipMethod = Literal["cash", "chips", "card", "cheque", "credit"]  # R31: from the cage
@@ -189,21 +190,7 @@ class DayReportOut(Out):
     as_closed: bool = Field(description="the figures are those the close froze (true while open)")
 
 
-class DownOut(Out):
-    """R51: a dealer down at the table: its hands, who dealt it, its rake (positive minor units)
-    and its ledger row; ``standing`` false once that row is reversed (R52)."""
-
-    id: int
-    first_hand_no: int
-    last_hand_no: int
-    dealer_id: int
-    dealer: str
-    recorded_by_id: int
-    recorded_at: datetime
-    rake: int
-    entry_id: int
-    standing: bool
-
 
 class DownsOut(Out):
-    downs: list[DownOut] = Field(description="newest first, at most 50")
+    # the domain's record as it is: pydantic validates and describes a dataclass itself
+    downs: list[DownLine] = Field(description="R51: the table's dealer downs, newest first, at most 50")
