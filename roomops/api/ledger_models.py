@@ -190,7 +190,6 @@ class DayReportOut(Out):
     as_closed: bool = Field(description="the figures are those the close froze (true while open)")
 
 
-
 class DownsOut(Out):
     # the domain's record as it is: pydantic validates and describes a dataclass itself
     downs: list[DownLine] = Field(description="R51: the table's dealer downs, newest first, at most 50")
