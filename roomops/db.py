@@ -7,20 +7,28 @@ writers never deadlock on a lock upgrade. Read-only work (the board) begins DEFE
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from functools import cache
 from typing import Any
 
 from sqlalchemy import (
-    ColumnElement,
+    ClauseElement,
     Connection,
     DateTime,
     Engine,
     MetaData,
     Row,
+    Select,
+    Table,
+    Update,
+    bindparam,
     create_engine,
     event,
+    inspect,
+    select,
     update,
 )
-from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
+from sqlalchemy.orm import DeclarativeBase, Mapper, Session, sessionmaker
+from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.types import TypeDecorator
 
 NAMING = {
@@ -77,20 +85,47 @@ def end_live(session: Session, model: Any, ids: list[int], now: datetime, outcom
     """End the rows of ``model`` among ``ids`` still live (``ended_at IS NULL``), setting ``outcome``
     and ``values``, in one conditional UPDATE; returns only the ids this transaction ended, so a
     claim racing the sweep, or two sweepers, never handle one row twice."""
-    if not ids:
+    return [row[0] for row in end_live_by(session, model, "id", ids, now, outcome, **values)]
+
+
+def end_live_by(session: Session, model: Any, key: str, keys: list[int], now: datetime,
+                outcome: str, returning: tuple[str, ...] = (), *, kind: str | None = None,
+                **values: object) -> list[Row[Any]]:
+    """``end_live`` for the live rows (of ``kind``, if given) whose column ``key`` is among
+    ``keys``: one UPDATE handing back the id and the ``returning`` columns of each row it ended
+    (what their audit rows need, without reading them first).
+
+    The UPDATE is built once per shape (a value given as an SQL expression is added to it) and
+    runs as a plain statement, not through the ORM's bulk UPDATE, whose set-up cost more than the
+    UPDATE itself; so the session is flushed first, and the objects it holds of the rows ended are
+    given their new plain values here."""
+    if not keys:
         return []
-    return [row[0] for row in end_live_where(session, model, model.id.in_(ids), now, outcome,
-                                             (model.id,), **values)]
+    session.flush()
+    plain = {k: v for k, v in values.items() if not isinstance(v, ClauseElement)}
+    stmt = _ending(model.__table__, key, kind, returning, tuple(sorted(plain)))
+    if len(plain) < len(values):
+        stmt = stmt.values({k: v for k, v in values.items() if k not in plain})
+    rows = session.execute(stmt, {"keys": list(keys), "end_at": now, "end_outcome": outcome,
+                                  **{f"set_{k}": v for k, v in plain.items()}}).all()
+    new = {"ended_at": now, "outcome": outcome, **plain}
+    for row in rows:
+        held = session.identity_map.get(session.identity_key(model, row[0]))
+        for name, value in new.items() if held is not None else ():
+            set_committed_value(held, name, value)
+    return rows
 
 
-def end_live_where(session: Session, model: Any, where: ColumnElement[bool], now: datetime,
-                   outcome: str, returning: tuple[Any, ...], **values: object) -> list[Row[Any]]:
-    """``end_live`` for the live rows matching ``where``: one UPDATE handing back ``returning`` of
-    each row it ended (what their audit rows need, without reading them first)."""
-    stmt = (update(model).where(where, model.ended_at.is_(None))
-            .values(ended_at=now, outcome=outcome, **values).returning(*returning)
-            .execution_options(synchronize_session="fetch"))
-    return list(session.execute(stmt).all())
+@cache
+def _ending(table: Table, key: str, kind: str | None, returning: tuple[str, ...],
+            plain: tuple[str, ...]) -> Update:
+    live = [table.c[key].in_(bindparam("keys", expanding=True)), table.c.ended_at.is_(None)]
+    if kind is not None:
+        live.append(table.c.kind == kind)
+    return (update(table).where(*live)
+            .values(ended_at=bindparam("end_at"), outcome=bindparam("end_outcome"),
+                    **{k: bindparam(f"set_{k}") for k in plain})
+            .returning(table.c.id, *(table.c[name] for name in returning)))
 
 
 def make_engine(url: str, **kwargs: Any) -> Engine:
@@ -105,9 +140,32 @@ def read_only(engine: Engine) -> Engine:
     return engine.execution_options(sqlite_begin="DEFERRED")
 
 
+class RoomSession(Session):
+    """The app's session. ``get`` and ``get_one`` of a row by its id, when the session does not hold
+    it yet, run a SELECT built once per model: SQLAlchemy's own builds and annotates that SELECT
+    afresh on every call, which costs twice as much as running it (docs/benchmarks.md). Anything
+    but a plain lookup by id (options, locks, a refresh) is SQLAlchemy's own."""
+
+    def get(self, entity: Any, ident: Any, **kw: Any) -> Any:
+        if any(kw.values()) or not isinstance(entity, type) or not isinstance(ident, int):
+            return super().get(entity, ident, **kw)
+        mapper = inspect(entity)
+        held = self._identity_lookup(mapper, (ident,))  # SQLAlchemy's hook for this: unexpires
+        if isinstance(held, entity):
+            return held
+        return self.execute(_by_id(mapper), {"id": ident}).scalar_one_or_none()
+
+
+@cache
+def _by_id(mapper: Mapper[Any]) -> Select[Any]:
+    (pk,) = mapper.primary_key
+    return select(mapper).where(pk == bindparam("id"))
+
+
 def make_sessionmaker(bind: Engine | Connection, **options: Any) -> sessionmaker[Session]:
     """The app's sessions (the tests' too, bound to their rolled-back connection)."""
-    maker = sessionmaker(bind=bind, expire_on_commit=False, autoflush=True, **options)
+    maker = sessionmaker(bind=bind, class_=RoomSession, expire_on_commit=False, autoflush=True,
+                         **options)
     for name in ("pending_to_persistent", "deleted_to_persistent", "detached_to_persistent",
                  "loaded_as_persistent"):
         event.listen(maker, name, _keep)

@@ -36,11 +36,15 @@ def record(
     })
 
 
+# render_nulls: rows with and without a reason go in the same batch. Built once: every request
+# that changes anything runs it.
+_INSERT = insert(AuditEvent).execution_options(render_nulls=True)
+
+
 def write_pending(session: Session) -> None:
     rows = session.info.pop(PENDING, None)  # popped first: the INSERT below re-enters the hook
     if rows:
-        # render_nulls: rows with and without a reason go in the same batch
-        session.execute(insert(AuditEvent).execution_options(render_nulls=True), rows)
+        session.execute(_INSERT, rows)
 
 
 @event.listens_for(Session, "do_orm_execute")

@@ -6,7 +6,7 @@ import logging
 
 from flask import Blueprint, Flask, redirect, render_template, request, url_for
 from flask_login import LoginManager, login_required, login_user, logout_user
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from werkzeug.security import check_password_hash
 from werkzeug.wrappers import Response
 
@@ -48,11 +48,16 @@ def _load_staff(staff_id: str) -> Staff | None:
     return staff if staff and staff.active else None
 
 
+# Built once, as are the statements of every request path: building a statement costs more than
+# running it (docs/benchmarks.md).
+_BY_TOKEN = select(Staff).where(Staff.api_token_hash == bindparam("token_hash"))
+
+
 def _load_from_token(req: object) -> Staff | None:
     header = request.headers.get("Authorization", "")
     if not header.startswith("Bearer "):
         return None
-    staff = db().scalar(select(Staff).where(Staff.api_token_hash == hash_token(header[7:].strip())))
+    staff = db().scalar(_BY_TOKEN, {"token_hash": hash_token(header[7:].strip())})
     if staff is None or not staff.active:
         log.warning("bad API token from %s", request.remote_addr)
         return None

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from roomops.actors import Actor, get_in_room
@@ -16,6 +16,12 @@ from roomops.lists.history import end_entries
 from roomops.lists.models import ListEntry
 from roomops.rooms.models import Room
 from roomops.seating.models import SeatHold
+
+# built once: every seat and list change runs them (docs/benchmarks.md)
+_ROOM_OF = select(Game.room_id).where(Game.id == bindparam("game_id"))
+_LOCK_ROOM = select(Room.id).where(Room.id == bindparam("room_id")).with_for_update(key_share=True)
+_LOCK_GAME = (select(Game).where(Game.id == bindparam("game_id")).with_for_update()
+              .execution_options(populate_existing=True))
 
 
 def lock_game(session: Session, game_id: int) -> Game | None:
@@ -30,12 +36,11 @@ def lock_game(session: Session, game_id: int) -> Game | None:
     from its first statement; nothing it read can be stale, and there is no row to lock."""
     if session.get_bind().dialect.name == "sqlite":
         return session.get(Game, game_id)
-    room_id = session.scalar(select(Game.room_id).where(Game.id == game_id))
+    room_id = session.scalar(_ROOM_OF, {"game_id": game_id})
     if room_id is None:
         return None
-    session.scalar(select(Room.id).where(Room.id == room_id).with_for_update(key_share=True))
-    stmt = select(Game).where(Game.id == game_id).with_for_update()
-    return session.execute(stmt.execution_options(populate_existing=True)).scalar_one_or_none()
+    session.scalar(_LOCK_ROOM, {"room_id": room_id})
+    return session.execute(_LOCK_GAME, {"game_id": game_id}).scalar_one_or_none()
 
 
 def locked_game(session: Session, game_id: int, *, reread: object | None = None) -> Game:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import bindparam, func, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -186,14 +186,19 @@ def _day_id(day: date) -> int:
     return day.year * 10000 + day.month * 100 + day.day
 
 
+# built once: every posting runs it (docs/benchmarks.md)
+_CLOSED = select(DayClose.id).where(
+    DayClose.room_id == bindparam("room_id"), DayClose.gaming_day == bindparam("day"),
+    or_(DayClose.closes_day, DayClose.shift_no >= bindparam("shift_no"))).limit(1)
+
+
 def refuse_closed(session: Session, room_id: int, shift: Shift) -> None:
     """R54: no ledger row is posted to a closed shift or gaming day (one statement; see
     ``closing.shift_closed``), nor while the room's close is in progress (``lock_day``). A closed
     shift is usually over, but a shift may be closed before its end, as a day may."""
     lock_day(session, room_id)
-    closed = session.scalar(select(DayClose.id).where(
-        DayClose.room_id == room_id, DayClose.gaming_day == shift.gaming_day,
-        or_(DayClose.closes_day, DayClose.shift_no >= shift.number)).limit(1)) is not None
+    closed = session.scalar(_CLOSED, {"room_id": room_id, "day": shift.gaming_day,
+                                      "shift_no": shift.number}) is not None
     check_not_closed(shift.gaming_day, closed, shift.number if shift.of > 1 else None)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from sqlalchemy import func, insert, select
+from sqlalchemy import bindparam, func, insert, select
 from sqlalchemy.orm import Session
 
 from roomops.actors import Actor, get_in_room
@@ -17,8 +17,8 @@ from roomops.lists.history import end_entry
 from roomops.lists.models import ListEntry
 from roomops.lists.ordering import TICK
 from roomops.rooms.models import Player, Room
-from roomops.seating.models import SeatHold
 from roomops.seating.offers import cancel_entry_offers, fill_open_seats
+from roomops.seating.seats import seated_in
 
 
 def join(session: Session, actor: Actor, now: datetime, *, player_id: int,
@@ -101,24 +101,28 @@ def _joined(session: Session, actor: Actor, now: datetime, entry: ListEntry, rea
            table_id=entry.table_id, source=entry.source)
 
 
+# built once, as every statement on a desk action's path (docs/benchmarks.md)
+_ON_RESERVE = select(ListEntry.id).where(
+    ListEntry.player_id == bindparam("player_id"), ListEntry.status == "active",
+    ListEntry.table_id == bindparam("table_id"))
+_ON_WAITING = select(ListEntry.id).where(
+    ListEntry.player_id == bindparam("player_id"), ListEntry.status == "active",
+    ListEntry.game_id == bindparam("game_id"), ListEntry.kind == "waiting")
+
+
 def _require_joinable(session: Session, game: Game, table: Table | None, player_id: int) -> None:
     if game.status != "open" or (table is not None and table.status != "open"):
         raise Conflict("that game or table is closed", "R5")
-    seated = session.scalar(select(SeatHold.table_id).join(Table).where(
-        SeatHold.player_id == player_id, SeatHold.kind == "seated", SeatHold.ended_at.is_(None),
-        Table.game_id == game.id,
-    ))
+    hold = seated_in(session, game, player_id)
+    seated = hold.table_id if hold is not None else None
     if table is None and seated is not None:
         raise Conflict("the player is already seated in this game: use a reserve list to change "
                        "tables", "R18")
     if table is not None and seated == table.id:
         raise Conflict("the player is already seated at this table", "R11")
-    dup = select(ListEntry.id).where(
-        ListEntry.player_id == player_id, ListEntry.status == "active",
-        ListEntry.game_id == game.id,
-        ListEntry.table_id == table.id if table else ListEntry.kind == "waiting",
-    )
-    if session.scalar(dup):
+    dup = (session.scalar(_ON_RESERVE, {"player_id": player_id, "table_id": table.id}) if table
+           else session.scalar(_ON_WAITING, {"player_id": player_id, "game_id": game.id}))
+    if dup:
         raise Conflict("the player is already on that list", "R10")
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from datetime import datetime
 
-from sqlalchemy import or_, select
+from sqlalchemy import bindparam, or_, select
 from sqlalchemy.orm import Session
 
 from roomops.absences.models import Absence
@@ -98,6 +98,12 @@ def stop_playover(session: Session, actor: Actor, now: datetime, hold_id: int) -
     return ended[0]
 
 
+# built once, on every seat change's path (docs/benchmarks.md)
+_LIVE = select(Playover).where(Playover.ended_at.is_(None), or_(
+    Playover.hold_id.in_(bindparam("holds", expanding=True)),
+    Playover.player_id.in_(bindparam("players", expanding=True))))
+
+
 def end_playovers(session: Session, actor: Actor, now: datetime, outcome: str, *,
                   hold_ids: Collection[int] = (), player_ids: Collection[int] = ()) -> list[Playover]:
     """End the live playovers on the owners' seat holds ``hold_ids`` or by the overplayers
@@ -106,8 +112,7 @@ def end_playovers(session: Session, actor: Actor, now: datetime, outcome: str, *
     of the hand; their list entry was never ended, so it keeps its place (R29)."""
     if not hold_ids and not player_ids:
         return []
-    live = list(session.scalars(select(Playover).where(Playover.ended_at.is_(None), or_(
-        Playover.hold_id.in_(list(hold_ids)), Playover.player_id.in_(list(player_ids))))))
+    live = list(session.scalars(_LIVE, {"holds": list(hold_ids), "players": list(player_ids)}))
     ended = set(end_live(session, Playover, [p.id for p in live], now, outcome))
     mine = [p for p in live if p.id in ended]
     for p in mine:

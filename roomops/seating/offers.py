@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import datetime
 
-from sqlalchemy import and_, insert, select
+from sqlalchemy import insert, select
 from sqlalchemy.orm import Session
 
 from roomops.actors import Actor, get_in_room
 from roomops.audit.service import record
-from roomops.db import end_live, end_live_where
+from roomops.db import end_live, end_live_by
 from roomops.errors import Conflict, Invalid, NotFound
 from roomops.games.models import Game, Table
 from roomops.games.services import locked_game
@@ -160,12 +160,8 @@ def cancel_entry_offers(session: Session, actor: Actor, now: datetime,
                         entry_ids: list[int]) -> list[int]:
     """An entry that leaves its list (R16) or whose player sits down in the game (R21) gives up the
     seat it was called to; not a missed call. The caller offers the seat again (R14)."""
-    if not entry_ids:
-        return []
-    ended = end_live_where(session, SeatHold, and_(SeatHold.entry_id.in_(entry_ids),
-                                                   SeatHold.kind == OFFER), now, "cancelled",
-                           (SeatHold.id, SeatHold.entry_id, SeatHold.player_id, SeatHold.table_id,
-                            SeatHold.seat_no))
+    ended = end_live_by(session, SeatHold, "entry_id", entry_ids, now, "cancelled",
+                        ("entry_id", "player_id", "table_id", "seat_no"), kind=OFFER)
     for offer_id, entry_id, player_id, table_id, seat_no in ended:
         record(session, actor, now, "offer.cancelled", ("list_entry", entry_id or 0),
                offer_id=offer_id, player_id=player_id, table_id=table_id, seat_no=seat_no)

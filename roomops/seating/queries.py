@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sqlalchemy import Row, and_, or_, select
+from sqlalchemy import Row, and_, bindparam, or_, select
 from sqlalchemy.orm import Session, aliased
 
 from roomops.absences.models import Absence
@@ -14,17 +14,42 @@ from roomops.rooms.models import BarredPair
 from roomops.seating.allocation import Candidate, TableState
 from roomops.seating.models import OFFER, SEATED, SeatHold
 
-# built once: creating an alias costs more than the rest of the statement (benchmarked)
+# Every statement here is built once: each desk action runs several of them, and building a
+# statement costs more than running it (docs/benchmarks.md).
 _OFFER = aliased(SeatHold, name="offer")
+_LIVE_HOLDS = select(SeatHold.id, SeatHold.table_id, SeatHold.seat_no, SeatHold.player_id).where(
+    SeatHold.table_id.in_(bindparam("tables", expanding=True)), SeatHold.ended_at.is_(None))
+_TABLE_STATES = select(Table.id, Table.feeds_table_id, SeatHold.seat_no, SeatHold.player_id,
+                       SeatHold.kind).outerjoin(SeatHold, and_(
+    SeatHold.table_id == Table.id, SeatHold.ended_at.is_(None))).where(
+    Table.game_id == bindparam("game_id"), Table.status == "open")
+_FEEDER, _MAIN, _MOVER_OFFER = aliased(Table), aliased(Table), aliased(SeatHold)
+_MUST_MOVERS = select(SeatHold.id, SeatHold.player_id, SeatHold.started_at, _FEEDER.feeds_table_id,
+                      _MOVER_OFFER.id).join(_FEEDER, _FEEDER.id == SeatHold.table_id).join(
+    _MAIN, _MAIN.id == _FEEDER.feeds_table_id).outerjoin(Absence, and_(
+    Absence.hold_id == SeatHold.id, Absence.ended_at.is_(None))).outerjoin(_MOVER_OFFER, and_(
+    _MOVER_OFFER.room_id == SeatHold.room_id, _MOVER_OFFER.player_id == SeatHold.player_id,
+    _MOVER_OFFER.kind == OFFER, _MOVER_OFFER.ended_at.is_(None))).where(
+    _FEEDER.game_id == bindparam("game_id"), _FEEDER.status == "open", _MAIN.status == "open",
+    SeatHold.kind == SEATED, SeatHold.ended_at.is_(None), Absence.id.is_(None))
+_CANDIDATES = select(ListEntry.id, ListEntry.player_id, ListEntry.queue_at, ListEntry.table_id,
+                     _OFFER.id).outerjoin(_OFFER, and_(
+    _OFFER.room_id == ListEntry.room_id, _OFFER.player_id == ListEntry.player_id,
+    _OFFER.kind == OFFER, _OFFER.ended_at.is_(None))).where(
+    ListEntry.game_id == bindparam("game_id"), ListEntry.status == "active",
+    or_(ListEntry.checkin_deadline.is_(None), ListEntry.checked_in_at.is_not(None)))
+_HOLDS_OFFER = select(SeatHold.id).where(
+    SeatHold.room_id == bindparam("room_id"), SeatHold.player_id == bindparam("player_id"),
+    SeatHold.kind == OFFER, SeatHold.ended_at.is_(None))
+_BARRED = select(BarredPair.player_low_id, BarredPair.player_high_id).where(
+    BarredPair.room_id == bindparam("room_id"), BarredPair.lifted_at.is_(None))
 
 
 def live_holds(session: Session, table_ids: list[int]) -> list[Row[tuple[int, int, int, int]]]:
     """(id, table_id, seat_no, player_id) of every live offer and seated player at the tables."""
     if not table_ids:
         return []
-    stmt = select(SeatHold.id, SeatHold.table_id, SeatHold.seat_no, SeatHold.player_id).where(
-        SeatHold.table_id.in_(table_ids), SeatHold.ended_at.is_(None))
-    return list(session.execute(stmt))
+    return list(session.execute(_LIVE_HOLDS, {"tables": table_ids}))
 
 
 @dataclass
@@ -40,14 +65,11 @@ class GameSeats:
 def table_states(session: Session, game: Game, only: int | None = None) -> GameSeats:
     """Open tables of the game with their free seats (``only``: of that table alone) and the
     players seated at or called to them: one statement, each table joined to its live holds."""
-    stmt = select(Table.id, Table.feeds_table_id, SeatHold.seat_no, SeatHold.player_id,
-                  SeatHold.kind).outerjoin(SeatHold, and_(
-        SeatHold.table_id == Table.id, SeatHold.ended_at.is_(None))).where(
-        Table.game_id == game.id, Table.status == "open")
     found = GameSeats([])
     states: dict[int, TableState] = {}
     taken: dict[int, set[int]] = {}
-    for table_id, feeds, seat_no, player_id, kind in session.execute(stmt):
+    for table_id, feeds, seat_no, player_id, kind in session.execute(_TABLE_STATES,
+                                                                     {"game_id": game.id}):
         state = states.setdefault(table_id, TableState(table_id, [], set()))
         found.must_move = found.must_move or feeds is not None
         if seat_no is not None:
@@ -69,18 +91,10 @@ def must_movers(session: Session, game: Game) -> tuple[list[Candidate], set[int]
     that main table only, in the order they sat down; and those of them holding an open offer
     (not eligible, R14). A player on a break or away cannot move now and is passed over. One
     statement."""
-    feeder, main, offer = aliased(Table), aliased(Table), aliased(SeatHold)
-    stmt = select(SeatHold.id, SeatHold.player_id, SeatHold.started_at, feeder.feeds_table_id,
-                  offer.id).join(feeder, feeder.id == SeatHold.table_id).join(
-        main, main.id == feeder.feeds_table_id).outerjoin(Absence, and_(
-        Absence.hold_id == SeatHold.id, Absence.ended_at.is_(None))).outerjoin(offer, and_(
-        offer.room_id == SeatHold.room_id, offer.player_id == SeatHold.player_id,
-        offer.kind == OFFER, offer.ended_at.is_(None))).where(
-        feeder.game_id == game.id, feeder.status == "open", main.status == "open",
-        SeatHold.kind == SEATED, SeatHold.ended_at.is_(None), Absence.id.is_(None))
     found: list[Candidate] = []
     busy: set[int] = set()
-    for hold_id, player_id, started_at, main_id, offer_id in session.execute(stmt):
+    for hold_id, player_id, started_at, main_id, offer_id in session.execute(
+            _MUST_MOVERS, {"game_id": game.id}):
         found.append(Candidate(None, player_id, started_at, main_id, from_hold_id=hold_id))
         if offer_id is not None:
             busy.add(player_id)
@@ -92,18 +106,10 @@ def candidates(session: Session, game: Game) -> tuple[list[Candidate], set[int]]
     players who already hold an open offer anywhere in the room (not eligible, R14): one statement.
 
     A phone entry that has not checked in keeps its place but is not offered a seat (R12)."""
-    offer = _OFFER
-    stmt = select(ListEntry.id, ListEntry.player_id, ListEntry.queue_at, ListEntry.table_id,
-                  offer.id).outerjoin(offer, and_(
-        offer.room_id == ListEntry.room_id, offer.player_id == ListEntry.player_id,
-        offer.kind == OFFER, offer.ended_at.is_(None))).where(
-        ListEntry.game_id == game.id,
-        ListEntry.status == "active",
-        or_(ListEntry.checkin_deadline.is_(None), ListEntry.checked_in_at.is_not(None)),
-    )
     found: list[Candidate] = []
     busy: set[int] = set()
-    for entry_id, player_id, queue_at, table_id, offer_id in session.execute(stmt):
+    for entry_id, player_id, queue_at, table_id, offer_id in session.execute(
+            _CANDIDATES, {"game_id": game.id}):
         found.append(Candidate(entry_id, player_id, queue_at, table_id))
         if offer_id is not None:
             busy.add(player_id)
@@ -111,13 +117,8 @@ def candidates(session: Session, game: Game) -> tuple[list[Candidate], set[int]]
 
 
 def holds_offer(session: Session, room_id: int, player_id: int) -> bool:
-    return session.scalar(select(SeatHold.id).where(
-        SeatHold.room_id == room_id, SeatHold.player_id == player_id, SeatHold.kind == "offer",
-        SeatHold.ended_at.is_(None))) is not None
+    return session.scalar(_HOLDS_OFFER, {"room_id": room_id, "player_id": player_id}) is not None
 
 
 def barred_pairs(session: Session, room_id: int) -> set[frozenset[int]]:
-    stmt = select(BarredPair.player_low_id, BarredPair.player_high_id).where(
-        BarredPair.room_id == room_id, BarredPair.lifted_at.is_(None)
-    )
-    return {frozenset(row) for row in session.execute(stmt)}
+    return {frozenset(row) for row in session.execute(_BARRED, {"room_id": room_id})}

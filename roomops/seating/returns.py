@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime
 
-from sqlalchemy import or_, select
+from sqlalchemy import bindparam, or_, select
 from sqlalchemy.orm import Session
 
 from roomops.games.models import Game, Table
@@ -24,6 +24,15 @@ def stakes_of(game: Game) -> Stakes:
     return Stakes(game.variant, game.small_blind, game.big_blind, game.ante)
 
 
+# built once (docs/benchmarks.md: building a statement costs more than running it)
+_STINTS = select(SeatHold.player_id, SeatHold.started_at, SeatHold.ended_at, SeatHold.outcome,
+                 SeatHold.leave_amount, Table.name, Game.id, Game.variant, Game.small_blind,
+                 Game.big_blind, Game.ante).join(Table, Table.id == SeatHold.table_id).join(
+    Game, Game.id == Table.game_id).where(
+    SeatHold.player_id.in_(bindparam("players", expanding=True)), SeatHold.kind == "seated",
+    or_(SeatHold.ended_at.is_(None), SeatHold.ended_at >= bindparam("since")))
+
+
 def requirements(session: Session, room: Room, now: datetime,
                  wanted: Iterable[tuple[int, Game]]) -> dict[tuple[int, int], Requirement]:
     """R27 for each (player id, game) the caller is about to seat or show: keyed by (player id,
@@ -33,14 +42,9 @@ def requirements(session: Session, room: Room, now: datetime,
     if not pairs:
         return {}
     policy = policy_of(room)
-    stmt = select(SeatHold.player_id, SeatHold.started_at, SeatHold.ended_at, SeatHold.outcome,
-                  SeatHold.leave_amount, Table.name, Game.id, Game.variant, Game.small_blind,
-                  Game.big_blind, Game.ante).join(Table, Table.id == SeatHold.table_id).join(
-        Game, Game.id == Table.game_id).where(
-        SeatHold.player_id.in_({player_id for player_id, _ in pairs}), SeatHold.kind == "seated",
-        or_(SeatHold.ended_at.is_(None), SeatHold.ended_at >= now - policy.lookback()))
     stints: dict[int, list[Stint]] = {}
-    for r in session.execute(stmt):
+    for r in session.execute(_STINTS, {"players": list({player_id for player_id, _ in pairs}),
+                                       "since": now - policy.lookback()}):
         stints.setdefault(r.player_id, []).append(Stint(
             Stakes(r.variant, r.small_blind, r.big_blind, r.ante), r.id, r.name, r.started_at,
             r.ended_at, r.outcome, r.leave_amount))

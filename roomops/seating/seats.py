@@ -5,14 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import Integer, and_, case, cast, select
+from sqlalchemy import Integer, bindparam, case, cast, select
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
 from roomops.absences.services import end_absences, live_absences
 from roomops.actors import Actor, get_in_room
 from roomops.audit.service import record
-from roomops.db import end_live, end_live_where
+from roomops.db import end_live, end_live_by
 from roomops.errors import Conflict, Invalid, NotFound
 from roomops.games.models import Game, Table
 from roomops.games.services import locked_game
@@ -134,13 +134,23 @@ def sit(session: Session, actor: Actor, now: datetime, table: Table, game: Game,
     return hold
 
 
+# built once, as every statement on a desk action's path (docs/benchmarks.md)
+_ACTIVE_ENTRIES = select(ListEntry).where(
+    ListEntry.game_id == bindparam("game_id"),
+    ListEntry.player_id.in_(bindparam("players", expanding=True)), ListEntry.status == "active")
+_LIVE_SEAT_IN_GAME = select(SeatHold).join(Table, Table.id == SeatHold.table_id).where(
+    SeatHold.player_id == bindparam("player_id"), SeatHold.kind == SEATED,
+    SeatHold.ended_at.is_(None), Table.game_id == bindparam("game_id"))
+_LIVE_SEAT_IN_ROOM = select(SeatHold).where(
+    SeatHold.room_id == bindparam("room_id"), SeatHold.player_id == bindparam("player_id"),
+    SeatHold.kind == SEATED, SeatHold.ended_at.is_(None))
+
+
 def leave_game_lists(session: Session, actor: Actor, now: datetime, game: Game,
                      player_ids: list[int], why: str) -> list[int]:
     """R21: players seated in the game come off its lists (status ``seated``); returns the ended
     entries' ids, whose open offers the caller cancels (``cancel_entry_offers``)."""
-    ended = list(session.scalars(select(ListEntry).where(
-        ListEntry.game_id == game.id, ListEntry.player_id.in_(player_ids),
-        ListEntry.status == "active")))
+    ended = list(session.scalars(_ACTIVE_ENTRIES, {"game_id": game.id, "players": player_ids}))
     for entry in ended:
         end_entry(session, actor, now, entry, why, status="seated", action="entry.seated")
     return [e.id for e in ended]
@@ -148,18 +158,14 @@ def leave_game_lists(session: Session, actor: Actor, now: datetime, game: Game,
 
 def seated_in(session: Session, game: Game, player_id: int) -> SeatHold | None:
     """The player's live seat at a table of ``game``, if any (R18)."""
-    return session.scalar(select(SeatHold).join(Table, Table.id == SeatHold.table_id).where(
-        SeatHold.player_id == player_id, SeatHold.kind == SEATED, SeatHold.ended_at.is_(None),
-        Table.game_id == game.id))
+    return session.scalar(_LIVE_SEAT_IN_GAME, {"player_id": player_id, "game_id": game.id})
 
 
 def require_new_buy_in(session: Session, game: Game, player_id: int) -> SeatHold | None:
     """R18: a player seated in the game who takes another of its seats changes tables, carrying
     the stack: that is a move (``roomops.seating.moves``), not a buy-in. Returns the player's live
     seat in another game of the room, which sitting down here ends (R21)."""
-    hold = session.scalar(select(SeatHold).where(
-        SeatHold.room_id == game.room_id, SeatHold.player_id == player_id,
-        SeatHold.kind == SEATED, SeatHold.ended_at.is_(None)))
+    hold = session.scalar(_LIVE_SEAT_IN_ROOM, {"room_id": game.room_id, "player_id": player_id})
     table = session.get_one(Table, hold.table_id) if hold is not None else None
     if table is not None and table.game_id == game.id:
         raise Conflict(f"the player is seated at table {table.name} of this game: a table change "
@@ -199,11 +205,11 @@ def end_seats(session: Session, actor: Actor, now: datetime, holds: list[SeatHol
     action never ends one twice); the caller offers the seats."""
     left = leave_amounts or {}
     amounts = {hold_id: a for hold_id, a in left.items() if a is not None}
-    values = {"leave_amount": cast(case(amounts, value=SeatHold.id), Integer)} if amounts else {}
-    ended = set(end_live(session, SeatHold, [h.id for h in holds], now, outcome, **values))
+    ended = set(end_live(session, SeatHold, [h.id for h in holds], now, outcome,
+                         **_leave_amounts(amounts, len(holds))))
     mine = [h for h in holds if h.id in ended]
     for hold in mine:
-        if values:  # the session cannot evaluate the CASE: give it the value rather than reload
+        if amounts:  # the session cannot evaluate a CASE: give it the value rather than reload
             set_committed_value(hold, "leave_amount", amounts.get(hold.id))
         record(session, actor, now, f"seat.{outcome}", ("seat_hold", hold.id), reason=reason,
                player_id=hold.player_id, table_id=hold.table_id, seat_no=hold.seat_no,
@@ -215,12 +221,22 @@ def end_seats(session: Session, actor: Actor, now: datetime, holds: list[SeatHol
     return mine
 
 
+def _leave_amounts(amounts: dict[int, int], holds: int) -> dict[str, object]:
+    """The leave amounts to set: one value when every hold left with the same (a player leaving:
+    the UPDATE is then the one built once), else a CASE by hold id (a sweep's released stacks)."""
+    if not amounts:
+        return {}
+    same = set(amounts.values())
+    if len(amounts) == holds and len(same) == 1:
+        return {"leave_amount": same.pop()}
+    return {"leave_amount": cast(case(amounts, value=SeatHold.id), Integer)}
+
+
 def _cancel_must_move_offers(session: Session, actor: Actor, now: datetime, hold_ids: list[int]) -> None:
     """R17: a must-move offer is void once the seat to move from has ended (not a missed call);
     one conditional UPDATE. The caller offers the seat again."""
-    for offer_id, from_hold_id, player_id, table_id, seat_no in end_live_where(
-            session, SeatHold, and_(SeatHold.from_hold_id.in_(hold_ids), SeatHold.kind == OFFER),
-            now, "cancelled", (SeatHold.id, SeatHold.from_hold_id, SeatHold.player_id,
-                               SeatHold.table_id, SeatHold.seat_no)):
+    for offer_id, from_hold_id, player_id, table_id, seat_no in end_live_by(
+            session, SeatHold, "from_hold_id", hold_ids, now, "cancelled",
+            ("from_hold_id", "player_id", "table_id", "seat_no"), kind=OFFER):
         record(session, actor, now, "offer.cancelled", ("seat_hold", from_hold_id), offer_id=offer_id,
                player_id=player_id, table_id=table_id, seat_no=seat_no, why="the must-move seat ended")
