@@ -13,8 +13,10 @@ from typing import Any
 from sqlalchemy import (
     ClauseElement,
     Connection,
+    CursorResult,
     DateTime,
     Engine,
+    Executable,
     MetaData,
     Row,
     Select,
@@ -78,6 +80,14 @@ def _sqlite_setup(engine: Engine) -> None:
     def _on_begin(conn: Any) -> None:
         mode = conn.get_execution_options().get("sqlite_begin", "IMMEDIATE")
         conn.exec_driver_sql(f"BEGIN {mode}")
+
+
+def rows(session: Session, stmt: Executable, params: dict[str, Any]) -> CursorResult[Any]:
+    """Run a SELECT of columns (no ORM objects) on the session's connection, flushed first as the
+    ORM would: the ORM's execution and result set-up cost more than the few rows the reads on a
+    desk action's path hand back (docs/benchmarks.md)."""
+    session.flush()
+    return session.connection().execute(stmt, params)
 
 
 def end_live(session: Session, model: Any, ids: list[int], now: datetime, outcome: str,

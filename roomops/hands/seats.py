@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import and_, func, select
+from sqlalchemy import and_, bindparam, func, select
 from sqlalchemy.orm import Session
 
 from roomops.absences.models import Absence
@@ -42,15 +42,22 @@ _OUT_UNTIL = (select(func.max(PenaltyRecord.from_hand_no + PenaltyRecord.hands_o
               .correlate(SeatHold).scalar_subquery())
 
 
+# built once: every hand recorded runs them (docs/benchmarks.md)
+_SITTINGS = select(SeatHold.id, SeatHold.seat_no, SeatHold.player_id, SeatHold.no_blind_owed,
+                   SeatBlinds, Absence, _OUT_UNTIL, Playover.id.is_not(None)).outerjoin(
+    SeatBlinds, SeatBlinds.hold_id == SeatHold.id).outerjoin(
+    Absence, and_(Absence.hold_id == SeatHold.id, Absence.ended_at.is_(None))).outerjoin(
+    Playover, and_(Playover.hold_id == SeatHold.id, Playover.ended_at.is_(None))).where(
+    SeatHold.table_id == bindparam("table_id"), SeatHold.kind == SEATED,
+    SeatHold.ended_at.is_(None))
+_LAST_HAND = (select(Hand).where(Hand.table_id == bindparam("table_id"))
+              .order_by(Hand.hand_no.desc()).limit(1))
+
+
 def sittings(session: Session, table_id: int) -> dict[int, Sitting]:
     """The table's seated players by seat number: one statement."""
-    stmt = select(SeatHold.id, SeatHold.seat_no, SeatHold.player_id, SeatHold.no_blind_owed,
-                  SeatBlinds, Absence, _OUT_UNTIL, Playover.id.is_not(None)).outerjoin(
-        SeatBlinds, SeatBlinds.hold_id == SeatHold.id).outerjoin(
-        Absence, and_(Absence.hold_id == SeatHold.id, Absence.ended_at.is_(None))).outerjoin(
-        Playover, and_(Playover.hold_id == SeatHold.id, Playover.ended_at.is_(None))).where(
-        SeatHold.table_id == table_id, SeatHold.kind == SEATED, SeatHold.ended_at.is_(None))
-    return {row.seat_no: Sitting(*row) for row in session.execute(stmt)}
+    return {row.seat_no: Sitting(*row)
+            for row in session.execute(_SITTINGS, {"table_id": table_id})}
 
 
 def seat_states(table: TableState, sat: dict[int, Sitting],
@@ -79,8 +86,7 @@ def _state(seat_no: int, s: Sitting | None, policy: NewPlayerPosting, hand_no: i
 
 
 def last_hand(session: Session, table_id: int) -> Hand | None:
-    return session.scalar(select(Hand).where(Hand.table_id == table_id)
-                          .order_by(Hand.hand_no.desc()).limit(1))
+    return session.scalar(_LAST_HAND, {"table_id": table_id})
 
 
 def table_state(table: Table, game: Game, last: Hand | None) -> TableState:

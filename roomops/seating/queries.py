@@ -8,6 +8,7 @@ from sqlalchemy import Row, and_, bindparam, or_, select
 from sqlalchemy.orm import Session, aliased
 
 from roomops.absences.models import Absence
+from roomops.db import rows
 from roomops.games.models import Game, Table
 from roomops.lists.models import ListEntry
 from roomops.rooms.models import BarredPair
@@ -49,7 +50,7 @@ def live_holds(session: Session, table_ids: list[int]) -> list[Row[tuple[int, in
     """(id, table_id, seat_no, player_id) of every live offer and seated player at the tables."""
     if not table_ids:
         return []
-    return list(session.execute(_LIVE_HOLDS, {"tables": table_ids}))
+    return list(rows(session, _LIVE_HOLDS, {"tables": table_ids}))
 
 
 @dataclass
@@ -68,8 +69,8 @@ def table_states(session: Session, game: Game, only: int | None = None) -> GameS
     found = GameSeats([])
     states: dict[int, TableState] = {}
     taken: dict[int, set[int]] = {}
-    for table_id, feeds, seat_no, player_id, kind in session.execute(_TABLE_STATES,
-                                                                     {"game_id": game.id}):
+    for table_id, feeds, seat_no, player_id, kind in rows(session, _TABLE_STATES,
+                                                                  {"game_id": game.id}):
         state = states.setdefault(table_id, TableState(table_id, [], set()))
         found.must_move = found.must_move or feeds is not None
         if seat_no is not None:
@@ -93,8 +94,8 @@ def must_movers(session: Session, game: Game) -> tuple[list[Candidate], set[int]
     statement."""
     found: list[Candidate] = []
     busy: set[int] = set()
-    for hold_id, player_id, started_at, main_id, offer_id in session.execute(
-            _MUST_MOVERS, {"game_id": game.id}):
+    for hold_id, player_id, started_at, main_id, offer_id in rows(
+            session, _MUST_MOVERS, {"game_id": game.id}):
         found.append(Candidate(None, player_id, started_at, main_id, from_hold_id=hold_id))
         if offer_id is not None:
             busy.add(player_id)
@@ -108,8 +109,8 @@ def candidates(session: Session, game: Game) -> tuple[list[Candidate], set[int]]
     A phone entry that has not checked in keeps its place but is not offered a seat (R12)."""
     found: list[Candidate] = []
     busy: set[int] = set()
-    for entry_id, player_id, queue_at, table_id, offer_id in session.execute(
-            _CANDIDATES, {"game_id": game.id}):
+    for entry_id, player_id, queue_at, table_id, offer_id in rows(
+            session, _CANDIDATES, {"game_id": game.id}):
         found.append(Candidate(entry_id, player_id, queue_at, table_id))
         if offer_id is not None:
             busy.add(player_id)
@@ -117,8 +118,8 @@ def candidates(session: Session, game: Game) -> tuple[list[Candidate], set[int]]
 
 
 def holds_offer(session: Session, room_id: int, player_id: int) -> bool:
-    return session.scalar(_HOLDS_OFFER, {"room_id": room_id, "player_id": player_id}) is not None
+    return rows(session, _HOLDS_OFFER, {"room_id": room_id, "player_id": player_id}).first() is not None
 
 
 def barred_pairs(session: Session, room_id: int) -> set[frozenset[int]]:
-    return {frozenset(row) for row in session.execute(_BARRED, {"room_id": room_id})}
+    return {frozenset(row) for row in rows(session, _BARRED, {"room_id": room_id})}

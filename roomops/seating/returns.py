@@ -8,6 +8,7 @@ from datetime import datetime
 from sqlalchemy import bindparam, or_, select
 from sqlalchemy.orm import Session
 
+from roomops.db import rows
 from roomops.games.models import Game, Table
 from roomops.rooms.models import Room
 from roomops.seating import return_rule
@@ -43,8 +44,8 @@ def requirements(session: Session, room: Room, now: datetime,
         return {}
     policy = policy_of(room)
     stints: dict[int, list[Stint]] = {}
-    for r in session.execute(_STINTS, {"players": list({player_id for player_id, _ in pairs}),
-                                       "since": now - policy.lookback()}):
+    for r in rows(session, _STINTS, {"players": list({player_id for player_id, _ in pairs}),
+                                    "since": now - policy.lookback()}):
         stints.setdefault(r.player_id, []).append(Stint(
             Stakes(r.variant, r.small_blind, r.big_blind, r.ante), r.id, r.name, r.started_at,
             r.ended_at, r.outcome, r.leave_amount))
