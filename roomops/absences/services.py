@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from datetime import date, datetime
 
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, select
 from sqlalchemy.orm import Session
 
 from roomops.absences.models import Absence
@@ -108,9 +108,13 @@ def end_absences(session: Session, actor: Actor, now: datetime, absences: list[A
     return mine
 
 
+# built once: every seat that ends runs it (docs/benchmarks.md)
+_LIVE = select(Absence).where(Absence.hold_id.in_(bindparam("holds", expanding=True)),
+                              Absence.ended_at.is_(None))
+
+
 def live_absences(session: Session, hold_ids: list[int]) -> list[Absence]:
-    return list(session.scalars(select(Absence).where(
-        Absence.hold_id.in_(hold_ids), Absence.ended_at.is_(None))))
+    return list(session.scalars(_LIVE, {"holds": hold_ids}))
 
 
 def policy(room: Room) -> BreakPolicy:

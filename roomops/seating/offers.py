@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import datetime
 
-from sqlalchemy import insert, select
+from sqlalchemy import bindparam, insert, select
 from sqlalchemy.orm import Session
 
 from roomops.actors import Actor, get_in_room
@@ -22,6 +22,13 @@ from roomops.seating import queries
 from roomops.seating.allocation import Assignment, allocate, is_barred
 from roomops.seating.models import OFFER, SeatHold
 from roomops.seating.rules import claim_deadline
+
+# built once, as every statement on a desk action's path (docs/benchmarks.md)
+_NEW_OFFERS = insert(SeatHold).returning(SeatHold)
+_ENTRIES = select(ListEntry).where(ListEntry.id.in_(bindparam("ids", expanding=True)))
+_DUE = select(SeatHold).join(Table, Table.id == SeatHold.table_id).where(
+    Table.game_id == bindparam("game_id"), SeatHold.kind == OFFER, SeatHold.ended_at.is_(None),
+    SeatHold.deadline <= bindparam("now"))
 
 
 def plan(session: Session, game: Game, *, table_id: int | None = None, seat_no: int | None = None,
@@ -67,7 +74,7 @@ def make_offers(session: Session, actor: Actor, now: datetime, room: Room, assig
     if not assignments:
         return []
     deadline = claim_deadline(now, room.claim_minutes)
-    made = {o.player_id: o for o in session.scalars(insert(SeatHold).returning(SeatHold), [
+    made = {o.player_id: o for o in session.scalars(_NEW_OFFERS, [
         {"room_id": room.id, "table_id": a.table_id, "seat_no": a.seat_no, "player_id": a.player_id,
          "kind": "offer", "entry_id": a.entry_id, "from_hold_id": a.from_hold_id,
          "started_at": now, "deadline": deadline}
@@ -146,7 +153,7 @@ def next_for_seat(session: Session, game: Game, table: Table, seat_no: int) -> A
 
 def live_offer(session: Session, actor: Actor, offer_id: int) -> tuple[SeatHold, Table, Game]:
     """The offer with its game locked, re-read after the lock so concurrent changes are seen."""
-    offer = get_in_room(session, SeatHold, offer_id, actor, "offer")
+    offer = queries.hold_in_room(session, actor, offer_id, "offer")
     if offer.kind != "offer":
         raise NotFound(f"no offer with id {offer_id} in this room")
     table = session.get_one(Table, offer.table_id)
@@ -177,8 +184,7 @@ def release_offers(session: Session, actor: Actor, now: datetime, game: Game,
     mine = sorted((o for o in offers if o.id in ended), key=lambda o: o.started_at)
     room = session.get_one(Room, game.room_id)
     entries = {e.id: e for e in session.scalars(
-        select(ListEntry).where(ListEntry.id.in_([o.entry_id for o in mine if o.entry_id]))
-    )}
+        _ENTRIES, {"ids": [o.entry_id for o in mine if o.entry_id]})}
     for i, offer in enumerate(mine):
         if offer.entry_id is None:
             refuse_must_move(session, actor, now, room, game, offer, outcome)
@@ -225,10 +231,5 @@ def decline(session: Session, actor: Actor, now: datetime, offer_id: int) -> Sea
 
 def expire_due(session: Session, actor: Actor, now: datetime, game: Game) -> list[SeatHold]:
     """R22: every offer of the game whose deadline has come, to the second."""
-    due = list(session.scalars(
-        select(SeatHold).join(Table, Table.id == SeatHold.table_id).where(
-            Table.game_id == game.id, SeatHold.kind == "offer", SeatHold.ended_at.is_(None),
-            SeatHold.deadline <= now,
-        )
-    ))
+    due = list(session.scalars(_DUE, {"game_id": game.id, "now": now}))
     return release_offers(session, actor, now, game, due, "expired") if due else []

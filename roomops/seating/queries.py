@@ -8,10 +8,11 @@ from sqlalchemy import Row, and_, bindparam, or_, select
 from sqlalchemy.orm import Session, aliased
 
 from roomops.absences.models import Absence
+from roomops.actors import Actor, get_in_room
 from roomops.db import rows
 from roomops.games.models import Game, Table
 from roomops.lists.models import ListEntry
-from roomops.rooms.models import BarredPair
+from roomops.rooms.models import BarredPair, Room
 from roomops.seating.allocation import Candidate, TableState
 from roomops.seating.models import OFFER, SEATED, SeatHold
 
@@ -44,6 +45,17 @@ _HOLDS_OFFER = select(SeatHold.id).where(
     SeatHold.kind == OFFER, SeatHold.ended_at.is_(None))
 _BARRED = select(BarredPair.player_low_id, BarredPair.player_high_id).where(
     BarredPair.room_id == bindparam("room_id"), BarredPair.lifted_at.is_(None))
+_HOLD_AND_PLACE = select(SeatHold, Table, Game, Room).join(Table, Table.id == SeatHold.table_id).join(
+    Game, Game.id == Table.game_id).join(Room, Room.id == SeatHold.room_id).where(
+    SeatHold.id == bindparam("id"))
+
+
+def hold_in_room(session: Session, actor: Actor, hold_id: int, what: str) -> SeatHold:
+    """``get_in_room`` for a seat hold, with its table, game and room loaded in the same statement:
+    a desk action on an offer or a seat (claim, decline, leave) needs all four, and its later
+    gets of them are then answered from the session."""
+    session.execute(_HOLD_AND_PLACE, {"id": hold_id}).first()
+    return get_in_room(session, SeatHold, hold_id, actor, what)
 
 
 def live_holds(session: Session, table_ids: list[int]) -> list[Row[tuple[int, int, int, int]]]:

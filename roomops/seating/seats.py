@@ -31,6 +31,7 @@ from roomops.seating.offers import (
     require_in_order,
     require_seat_for,
 )
+from roomops.seating.queries import hold_in_room
 from roomops.seating.return_rule import Requirement, check_return_buy_in
 from roomops.seating.returns import requirement
 from roomops.seating.rules import check_buy_in, check_claimable
@@ -178,7 +179,7 @@ def leave(session: Session, actor: Actor, now: datetime, hold_id: int,
     """A player leaves: the amount they leave with is recorded (it feeds R27) and the seat is
     offered to the next player (R14)."""
     actor.require("floor")
-    hold = get_in_room(session, SeatHold, hold_id, actor, "seat")
+    hold = hold_in_room(session, actor, hold_id, "seat")
     if hold.kind != "seated":
         raise NotFound(f"no seated player with id {hold_id} in this room")
     fill_open_seats(session, actor, now, end_seat(session, actor, now, hold, "left", leave_amount))
