@@ -9,14 +9,14 @@ from datetime import datetime
 from sqlalchemy.orm import Session
 
 from roomops.absences.expiry import count_missed_big_blinds
-from roomops.actors import Actor, get_in_room
+from roomops.actors import Actor
 from roomops.audit.service import record
 from roomops.blinds.positions import first_hand, next_hand
 from roomops.blinds.state import HandPlan, SeatState
 from roomops.blinds.straddles import Straddle, StraddleSettings, check_straddles, straddle_order
 from roomops.errors import Conflict, Invalid
 from roomops.games.models import Game, Table
-from roomops.games.services import locked_game
+from roomops.games.services import locked_game, table_in_room
 from roomops.hands.models import Hand, SeatBlinds
 from roomops.hands.seats import Sitting, last_hand, seat_states, sittings, table_state
 from roomops.rooms.models import Room
@@ -84,7 +84,7 @@ class DealerView:
 
 
 def preview(session: Session, actor: Actor, table_id: int) -> DealerView:
-    table = get_in_room(session, Table, table_id, actor, "table")
+    table = table_in_room(session, actor, table_id)
     game = session.get_one(Game, table.game_id)
     room = session.get_one(Room, actor.room_id)
     last = last_hand(session, table.id)
@@ -116,7 +116,7 @@ def straddle_settings(game: Game) -> StraddleSettings:
 
 
 def _open_table(session: Session, actor: Actor, table_id: int) -> tuple[Table, Game]:
-    table = get_in_room(session, Table, table_id, actor, "table")
+    table = table_in_room(session, actor, table_id)
     game = locked_game(session, table.game_id)
     if table.status != "open":
         raise Conflict(f"table {table.name} is closed: no hand can be recorded there", "R5")

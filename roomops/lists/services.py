@@ -11,7 +11,7 @@ from roomops.actors import Actor, get_in_room
 from roomops.audit.service import record
 from roomops.errors import Conflict, Invalid
 from roomops.games.models import Game, Table
-from roomops.games.services import locked_game
+from roomops.games.services import locked_game, table_in_room
 from roomops.lists import ordering
 from roomops.lists.history import end_entry
 from roomops.lists.models import ListEntry
@@ -29,7 +29,7 @@ def join(session: Session, actor: Actor, now: datetime, *, player_id: int,
     if (game_id is None) == (table_id is None):
         raise Invalid("give either a game (waiting list) or a table (reserve list)", "R10")
     get_in_room(session, Player, player_id, actor, "player")
-    table = get_in_room(session, Table, table_id, actor, "table") if table_id else None
+    table = table_in_room(session, actor, table_id) if table_id else None
     game = locked_game(session, table.game_id if table else get_in_room(
         session, Game, game_id or 0, actor, "game").id)
     _require_joinable(session, game, table, player_id)

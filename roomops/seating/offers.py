@@ -13,7 +13,7 @@ from roomops.audit.service import record
 from roomops.db import end_live, end_live_by
 from roomops.errors import Conflict, Invalid, NotFound
 from roomops.games.models import Game, Table
-from roomops.games.services import locked_game
+from roomops.games.services import locked_game, table_in_room
 from roomops.lists.history import end_entry
 from roomops.lists.models import ListEntry
 from roomops.lists.ordering import TICK
@@ -97,7 +97,7 @@ def offer_by_hand(session: Session, actor: Actor, now: datetime, *, table_id: in
                   entry_id: int, reason: str | None = None) -> SeatHold:
     """R14/R13: the supervisor offers a seat; out of list order only with a written reason."""
     actor.require("floor")
-    table = get_in_room(session, Table, table_id, actor, "table")
+    table = table_in_room(session, actor, table_id)
     game = locked_game(session, table.game_id)
     room = session.get_one(Room, actor.room_id)  # held here, so the allocation reads it only once
     entry = get_in_room(session, ListEntry, entry_id, actor, "list entry")

@@ -15,7 +15,7 @@ from roomops.audit.service import record
 from roomops.db import end_live, end_live_by
 from roomops.errors import Conflict, Invalid, NotFound
 from roomops.games.models import Game, Table
-from roomops.games.services import locked_game
+from roomops.games.services import locked_game, table_in_room
 from roomops.ledger import services as ledger
 from roomops.ledger.rules import AT_TABLE, check_method
 from roomops.lists.history import end_entry
@@ -89,7 +89,7 @@ def seat_directly(session: Session, actor: Actor, now: datetime, *, table_id: in
     buy-in as for a claim (R27, R30, R32)."""
     actor.require("floor")
     check_method(buy_in_method, "R30", "buy_in")
-    table = get_in_room(session, Table, table_id, actor, "table")
+    table = table_in_room(session, actor, table_id)
     get_in_room(session, Player, player_id, actor, "player")
     game = locked_game(session, table.game_id)
     require_seat_for(session, table, game, seat_no, player_id)
