@@ -40,9 +40,11 @@ def scheduler(room_id: int) -> Actor:
 M = TypeVar("M")
 
 
-def get_in_room(session: Session, model: type[M], ident: int, actor: Actor, what: str) -> M:
-    """Fetch a row of the actor's room (R1); another room's row is as unknown as a missing one."""
+def get_in_room(session: Session, model: type[M], ident: int, actor: Actor, what: str,
+                rule: str | None = None) -> M:
+    """Fetch a row of the actor's room (R1); another room's row is as unknown as a missing one.
+    ``rule``: the rule of the action asked for, named in the refusal."""
     row = session.get(model, ident)
     if row is None or row.room_id != actor.room_id:
-        raise NotFound(f"no {what} with id {ident} in this room")
+        raise NotFound(f"no {what} with id {ident} in this room", rule)
     return row

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from functools import cache
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import (
     ClauseElement,
@@ -17,6 +17,7 @@ from sqlalchemy import (
     DateTime,
     Engine,
     Executable,
+    Insert,
     MetaData,
     Row,
     Select,
@@ -25,6 +26,7 @@ from sqlalchemy import (
     bindparam,
     create_engine,
     event,
+    insert,
     inspect,
     select,
     update,
@@ -32,6 +34,8 @@ from sqlalchemy import (
 from sqlalchemy.orm import DeclarativeBase, Mapper, Session, sessionmaker
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.types import TypeDecorator
+
+M = TypeVar("M")
 
 NAMING = {
     "ix": "ix_%(column_0_label)s",
@@ -88,6 +92,36 @@ def rows(session: Session, stmt: Executable, params: dict[str, Any]) -> CursorRe
     desk action's path hand back (docs/benchmarks.md)."""
     session.flush()
     return session.connection().execute(stmt, params)
+
+
+def insert_one(session: Session, model: type[M], values: dict[str, Any]) -> M:
+    """INSERT one row and hand it back as the session's object (``insert_rows``)."""
+    return insert_rows(session, model, [values])[0]
+
+
+def insert_rows(session: Session, model: type[M], rows: list[dict[str, Any]]) -> list[M]:
+    """INSERT rows with one statement and hand them back as the session's objects, in no promised
+    order when there are several. One row (every desk action) goes by an INSERT ... RETURNING built
+    once per model and set of columns: the unit of work and the ORM's bulk INSERT cost one and a
+    half to two times as much for it (docs/benchmarks.md); more go by the ORM's bulk INSERT, one
+    multi-row statement (the unit of work would send one per row to learn their ids on SQLite).
+    Either way the rows are loaded, as rows read are, not flushed: a savepoint rolled back keeps
+    them in the session unless let go (``_let_go``)."""
+    if len(rows) == 1:
+        return [session.scalars(_inserting(model, tuple(sorted(rows[0]))), rows[0]).one()]
+    return list(session.scalars(_inserting_many(model), rows)) if rows else []
+
+
+@cache
+def _inserting_many(model: type[M]) -> Insert:
+    return insert(model).returning(model)
+
+
+@cache
+def _inserting(model: type[M], columns: tuple[str, ...]) -> Select[tuple[M]]:
+    table = model.__table__  # type: ignore[attr-defined]
+    return select(model).from_statement(
+        insert(table).values({c: bindparam(c) for c in columns}).returning(*table.c))
 
 
 def end_live(session: Session, model: Any, ids: list[int], now: datetime, outcome: str,

@@ -21,14 +21,14 @@ from roomops.absences.rules import (
 from roomops.actors import Actor
 from roomops.audit.service import record
 from roomops.db import end_live
-from roomops.errors import Conflict, NotFound
+from roomops.errors import Conflict
 from roomops.games.models import Game, Table
-from roomops.games.services import locked_game
 from roomops.playovers.services import end_playovers
 from roomops.rooms.gaming_day import gaming_day
 from roomops.rooms.models import Room
 from roomops.seating.models import SeatHold
 from roomops.seating.offers import fill_open_seats
+from roomops.seating.queries import seated_hold
 
 LABELS = {"break": "break", "away": "time away"}
 
@@ -37,7 +37,7 @@ def grant_break(session: Session, actor: Actor, now: datetime, hold_id: int, sta
     """R23: a seated player takes a break of ``break_minutes`` if the room's break policies allow
     it; ``stack`` is the count of the chips left on the table (recorded on release, R24)."""
     actor.require("floor")
-    hold, table = _seated(session, actor, hold_id, "R23")
+    hold, table, _game = seated_hold(session, actor, hold_id, "R23")
     room = session.get_one(Room, actor.room_id)
     day = room_day(room, now)
     refusal = break_refusal(policy(room), now, _playing_since(session, hold), _breaks_on(
@@ -53,7 +53,7 @@ def mark_away(session: Session, actor: Actor, now: datetime, hold_id: int,
     """R25: a seated player steps away; with ``max_away_minutes`` set they lose the seat after it
     (R26). Without a counted stack the last known one, the buy-in, is kept."""
     actor.require("floor")
-    hold, _table = _seated(session, actor, hold_id, "R25")
+    hold, _table, _game = seated_hold(session, actor, hold_id, "R25")
     room = session.get_one(Room, actor.room_id)
     return _start(session, actor, now, hold, "away", away_deadline(now, room.max_away_minutes),
                   room_day(room, now), (hold.buy_in or 0) if stack is None else stack,
@@ -76,7 +76,7 @@ def running_absence(session: Session, actor: Actor, now: datetime,
     """The seat's break or time away and its table (the game locked), refused once it has run
     out: at the deadline, to the second, the seat is released (R24/R26) whether or not the sweep
     has run."""
-    hold, table = _seated(session, actor, hold_id, "R25")
+    hold, table, _game = seated_hold(session, actor, hold_id, "R25")
     absence = _live_or_refuse(session, hold)
     if not is_running(absence.deadline, now):
         rule = "R24" if absence.kind == "break" else "R26"
@@ -88,7 +88,7 @@ def running_absence(session: Session, actor: Actor, now: datetime,
 def record_note(session: Session, actor: Actor, now: datetime, hold_id: int, note: str) -> Absence:
     """R25: where an absent player is, as they told the supervisor."""
     actor.require("floor")
-    hold, _table = _seated(session, actor, hold_id, "R25")
+    hold, _table, _game = seated_hold(session, actor, hold_id, "R25")
     absence = _live_or_refuse(session, hold)
     absence.note = note.strip()
     record(session, actor, now, f"{absence.kind}.noted", ("seat_hold", hold.id), reason=absence.note,
@@ -125,19 +125,6 @@ def policy(room: Room) -> BreakPolicy:
 def room_day(room: Room, now: datetime) -> date:
     """R2: the room's gaming day now."""
     return gaming_day(now, room.timezone, room.gaming_day_start)
-
-
-def _seated(session: Session, actor: Actor, hold_id: int, rule: str) -> tuple[SeatHold, Table]:
-    """The seated player's hold, with its game locked and the hold read again after the lock."""
-    hold = session.get(SeatHold, hold_id)
-    if hold is None or hold.room_id != actor.room_id:
-        raise NotFound(f"no seat with id {hold_id} in this room", rule)
-    table = session.get_one(Table, hold.table_id)
-    locked_game(session, table.game_id, reread=hold)
-    if hold.kind != "seated" or hold.ended_at is not None:
-        raise Conflict(f"nobody is seated on seat hold {hold_id}: only a seated player can take a "
-                       "break or be away", rule)
-    return hold, table
 
 
 def _live_or_refuse(session: Session, hold: SeatHold) -> Absence:

@@ -8,11 +8,9 @@ from datetime import datetime
 
 from sqlalchemy.orm import Session
 
-from roomops.actors import Actor, get_in_room
+from roomops.actors import Actor
 from roomops.blinds.missed import move_seat
 from roomops.errors import Conflict, Invalid
-from roomops.games.models import Table
-from roomops.games.services import locked_game
 from roomops.hands.models import SeatBlinds
 from roomops.hands.seats import last_hand, seat_states, sittings, table_state
 from roomops.rooms.models import Room
@@ -27,11 +25,7 @@ def change_seat(session: Session, actor: Actor, now: datetime, hold_id: int, sea
     last known stack, the seat's buy-in: nothing is counted for a seat change). What they owe to be
     dealt in is worked out by the blind engine as if they had moved with their buttons."""
     actor.require("floor")
-    hold = get_in_room(session, SeatHold, hold_id, actor, "seat")
-    table = session.get_one(Table, hold.table_id)
-    game = locked_game(session, table.game_id, reread=hold)
-    if hold.kind != "seated" or hold.ended_at is not None:
-        raise Conflict(f"nobody is seated on seat hold {hold_id}", "R36")
+    hold, table, game = queries.seated_hold(session, actor, hold_id, "R36")
     if not 1 <= seat_no <= game.seats_per_table:
         raise Invalid(f"seat {seat_no} does not exist at a {game.seats_per_table}-seat table", "R4")
     if any(h.seat_no == seat_no for h in queries.live_holds(session, [table.id])):

@@ -10,11 +10,12 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 
-from sqlalchemy import insert, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from roomops.actors import Actor, get_in_room
 from roomops.audit.service import record
+from roomops.db import insert_one, insert_rows
 from roomops.errors import Conflict
 from roomops.games.models import Table
 from roomops.ledger.dayclose import refuse_closed
@@ -93,9 +94,8 @@ def post_many(session: Session, actor: Actor, now: datetime,
         return []
     _room, shift = _open_shift(session, actor, now)
     values = [_values(actor, now, shift, p, None, "") for p in postings]
-    # one multi-row INSERT (the unit of work, or RETURNING in parameter order, sends one per row
-    # on SQLite); the rows come back in any order, so each is matched to its posting by content
-    rows = list(session.scalars(insert(LedgerEntry).returning(LedgerEntry), values))
+    # one INSERT; the rows come back in any order, so each is matched to its posting by content
+    rows = insert_rows(session, LedgerEntry, values)
     pending: dict[tuple[object, ...], list[Posting]] = {}
     for posting, v in zip(postings, values, strict=True):
         pending.setdefault(_content(v), []).append(posting)
@@ -152,6 +152,4 @@ def _content(values: dict[str, object]) -> tuple[object, ...]:
 
 def _add_row(session: Session, actor: Actor, now: datetime, shift: Shift, posting: Posting,
              key: str | None, print_: str) -> LedgerEntry:
-    row = LedgerEntry(**_values(actor, now, shift, posting, key, print_))
-    session.add(row)
-    return row
+    return insert_one(session, LedgerEntry, _values(actor, now, shift, posting, key, print_))

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from sqlalchemy import bindparam, func, insert, select
+from sqlalchemy import bindparam, func, select
 from sqlalchemy.orm import Session
 
 from roomops.actors import Actor, get_in_room
 from roomops.audit.service import record
+from roomops.db import insert_one, insert_rows
 from roomops.errors import Conflict, Invalid
 from roomops.games.models import Game, Table
 from roomops.games.services import locked_game, table_in_room
@@ -59,21 +60,18 @@ def to_top_of_waiting_list(session: Session, actor: Actor, now: datetime, game: 
 def _waiting_in_order(session: Session, actor: Actor, now: datetime, game: Game,
                       rows: list[tuple[int, str]], start: datetime) -> list[ListEntry]:
     """New waiting-list entries for (player, why) in the order given, from ``start`` one tick
-    apart; a player already on the list keeps their place. One INSERT for them all and one read
-    for the new ids, however many (a sweep may release thousands)."""
+    apart; a player already on the list keeps their place. One INSERT ... RETURNING for them all,
+    however many (a sweep may release thousands)."""
     on_it = set(session.scalars(select(ListEntry.player_id).where(
         ListEntry.game_id == game.id, ListEntry.kind == "waiting", ListEntry.status == "active",
         ListEntry.player_id.in_([p for p, _ in rows]))))
     joining = [(p, why) for p, why in rows if p not in on_it]
     if not joining:
         return []
-    session.execute(insert(ListEntry), [
+    made = {e.player_id: e for e in insert_rows(session, ListEntry, [
         {"room_id": game.room_id, "player_id": p, "kind": "waiting", "game_id": game.id,
          "source": "in_person", "joined_at": now, "queue_at": start + i * TICK, "status": "active"}
-        for i, (p, _) in enumerate(joining)])
-    made = {e.player_id: e for e in session.scalars(select(ListEntry).where(
-        ListEntry.game_id == game.id, ListEntry.kind == "waiting", ListEntry.status == "active",
-        ListEntry.player_id.in_([p for p, _ in joining])))}
+        for i, (p, _) in enumerate(joining)])}
     for p, why in joining:
         _joined(session, actor, now, made[p], why)
     return [made[p] for p, _ in joining]
@@ -83,14 +81,12 @@ def _add_entry(session: Session, actor: Actor, now: datetime, game: Game, table:
                player_id: int, source: str, reason: str | None = None) -> ListEntry:
     """A new entry at the bottom of its list (its time is now), audited."""
     room = session.get_one(Room, actor.room_id)
-    entry = ListEntry(
-        room_id=actor.room_id, player_id=player_id, kind="reserve" if table else "waiting",
-        game_id=game.id, table_id=table.id if table else None, source=source, joined_at=now,
-        queue_at=now, status="active",
-        checkin_deadline=now + timedelta(minutes=room.checkin_minutes) if source == "phone" else None,
-    )
-    session.add(entry)
-    session.flush()
+    entry = insert_one(session, ListEntry, {
+        "room_id": actor.room_id, "player_id": player_id, "kind": "reserve" if table else "waiting",
+        "game_id": game.id, "table_id": table.id if table else None, "source": source,
+        "joined_at": now, "queue_at": now, "status": "active",
+        "checkin_deadline": now + timedelta(minutes=room.checkin_minutes) if source == "phone" else None,
+    })
     _joined(session, actor, now, entry, reason)
     return entry
 

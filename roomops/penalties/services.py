@@ -10,15 +10,13 @@ from sqlalchemy.orm import Session
 from roomops.actors import Actor
 from roomops.audit.service import record
 from roomops.blinds.penalties import Penalty, PenaltyKind, check_penalty, hands_out, next_penalty
-from roomops.errors import Conflict, NotFound
-from roomops.games.models import Table
-from roomops.games.services import locked_game
 from roomops.hands.seats import last_hand
 from roomops.lists.history import end_entry
 from roomops.lists.models import ListEntry
 from roomops.penalties.models import PenaltyRecord
 from roomops.seating.models import SeatHold
 from roomops.seating.offers import fill_open_seats
+from roomops.seating.queries import seated_hold
 from roomops.seating.seats import end_seat
 
 # R55: escalation looks at the player's penalties in the room over this window (docs/decisions.md)
@@ -32,8 +30,7 @@ def give_penalty(session: Session, actor: Actor, now: datetime, hold_id: int, *,
     (with the stack the player leaves with, if counted, R27) and the player's places on the game's
     lists. Every penalty is kept with its reason (R60)."""
     actor.require("floor")
-    hold, table = _seated(session, actor, hold_id)
-    game = locked_game(session, table.game_id, reread=hold)
+    hold, table, game = seated_hold(session, actor, hold_id, "R55")
     players = _players_at(session, table.id)
     penalty = Penalty(kind, count, players if kind == "rounds" else 0, reason.strip())
     check_penalty(penalty)
@@ -56,7 +53,7 @@ def give_penalty(session: Session, actor: Actor, now: datetime, hold_id: int, *,
 def suggest(session: Session, actor: Actor, now: datetime, hold_id: int) -> Penalty:
     """R55: the next step on the ladder after the player's penalties in the room in the last
     ``HISTORY`` (warning, one round, two rounds, then removal: the supervisor decides)."""
-    hold, table = _seated(session, actor, hold_id)
+    hold, table, _game = seated_hold(session, actor, hold_id, "R55", lock=False)
     history = session.scalars(select(PenaltyRecord).where(
         PenaltyRecord.room_id == actor.room_id, PenaltyRecord.player_id == hold.player_id,
         PenaltyRecord.given_at > now - HISTORY))
@@ -72,15 +69,6 @@ def _remove(session: Session, actor: Actor, now: datetime, hold: SeatHold, game_
             ListEntry.status == "active")):
         end_entry(session, actor, now, entry, f"removed from the game (R57): {reason}")
     fill_open_seats(session, actor, now, game)
-
-
-def _seated(session: Session, actor: Actor, hold_id: int) -> tuple[SeatHold, Table]:
-    hold = session.get(SeatHold, hold_id)
-    if hold is None or hold.room_id != actor.room_id or hold.kind != "seated":
-        raise NotFound(f"no seated player with seat id {hold_id} in this room", "R55")
-    if hold.ended_at is not None:
-        raise Conflict("the player has left that seat: a penalty is given to a seated player", "R55")
-    return hold, session.get_one(Table, hold.table_id)
 
 
 def _players_at(session: Session, table_id: int) -> int:

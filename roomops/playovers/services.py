@@ -18,9 +18,8 @@ from roomops.absences.rules import Refusal, is_running
 from roomops.actors import Actor, get_in_room
 from roomops.audit.service import record
 from roomops.db import end_live
-from roomops.errors import Conflict, NotFound
+from roomops.errors import Conflict
 from roomops.games.models import Game, Table
-from roomops.games.services import locked_game
 from roomops.lists.models import ListEntry
 from roomops.playovers.models import Playover
 from roomops.playovers.rules import (
@@ -45,7 +44,7 @@ def start_playover(session: Session, actor: Actor, now: datetime, hold_id: int, 
     plays over the seat of an owner on a break or away, with ``buy_in`` of their own chips (R30);
     ``entry_id`` out of list order only with a written reason (R13)."""
     actor.require("floor")
-    hold, table, game = _owner_seat(session, actor, hold_id)
+    hold, table, game = queries.seated_hold(session, actor, hold_id, "R29")
     absence = _absent_owner(session, hold, now)
     room = session.get_one(Room, actor.room_id)
     _refuse(owner_refusal(absence.no_playover_until, now, room.playover_needs_consent, owner_consents,
@@ -75,7 +74,7 @@ def ask_no_playover(session: Session, actor: Actor, now: datetime, hold_id: int,
     """R29: an absent owner asks for no playover for up to ``no_playover_max_minutes`` (the whole
     of it when ``minutes`` is not given). The deadline is stored on the absence; no job ends it."""
     actor.require("floor")
-    hold, _table, _game = _owner_seat(session, actor, hold_id)
+    hold, _table, _game = queries.seated_hold(session, actor, hold_id, "R29")
     absence = _absent_owner(session, hold, now)
     room = session.get_one(Room, actor.room_id)
     minutes = room.no_playover_max_minutes if minutes is None else minutes
@@ -91,7 +90,7 @@ def ask_no_playover(session: Session, actor: Actor, now: datetime, hold_id: int,
 def stop_playover(session: Session, actor: Actor, now: datetime, hold_id: int) -> Playover:
     """R29: the supervisor ends a playover (the overplayer leaves); their list entry keeps its place."""
     actor.require("floor")
-    hold, _table, _game = _owner_seat(session, actor, hold_id)
+    hold, _table, _game = queries.seated_hold(session, actor, hold_id, "R29")
     ended = end_playovers(session, actor, now, "stopped", hold_ids=[hold.id])
     if not ended:
         raise Conflict("nobody is playing over this seat", "R29")
@@ -132,18 +131,6 @@ def told_to_leave(session: Session, absence_id: int) -> Player | None:
 def _refuse(refusal: Refusal | None) -> None:
     if refusal is not None:
         raise Conflict(refusal.reason, refusal.rule)
-
-
-def _owner_seat(session: Session, actor: Actor, hold_id: int) -> tuple[SeatHold, Table, Game]:
-    """The seated owner's hold with its game locked, read again after the lock."""
-    hold = session.get(SeatHold, hold_id)
-    if hold is None or hold.room_id != actor.room_id:
-        raise NotFound(f"no seat with id {hold_id} in this room", "R29")
-    table = session.get_one(Table, hold.table_id)
-    game = locked_game(session, table.game_id, reread=hold)
-    if hold.kind != "seated" or hold.ended_at is not None:
-        raise Conflict(f"nobody is seated on seat hold {hold_id}", "R29")
-    return hold, table, game
 
 
 def _absent_owner(session: Session, hold: SeatHold, now: datetime) -> Absence:

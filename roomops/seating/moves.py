@@ -11,13 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import func, insert, select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from roomops.actors import Actor, get_in_room
 from roomops.audit.service import record
-from roomops.db import end_live
-from roomops.errors import Conflict, Invalid, NotFound
+from roomops.db import end_live, insert_rows
+from roomops.errors import Conflict, Invalid
 from roomops.games.models import Game, Table
 from roomops.games.services import locked_game, shut_table
 from roomops.ledger import services as ledger
@@ -75,14 +75,11 @@ def carry(session: Session, actor: Actor, now: datetime, game: Game, moves: list
     if len(end_seats(session, actor, now, [m.hold for m in moves], "moved", reason=reason,
                      detail=detail)) != len(moves):
         raise Conflict("the player has already left that seat", "R21")
-    session.execute(insert(SeatHold), [
+    new = {h.from_hold_id: h for h in insert_rows(session, SeatHold, [
         {"room_id": m.hold.room_id, "table_id": m.table.id, "seat_no": m.seat_no,
          "player_id": m.hold.player_id, "kind": "seated", "started_at": now,
          "buy_in": m.stack + m.added, "from_hold_id": m.hold.id, "no_blind_owed": m.kind in NO_BLIND}
-        for m in moves])
-    new = {h.from_hold_id: h for h in session.scalars(select(SeatHold).where(
-        SeatHold.from_hold_id.in_(list(detail)), SeatHold.kind == SEATED,
-        SeatHold.ended_at.is_(None)))}
+        for m in moves])}
     ended = leave_game_lists(session, actor, now, game, [m.hold.player_id for m in moves],
                              "moved to another table of the game") if leave_lists else []
     # R18/R52: each stack carried is a transfer pair between the tables, chips added an add-on;
@@ -107,7 +104,7 @@ def move_player(session: Session, actor: Actor, now: datetime, hold_id: int, *, 
     never refused for leaving the table short (R18) and the player owes no blind (R19); barred
     pairs are respected (R15)."""
     actor.require("floor")
-    hold, game = _seated(session, actor, hold_id)
+    hold, _table, game = queries.seated_hold(session, actor, hold_id, "R19")
     table = get_in_room(session, Table, table_id, actor, "table")
     if table.game_id != game.id:
         raise Conflict("that table plays another game: changing games is a new buy-in", "R18")
@@ -195,15 +192,6 @@ def break_table(session: Session, actor: Actor, now: datetime, table_id: int,
            moved=[h.id for h in moved], listed=[e.id for e in listed])
     shut_table(session, actor, now, table, game)
     return Broken(table, moved, listed)
-
-
-def _seated(session: Session, actor: Actor, hold_id: int) -> tuple[SeatHold, Game]:
-    """The seated player's hold, its game locked and the hold read again after the lock."""
-    hold = get_in_room(session, SeatHold, hold_id, actor, "seat")
-    game = locked_game(session, session.get_one(Table, hold.table_id).game_id, reread=hold)
-    if hold.kind != "seated" or hold.ended_at is not None:
-        raise NotFound(f"nobody is seated on seat hold {hold_id}", "R18")
-    return hold, game
 
 
 def _require_not_short(session: Session, hold: SeatHold, table: Table) -> None:

@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import datetime
 
-from sqlalchemy import bindparam, insert, select
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from roomops.actors import Actor, get_in_room
 from roomops.audit.service import record
-from roomops.db import end_live, end_live_by
+from roomops.db import end_live, end_live_by, insert_rows
 from roomops.errors import Conflict, Invalid, NotFound
 from roomops.games.models import Game, Table
 from roomops.games.services import locked_game, table_in_room
@@ -24,7 +24,6 @@ from roomops.seating.models import OFFER, SeatHold
 from roomops.seating.rules import claim_deadline
 
 # built once, as every statement on a desk action's path (docs/benchmarks.md)
-_NEW_OFFERS = insert(SeatHold).returning(SeatHold)
 _ENTRIES = select(ListEntry).where(ListEntry.id.in_(bindparam("ids", expanding=True)))
 _DUE = select(SeatHold).join(Table, Table.id == SeatHold.table_id).where(
     Table.game_id == bindparam("game_id"), SeatHold.kind == OFFER, SeatHold.ended_at.is_(None),
@@ -67,14 +66,13 @@ def make_offers(session: Session, actor: Actor, now: datetime, room: Room, assig
                 reason: str | None = None) -> list[SeatHold]:
     """R20: each offer holds its seat until its deadline; all are written in one batch.
 
-    One multi-row INSERT ... RETURNING (SQLite's unit of work would insert the objects one by one
-    to learn their ids); each player holds at most one live offer (R14), which is how the
-    returned rows, in no promised order, are matched to the assignments. A
+    One INSERT ... RETURNING (``insert_rows``); each player holds at most one live offer (R14),
+    which is how the returned rows, in no promised order, are matched to the assignments. A
     must-move offer (R17) names the seat the player moves from instead of a list entry."""
     if not assignments:
         return []
     deadline = claim_deadline(now, room.claim_minutes)
-    made = {o.player_id: o for o in session.scalars(_NEW_OFFERS, [
+    made = {o.player_id: o for o in insert_rows(session, SeatHold, [
         {"room_id": room.id, "table_id": a.table_id, "seat_no": a.seat_no, "player_id": a.player_id,
          "kind": "offer", "entry_id": a.entry_id, "from_hold_id": a.from_hold_id,
          "started_at": now, "deadline": deadline}

@@ -10,7 +10,9 @@ from sqlalchemy.orm import Session, aliased
 from roomops.absences.models import Absence
 from roomops.actors import Actor, get_in_room
 from roomops.db import rows
+from roomops.errors import Conflict
 from roomops.games.models import Game, Table
+from roomops.games.services import locked_game
 from roomops.lists.models import ListEntry
 from roomops.rooms.models import BarredPair, Room
 from roomops.seating.allocation import Candidate, TableState
@@ -50,12 +52,31 @@ _HOLD_AND_PLACE = select(SeatHold, Table, Game, Room).join(Table, Table.id == Se
     SeatHold.id == bindparam("id"))
 
 
-def hold_in_room(session: Session, actor: Actor, hold_id: int, what: str) -> SeatHold:
+def hold_in_room(session: Session, actor: Actor, hold_id: int, what: str,
+                 rule: str | None = None) -> SeatHold:
     """``get_in_room`` for a seat hold, with its table, game and room loaded in the same statement:
     a desk action on an offer or a seat (claim, decline, leave) needs all four, and its later
     gets of them are then answered from the session."""
     session.execute(_HOLD_AND_PLACE, {"id": hold_id}).first()
-    return get_in_room(session, SeatHold, hold_id, actor, what)
+    return get_in_room(session, SeatHold, hold_id, actor, what, rule)
+
+
+def seated_hold(session: Session, actor: Actor, hold_id: int, rule: str, *,
+                lock: bool = True) -> tuple[SeatHold, Table, Game]:
+    """The hold of a player seated now, with its table and game: what every action on a seated
+    player starts from (a break, time away, a playover, a move, a seat change, a penalty). With
+    ``lock`` the game is locked first and the hold read again after the lock, so a change
+    committed meanwhile is seen. No seat hold with that id in the room: 404 (R1); nobody seated on
+    it now (an offer, or a seat already left): 409 naming ``rule``."""
+    hold = hold_in_room(session, actor, hold_id, "seat", rule)
+    table = session.get_one(Table, hold.table_id)
+    game = (locked_game(session, table.game_id, reread=hold) if lock
+            else session.get_one(Game, table.game_id))
+    if hold.kind != "seated":
+        raise Conflict(f"seat hold {hold_id} is an offer: nobody is seated there yet", rule)
+    if hold.ended_at is not None:
+        raise Conflict(f"the player has left seat hold {hold_id}: nobody is seated there now", rule)
+    return hold, table, game
 
 
 def live_holds(session: Session, table_ids: list[int]) -> list[Row[tuple[int, int, int, int]]]:

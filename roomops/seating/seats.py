@@ -12,7 +12,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from roomops.absences.services import end_absences, live_absences
 from roomops.actors import Actor, get_in_room
 from roomops.audit.service import record
-from roomops.db import end_live, end_live_by
+from roomops.db import end_live, end_live_by, insert_one
 from roomops.errors import Conflict, Invalid, NotFound
 from roomops.games.models import Game, Table
 from roomops.games.services import locked_game, table_in_room
@@ -112,10 +112,9 @@ def sit(session: Session, actor: Actor, now: datetime, table: Table, game: Game,
     # only once this player is off the lists, so it can never be offered back to them.
     old_game = end_seat(session, actor, now, elsewhere, "moved", None) if elsewhere else None
     end_playovers(session, actor, now, "seated", player_ids=[player_id])  # R29: a seat of their own
-    hold = SeatHold(room_id=table.room_id, table_id=table.id, seat_no=seat_no, player_id=player_id,
-                    kind="seated", started_at=now, buy_in=buy_in)
-    session.add(hold)
-    session.flush()
+    hold = insert_one(session, SeatHold, {
+        "room_id": table.room_id, "table_id": table.id, "seat_no": seat_no, "player_id": player_id,
+        "kind": "seated", "started_at": now, "buy_in": buy_in})
     ledger.at_desk(session, actor, now, hold, buy_in, method)  # R30/R27/R32: the row, same transaction
     ended = leave_game_lists(session, actor, now, game, [player_id], f"seated at table {table.name}")
     record(session, actor, now, "seat.taken", ("seat_hold", hold.id), reason=reason,
