@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 
 from sqlalchemy import (
     ClauseElement,
+    ColumnElement,
     Connection,
     CursorResult,
     DateTime,
@@ -99,7 +100,7 @@ def insert_one(session: Session, model: type[M], values: dict[str, Any]) -> M:
     return insert_rows(session, model, [values])[0]
 
 
-def insert_rows(session: Session, model: type[M], rows: list[dict[str, Any]]) -> list[M]:
+def insert_rows(session: Session, model: type[M], values: list[dict[str, Any]]) -> list[M]:
     """INSERT rows with one statement and hand them back as the session's objects, in no promised
     order when there are several. One row (every desk action) goes by an INSERT ... RETURNING built
     once per model and set of columns: the unit of work and the ORM's bulk INSERT cost one and a
@@ -107,9 +108,9 @@ def insert_rows(session: Session, model: type[M], rows: list[dict[str, Any]]) ->
     multi-row statement (the unit of work would send one per row to learn their ids on SQLite).
     Either way the rows are loaded, as rows read are, not flushed: a savepoint rolled back keeps
     them in the session unless let go (``_let_go``)."""
-    if len(rows) == 1:
-        return [session.scalars(_inserting(model, tuple(sorted(rows[0]))), rows[0]).one()]
-    return list(session.scalars(_inserting_many(model), rows)) if rows else []
+    if len(values) == 1:
+        return [session.scalars(_inserting(model, tuple(sorted(values[0]))), values[0]).one()]
+    return list(session.scalars(_inserting_many(model), values)) if values else []
 
 
 @cache
@@ -133,9 +134,10 @@ def end_live(session: Session, model: Any, ids: list[int], now: datetime, outcom
 
 
 def end_live_by(session: Session, model: Any, key: str, keys: list[int], now: datetime,
-                outcome: str, returning: tuple[str, ...] = (), *, kind: str | None = None,
-                **values: object) -> list[Row[Any]]:
-    """``end_live`` for the live rows (of ``kind``, if given) whose column ``key`` is among
+                outcome: str, returning: tuple[str, ...] = (), *,
+                kind: ColumnElement[str] | None = None, **values: object) -> list[Row[Any]]:
+    """``end_live`` for the live rows (of ``kind``, if given: an SQL literal such as
+    ``seating.models.OFFER``, so partial indexes on the kind apply) whose column ``key`` is among
     ``keys``: one UPDATE handing back the id and the ``returning`` columns of each row it ended
     (what their audit rows need, without reading them first).
 
@@ -161,7 +163,7 @@ def end_live_by(session: Session, model: Any, key: str, keys: list[int], now: da
 
 
 @cache
-def _ending(table: Table, key: str, kind: str | None, returning: tuple[str, ...],
+def _ending(table: Table, key: str, kind: ColumnElement[str] | None, returning: tuple[str, ...],
             plain: tuple[str, ...]) -> Update:
     live = [table.c[key].in_(bindparam("keys", expanding=True)), table.c.ended_at.is_(None)]
     if kind is not None:

@@ -67,7 +67,7 @@ def seated_hold(session: Session, actor: Actor, hold_id: int, rule: str, *,
     player starts from (a break, time away, a playover, a move, a seat change, a penalty). With
     ``lock`` the game is locked first and the hold read again after the lock, so a change
     committed meanwhile is seen. No seat hold with that id in the room: 404 (R1); nobody seated on
-    it now (an offer, or a seat already left): 409 naming ``rule``."""
+    it now (an offer, or a seat already left): 409; both name ``rule``."""
     hold = hold_in_room(session, actor, hold_id, "seat", rule)
     table = session.get_one(Table, hold.table_id)
     game = (locked_game(session, table.game_id, reread=hold) if lock
