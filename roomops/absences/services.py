@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from datetime import date, datetime
 
-from sqlalchemy import bindparam, func, select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from roomops.absences.models import Absence
@@ -28,7 +28,7 @@ from roomops.rooms.gaming_day import gaming_day
 from roomops.rooms.models import Room
 from roomops.seating.models import SeatHold
 from roomops.seating.offers import fill_open_seats
-from roomops.seating.queries import seated_hold
+from roomops.seating.queries import live_absences, seated_hold
 
 LABELS = {"break": "break", "away": "time away"}
 
@@ -106,15 +106,6 @@ def end_absences(session: Session, actor: Actor, now: datetime, absences: list[A
         record(session, actor, now, f"{absence.kind}.{outcome}", ("seat_hold", absence.hold_id),
                absence_id=absence.id, player_id=absence.player_id, started_at=absence.started_at.isoformat())
     return mine
-
-
-# built once: every seat that ends runs it (docs/benchmarks.md)
-_LIVE = select(Absence).where(Absence.hold_id.in_(bindparam("holds", expanding=True)),
-                              Absence.ended_at.is_(None))
-
-
-def live_absences(session: Session, hold_ids: list[int]) -> list[Absence]:
-    return list(session.scalars(_LIVE, {"holds": hold_ids}))
 
 
 def policy(room: Room) -> BreakPolicy:

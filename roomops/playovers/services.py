@@ -136,8 +136,7 @@ def _refuse(refusal: Refusal | None) -> None:
 def _absent_owner(session: Session, hold: SeatHold, now: datetime) -> Absence:
     """The owner's running break or time away; refused when there is none (past its deadline the
     seat is being released, R24/R26)."""
-    absence = session.scalar(select(Absence).where(Absence.hold_id == hold.id,
-                                                   Absence.ended_at.is_(None)))
+    absence = next(iter(queries.live_absences(session, [hold.id])), None)
     if absence is None or not is_running(absence.deadline, now):
         raise Conflict("the seat's owner is not on a break or away: only a vacant seat is played "
                        "over", "R29")

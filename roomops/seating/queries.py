@@ -47,6 +47,8 @@ _HOLDS_OFFER = select(SeatHold.id).where(
     SeatHold.kind == OFFER, SeatHold.ended_at.is_(None))
 _BARRED = select(BarredPair.player_low_id, BarredPair.player_high_id).where(
     BarredPair.room_id == bindparam("room_id"), BarredPair.lifted_at.is_(None))
+_LIVE_ABSENCES = select(Absence).where(Absence.hold_id.in_(bindparam("holds", expanding=True)),
+                                      Absence.ended_at.is_(None))
 _HOLD_AND_PLACE = select(SeatHold, Table, Game, Room).join(Table, Table.id == SeatHold.table_id).join(
     Game, Game.id == Table.game_id).join(Room, Room.id == SeatHold.room_id).where(
     SeatHold.id == bindparam("id"))
@@ -77,6 +79,11 @@ def seated_hold(session: Session, actor: Actor, hold_id: int, rule: str, *,
     if hold.ended_at is not None:
         raise Conflict(f"the player has left seat hold {hold_id}: nobody is seated there now", rule)
     return hold, table, game
+
+
+def live_absences(session: Session, hold_ids: list[int]) -> list[Absence]:
+    """The running breaks and times away (R23, R25) on these seats, at most one each."""
+    return list(session.scalars(_LIVE_ABSENCES, {"holds": hold_ids}))
 
 
 def live_holds(session: Session, table_ids: list[int]) -> list[Row[tuple[int, int, int, int]]]:

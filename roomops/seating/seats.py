@@ -9,7 +9,7 @@ from sqlalchemy import Integer, bindparam, case, cast, select
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
-from roomops.absences.services import end_absences, live_absences
+from roomops.absences.services import end_absences
 from roomops.actors import Actor, get_in_room
 from roomops.audit.service import record
 from roomops.db import end_live, end_live_by, insert_one
@@ -31,7 +31,7 @@ from roomops.seating.offers import (
     require_in_order,
     require_seat_for,
 )
-from roomops.seating.queries import hold_in_room
+from roomops.seating.queries import hold_in_room, live_absences
 from roomops.seating.return_rule import Requirement, check_return_buy_in
 from roomops.seating.returns import requirement
 from roomops.seating.rules import check_buy_in, check_claimable
