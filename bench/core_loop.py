@@ -447,8 +447,8 @@ def run_ops(b: Bench, n: int, warmup: int, seed: int) -> Generator[Phase, Figure
             return None
         hold = freed[i]
         with b.ext.read_sessions() as s:
-            table = s.get_one(Table, hold.table_id)
-            nxt = offers.next_for_seat(s, s.get_one(Game, table.game_id), table, hold.seat_no)
+            game = s.get_one(Game, s.get_one(Table, hold.table_id).game_id)
+            nxt = offers.next_for_seat(s, game, offers.open_seat(s, game, hold.table_id, hold.seat_no))
         if nxt is None:
             return None
         return {"table_id": hold.table_id, "seat_no": hold.seat_no, "entry_id": nxt.entry_id}

@@ -11,7 +11,7 @@ their table short.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 
@@ -88,7 +88,8 @@ def allocate(
     placement: str = "most_need",
 ) -> list[Assignment]:
     """Offer every open seat at once: players due a must-move seat first (R17), then in list order
-    (R14). ``busy``: players holding an offer."""
+    (R14). ``busy``: players holding an offer. ``tables`` are left as they are."""
+    tables = [replace(t, open_seats=list(t.open_seats), players=set(t.players)) for t in tables]
     taken = set(busy)
     seated = {t.table_id: t.seated for t in tables}
     result: list[Assignment] = []

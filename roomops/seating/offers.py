@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
-from roomops.actors import Actor, get_in_room
+from roomops.actors import Actor
 from roomops.audit.service import record
 from roomops.db import end_live, end_live_by, insert_rows
 from roomops.errors import Conflict, Invalid, NotFound
@@ -19,7 +19,7 @@ from roomops.lists.models import ListEntry
 from roomops.lists.ordering import TICK
 from roomops.rooms.models import Room
 from roomops.seating import queries
-from roomops.seating.allocation import Assignment, allocate, is_barred
+from roomops.seating.allocation import Assignment, TableState, allocate, is_barred
 from roomops.seating.models import OFFER, SeatHold
 from roomops.seating.rules import claim_deadline
 
@@ -30,25 +30,74 @@ _DUE = select(SeatHold).join(Table, Table.id == SeatHold.table_id).where(
     SeatHold.deadline <= bindparam("now"))
 
 
-def plan(session: Session, game: Game, *, table_id: int | None = None, seat_no: int | None = None,
-         skip: set[int] | None = None) -> list[Assignment]:
-    """R14/R17: who the open seats of the game (or one seat of one table) go to: players due a
-    must-move seat first, then in list order."""
-    seats = queries.table_states(session, game, only=table_id)
-    if seat_no is not None:
-        for state in seats.states:
-            state.open_seats = [seat_no] if state.table_id == table_id else []
+def plan(session: Session, game: Game, *, skip: set[int] | None = None) -> list[Assignment]:
+    """R14/R17: who the open seats of the game go to: players due a must-move seat first, then
+    in list order. ``skip``: players not to be offered a seat now."""
+    seats = queries.table_states(session, game)
     if not any(state.open_seats for state in seats.states):
         return []  # no seat to give: the lists need not be read
+    return _allocate(session, game, seats, queries.barred_pairs(session, game.room_id), skip or set())
+
+
+def _allocate(session: Session, game: Game, seats: queries.GameSeats, barred: set[frozenset[int]],
+              skip: set[int]) -> list[Assignment]:
+    """The R14 allocation of ``seats``' open seats. It reads the first entries that could take
+    one (``_PER_SEAT`` for each open seat: on the waiting list or the reserve list of a table with
+    one, and holding no offer: the head of a list is often called already), and the whole lists
+    only if those run out before every seat is given: the allocation goes in list order and stops
+    once the seats are given, so what it gives from the first entries is what it would give from
+    all of them."""
     room = session.get_one(Room, game.room_id)
-    entries, busy = queries.candidates(session, game)
-    if seats.must_move:
-        movers, moving = queries.must_movers(session, game)
-        entries, busy = movers + entries, busy | moving
-    entries = [replace(e, seated_at=seats.seated_at[e.player_id])
-               if e.entry_id and e.player_id in seats.seated_at else e for e in entries]
-    return allocate(seats.states, entries, queries.barred_pairs(session, room.id),
-                    busy | (skip or set()), room.placement)
+    movers, moving = queries.must_movers(session, game) if seats.must_move else ([], set())
+    open_seats = sum(len(state.open_seats) for state in seats.states)
+
+    def give(first: tuple[int, list[int]] | None) -> tuple[list[Assignment], int]:
+        entries, busy = queries.candidates(session, game, first)
+        entries = [replace(e, seated_at=seats.seated_at[e.player_id])
+                   if e.player_id in seats.seated_at else e for e in entries]
+        return allocate(seats.states, movers + entries, barred, busy | moving | skip,
+                        room.placement), len(entries)
+
+    n = _PER_SEAT * open_seats
+    found, read = give((n, [state.table_id for state in seats.states if state.open_seats]))
+    if len(found) < open_seats and read == n:  # the first entries ran out: read the whole lists
+        found, _ = give(None)
+    return found
+
+
+# More than one entry a seat: some are passed over (barred, already at the table, a table change
+# that would leave their table short, just missed a call).
+_PER_SEAT = 8
+
+
+@dataclass
+class OpenSeat:
+    """One seat of one table with the game's seats as read for it (that seat the only one left
+    open, none if it is taken or the table closed) and the room's barred pairs: the seat checks
+    (R20, R14, R15) and the list-order check (R13) share one read of each."""
+
+    table_id: int
+    seat_no: int
+    seats: queries.GameSeats
+    barred: set[frozenset[int]]
+
+    @property
+    def state(self) -> TableState | None:
+        return next((s for s in self.seats.states if s.table_id == self.table_id), None)
+
+
+def open_seat(session: Session, game: Game, table_id: int, seat_no: int) -> OpenSeat:
+    seats = queries.table_states(session, game)
+    for state in seats.states:
+        free = state.table_id == table_id and seat_no in state.open_seats
+        state.open_seats = [seat_no] if free else []
+    return OpenSeat(table_id, seat_no, seats, queries.barred_pairs(session, game.room_id))
+
+
+def next_for_seat(session: Session, game: Game, seat: OpenSeat) -> Assignment | None:
+    """R14: the next eligible entry for the seat, if any."""
+    found = _allocate(session, game, seat.seats, seat.barred, set())
+    return found[0] if found else None
 
 
 def fill_open_seats(session: Session, actor: Actor, now: datetime, game: Game,
@@ -98,42 +147,41 @@ def offer_by_hand(session: Session, actor: Actor, now: datetime, *, table_id: in
     table = table_in_room(session, actor, table_id)
     game = locked_game(session, table.game_id)
     room = session.get_one(Room, actor.room_id)  # held here, so the allocation reads it only once
-    entry = get_in_room(session, ListEntry, entry_id, actor, "list entry")
-    require_seat_for(session, table, game, seat_no, entry.player_id)
+    entry, offered = queries.entry_in_room(session, actor, entry_id)
+    seat = require_seat_for(session, table, game, seat_no, entry.player_id)
     if entry.status != "active" or entry.game_id != game.id or entry.table_id not in (None, table.id):
         raise Conflict("that entry is not on this table's reserve list or its game's waiting list",
                        "R14")
     if entry.checkin_deadline is not None and entry.checked_in_at is None:
         raise Conflict("the player has not checked in at the desk yet", "R12")
-    if queries.holds_offer(session, actor.room_id, entry.player_id):
+    if offered:
         raise Conflict("the player already holds an open offer", "R14")
-    require_in_order(session, game, table, seat_no, entry.player_id, reason)
+    require_next(next_for_seat(session, game, seat), entry.player_id, reason, "R13")
     return make_offers(session, actor, now, room,
                        [Assignment(table.id, seat_no, entry.id, entry.player_id)], reason)[0]
 
 
-def require_seat_for(session: Session, table: Table, game: Game, seat_no: int, player_id: int) -> None:
+def require_seat_for(session: Session, table: Table, game: Game, seat_no: int,
+                     player_id: int) -> OpenSeat:
     """R5/R20: the seat exists at an open table and is neither taken nor called; R14/R15: the
-    player is not already at the table, nor barred from anyone there. One read of the table."""
+    player is not already at the table, nor barred from anyone there. One read of the game's
+    seats and one of the barred pairs, returned for the list-order check (``next_for_seat``)."""
     if table.status != "open":
         raise Conflict(f"table {table.name} is closed", "R5")
     if not 1 <= seat_no <= game.seats_per_table:
         raise Invalid(f"seat {seat_no} does not exist at a {game.seats_per_table}-seat table", "R4")
-    holds = queries.live_holds(session, [table.id])
-    if any(h.seat_no == seat_no for h in holds):
+    seat = open_seat(session, game, table.id, seat_no)
+    state = seat.state
+    if state is None:  # closed since it was read, before the game's lock was taken
+        raise Conflict(f"table {table.name} is closed", "R5")
+    if not state.open_seats:
         raise Conflict(f"seat {seat_no} at table {table.name} is taken or called", "R20")
-    present = {h.player_id for h in holds}
-    if player_id in present:
+    if player_id in state.players:
         raise Conflict(f"the player is already at table {table.name}", "R14")
-    if is_barred(player_id, present, queries.barred_pairs(session, table.room_id)):
+    if is_barred(player_id, state.players, seat.barred):
         raise Conflict(f"the player is barred from playing with someone at table {table.name}",
                        "R15")
-
-
-def require_in_order(session: Session, game: Game, table: Table, seat_no: int, player_id: int,
-                     reason: str | None) -> None:
-    """R13/R14: giving a seat to anyone but the next eligible entry needs a written reason."""
-    require_next(next_for_seat(session, game, table, seat_no), player_id, reason, "R13")
+    return seat
 
 
 def require_next(nxt: Assignment | None, player_id: int, reason: str | None, rule: str) -> None:
@@ -142,11 +190,6 @@ def require_next(nxt: Assignment | None, player_id: int, reason: str | None, rul
         raise Conflict(
             f"entry {nxt.entry_id} is next for this seat; out of list order needs a reason", rule
         )
-
-
-def next_for_seat(session: Session, game: Game, table: Table, seat_no: int) -> Assignment | None:
-    found = plan(session, game, table_id=table.id, seat_no=seat_no)
-    return found[0] if found else None
 
 
 def live_offer(session: Session, actor: Actor, offer_id: int) -> tuple[SeatHold, Table, Game]:

@@ -41,7 +41,14 @@ _CANDIDATES = select(ListEntry.id, ListEntry.player_id, ListEntry.queue_at, List
     _OFFER.room_id == ListEntry.room_id, _OFFER.player_id == ListEntry.player_id,
     _OFFER.kind == OFFER, _OFFER.ended_at.is_(None))).where(
     ListEntry.game_id == bindparam("game_id"), ListEntry.status == "active",
-    or_(ListEntry.checkin_deadline.is_(None), ListEntry.checked_in_at.is_not(None)))
+    or_(ListEntry.checkin_deadline.is_(None), ListEntry.checked_in_at.is_not(None))).order_by(
+    ListEntry.queue_at, ListEntry.id)
+_FIRST_CANDIDATES = _CANDIDATES.where(_OFFER.id.is_(None), or_(
+    ListEntry.table_id.is_(None), ListEntry.table_id.in_(bindparam("tables", expanding=True)))).limit(
+    bindparam("first"))
+_ENTRY_AND_OFFER = select(ListEntry, _OFFER.id).outerjoin(_OFFER, and_(
+    _OFFER.room_id == ListEntry.room_id, _OFFER.player_id == ListEntry.player_id,
+    _OFFER.kind == OFFER, _OFFER.ended_at.is_(None))).where(ListEntry.id == bindparam("id"))
 _HOLDS_OFFER = select(SeatHold.id).where(
     SeatHold.room_id == bindparam("room_id"), SeatHold.player_id == bindparam("player_id"),
     SeatHold.kind == OFFER, SeatHold.ended_at.is_(None))
@@ -61,6 +68,14 @@ def hold_in_room(session: Session, actor: Actor, hold_id: int, what: str,
     gets of them are then answered from the session."""
     session.execute(_HOLD_AND_PLACE, {"id": hold_id}).first()
     return get_in_room(session, SeatHold, hold_id, actor, what, rule)
+
+
+def entry_in_room(session: Session, actor: Actor, entry_id: int) -> tuple[ListEntry, bool]:
+    """``get_in_room`` for a list entry, and whether its player holds an open offer (R14), read
+    in one statement."""
+    row = session.execute(_ENTRY_AND_OFFER, {"id": entry_id}).first()
+    return get_in_room(session, ListEntry, entry_id, actor, "list entry"), row is not None and (
+        row[1] is not None)
 
 
 def seated_hold(session: Session, actor: Actor, hold_id: int, rule: str, *,
@@ -103,9 +118,9 @@ class GameSeats:
     must_move: bool = False
 
 
-def table_states(session: Session, game: Game, only: int | None = None) -> GameSeats:
-    """Open tables of the game with their free seats (``only``: of that table alone) and the
-    players seated at or called to them: one statement, each table joined to its live holds."""
+def table_states(session: Session, game: Game) -> GameSeats:
+    """Open tables of the game with their free seats and the players seated at or called to them:
+    one statement, each table joined to its live holds."""
     found = GameSeats([])
     states: dict[int, TableState] = {}
     taken: dict[int, set[int]] = {}
@@ -120,9 +135,7 @@ def table_states(session: Session, game: Game, only: int | None = None) -> GameS
             state.seated += 1
             found.seated_at[player_id] = table_id
     for tid, state in states.items():
-        if only is None or tid == only:
-            state.open_seats = [n for n in range(1, game.seats_per_table + 1)
-                                if n not in taken.get(tid, ())]
+        state.open_seats = [n for n in range(1, game.seats_per_table + 1) if n not in taken.get(tid, ())]
     found.states = list(states.values())
     return found
 
@@ -142,15 +155,19 @@ def must_movers(session: Session, game: Game) -> tuple[list[Candidate], set[int]
     return found, busy
 
 
-def candidates(session: Session, game: Game) -> tuple[list[Candidate], set[int]]:
-    """Active entries of the game's waiting list and its tables' reserve lists, and those of their
-    players who already hold an open offer anywhere in the room (not eligible, R14): one statement.
+def candidates(session: Session, game: Game, first: tuple[int, list[int]] | None = None
+               ) -> tuple[list[Candidate], set[int]]:
+    """Active entries of the game's waiting list and its tables' reserve lists in list order, and
+    those of their players who already hold an open offer anywhere in the room (not eligible,
+    R14): one statement. ``first`` (n, table ids): only the first n entries that could go to one
+    of those tables (on the waiting list or those tables' reserve lists, holding no offer).
 
     A phone entry that has not checked in keeps its place but is not offered a seat (R12)."""
     found: list[Candidate] = []
     busy: set[int] = set()
-    for entry_id, player_id, queue_at, table_id, offer_id in rows(
-            session, _CANDIDATES, {"game_id": game.id}):
+    stmt, params = (_CANDIDATES, {"game_id": game.id}) if first is None else (
+        _FIRST_CANDIDATES, {"game_id": game.id, "first": first[0], "tables": first[1]})
+    for entry_id, player_id, queue_at, table_id, offer_id in rows(session, stmt, params):
         found.append(Candidate(entry_id, player_id, queue_at, table_id))
         if offer_id is not None:
             busy.add(player_id)

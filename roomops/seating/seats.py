@@ -27,8 +27,9 @@ from roomops.seating.offers import (
     cancel_entry_offers,
     fill_open_seats,
     live_offer,
+    next_for_seat,
     offer_entity,
-    require_in_order,
+    require_next,
     require_seat_for,
 )
 from roomops.seating.queries import hold_in_room, live_absences
@@ -92,8 +93,8 @@ def seat_directly(session: Session, actor: Actor, now: datetime, *, table_id: in
     table = table_in_room(session, actor, table_id)
     get_in_room(session, Player, player_id, actor, "player")
     game = locked_game(session, table.game_id)
-    require_seat_for(session, table, game, seat_no, player_id)
-    require_in_order(session, game, table, seat_no, player_id, reason)
+    seat = require_seat_for(session, table, game, seat_no, player_id)
+    require_next(next_for_seat(session, game, seat), player_id, reason, "R13")
     elsewhere = require_new_buy_in(session, game, player_id)
     override = check_seat_buy_in(session, actor, now, game, player_id, buy_in, override_reason)
     return sit(session, actor, now, table, game, seat_no, player_id, buy_in, reason,

@@ -5,15 +5,17 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from sqlalchemy import select, update
 
 from roomops.errors import Conflict, Invalid
+from roomops.games.models import Table
 from roomops.jobs.sweep import sweep
 from roomops.lists import services as lists
 from roomops.lists.models import ListEntry
 from roomops.rooms.services import bar_pair
 from roomops.seating import offers, queries, seats
 from roomops.seating.models import SeatHold
-from tests.services.helpers import audits, fill_table, full_game, live_offer, live_seat
+from tests.services.helpers import audits, fill_table, full_game, live_offer, live_seat, refused
 
 S = timedelta(seconds=1)
 
@@ -323,3 +325,45 @@ def test_r16_removing_a_called_entry_frees_the_called_seat(room, session, now):
     session.flush()
     assert (called.ended_at, called.outcome) == (now + 2 * S, "cancelled")
     assert live_offer(session, b.id).seat_no == called.seat_no
+
+
+def test_r14_manual_offer_to_a_player_holding_an_offer_elsewhere_refused(room, session, now):
+    _manual_room(room)
+    (g1, t1), (g2, t2) = full_game(room, session, now, name="1"), full_game(room, session, now, name="2")
+    ann = room.player(now, "Ann")
+    e1 = lists.join(session, room.sup, now, player_id=ann.id, game_id=g1.id)
+    e2 = lists.join(session, room.sup, now, player_id=ann.id, game_id=g2.id)
+    offers.offer_by_hand(session, room.sup, now, table_id=t2.id, seat_no=9, entry_id=e2.id)
+    refused(lambda: offers.offer_by_hand(session, room.sup, now, table_id=t1.id, seat_no=9,
+                                         entry_id=e1.id), "R14", "already holds an open offer")
+    assert [o.table_id for o in session.scalars(select(SeatHold).where(
+        SeatHold.player_id == ann.id, SeatHold.ended_at.is_(None)))] == [t2.id]
+
+
+def test_r5_table_closed_after_it_was_read_is_refused(room, session, now):
+    """The seat checks read the game's open tables afresh: a table closed since the action read it
+    (before the game's lock was taken) is refused, not given a seat."""
+    _manual_room(room)
+    game, table = full_game(room, session, now)
+    entry = lists.join(session, room.sup, now, player_id=room.player(now, "Ann").id, game_id=game.id)
+    session.execute(update(Table).where(Table.id == table.id).values(status="closed"),
+                    execution_options={"synchronize_session": False})
+    assert table.status == "open"  # what the action will read from the session
+    refused(lambda: offers.offer_by_hand(session, room.sup, now, table_id=table.id, seat_no=9,
+                                         entry_id=entry.id), "R5", "is closed", error=Conflict)
+
+
+def test_r14_seat_goes_past_more_ineligible_entries_than_are_read_first(room, session, now):
+    """The allocation reads the lists' first entries and, when they run out before the seat is
+    given, the rest: a seat behind a long run of players barred at its table is still offered."""
+    game, table = full_game(room, session, now, free=1)
+    seated = session.scalars(select(SeatHold.player_id).where(
+        SeatHold.table_id == table.id, SeatHold.ended_at.is_(None))).first()
+    for i, p in enumerate(room.players(now, offers._PER_SEAT + 1, "R")):
+        bar_pair(session, room.sup, now, p.id, seated, "R15")
+        lists.join(session, room.sup, now + i * S, player_id=p.id, game_id=game.id)
+    assert live_offer(session, p.id) is None
+    ann = room.player(now, "Ann")
+    lists.join(session, room.sup, now + 20 * S, player_id=ann.id, game_id=game.id)
+    offer = live_offer(session, ann.id)
+    assert offer is not None and (offer.table_id, offer.seat_no) == (table.id, 9)
