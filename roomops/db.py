@@ -154,12 +154,17 @@ def end_live_by(session: Session, model: Any, key: str, keys: list[int], now: da
         stmt = stmt.values({k: v for k, v in values.items() if k not in plain})
     rows = session.execute(stmt, {"keys": list(keys), "end_at": now, "end_outcome": outcome,
                                   **{f"set_{k}": v for k, v in plain.items()}}).all()
-    new = {"ended_at": now, "outcome": outcome, **plain}
-    for row in rows:
-        held = session.identity_map.get(session.identity_key(model, row[0]))
-        for name, value in new.items() if held is not None else ():
-            set_committed_value(held, name, value)
+    set_held(session, model, [row[0] for row in rows], {"ended_at": now, "outcome": outcome, **plain})
     return rows
+
+
+def set_held(session: Session, model: Any, ids: list[int], values: dict[str, object]) -> None:
+    """Give the objects the session holds of these rows the values a plain UPDATE just set, as if
+    loaded so (the UPDATE ran outside the unit of work: nothing to flush)."""
+    for row_id in ids:
+        held = session.identity_map.get(session.identity_key(model, row_id))
+        for name, value in values.items() if held is not None else ():
+            set_committed_value(held, name, value)
 
 
 @cache

@@ -5,20 +5,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import Integer, bindparam, case, cast, select
+from sqlalchemy import Integer, bindparam, case, cast, select, update
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
 from roomops.absences.services import end_absences
 from roomops.actors import Actor, get_in_room
 from roomops.audit.service import record
-from roomops.db import end_live, end_live_by, insert_one
+from roomops.db import end_live, end_live_by, insert_one, set_held
 from roomops.errors import Conflict, Invalid, NotFound
 from roomops.games.models import Game, Table
 from roomops.games.services import locked_game, table_in_room
 from roomops.ledger import services as ledger
 from roomops.ledger.rules import AT_TABLE, check_method
-from roomops.lists.history import end_entry
+from roomops.lists.history import record_end
 from roomops.lists.models import ListEntry
 from roomops.playovers.services import end_playovers
 from roomops.rooms.models import Player, Room
@@ -80,7 +80,7 @@ def claim(session: Session, actor: Actor, now: datetime, offer_id: int, buy_in: 
     record(session, actor, now, "offer.claimed", offer_entity(offer),
            offer_id=offer.id, player_id=offer.player_id)
     return sit(session, actor, now, table, game, offer.seat_no, offer.player_id, buy_in,
-               override=override, elsewhere=elsewhere, method=buy_in_method)
+               override=override, elsewhere=elsewhere, method=buy_in_method, claimed=True)
 
 
 def seat_directly(session: Session, actor: Actor, now: datetime, *, table_id: int, seat_no: int,
@@ -104,11 +104,13 @@ def seat_directly(session: Session, actor: Actor, now: datetime, *, table_id: in
 def sit(session: Session, actor: Actor, now: datetime, table: Table, game: Game, seat_no: int,
         player_id: int, buy_in: int, reason: str | None = None, *,
         override: Override | None = None, elsewhere: SeatHold | None,
-        method: str = AT_TABLE) -> SeatHold:
+        method: str = AT_TABLE, claimed: bool = False) -> SeatHold:
     """R21: seat the player, end the seat they held elsewhere in the room (``elsewhere``, from
     ``require_new_buy_in``: one seat per player), post the buy-in's ledger row (R30, R52; paid
     by ``method``) and take them off this game's lists; other games' lists keep them (R10). The
-    caller has checked the buy-in with ``check_seat_buy_in`` (R27, R30) before writing anything."""
+    caller has checked the buy-in with ``check_seat_buy_in`` (R27, R30) before writing anything.
+    ``claimed``: the seat is the player's offer, claimed; a player holds one live offer at most
+    (R14, ``uq_seat_holds_live_player_offer``), so no other is left to cancel."""
     # The old seat ends first (one live seat per player, enforced by the database) but is offered
     # only once this player is off the lists, so it can never be offered back to them.
     old_game = end_seat(session, actor, now, elsewhere, "moved", None) if elsewhere else None
@@ -128,7 +130,8 @@ def sit(session: Session, actor: Actor, now: datetime, table: Table, game: Game,
                left_table=req.left_table, rule="R27")
     # A seat this player was called to in this game is not held for them any more, and one more
     # player here may let a table change elsewhere in the game go ahead (R18): offer again.
-    cancel_entry_offers(session, actor, now, ended)
+    if not claimed:
+        cancel_entry_offers(session, actor, now, ended)
     fill_open_seats(session, actor, now, game)
     if old_game is not None:
         fill_open_seats(session, actor, now, old_game)
@@ -136,9 +139,12 @@ def sit(session: Session, actor: Actor, now: datetime, table: Table, game: Game,
 
 
 # built once, as every statement on a desk action's path (docs/benchmarks.md)
-_ACTIVE_ENTRIES = select(ListEntry).where(
-    ListEntry.game_id == bindparam("game_id"),
-    ListEntry.player_id.in_(bindparam("players", expanding=True)), ListEntry.status == "active")
+# Its parameters are named unlike any column: one named as a column would be SET too.
+_SEATED_ENTRIES = update(ListEntry.__table__).where(
+    ListEntry.game_id == bindparam("in_game"),
+    ListEntry.player_id.in_(bindparam("players", expanding=True)), ListEntry.status == "active").values(
+    status="seated", ended_at=bindparam("now"), end_reason=bindparam("why")).returning(
+    ListEntry.id, ListEntry.player_id)
 _LIVE_SEAT_IN_GAME = select(SeatHold).join(Table, Table.id == SeatHold.table_id).where(
     SeatHold.player_id == bindparam("player_id"), SeatHold.kind == SEATED,
     SeatHold.ended_at.is_(None), Table.game_id == bindparam("game_id"))
@@ -149,12 +155,16 @@ _LIVE_SEAT_IN_ROOM = select(SeatHold).where(
 
 def leave_game_lists(session: Session, actor: Actor, now: datetime, game: Game,
                      player_ids: list[int], why: str) -> list[int]:
-    """R21: players seated in the game come off its lists (status ``seated``); returns the ended
-    entries' ids, whose open offers the caller cancels (``cancel_entry_offers``)."""
-    ended = list(session.scalars(_ACTIVE_ENTRIES, {"game_id": game.id, "players": player_ids}))
-    for entry in ended:
-        end_entry(session, actor, now, entry, why, status="seated", action="entry.seated")
-    return [e.id for e in ended]
+    """R21: players seated in the game come off its lists (status ``seated``), in one UPDATE;
+    returns the ended entries' ids, whose open offers the caller cancels (``cancel_entry_offers``)."""
+    session.flush()
+    ended = session.execute(_SEATED_ENTRIES, {"in_game": game.id, "players": player_ids, "now": now,
+                                              "why": why}).all()
+    set_held(session, ListEntry, [entry_id for entry_id, _ in ended],
+             {"status": "seated", "ended_at": now, "end_reason": why})
+    for entry_id, player_id in ended:
+        record_end(session, actor, now, "entry.seated", entry_id, player_id, why)
+    return [entry_id for entry_id, _ in ended]
 
 
 def seated_in(session: Session, game: Game, player_id: int) -> SeatHold | None:

@@ -171,9 +171,12 @@ def test_r21_claim_seats_and_leaves_other_games_lists_alone(room, session, now):
     assert (hold.kind, hold.table_id, hold.seat_no, hold.buy_in) == ("seated", t1.id, offer.seat_no,
                                                                      20000)
     assert (offer.ended_at, offer.outcome) == (now + 2 * S, "claimed")
+    # the session's objects show it before anything is read again, and so does the database
+    assert (wait1.status, wait1.ended_at, reserve1.status) == ("seated", now + 2 * S, "seated")
     session.flush()
     session.expire_all()
     assert (wait1.status, reserve1.status, wait2.status) == ("seated", "seated", "active")
+    assert wait1.end_reason == f"seated at table {t1.name}"
     with pytest.raises(Conflict):
         seats.claim(session, room.sup, now + 3 * S, offer.id, 20000)
     assert len(audits(session, "offer.claimed")) == 1
