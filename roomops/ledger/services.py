@@ -64,7 +64,7 @@ def at_desk(session: Session, actor: Actor, now: datetime, hold: SeatHold, amoun
             method: str = AT_TABLE) -> LedgerEntry:
     """R30/R27: the buy-in of a seat the desk opens (a claim or a direct seating), posted in the
     seating's own transaction under its ``floor`` right. The desk has already checked the amount
-    (``seats.check_seat_buy_in``: R30, or R27 which may exceed the table maximum): what it
+    (``seats.check_sitting_down``: R30, or R27 which may exceed the table maximum): what it
     accepted is recorded as it is, paid as the desk said (checked by the caller): by default
     ``table``, cash at the table (R32), the player handing the buy-in over as they sit down."""
     return post(session, actor, now, Posting("buy_in", amount, method, **at_seat(session, hold)),

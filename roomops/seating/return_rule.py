@@ -45,6 +45,7 @@ class Stint:
     ended_at: datetime | None
     outcome: str | None  # 'left' | 'moved' | None while seated
     leave_amount: int | None
+    hold_id: int | None = None  # the seat hold it was read from
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,32 +26,41 @@ def stakes_of(game: Game) -> Stakes:
 
 
 # built once (docs/benchmarks.md: building a statement costs more than running it)
-_STINTS = select(SeatHold.player_id, SeatHold.started_at, SeatHold.ended_at, SeatHold.outcome,
-                 SeatHold.leave_amount, Table.name, Game.id, Game.variant, Game.small_blind,
-                 Game.big_blind, Game.ante).join(Table, Table.id == SeatHold.table_id).join(
-    Game, Game.id == Table.game_id).where(
+_STINTS = select(SeatHold.id.label("hold_id"), SeatHold.player_id, SeatHold.started_at,
+                 SeatHold.ended_at, SeatHold.outcome, SeatHold.leave_amount, Table.name, Game.id,
+                 Game.variant, Game.small_blind, Game.big_blind, Game.ante).join(
+    Table, Table.id == SeatHold.table_id).join(Game, Game.id == Table.game_id).where(
     SeatHold.player_id.in_(bindparam("players", expanding=True)), SeatHold.kind == "seated",
     or_(SeatHold.ended_at.is_(None), SeatHold.ended_at >= bindparam("since")))
+
+
+def stints(session: Session, room: Room, now: datetime, player_ids: list[int]) -> dict[int, list[Stint]]:
+    """The players' live seats and the seats they left within the return window's reach (R27):
+    one statement, whatever the number of players (``ix_seat_holds_player_seated``)."""
+    found: dict[int, list[Stint]] = {}
+    for r in rows(session, _STINTS, {"players": player_ids, "since": now - policy_of(room).lookback()}):
+        found.setdefault(r.player_id, []).append(Stint(
+            Stakes(r.variant, r.small_blind, r.big_blind, r.ante), r.id, r.name, r.started_at,
+            r.ended_at, r.outcome, r.leave_amount, r.hold_id))
+    return found
+
+
+def required_of(history: list[Stint], room: Room, now: datetime, game: Game) -> Requirement | None:
+    """R27 for a player whose seats are ``history`` (``stints``) sitting down in ``game`` now."""
+    return return_rule.return_requirement(history, stakes_of(game), game.min_buyin, game.max_buyin,
+                                          policy_of(room), now)
 
 
 def requirements(session: Session, room: Room, now: datetime,
                  wanted: Iterable[tuple[int, Game]]) -> dict[tuple[int, int], Requirement]:
     """R27 for each (player id, game) the caller is about to seat or show: keyed by (player id,
-    game id), only where the rule applies. One statement, whatever the number of players: their
-    live seats and the seats they left within the window's reach (``ix_seat_holds_player_seated``)."""
+    game id), only where the rule applies. One statement (``stints``)."""
     pairs = list(wanted)
     if not pairs:
         return {}
-    policy = policy_of(room)
-    stints: dict[int, list[Stint]] = {}
-    for r in rows(session, _STINTS, {"players": list({player_id for player_id, _ in pairs}),
-                                    "since": now - policy.lookback()}):
-        stints.setdefault(r.player_id, []).append(Stint(
-            Stakes(r.variant, r.small_blind, r.big_blind, r.ante), r.id, r.name, r.started_at,
-            r.ended_at, r.outcome, r.leave_amount))
-    found = {(player_id, game.id): return_rule.return_requirement(
-        stints.get(player_id, []), stakes_of(game), game.min_buyin, game.max_buyin, policy, now)
-        for player_id, game in pairs}
+    history = stints(session, room, now, list({player_id for player_id, _ in pairs}))
+    found = {(player_id, game.id): required_of(history.get(player_id, []), room, now, game)
+             for player_id, game in pairs}
     return {key: req for key, req in found.items() if req is not None}
 
 

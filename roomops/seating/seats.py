@@ -22,6 +22,7 @@ from roomops.lists.history import record_end
 from roomops.lists.models import ListEntry
 from roomops.playovers.services import end_playovers
 from roomops.rooms.models import Player, Room
+from roomops.seating import returns
 from roomops.seating.models import OFFER, SEATED, SeatHold
 from roomops.seating.offers import (
     cancel_entry_offers,
@@ -34,7 +35,6 @@ from roomops.seating.offers import (
 )
 from roomops.seating.queries import hold_in_room, live_absences
 from roomops.seating.return_rule import Requirement, check_return_buy_in
-from roomops.seating.returns import requirement
 from roomops.seating.rules import check_buy_in, check_claimable
 
 
@@ -46,22 +46,35 @@ class Override:
     reason: str
 
 
-def check_seat_buy_in(session: Session, actor: Actor, now: datetime, game: Game, player_id: int,
-                      buy_in: int, override_reason: str | None) -> Override | None:
-    """R21: the buy-in satisfies R30, or R27 when the player returns to the same game within the
-    window. With a written reason a supervisor overrides R27 (R30 still applies); the override is
-    returned for the audit trail (R60), None when nothing was overridden."""
+def check_sitting_down(session: Session, actor: Actor, now: datetime, game: Game, player_id: int,
+                       buy_in: int, override_reason: str | None) -> tuple[SeatHold | None, Override | None]:
+    """Before a player sits down in ``game`` (nothing is written until this passes), from one read
+    of their seats (``returns.stints``):
+
+    - R18: a player seated in the game who takes another of its seats changes tables, carrying the
+      stack: that is a move (``roomops.seating.moves``), not a buy-in;
+    - R21: the buy-in satisfies R30, or R27 when the player returns to the same game within the
+      window; with a written reason a supervisor overrides R27 (R30 still applies).
+
+    Returns the player's live seat in another game of the room, which sitting down here ends
+    (R21), and the override for the audit trail (R60), None when nothing was overridden."""
+    room = session.get_one(Room, actor.room_id)
+    history = returns.stints(session, room, now, [player_id]).get(player_id, [])
+    live = next((stint for stint in history if stint.ended_at is None), None)
+    if live is not None and live.game_id == game.id:
+        raise Conflict(f"the player is seated at table {live.table_name} of this game: a table "
+                       "change carries the stack, record it as a move", "R18")
     if override_reason is not None and not override_reason.strip():
         raise Invalid("overriding the return rule needs a written reason", "R27")
-    room = session.get_one(Room, actor.room_id)
-    required = requirement(session, room, now, player_id, game)
+    required = returns.required_of(history, room, now, game)
     if required is None or override_reason is not None:
         check_buy_in(buy_in, game.min_buyin, game.max_buyin)
     else:
         check_return_buy_in(buy_in, required, room.timezone)
+    elsewhere = session.get_one(SeatHold, live.hold_id) if live is not None else None
     if required is None or override_reason is None or required.allows(buy_in):
-        return None
-    return Override(required, override_reason.strip())
+        return elsewhere, None
+    return elsewhere, Override(required, override_reason.strip())
 
 
 def claim(session: Session, actor: Actor, now: datetime, offer_id: int, buy_in: int,
@@ -73,8 +86,8 @@ def claim(session: Session, actor: Actor, now: datetime, offer_id: int, buy_in: 
     check_method(buy_in_method, "R30", "buy_in")
     offer, table, game = live_offer(session, actor, offer_id)
     check_claimable(offer.deadline, now)  # type: ignore[arg-type]
-    elsewhere = require_new_buy_in(session, game, offer.player_id)
-    override = check_seat_buy_in(session, actor, now, game, offer.player_id, buy_in, override_reason)
+    elsewhere, override = check_sitting_down(session, actor, now, game, offer.player_id, buy_in,
+                                             override_reason)
     if not end_live(session, SeatHold, [offer.id], now, "claimed"):
         raise Conflict("the offer was already taken", "R20")
     record(session, actor, now, "offer.claimed", offer_entity(offer),
@@ -95,8 +108,8 @@ def seat_directly(session: Session, actor: Actor, now: datetime, *, table_id: in
     game = locked_game(session, table.game_id)
     seat = require_seat_for(session, table, game, seat_no, player_id)
     require_next(next_for_seat(session, game, seat), player_id, reason, "R13")
-    elsewhere = require_new_buy_in(session, game, player_id)
-    override = check_seat_buy_in(session, actor, now, game, player_id, buy_in, override_reason)
+    elsewhere, override = check_sitting_down(session, actor, now, game, player_id, buy_in,
+                                             override_reason)
     return sit(session, actor, now, table, game, seat_no, player_id, buy_in, reason,
                override=override, elsewhere=elsewhere, method=buy_in_method)
 
@@ -106,9 +119,9 @@ def sit(session: Session, actor: Actor, now: datetime, table: Table, game: Game,
         override: Override | None = None, elsewhere: SeatHold | None,
         method: str = AT_TABLE, claimed: bool = False) -> SeatHold:
     """R21: seat the player, end the seat they held elsewhere in the room (``elsewhere``, from
-    ``require_new_buy_in``: one seat per player), post the buy-in's ledger row (R30, R52; paid
+    ``check_sitting_down``: one seat per player), post the buy-in's ledger row (R30, R52; paid
     by ``method``) and take them off this game's lists; other games' lists keep them (R10). The
-    caller has checked the buy-in with ``check_seat_buy_in`` (R27, R30) before writing anything.
+    caller has checked the buy-in with ``check_sitting_down`` (R27, R30) before writing anything.
     ``claimed``: the seat is the player's offer, claimed; a player holds one live offer at most
     (R14, ``uq_seat_holds_live_player_offer``), so no other is left to cancel."""
     # The old seat ends first (one live seat per player, enforced by the database) but is offered
@@ -148,9 +161,6 @@ _SEATED_ENTRIES = update(ListEntry.__table__).where(
 _LIVE_SEAT_IN_GAME = select(SeatHold).join(Table, Table.id == SeatHold.table_id).where(
     SeatHold.player_id == bindparam("player_id"), SeatHold.kind == SEATED,
     SeatHold.ended_at.is_(None), Table.game_id == bindparam("game_id"))
-_LIVE_SEAT_IN_ROOM = select(SeatHold).where(
-    SeatHold.room_id == bindparam("room_id"), SeatHold.player_id == bindparam("player_id"),
-    SeatHold.kind == SEATED, SeatHold.ended_at.is_(None))
 
 
 def leave_game_lists(session: Session, actor: Actor, now: datetime, game: Game,
@@ -170,18 +180,6 @@ def leave_game_lists(session: Session, actor: Actor, now: datetime, game: Game,
 def seated_in(session: Session, game: Game, player_id: int) -> SeatHold | None:
     """The player's live seat at a table of ``game``, if any (R18)."""
     return session.scalar(_LIVE_SEAT_IN_GAME, {"player_id": player_id, "game_id": game.id})
-
-
-def require_new_buy_in(session: Session, game: Game, player_id: int) -> SeatHold | None:
-    """R18: a player seated in the game who takes another of its seats changes tables, carrying
-    the stack: that is a move (``roomops.seating.moves``), not a buy-in. Returns the player's live
-    seat in another game of the room, which sitting down here ends (R21)."""
-    hold = session.scalar(_LIVE_SEAT_IN_ROOM, {"room_id": game.room_id, "player_id": player_id})
-    table = session.get_one(Table, hold.table_id) if hold is not None else None
-    if table is not None and table.game_id == game.id:
-        raise Conflict(f"the player is seated at table {table.name} of this game: a table change "
-                       "carries the stack, record it as a move", "R18")
-    return hold
 
 
 def leave(session: Session, actor: Actor, now: datetime, hold_id: int,

@@ -74,7 +74,7 @@ def test_a_return_rule_buy_in_above_the_maximum_is_posted_and_accepted_again(roo
     assert (row.kind, row.amount) == ("buy_in", 90000)
     ledger.reverse(session, room.sup, later, row.id, "posted twice by mistake")
     again = ledger.buy_in(session, room.actor("cashier"), later, back.id, 90000)
-    assert again.amount == 90000  # what check_seat_buy_in accepted, the ledger accepts
+    assert again.amount == 90000  # what check_sitting_down accepted, the ledger accepts
 
 
 def test_the_report_adds_up_per_table_game_kind_and_staff(room, session, now, day):
