@@ -5,16 +5,16 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from sqlalchemy import bindparam, select
+from sqlalchemy import bindparam, case, literal, select, update
 from sqlalchemy.orm import Session
 
 from roomops.actors import Actor
 from roomops.audit.service import record
-from roomops.db import end_live, end_live_by, insert_rows
+from roomops.db import UTCDateTime, end_live, end_live_by, insert_rows, set_held
 from roomops.errors import Conflict, Invalid, NotFound
 from roomops.games.models import Game, Table
 from roomops.games.services import locked_game, table_in_room
-from roomops.lists.history import end_entry
+from roomops.lists.history import record_end
 from roomops.lists.models import ListEntry
 from roomops.lists.ordering import TICK
 from roomops.rooms.models import Room
@@ -24,7 +24,12 @@ from roomops.seating.models import OFFER, SeatHold
 from roomops.seating.rules import claim_deadline
 
 # built once, as every statement on a desk action's path (docs/benchmarks.md)
-_ENTRIES = select(ListEntry).where(ListEntry.id.in_(bindparam("ids", expanding=True)))
+# Parameters of an UPDATE are named unlike any column: one named as a column would be SET too.
+_ACTIVE = update(ListEntry.__table__).where(
+    ListEntry.id.in_(bindparam("ids", expanding=True)), ListEntry.status == "active").returning(
+    ListEntry.id)
+_REMOVED = _ACTIVE.values(status="removed", ended_at=bindparam("now"), end_reason=bindparam("why"))
+_TO_BOTTOM = _ACTIVE.values(queue_at=bindparam("at"))
 _DUE = select(SeatHold).join(Table, Table.id == SeatHold.table_id).where(
     Table.game_id == bindparam("game_id"), SeatHold.kind == OFFER, SeatHold.ended_at.is_(None),
     SeatHold.deadline <= bindparam("now"))
@@ -224,23 +229,47 @@ def release_offers(session: Session, actor: Actor, now: datetime, game: Game,
     ended = set(end_live(session, SeatHold, [o.id for o in offers], now, outcome))
     mine = sorted((o for o in offers if o.id in ended), key=lambda o: o.started_at)
     room = session.get_one(Room, game.room_id)
-    entries = {e.id: e for e in session.scalars(
-        _ENTRIES, {"ids": [o.entry_id for o in mine if o.entry_id]})}
-    for i, offer in enumerate(mine):
+    changed = _missed_calls(session, now, room, mine, outcome)
+    for offer in mine:
         if offer.entry_id is None:
             refuse_must_move(session, actor, now, room, game, offer, outcome)
             continue
-        entry = entries[offer.entry_id]
-        record(session, actor, now, f"offer.{outcome}", ("list_entry", entry.id),
+        record(session, actor, now, f"offer.{outcome}", ("list_entry", offer.entry_id),
                offer_id=offer.id, missed_call=True, policy=room.on_claim_expiry)
-        if entry.status != "active":
-            continue
-        if room.on_claim_expiry == "bottom":
-            entry.queue_at = now + i * TICK  # missed calls keep their order at the bottom
-        else:
-            end_entry(session, actor, now, entry, f"missed call ({outcome})")
+        if offer.entry_id in changed and room.on_claim_expiry != "bottom":
+            record_end(session, actor, now, "entry.removed", offer.entry_id, offer.player_id,
+                       _missed(outcome))
     fill_open_seats(session, actor, now, game, skip={o.player_id for o in mine})
     return mine
+
+
+def _missed_calls(session: Session, now: datetime, room: Room, offers: list[SeatHold],
+                  outcome: str) -> set[int]:
+    """R22: the entries of these missed calls still on their list go to its bottom, keeping the
+    calls' order, or come off it, per ``on_claim_expiry``: one UPDATE; returns their ids."""
+    at = {o.entry_id: now + i * TICK for i, o in enumerate(offers) if o.entry_id}
+    if not at:
+        return set()
+    session.flush()
+    if room.on_claim_expiry != "bottom":
+        why = _missed(outcome)
+        done = [row[0] for row in session.execute(_REMOVED, {"ids": list(at), "now": now, "why": why})]
+        set_held(session, ListEntry, done, {"status": "removed", "ended_at": now, "end_reason": why})
+        return set(done)
+    if len(at) == 1:  # a desk action: the UPDATE built once
+        stmt, params = _TO_BOTTOM, {"ids": list(at), "at": next(iter(at.values()))}
+    else:
+        stmt, params = _ACTIVE.values(queue_at=case(
+            {entry_id: literal(when, UTCDateTime()) for entry_id, when in at.items()},
+            value=ListEntry.id)), {"ids": list(at)}
+    done = [row[0] for row in session.execute(stmt, params)]
+    for entry_id in done:
+        set_held(session, ListEntry, [entry_id], {"queue_at": at[entry_id]})
+    return set(done)
+
+
+def _missed(outcome: str) -> str:
+    return f"missed call ({outcome})"
 
 
 def refuse_must_move(session: Session, actor: Actor, now: datetime, room: Room, game: Game,

@@ -12,6 +12,7 @@ from roomops.games.models import Table
 from roomops.jobs.sweep import sweep
 from roomops.lists import services as lists
 from roomops.lists.models import ListEntry
+from roomops.lists.ordering import TICK
 from roomops.rooms.services import bar_pair
 from roomops.seating import offers, queries, seats
 from roomops.seating.models import SeatHold
@@ -212,6 +213,7 @@ def test_r22_decline_is_a_missed_call_and_next_player_is_offered(room, session, 
     offers.decline(session, room.sup, now + 2 * S, first.id)
     assert first.outcome == "declined"
     assert live_offer(session, b.id).seat_no == first.seat_no
+    assert (ea.status, ea.ended_at) == ("removed", now + 2 * S)  # the session's object, and:
     session.flush()
     session.expire_all()
     assert ea.status == "removed" and "missed call" in ea.end_reason  # default policy remove
@@ -231,14 +233,32 @@ def test_r22_expiry_with_policy_bottom_keeps_entry_at_the_bottom(room, session, 
     first = live_offer(session, a.id)
     result = sweep(session, first.deadline)
     assert result.expired_offers == [first.id]
+    assert ea.queue_at == first.deadline  # the session's object, and:
     session.flush()
     session.expire_all()
-    assert ea.status == "active"
+    assert ea.status == "active" and ea.queue_at == first.deadline
     assert [e.id for e in lists.list_entries(session, game.id, None)] == [eb.id, ec.id, ea.id]
     assert live_offer(session, b.id).seat_no == first.seat_no
     (row,) = audits(session, "offer.expired")
     assert row.detail["missed_call"] is True and row.detail["policy"] == "bottom"
     assert row.actor == "scheduler" and row.at == first.deadline
+
+
+def test_r22_calls_missed_together_go_to_the_bottom_in_the_calls_order(room, session, now):
+    room.room.on_claim_expiry = "bottom"
+    game, _ = full_game(room, session, now, free=2)
+    a, b, c, d = (room.player(now, n) for n in ("Ann", "Bob", "Cid", "Dan"))
+    ea = lists.join(session, room.sup, now, player_id=a.id, game_id=game.id)
+    eb = lists.join(session, room.sup, now + S, player_id=b.id, game_id=game.id)
+    ec = lists.join(session, room.sup, now + 2 * S, player_id=c.id, game_id=game.id)
+    ed = lists.join(session, room.sup, now + 3 * S, player_id=d.id, game_id=game.id)
+    due = live_offer(session, b.id).deadline  # Bob's call came a second after Ann's
+    assert len(sweep(session, due).expired_offers) == 2
+    assert (ea.queue_at, eb.queue_at) == (due, due + TICK)
+    session.flush()
+    session.expire_all()
+    assert (ea.queue_at, eb.queue_at) == (due, due + TICK)
+    assert [e.id for e in lists.list_entries(session, game.id, None)] == [ec.id, ed.id, ea.id, eb.id]
 
 
 def test_r22_player_who_just_missed_is_not_handed_the_seat_straight_back(room, session, now):
