@@ -10,10 +10,10 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
-from roomops.actors import Actor, get_in_room
+from roomops.actors import Actor
 from roomops.audit.service import record
 from roomops.db import insert_one, insert_rows
 from roomops.errors import Conflict
@@ -24,6 +24,7 @@ from roomops.ledger.models import LedgerEntry
 from roomops.rooms.models import Room
 from roomops.rooms.shifts import Shift, shift_of
 from roomops.seating.models import SeatHold
+from roomops.seating.queries import hold_in_room
 
 
 @dataclass(frozen=True)
@@ -55,13 +56,20 @@ def at_seat(session: Session, hold: SeatHold) -> dict[str, int]:
             "hold_id": hold.id}
 
 
+# built once, as every statement on a desk action's path (docs/benchmarks.md)
+_LOCKED_HOLD = select(SeatHold).where(SeatHold.id == bindparam("id")).with_for_update(
+    key_share=True).execution_options(populate_existing=True)
+
+
 def locked_hold(session: Session, actor: Actor, hold_id: int) -> SeatHold:
-    """The seat (R1: in the actor's room), row-locked on PostgreSQL so postings against one seat
-    are serialised; a request that waited sees what the one before it committed."""
-    get_in_room(session, SeatHold, hold_id, actor, "seat")
-    return session.scalars(select(SeatHold).where(SeatHold.id == hold_id)
-                           .with_for_update(key_share=True)
-                           .execution_options(populate_existing=True)).one()
+    """The seat (R1: in the actor's room) with its table, game and room, read in one statement;
+    on PostgreSQL the seat is then row-locked and read again, so postings against one seat are
+    serialised and a request that waited sees what the one before it committed. (SQLite's
+    transaction took the write lock when it began.)"""
+    hold = hold_in_room(session, actor, hold_id, "seat")
+    if session.get_bind().dialect.name != "sqlite":
+        session.scalars(_LOCKED_HOLD, {"id": hold_id}).one()
+    return hold
 
 
 def check_seat(hold: SeatHold, rule: str, *, live: bool) -> None:

@@ -14,11 +14,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import exists, select
+from sqlalchemy import bindparam, exists, select
 from sqlalchemy.orm import Session, aliased
 
 from roomops.actors import Actor, get_in_room
 from roomops.board.terms import money
+from roomops.db import rows
 from roomops.errors import Conflict, Invalid
 from roomops.games.models import Game
 from roomops.ledger.idempotency import fingerprint, replay
@@ -79,20 +80,20 @@ def table_changes(session: Session, actor: Actor, now: datetime, game_id: int,
     follows the chips while the day's total does not move; chips added with the move are an
     ``add_on`` paid in cash at the table (R32). A move within a table (a seat change) and an
     empty stack post no transfer."""
-    rows: list[Posting] = []
+    postings: list[Posting] = []
     for c in changes:
         player = {"player_id": c.new.player_id, "game_id": game_id}
         if c.stack and c.old.table_id != c.new.table_id:
             note: dict[str, object] = {"move": c.move, "from_hold_id": c.old.id,
                                        "to_hold_id": c.new.id}
-            rows += [Posting(TRANSFER, -c.stack, "chips", table_id=c.old.table_id,
-                             hold_id=c.old.id, note=note, **player),
-                     Posting(TRANSFER, c.stack, "chips", table_id=c.new.table_id, hold_id=c.new.id,
-                             note=note, **player)]
+            postings += [Posting(TRANSFER, -c.stack, "chips", table_id=c.old.table_id,
+                                 hold_id=c.old.id, note=note, **player),
+                         Posting(TRANSFER, c.stack, "chips", table_id=c.new.table_id,
+                                 hold_id=c.new.id, note=note, **player)]
         if c.added:
-            rows.append(Posting("add_on", c.added, AT_TABLE, table_id=c.new.table_id,
-                                hold_id=c.new.id, **player))
-    return post_many(session, actor, now, rows)
+            postings.append(Posting("add_on", c.added, AT_TABLE, table_id=c.new.table_id,
+                                    hold_id=c.new.id, **player))
+    return post_many(session, actor, now, postings)
 
 
 def add_on(session: Session, actor: Actor, now: datetime, hold_id: int, amount: int,
@@ -197,14 +198,15 @@ def _check_first_buy_in(session: Session, hold: SeatHold, amount: int, game: Gam
         raise Conflict("the player changed tables with their stack: more chips are an add-on",
                        "R30")
     check_buy_in(amount, game.min_buyin, max(game.max_buyin, hold.buy_in or 0))
-    standing = select(LedgerEntry.id).where(
-        LedgerEntry.hold_id == hold.id, LedgerEntry.kind == "buy_in",
-        ~exists().where(_REVERSAL.reverses_id == LedgerEntry.id))
-    if session.scalar(standing.limit(1)) is not None:
+    if rows(session, _STANDING_BUY_IN, {"hold": hold.id}).first() is not None:
         raise Conflict("this seat has its buy-in already: more chips are an add-on", "R30")
 
 
 _REVERSAL = aliased(LedgerEntry)
+# built once, as every statement on a desk action's path (docs/benchmarks.md)
+_STANDING_BUY_IN = select(LedgerEntry.id).where(
+    LedgerEntry.hold_id == bindparam("hold"), LedgerEntry.kind == "buy_in",
+    ~exists().where(_REVERSAL.reverses_id == LedgerEntry.id)).limit(1)
 
 
 def _reversed(session: Session, entry_id: int) -> bool:
