@@ -33,6 +33,10 @@ _TO_BOTTOM = _ACTIVE.values(queue_at=bindparam("at"))
 _DUE = select(SeatHold).join(Table, Table.id == SeatHold.table_id).where(
     Table.game_id == bindparam("game_id"), SeatHold.kind == OFFER, SeatHold.ended_at.is_(None),
     SeatHold.deadline <= bindparam("now"))
+# The allocation's first read, in entries for each open seat: more than one, as some are passed
+# over (barred, already at the table, a table change that would leave their table short, just
+# missed a call).
+_PER_SEAT = 8
 
 
 def plan(session: Session, game: Game, *, skip: set[int] | None = None) -> list[Assignment]:
@@ -70,11 +74,6 @@ def _allocate(session: Session, game: Game, seats: queries.GameSeats, barred: se
     return found
 
 
-# More than one entry a seat: some are passed over (barred, already at the table, a table change
-# that would leave their table short, just missed a call).
-_PER_SEAT = 8
-
-
 @dataclass
 class OpenSeat:
     """One seat of one table with the game's seats as read for it (that seat the only one left
@@ -92,6 +91,7 @@ class OpenSeat:
 
 
 def open_seat(session: Session, game: Game, table_id: int, seat_no: int) -> OpenSeat:
+    """The seat as ``OpenSeat`` reads it: two statements (the game's seats, the barred pairs)."""
     seats = queries.table_states(session, game)
     for state in seats.states:
         free = state.table_id == table_id and seat_no in state.open_seats
