@@ -88,9 +88,11 @@ def _sqlite_setup(engine: Engine) -> None:
 
 
 def rows(session: Session, stmt: Executable, params: dict[str, Any]) -> CursorResult[Any]:
-    """Run a SELECT of columns (no ORM objects) on the session's connection, flushed first as the
-    ORM would: the ORM's execution and result set-up cost more than the few rows the reads on a
-    desk action's path hand back (docs/benchmarks.md)."""
+    """Run a statement of columns (a SELECT, or an UPDATE ... RETURNING; no ORM objects) on the
+    session's connection, flushed first as the ORM would: the ORM's execution and result set-up
+    cost more than the statements on a desk action's path (docs/benchmarks.md: 25-30 us against
+    70-130 us for a one-row UPDATE). An UPDATE run so leaves the session's objects as they were:
+    the caller gives them the new values (``set_held``)."""
     session.flush()
     return session.connection().execute(stmt, params)
 
@@ -142,9 +144,9 @@ def end_live_by(session: Session, model: Any, key: str, keys: list[int], now: da
     (what their audit rows need, without reading them first).
 
     The UPDATE is built once per shape (a value given as an SQL expression is added to it) and
-    runs as a plain statement, not through the ORM's bulk UPDATE, whose set-up cost more than the
-    UPDATE itself; so the session is flushed first, and the objects it holds of the rows ended are
-    given their new plain values here."""
+    runs on the session's connection (``rows``), not through the ORM, whose set-up costs more than
+    the UPDATE itself; the objects the session holds of the rows ended are given their new plain
+    values here."""
     if not keys:
         return []
     session.flush()
@@ -152,10 +154,10 @@ def end_live_by(session: Session, model: Any, key: str, keys: list[int], now: da
     stmt = _ending(model.__table__, key, kind, returning, tuple(sorted(plain)))
     if len(plain) < len(values):
         stmt = stmt.values({k: v for k, v in values.items() if k not in plain})
-    rows = session.execute(stmt, {"keys": list(keys), "end_at": now, "end_outcome": outcome,
-                                  **{f"set_{k}": v for k, v in plain.items()}}).all()
-    set_held(session, model, [row[0] for row in rows], {"ended_at": now, "outcome": outcome, **plain})
-    return rows
+    ended = rows(session, stmt, {"keys": list(keys), "end_at": now, "end_outcome": outcome,
+                                 **{f"set_{k}": v for k, v in plain.items()}}).all()
+    set_held(session, model, [row[0] for row in ended], {"ended_at": now, "outcome": outcome, **plain})
+    return ended
 
 
 def set_held(session: Session, model: Any, ids: list[int], values: dict[str, object]) -> None:

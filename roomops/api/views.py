@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from flask import Blueprint, jsonify, request
+from flask import Blueprint, request
 from flask.typing import ResponseReturnValue
 from pydantic import BaseModel, ValidationError
 from werkzeug.wrappers import Response
@@ -150,9 +150,9 @@ def given(fields: BaseModel) -> dict[str, Any]:
 
 
 def answer(model: type[BaseModel], obj: Any, status: int = 200) -> Response:
-    resp = jsonify(model.model_validate(obj).model_dump(mode="json"))
-    resp.status_code = status
-    return resp
+    """``obj`` as ``model`` says, written by pydantic's own JSON encoder (half the cost of building
+    a dict and handing it to ``jsonify``)."""
+    return Response(model.model_validate(obj).model_dump_json(), status, mimetype="application/json")
 
 
 # --- players -----------------------------------------------------------------------------------

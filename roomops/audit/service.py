@@ -25,10 +25,11 @@ def record(
     **detail: Any,
 ) -> None:
     """Queue one audit row (R60) in the caller's transaction, so it commits or rolls back with the
-    change. Queued rows are written together, in the order recorded, by one multi-row INSERT at the
-    commit (or before a read of the audit trail in the same transaction): a request sends one audit
-    INSERT and a sweep that expires a thousand offers one, not one per row (SQLite hands back
-    generated ids one row at a time, so the unit of work would insert audit objects singly)."""
+    change. Queued rows are written together, in the order recorded, by one INSERT run over all of
+    them (an executemany) at the commit (or before a read of the audit trail in the same
+    transaction): a request sends one audit INSERT and a sweep that expires a thousand offers one,
+    not one per row (SQLite hands back generated ids one row at a time, so the unit of work would
+    insert audit objects singly)."""
     session.info.setdefault(PENDING, []).append({
         "room_id": actor.room_id, "at": now, "actor_id": actor.staff_id, "actor": actor.label,
         "action": action, "entity_type": entity[0], "entity_id": entity[1], "reason": reason,
@@ -36,15 +37,16 @@ def record(
     })
 
 
-# render_nulls: rows with and without a reason go in the same batch. Built once: every request
-# that changes anything runs it.
-_INSERT = insert(AuditEvent).execution_options(render_nulls=True)
+# Built once: every request that changes anything runs it. A plain INSERT on the session's
+# connection (one executemany), not the ORM's bulk INSERT, whose set-up costs more than the
+# INSERT itself (docs/benchmarks.md); nothing reads the rows back.
+_INSERT = insert(AuditEvent.__table__)
 
 
 def write_pending(session: Session) -> None:
-    rows = session.info.pop(PENDING, None)  # popped first: the INSERT below re-enters the hook
+    rows = session.info.pop(PENDING, None)
     if rows:
-        session.execute(_INSERT, rows)
+        session.connection().execute(_INSERT, rows)
 
 
 @event.listens_for(Session, "do_orm_execute")

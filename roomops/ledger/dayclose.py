@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session
 
 from roomops.actors import ROLE_RIGHTS, Actor, get_in_room
 from roomops.audit.service import record
+from roomops.db import rows
 from roomops.errors import Conflict, Invalid
 from roomops.games.models import Table
 from roomops.ledger.closing import (
@@ -107,21 +108,21 @@ def record_counts(session: Session, actor: Actor, now: datetime, day: date,
     names = {t.id: t.name for t in [get_in_room(session, Table, c.table_id, actor, "table")
                                     for c in counts if c.table_id is not None]}
     expected = expected_by_table(session, room.id, day, target.number, target.number == target.of)
-    rows = []
+    made = []
     for c in counts:
         where = f"table {names[c.table_id]}" if c.table_id is not None else "the total"
         explanation = check_count(c.counted, expected.get(c.table_id, 0), c.explanation, where)
-        rows.append(DayCount(room_id=room.id, gaming_day=day, shift_no=target.number,
+        made.append(DayCount(room_id=room.id, gaming_day=day, shift_no=target.number,
                              table_id=c.table_id,
                              staff_id=actor.staff_id, at=now, counted=c.counted,
                              expected=expected.get(c.table_id, 0), explanation=explanation))
-    session.add_all(rows)
+    session.add_all(made)
     session.flush()
     record(session, actor, now, "day.counted", ("gaming_day", _day_id(day)),
            gaming_day=day.isoformat(), shift_no=target.number,
            counts=[{"table_id": r.table_id, "counted": r.counted, "expected": r.expected,
-                    "variance": r.variance, "explanation": r.explanation} for r in rows])
-    return rows
+                    "variance": r.variance, "explanation": r.explanation} for r in made])
+    return made
 
 
 def close_day(session: Session, actor: Actor, now: datetime, day: date,
@@ -197,8 +198,8 @@ def refuse_closed(session: Session, room_id: int, shift: Shift) -> None:
     ``closing.shift_closed``), nor while the room's close is in progress (``lock_day``). A closed
     shift is usually over, but a shift may be closed before its end, as a day may."""
     lock_day(session, room_id)
-    closed = session.scalar(_CLOSED, {"room_id": room_id, "day": shift.gaming_day,
-                                      "shift_no": shift.number}) is not None
+    closed = rows(session, _CLOSED, {"room_id": room_id, "day": shift.gaming_day,
+                                     "shift_no": shift.number}).first() is not None
     check_not_closed(shift.gaming_day, closed, shift.number if shift.of > 1 else None)
 
 

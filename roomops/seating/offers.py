@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session
 
 from roomops.actors import Actor
 from roomops.audit.service import record
-from roomops.db import UTCDateTime, end_live, end_live_by, insert_rows, set_held
+from roomops.db import UTCDateTime, end_live, end_live_by, insert_rows, rows, set_held
 from roomops.errors import Conflict, Invalid, NotFound
 from roomops.games.models import Game, Table
 from roomops.games.services import locked_game, table_in_room
@@ -106,12 +106,17 @@ def next_for_seat(session: Session, game: Game, seat: OpenSeat) -> Assignment | 
 
 
 def fill_open_seats(session: Session, actor: Actor, now: datetime, game: Game,
-                    skip: set[int] | None = None) -> list[SeatHold]:
+                    skip: set[int] | None = None, *, seat_taken: bool = False) -> list[SeatHold]:
     """R14/R20: with the room's ``auto_offer`` on, offer every open seat of the game at once.
 
-    ``skip``: players who just missed a call are not handed the seat straight back."""
+    ``skip``: players who just missed a call are not handed the seat straight back.
+    ``seat_taken``: all the caller did was seat a player where their offer held the seat (a
+    claim): no seat opened, so the game's seats are read only if one was open already (one more
+    player seated may let a table change go ahead, R18); in a busy game none is."""
     room = session.get_one(Room, game.room_id)
     if not room.auto_offer or game.status != "open":
+        return []
+    if seat_taken and not queries.any_open_seat(session, game):
         return []
     return make_offers(session, actor, now, room, plan(session, game, skip=skip))
 
@@ -250,10 +255,9 @@ def _missed_calls(session: Session, now: datetime, room: Room, offers: list[Seat
     at = {o.entry_id: now + i * TICK for i, o in enumerate(offers) if o.entry_id}
     if not at:
         return set()
-    session.flush()
     if room.on_claim_expiry != "bottom":
         why = _missed(outcome)
-        done = [row[0] for row in session.execute(_REMOVED, {"ids": list(at), "now": now, "why": why})]
+        done = [row[0] for row in rows(session, _REMOVED, {"ids": list(at), "now": now, "why": why})]
         set_held(session, ListEntry, done, {"status": "removed", "ended_at": now, "end_reason": why})
         return set(done)
     if len(at) == 1:  # a desk action: the UPDATE built once
@@ -262,7 +266,7 @@ def _missed_calls(session: Session, now: datetime, room: Room, offers: list[Seat
         stmt, params = _ACTIVE.values(queue_at=case(
             {entry_id: literal(when, UTCDateTime()) for entry_id, when in at.items()},
             value=ListEntry.id)), {"ids": list(at)}
-    done = [row[0] for row in session.execute(stmt, params)]
+    done = [row[0] for row in rows(session, stmt, params)]
     for entry_id in done:
         set_held(session, ListEntry, [entry_id], {"queue_at": at[entry_id]})
     return set(done)

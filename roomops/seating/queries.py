@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sqlalchemy import Row, and_, bindparam, or_, select
+from sqlalchemy import Row, and_, bindparam, func, or_, select
 from sqlalchemy.orm import Session, aliased
 
 from roomops.absences.models import Absence
@@ -52,6 +52,10 @@ _ENTRY_AND_OFFER = select(ListEntry, _OFFER.id).outerjoin(_OFFER, and_(
 _HOLDS_OFFER = select(SeatHold.id).where(
     SeatHold.room_id == bindparam("room_id"), SeatHold.player_id == bindparam("player_id"),
     SeatHold.kind == OFFER, SeatHold.ended_at.is_(None))
+_LIVE_AT_TABLE = select(func.count()).select_from(SeatHold).where(
+    SeatHold.table_id == Table.id, SeatHold.ended_at.is_(None)).scalar_subquery()
+_ANY_OPEN_SEAT = select(Table.id).where(Table.game_id == bindparam("game_id"), Table.status == "open",
+                                        bindparam("seats") > _LIVE_AT_TABLE).limit(1)
 _BARRED = select(BarredPair.player_low_id, BarredPair.player_high_id).where(
     BarredPair.room_id == bindparam("room_id"), BarredPair.lifted_at.is_(None))
 _LIVE_ABSENCES = select(Absence).where(Absence.hold_id.in_(bindparam("holds", expanding=True)),
@@ -176,6 +180,13 @@ def candidates(session: Session, game: Game, first: tuple[int, list[int]] | None
 
 def holds_offer(session: Session, room_id: int, player_id: int) -> bool:
     return rows(session, _HOLDS_OFFER, {"room_id": room_id, "player_id": player_id}).first() is not None
+
+
+def any_open_seat(session: Session, game: Game) -> bool:
+    """Whether an open table of the game has a seat nobody sits in or is called to: one row at
+    most, where ``table_states`` hands back one per seat taken."""
+    return rows(session, _ANY_OPEN_SEAT, {"game_id": game.id, "seats": game.seats_per_table}
+                ).first() is not None
 
 
 def barred_pairs(session: Session, room_id: int) -> set[frozenset[int]]:

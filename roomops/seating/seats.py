@@ -12,7 +12,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from roomops.absences.services import end_absences
 from roomops.actors import Actor, get_in_room
 from roomops.audit.service import record
-from roomops.db import end_live, end_live_by, insert_one, set_held
+from roomops.db import end_live, end_live_by, insert_one, rows, set_held
 from roomops.errors import Conflict, Invalid, NotFound
 from roomops.games.models import Game, Table
 from roomops.games.services import locked_game, table_in_room
@@ -145,7 +145,7 @@ def sit(session: Session, actor: Actor, now: datetime, table: Table, game: Game,
     # player here may let a table change elsewhere in the game go ahead (R18): offer again.
     if not claimed:
         cancel_entry_offers(session, actor, now, ended)
-    fill_open_seats(session, actor, now, game)
+    fill_open_seats(session, actor, now, game, seat_taken=claimed)
     if old_game is not None:
         fill_open_seats(session, actor, now, old_game)
     return hold
@@ -167,9 +167,8 @@ def leave_game_lists(session: Session, actor: Actor, now: datetime, game: Game,
                      player_ids: list[int], why: str) -> list[int]:
     """R21: players seated in the game come off its lists (status ``seated``), in one UPDATE;
     returns the ended entries' ids, whose open offers the caller cancels (``cancel_entry_offers``)."""
-    session.flush()
-    ended = session.execute(_SEATED_ENTRIES, {"in_game": game.id, "players": player_ids, "now": now,
-                                              "why": why}).all()
+    ended = rows(session, _SEATED_ENTRIES, {"in_game": game.id, "players": player_ids, "now": now,
+                                            "why": why}).all()
     set_held(session, ListEntry, [entry_id for entry_id, _ in ended],
              {"status": "seated", "ended_at": now, "end_reason": why})
     for entry_id, player_id in ended:

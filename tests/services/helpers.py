@@ -69,6 +69,22 @@ def refused(call: Callable[[], object], rule: str | None, *words: str,
     return err.value
 
 
+def statements_sent(connection: Connection, call: Callable[[], Any]) -> list[str]:
+    """The SQL ``call`` sends on ``connection``, in order (savepoints left out)."""
+    seen: list[str] = []
+
+    def keep(_conn: Any, _cur: Any, statement: str, *_rest: Any) -> None:
+        if not statement.startswith(("SAVEPOINT", "RELEASE")):
+            seen.append(statement)
+
+    event.listen(connection, "before_cursor_execute", keep)
+    try:
+        call()
+    finally:
+        event.remove(connection, "before_cursor_execute", keep)
+    return seen
+
+
 def query_plans(connection: Connection, table: str, read: Callable[[], Any]) -> list[str]:
     """SQLite's plan of each statement ``read`` sends that names ``table``, one line per plan
     (skips on PostgreSQL, whose planner scans a test's tiny tables whatever the indexes)."""

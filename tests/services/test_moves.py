@@ -99,6 +99,19 @@ def test_r18_table_change_is_offered_once_it_no_longer_leaves_the_table_short(ro
     assert live_offer(session, h1[0].player_id).table_id == t2.id  # 5 and 5 after the move
 
 
+def test_r18_a_claim_lets_a_table_change_go_ahead_once_it_no_longer_leaves_the_table_short(
+        room, session, now):
+    game, (t1, t2), (h1, _h2) = _tables(room, session, now, 4, 5)  # 5 and 4 seated
+    lists.join(session, room.sup, now + S, player_id=h1[0].player_id, table_id=t2.id)
+    assert live_offer(session, h1[0].player_id) is None  # 4 would stay against 5
+    newcomer = room.player(now, "Nina")
+    lists.join(session, room.sup, now + 2 * S, player_id=newcomer.id, table_id=t1.id)
+    called = live_offer(session, newcomer.id)
+    assert called.table_id == t1.id
+    seats.claim(session, room.sup, now + 3 * S, called.id, game.min_buyin)
+    assert live_offer(session, h1[0].player_id).table_id == t2.id  # 5 and 5 after the move
+
+
 # ---- R19: floor-ordered moves -----------------------------------------------------------------
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from sqlalchemy import event, select
+from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from roomops.absences import services as absences
@@ -19,7 +19,7 @@ from roomops.playovers.models import Playover
 from roomops.rooms.services import bar_pair, update_policy
 from roomops.seating import seats
 from roomops.seating.models import SeatHold
-from tests.services.helpers import audits, full_game, live_offer, refused
+from tests.services.helpers import audits, full_game, live_offer, refused, statements_sent
 
 S = timedelta(seconds=1)
 MIN = timedelta(minutes=1)
@@ -217,28 +217,25 @@ def test_r29_supervisor_stops_a_playover(room, session, floor):
              "nobody is playing over")
 
 
-def test_r29_ending_many_playovers_is_one_read_and_one_update(room, session, now, connection):
-    """Batch (the sweep may end a thousand): the statements do not grow with the playovers."""
+def test_r29_ending_many_playovers_is_one_update(room, session, now, connection):
+    """Batch (the sweep may end a thousand): one UPDATE ... RETURNING, nothing read first, and the
+    session's objects show the end as the stored rows do."""
     game, table = full_game(room, session, now, free=0)
     holds = list(session.scalars(select(SeatHold).where(SeatHold.table_id == table.id)))
     update_policy(session, room.sup, now, max_breaks_per_table=10)
     for i, p in enumerate(room.players(now, 6, "W")):
         lists.join(session, room.sup, now + i * S, player_id=p.id, game_id=game.id)
+    started = []
     for hold in holds[:6]:
         absences.grant_break(session, room.sup, now + HOUR, hold.id, 100)
-        playovers.start_playover(session, room.sup, now + HOUR, hold.id, buy_in=BUY_IN)
+        started.append(playovers.start_playover(session, room.sup, now + HOUR, hold.id, buy_in=BUY_IN))
     session.flush()
-    seen: list[str] = []
-    listener = lambda _c, _cur, statement, *a: seen.append(statement)  # noqa: E731
-    event.listen(connection, "before_cursor_execute", listener)
-    try:
-        ended = playovers.end_playovers(session, room.sup, now + HOUR, "seat_released",
-                                        hold_ids=[h.id for h in holds])
-    finally:
-        event.remove(connection, "before_cursor_execute", listener)
-    assert len(ended) == 6 and _live(session) == []
-    assert [q.split()[0] for q in seen if not q.startswith(
-        ("SAVEPOINT", "RELEASE", "INSERT INTO audit_events"))] == ["SELECT", "UPDATE"]
+    ended: list[int] = []
+    seen = statements_sent(connection, lambda: ended.extend(playovers.end_playovers(
+        session, room.sup, now + HOUR, "seat_released", hold_ids=[h.id for h in holds])))
+    assert sorted(ended) == sorted(p.id for p in started) and _live(session) == []
+    assert [q.split()[0] for q in seen] == ["UPDATE"]
+    assert {(p.outcome, p.ended_at) for p in started} == {("seat_released", now + HOUR)}
     assert len(audits(session, "playover.ended")) == 6
 
 
