@@ -6,8 +6,9 @@ sweep's side (a break or away that ran out, R24/R26) is ``roomops.absences.expir
 from __future__ import annotations
 
 from datetime import date, datetime
+from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import Row, func, select
 from sqlalchemy.orm import Session
 
 from roomops.absences.models import Absence
@@ -20,7 +21,7 @@ from roomops.absences.rules import (
 )
 from roomops.actors import Actor
 from roomops.audit.service import record
-from roomops.db import end_live
+from roomops.db import end_live_by
 from roomops.errors import Conflict
 from roomops.games.models import Game, Table
 from roomops.playovers.services import end_playovers
@@ -98,14 +99,30 @@ def record_note(session: Session, actor: Actor, now: datetime, hold_id: int, not
 
 def end_absences(session: Session, actor: Actor, now: datetime, absences: list[Absence],
                  outcome: str) -> list[Absence]:
-    """End live absences (``roomops.db.end_live``) and audit them; returns only those this
-    transaction ended, so two sweepers never handle one twice."""
-    ended = set(end_live(session, Absence, [a.id for a in absences], now, outcome))
-    mine = [a for a in absences if a.id in ended]
-    for absence in mine:
-        record(session, actor, now, f"{absence.kind}.{outcome}", ("seat_hold", absence.hold_id),
-               absence_id=absence.id, player_id=absence.player_id, started_at=absence.started_at.isoformat())
-    return mine
+    """End live absences and audit them; returns only those this transaction ended, so two
+    sweepers never handle one twice."""
+    ended = {row.id for row in _end(session, actor, now, "id", [a.id for a in absences], outcome)}
+    return [a for a in absences if a.id in ended]
+
+
+def end_seat_absences(session: Session, actor: Actor, now: datetime, hold_ids: list[int],
+                      outcome: str) -> list[int]:
+    """The running break or time away on each of these seats ends with the seat (R23, R25),
+    audited, with nothing read first (usually there is none); returns the seats whose absence
+    this transaction ended."""
+    return [row.hold_id for row in _end(session, actor, now, "hold_id", hold_ids, outcome)]
+
+
+def _end(session: Session, actor: Actor, now: datetime, key: str, keys: list[int],
+         outcome: str) -> list[Row[Any]]:
+    """One conditional UPDATE ... RETURNING (``end_live_by``) and an audit row for each absence
+    it ended, in id order."""
+    ended = sorted(end_live_by(session, Absence, key, keys, now, outcome,
+                               ("kind", "hold_id", "player_id", "started_at")))
+    for row in ended:
+        record(session, actor, now, f"{row.kind}.{outcome}", ("seat_hold", row.hold_id),
+               absence_id=row.id, player_id=row.player_id, started_at=row.started_at.isoformat())
+    return ended
 
 
 def policy(room: Room) -> BreakPolicy:

@@ -9,7 +9,7 @@ from sqlalchemy import Integer, bindparam, case, cast, select, update
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
-from roomops.absences.services import end_absences
+from roomops.absences.services import end_seat_absences
 from roomops.actors import Actor, get_in_room
 from roomops.audit.service import record
 from roomops.db import end_live, end_live_by, insert_one, rows, set_held
@@ -33,7 +33,7 @@ from roomops.seating.offers import (
     require_next,
     require_seat_for,
 )
-from roomops.seating.queries import hold_in_room, live_absences
+from roomops.seating.queries import hold_in_room
 from roomops.seating.return_rule import Requirement, check_return_buy_in
 from roomops.seating.rules import check_buy_in, check_claimable
 
@@ -223,8 +223,8 @@ def end_seats(session: Session, actor: Actor, now: datetime, holds: list[SeatHol
                player_id=hold.player_id, table_id=hold.table_id, seat_no=hold.seat_no,
                leave_amount=left.get(hold.id), **(detail or {}).get(hold.id, {}))
     ids = [h.id for h in mine]
-    gone = end_absences(session, actor, now, live_absences(session, ids), "seat_ended")
-    end_playovers(session, actor, now, "seat_ended", hold_ids=[a.hold_id for a in gone])  # R29
+    gone = end_seat_absences(session, actor, now, ids, "seat_ended")
+    end_playovers(session, actor, now, "seat_ended", hold_ids=gone)  # R29
     _cancel_must_move_offers(session, actor, now, ids)
     return mine
 
