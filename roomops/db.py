@@ -87,8 +87,7 @@ def _sqlite_setup(engine: Engine) -> None:
         conn.exec_driver_sql(f"BEGIN {mode}")
 
 
-def rows(session: Session, stmt: Executable,
-         params: dict[str, Any] | list[dict[str, Any]]) -> CursorResult[Any]:
+def rows(session: Session, stmt: Executable, params: dict[str, Any]) -> CursorResult[Any]:
     """Run a statement of columns (a SELECT, or an UPDATE ... RETURNING; no ORM objects) on the
     session's connection, flushed first as the ORM would: the ORM's execution and result set-up
     cost more than the statements on a desk action's path (docs/benchmarks.md: 25-30 us against
@@ -104,30 +103,32 @@ def insert_one(session: Session, model: type[M], values: dict[str, Any]) -> M:
 
 
 def insert_rows(session: Session, model: type[M], values: list[dict[str, Any]]) -> list[M]:
-    """INSERT rows with one statement, an INSERT ... RETURNING built once per model and set of
-    columns, and hand them back as the session's objects, in no promised order when there are
-    several (callers match them to what they asked for by content). Each object is built from
-    its returned row and joins the session as if it had been loaded
-    (``make_transient_to_detached``): the unit of work, the ORM's bulk INSERT and its loading of
-    returned rows each cost about twice as much (docs/benchmarks.md). Being loaded, not flushed,
-    the rows stay in the session when a savepoint is rolled back unless let go (``_let_go``)."""
-    if not values:
-        return []
+    """INSERT rows with one statement and hand them back as the session's objects, in no promised
+    order when there are several. One row (every desk action) goes by an INSERT ... RETURNING
+    built once per model and set of columns, run on the session's connection, its object built
+    from the returned row and joining the session as if loaded (``make_transient_to_detached``):
+    the ORM's INSERT and its loading of the row cost twice as much (docs/benchmarks.md). More go
+    by the ORM's bulk INSERT, one multi-row statement whose loading costs less a row than
+    building each object does (the unit of work would send one INSERT per row to learn their
+    ids on SQLite). Either way the rows are loaded, not flushed: a savepoint rolled back keeps
+    them in the session unless let go (``_let_go``)."""
+    if len(values) != 1:
+        return list(session.scalars(_inserting_many(model), values)) if values else []
     stmt, keys = _inserting(model, tuple(sorted(values[0])))
-    made = []
-    for row in rows(session, stmt, values if len(values) > 1 else values[0]):
-        obj = model(**dict(zip(keys, row, strict=True)))
-        make_transient_to_detached(obj)
-        session.add(obj)
-        made.append(obj)
-    return made
+    obj = model(**dict(zip(keys, rows(session, stmt, values[0]).one(), strict=True)))
+    make_transient_to_detached(obj)
+    session.add(obj)
+    return [obj]
+
+
+@cache
+def _inserting_many(model: type[M]) -> Insert:
+    return insert(model).returning(model)
 
 
 @cache
 def _inserting(model: type[M], columns: tuple[str, ...]) -> tuple[Insert, tuple[str, ...]]:
-    """The INSERT of ``columns`` returning every column, and the attribute each returned column
-    sets. Several rows go as one multi-row INSERT whose rows come back in no promised order
-    (SQLite: promising it would send one INSERT per row)."""
+    """The INSERT of ``columns`` returning every column, and the attribute each column sets."""
     table = model.__table__  # type: ignore[attr-defined]
     keys = tuple(inspect(model).get_property_by_column(c).key for c in table.c)
     return insert(table).values({c: bindparam(c) for c in columns}).returning(*table.c), keys
