@@ -68,7 +68,7 @@ def release(session: Session, actor: Actor, now: datetime, game: Game, absences:
     mine = end_absences(session, actor, now, absences, "released")
     if not mine:
         return []
-    end_playovers(session, actor, now, "seat_released", hold_ids=[a.hold_id for a in mine])  # R29
+    end_playovers(session, actor, now, "seat_released", "hold_id", [a.hold_id for a in mine])  # R29
     by_id = {h.id: h for h in session.scalars(
         select(SeatHold).where(SeatHold.id.in_([a.hold_id for a in mine])))}
     end_seats(session, actor, now, [by_id[a.hold_id] for a in mine], "released",

@@ -67,7 +67,7 @@ def come_back(session: Session, actor: Actor, now: datetime, hold_id: int) -> Ab
     actor.require("floor")
     absence, table = running_absence(session, actor, now, hold_id)
     end_absences(session, actor, now, [absence], "returned")
-    end_playovers(session, actor, now, "owner_back", hold_ids=[hold_id])  # R29: the overplayer leaves
+    end_playovers(session, actor, now, "owner_back", "hold_id", [hold_id])  # R29: the overplayer leaves
     _offer_seats(session, actor, now, table.game_id)
     return absence
 

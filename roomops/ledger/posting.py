@@ -7,7 +7,7 @@ a batch with one check and one INSERT. Nothing here commits."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import datetime
 
 from sqlalchemy import bindparam, select
@@ -147,9 +147,11 @@ def _values(actor: Actor, now: datetime, shift: Shift, posting: Posting, key: st
     return {"room_id": actor.room_id, "gaming_day": shift.gaming_day, "shift_no": shift.number,
             "at": now, "staff_id": actor.staff_id, "idempotency_key": key,
             "fingerprint": print_ if key else None,
-            **{k: v for k, v in asdict(posting).items() if k != "note"}}
+            **{name: getattr(posting, name) for name in _POSTED}}
 
 
+# a posting's columns (``note`` is audited only); read one by one, as ``asdict`` would copy them
+_POSTED = tuple(f.name for f in fields(Posting) if f.name != "note")
 _COLUMNS = ("kind", "amount", "method", "player_id", "game_id", "table_id", "hold_id", "slip_id",
             "reason", "reverses_id", "hand_id", "short_buy_in")
 

@@ -9,15 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from datetime import datetime
+from typing import Literal
 
-from sqlalchemy import bindparam, or_, select, update
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from roomops.absences.models import Absence
 from roomops.absences.rules import Refusal, is_running
 from roomops.actors import Actor, get_in_room
 from roomops.audit.service import record
-from roomops.db import rows, set_held
+from roomops.db import end_live_by
 from roomops.errors import Conflict
 from roomops.games.models import Game, Table
 from roomops.lists.models import ListEntry
@@ -91,33 +92,21 @@ def stop_playover(session: Session, actor: Actor, now: datetime, hold_id: int) -
     """R29: the supervisor ends a playover (the overplayer leaves); their list entry keeps its place."""
     actor.require("floor")
     hold, _table, _game = queries.seated_hold(session, actor, hold_id, "R29")
-    ended = end_playovers(session, actor, now, "stopped", hold_ids=[hold.id])
+    ended = end_playovers(session, actor, now, "stopped", "hold_id", [hold.id])
     if not ended:
         raise Conflict("nobody is playing over this seat", "R29")
     return session.get_one(Playover, ended[0])
 
 
-# built once, on every seat change's path (docs/benchmarks.md). Parameters are named unlike any
-# column: one named as a column would be SET too.
-_ENDING = update(Playover.__table__).where(Playover.ended_at.is_(None), or_(
-    Playover.hold_id.in_(bindparam("holds", expanding=True)),
-    Playover.player_id.in_(bindparam("players", expanding=True)))).values(
-    ended_at=bindparam("end_at"), outcome=bindparam("end_outcome")).returning(
-    Playover.id, Playover.hold_id, Playover.player_id, Playover.entry_id, Playover.buy_in)
-
-
-def end_playovers(session: Session, actor: Actor, now: datetime, outcome: str, *,
-                  hold_ids: Collection[int] = (), player_ids: Collection[int] = ()) -> list[int]:
-    """End the live playovers on the owners' seat holds ``hold_ids`` or by the overplayers
-    ``player_ids``: one conditional UPDATE ... RETURNING (nothing read first: usually there is
-    none) and their audit rows, however many there are. Returns the ids of those this
-    transaction ended. The overplayer vacates at the end of the hand; their list entry was never
-    ended, so it keeps its place (R29)."""
-    if not hold_ids and not player_ids:
-        return []
-    ended = sorted(rows(session, _ENDING, {"holds": list(hold_ids), "players": list(player_ids),
-                                           "end_at": now, "end_outcome": outcome}))
-    set_held(session, Playover, [p.id for p in ended], {"ended_at": now, "outcome": outcome})
+def end_playovers(session: Session, actor: Actor, now: datetime, outcome: str,
+                  key: Literal["hold_id", "player_id"], ids: Collection[int]) -> list[int]:
+    """End the live playovers on the owners' seat holds (``key`` "hold_id") or by the
+    overplayers ("player_id") ``ids``: one conditional UPDATE ... RETURNING (``end_live_by``;
+    nothing read first: usually there is none) and their audit rows, however many there are.
+    Returns the ids of those this transaction ended. The overplayer vacates at the end of the
+    hand; their list entry was never ended, so it keeps its place (R29)."""
+    ended = sorted(end_live_by(session, Playover, key, list(ids), now, outcome,
+                               ("hold_id", "player_id", "entry_id", "buy_in")))
     for p in ended:
         record(session, actor, now, "playover.ended", ("seat_hold", p.hold_id), playover_id=p.id,
                player_id=p.player_id, entry_id=p.entry_id, outcome=outcome, buy_in=p.buy_in,

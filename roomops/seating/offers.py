@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from datetime import datetime
+from functools import cache
 
-from sqlalchemy import bindparam, case, literal, select, update
+from sqlalchemy import Update, bindparam, case, literal, select, update
 from sqlalchemy.orm import Session
 
 from roomops.actors import Actor
 from roomops.audit.service import record
-from roomops.db import UTCDateTime, end_live, end_live_by, insert_rows, rows, set_held
+from roomops.db import UTCDateTime, among, end_live, end_live_by, insert_rows, one_or_all, rows, set_held
 from roomops.errors import Conflict, Invalid, NotFound
 from roomops.games.models import Game, Table
 from roomops.games.services import locked_game, table_in_room
@@ -23,13 +24,22 @@ from roomops.seating.allocation import Assignment, TableState, allocate, is_barr
 from roomops.seating.models import OFFER, SeatHold
 from roomops.seating.rules import claim_deadline
 
-# built once, as every statement on a desk action's path (docs/benchmarks.md)
-# Parameters of an UPDATE are named unlike any column: one named as a column would be SET too.
-_ACTIVE = update(ListEntry.__table__).where(
-    ListEntry.id.in_(bindparam("ids", expanding=True)), ListEntry.status == "active").returning(
-    ListEntry.id)
-_REMOVED = _ACTIVE.values(status="removed", ended_at=bindparam("now"), end_reason=bindparam("why"))
-_TO_BOTTOM = _ACTIVE.values(queue_at=bindparam("at"))
+
+# Built once (for one entry, and for several), as every statement on a desk action's path
+# (docs/benchmarks.md). Parameters of an UPDATE are named unlike any column: one named as a
+# column would be SET too.
+@cache
+def _active(one: bool) -> Update:
+    return update(ListEntry.__table__).where(
+        among(ListEntry.id, "ids", one), ListEntry.status == "active").returning(ListEntry.id)
+
+
+@cache
+def _removed(one: bool) -> Update:
+    return _active(one).values(status="removed", ended_at=bindparam("now"), end_reason=bindparam("why"))
+
+
+_TO_BOTTOM = _active(True).values(queue_at=bindparam("at"))
 _DUE = select(SeatHold).join(Table, Table.id == SeatHold.table_id).where(
     Table.game_id == bindparam("game_id"), SeatHold.kind == OFFER, SeatHold.ended_at.is_(None),
     SeatHold.deadline <= bindparam("now"))
@@ -255,17 +265,19 @@ def _missed_calls(session: Session, now: datetime, room: Room, offers: list[Seat
     at = {o.entry_id: now + i * TICK for i, o in enumerate(offers) if o.entry_id}
     if not at:
         return set()
+    ids = one_or_all(list(at))
     if room.on_claim_expiry != "bottom":
         why = _missed(outcome)
-        done = [row[0] for row in rows(session, _REMOVED, {"ids": list(at), "now": now, "why": why})]
+        done = [row[0] for row in rows(session, _removed(len(at) == 1), {"ids": ids, "now": now,
+                                                                          "why": why})]
         set_held(session, ListEntry, done, {"status": "removed", "ended_at": now, "end_reason": why})
         return set(done)
     if len(at) == 1:  # a desk action: the UPDATE built once
-        stmt, params = _TO_BOTTOM, {"ids": list(at), "at": next(iter(at.values()))}
+        stmt, params = _TO_BOTTOM, {"ids": ids, "at": next(iter(at.values()))}
     else:
-        stmt, params = _ACTIVE.values(queue_at=case(
+        stmt, params = _active(False).values(queue_at=case(
             {entry_id: literal(when, UTCDateTime()) for entry_id, when in at.items()},
-            value=ListEntry.id)), {"ids": list(at)}
+            value=ListEntry.id)), {"ids": ids}
     done = [row[0] for row in rows(session, stmt, params)]
     for entry_id in done:
         set_held(session, ListEntry, [entry_id], {"queue_at": at[entry_id]})

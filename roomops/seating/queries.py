@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
 
-from sqlalchemy import Row, and_, bindparam, func, or_, select
+from sqlalchemy import Row, Select, and_, bindparam, func, or_, select
 from sqlalchemy.orm import Session, aliased
 
 from roomops.absences.models import Absence
 from roomops.actors import Actor, get_in_room
-from roomops.db import rows
+from roomops.db import among, one_or_all, rows
 from roomops.errors import Conflict
 from roomops.games.models import Game, Table
 from roomops.games.services import locked_game
@@ -43,9 +45,16 @@ _CANDIDATES = select(ListEntry.id, ListEntry.player_id, ListEntry.queue_at, List
     ListEntry.game_id == bindparam("game_id"), ListEntry.status == "active",
     or_(ListEntry.checkin_deadline.is_(None), ListEntry.checked_in_at.is_not(None))).order_by(
     ListEntry.queue_at, ListEntry.id)
-_FIRST_CANDIDATES = _CANDIDATES.where(_OFFER.id.is_(None), or_(
-    ListEntry.table_id.is_(None), ListEntry.table_id.in_(bindparam("tables", expanding=True)))).limit(
-    bindparam("first"))
+
+
+@cache
+def _first_candidates(one: bool) -> Select[Any]:
+    """``_CANDIDATES`` that could go to the tables given (one, or several), holding no offer."""
+    return _CANDIDATES.where(_OFFER.id.is_(None), or_(
+        ListEntry.table_id.is_(None), among(ListEntry.table_id, "tables", one))).limit(
+        bindparam("first"))
+
+
 _ENTRY_AND_OFFER = select(ListEntry, _OFFER.id).outerjoin(_OFFER, and_(
     _OFFER.room_id == ListEntry.room_id, _OFFER.player_id == ListEntry.player_id,
     _OFFER.kind == OFFER, _OFFER.ended_at.is_(None))).where(ListEntry.id == bindparam("id"))
@@ -170,7 +179,8 @@ def candidates(session: Session, game: Game, first: tuple[int, list[int]] | None
     found: list[Candidate] = []
     busy: set[int] = set()
     stmt, params = (_CANDIDATES, {"game_id": game.id}) if first is None else (
-        _FIRST_CANDIDATES, {"game_id": game.id, "first": first[0], "tables": first[1]})
+        _first_candidates(len(first[1]) == 1),
+        {"game_id": game.id, "first": first[0], "tables": one_or_all(first[1])})
     for entry_id, player_id, queue_at, table_id, offer_id in rows(session, stmt, params):
         found.append(Candidate(entry_id, player_id, queue_at, table_id))
         if offer_id is not None:

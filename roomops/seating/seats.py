@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cache
 
-from sqlalchemy import Integer, bindparam, case, cast, select, update
+from sqlalchemy import Integer, Update, bindparam, case, cast, select, update
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
 from roomops.absences.services import end_seat_absences
 from roomops.actors import Actor, get_in_room
 from roomops.audit.service import record
-from roomops.db import end_live, end_live_by, insert_one, rows, set_held
+from roomops.db import among, end_live, end_live_by, insert_one, one_or_all, rows, set_held
 from roomops.errors import Conflict, Invalid, NotFound
 from roomops.games.models import Game, Table
 from roomops.games.services import locked_game, table_in_room
@@ -127,7 +128,7 @@ def sit(session: Session, actor: Actor, now: datetime, table: Table, game: Game,
     # The old seat ends first (one live seat per player, enforced by the database) but is offered
     # only once this player is off the lists, so it can never be offered back to them.
     old_game = end_seat(session, actor, now, elsewhere, "moved", None) if elsewhere else None
-    end_playovers(session, actor, now, "seated", player_ids=[player_id])  # R29: a seat of their own
+    end_playovers(session, actor, now, "seated", "player_id", [player_id])  # R29: a seat of their own
     hold = insert_one(session, SeatHold, {
         "room_id": table.room_id, "table_id": table.id, "seat_no": seat_no, "player_id": player_id,
         "kind": "seated", "started_at": now, "buy_in": buy_in})
@@ -151,13 +152,18 @@ def sit(session: Session, actor: Actor, now: datetime, table: Table, game: Game,
     return hold
 
 
-# built once, as every statement on a desk action's path (docs/benchmarks.md)
-# Its parameters are named unlike any column: one named as a column would be SET too.
-_SEATED_ENTRIES = update(ListEntry.__table__).where(
-    ListEntry.game_id == bindparam("in_game"),
-    ListEntry.player_id.in_(bindparam("players", expanding=True)), ListEntry.status == "active").values(
-    status="seated", ended_at=bindparam("now"), end_reason=bindparam("why")).returning(
-    ListEntry.id, ListEntry.player_id)
+# Built once (for one player, and for several), as every statement on a desk action's path
+# (docs/benchmarks.md). Its parameters are named unlike any column: one named as a column would
+# be SET too.
+@cache
+def _seated_entries(one: bool) -> Update:
+    return update(ListEntry.__table__).where(
+        ListEntry.game_id == bindparam("in_game"), among(ListEntry.player_id, "players", one),
+        ListEntry.status == "active").values(
+        status="seated", ended_at=bindparam("now"), end_reason=bindparam("why")).returning(
+        ListEntry.id, ListEntry.player_id)
+
+
 _LIVE_SEAT_IN_GAME = select(SeatHold).join(Table, Table.id == SeatHold.table_id).where(
     SeatHold.player_id == bindparam("player_id"), SeatHold.kind == SEATED,
     SeatHold.ended_at.is_(None), Table.game_id == bindparam("game_id"))
@@ -167,8 +173,8 @@ def leave_game_lists(session: Session, actor: Actor, now: datetime, game: Game,
                      player_ids: list[int], why: str) -> list[int]:
     """R21: players seated in the game come off its lists (status ``seated``), in one UPDATE;
     returns the ended entries' ids, whose open offers the caller cancels (``cancel_entry_offers``)."""
-    ended = rows(session, _SEATED_ENTRIES, {"in_game": game.id, "players": player_ids, "now": now,
-                                            "why": why}).all()
+    ended = rows(session, _seated_entries(len(player_ids) == 1), {
+        "in_game": game.id, "players": one_or_all(player_ids), "now": now, "why": why}).all()
     set_held(session, ListEntry, [entry_id for entry_id, _ in ended],
              {"status": "seated", "ended_at": now, "end_reason": why})
     for entry_id, player_id in ended:
@@ -224,7 +230,7 @@ def end_seats(session: Session, actor: Actor, now: datetime, holds: list[SeatHol
                leave_amount=left.get(hold.id), **(detail or {}).get(hold.id, {}))
     ids = [h.id for h in mine]
     gone = end_seat_absences(session, actor, now, ids, "seat_ended")
-    end_playovers(session, actor, now, "seat_ended", hold_ids=gone)  # R29
+    end_playovers(session, actor, now, "seat_ended", "hold_id", gone)  # R29
     _cancel_must_move_offers(session, actor, now, ids)
     return mine
 

@@ -30,10 +30,10 @@ def now() -> datetime:
 
 
 def actor() -> Actor:
-    if not current_user.is_authenticated:
+    user = current_user._get_current_object()  # once: each use of the proxy looks it up again
+    if not user.is_authenticated:
         raise Forbidden("log in first", "R61")
-    return Actor(room_id=current_user.room_id, staff_id=current_user.id,
-                 label=current_user.username, role=current_user.role)
+    return Actor(room_id=user.room_id, staff_id=user.id, label=user.username, role=user.role)
 
 
 def run(service: Callable[..., T], *args: Any, **kwargs: Any) -> T:

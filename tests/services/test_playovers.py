@@ -232,7 +232,7 @@ def test_r29_ending_many_playovers_is_one_update(room, session, now, connection)
     session.flush()
     ended: list[int] = []
     seen = statements_sent(connection, lambda: ended.extend(playovers.end_playovers(
-        session, room.sup, now + HOUR, "seat_released", hold_ids=[h.id for h in holds])))
+        session, room.sup, now + HOUR, "seat_released", "hold_id", [h.id for h in holds])))
     assert sorted(ended) == sorted(p.id for p in started) and _live(session) == []
     assert [q.split()[0] for q in seen] == ["UPDATE"]
     assert {(p.outcome, p.ended_at) for p in started} == {("seat_released", now + HOUR)}
