@@ -268,8 +268,8 @@ def _missed_calls(session: Session, now: datetime, room: Room, offers: list[Seat
     ids = one_or_all(list(at))
     if room.on_claim_expiry != "bottom":
         why = _missed(outcome)
-        done = [row[0] for row in rows(session, _removed(len(at) == 1), {"ids": ids, "now": now,
-                                                                          "why": why})]
+        done = [row[0] for row in rows(session, _removed(len(at) == 1), {
+            "ids": ids, "now": now, "why": why}).all()]
         set_held(session, ListEntry, done, {"status": "removed", "ended_at": now, "end_reason": why})
         return set(done)
     if len(at) == 1:  # a desk action: the UPDATE built once
@@ -278,7 +278,7 @@ def _missed_calls(session: Session, now: datetime, room: Room, offers: list[Seat
         stmt, params = _active(False).values(queue_at=case(
             {entry_id: literal(when, UTCDateTime()) for entry_id, when in at.items()},
             value=ListEntry.id)), {"ids": ids}
-    done = [row[0] for row in rows(session, stmt, params)]
+    done = [row[0] for row in rows(session, stmt, params).all()]
     for entry_id in done:
         set_held(session, ListEntry, [entry_id], {"queue_at": at[entry_id]})
     return set(done)

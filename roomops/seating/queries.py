@@ -133,22 +133,28 @@ class GameSeats:
 
 def table_states(session: Session, game: Game) -> GameSeats:
     """Open tables of the game with their free seats and the players seated at or called to them:
-    one statement, each table joined to its live holds."""
+    one statement, each table joined to its live holds (one row per seat taken, so the loop does
+    as little as it can for each)."""
     found = GameSeats([])
     states: dict[int, TableState] = {}
     taken: dict[int, set[int]] = {}
     for table_id, feeds, seat_no, player_id, kind in rows(session, _TABLE_STATES,
-                                                                  {"game_id": game.id}):
-        state = states.setdefault(table_id, TableState(table_id, [], set()))
-        found.must_move = found.must_move or feeds is not None
-        if seat_no is not None:
-            taken.setdefault(table_id, set()).add(seat_no)
-            state.players.add(player_id)
+                                                                  {"game_id": game.id}).all():
+        state = states.get(table_id)
+        if state is None:
+            state = states[table_id] = TableState(table_id, [], set())
+            taken[table_id] = set()
+            found.must_move = found.must_move or feeds is not None
+        if seat_no is None:
+            continue  # a table with no seat taken
+        taken[table_id].add(seat_no)
+        state.players.add(player_id)
         if kind == "seated":
             state.seated += 1
             found.seated_at[player_id] = table_id
-    for tid, state in states.items():
-        state.open_seats = [n for n in range(1, game.seats_per_table + 1) if n not in taken.get(tid, ())]
+    seat_nos = range(1, game.seats_per_table + 1)
+    for state in states.values():
+        state.open_seats = [n for n in seat_nos if n not in taken[state.table_id]]
     found.states = list(states.values())
     return found
 
@@ -161,7 +167,7 @@ def must_movers(session: Session, game: Game) -> tuple[list[Candidate], set[int]
     found: list[Candidate] = []
     busy: set[int] = set()
     for hold_id, player_id, started_at, main_id, offer_id in rows(
-            session, _MUST_MOVERS, {"game_id": game.id}):
+            session, _MUST_MOVERS, {"game_id": game.id}).all():
         found.append(Candidate(None, player_id, started_at, main_id, from_hold_id=hold_id))
         if offer_id is not None:
             busy.add(player_id)
@@ -181,7 +187,7 @@ def candidates(session: Session, game: Game, first: tuple[int, list[int]] | None
     stmt, params = (_CANDIDATES, {"game_id": game.id}) if first is None else (
         _first_candidates(len(first[1]) == 1),
         {"game_id": game.id, "first": first[0], "tables": one_or_all(first[1])})
-    for entry_id, player_id, queue_at, table_id, offer_id in rows(session, stmt, params):
+    for entry_id, player_id, queue_at, table_id, offer_id in rows(session, stmt, params).all():
         found.append(Candidate(entry_id, player_id, queue_at, table_id))
         if offer_id is not None:
             busy.add(player_id)
@@ -200,4 +206,4 @@ def any_open_seat(session: Session, game: Game) -> bool:
 
 
 def barred_pairs(session: Session, room_id: int) -> set[frozenset[int]]:
-    return {frozenset(row) for row in rows(session, _BARRED, {"room_id": room_id})}
+    return set(map(frozenset, rows(session, _BARRED, {"room_id": room_id}).all()))

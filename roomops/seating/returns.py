@@ -44,7 +44,7 @@ def stints(session: Session, room: Room, now: datetime, player_ids: list[int]) -
     one statement, whatever the number of players (``ix_seat_holds_player_seated``)."""
     found: dict[int, list[Stint]] = {}
     for r in rows(session, _stints(len(player_ids) == 1), {
-            "players": one_or_all(player_ids), "since": now - policy_of(room).lookback()}):
+            "players": one_or_all(player_ids), "since": now - policy_of(room).lookback()}).all():
         found.setdefault(r.player_id, []).append(Stint(
             Stakes(r.variant, r.small_blind, r.big_blind, r.ante), r.id, r.name, r.started_at,
             r.ended_at, r.outcome, r.leave_amount, r.hold_id))
