@@ -132,6 +132,7 @@ class Figure:
     extra: dict[str, Any] = field(default_factory=dict)
     # the baseline insert-and-commit run right after each timed op on the same room (``Baseline``)
     base_ms: list[float] = field(default_factory=list)
+    calls: list[int] = field(default_factory=list)  # --calls
 
     @property
     def p50(self) -> float:
@@ -168,6 +169,20 @@ class Figure:
 # ---------------------------------------------------------------- profiling (--profile OP)
 
 PROFILE: set[str] = set()
+CALLS = False  # --calls
+
+
+class CallCounter:
+    """Counts the Python and C function calls made while installed (``sys.setprofile``): a
+    measure of an operation's work that, unlike its time on a shared VM, does not move from one
+    run to the next, so a change of a few percent shows (docs/benchmarks.md)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def __call__(self, _frame: Any, event: str, _arg: Any) -> None:
+        if event in ("call", "c_call"):
+            self.count += 1
 BOARD_OPS = 50  # --board-ops: timed board and board_live ops, each after an untimed join
 
 
@@ -289,12 +304,16 @@ def lockstep(benches: list[Bench], phases: list[Phase], n: int, warmup: int) -> 
                 continue
             b.counter.count = 0
             b.counter.active = True
+            calls = CallCounter()
             if prof is not None:
                 prof.start()
             c0, t0 = time.process_time(), time.perf_counter()
+            if CALLS:
+                sys.setprofile(calls)
             try:
                 ph.do(target)
             finally:
+                sys.setprofile(None)
                 elapsed = (time.perf_counter() - t0) * 1000
                 cpu = (time.process_time() - c0) * 1000
                 b.counter.active = False
@@ -306,6 +325,8 @@ def lockstep(benches: list[Bench], phases: list[Phase], n: int, warmup: int) -> 
                 fig.cpu_ms.append(cpu)
                 fig.statements.append(b.counter.count)
                 fig.base_ms.append(base_ms)
+                if CALLS:
+                    fig.calls.append(calls.count)
     for fig in figs:
         if len(fig.samples_ms) < n:
             log(f"  {fig.name}: only {len(fig.samples_ms)} of {n} targets were available")
@@ -719,7 +740,8 @@ def report(args: argparse.Namespace, base: Figure, figs: dict[str, Figure], smal
                          baseline_p50_ms=round(fig.base_p50 or base.p50, 3),
                          cpu_p50_ms=round(fig.cpu_p50, 3), cpu_p99_ms=round(fig.cpu_p99, 3),
                          via=fig.via, n=len(fig.samples_ms), target=target,
-                         result=None if ok is None else verdict(ok), db=args.db, **fig.extra, **extra))
+                         result=None if ok is None else verdict(ok), db=args.db, **fig.extra, **extra,
+                         **({"calls": int(statistics.median(fig.calls))} if fig.calls else {})))
 
     add(base, "", None)
     if "http_floor" in figs:
@@ -786,6 +808,8 @@ def print_table(args: argparse.Namespace, rows: list[dict[str, Any]], built: roo
                      f"{r['playovers_ended']} playovers ended, {r['statements']} stmts, one transaction)")
         if r["name"] == "sweep":
             extra = f"  ({r['expired_per_run']:.2f} offers expired per run)"
+        if "calls" in r:
+            extra = f"  ({r['calls']:,} calls){extra}"
         print(f"{r['name']:<14}{r['via']:<9}{r['p50_ms']:>9.2f}{r['p99_ms']:>9.2f}{r['cpu_p50_ms']:>9.2f}"
               f"{r['cpu_p99_ms']:>9.2f}"
               f"{r['statements']:>7}{r['baseline_p50_ms']:>9.2f}"
@@ -820,12 +844,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--keep", action="store_true", help="keep the SQLite files (printed at the end)")
     ap.add_argument("--profile", action="append", default=[], metavar="OP",
                     help="profile OP's timed runs with pyinstrument and list its statements (repeatable)")
+    ap.add_argument("--calls", action="store_true",
+                    help="count each timed op's Python and C function calls (sys.setprofile); "
+                         "slows every op, so the times of such a run are not the figures")
     ap.add_argument("--board-ops", type=int, default=50,
                     help="timed GET /board and live-fragment requests, each after an untimed change")
     args = ap.parse_args(argv)
     PROFILE.update(args.profile)
-    global BOARD_OPS
-    BOARD_OPS = args.board_ops
+    global BOARD_OPS, CALLS
+    BOARD_OPS, CALLS = args.board_ops, args.calls
     workdir = Path(tempfile.mkdtemp(prefix="roomops-bench-"))
     t0 = time.perf_counter()
     try:

@@ -188,7 +188,6 @@ def end_live_by(session: Session, model: Any, key: str, keys: list[int], now: da
     values here."""
     if not keys:
         return []
-    session.flush()
     plain = {k: v for k, v in values.items() if not isinstance(v, ClauseElement)}
     stmt = _ending(model.__table__, key, len(keys) == 1, kind, returning, tuple(sorted(plain)))
     if len(plain) < len(values):

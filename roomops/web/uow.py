@@ -18,11 +18,12 @@ T = TypeVar("T")
 
 def db() -> Session:
     """The request's session; GET requests read without taking SQLite's write lock."""
-    if "db" not in g:
+    session: Session | None = g.get("db")  # one look through the proxy: every service call asks
+    if session is None:
         ext = current_app.extensions["roomops"]
         maker = ext.read_sessions if request.method in ("GET", "HEAD") else ext.sessions
-        g.db = maker()
-    return g.db
+        session = g.db = maker()
+    return session
 
 
 def now() -> datetime:
