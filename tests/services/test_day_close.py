@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 import pytest
-from sqlalchemy import event, func, select, text
+from sqlalchemy import func, select, text
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from roomops.errors import Conflict, Invalid
@@ -17,7 +17,7 @@ from roomops.ledger.report import day_report
 from roomops.rooms.services import create_staff
 from roomops.seating import seats
 from tests.factories import PASSWORD
-from tests.services.helpers import audits, refused
+from tests.services.helpers import audits, refused, statements_sent
 
 DAY = date(2026, 11, 21)  # the gaming day of the suite's START (20:00 UTC, UTC room, 06:00 start)
 
@@ -97,16 +97,8 @@ def test_the_report_adds_up_per_table_game_kind_and_staff(room, session, now, da
 
 def test_the_report_takes_a_fixed_number_of_statements(room, session, now, day):
     def statements() -> int:
-        seen = []
-        session.execute(select(1))  # audit rows queued by the services are written first
-        conn = session.connection()
-        listen = lambda *a: seen.append(1)  # noqa: E731
-        event.listen(conn, "before_cursor_execute", listen)
-        try:
-            day_report(session, room.room.id, "GBP", DAY)
-        finally:
-            event.remove(conn, "before_cursor_execute", listen)
-        return len(seen)
+        return len(statements_sent(session.connection(),
+                                   lambda: day_report(session, room.room.id, "GBP", DAY)))
 
     few = statements()
     t1, _ = day

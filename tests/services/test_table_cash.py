@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from sqlalchemy import event, select
+from sqlalchemy import select
 
 from roomops.errors import Conflict, Invalid
 from roomops.ledger import services as ledger
@@ -16,7 +16,7 @@ from roomops.ledger.dayclose import Count, close_day, record_counts
 from roomops.ledger.models import LedgerEntry
 from roomops.ledger.report import day_report, expected_by_table
 from roomops.seating import moves, seats
-from tests.services.helpers import audits, refused
+from tests.services.helpers import audits, refused, statements_sent
 from tests.services.ledger_helpers import seated_holds
 
 DAY = date(2026, 11, 21)  # the gaming day of the suite's START (20:00 UTC, UTC room, 06:00 start)
@@ -110,18 +110,9 @@ def test_r54_the_close_counts_each_table_as_its_chips_moved(room, session, now):
 
 
 def _statements(session, call):
-    """The statements ``call`` sends (the audit rows queued before it are written first)."""
-    seen: list[str] = []
-    session.execute(select(1))
-    conn = session.connection()
-    listen = lambda _c, _cur, sql, *_a: seen.append(sql)  # noqa: E731
-    event.listen(conn, "before_cursor_execute", listen)
-    try:
-        result = call()
-        session.execute(select(1))  # the audit rows the call queued
-    finally:
-        event.remove(conn, "before_cursor_execute", listen)
-    return seen, result
+    """The statements ``call`` sends, and what it returns."""
+    result = []
+    return statements_sent(session.connection(), lambda: result.append(call())), result[0]
 
 
 def test_r19_a_broken_table_posts_every_transfer_in_one_insert(room, session, now):
