@@ -40,6 +40,8 @@ class Absence(Base):
         # R23: breaks per gaming day; continuous play since the last absence of the seat
         Index("ix_absences_player_day", "player_id", "gaming_day"),
         Index("ix_absences_hold_ended", "hold_id", "ended_at"),
+        # the board's live absences of a room
+        Index("ix_absences_live_room", "room_id", sqlite_where=_LIVE, postgresql_where=_LIVE),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)

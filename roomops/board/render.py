@@ -31,7 +31,7 @@ from markupsafe import Markup
 from roomops.board import countdown
 from roomops.board.countdown import Timed
 from roomops.board.names import public_name
-from roomops.board.rows import AbsentRow, BehindRow, CallRow, EntryRow, GameRows
+from roomops.board.rows import AbsentRow, BehindRow, CallRow, EntryRow, GameRows, taken_seats, utc
 from roomops.board.terms import fee_text, money, natural, stakes, straddle_text
 
 # Bump when the games' markup changes: it is in every ETag (pollers holding an old one fetch the new
@@ -174,7 +174,8 @@ def _place(position: int, entry: EntryRow, call: tuple[str, Call] | None, policy
             return Place(position, name, "called", f"called to {where}", missed, countdown.mark(deadline_ms))
         return Place(position, name, "expired", missed, missed)
     if checkin_by is not None:
-        return Place(position, name, "checkin", f"on the way, check in by {checkin_by.astimezone(tz):%H:%M}")
+        by = utc(checkin_by).astimezone(tz)
+        return Place(position, name, "checkin", f"on the way, check in by {by:%H:%M}")
     return Place(position, name)
 
 
@@ -189,13 +190,13 @@ def _seat(seat_no: int, taken: set[int], absent: dict[int, Absent], calls: dict[
     return seat_no, "empty"
 
 
-def _table(name: str, seated: str | None, away: list[Away], calls: dict[int, Call], seats_per_table: int,
+def _table(name: str, seated: int, away: list[Away], calls: dict[int, Call], seats_per_table: int,
            policy: str, tz: ZoneInfo, reserve: list[Place], names: dict[int, str],
            feeds: str | None, behind: tuple[BehindRow, ...] = ()) -> TableBoard:
     """A table's seat map, open seats, absent seats (R23-R25) and who plays over them (R29),
     called seats (R14, R20, R22), the main table it feeds if it is a must-move table (R17) and the
     seats playing behind with chips on their way from the cage (R31)."""
-    taken = {int(n) for n in seated.split(",")} if seated else set()
+    taken = set(taken_seats(seated, seats_per_table))
     absent = {row[0]: _absent(row, running, tz, names) for row, running in away}
     seats = [_seat(n, taken, absent, calls) for n in range(1, seats_per_table + 1)]
     called = [Called(n, public_name(c[4], c[5], policy), "offered" if live else "expired",

@@ -1,11 +1,13 @@
-"""What the public board reads: each running game's rows, as plain tuples, in four statements.
+"""What the public board reads: each running game's rows, as plain tuples, in six statements.
 
 The board has its own reader, lighter than ``roomops.board.snapshot`` (the desk's and the API's):
 only the columns the board shows, no per-row objects, and none of a seated player's columns, since
-the board shows a seated seat as taken but never who sits there (R61). The seated seats of a table
-come back aggregated in its row, each seat with its live absence if it has one (R23-R25: the kind,
-and a break's deadline), so a 250-table room is 250 table rows, a few hundred calls and its list
-entries, whatever the number of seats or absences.
+the board shows a seated seat as taken but never who sits there (R61). A table's taken seats come
+back as one number in its row (bit n set: seat n taken), and the few seats with a live absence or
+chips playing behind come from statements of their own, so a 250-table room is 250 table rows, a
+few hundred calls and its list entries, whatever the number of seats or absences. Every statement
+is built once and each comes back ordered by game, so its rows are grouped and trimmed by C code
+(``itertools.groupby``, ``operator.itemgetter``): no Python runs per list entry (docs/benchmarks.md).
 
 A game's rows (``GameRows``) are everything its section of the board is drawn from, apart from the
 room's naming policy and time zone and the state of each call at ``now``; ``roomops.board.render``
@@ -14,8 +16,9 @@ keys its cache on them. They are tuples of plain values, so equal rows compare e
     GameRows = (game, tables, calls, entries)
     game     = GAME_COLUMNS values, id first; the schedules last: ((players, fee), ...),
                ((pot, rake), ...), ((players, cap), ...)
-    tables   = ((table_id, name, seated, absent, feeds, behind), ...)   seated: "1,2,5" or None, by
-               seat; feeds: the main table a must-move table feeds (R17), else None
+    tables   = ((table_id, name, seated, absent, feeds, behind), ...)   seated: the taken seats as
+               bits (seat n: 1 << n; ``taken_seats``); feeds: the main table a must-move table feeds
+               (R17), else None
     behind   = ((seat_no, amount), ...)   by seat: chips in transit playing behind (R31)
     absent   = ((seat_no, kind, deadline_ms, played_by), ...)   by seat: a seated player's live
                absence (R23, R25), kind 'break' or 'away'; deadline_ms a break's deadline (R24),
@@ -23,16 +26,20 @@ keys its cache on them. They are tuples of plain values, so equal rows compare e
     calls    = ((table_id, seat_no, entry_id, deadline_ms, first_name, last_name), ...)
     entries  = ((entry_id, table_id, checkin_by, first_name, last_name), ...)   in list order (R13)
 
-``checkin_by`` is the check-in deadline of a phone entry not yet checked in (R12), else None.
+``checkin_by`` is the check-in deadline of a phone entry not yet checked in (R12), else None: the
+database's text of the stored UTC time (``utc`` reads it), which costs nothing to fetch, where
+thousands of datetimes would each go through the column type.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable
 from datetime import UTC, datetime
+from itertools import groupby
+from operator import itemgetter
 from typing import Any
 
-from sqlalchemy import Connection, Row, Select, String, case, cast, func, literal_column, select
+from sqlalchemy import Connection, Select, String, bindparam, case, cast, func, literal_column, select
 from sqlalchemy.orm import Session
 
 from roomops.absences.models import Absence
@@ -54,31 +61,69 @@ SCHEDULES = (("players", "fee"), ("pot", "rake"), ("players", "cap"))
 
 AbsentRow = tuple[int, str, int | None, int | None]
 BehindRow = tuple[int, int]
-TableRow = tuple[int, str, str | None, tuple[AbsentRow, ...], int | None, tuple[BehindRow, ...]]
+TableRow = tuple[int, str, int, tuple[AbsentRow, ...], int | None, tuple[BehindRow, ...]]
 CallRow = tuple[int, int, int, int, str, str]
-EntryRow = tuple[int, int | None, datetime | None, str, str]
+EntryRow = tuple[int, int | None, str | None, str, str]
 GameRows = tuple[tuple[Any, ...], tuple[TableRow, ...], tuple[CallRow, ...], tuple[EntryRow, ...]]
 
-_BREAK = literal_column("'break'")  # a literal, as the seat kinds (seating.models.OFFER)
-CHUNK = 256  # rows fetched at a time (see _rows)
+CHUNK = 256  # rows fetched at a time (see _grouped)
+_ROOM = bindparam("room_id")
+_GAMES = select(*GAME_COLUMNS).where(Game.room_id == _ROOM, Game.status == "open").order_by(
+    Game.big_blind, Game.id)
+# Grouped by the table's id alone: its other columns depend on it (PostgreSQL allows them so).
+_TABLES = select(Table.game_id, Table.id, Table.name, func.coalesce(func.sum(
+    literal_column("1").op("<<")(SeatHold.seat_no)), 0), Table.feeds_table_id).outerjoin(
+    SeatHold, (SeatHold.table_id == Table.id) & SeatHold.ended_at.is_(None) & (SeatHold.kind == SEATED)
+).where(Table.room_id == _ROOM, Table.status == "open").group_by(Table.id).order_by(
+    Table.game_id, Table.id)
+# The deadline as the database's text of the stored UTC time (``utc``), as every time read here.
+_ABSENT = select(SeatHold.table_id, SeatHold.seat_no, Absence.kind, cast(Absence.deadline, String),
+                 Playover.entry_id).join(SeatHold, SeatHold.id == Absence.hold_id).outerjoin(
+    Playover, (Playover.hold_id == Absence.hold_id) & Playover.ended_at.is_(None)).where(
+    Absence.room_id == _ROOM, Absence.ended_at.is_(None))
+_BEHIND_BY_HOLD = behind_by_hold(_ROOM)
+_BEHIND = select(SeatHold.table_id, SeatHold.seat_no, _BEHIND_BY_HOLD.c.behind).join(
+    _BEHIND_BY_HOLD, _BEHIND_BY_HOLD.c.hold_id == SeatHold.id).where(
+    SeatHold.ended_at.is_(None), SeatHold.kind == SEATED)
+_CALLS = select(Table.game_id, SeatHold.table_id, SeatHold.seat_no, SeatHold.entry_id,
+                cast(SeatHold.deadline, String), Player.first_name, Player.last_name).join(
+    Table, Table.id == SeatHold.table_id).join(Player, Player.id == SeatHold.player_id).where(
+    SeatHold.room_id == _ROOM, SeatHold.ended_at.is_(None), SeatHold.kind == OFFER).order_by(
+    Table.game_id, SeatHold.table_id, SeatHold.seat_no)
+_ENTRIES = select(ListEntry.game_id, ListEntry.id, ListEntry.table_id, case(
+    (ListEntry.checked_in_at.is_(None), cast(ListEntry.checkin_deadline, String))),
+    Player.first_name, Player.last_name).join(Player, Player.id == ListEntry.player_id).where(
+    ListEntry.room_id == _ROOM, ListEntry.status == "active").order_by(
+    ListEntry.game_id, ListEntry.queue_at, ListEntry.id)
+_BREAK = "break"
+_GAME_ID = itemgetter(0)
 
 
 def read_room(session: Session, room_id: int) -> list[GameRows]:
     """The room's open games, lowest stakes first (R4), with their open tables, live calls (R20) and
-    active list entries in list order (R13). Four statements, whatever the size of the room.
+    active list entries in list order (R13). Six statements, whatever the size of the room.
 
     Core execution on the session's connection: the rows are only read, so the ORM's per-row work
     (identity map, entity loading) would be pure cost."""
-    conn = session.connection()
+    conn, room = session.connection(), {"room_id": room_id}
     games = [(*g[:-3], *(_schedule(steps, *keys) for steps, keys in zip(g[-3:], SCHEDULES, strict=True)))
-             for g in conn.execute(select(*GAME_COLUMNS).where(
-        Game.room_id == room_id, Game.status == "open").order_by(Game.big_blind, Game.id))]
-    tables = _tables(conn, room_id, {g[0] for g in games})
-    game_of = {t[0]: game_id for game_id, rows in tables.items() for t in rows}
-    calls = _calls(conn, room_id, game_of)
-    entries = _entries(conn, room_id, set(tables))
-    return [(g, tuple(tables[g[0]]), tuple(calls.get(g[0], ())), tuple(entries.get(g[0], ())))
+             for g in conn.execute(_GAMES, room)]
+    tables = _tables(conn, room)
+    calls = _grouped(conn, _CALLS, room, _call)
+    entries = _grouped(conn, _ENTRIES, room, itemgetter(1, 2, 3, 4, 5))
+    return [(g, tuple(tables.get(g[0], ())), tuple(calls.get(g[0], ())), tuple(entries.get(g[0], ())))
             for g in games]
+
+
+def utc(text: str) -> datetime:
+    """A time read as the database's text of the stored naive UTC value (ISO form on both
+    databases), as an aware UTC datetime."""
+    return datetime.fromisoformat(text).replace(tzinfo=UTC)
+
+
+def taken_seats(seated: int, seats: int) -> list[int]:
+    """The seats taken, in order, of a table row's ``seated`` bits."""
+    return [n for n in range(1, seats + 1) if seated >> n & 1]
 
 
 def _schedule(steps: list[dict[str, int]] | None, key: str, value: str) -> tuple[tuple[int, int], ...]:
@@ -86,91 +131,45 @@ def _schedule(steps: list[dict[str, int]] | None, key: str, value: str) -> tuple
     return tuple(sorted((s[key], s[value]) for s in steps or ()))
 
 
-def _tables(conn: Connection, room_id: int, game_ids: set[int]) -> dict[int, list[TableRow]]:
-    """Each game's open tables (R5), with the seats taken at each and their live absences (R23, R25),
-    aggregated in the table's row: one "seat:kind:played_by:deadline" per taken seat, kind empty
-    when the player is in their seat, played_by the entry playing over it (R29, its name is among
-    the game's entries: the entry stays active), the deadline only for a break (R24). The deadline
-    travels as the database's text of the stored naive UTC value, which both databases give in
-    ISO form."""
-    deadline = case((Absence.kind == _BREAK, cast(Absence.deadline, String)), else_=literal_column("''"))
-    sep = literal_column("':'")
-    behind = behind_by_hold(room_id)  # R31: chips playing behind, in the same statement
-    seat = (cast(SeatHold.seat_no, String) + sep + func.coalesce(Absence.kind, "") + sep
-            + func.coalesce(cast(Playover.entry_id, String), "") + sep
-            + func.coalesce(cast(behind.c.behind, String), "") + sep + deadline)
-    seated = func.aggregate_strings(seat, ",")
-    tables: dict[int, list[TableRow]] = {game_id: [] for game_id in game_ids}
-    for table_id, game_id, name, feeds, seats in _rows(conn, select(
-            Table.id, Table.game_id, Table.name, Table.feeds_table_id, seated)
-            .outerjoin(SeatHold, (SeatHold.table_id == Table.id) & SeatHold.ended_at.is_(None)
-                       & (SeatHold.kind == SEATED))
-            .outerjoin(Absence, (Absence.hold_id == SeatHold.id) & Absence.ended_at.is_(None))
-            .outerjoin(Playover, (Playover.hold_id == SeatHold.id) & Playover.ended_at.is_(None))
-            .outerjoin(behind, behind.c.hold_id == SeatHold.id)
-            .where(Table.room_id == room_id, Table.status == "open")
-            .group_by(Table.id, Table.game_id, Table.name, Table.feeds_table_id).order_by(Table.id)):
-        if game_id in tables:
-            taken, absent, behind_rows = _seats(seats)
-            tables[game_id].append((table_id, name, taken, absent, feeds, behind_rows))
-    return tables
+def _tables(conn: Connection, room: dict[str, int]) -> dict[int, list[TableRow]]:
+    """Each game's open tables (R5) with their taken seats, the live absences on them (R23, R25:
+    with a break's deadline, R24, and the entry playing over the seat, R29, whose name is among
+    the game's entries: the entry stays active) and the chips playing behind (R31)."""
+    absences: dict[int, list[AbsentRow]] = {}
+    for table_id, seat_no, kind, deadline, played_by in conn.execute(_ABSENT, room):
+        ms = to_ms(utc(deadline)) if kind == _BREAK else None
+        absences.setdefault(table_id, []).append((seat_no, kind, ms, played_by))
+    behind_rows: dict[int, list[BehindRow]] = {}
+    for table_id, seat_no, amount in conn.execute(_BEHIND, room):
+        behind_rows.setdefault(table_id, []).append((seat_no, int(amount)))
+    absent, behind = _by_seat(absences), _by_seat(behind_rows)
+
+    def table(row: Any) -> TableRow:
+        _game, table_id, name, seated, feeds = row
+        return table_id, name, seated, absent.get(table_id, ()), feeds, behind.get(table_id, ())
+    return _grouped(conn, _TABLES, room, table)
 
 
-def _seats(seats: str | None) -> tuple[str | None, tuple[AbsentRow, ...], tuple[BehindRow, ...]]:
-    """ "4:break:17::2026-11-21 20:40:00,1::::,5:away::20000:" -> ("1,4,5", ((4, "break", ms, 17),
-    (5, "away", None, None)), ((5, 20000),)), by seat, so equal tables give equal rows whatever
-    order the aggregate came in."""
-    if not seats:
-        return None, (), ()
-    taken: list[int] = []
-    absent: list[AbsentRow] = []
-    behind: list[BehindRow] = []
-    for piece in seats.split(","):
-        no, kind, played_by, amount, deadline = piece.split(":", 4)
-        taken.append(int(no))
-        if kind:
-            absent.append((int(no), kind, to_ms(datetime.fromisoformat(deadline).replace(tzinfo=UTC))
-                           if deadline else None, int(played_by) if played_by else None))
-        if amount:
-            behind.append((int(no), int(amount)))
-    return ",".join(map(str, sorted(taken))), tuple(sorted(absent)), tuple(sorted(behind))
+def _by_seat(rows: dict[int, list[Any]]) -> dict[int, tuple[Any, ...]]:
+    """Each table's rows in seat order, so equal tables give equal rows whatever order they came in."""
+    return {table_id: tuple(sorted(seats)) for table_id, seats in rows.items()}
 
 
-def _calls(conn: Connection, room_id: int, game_of: dict[int, int]) -> dict[int, list[CallRow]]:
-    """Each game's live offers (R20), by seat. An offer is always to an entry of the table's own game
-    (R14, ``offers.make_offer``), so a game's calls are the offers at its tables."""
-    calls: dict[int, list[CallRow]] = {}
-    for table_id, seat_no, entry_id, deadline, first, last in _rows(conn, select(
-            SeatHold.table_id, SeatHold.seat_no, SeatHold.entry_id, SeatHold.deadline, Player.first_name,
-            Player.last_name).join(Player, Player.id == SeatHold.player_id)
-            .where(SeatHold.room_id == room_id, SeatHold.ended_at.is_(None), SeatHold.kind == OFFER)
-            .order_by(SeatHold.table_id, SeatHold.seat_no)):
-        if table_id in game_of:
-            calls.setdefault(game_of[table_id], []).append(
-                (table_id, seat_no, entry_id, to_ms(deadline), first, last))
-    return calls
+def _call(row: Any) -> CallRow:
+    _game, table_id, seat_no, entry_id, deadline, first, last = row
+    return table_id, seat_no, entry_id, to_ms(utc(deadline)), first, last
 
 
-def _entries(conn: Connection, room_id: int, game_ids: set[int]) -> dict[int, list[EntryRow]]:
-    """Each game's active entries, waiting and reserve lists together, in list order (R13)."""
-    checkin_by = case((ListEntry.checked_in_at.is_(None), ListEntry.checkin_deadline))
-    entries: dict[int, list[EntryRow]] = {}
-    for entry_id, game_id, table_id, due, first, last in _rows(conn, select(
-            ListEntry.id, ListEntry.game_id, ListEntry.table_id, checkin_by, Player.first_name,
-            Player.last_name).join(Player, Player.id == ListEntry.player_id)
-            .where(ListEntry.room_id == room_id, ListEntry.status == "active")
-            .order_by(ListEntry.queue_at, ListEntry.id)):
-        if game_id in game_ids:
-            entries.setdefault(game_id, []).append((entry_id, table_id, due, first, last))
-    return entries
+def _grouped(conn: Connection, stmt: Select[Any], room: dict[str, int],
+             pick: Callable[[Any], Any]) -> dict[int, list[Any]]:
+    """``pick`` of each row of ``stmt`` (ordered by game id, its first column), by game.
 
-
-def _rows(conn: Connection, stmt: Select[Any]) -> Iterator[Row[Any]]:
-    """A statement's rows, fetched ``CHUNK`` at a time.
-
-    Fetched all at once, a list's thousands of row objects would be alive together whenever the
-    garbage collector runs (every 700 new objects), so it would promote them all and soon walk the
-    whole process in a full collection: tens of milliseconds on some request. A chunk at a time,
-    each chunk is gone before it is counted."""
-    for chunk in conn.execute(stmt).partitions(CHUNK):
-        yield from chunk
+    Fetched ``CHUNK`` rows at a time: fetched all at once, a list's thousands of row objects would
+    be alive together whenever the garbage collector runs (every 700 new objects), so it would
+    promote them all and soon walk the whole process in a full collection: tens of milliseconds
+    on some request. A chunk at a time, each chunk is gone before it is counted."""
+    out: dict[int, list[Any]] = {}
+    for chunk in conn.execute(stmt, room).partitions(CHUNK):
+        for game_id, rows in groupby(chunk, _GAME_ID):
+            out.setdefault(game_id, []).extend(map(pick, rows))
+    return out

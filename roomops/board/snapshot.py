@@ -222,7 +222,7 @@ def load(session: Session, room_id: int, now: datetime, *, version: int | None =
     entries = [(e, _player(e)) for e in session.execute(select(*ENTRY_COLUMNS, *PLAYER_COLUMNS).join(
         Player, Player.id == ListEntry.player_id).where(
         ListEntry.room_id == room_id, ListEntry.status == "active"
-    ).order_by(ListEntry.queue_at, ListEntry.id))]
+    ).order_by(ListEntry.game_id, ListEntry.queue_at, ListEntry.id))]  # each list in order (R13)
     offers_by_entry = {h.entry_id: h for h, _ in holds if h.kind == "offer"}
     by_seat = {(h.table_id, h.seat_no): (h, p) for h, p in holds}
     views = {g.id: GameView(g) for g in games}

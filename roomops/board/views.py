@@ -24,7 +24,7 @@ from zoneinfo import ZoneInfo
 
 from flask import Blueprint, abort, current_app, make_response, render_template, request, url_for
 from markupsafe import Markup
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, select
 from sqlalchemy.orm import Session
 from werkzeug.wrappers import Response
 
@@ -32,6 +32,7 @@ from roomops.audit.models import AuditEvent
 from roomops.board import countdown
 from roomops.board.render import MARKUP, FragmentCache, games_html
 from roomops.board.rows import read_room
+from roomops.db import rows
 from roomops.rooms.models import Room
 from roomops.web.uow import db, now
 
@@ -68,15 +69,19 @@ def _games(session: Session, room: Room, at: datetime) -> Markup:
 
 # ---- change mark and ETag ---------------------------------------------------------------------
 
+_LATEST = select(func.max(AuditEvent.id)).where(
+    AuditEvent.room_id == bindparam("room_id")).scalar_subquery()
+_MARK = select(func.max(AuditEvent.id), func.count()).where(
+    AuditEvent.room_id == bindparam("room_id"), AuditEvent.id > _LATEST - WINDOW)
+
+
 def change_mark(session: Session, room_id: int) -> tuple[int, int]:
-    """(latest audit id, how many of the room's rows lie among the last WINDOW ids): one statement.
+    """(latest audit id, how many of the room's rows lie among the last WINDOW ids): one statement,
+    built once, as every poll runs it.
 
     The first is ``roomops.audit.service.latest_id`` (the snapshot's version); the second moves when
     a row with a lower id commits late, which the first alone would miss."""
-    latest = (select(func.max(AuditEvent.id)).where(AuditEvent.room_id == room_id)
-              .scalar_subquery())
-    row = session.execute(select(func.max(AuditEvent.id), func.count()).where(
-        AuditEvent.room_id == room_id, AuditEvent.id > latest - WINDOW)).one()
+    row = rows(session, _MARK, {"room_id": room_id}).one()
     return int(row[0] or 0), int(row[1])
 
 

@@ -11,7 +11,7 @@ from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import Subquery, func, or_, select
+from sqlalchemy import ColumnElement, Subquery, func, or_, select
 from sqlalchemy.orm import Session
 
 from roomops.actors import Actor, get_in_room
@@ -165,7 +165,7 @@ def number_report(session: Session, room_id: int) -> NumberReport:
                         dict(Counter(s.state for s in slips)))
 
 
-def behind_by_hold(room_id: int) -> Subquery:
+def behind_by_hold(room_id: int | ColumnElement[int]) -> Subquery:
     """R31: per seat hold, the chips playing behind: open slips, except cheque/credit ones whose
     funds a supervisor has not confirmed yet (they do not play behind until then). One grouped
     subquery, for the desk's snapshot, the board and the dealer's screen to join. By room, so the

@@ -51,8 +51,9 @@ class ListEntry(Base):
         ),
         Index("ix_list_entries_game_status_queue", "game_id", "status", "queue_at"),
         Index("ix_list_entries_player_status", "player_id", "status"),
-        # The board reads a room's active entries in list order; the sweep finds due check-ins (R12).
-        Index("ix_list_entries_room_active", "room_id", "queue_at", "id",
+        # The board reads a room's active entries by game in list order; the sweep finds due
+        # check-ins (R12).
+        Index("ix_list_entries_room_active", "room_id", "game_id", "queue_at", "id",
               sqlite_where=_ACTIVE, postgresql_where=_ACTIVE),
         Index("ix_list_entries_checkin_due", "checkin_deadline",
               sqlite_where=_AWAITING_CHECKIN, postgresql_where=_AWAITING_CHECKIN),

@@ -13,6 +13,7 @@ from markupsafe import escape
 from roomops.board import countdown
 from roomops.board.countdown import Timed
 from roomops.board.render import FragmentCache, absences_running, game_board
+from roomops.board.rows import taken_seats, utc
 
 T0 = datetime(2026, 11, 21, 20, 0, 0, tzinfo=UTC)
 T0_MS = 1795291200000
@@ -69,6 +70,19 @@ def test_an_expired_call_is_drawn_as_shown():
 
 # ---- one game from its rows --------------------------------------------------------------------
 
+def seats(*numbers: int) -> int:
+    """A table row's taken seats, as the board's reader reads them (bit n: seat n)."""
+    return sum(1 << n for n in numbers)
+
+
+def test_taken_seats_and_times_as_the_reader_reads_them():
+    assert taken_seats(seats(1, 2, 10), 10) == [1, 2, 10]
+    assert taken_seats(0, 9) == []
+    # the database's text of a stored UTC time: SQLite's and PostgreSQL's forms
+    assert utc("2026-11-21 20:30:00.000000") == utc("2026-11-21 20:30:00") == T0 + timedelta(minutes=30)
+    assert utc("2026-11-21 20:00:00.123000") == T0 + timedelta(milliseconds=123)
+
+
 GAME = (7, "NL Hold'em", 100, 200, 0, 10000, 40000, 9, "rake", 0, 5, 500, True, 1, False, False, True,
         (), (), ())
 
@@ -77,10 +91,10 @@ def test_r11_r12_r14_r22_one_game_from_its_rows():
     deadline = T0_MS + 300_000
     rows = (GAME,
             # natural order: 2 before 10; seat 3 of table 10 plays behind (R31)
-            ((21, "10", "1,2,3", (), None, ((3, 20000),)), (20, "2", None, (), 21, ())),
+            ((21, "10", seats(1, 2, 3), (), None, ((3, 20000),)), (20, "2", 0, (), 21, ())),
             ((21, 4, 101, deadline, "Ana", "Silva"), (21, 5, 102, deadline, "Ben", "Okafor")),
             ((101, None, None, "Ana", "Silva"), (103, 99, None, "Cy", "Wu"),  # table 99 is closed
-             (102, 21, None, "Ben", "Okafor"), (104, None, T0 + timedelta(minutes=30), "Di", "Lo")))
+             (102, 21, None, "Ben", "Okafor"), (104, None, "2026-11-21 20:30:00", "Di", "Lo")))
     board = game_board(rows, "first_initial", ZoneInfo("Europe/Zurich"), (True, False), ())
     assert [(t.name, t.feeds) for t in board.tables] == [("2", "10"), ("10", None)]  # R17
     assert [t.behind for t in board.tables] == [[], ["Seat 3: playing behind 200"]]  # R31
@@ -106,7 +120,7 @@ def test_r23_r24_r25_r61_break_and_away_seats_from_rows():
     now_ms = T0_MS + 3_600_000  # 21:00 UTC, 22:00 in Zurich
     running_ms = now_ms + 751_000  # 12:31 left, back by 22:12 in Zurich
     rows = (GAME,
-            ((30, "1", "1,2,4,5", ((2, "break", running_ms, None), (4, "break", now_ms - 1, None),
+            ((30, "1", seats(1, 2, 4, 5), ((2, "break", running_ms, None), (4, "break", now_ms - 1, None),
                                    (5, "away", None, None)), None, ()),),
             (), ())
     running = absences_running(rows, now_ms)
@@ -134,7 +148,8 @@ def test_r29_a_played_over_seat_shows_the_overplayer_public_name():
     owner away, played over by an entry no longer on the list (no name to show)."""
     now_ms = T0_MS
     rows = (GAME,
-            ((30, "1", "1,2,5", ((2, "break", now_ms + 600_000, 7), (5, "away", None, 99)), None, ()),),
+            ((30, "1", seats(1, 2, 5), ((2, "break", now_ms + 600_000, 7), (5, "away", None, 99)), None,
+              ()),),
             (), ((7, None, None, "Ada", "Lovelace"),))
     board = game_board(rows, "first_initial", ZoneInfo("UTC"), (), absences_running(rows, now_ms))
     (table,) = board.tables
