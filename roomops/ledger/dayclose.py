@@ -9,7 +9,8 @@ shifts needs the shift named. Services take ``(session, actor, now, ...)``, chec
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date, datetime
 
@@ -89,7 +90,7 @@ def _open_shift(session: Session, room: Room, now: datetime, day: date,
     target = day_shifts[pick_shift(shift, len(day_shifts)) - 1]
     check_shift_started(target.number, target.start, now)
     closes = day_closes(session, room.id, day)
-    check_not_closed(day, closed(closes, target.number), target.number if target.of > 1 else None)
+    check_not_closed(day, closed(closes, target.number), _named(target))
     return target, closes
 
 
@@ -164,7 +165,7 @@ def close_day(session: Session, actor: Actor, now: datetime, day: date,
             session.add(row)
             session.flush()
     except IntegrityError:  # a concurrent close of the same shift committed first
-        check_not_closed(day, True, target.number if target.of > 1 else None)
+        check_not_closed(day, True, _named(target))
     record(session, actor, now, "day.closed" if row.closes_day else "shift.closed",
            ("gaming_day", _day_id(day)), gaming_day=day.isoformat(), shift_no=target.number,
            shifts=target.of, second_staff_id=other.id, entries=entries,
@@ -187,20 +188,47 @@ def _day_id(day: date) -> int:
     return day.year * 10000 + day.month * 100 + day.day
 
 
-# built once: every posting runs it (docs/benchmarks.md)
+# built once: every posting on PostgreSQL runs it (docs/benchmarks.md)
 _CLOSED = select(DayClose.id).where(
     DayClose.room_id == bindparam("room_id"), DayClose.gaming_day == bindparam("day"),
     or_(DayClose.closes_day, DayClose.shift_no >= bindparam("shift_no"))).limit(1)
+# in the message of the ledger's trigger refusing a row of a closed shift (migration 0019)
+CLOSED_MARK = "ledger_entries: shift closed (R54)"
 
 
 def refuse_closed(session: Session, room_id: int, shift: Shift) -> None:
-    """R54: no ledger row is posted to a closed shift or gaming day (one statement; see
-    ``closing.shift_closed``), nor while the room's close is in progress (``lock_day``). A closed
-    shift is usually over, but a shift may be closed before its end, as a day may."""
+    """R54: no ledger row is posted to a closed shift or gaming day (see ``closing.shift_closed``),
+    nor while the room's close is in progress. The database refuses such a row itself: the
+    ledger's trigger checks the day's closes inside the INSERT, for every writer (migration
+    0019), and ``closed_refused`` turns its refusal into the 409. On SQLite that is all: one
+    writer at a time, and a refused INSERT fails alone, the transaction goes on. On PostgreSQL
+    the posting takes the room's day lock first (``lock_day``) and checks here, one statement
+    after the lock is granted, so the refusal comes before the INSERT: there a failed statement
+    would abort the whole transaction. A closed shift is usually over, but a shift may be closed
+    before its end, as a day may."""
+    if session.get_bind().dialect.name != "postgresql":
+        return
     lock_day(session, room_id)
     closed = rows(session, _CLOSED, {"room_id": room_id, "day": shift.gaming_day,
                                      "shift_no": shift.number}).first() is not None
-    check_not_closed(shift.gaming_day, closed, shift.number if shift.of > 1 else None)
+    check_not_closed(shift.gaming_day, closed, _named(shift))
+
+
+@contextmanager
+def closed_refused(shift: Shift) -> Iterator[None]:
+    """R54: the ledger's trigger refusing a row of ``shift`` (closed) becomes the 409 that names
+    it; any other database error goes on as it was."""
+    try:
+        yield
+    except IntegrityError as err:
+        if CLOSED_MARK not in str(err.orig):
+            raise
+        check_not_closed(shift.gaming_day, True, _named(shift))
+
+
+def _named(shift: Shift) -> int | None:
+    """The shift as a refusal names it: only when the day has several."""
+    return shift.number if shift.of > 1 else None
 
 
 DAY_LOCK = 54  # the advisory lock class of gaming-day closes (R54); the second key is the room

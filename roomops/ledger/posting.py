@@ -1,8 +1,9 @@
 """Posting one ledger row (R52): the room's gaming day (R2), the seat's table and game, the staff
 member who posted it, an audit row (R60), and the idempotency key (``roomops.ledger.idempotency``).
 Each row carries the shift of the day it is posted in (R54); nothing is posted to a closed shift or
-gaming day (``refuse_closed`` also waits for a close in progress on PostgreSQL). ``post_many`` posts
-a batch with one check and one INSERT. Nothing here commits."""
+gaming day (the ledger's trigger refuses it; on PostgreSQL ``refuse_closed`` waits for a close in
+progress and refuses before the INSERT). ``post_many`` posts a batch with one check and one
+INSERT. Nothing here commits."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from roomops.audit.service import record
 from roomops.db import insert_one, insert_rows
 from roomops.errors import Conflict
 from roomops.games.models import Table
-from roomops.ledger.dayclose import refuse_closed
+from roomops.ledger.dayclose import closed_refused, refuse_closed
 from roomops.ledger.idempotency import insert_once
 from roomops.ledger.models import LedgerEntry
 from roomops.rooms.models import Room
@@ -87,8 +88,9 @@ def post(session: Session, actor: Actor, now: datetime, posting: Posting, key: s
          print_: str) -> LedgerEntry:
     """Insert the row (or return the one an earlier request with ``key`` made) and audit it."""
     room, shift = _open_shift(session, actor, now)
-    row, created = insert_once(session, LedgerEntry, room.id, key, print_,
-                               lambda: _add_row(session, actor, now, shift, posting, key, print_))
+    with closed_refused(shift):
+        row, created = insert_once(session, LedgerEntry, room.id, key, print_,
+                                   lambda: _add_row(session, actor, now, shift, posting, key, print_))
     if created:
         _audit(session, actor, now, row, posting)
     return row
@@ -103,7 +105,8 @@ def post_many(session: Session, actor: Actor, now: datetime,
     _room, shift = _open_shift(session, actor, now)
     values = [_values(actor, now, shift, p, None, "") for p in postings]
     # one INSERT; the rows come back in any order, so each is matched to its posting by content
-    rows = insert_rows(session, LedgerEntry, values)
+    with closed_refused(shift):
+        rows = insert_rows(session, LedgerEntry, values)
     pending: dict[tuple[object, ...], list[Posting]] = {}
     for posting, v in zip(postings, values, strict=True):
         pending.setdefault(_content(v), []).append(posting)

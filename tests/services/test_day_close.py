@@ -209,6 +209,37 @@ def test_the_database_refuses_a_close_by_one_person_and_a_second_close(room, ses
     assert session.scalar(select(func.count()).select_from(DayClose)) == 1
 
 
+def test_r54_the_database_refuses_a_ledger_row_of_a_closed_shift(room, session, now, day):
+    """The ledger's trigger, for any writer: shift 2 of the day closed refuses rows of shifts 1
+    and 2 (shifts close in order) and takes shift 3; the day's last close refuses every shift;
+    another day is open."""
+    staff = (room.sup.staff_id, room.staff["cashier"].id)
+    close = ("INSERT INTO day_closes (room_id, gaming_day, shift_no, closes_day, closed_at, "
+             "closed_by_id, second_staff_id, entries, expected_total, counted_total) "
+             "VALUES (:r, :d, :s, :last, :at, :a, :b, 0, 0, 0)")
+    row = ("INSERT INTO ledger_entries (room_id, gaming_day, shift_no, at, kind, amount, method, "
+           "staff_id) SELECT room_id, :d, :s, at, kind, amount, method, staff_id FROM ledger_entries "
+           "WHERE kind = 'buy_in' ORDER BY id LIMIT 1")
+
+    def post(day: date, shift: int) -> bool:
+        sp = session.begin_nested()
+        try:
+            session.execute(text(row), {"d": day, "s": shift})
+        except IntegrityError as err:
+            sp.rollback()
+            assert "shift closed (R54)" in str(err.orig)
+            return False
+        sp.commit()
+        return True
+
+    args = {"r": room.room.id, "d": DAY, "at": now, "a": staff[0], "b": staff[1]}
+    session.execute(text(close), {**args, "s": 2, "last": False})
+    assert [post(DAY, n) for n in (1, 2, 3)] == [False, False, True]
+    session.execute(text(close), {**args, "s": 3, "last": True})
+    assert [post(DAY, n) for n in (1, 3, 4)] == [False, False, False]
+    assert post(DAY + timedelta(days=1), 1)
+
+
 def test_a_table_change_carries_the_stack_as_a_transfer_pair(room, session, now):
     """R18/R52/R54: the stack carried is a transfer out of the old table and into the new; chips
     added are an add-on (cash at the table, R32)."""
