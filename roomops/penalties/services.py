@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from roomops.actors import Actor
@@ -16,7 +16,7 @@ from roomops.lists.models import ListEntry
 from roomops.penalties.models import PenaltyRecord
 from roomops.seating.models import SeatHold
 from roomops.seating.offers import fill_open_seats
-from roomops.seating.queries import seated_hold
+from roomops.seating.queries import seated_counts, seated_hold
 from roomops.seating.seats import end_seat
 
 # R55: escalation looks at the player's penalties in the room over this window (docs/decisions.md)
@@ -72,5 +72,4 @@ def _remove(session: Session, actor: Actor, now: datetime, hold: SeatHold, game_
 
 
 def _players_at(session: Session, table_id: int) -> int:
-    return session.scalar(select(func.count()).select_from(SeatHold).where(
-        SeatHold.table_id == table_id, SeatHold.kind == "seated", SeatHold.ended_at.is_(None))) or 0
+    return seated_counts(session, [table_id]).get(table_id, 0)

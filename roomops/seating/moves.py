@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from roomops.actors import Actor, get_in_room
@@ -197,10 +197,7 @@ def break_table(session: Session, actor: Actor, now: datetime, table_id: int,
 def _require_not_short(session: Session, hold: SeatHold, table: Table) -> None:
     """R18: a voluntary move may not leave the player's table with fewer players than the table
     joined will have."""
-    counts: dict[int, int] = {tid: n for tid, n in session.execute(
-        select(SeatHold.table_id, func.count()).where(
-            SeatHold.table_id.in_([hold.table_id, table.id]), SeatHold.kind == SEATED,
-            SeatHold.ended_at.is_(None)).group_by(SeatHold.table_id))}
+    counts = queries.seated_counts(session, [hold.table_id, table.id])
     if leaves_short(counts.get(hold.table_id, 0), counts.get(table.id, 0)):
         raise Conflict(f"the move would leave the player's table with {counts.get(hold.table_id, 0) - 1}"
                        f" players and table {table.name} with {counts.get(table.id, 0) + 1}: a "

@@ -205,5 +205,13 @@ def any_open_seat(session: Session, game: Game) -> bool:
                 ).first() is not None
 
 
+def seated_counts(session: Session, table_ids: list[int]) -> dict[int, int]:
+    """How many players sit at each of the tables (seated, not called); a table nobody sits at
+    is left out."""
+    return dict(session.execute(select(SeatHold.table_id, func.count()).where(
+        SeatHold.table_id.in_(table_ids), SeatHold.kind == SEATED, SeatHold.ended_at.is_(None))
+        .group_by(SeatHold.table_id)).tuples().all())
+
+
 def barred_pairs(session: Session, room_id: int) -> set[frozenset[int]]:
     return set(map(frozenset, rows(session, _BARRED, {"room_id": room_id}).all()))

@@ -18,18 +18,8 @@ from tests.services.helpers import full_game, live_offer, live_seat, statements_
 S = timedelta(seconds=1)
 
 
-def _full_table(room, session, now, seats_free=1):
-    game = room.game(now)
-    table = room.table(now, game, "1")
-    seated = []
-    for i, p in enumerate(room.players(now, 9 - seats_free, "S"), start=1):
-        seated.append(seats.seat_directly(session, room.sup, now, table_id=table.id, seat_no=i,
-                                          player_id=p.id, buy_in=10000))
-    return game, table, seated
-
-
 def test_r14_open_seat_is_offered_to_first_joined(room, session, now):
-    game, table, _ = _full_table(room, session, now, seats_free=0)
+    game, table = full_game(room, session, now, free=0)
     a, b = room.player(now, "Ann"), room.player(now, "Bob")
     lists.join(session, room.sup, now, player_id=a.id, game_id=game.id)
     lists.join(session, room.sup, now + timedelta(seconds=1), player_id=b.id, game_id=game.id)
@@ -44,7 +34,7 @@ def test_r14_open_seat_is_offered_to_first_joined(room, session, now):
 
 @pytest.mark.parametrize("offset,claimable", [(-1, True), (0, False), (1, False)])
 def test_r22_claim_to_the_second(room, session, now, offset, claimable):
-    game, _table, _ = _full_table(room, session, now)
+    game, _table = full_game(room, session, now)
     p = room.player(now, "Ann")
     lists.join(session, room.sup, now, player_id=p.id, game_id=game.id)
     offer = live_offer(session, p.id)
@@ -78,7 +68,7 @@ def test_r14_a_claim_reads_the_games_seats_only_if_one_was_open(room, session, n
 
 
 def test_r22_sweep_expires_and_offers_next(room, session, now):
-    game, _table, _ = _full_table(room, session, now)
+    game, _table = full_game(room, session, now)
     a, b = room.player(now, "Ann"), room.player(now, "Bob")
     lists.join(session, room.sup, now, player_id=a.id, game_id=game.id)
     lists.join(session, room.sup, now + timedelta(seconds=1), player_id=b.id, game_id=game.id)
