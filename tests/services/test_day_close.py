@@ -156,6 +156,11 @@ def test_a_day_is_closed_once_and_its_figures_never_change(room, session, now, d
             error=Conflict)
     hold = session.scalars(select(LedgerEntry).where(LedgerEntry.table_id == t1.id)).first()
     refused(lambda: ledger.add_on(session, room.sup, now, hold.hold_id, 100), "R54", error=Conflict)
+    # a table change's transfer pair, posted as one batch, is refused as well (R18)
+    from roomops.seating.moves import move_player
+    _t1, t2 = day
+    refused(lambda: move_player(session, room.sup, now, hold.hold_id, table_id=t2.id, seat_no=5,
+                                stack=15000), "R54", "closed", error=Conflict)
     tomorrow = now + timedelta(hours=12)  # 08:00 next gaming day
     rev = ledger.reverse(session, room.sup, tomorrow, hold.id, "counted next morning")
     assert rev.gaming_day == DAY + timedelta(days=1)  # a reversal belongs to the day it is made
