@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import gc
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import click
 import waitress
 from flask import Flask, current_app
 from flask.cli import with_appcontext
-from sqlalchemy.orm import Session
+from sqlalchemy import select
 
 from roomops import migrate
+from roomops.floor.unit import UnitOfWork, unit
 from roomops.rooms.models import ROLES, Room, Staff
 from roomops.rooms.services import create_room, create_staff, issue_api_token
 
@@ -20,8 +23,11 @@ def _ext():  # type: ignore[no-untyped-def]
     return current_app.extensions["roomops"]
 
 
-def _session() -> Session:
-    return _ext().sessions()
+@contextmanager
+def _unit() -> Iterator[UnitOfWork]:
+    """A command's unit of work: its one commit point (``roomops.floor.unit``)."""
+    with _ext().sessions() as session, unit(session, None, _ext().clock.now()) as uow:
+        yield uow
 
 
 def _log_to_console() -> None:
@@ -55,9 +61,9 @@ def db_downgrade(revision: str) -> None:
 @click.option("--timezone", default="UTC", show_default=True, help="IANA zone, e.g. Europe/London")
 @with_appcontext
 def create_room_cmd(slug: str, name: str, timezone: str) -> None:
-    with _session() as session:
-        create_room(session, _ext().clock.now(), slug=slug, name=name, timezone=timezone)
-        session.commit()
+    with _unit() as uow:
+        create_room(uow.session, uow.now, slug=slug, name=name, timezone=timezone)
+        uow.commit()
     click.echo(f"room {slug} created")
 
 
@@ -70,13 +76,13 @@ def create_room_cmd(slug: str, name: str, timezone: str) -> None:
 @with_appcontext
 def create_staff_cmd(room: str, username: str, role: str, display_name: str | None,
                      password: str) -> None:
-    with _session() as session:
-        found = session.query(Room).filter_by(slug=room).one_or_none()
+    with _unit() as uow:
+        found = uow.session.scalar(select(Room).where(Room.slug == room))
         if found is None:
             raise click.ClickException(f"no room {room}")
-        create_staff(session, _ext().clock.now(), room=found, username=username, password=password,
+        create_staff(uow.session, uow.now, room=found, username=username, password=password,
                      role=role, display_name=display_name)
-        session.commit()
+        uow.commit()
     click.echo(f"{role} {username} created in {room}")
 
 
@@ -84,12 +90,12 @@ def create_staff_cmd(room: str, username: str, role: str, display_name: str | No
 @click.argument("username")
 @with_appcontext
 def api_token_cmd(username: str) -> None:
-    with _session() as session:
-        staff = session.query(Staff).filter_by(username=username).one_or_none()
+    with _unit() as uow:
+        staff = uow.session.scalar(select(Staff).where(Staff.username == username))
         if staff is None:
             raise click.ClickException(f"no staff member {username}")
         token = issue_api_token(staff)
-        session.commit()
+        uow.commit()
     click.echo(token)
 
 
@@ -98,9 +104,9 @@ def api_token_cmd(username: str) -> None:
 def demo_cmd() -> None:
     from roomops.demo import load_demo
 
-    with _session() as session:
-        logins = load_demo(session, _ext().clock.now())
-        session.commit()
+    with _unit() as uow:
+        logins = load_demo(uow.session, uow.now)
+        uow.commit()
     if not logins:
         click.echo("the database already has a room: demo not loaded")
     for username, password, role in logins:

@@ -13,7 +13,8 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from roomops.clock import Clock, SystemClock
 from roomops.config import Settings
-from roomops.db import make_engine, make_sessionmaker, read_only
+from roomops.db import make_engine, read_only
+from roomops.floor.handlers import session_factory
 from roomops.web.cookies import CookieSessions
 
 csrf = CSRFProtect()
@@ -44,7 +45,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None,
                       JSON_SORT_KEYS=False, **flask_config)
     engine = engine or make_engine(settings.database_url)
     app.extensions["roomops"] = Roomops(
-        settings, engine, make_sessionmaker(engine), make_sessionmaker(read_only(engine)),
+        settings, engine, session_factory(engine), session_factory(read_only(engine)),
         clock or SystemClock(),
     )
     logging.getLogger("roomops").setLevel(logging.INFO)

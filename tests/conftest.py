@@ -15,8 +15,9 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from roomops.clock import FrozenClock
 from roomops.config import Settings
-from roomops.db import make_engine, make_sessionmaker
+from roomops.db import make_engine
 from roomops.factory import create_app
+from roomops.floor.handlers import session_factory
 from tests.databases import backends, migrated_database
 from tests.factories import PASSWORD, Room_
 
@@ -47,7 +48,7 @@ def connection(engine: Engine) -> Iterator[Connection]:
 
 @pytest.fixture()
 def sessions(connection: Connection) -> sessionmaker[Session]:
-    return make_sessionmaker(connection, join_transaction_mode="create_savepoint")
+    return session_factory(connection, join_transaction_mode="create_savepoint")
 
 
 @pytest.fixture()

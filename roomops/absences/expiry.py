@@ -14,12 +14,12 @@ from roomops.absences.rules import picked_up_for_blinds
 from roomops.absences.services import end_absences, running_absence
 from roomops.actors import Actor
 from roomops.audit.service import record
+from roomops.floor.bus import command, emit
+from roomops.floor.events import SeatsMayOpen
 from roomops.games.models import Game, Table
 from roomops.lists.services import to_bottom_of_waiting_list
-from roomops.playovers.services import end_playovers
 from roomops.rooms.models import Room
 from roomops.seating.models import SeatHold
-from roomops.seating.offers import fill_open_seats
 from roomops.seating.seats import end_seats
 
 WHY = {"break": "break ran out (R24)", "away": "away too long (R26)"}
@@ -35,6 +35,7 @@ def release_due(session: Session, actor: Actor, now: datetime, game: Game) -> li
     return release(session, actor, now, game, due, {a.id: WHY[a.kind] for a in due})
 
 
+@command
 def record_missed_big_blind(session: Session, actor: Actor, now: datetime, hold_id: int) -> Absence:
     """R26: an absent player missed a big blind, as the floor records it. Refused once the
     absence has run out."""
@@ -62,17 +63,17 @@ def count_missed_big_blinds(session: Session, actor: Actor, now: datetime, game:
 def release(session: Session, actor: Actor, now: datetime, game: Game, absences: list[Absence],
             why: dict[int, str]) -> list[Absence]:
     """R24/R26: the seats are released with the stack left behind as the leave amount (it feeds
-    R27), the players go to the bottom of the game's waiting list, and the seats are offered to
-    the next players (R14), not handed straight back. Batched: a sweep may release thousands.
+    R27; a playover of the seat ends with the absence, R29), the players go to the bottom of the
+    game's waiting list, and the seats are offered to the next players (R14), not handed straight
+    back. Batched: a sweep may release thousands.
     Returns the absences this transaction ended (two sweepers never release one twice)."""
     mine = end_absences(session, actor, now, absences, "released")
     if not mine:
         return []
-    end_playovers(session, actor, now, "seat_released", "hold_id", [a.hold_id for a in mine])  # R29
     by_id = {h.id: h for h in session.scalars(
         select(SeatHold).where(SeatHold.id.in_([a.hold_id for a in mine])))}
-    end_seats(session, actor, now, [by_id[a.hold_id] for a in mine], "released",
+    end_seats(session, actor, now, game, [by_id[a.hold_id] for a in mine], "released",
               {a.hold_id: a.stack for a in mine})
     to_bottom_of_waiting_list(session, actor, now, game, [(a.player_id, why[a.id]) for a in mine])
-    fill_open_seats(session, actor, now, game, skip={a.player_id for a in mine})
+    emit(session, SeatsMayOpen(game.id, frozenset(a.player_id for a in mine)))
     return mine

@@ -23,17 +23,18 @@ from roomops.actors import Actor
 from roomops.audit.service import record
 from roomops.db import end_live_by
 from roomops.errors import Conflict
-from roomops.games.models import Game, Table
-from roomops.playovers.services import end_playovers
+from roomops.floor.bus import command, emit
+from roomops.floor.events import AbsencesEnded, SeatsMayOpen
+from roomops.games.models import Table
 from roomops.rooms.gaming_day import gaming_day
 from roomops.rooms.models import Room
 from roomops.seating.models import SeatHold
-from roomops.seating.offers import fill_open_seats
 from roomops.seating.queries import live_absences, seated_hold
 
 LABELS = {"break": "break", "away": "time away"}
 
 
+@command
 def grant_break(session: Session, actor: Actor, now: datetime, hold_id: int, stack: int) -> Absence:
     """R23: a seated player takes a break of ``break_minutes`` if the room's break policies allow
     it; ``stack`` is the count of the chips left on the table (recorded on release, R24)."""
@@ -49,6 +50,7 @@ def grant_break(session: Session, actor: Actor, now: datetime, hold_id: int, sta
                   stack, counted=True)
 
 
+@command
 def mark_away(session: Session, actor: Actor, now: datetime, hold_id: int,
               stack: int | None = None) -> Absence:
     """R25: a seated player steps away; with ``max_away_minutes`` set they lose the seat after it
@@ -61,14 +63,15 @@ def mark_away(session: Session, actor: Actor, now: datetime, hold_id: int,
                   counted=stack is not None)
 
 
+@command
 def come_back(session: Session, actor: Actor, now: datetime, hold_id: int) -> Absence:
-    """R23/R25: the player is back in time; one action ends the break or the time away. At the
-    deadline, to the second, it is too late: the seat is released (R24/R26)."""
+    """R23/R25: the player is back in time; one action ends the break or the time away (and a
+    playover of the seat, R29). At the deadline, to the second, it is too late: the seat is
+    released (R24/R26)."""
     actor.require("floor")
     absence, table = running_absence(session, actor, now, hold_id)
     end_absences(session, actor, now, [absence], "returned")
-    end_playovers(session, actor, now, "owner_back", "hold_id", [hold_id])  # R29: the overplayer leaves
-    _offer_seats(session, actor, now, table.game_id)
+    _offer_seats(session, table.game_id)
     return absence
 
 
@@ -86,6 +89,7 @@ def running_absence(session: Session, actor: Actor, now: datetime,
     return absence, table
 
 
+@command
 def record_note(session: Session, actor: Actor, now: datetime, hold_id: int, note: str) -> Absence:
     """R25: where an absent player is, as they told the supervisor."""
     actor.require("floor")
@@ -116,12 +120,14 @@ def end_seat_absences(session: Session, actor: Actor, now: datetime, hold_ids: l
 def _end(session: Session, actor: Actor, now: datetime, key: str, keys: list[int],
          outcome: str) -> list[Row[Any]]:
     """One conditional UPDATE ... RETURNING (``end_live_by``) and an audit row for each absence
-    it ended, in id order."""
+    it ended, in id order (a playover of the seat ends with it: ``AbsencesEnded``)."""
     ended = sorted(end_live_by(session, Absence, key, keys, now, outcome,
                                ("kind", "hold_id", "player_id", "started_at")))
     for row in ended:
         record(session, actor, now, f"{row.kind}.{outcome}", ("seat_hold", row.hold_id),
                absence_id=row.id, player_id=row.player_id, started_at=row.started_at.isoformat())
+    if ended:
+        emit(session, AbsencesEnded(tuple(row.hold_id for row in ended), outcome))
     return ended
 
 
@@ -154,14 +160,14 @@ def _start(session: Session, actor: Actor, now: datetime, hold: SeatHold, kind: 
            player_id=hold.player_id, table_id=hold.table_id, seat_no=hold.seat_no,
            deadline=deadline.isoformat() if deadline else None, gaming_day=day.isoformat(),
            stack=stack, stack_counted=counted)
-    _offer_seats(session, actor, now, session.get_one(Table, hold.table_id).game_id)
+    _offer_seats(session, session.get_one(Table, hold.table_id).game_id)
     return absence
 
 
-def _offer_seats(session: Session, actor: Actor, now: datetime, game_id: int) -> None:
+def _offer_seats(session: Session, game_id: int) -> None:
     """R17: an absent player at a must-move table cannot move, so leaving or coming back changes
     who is due the main table's open seat: the game's open seats are offered again (R14)."""
-    fill_open_seats(session, actor, now, session.get_one(Game, game_id))
+    emit(session, SeatsMayOpen(game_id))
 
 
 def _playing_since(session: Session, hold: SeatHold) -> datetime:

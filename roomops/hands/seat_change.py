@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 from roomops.actors import Actor
 from roomops.blinds.missed import move_seat
 from roomops.errors import Conflict, Invalid
+from roomops.floor.bus import command
 from roomops.hands.models import SeatBlinds
 from roomops.hands.seats import last_hand, seat_states, sittings, table_state
 from roomops.rooms.models import Room
@@ -19,6 +20,7 @@ from roomops.seating.models import SeatHold
 from roomops.seating.moves import Move, carry
 
 
+@command
 def change_seat(session: Session, actor: Actor, now: datetime, hold_id: int, seat_no: int,
                 reason: str | None = None) -> SeatHold:
     """R36: the seated player moves to open seat ``seat_no`` of their table with their chips (the

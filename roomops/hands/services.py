@@ -15,13 +15,15 @@ from roomops.blinds.positions import first_hand, next_hand
 from roomops.blinds.state import HandPlan, SeatState
 from roomops.blinds.straddles import Straddle, StraddleSettings, check_straddles, straddle_order
 from roomops.errors import Conflict, Invalid
+from roomops.floor.bus import command
+from roomops.games.locks import locked_game, table_in_room
 from roomops.games.models import Game, Table
-from roomops.games.services import locked_game, table_in_room
 from roomops.hands.models import Hand, SeatBlinds
 from roomops.hands.seats import Sitting, last_hand, seat_states, sittings, table_state
 from roomops.rooms.models import Room
 
 
+@command
 def record_hand(session: Session, actor: Actor, now: datetime, table_id: int, *, hand_no: int,
                 posting: Sequence[int] = (), straddles: Sequence[Straddle] = (),
                 straddles_in_turn: int = 0, high_card_seat: int | None = None,

@@ -10,17 +10,18 @@ from apscheduler.schedulers.base import BaseScheduler
 from apscheduler.schedulers.blocking import BlockingScheduler
 from flask import Flask
 
+from roomops.floor.unit import unit
 from roomops.jobs.sweep import SweepResult, sweep
 
 log = logging.getLogger("roomops.jobs")
 
 
 def sweep_once(app: Flask) -> SweepResult:
-    """One job run, one transaction, one commit point."""
+    """One job run, one unit of work, one commit point."""
     ext = app.extensions["roomops"]
-    with ext.sessions() as session:
-        result = sweep(session, ext.clock.now())
-        session.commit()
+    with ext.sessions() as session, unit(session, None, ext.clock.now()) as uow:
+        result = sweep(uow.session, uow.now)
+        uow.commit()
     if result.expired_offers or result.no_shows or result.released_absences:
         log.info("sweep: %d offers expired, %d no-shows, %d seats released", len(result.expired_offers),
                  len(result.no_shows), len(result.released_absences))

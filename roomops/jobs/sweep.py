@@ -10,9 +10,10 @@ from sqlalchemy.orm import Session
 
 from roomops.absences.expiry import release_due
 from roomops.absences.models import Absence
-from roomops.actors import scheduler
+from roomops.actors import Actor, scheduler
+from roomops.floor.bus import run_command
+from roomops.games.locks import lock_game
 from roomops.games.models import Table
-from roomops.games.services import lock_game
 from roomops.lists.models import ListEntry
 from roomops.lists.services import drop_no_shows
 from roomops.seating.models import OFFER, SeatHold
@@ -45,15 +46,22 @@ def due_games(session: Session, now: datetime) -> list[tuple[int, int]]:
 def sweep(session: Session, now: datetime) -> SweepResult:
     """Idempotent: run it twice, or in two processes at once, and each timer is handled once.
 
-    Each game is locked (room first) before its timers are touched, waiting for a desk action or
-    another sweeper that holds it; the conditional updates then find nothing left to do twice."""
+    Each game is a command of its own, as the scheduler of its room: the game is locked (room
+    first) before its timers are touched, waiting for a desk action or another sweeper that holds
+    it; the conditional updates then find nothing left to do twice. The caller commits."""
     result = SweepResult()
     for room_id, game_id in due_games(session, now):
-        game = lock_game(session, game_id)
-        if game is None:
-            continue
-        actor = scheduler(room_id)
-        result.no_shows += [e.id for e in drop_no_shows(session, actor, now, game)]
-        result.expired_offers += [o.id for o in expire_due(session, actor, now, game)]
-        result.released_absences += [a.id for a in release_due(session, actor, now, game)]
+        run_command(session, scheduler(room_id), now, sweep_game, game_id, result)
     return result
+
+
+def sweep_game(session: Session, actor: Actor, now: datetime, game_id: int,
+               result: SweepResult) -> None:
+    """R12, R22, R24, R26: the game's no-shows, expired offers and breaks or time away that ran
+    out, added to ``result``; the seats they free are offered once, after all of them."""
+    game = lock_game(session, game_id)
+    if game is None:
+        return
+    result.no_shows += [e.id for e in drop_no_shows(session, actor, now, game)]
+    result.expired_offers += [o.id for o in expire_due(session, actor, now, game)]
+    result.released_absences += [a.id for a in release_due(session, actor, now, game)]

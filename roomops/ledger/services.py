@@ -11,7 +11,6 @@ row was reversed (R52), and more chips are an add-on."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import bindparam, exists, select
@@ -21,6 +20,7 @@ from roomops.actors import Actor, get_in_room
 from roomops.board.terms import money
 from roomops.db import rows
 from roomops.errors import Conflict, Invalid
+from roomops.floor.events import Carried
 from roomops.games.models import Game
 from roomops.ledger.idempotency import fingerprint, replay
 from roomops.ledger.models import LedgerEntry
@@ -40,18 +40,6 @@ from roomops.seating.rules import check_buy_in
 
 # the rule an amount of each kind answers to
 RULES = {"buy_in": "R30", "add_on": "R28", "cash_out": "R28"}
-
-
-@dataclass(frozen=True)
-class Carried:
-    """One move of a batch (R18): the seat left, the seat taken, the stack carried and the chips
-    added; ``move`` is the kind of move (table_change, must_move, floor, broken, seat_change)."""
-
-    old: SeatHold
-    new: SeatHold
-    stack: int
-    added: int
-    move: str
 
 
 def buy_in(session: Session, actor: Actor, now: datetime, hold_id: int, amount: int,

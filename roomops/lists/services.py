@@ -11,17 +11,19 @@ from roomops.actors import Actor, get_in_room
 from roomops.audit.service import record
 from roomops.db import insert_one, insert_rows
 from roomops.errors import Conflict, Invalid
+from roomops.floor.bus import command, emit
+from roomops.floor.events import EntriesLeft, SeatsMayOpen
+from roomops.games.locks import locked_game, table_in_room
 from roomops.games.models import Game, Table
-from roomops.games.services import locked_game, table_in_room
 from roomops.lists import ordering
 from roomops.lists.history import end_entry
 from roomops.lists.models import ListEntry
 from roomops.lists.ordering import TICK
 from roomops.rooms.models import Player, Room
-from roomops.seating.offers import cancel_entry_offers, fill_open_seats
 from roomops.seating.seats import seated_in
 
 
+@command
 def join(session: Session, actor: Actor, now: datetime, *, player_id: int,
          game_id: int | None = None, table_id: int | None = None,
          source: str = "in_person") -> ListEntry:
@@ -35,7 +37,7 @@ def join(session: Session, actor: Actor, now: datetime, *, player_id: int,
         session, Game, game_id or 0, actor, "game").id)
     _require_joinable(session, game, table, player_id)
     entry = _add_entry(session, actor, now, game, table, player_id, source)
-    fill_open_seats(session, actor, now, game)
+    emit(session, SeatsMayOpen(game.id))
     return entry
 
 
@@ -122,6 +124,7 @@ def _require_joinable(session: Session, game: Game, table: Table | None, player_
         raise Conflict("the player is already on that list", "R10")
 
 
+@command
 def check_in(session: Session, actor: Actor, now: datetime, entry_id: int) -> ListEntry:
     """R12: a phone entry checks in at the desk before its deadline and can then be offered."""
     actor.require("floor")
@@ -132,10 +135,11 @@ def check_in(session: Session, actor: Actor, now: datetime, entry_id: int) -> Li
         raise Conflict("the check-in time has run out", "R12")
     entry.checked_in_at = now
     record(session, actor, now, "entry.checked_in", ("list_entry", entry.id))
-    fill_open_seats(session, actor, now, session.get_one(Game, entry.game_id))
+    emit(session, SeatsMayOpen(entry.game_id))
     return entry
 
 
+@command
 def remove(session: Session, actor: Actor, now: datetime, entry_id: int, reason: str) -> ListEntry:
     """R16: leaving a list keeps a history row with who and why."""
     actor.require("floor")
@@ -143,11 +147,11 @@ def remove(session: Session, actor: Actor, now: datetime, entry_id: int, reason:
         raise Invalid("removing a player from a list needs a reason", "R16")
     entry = _active_entry(session, actor, entry_id)
     end_entry(session, actor, now, entry, reason.strip())
-    if cancel_entry_offers(session, actor, now, [entry.id]):  # the seat they were called to is free
-        fill_open_seats(session, actor, now, session.get_one(Game, entry.game_id))
+    emit(session, EntriesLeft(entry.game_id, (entry.id,)))
     return entry
 
 
+@command
 def reorder(session: Session, actor: Actor, now: datetime, entry_id: int, position: int,
             reason: str) -> ListEntry:
     """R13: order is sacred; a supervisor moves an entry only with a written reason."""
@@ -166,7 +170,7 @@ def reorder(session: Session, actor: Actor, now: datetime, entry_id: int, positi
         e.queue_at = when
     record(session, actor, now, "entry.reordered", ("list_entry", entry.id), reason=reason.strip(),
            from_position=src + 1, to_position=position)
-    fill_open_seats(session, actor, now, session.get_one(Game, entry.game_id))
+    emit(session, SeatsMayOpen(entry.game_id))
     return entry
 
 

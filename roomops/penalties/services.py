@@ -10,12 +10,12 @@ from sqlalchemy.orm import Session
 from roomops.actors import Actor
 from roomops.audit.service import record
 from roomops.blinds.penalties import Penalty, PenaltyKind, check_penalty, hands_out, next_penalty
+from roomops.floor.bus import command
 from roomops.hands.seats import last_hand
 from roomops.lists.history import end_entry
 from roomops.lists.models import ListEntry
 from roomops.penalties.models import PenaltyRecord
 from roomops.seating.models import SeatHold
-from roomops.seating.offers import fill_open_seats
 from roomops.seating.queries import seated_counts, seated_hold
 from roomops.seating.seats import end_seat
 
@@ -23,6 +23,7 @@ from roomops.seating.seats import end_seat
 HISTORY = timedelta(days=30)
 
 
+@command
 def give_penalty(session: Session, actor: Actor, now: datetime, hold_id: int, *, kind: PenaltyKind,
                  reason: str, count: int = 0, leave_amount: int | None = None) -> PenaltyRecord:
     """R55: a warning, a sit-out of ``count`` hands or of ``count`` (1 or 2) complete rounds, each
@@ -63,12 +64,11 @@ def suggest(session: Session, actor: Actor, now: datetime, hold_id: int) -> Pena
 
 def _remove(session: Session, actor: Actor, now: datetime, hold: SeatHold, game_id: int,
             leave_amount: int | None, reason: str) -> None:
-    game = end_seat(session, actor, now, hold, "left", leave_amount)
+    end_seat(session, actor, now, hold, "left", leave_amount)
     for entry in session.scalars(select(ListEntry).where(
             ListEntry.game_id == game_id, ListEntry.player_id == hold.player_id,
             ListEntry.status == "active")):
         end_entry(session, actor, now, entry, f"removed from the game (R57): {reason}")
-    fill_open_seats(session, actor, now, game)
 
 
 def _players_at(session: Session, table_id: int) -> int:

@@ -20,6 +20,7 @@ from roomops.actors import Actor, get_in_room
 from roomops.audit.service import record
 from roomops.db import end_live_by
 from roomops.errors import Conflict
+from roomops.floor.bus import command
 from roomops.games.models import Game, Table
 from roomops.lists.models import ListEntry
 from roomops.playovers.models import Playover
@@ -38,6 +39,7 @@ from roomops.seating.offers import require_next
 from roomops.seating.rules import check_buy_in
 
 
+@command
 def start_playover(session: Session, actor: Actor, now: datetime, hold_id: int, *, buy_in: int,
                    entry_id: int | None = None, reason: str | None = None,
                    owner_consents: bool = False) -> Playover:
@@ -70,6 +72,7 @@ def start_playover(session: Session, actor: Actor, now: datetime, hold_id: int, 
     return playover
 
 
+@command
 def ask_no_playover(session: Session, actor: Actor, now: datetime, hold_id: int,
                     minutes: int | None = None) -> Absence:
     """R29: an absent owner asks for no playover for up to ``no_playover_max_minutes`` (the whole
@@ -88,6 +91,7 @@ def ask_no_playover(session: Session, actor: Actor, now: datetime, hold_id: int,
     return absence
 
 
+@command
 def stop_playover(session: Session, actor: Actor, now: datetime, hold_id: int) -> Playover:
     """R29: the supervisor ends a playover (the overplayer leaves); their list entry keeps its place."""
     actor.require("floor")

@@ -18,22 +18,18 @@ from roomops.actors import Actor, get_in_room
 from roomops.audit.service import record
 from roomops.db import end_live, insert_rows
 from roomops.errors import Conflict, Invalid
+from roomops.floor.bus import command, emit
+from roomops.floor.events import Carried, EntriesLeft, OffersEnded, SeatsMayOpen, StacksCarried
+from roomops.games.locks import locked_game
 from roomops.games.models import Game, Table
-from roomops.games.services import locked_game, shut_table
-from roomops.ledger import services as ledger
+from roomops.games.services import shut_table
 from roomops.lists.models import ListEntry
 from roomops.lists.services import to_top_of_waiting_list
 from roomops.seating import queries
 from roomops.seating.allocation import Candidate, allocate, leaves_short
 from roomops.seating.balance import check_added
 from roomops.seating.models import SEATED, SeatHold
-from roomops.seating.offers import (
-    cancel_entry_offers,
-    fill_open_seats,
-    live_offer,
-    offer_entity,
-    require_seat_for,
-)
+from roomops.seating.offers import live_offer, offer_entity, require_seat_for
 from roomops.seating.rules import check_claimable
 from roomops.seating.seats import end_seat, end_seats, leave_game_lists, seated_in
 
@@ -62,17 +58,18 @@ class Broken:
     listed: list[ListEntry]
 
 
+@command
 def carry(session: Session, actor: Actor, now: datetime, game: Game, moves: list[Move],
-          reason: str | None = None, *, refill: bool = True,
-          leave_lists: bool = True) -> list[SeatHold]:
+          reason: str | None = None, *, leave_lists: bool = True) -> list[SeatHold]:
     """R18/R19: end the old seats (``moved``) and seat the players at once, each with the stack
-    carried plus chips added; players moved by the floor or from a broken table owe no blind
-    (R19). A fixed number of statements for any number of players. The caller checked the seats
-    (``require_seat_for`` or the allocation) and holds the game's lock."""
+    carried plus chips added (the books follow them: ``StacksCarried``); players moved by the
+    floor or from a broken table owe no blind (R19). A fixed number of statements for any number
+    of players. The caller checked the seats (``require_seat_for`` or the allocation) and holds
+    the game's lock."""
     detail: dict[int, dict[str, object]] = {m.hold.id: {
         "to_table_id": m.table.id, "to_seat_no": m.seat_no, "stack": m.stack, "added": m.added,
         "move": m.kind, "stack_counted": m.counted} for m in moves}
-    if len(end_seats(session, actor, now, [m.hold for m in moves], "moved", reason=reason,
+    if len(end_seats(session, actor, now, game, [m.hold for m in moves], "moved", reason=reason,
                      detail=detail)) != len(moves):
         raise Conflict("the player has already left that seat", "R21")
     new = {h.from_hold_id: h for h in insert_rows(session, SeatHold, [
@@ -82,21 +79,20 @@ def carry(session: Session, actor: Actor, now: datetime, game: Game, moves: list
         for m in moves])}
     ended = leave_game_lists(session, actor, now, game, [m.hold.player_id for m in moves],
                              "moved to another table of the game") if leave_lists else []
-    # R18/R52: each stack carried is a transfer pair between the tables, chips added an add-on;
-    # posted before the seats' audit rows are queued so that they are all written in one INSERT
-    ledger.table_changes(session, actor, now, game.id, [
-        ledger.Carried(m.hold, new[m.hold.id], m.stack, m.added, m.kind) for m in moves])
     for m in moves:
         hold = new[m.hold.id]
         record(session, actor, now, "seat.taken", ("seat_hold", hold.id), reason=reason,
                table_id=m.table.id, seat_no=m.seat_no, player_id=hold.player_id,
                buy_in=hold.buy_in, moved_from=m.hold.id, from_table_id=m.hold.table_id,
                from_seat_no=m.hold.seat_no, no_blind_owed=hold.no_blind_owed)
-    if cancel_entry_offers(session, actor, now, ended) or refill:
-        fill_open_seats(session, actor, now, game)
+    emit(session, StacksCarried(game.id, tuple(
+        Carried(m.hold, new[m.hold.id], m.stack, m.added, m.kind) for m in moves)))
+    if ended:
+        emit(session, EntriesLeft(game.id, tuple(ended)))
     return [new[m.hold.id] for m in moves]
 
 
+@command
 def move_player(session: Session, actor: Actor, now: datetime, hold_id: int, *, table_id: int,
                 seat_no: int, stack: int, added: int = 0, reason: str | None = None) -> SeatHold:
     """R19: the floor moves a seated player to an open seat of another table of the game (to
@@ -115,6 +111,7 @@ def move_player(session: Session, actor: Actor, now: datetime, hold_id: int, *, 
     return carry(session, actor, now, game, [Move(hold, table, seat_no, stack, added)], reason)[0]
 
 
+@command
 def claim_move(session: Session, actor: Actor, now: datetime, offer_id: int, stack: int,
                added: int = 0) -> SeatHold:
     """R17/R18: a player seated in the game takes the seat they were offered, from the table's
@@ -134,10 +131,12 @@ def claim_move(session: Session, actor: Actor, now: datetime, offer_id: int, sta
         raise Conflict("the offer was already taken", "R20")
     record(session, actor, now, "offer.claimed", offer_entity(offer), offer_id=offer.id,
            player_id=offer.player_id)
+    emit(session, OffersEnded((offer.id,), "claimed"))
     kind = "table_change" if offer.from_hold_id is None else "must_move"
     return carry(session, actor, now, game, [Move(hold, table, offer.seat_no, stack, added, kind)])[0]
 
 
+@command
 def set_must_move(session: Session, actor: Actor, now: datetime, table_id: int,
                   feeds_table_id: int | None) -> Table:
     """R17: make a table a must-move table feeding a main table of the same game (None: no
@@ -153,10 +152,11 @@ def set_must_move(session: Session, actor: Actor, now: datetime, table_id: int,
     before, table.feeds_table_id = table.feeds_table_id, feeds_table_id
     record(session, actor, now, "table.must_move_set", ("table", table.id),
            feeds_table_id=feeds_table_id, before=before)
-    fill_open_seats(session, actor, now, game)
+    emit(session, SeatsMayOpen(game.id))
     return table
 
 
+@command
 def break_table(session: Session, actor: Actor, now: datetime, table_id: int,
                 stacks: dict[int, int] | None = None) -> Broken:
     """R19: break a table. Its players, longest seated first, move into open seats of the game's
@@ -183,7 +183,7 @@ def break_table(session: Session, actor: Actor, now: datetime, table_id: int,
     moves = [Move(h, targets[placed[h.id].table_id], placed[h.id].seat_no,
                   counted.get(h.id, h.buy_in or 0), 0, "broken", h.id in counted)
              for h in holds if h.id in placed]
-    moved = carry(session, actor, now, game, moves, why, refill=False) if moves else []
+    moved = carry(session, actor, now, game, moves, why) if moves else []
     left = [h for h in holds if h.id not in placed]
     for hold in left:
         end_seat(session, actor, now, hold, "released", counted.get(hold.id))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Set
 from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import cache
@@ -13,8 +14,10 @@ from roomops.actors import Actor
 from roomops.audit.service import record
 from roomops.db import UTCDateTime, among, end_live, end_live_by, insert_rows, one_or_all, rows, set_held
 from roomops.errors import Conflict, Invalid, NotFound
+from roomops.floor.bus import command, emit
+from roomops.floor.events import MustMoveRefused, OffersEnded, OffersMade, SeatsMayOpen
+from roomops.games.locks import locked_game, table_in_room
 from roomops.games.models import Game, Table
-from roomops.games.services import locked_game, table_in_room
 from roomops.lists.history import record_end
 from roomops.lists.models import ListEntry
 from roomops.lists.ordering import TICK
@@ -49,17 +52,17 @@ _DUE = select(SeatHold).join(Table, Table.id == SeatHold.table_id).where(
 _PER_SEAT = 8
 
 
-def plan(session: Session, game: Game, *, skip: set[int] | None = None) -> list[Assignment]:
+def plan(session: Session, game: Game, *, skip: Set[int] = frozenset()) -> list[Assignment]:
     """R14/R17: who the open seats of the game go to: players due a must-move seat first, then
     in list order. ``skip``: players not to be offered a seat now."""
     seats = queries.table_states(session, game)
     if not any(state.open_seats for state in seats.states):
         return []  # no seat to give: the lists need not be read
-    return _allocate(session, game, seats, queries.barred_pairs(session, game.room_id), skip or set())
+    return _allocate(session, game, seats, queries.barred_pairs(session, game.room_id), skip)
 
 
 def _allocate(session: Session, game: Game, seats: queries.GameSeats, barred: set[frozenset[int]],
-              skip: set[int]) -> list[Assignment]:
+              skip: Set[int]) -> list[Assignment]:
     """The R14 allocation of ``seats``' open seats. It reads the first entries that could take
     one (``_PER_SEAT`` for each open seat: on the waiting list or the reserve list of a table with
     one, and holding no offer: the head of a list is often called already), and the whole lists
@@ -116,17 +119,17 @@ def next_for_seat(session: Session, game: Game, seat: OpenSeat) -> Assignment | 
 
 
 def fill_open_seats(session: Session, actor: Actor, now: datetime, game: Game,
-                    skip: set[int] | None = None, *, seat_taken: bool = False) -> list[SeatHold]:
+                    skip: Set[int] = frozenset(), *, only_if_open: bool = False) -> list[SeatHold]:
     """R14/R20: with the room's ``auto_offer`` on, offer every open seat of the game at once.
 
     ``skip``: players who just missed a call are not handed the seat straight back.
-    ``seat_taken``: all the caller did was seat a player where their offer held the seat (a
-    claim): no seat opened, so the game's seats are read only if one was open already (one more
-    player seated may let a table change go ahead, R18); in a busy game none is."""
+    ``only_if_open``: no seat opened (a claim seated a player where their offer held the seat),
+    so the game's seats are read only if one was open already (one more player seated may let a
+    table change go ahead, R18); in a busy game none is."""
     room = session.get_one(Room, game.room_id)
     if not room.auto_offer or game.status != "open":
         return []
-    if seat_taken and not queries.any_open_seat(session, game):
+    if only_if_open and not queries.any_open_seat(session, game):
         return []
     return make_offers(session, actor, now, room, plan(session, game, skip=skip))
 
@@ -152,6 +155,7 @@ def make_offers(session: Session, actor: Actor, now: datetime, room: Room, assig
                offer_id=offer.id, table_id=offer.table_id, seat_no=offer.seat_no,
                deadline=deadline.isoformat(), player_id=offer.player_id,
                **({"must_move_from": offer.from_hold_id} if offer.from_hold_id else {}))
+    emit(session, OffersMade(tuple(o.id for o in offers)))
     return offers
 
 
@@ -160,6 +164,7 @@ def offer_entity(offer: SeatHold) -> tuple[str, int]:
     return ("list_entry", offer.entry_id) if offer.entry_id else ("seat_hold", offer.from_hold_id or 0)
 
 
+@command
 def offer_by_hand(session: Session, actor: Actor, now: datetime, *, table_id: int, seat_no: int,
                   entry_id: int, reason: str | None = None) -> SeatHold:
     """R14/R13: the supervisor offers a seat; out of list order only with a written reason."""
@@ -227,13 +232,16 @@ def live_offer(session: Session, actor: Actor, offer_id: int) -> tuple[SeatHold,
 def cancel_entry_offers(session: Session, actor: Actor, now: datetime,
                         entry_ids: list[int]) -> list[int]:
     """An entry that leaves its list (R16) or whose player sits down in the game (R21) gives up the
-    seat it was called to; not a missed call. The caller offers the seat again (R14)."""
+    seat it was called to; not a missed call. Returns the offers cancelled."""
     ended = end_live_by(session, SeatHold, "entry_id", entry_ids, now, "cancelled",
                         ("entry_id", "player_id", "table_id", "seat_no"), kind=OFFER)
     for offer_id, entry_id, player_id, table_id, seat_no in ended:
         record(session, actor, now, "offer.cancelled", ("list_entry", entry_id or 0),
                offer_id=offer_id, player_id=player_id, table_id=table_id, seat_no=seat_no)
-    return sorted(row[0] for row in ended)
+    cancelled = sorted(row[0] for row in ended)
+    if cancelled:
+        emit(session, OffersEnded(tuple(cancelled), "cancelled"))
+    return cancelled
 
 
 def release_offers(session: Session, actor: Actor, now: datetime, game: Game,
@@ -254,7 +262,9 @@ def release_offers(session: Session, actor: Actor, now: datetime, game: Game,
         if offer.entry_id in changed and room.on_claim_expiry != "bottom":
             record_end(session, actor, now, "entry.removed", offer.entry_id, offer.player_id,
                        _missed(outcome))
-    fill_open_seats(session, actor, now, game, skip={o.player_id for o in mine})
+    if mine:
+        emit(session, OffersEnded(tuple(o.id for o in mine), outcome))
+    emit(session, SeatsMayOpen(game.id, frozenset(o.player_id for o in mine)))
     return mine
 
 
@@ -292,22 +302,16 @@ def refuse_must_move(session: Session, actor: Actor, now: datetime, room: Room, 
                      offer: SeatHold, outcome: str) -> None:
     """R17: a player who declines a must-move seat, or lets its call run out, with ``forced``
     gives up the seat at the must-move table: it is released (no stack counted) and the player
-    goes to the bottom of the waiting list, as when a seat is lost (R24). With ``skip`` they keep
-    their seat and the next player at the must-move table is offered the main table's seat."""
+    goes to the bottom of the waiting list, as when a seat is lost (R24; ``MustMoveRefused``).
+    With ``skip`` they keep their seat and the next player at the must-move table is offered the
+    main table's seat."""
     record(session, actor, now, f"offer.{outcome}", offer_entity(offer), offer_id=offer.id,
            missed_call=True, policy=room.must_move_refusal, player_id=offer.player_id)
-    seat = session.get(SeatHold, offer.from_hold_id)
-    if room.must_move_refusal != "forced" or seat is None or seat.ended_at is not None:
-        return
-    # seats and lists build on offers: imported here, as games.services does
-    from roomops.lists.services import to_bottom_of_waiting_list
-    from roomops.seating.seats import end_seat
-
-    end_seat(session, actor, now, seat, "released", None)
-    to_bottom_of_waiting_list(session, actor, now, game,
-                              [(offer.player_id, "refused a must-move seat (R17)")])
+    if room.must_move_refusal == "forced" and offer.from_hold_id is not None:
+        emit(session, MustMoveRefused(game.id, offer.from_hold_id, offer.player_id))
 
 
+@command
 def decline(session: Session, actor: Actor, now: datetime, offer_id: int) -> SeatHold:
     actor.require("floor")
     offer, _table, game = live_offer(session, actor, offer_id)

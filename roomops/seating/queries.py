@@ -13,8 +13,8 @@ from roomops.absences.models import Absence
 from roomops.actors import Actor, get_in_room
 from roomops.db import among, one_or_all, rows
 from roomops.errors import Conflict
+from roomops.games.locks import locked_game
 from roomops.games.models import Game, Table
-from roomops.games.services import locked_game
 from roomops.lists.models import ListEntry
 from roomops.rooms.models import BarredPair, Room
 from roomops.seating.allocation import Candidate, TableState

@@ -10,24 +10,21 @@ from sqlalchemy import Integer, Update, bindparam, case, cast, select, update
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
-from roomops.absences.services import end_seat_absences
 from roomops.actors import Actor, get_in_room
 from roomops.audit.service import record
 from roomops.db import among, end_live, end_live_by, insert_one, one_or_all, rows, set_held
 from roomops.errors import Conflict, Invalid, NotFound
+from roomops.floor.bus import command, emit
+from roomops.floor.events import OffersEnded, PlayerSeated, SeatsEnded
+from roomops.games.locks import locked_game, table_in_room
 from roomops.games.models import Game, Table
-from roomops.games.services import locked_game, table_in_room
-from roomops.ledger import services as ledger
 from roomops.ledger.rules import AT_TABLE, check_method
 from roomops.lists.history import record_end
 from roomops.lists.models import ListEntry
-from roomops.playovers.services import end_playovers
 from roomops.rooms.models import Player, Room
 from roomops.seating import returns
 from roomops.seating.models import OFFER, SEATED, SeatHold
 from roomops.seating.offers import (
-    cancel_entry_offers,
-    fill_open_seats,
     live_offer,
     next_for_seat,
     offer_entity,
@@ -78,6 +75,7 @@ def check_sitting_down(session: Session, actor: Actor, now: datetime, game: Game
     return elsewhere, Override(required, override_reason.strip())
 
 
+@command
 def claim(session: Session, actor: Actor, now: datetime, offer_id: int, buy_in: int,
           override_reason: str | None = None, buy_in_method: str = AT_TABLE) -> SeatHold:
     """R21: taking the seat before the deadline (R22) seats the player, with a buy-in that
@@ -93,10 +91,12 @@ def claim(session: Session, actor: Actor, now: datetime, offer_id: int, buy_in: 
         raise Conflict("the offer was already taken", "R20")
     record(session, actor, now, "offer.claimed", offer_entity(offer),
            offer_id=offer.id, player_id=offer.player_id)
+    emit(session, OffersEnded((offer.id,), "claimed"))
     return sit(session, actor, now, table, game, offer.seat_no, offer.player_id, buy_in,
                override=override, elsewhere=elsewhere, method=buy_in_method, claimed=True)
 
 
+@command
 def seat_directly(session: Session, actor: Actor, now: datetime, *, table_id: int, seat_no: int,
                   player_id: int, buy_in: int, reason: str | None = None,
                   override_reason: str | None = None, buy_in_method: str = AT_TABLE) -> SeatHold:
@@ -119,21 +119,16 @@ def sit(session: Session, actor: Actor, now: datetime, table: Table, game: Game,
         player_id: int, buy_in: int, reason: str | None = None, *,
         override: Override | None = None, elsewhere: SeatHold | None,
         method: str = AT_TABLE, claimed: bool = False) -> SeatHold:
-    """R21: seat the player, end the seat they held elsewhere in the room (``elsewhere``, from
-    ``check_sitting_down``: one seat per player), post the buy-in's ledger row (R30, R52; paid
-    by ``method``) and take them off this game's lists; other games' lists keep them (R10). The
-    caller has checked the buy-in with ``check_sitting_down`` (R27, R30) before writing anything.
-    ``claimed``: the seat is the player's offer, claimed; a player holds one live offer at most
-    (R14, ``uq_seat_holds_live_player_offer``), so no other is left to cancel."""
-    # The old seat ends first (one live seat per player, enforced by the database) but is offered
-    # only once this player is off the lists, so it can never be offered back to them.
-    old_game = end_seat(session, actor, now, elsewhere, "moved", None) if elsewhere else None
-    end_playovers(session, actor, now, "seated", "player_id", [player_id])  # R29: a seat of their own
+    """R21: seat the player and end the seat they held elsewhere in the room (``elsewhere``, from
+    ``check_sitting_down``: one seat per player). The caller has checked the buy-in with
+    ``check_sitting_down`` (R27, R30) before writing anything; what follows a player sitting down
+    (the buy-in on the books, off this game's lists; other games' lists keep them, R10) is the
+    handlers' (``PlayerSeated``). ``claimed``: the seat is the player's offer, claimed."""
+    if elsewhere is not None:  # one live seat per player, enforced by the database
+        end_seat(session, actor, now, elsewhere, "moved", None)
     hold = insert_one(session, SeatHold, {
         "room_id": table.room_id, "table_id": table.id, "seat_no": seat_no, "player_id": player_id,
         "kind": "seated", "started_at": now, "buy_in": buy_in})
-    ledger.at_desk(session, actor, now, hold, buy_in, method)  # R30/R27/R32: the row, same transaction
-    ended = leave_game_lists(session, actor, now, game, [player_id], f"seated at table {table.name}")
     record(session, actor, now, "seat.taken", ("seat_hold", hold.id), reason=reason,
            table_id=table.id, seat_no=seat_no, player_id=player_id, buy_in=buy_in)
     if override is not None:
@@ -142,13 +137,7 @@ def sit(session: Session, actor: Actor, now: datetime, table: Table, game: Game,
                reason=override.reason, player_id=player_id, buy_in=buy_in,
                required=req.minimum, left_amount=req.left_amount, left_at=req.left_at.isoformat(),
                left_table=req.left_table, rule="R27")
-    # A seat this player was called to in this game is not held for them any more, and one more
-    # player here may let a table change elsewhere in the game go ahead (R18): offer again.
-    if not claimed:
-        cancel_entry_offers(session, actor, now, ended)
-    fill_open_seats(session, actor, now, game, seat_taken=claimed)
-    if old_game is not None:
-        fill_open_seats(session, actor, now, old_game)
+    emit(session, PlayerSeated(game.id, hold, table.name, buy_in, method, claimed))
     return hold
 
 
@@ -172,7 +161,7 @@ _LIVE_SEAT_IN_GAME = select(SeatHold).join(Table, Table.id == SeatHold.table_id)
 def leave_game_lists(session: Session, actor: Actor, now: datetime, game: Game,
                      player_ids: list[int], why: str) -> list[int]:
     """R21: players seated in the game come off its lists (status ``seated``), in one UPDATE;
-    returns the ended entries' ids, whose open offers the caller cancels (``cancel_entry_offers``)."""
+    returns the ended entries' ids."""
     ended = rows(session, _seated_entries(len(player_ids) == 1), {
         "in_game": game.id, "players": one_or_all(player_ids), "now": now, "why": why}).all()
     set_held(session, ListEntry, [entry_id for entry_id, _ in ended],
@@ -187,6 +176,7 @@ def seated_in(session: Session, game: Game, player_id: int) -> SeatHold | None:
     return session.scalar(_LIVE_SEAT_IN_GAME, {"player_id": player_id, "game_id": game.id})
 
 
+@command
 def leave(session: Session, actor: Actor, now: datetime, hold_id: int,
           leave_amount: int | None) -> SeatHold:
     """A player leaves: the amount they leave with is recorded (it feeds R27) and the seat is
@@ -195,28 +185,28 @@ def leave(session: Session, actor: Actor, now: datetime, hold_id: int,
     hold = hold_in_room(session, actor, hold_id, "seat")
     if hold.kind != "seated":
         raise NotFound(f"no seated player with id {hold_id} in this room")
-    fill_open_seats(session, actor, now, end_seat(session, actor, now, hold, "left", leave_amount))
+    end_seat(session, actor, now, hold, "left", leave_amount)
     return hold
 
 
 def end_seat(session: Session, actor: Actor, now: datetime, hold: SeatHold, outcome: str,
              leave_amount: int | None) -> Game:
-    """End one seated player's hold (left, moved) with the amount they leave with (R27), its game
-    locked first. The caller offers the seat."""
+    """End one seated player's hold (left, moved, released) with the amount they leave with
+    (R27), its game locked first."""
     game = locked_game(session, session.get_one(Table, hold.table_id).game_id, reread=hold)
-    if not end_seats(session, actor, now, [hold], outcome, {hold.id: leave_amount}):
+    if not end_seats(session, actor, now, game, [hold], outcome, {hold.id: leave_amount}):
         raise Conflict("the player has already left that seat", "R21")
     return game
 
 
-def end_seats(session: Session, actor: Actor, now: datetime, holds: list[SeatHold], outcome: str,
-              leave_amounts: dict[int, int | None] | None = None, *, reason: str | None = None,
+def end_seats(session: Session, actor: Actor, now: datetime, game: Game, holds: list[SeatHold],
+              outcome: str, leave_amounts: dict[int, int | None] | None = None, *,
+              reason: str | None = None,
               detail: dict[int, dict[str, object]] | None = None) -> list[SeatHold]:
-    """End seated players' holds of a game whose lock the caller holds, in one UPDATE, each with
-    the amount its player leaves with (R27) and audited with ``detail[hold id]``; a break or time
-    away still running ends with its seat (R23, R25), a playover on it too (R29), and a must-move
-    offer from it is void (R17). Returns the holds this transaction ended (a sweep racing a desk
-    action never ends one twice); the caller offers the seats."""
+    """End seated players' holds of ``game``, whose lock the caller holds, in one UPDATE, each
+    with the amount its player leaves with (R27) and audited with ``detail[hold id]``. Returns the
+    holds this transaction ended (a sweep racing a desk action never ends one twice); what sat on
+    them ends and the seats are offered (``SeatsEnded``)."""
     left = leave_amounts or {}
     amounts = {hold_id: a for hold_id, a in left.items() if a is not None}
     ended = set(end_live(session, SeatHold, [h.id for h in holds], now, outcome,
@@ -228,10 +218,8 @@ def end_seats(session: Session, actor: Actor, now: datetime, holds: list[SeatHol
         record(session, actor, now, f"seat.{outcome}", ("seat_hold", hold.id), reason=reason,
                player_id=hold.player_id, table_id=hold.table_id, seat_no=hold.seat_no,
                leave_amount=left.get(hold.id), **(detail or {}).get(hold.id, {}))
-    ids = [h.id for h in mine]
-    gone = end_seat_absences(session, actor, now, ids, "seat_ended")
-    end_playovers(session, actor, now, "seat_ended", "hold_id", gone)  # R29
-    _cancel_must_move_offers(session, actor, now, ids)
+    if mine:
+        emit(session, SeatsEnded(game.id, tuple(h.id for h in mine)))
     return mine
 
 
@@ -246,9 +234,9 @@ def _leave_amounts(amounts: dict[int, int], holds: int) -> dict[str, object]:
     return {"leave_amount": cast(case(amounts, value=SeatHold.id), Integer)}
 
 
-def _cancel_must_move_offers(session: Session, actor: Actor, now: datetime, hold_ids: list[int]) -> None:
+def cancel_must_move_offers(session: Session, actor: Actor, now: datetime, hold_ids: list[int]) -> None:
     """R17: a must-move offer is void once the seat to move from has ended (not a missed call);
-    one conditional UPDATE. The caller offers the seat again."""
+    one conditional UPDATE."""
     for offer_id, from_hold_id, player_id, table_id, seat_no in end_live_by(
             session, SeatHold, "from_hold_id", hold_ids, now, "cancelled",
             ("from_hold_id", "player_id", "table_id", "seat_no"), kind=OFFER):

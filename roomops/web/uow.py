@@ -1,10 +1,10 @@
-"""One database session per request and one commit point (cosmicpython's unit of work)."""
+"""One database session per request and one commit point: the request's unit of work."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Concatenate, ParamSpec, TypeVar
 
 from flask import current_app, g, request
 from flask_login import current_user
@@ -12,7 +12,9 @@ from sqlalchemy.orm import Session
 
 from roomops.actors import Actor
 from roomops.errors import Forbidden
+from roomops.floor.unit import UnitOfWork
 
+P = ParamSpec("P")
 T = TypeVar("T")
 
 
@@ -37,12 +39,15 @@ def actor() -> Actor:
     return Actor(room_id=user.room_id, staff_id=user.id, label=user.username, role=user.role)
 
 
-def run(service: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-    """Call a service as the logged-in staff member, then commit: the request's one commit point.
+def run(service: Callable[Concatenate[Session, Actor, datetime, P], T],
+        *args: P.args, **kwargs: P.kwargs) -> T:
+    """Call a service as the logged-in staff member in the request's unit of work, then commit:
+    the request's one commit point (``roomops.floor.unit``).
 
     A refusal raises before the commit, so nothing is half-written."""
-    result = service(db(), actor(), now(), *args, **kwargs)
-    db().commit()
+    uow = UnitOfWork(db(), actor(), now())
+    result = uow.run(service, *args, **kwargs)
+    uow.commit()
     return result
 
 

@@ -13,8 +13,9 @@ import pytest
 from sqlalchemy import func, select
 
 from roomops.audit.models import AuditEvent
-from roomops.db import make_engine, make_sessionmaker
+from roomops.db import make_engine
 from roomops.errors import Conflict
+from roomops.floor.handlers import session_factory
 from roomops.jobs.sweep import sweep
 from roomops.lists import services as lists
 from roomops.seating import seats
@@ -34,7 +35,7 @@ T0 = datetime(2026, 11, 21, 20, 0, tzinfo=UTC)
 def pg(tmp_path):
     with migrated_database("postgresql", tmp_path, "conc") as url:
         engine = make_engine(url, pool_size=8)
-        yield make_sessionmaker(engine)
+        yield session_factory(engine)
         engine.dispose()
 
 

@@ -13,8 +13,9 @@ from datetime import date, timedelta
 import pytest
 from sqlalchemy import func, select, text
 
-from roomops.db import make_engine, make_sessionmaker
+from roomops.db import make_engine
 from roomops.errors import Conflict
+from roomops.floor.handlers import session_factory
 from roomops.ledger import services as ledger
 from roomops.ledger.dayclose import DAY_LOCK, Count, close_day, record_counts
 from roomops.ledger.models import DayClose, LedgerEntry
@@ -32,7 +33,7 @@ LATER = T0 + timedelta(minutes=5)
 def pg(tmp_path):
     with migrated_database("postgresql", tmp_path, "dayrace") as url:
         engine = make_engine(url, pool_size=4)
-        yield make_sessionmaker(engine)
+        yield session_factory(engine)
         engine.dispose()
 
 

@@ -9,7 +9,8 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import func, select
 
-from roomops.db import make_engine, make_sessionmaker
+from roomops.db import make_engine
+from roomops.floor.handlers import session_factory
 from roomops.ledger import services as ledger
 from roomops.ledger import transit
 from roomops.ledger.models import LedgerEntry, TransitSlip
@@ -23,7 +24,7 @@ from tests.services.ledger_helpers import seated_holds
 def pg(tmp_path):
     with migrated_database("postgresql", tmp_path, "ledger") as url:
         engine = make_engine(url, pool_size=12)
-        yield make_sessionmaker(engine)
+        yield session_factory(engine)
         engine.dispose()
 
 

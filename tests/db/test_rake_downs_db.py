@@ -10,8 +10,9 @@ import pytest
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
-from roomops.db import make_engine, make_sessionmaker
+from roomops.db import make_engine
 from roomops.errors import Conflict
+from roomops.floor.handlers import session_factory
 from roomops.hands.services import record_hand
 from roomops.ledger import rake
 from roomops.ledger.models import DealerDown, LedgerEntry
@@ -71,7 +72,7 @@ def test_r51_a_down_has_one_rake_row_and_a_rake_row_names_a_hand_or_down(session
 def test_r51_overlapping_downs_racing_one_wins(backend, tmp_path):
     with migrated_database(backend, tmp_path, "downs") as url:
         engine = make_engine(url, pool_size=8)
-        pg = make_sessionmaker(engine)
+        pg = session_factory(engine)
         try:
             with pg() as s:
                 room = Room_(s, T0)

@@ -1,0 +1,121 @@
+"""What happened on the floor: the events services raise (docs/architecture.md).
+
+Each is a fact in the past tense; what follows from it is listed once, in the handler table
+(``roomops.floor.handlers``). Events carry ids and values, so that raising one needs nothing but
+this module."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from roomops.seating.models import SeatHold
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something a service did that other parts of the floor react to."""
+
+
+@dataclass(frozen=True)
+class SeatsEnded(Event):
+    """Seated players' holds of a game ended (left, moved, released): a break or time away on
+    them ends (R23, R25), a must-move offer from them is void (R17), and the seats are free."""
+
+    game_id: int
+    hold_ids: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class AbsencesEnded(Event):
+    """Breaks or time away on these seats ended (``outcome``: returned, released, seat_ended): a
+    playover of the seat ends with them (R29)."""
+
+    hold_ids: tuple[int, ...]
+    outcome: str
+
+
+@dataclass(frozen=True)
+class PlayerSeated(Event):
+    """A player sat down in a game with a buy-in (R21, R30): off that game's lists, a playover of
+    theirs ends (R29), and the buy-in is on the books (R52), paid as ``method`` says (R32).
+    ``claimed``: the seat was the player's own offer, claimed, so no other offer is left."""
+
+    game_id: int
+    hold: SeatHold
+    table_name: str
+    buy_in: int
+    method: str
+    claimed: bool
+
+
+@dataclass(frozen=True)
+class Carried:
+    """One stack carried by a move (R18): the seat left, the seat taken, the chips carried and
+    added; ``move`` is the kind of move (table_change, must_move, floor, broken, seat_change)."""
+
+    old: SeatHold
+    new: SeatHold
+    stack: int
+    added: int
+    move: str
+
+
+@dataclass(frozen=True)
+class StacksCarried(Event):
+    """Seated players moved with their stacks (R17-R19, R36): the books follow the chips (R52)."""
+
+    game_id: int
+    moves: tuple[Carried, ...]
+
+
+@dataclass(frozen=True)
+class EntriesLeft(Event):
+    """List entries of a game ended: their players sat down (R21) or left the list (R16). A seat
+    they were called to is given up, not missed (R22)."""
+
+    game_id: int
+    entry_ids: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class SeatsMayOpen(Event):
+    """A change that can open or free a seat of the game, or change who is due one (R14, R17):
+    its open seats are offered (R20), once per game and after every other reaction.
+
+    ``skip``: players who just missed a call or lost their seat, not handed one straight back;
+    ``only_if_open``: the change opened no seat (a claim), so the seats are read only if one was
+    open already."""
+
+    game_id: int
+    skip: frozenset[int] = frozenset()
+    only_if_open: bool = False
+
+    def merged(self, other: SeatsMayOpen) -> SeatsMayOpen:
+        return SeatsMayOpen(self.game_id, self.skip | other.skip,
+                            self.only_if_open and other.only_if_open)
+
+
+@dataclass(frozen=True)
+class OffersMade(Event):
+    """Seats were offered, each held until its deadline (R20)."""
+
+    offer_ids: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class OffersEnded(Event):
+    """Offers ended: ``outcome`` claimed (R21), declined or expired (missed calls, R22), or
+    cancelled."""
+
+    offer_ids: tuple[int, ...]
+    outcome: str
+
+
+@dataclass(frozen=True)
+class MustMoveRefused(Event):
+    """A player refused a must-move seat, or let its call run out, where the room's
+    ``must_move_refusal`` is ``forced``: they give up the seat at the must-move table (R17)."""
+
+    game_id: int
+    hold_id: int
+    player_id: int

@@ -1,0 +1,127 @@
+"""The handler table: what follows each event, listed once (cosmicpython's ``EVENT_HANDLERS``).
+
+Handlers run in the command's transaction, in the order listed; ``SeatsMayOpen`` comes last for
+each game (``roomops.floor.bus``). Work that must wait for the commit (messages, screen pushes)
+is queued with ``after_commit``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import Connection, Engine
+from sqlalchemy.orm import Session, sessionmaker
+
+from roomops.absences.services import end_seat_absences
+from roomops.db import make_sessionmaker
+from roomops.floor import notify
+from roomops.floor.bus import HANDLERS_KEY, Context, Handlers, after_commit, emit
+from roomops.floor.events import (
+    AbsencesEnded,
+    EntriesLeft,
+    MustMoveRefused,
+    OffersEnded,
+    OffersMade,
+    PlayerSeated,
+    SeatsEnded,
+    SeatsMayOpen,
+    StacksCarried,
+)
+from roomops.games.models import Game
+from roomops.ledger import services as ledger
+from roomops.lists.services import to_bottom_of_waiting_list
+from roomops.playovers.services import end_playovers
+from roomops.seating.models import SeatHold
+from roomops.seating.offers import cancel_entry_offers, fill_open_seats
+from roomops.seating.seats import cancel_must_move_offers, end_seat, leave_game_lists
+
+# R29: why a playover ends when the owner's absence does
+_PLAYOVER_ENDS = {"returned": "owner_back", "released": "seat_released", "seat_ended": "seat_ended"}
+
+
+def end_what_sat_on_seats(c: Context, event: SeatsEnded) -> None:
+    """A break or time away ends with its seat (R23, R25); a must-move offer from it is void
+    (R17); the seats are free (R14)."""
+    end_seat_absences(c.session, c.actor, c.now, list(event.hold_ids), "seat_ended")
+    cancel_must_move_offers(c.session, c.actor, c.now, list(event.hold_ids))
+    emit(c.session, SeatsMayOpen(event.game_id))
+
+
+def end_playovers_of_absences(c: Context, event: AbsencesEnded) -> None:
+    """R29: the overplayer leaves when the owner comes back or loses the seat."""
+    end_playovers(c.session, c.actor, c.now, _PLAYOVER_ENDS[event.outcome], "hold_id",
+                  event.hold_ids)
+
+
+def end_playovers_of_player(c: Context, event: PlayerSeated) -> None:
+    """R29: a player who sits down plays over no one's seat any more: a seat of their own."""
+    end_playovers(c.session, c.actor, c.now, "seated", "player_id", [event.hold.player_id])
+
+
+def post_buy_in(c: Context, event: PlayerSeated) -> None:
+    """R30/R27/R32: the buy-in the desk accepted is on the books, in the same transaction."""
+    ledger.at_desk(c.session, c.actor, c.now, event.hold, event.buy_in, event.method)
+
+
+def take_off_lists(c: Context, event: PlayerSeated) -> None:
+    """R21: a player seated in a game comes off its lists (other games' lists keep them, R10);
+    one more player seated may let a table change go ahead (R18). A claim leaves no other offer to
+    cancel (one live offer per player, R14) and opens no seat."""
+    ended = leave_game_lists(c.session, c.actor, c.now, c.session.get_one(Game, event.game_id),
+                             [event.hold.player_id], f"seated at table {event.table_name}")
+    if ended and not event.claimed:
+        emit(c.session, EntriesLeft(event.game_id, tuple(ended)))
+    emit(c.session, SeatsMayOpen(event.game_id, only_if_open=event.claimed))
+
+
+def post_transfers(c: Context, event: StacksCarried) -> None:
+    """R18/R52: each stack carried is a transfer pair between the tables, chips added an add-on."""
+    ledger.table_changes(c.session, c.actor, c.now, event.game_id, event.moves)
+
+
+def cancel_offers_of_entries(c: Context, event: EntriesLeft) -> None:
+    """R16/R21: a seat the entry was called to is given up, and offered again (R14)."""
+    if cancel_entry_offers(c.session, c.actor, c.now, list(event.entry_ids)):
+        emit(c.session, SeatsMayOpen(event.game_id))
+
+
+def release_refused_seat(c: Context, event: MustMoveRefused) -> None:
+    """R17 (``forced``): the seat at the must-move table is released, no stack counted, and the
+    player goes to the bottom of the waiting list, as when a seat is lost (R24). A seat that has
+    ended already (the player left it meanwhile) has nothing left to release."""
+    seat = c.session.get_one(SeatHold, event.hold_id)
+    if seat.ended_at is None:
+        game = end_seat(c.session, c.actor, c.now, seat, "released", None)
+        to_bottom_of_waiting_list(c.session, c.actor, c.now, game,
+                                  [(event.player_id, "refused a must-move seat (R17)")])
+
+
+def offer_open_seats(c: Context, event: SeatsMayOpen) -> None:
+    """R14/R20: the game's open seats are offered, once, after every other change."""
+    fill_open_seats(c.session, c.actor, c.now, c.session.get_one(Game, event.game_id), event.skip,
+                    only_if_open=event.only_if_open)
+
+
+def tell_players_offered(c: Context, event: OffersMade) -> None:
+    after_commit(c.session, lambda: notify.offers_made(event.offer_ids))
+
+
+def tell_players_offers_ended(c: Context, event: OffersEnded) -> None:
+    after_commit(c.session, lambda: notify.offers_ended(event.offer_ids, event.outcome))
+
+
+HANDLERS: Handlers = {
+    SeatsEnded: [end_what_sat_on_seats],
+    AbsencesEnded: [end_playovers_of_absences],
+    PlayerSeated: [end_playovers_of_player, post_buy_in, take_off_lists],
+    StacksCarried: [post_transfers],
+    EntriesLeft: [cancel_offers_of_entries],
+    MustMoveRefused: [release_refused_seat],
+    SeatsMayOpen: [offer_open_seats],
+    OffersMade: [tell_players_offered],
+    OffersEnded: [tell_players_offers_ended],
+}
+
+
+def session_factory(bind: Engine | Connection, **options: Any) -> sessionmaker[Session]:
+    """The app's sessions, each carrying the handler table its commands use."""
+    return make_sessionmaker(bind, info={HANDLERS_KEY: HANDLERS}, **options)

@@ -1,0 +1,60 @@
+"""Locking a game, and finding a table, in the actor's room: every seat and list change of every
+package starts here (R1), so it sits below them all."""
+
+from __future__ import annotations
+
+from sqlalchemy import bindparam, select
+from sqlalchemy.orm import Session
+
+from roomops.actors import Actor, get_in_room
+from roomops.errors import NotFound
+from roomops.games.models import Game, Table
+from roomops.rooms.models import Room
+
+# built once: every seat and list change runs them (docs/benchmarks.md)
+_ROOM_OF = select(Game.room_id).where(Game.id == bindparam("game_id"))
+_LOCK_ROOM = select(Room.id).where(Room.id == bindparam("room_id")).with_for_update(key_share=True)
+_LOCK_GAME = (select(Game).where(Game.id == bindparam("game_id")).with_for_update()
+              .execution_options(populate_existing=True))
+
+
+_TABLE_AND_PLACE = select(Table, Game, Room).join(Game, Game.id == Table.game_id).join(
+    Room, Room.id == Table.room_id).where(Table.id == bindparam("table_id"))
+
+
+def table_in_room(session: Session, actor: Actor, table_id: int) -> Table:
+    """``get_in_room`` for a table, with its game and room loaded in the same statement: a desk
+    or dealer action at a table needs all three, and its later gets of them are then answered
+    from the session."""
+    session.execute(_TABLE_AND_PLACE, {"table_id": table_id}).first()
+    return get_in_room(session, Table, table_id, actor, "table")
+
+
+def lock_game(session: Session, game_id: int) -> Game | None:
+    """Serialise every seat and list change of a room. None when the game does not exist.
+
+    PostgreSQL: the game's room row is locked first (``FOR NO KEY UPDATE``, so inserts referencing
+    the room are not blocked): one open offer and one live seat per player are room-wide (R10, R14,
+    R21), so two games of a room must not hand the same player an offer or a seat at the same time.
+    Everyone takes the room lock before any game lock, so these locks cannot deadlock.
+
+    SQLite: every write transaction begins IMMEDIATE and so holds the database's one write lock
+    from its first statement; nothing it read can be stale, and there is no row to lock."""
+    if session.get_bind().dialect.name == "sqlite":
+        return session.get(Game, game_id)
+    room_id = session.scalar(_ROOM_OF, {"game_id": game_id})
+    if room_id is None:
+        return None
+    session.scalar(_LOCK_ROOM, {"room_id": room_id})
+    return session.execute(_LOCK_GAME, {"game_id": game_id}).scalar_one_or_none()
+
+
+def locked_game(session: Session, game_id: int, *, reread: object | None = None) -> Game:
+    """``lock_game`` or NotFound. ``reread``: a row read before the lock, read again after it so a
+    change committed meanwhile is seen (not needed on SQLite, whose lock came first)."""
+    game = lock_game(session, game_id)
+    if game is None:
+        raise NotFound(f"no game with id {game_id}")
+    if reread is not None and session.get_bind().dialect.name != "sqlite":
+        session.refresh(reread)
+    return game
