@@ -18,15 +18,8 @@ _LOCK_GAME = (select(Game).where(Game.id == bindparam("game_id")).with_for_updat
               .execution_options(populate_existing=True))
 
 
-_TABLE_AND_PLACE = select(Table, Game, Room).join(Game, Game.id == Table.game_id).join(
-    Room, Room.id == Table.room_id).where(Table.id == bindparam("table_id"))
-
-
 def table_in_room(session: Session, actor: Actor, table_id: int) -> Table:
-    """``get_in_room`` for a table, with its game and room loaded in the same statement: a desk
-    or dealer action at a table needs all three, and its later gets of them are then answered
-    from the session."""
-    session.execute(_TABLE_AND_PLACE, {"table_id": table_id}).first()
+    """The table of that id in the actor's room (R1), or NotFound."""
     return get_in_room(session, Table, table_id, actor, "table")
 
 

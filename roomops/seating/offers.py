@@ -5,14 +5,13 @@ from __future__ import annotations
 from collections.abc import Set
 from dataclasses import dataclass, replace
 from datetime import datetime
-from functools import cache
 
-from sqlalchemy import Update, bindparam, case, literal, select, update
+from sqlalchemy import bindparam, case, literal, select, update
 from sqlalchemy.orm import Session
 
 from roomops.actors import Actor
 from roomops.audit.service import record
-from roomops.db import UTCDateTime, among, end_live, end_live_by, insert_rows, one_or_all, rows, set_held
+from roomops.db import UTCDateTime, end_live, end_live_by, insert_rows
 from roomops.errors import Conflict, Invalid, NotFound
 from roomops.floor.bus import command, emit
 from roomops.floor.events import MustMoveRefused, OffersEnded, OffersMade, SeatsMayOpen
@@ -27,22 +26,6 @@ from roomops.seating.allocation import Assignment, TableState, allocate, is_barr
 from roomops.seating.models import OFFER, SeatHold
 from roomops.seating.rules import claim_deadline
 
-
-# Built once (for one entry, and for several), as every statement on a desk action's path
-# (docs/benchmarks.md). Parameters of an UPDATE are named unlike any column: one named as a
-# column would be SET too.
-@cache
-def _active(one: bool) -> Update:
-    return update(ListEntry.__table__).where(
-        among(ListEntry.id, "ids", one), ListEntry.status == "active").returning(ListEntry.id)
-
-
-@cache
-def _removed(one: bool) -> Update:
-    return _active(one).values(status="removed", ended_at=bindparam("now"), end_reason=bindparam("why"))
-
-
-_TO_BOTTOM = _active(True).values(queue_at=bindparam("at"))
 _DUE = select(SeatHold).join(Table, Table.id == SeatHold.table_id).where(
     Table.game_id == bindparam("game_id"), SeatHold.kind == OFFER, SeatHold.ended_at.is_(None),
     SeatHold.deadline <= bindparam("now"))
@@ -171,7 +154,6 @@ def offer_by_hand(session: Session, actor: Actor, now: datetime, *, table_id: in
     actor.require("floor")
     table = table_in_room(session, actor, table_id)
     game = locked_game(session, table.game_id)
-    room = session.get_one(Room, actor.room_id)  # held here, so the allocation reads it only once
     entry, offered = queries.entry_in_room(session, actor, entry_id)
     seat = require_seat_for(session, table, game, seat_no, entry.player_id)
     if entry.status != "active" or entry.game_id != game.id or entry.table_id not in (None, table.id):
@@ -182,7 +164,7 @@ def offer_by_hand(session: Session, actor: Actor, now: datetime, *, table_id: in
     if offered:
         raise Conflict("the player already holds an open offer", "R14")
     require_next(next_for_seat(session, game, seat), entry.player_id, reason, "R13")
-    return make_offers(session, actor, now, room,
+    return make_offers(session, actor, now, session.get_one(Room, actor.room_id),
                        [Assignment(table.id, seat_no, entry.id, entry.player_id)], reason)[0]
 
 
@@ -275,23 +257,14 @@ def _missed_calls(session: Session, now: datetime, room: Room, offers: list[Seat
     at = {o.entry_id: now + i * TICK for i, o in enumerate(offers) if o.entry_id}
     if not at:
         return set()
-    ids = one_or_all(list(at))
+    still_listed = update(ListEntry).where(ListEntry.id.in_(at), ListEntry.status == "active")
     if room.on_claim_expiry != "bottom":
-        why = _missed(outcome)
-        done = [row[0] for row in rows(session, _removed(len(at) == 1), {
-            "ids": ids, "now": now, "why": why}).all()]
-        set_held(session, ListEntry, done, {"status": "removed", "ended_at": now, "end_reason": why})
-        return set(done)
-    if len(at) == 1:  # a desk action: the UPDATE built once
-        stmt, params = _TO_BOTTOM, {"ids": ids, "at": next(iter(at.values()))}
+        changed = still_listed.values(status="removed", ended_at=now, end_reason=_missed(outcome))
     else:
-        stmt, params = _active(False).values(queue_at=case(
+        changed = still_listed.values(queue_at=case(
             {entry_id: literal(when, UTCDateTime()) for entry_id, when in at.items()},
-            value=ListEntry.id)), {"ids": ids}
-    done = [row[0] for row in rows(session, stmt, params).all()]
-    for entry_id in done:
-        set_held(session, ListEntry, [entry_id], {"queue_at": at[entry_id]})
-    return set(done)
+            value=ListEntry.id))
+    return set(session.scalars(changed.returning(ListEntry.id)))
 
 
 def _missed(outcome: str) -> str:

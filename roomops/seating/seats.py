@@ -4,15 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from functools import cache
 
-from sqlalchemy import Integer, Update, bindparam, case, cast, select, update
+from sqlalchemy import Integer, bindparam, case, cast, select, update
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
 from roomops.actors import Actor, get_in_room
 from roomops.audit.service import record
-from roomops.db import among, end_live, end_live_by, insert_one, one_or_all, rows, set_held
+from roomops.db import end_live, end_live_by, insert_one
 from roomops.errors import Conflict, Invalid, NotFound
 from roomops.floor.bus import command, emit
 from roomops.floor.events import OffersEnded, PlayerSeated, SeatsEnded
@@ -141,18 +140,6 @@ def sit(session: Session, actor: Actor, now: datetime, table: Table, game: Game,
     return hold
 
 
-# Built once (for one player, and for several), as every statement on a desk action's path
-# (docs/benchmarks.md). Its parameters are named unlike any column: one named as a column would
-# be SET too.
-@cache
-def _seated_entries(one: bool) -> Update:
-    return update(ListEntry.__table__).where(
-        ListEntry.game_id == bindparam("in_game"), among(ListEntry.player_id, "players", one),
-        ListEntry.status == "active").values(
-        status="seated", ended_at=bindparam("now"), end_reason=bindparam("why")).returning(
-        ListEntry.id, ListEntry.player_id)
-
-
 _LIVE_SEAT_IN_GAME = select(SeatHold).join(Table, Table.id == SeatHold.table_id).where(
     SeatHold.player_id == bindparam("player_id"), SeatHold.kind == SEATED,
     SeatHold.ended_at.is_(None), Table.game_id == bindparam("game_id"))
@@ -162,10 +149,10 @@ def leave_game_lists(session: Session, actor: Actor, now: datetime, game: Game,
                      player_ids: list[int], why: str) -> list[int]:
     """R21: players seated in the game come off its lists (status ``seated``), in one UPDATE;
     returns the ended entries' ids."""
-    ended = rows(session, _seated_entries(len(player_ids) == 1), {
-        "in_game": game.id, "players": one_or_all(player_ids), "now": now, "why": why}).all()
-    set_held(session, ListEntry, [entry_id for entry_id, _ in ended],
-             {"status": "seated", "ended_at": now, "end_reason": why})
+    ended = session.execute(update(ListEntry).where(
+        ListEntry.game_id == game.id, ListEntry.player_id.in_(player_ids),
+        ListEntry.status == "active").values(status="seated", ended_at=now, end_reason=why)
+        .returning(ListEntry.id, ListEntry.player_id)).all()
     for entry_id, player_id in ended:
         record_end(session, actor, now, "entry.seated", entry_id, player_id, why)
     return [entry_id for entry_id, _ in ended]
