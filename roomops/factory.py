@@ -15,7 +15,6 @@ from roomops.clock import Clock, SystemClock
 from roomops.config import Settings
 from roomops.db import make_engine, read_only
 from roomops.floor.handlers import session_factory
-from roomops.web.cookies import CookieSessions
 
 csrf = CSRFProtect()
 
@@ -39,7 +38,6 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None,
 
     settings = settings or Settings()
     app = Flask(__name__, template_folder="../templates", static_folder="../static")
-    app.session_interface = CookieSessions()
     app.config.update(SECRET_KEY=settings.secret_key, TESTING=settings.testing,
                       SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_SAMESITE="Lax",
                       JSON_SORT_KEYS=False, **flask_config)

@@ -70,7 +70,14 @@ def _mark_savepoint(session: Session, transaction: SessionTransaction) -> None:
 
 @event.listens_for(Session, "after_soft_rollback")
 def _after_rollback(session: Session, previous: SessionTransaction) -> None:
-    start = session.info.get(MARKS, {}).pop(previous, 0) if previous.nested else 0
+    # A flush that fails rolls back its own subtransaction, and with it the database work up to
+    # the nearest savepoint (or the whole transaction): drop what was queued since that boundary.
+    boundary = previous
+    while boundary.parent is not None and not boundary.nested:
+        boundary = boundary.parent
+    marks = session.info.get(MARKS, {})
+    start = (marks.pop(boundary, 0) if boundary is previous else marks.get(boundary, 0)
+             ) if boundary.nested else 0
     del session.info.get(PENDING, [])[start:]
 
 

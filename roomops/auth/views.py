@@ -6,11 +6,10 @@ import logging
 
 from flask import Blueprint, Flask, redirect, render_template, request, url_for
 from flask_login import LoginManager, login_required, login_user, logout_user
-from sqlalchemy import bindparam, select
+from sqlalchemy import select
 from werkzeug.security import check_password_hash
 from werkzeug.wrappers import Response
 
-from roomops.db import rows, unattached
 from roomops.rooms.models import Staff
 from roomops.rooms.services import hash_token
 from roomops.web.uow import db
@@ -49,20 +48,13 @@ def _load_staff(staff_id: str) -> Staff | None:
     return staff if staff and staff.active else None
 
 
-# Built once, as are the statements of every request path: building a statement costs more than
-# running it (docs/benchmarks.md).
-_BY_TOKEN = select(*Staff.__table__.c).where(Staff.api_token_hash == bindparam("token_hash"))
-
-
 def _load_from_token(req: object) -> Staff | None:
-    """The staff member of the request's API token (R61), read as plain columns and made an
-    object outside the session: every API request runs this, nothing writes through it, and the
-    ORM's loading costs more than the lookup itself."""
+    """The staff member of the request's API token (R61)."""
     header = request.headers.get("Authorization", "")
     if not header.startswith("Bearer "):
         return None
-    row = rows(db(), _BY_TOKEN, {"token_hash": hash_token(header[7:].strip())}).first()
-    staff = None if row is None else unattached(Staff, row)
+    staff = db().scalar(select(Staff).where(
+        Staff.api_token_hash == hash_token(header[7:].strip())))
     if staff is None or not staff.active:
         log.warning("bad API token from %s", request.remote_addr)
         return None

@@ -32,7 +32,6 @@ from roomops.audit.models import AuditEvent
 from roomops.board import countdown
 from roomops.board.render import MARKUP, FragmentCache, games_html
 from roomops.board.rows import read_room
-from roomops.db import rows
 from roomops.rooms.models import Room
 from roomops.web.uow import db, now
 
@@ -77,11 +76,11 @@ _MARK = select(func.max(AuditEvent.id), func.count()).where(
 
 def change_mark(session: Session, room_id: int) -> tuple[int, int]:
     """(latest audit id, how many of the room's rows lie among the last WINDOW ids): one statement,
-    built once, as every poll runs it.
+    which every poll runs.
 
     The first is ``roomops.audit.service.latest_id`` (the snapshot's version); the second moves when
     a row with a lower id commits late, which the first alone would miss."""
-    row = rows(session, _MARK, {"room_id": room_id}).one()
+    row = session.execute(_MARK, {"room_id": room_id}).one()
     return int(row[0] or 0), int(row[1])
 
 

@@ -20,7 +20,6 @@ from sqlalchemy.orm import Session
 
 from roomops.actors import ROLE_RIGHTS, Actor, get_in_room
 from roomops.audit.service import record
-from roomops.db import rows
 from roomops.errors import Conflict, Invalid
 from roomops.games.models import Table
 from roomops.ledger.closing import (
@@ -188,7 +187,6 @@ def _day_id(day: date) -> int:
     return day.year * 10000 + day.month * 100 + day.day
 
 
-# built once: every posting on PostgreSQL runs it (docs/benchmarks.md)
 _CLOSED = select(DayClose.id).where(
     DayClose.room_id == bindparam("room_id"), DayClose.gaming_day == bindparam("day"),
     or_(DayClose.closes_day, DayClose.shift_no >= bindparam("shift_no"))).limit(1)
@@ -209,8 +207,8 @@ def refuse_closed(session: Session, room_id: int, shift: Shift) -> None:
     if session.get_bind().dialect.name != "postgresql":
         return
     lock_day(session, room_id)
-    closed = rows(session, _CLOSED, {"room_id": room_id, "day": shift.gaming_day,
-                                     "shift_no": shift.number}).first() is not None
+    closed = session.scalar(_CLOSED, {"room_id": room_id, "day": shift.gaming_day,
+                                      "shift_no": shift.number}) is not None
     check_not_closed(shift.gaming_day, closed, _named(shift))
 
 

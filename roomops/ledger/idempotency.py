@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable
-from contextlib import AbstractContextManager, nullcontext
 from typing import Any, Protocol, TypeVar
 
 from sqlalchemy import select
@@ -48,13 +47,14 @@ def replay(session: Session, model: type[R], room_id: int, key: str | None, prin
 
 def insert_once(session: Session, model: type[R], room_id: int, key: str | None, print_: str,
                 build: Callable[[], R]) -> tuple[R, bool]:
-    """``build()`` and flush the row it adds (inside a savepoint when there is a key); returns
-    (row, created). If a concurrent request committed the same key first, returns its row
-    (created False)."""
-    # no key, no race to lose: the savepoint only serves a retried key
-    guard: AbstractContextManager[object] = session.begin_nested() if key is not None else nullcontext()
+    """``build()`` and flush the row it adds inside a savepoint; returns (row, created). If a
+    concurrent request committed the same key first, returns its row (created False).
+
+    The savepoint also lets a refused INSERT fail alone (the ledger's trigger refusing a row of a
+    closed shift on SQLite, R54): the flush's failure rolls back the savepoint, with the row it
+    added, and the transaction goes on."""
     try:
-        with guard:
+        with session.begin_nested():
             row = build()
             session.flush()
     except IntegrityError:

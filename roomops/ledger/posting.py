@@ -11,12 +11,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from datetime import datetime
 
-from sqlalchemy import bindparam, select
+from sqlalchemy import bindparam, insert, select
 from sqlalchemy.orm import Session
 
 from roomops.actors import Actor
 from roomops.audit.service import record
-from roomops.db import insert_one, insert_rows
 from roomops.errors import Conflict
 from roomops.games.models import Table
 from roomops.ledger.dayclose import closed_refused, refuse_closed
@@ -57,7 +56,6 @@ def at_seat(session: Session, hold: SeatHold) -> dict[str, int]:
             "hold_id": hold.id}
 
 
-# built once, as every statement on a desk action's path (docs/benchmarks.md)
 _LOCKED_HOLD = select(SeatHold).where(SeatHold.id == bindparam("id")).with_for_update(
     key_share=True).execution_options(populate_existing=True)
 
@@ -104,9 +102,13 @@ def post_many(session: Session, actor: Actor, now: datetime,
         return []
     _room, shift = _open_shift(session, actor, now)
     values = [_values(actor, now, shift, p, None, "") for p in postings]
-    # one INSERT; the rows come back in any order, so each is matched to its posting by content
+    # one INSERT (the ORM's bulk INSERT with RETURNING; the unit of work would send one INSERT per
+    # row on SQLite to learn their ids); the rows come back in any order, so each is matched to its
+    # posting by content. ``populate_existing``: a row id handed out again after a savepoint was
+    # rolled back replaces the session's old object of it rather than being answered by it.
     with closed_refused(shift):
-        rows = insert_rows(session, LedgerEntry, values)
+        rows = list(session.scalars(insert(LedgerEntry).returning(LedgerEntry), values,
+                                    execution_options={"populate_existing": True}))
     pending: dict[tuple[object, ...], list[Posting]] = {}
     for posting, v in zip(postings, values, strict=True):
         pending.setdefault(_content(v), []).append(posting)
@@ -165,4 +167,7 @@ def _content(values: dict[str, object]) -> tuple[object, ...]:
 
 def _add_row(session: Session, actor: Actor, now: datetime, shift: Shift, posting: Posting,
              key: str | None, print_: str) -> LedgerEntry:
-    return insert_one(session, LedgerEntry, _values(actor, now, shift, posting, key, print_))
+    """The row, added to the session (``insert_once`` flushes it)."""
+    row = LedgerEntry(**_values(actor, now, shift, posting, key, print_))
+    session.add(row)
+    return row

@@ -18,7 +18,6 @@ from sqlalchemy.orm import Session, aliased
 
 from roomops.actors import Actor, get_in_room
 from roomops.board.terms import money
-from roomops.db import rows
 from roomops.errors import Conflict, Invalid
 from roomops.floor.events import Carried
 from roomops.games.models import Game
@@ -186,12 +185,11 @@ def _check_first_buy_in(session: Session, hold: SeatHold, amount: int, game: Gam
         raise Conflict("the player changed tables with their stack: more chips are an add-on",
                        "R30")
     check_buy_in(amount, game.min_buyin, max(game.max_buyin, hold.buy_in or 0))
-    if rows(session, _STANDING_BUY_IN, {"hold": hold.id}).first() is not None:
+    if session.scalar(_STANDING_BUY_IN, {"hold": hold.id}) is not None:
         raise Conflict("this seat has its buy-in already: more chips are an add-on", "R30")
 
 
 _REVERSAL = aliased(LedgerEntry)
-# built once, as every statement on a desk action's path (docs/benchmarks.md)
 _STANDING_BUY_IN = select(LedgerEntry.id).where(
     LedgerEntry.hold_id == bindparam("hold"), LedgerEntry.kind == "buy_in",
     ~exists().where(_REVERSAL.reverses_id == LedgerEntry.id)).limit(1)

@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 
 from roomops.actors import Actor
 from roomops.audit.service import record
-from roomops.db import UTCDateTime, end_live, end_live_by, insert_rows
+from roomops.db import UTCDateTime, end_live, end_live_by, insert_rows, update_returning
 from roomops.errors import Conflict, Invalid, NotFound
 from roomops.floor.bus import command, emit
 from roomops.floor.events import MustMoveRefused, OffersEnded, OffersMade, SeatsMayOpen
@@ -264,7 +264,7 @@ def _missed_calls(session: Session, now: datetime, room: Room, offers: list[Seat
         changed = still_listed.values(queue_at=case(
             {entry_id: literal(when, UTCDateTime()) for entry_id, when in at.items()},
             value=ListEntry.id))
-    return set(session.scalars(changed.returning(ListEntry.id)))
+    return {row.id for row in update_returning(session, ListEntry, changed, ListEntry.id)}
 
 
 def _missed(outcome: str) -> str:

@@ -3,25 +3,20 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
-from typing import Any
 
-from sqlalchemy import Row, Select, and_, bindparam, func, or_, select
+from sqlalchemy import Row, and_, bindparam, func, or_, select
 from sqlalchemy.orm import Session, aliased
 
 from roomops.absences.models import Absence
 from roomops.actors import Actor, get_in_room
-from roomops.db import among, one_or_all, rows
 from roomops.errors import Conflict
 from roomops.games.locks import locked_game
 from roomops.games.models import Game, Table
 from roomops.lists.models import ListEntry
-from roomops.rooms.models import BarredPair, Room
+from roomops.rooms.models import BarredPair
 from roomops.seating.allocation import Candidate, TableState
 from roomops.seating.models import OFFER, SEATED, SeatHold
 
-# Every statement here is built once: each desk action runs several of them, and building a
-# statement costs more than running it (docs/benchmarks.md).
 _OFFER = aliased(SeatHold, name="offer")
 _LIVE_HOLDS = select(SeatHold.id, SeatHold.table_id, SeatHold.seat_no, SeatHold.player_id).where(
     SeatHold.table_id.in_(bindparam("tables", expanding=True)), SeatHold.ended_at.is_(None))
@@ -47,14 +42,10 @@ _CANDIDATES = select(ListEntry.id, ListEntry.player_id, ListEntry.queue_at, List
     ListEntry.queue_at, ListEntry.id)
 
 
-@cache
-def _first_candidates(one: bool) -> Select[Any]:
-    """``_CANDIDATES`` that could go to the tables given (one, or several), holding no offer."""
-    return _CANDIDATES.where(_OFFER.id.is_(None), or_(
-        ListEntry.table_id.is_(None), among(ListEntry.table_id, "tables", one))).limit(
-        bindparam("first"))
-
-
+# ``_CANDIDATES`` that could go to the tables given, holding no offer
+_FIRST_CANDIDATES = _CANDIDATES.where(_OFFER.id.is_(None), or_(
+    ListEntry.table_id.is_(None), ListEntry.table_id.in_(bindparam("tables", expanding=True)))).limit(
+    bindparam("first"))
 _ENTRY_AND_OFFER = select(ListEntry, _OFFER.id).outerjoin(_OFFER, and_(
     _OFFER.room_id == ListEntry.room_id, _OFFER.player_id == ListEntry.player_id,
     _OFFER.kind == OFFER, _OFFER.ended_at.is_(None))).where(ListEntry.id == bindparam("id"))
@@ -69,17 +60,11 @@ _BARRED = select(BarredPair.player_low_id, BarredPair.player_high_id).where(
     BarredPair.room_id == bindparam("room_id"), BarredPair.lifted_at.is_(None))
 _LIVE_ABSENCES = select(Absence).where(Absence.hold_id.in_(bindparam("holds", expanding=True)),
                                       Absence.ended_at.is_(None))
-_HOLD_AND_PLACE = select(SeatHold, Table, Game, Room).join(Table, Table.id == SeatHold.table_id).join(
-    Game, Game.id == Table.game_id).join(Room, Room.id == SeatHold.room_id).where(
-    SeatHold.id == bindparam("id"))
 
 
 def hold_in_room(session: Session, actor: Actor, hold_id: int, what: str,
                  rule: str | None = None) -> SeatHold:
-    """``get_in_room`` for a seat hold, with its table, game and room loaded in the same statement:
-    a desk action on an offer or a seat (claim, decline, leave) needs all four, and its later
-    gets of them are then answered from the session."""
-    session.execute(_HOLD_AND_PLACE, {"id": hold_id}).first()
+    """``get_in_room`` for a seat hold."""
     return get_in_room(session, SeatHold, hold_id, actor, what, rule)
 
 
@@ -118,7 +103,7 @@ def live_holds(session: Session, table_ids: list[int]) -> list[Row[tuple[int, in
     """(id, table_id, seat_no, player_id) of every live offer and seated player at the tables."""
     if not table_ids:
         return []
-    return list(rows(session, _LIVE_HOLDS, {"tables": table_ids}))
+    return list(session.execute(_LIVE_HOLDS, {"tables": table_ids}))
 
 
 @dataclass
@@ -138,8 +123,8 @@ def table_states(session: Session, game: Game) -> GameSeats:
     found = GameSeats([])
     states: dict[int, TableState] = {}
     taken: dict[int, set[int]] = {}
-    for table_id, feeds, seat_no, player_id, kind in rows(session, _TABLE_STATES,
-                                                                  {"game_id": game.id}).all():
+    for table_id, feeds, seat_no, player_id, kind in session.execute(_TABLE_STATES,
+                                                                     {"game_id": game.id}):
         state = states.get(table_id)
         if state is None:
             state = states[table_id] = TableState(table_id, [], set())
@@ -166,8 +151,8 @@ def must_movers(session: Session, game: Game) -> tuple[list[Candidate], set[int]
     statement."""
     found: list[Candidate] = []
     busy: set[int] = set()
-    for hold_id, player_id, started_at, main_id, offer_id in rows(
-            session, _MUST_MOVERS, {"game_id": game.id}).all():
+    for hold_id, player_id, started_at, main_id, offer_id in session.execute(
+            _MUST_MOVERS, {"game_id": game.id}):
         found.append(Candidate(None, player_id, started_at, main_id, from_hold_id=hold_id))
         if offer_id is not None:
             busy.add(player_id)
@@ -185,9 +170,8 @@ def candidates(session: Session, game: Game, first: tuple[int, list[int]] | None
     found: list[Candidate] = []
     busy: set[int] = set()
     stmt, params = (_CANDIDATES, {"game_id": game.id}) if first is None else (
-        _first_candidates(len(first[1]) == 1),
-        {"game_id": game.id, "first": first[0], "tables": one_or_all(first[1])})
-    for entry_id, player_id, queue_at, table_id, offer_id in rows(session, stmt, params).all():
+        _FIRST_CANDIDATES, {"game_id": game.id, "first": first[0], "tables": first[1]})
+    for entry_id, player_id, queue_at, table_id, offer_id in session.execute(stmt, params):
         found.append(Candidate(entry_id, player_id, queue_at, table_id))
         if offer_id is not None:
             busy.add(player_id)
@@ -195,14 +179,14 @@ def candidates(session: Session, game: Game, first: tuple[int, list[int]] | None
 
 
 def holds_offer(session: Session, room_id: int, player_id: int) -> bool:
-    return rows(session, _HOLDS_OFFER, {"room_id": room_id, "player_id": player_id}).first() is not None
+    return session.scalar(_HOLDS_OFFER, {"room_id": room_id, "player_id": player_id}) is not None
 
 
 def any_open_seat(session: Session, game: Game) -> bool:
     """Whether an open table of the game has a seat nobody sits in or is called to: one row at
     most, where ``table_states`` hands back one per seat taken."""
-    return rows(session, _ANY_OPEN_SEAT, {"game_id": game.id, "seats": game.seats_per_table}
-                ).first() is not None
+    return session.scalar(_ANY_OPEN_SEAT, {"game_id": game.id, "seats": game.seats_per_table}
+                          ) is not None
 
 
 def seated_counts(session: Session, table_ids: list[int]) -> dict[int, int]:
@@ -214,4 +198,4 @@ def seated_counts(session: Session, table_ids: list[int]) -> dict[int, int]:
 
 
 def barred_pairs(session: Session, room_id: int) -> set[frozenset[int]]:
-    return set(map(frozenset, rows(session, _BARRED, {"room_id": room_id}).all()))
+    return set(map(frozenset, session.execute(_BARRED, {"room_id": room_id})))

@@ -7,11 +7,10 @@ from datetime import datetime
 
 from sqlalchemy import Integer, bindparam, case, cast, select, update
 from sqlalchemy.orm import Session
-from sqlalchemy.orm.attributes import set_committed_value
 
 from roomops.actors import Actor, get_in_room
 from roomops.audit.service import record
-from roomops.db import end_live, end_live_by, insert_one
+from roomops.db import end_live, end_live_by, insert_one, update_returning
 from roomops.errors import Conflict, Invalid, NotFound
 from roomops.floor.bus import command, emit
 from roomops.floor.events import OffersEnded, PlayerSeated, SeatsEnded
@@ -149,10 +148,10 @@ def leave_game_lists(session: Session, actor: Actor, now: datetime, game: Game,
                      player_ids: list[int], why: str) -> list[int]:
     """R21: players seated in the game come off its lists (status ``seated``), in one UPDATE;
     returns the ended entries' ids."""
-    ended = session.execute(update(ListEntry).where(
+    ended = update_returning(session, ListEntry, update(ListEntry).where(
         ListEntry.game_id == game.id, ListEntry.player_id.in_(player_ids),
-        ListEntry.status == "active").values(status="seated", ended_at=now, end_reason=why)
-        .returning(ListEntry.id, ListEntry.player_id)).all()
+        ListEntry.status == "active").values(status="seated", ended_at=now, end_reason=why),
+        ListEntry.id, ListEntry.player_id)
     for entry_id, player_id in ended:
         record_end(session, actor, now, "entry.seated", entry_id, player_id, why)
     return [entry_id for entry_id, _ in ended]
@@ -200,8 +199,6 @@ def end_seats(session: Session, actor: Actor, now: datetime, game: Game, holds: 
                          **_leave_amounts(amounts, len(holds))))
     mine = [h for h in holds if h.id in ended]
     for hold in mine:
-        if amounts:  # the session cannot evaluate a CASE: give it the value rather than reload
-            set_committed_value(hold, "leave_amount", amounts.get(hold.id))
         record(session, actor, now, f"seat.{outcome}", ("seat_hold", hold.id), reason=reason,
                player_id=hold.player_id, table_id=hold.table_id, seat_no=hold.seat_no,
                leave_amount=left.get(hold.id), **(detail or {}).get(hold.id, {}))

@@ -79,6 +79,26 @@ def test_r60_a_savepoint_rolled_back_drops_only_its_own_rows(room, session, now)
     assert count(session) == before + 2
 
 
+def test_r60_a_flush_failing_in_a_savepoint_drops_only_that_savepoints_rows(room, session, now):
+    """The failing flush rolls back its own subtransaction first, then the savepoint: the rows
+    queued before the savepoint stay."""
+    import pytest
+    from sqlalchemy.exc import IntegrityError
+
+    from roomops.rooms.models import Player
+
+    session.commit()
+    before = count(session)
+    record(session, room.sup, now, "test.row", ("thing", 1))
+    with pytest.raises(IntegrityError), session.begin_nested():
+        record(session, room.sup, now, "test.row", ("thing", 2))
+        session.add(Player(room_id=room.room.id, first_name="", created_at=now))  # refused (check)
+        session.flush()
+    assert [e.entity_id for e in session.scalars(select(AuditEvent).where(
+        AuditEvent.action == "test.row").order_by(AuditEvent.id))] == [1]
+    assert count(session) == before + 1
+
+
 def test_r60_a_request_writes_its_audit_rows_in_one_insert_at_the_commit(room, session, now):
     """Other statements leave the queue alone: a change sends one audit INSERT, at its commit, and
     a rolled-back savepoint between drops only its own rows."""
