@@ -555,9 +555,9 @@ def board_phases(b: Bench) -> Generator[Phase, Figure, None]:
     player to one game's waiting list (the service, as the desk calls it), each time a different
     game in turn, so what is timed is a render where one game's section is new and the others are
     not. Without it every op after the first would time the cache."""
-    from roomops.board.snapshot import load
     from roomops.lists import services as lists
     from roomops.rooms.models import Player
+    from roomops.seating.snapshot import load
 
     if not b.has("GET", "/board"):
         def do_load(_x: Any) -> None:

@@ -32,7 +32,7 @@ class Roomops:
 
 def create_app(settings: Settings | None = None, clock: Clock | None = None,
                engine: Engine | None = None, **flask_config: Any) -> Flask:
-    from roomops import api, audit, board, desk, hands
+    from roomops import api, board, dealer, desk
     from roomops.auth import views as auth_views
     from roomops.web import errors, uow
 
@@ -51,7 +51,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None,
     app.teardown_appcontext(uow.close)
     errors.install(app)
     auth_views.install(app)
-    for module in (desk, board, api, audit, hands):
+    for module in (desk, board, api, dealer):
         module.install(app, csrf)
     from roomops import cli
 

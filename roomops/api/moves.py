@@ -8,10 +8,9 @@ from werkzeug.wrappers import Response
 from roomops.actors import get_in_room
 from roomops.api import models as out
 from roomops.api.views import BODY_RULES, FIELD_RULES, ID, answer, body, route
-from roomops.board import snapshot
 from roomops.games.models import Game
 from roomops.schemas import BreakTable, ClaimMove, MovePlayer, MustMove
-from roomops.seating import moves
+from roomops.seating import moves, snapshot
 from roomops.seating.suggest import suggestions
 from roomops.web.uow import actor, db, now, run
 

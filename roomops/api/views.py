@@ -20,7 +20,6 @@ from roomops.absences import services as absences
 from roomops.actors import get_in_room
 from roomops.api import models as out
 from roomops.audit import service as audit
-from roomops.board import snapshot
 from roomops.errors import Invalid, RoomopsError
 from roomops.games import services as games
 from roomops.games.models import Game
@@ -52,7 +51,7 @@ from roomops.schemas import (
     SeatPlayer,
     StartPlayover,
 )
-from roomops.seating import offers, returns, seats
+from roomops.seating import offers, returns, seats, snapshot
 from roomops.seating.return_rule import Requirement
 from roomops.web.errors import describe
 from roomops.web.uow import actor, db, now, run

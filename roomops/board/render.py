@@ -32,7 +32,7 @@ from roomops.board import countdown
 from roomops.board.countdown import Timed
 from roomops.board.names import public_name
 from roomops.board.rows import AbsentRow, BehindRow, CallRow, EntryRow, GameRows, taken_seats, utc
-from roomops.board.terms import fee_text, money, natural, stakes, straddle_text
+from roomops.games.terms import fee_text, money, natural, stakes, straddle_text
 
 # Bump when the games' markup changes: it is in every ETag (pollers holding an old one fetch the new
 # markup) and in every cache key.

@@ -1,6 +1,6 @@
 """What the public board reads: each running game's rows, as plain tuples, in six statements.
 
-The board has its own reader, lighter than ``roomops.board.snapshot`` (the desk's and the API's):
+The board has its own reader, lighter than ``roomops.seating.snapshot`` (the desk's and the API's):
 only the columns the board shows, no per-row objects, and none of a seated player's columns, since
 the board shows a seated seat as taken but never who sits there (R61). A table's taken seats come
 back as one number in its row (bit n set: seat n taken), and the few seats with a live absence or

@@ -11,10 +11,10 @@ from flask import flash, redirect, render_template, request, url_for
 from flask_login import current_user
 from werkzeug.wrappers import Response
 
-from roomops.board.terms import money
 from roomops.desk.cage import bp
 from roomops.desk.forms import parse
 from roomops.desk.views import local
+from roomops.games.terms import money
 from roomops.ledger import fees
 from roomops.ledger.rules import METHODS
 from roomops.ledger.schemas import SessionFee

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from flask import Response, request
 
-from roomops.board.snapshot import RoomSnapshot
 from roomops.desk.forms import from_minor, parse
 from roomops.desk.views import _done, _name, _seat_name, bp
 from roomops.hands import seat_change
@@ -14,6 +13,7 @@ from roomops.hands.models import SeatBlinds
 from roomops.schemas import ChangeSeat, ClaimMove, MovePlayer, MustMove
 from roomops.seating import moves
 from roomops.seating.balance import Suggestion
+from roomops.seating.snapshot import RoomSnapshot
 from roomops.seating.suggest import suggestions
 from roomops.web.uow import db, run
 

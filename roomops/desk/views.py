@@ -34,12 +34,11 @@ from roomops.absences.models import Absence
 from roomops.actors import Actor, get_in_room
 from roomops.audit.service import latest_id
 from roomops.audit.service import query as audit_query
-from roomops.board import snapshot
-from roomops.board.terms import told_before_sitting
 from roomops.desk.forms import from_minor, from_steps, money_input, parse, player_ref
 from roomops.errors import Invalid
 from roomops.games import services as games
 from roomops.games.models import Game, Table
+from roomops.games.terms import told_before_sitting
 from roomops.ledger.rules import METHODS, method_name
 from roomops.lists import services as lists
 from roomops.lists.models import ListEntry
@@ -63,7 +62,7 @@ from roomops.schemas import (
     ReorderEntry,
     SeatPlayer,
 )
-from roomops.seating import offers, returns, seats
+from roomops.seating import offers, returns, seats, snapshot
 from roomops.seating.models import SeatHold
 from roomops.seating.return_rule import Requirement
 from roomops.web.uow import actor, db, now, run

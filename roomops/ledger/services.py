@@ -17,10 +17,10 @@ from sqlalchemy import bindparam, exists, select
 from sqlalchemy.orm import Session, aliased
 
 from roomops.actors import Actor, get_in_room
-from roomops.board.terms import money
 from roomops.errors import Conflict, Invalid
 from roomops.floor.events import Carried
 from roomops.games.models import Game
+from roomops.games.terms import money
 from roomops.ledger.idempotency import fingerprint, replay
 from roomops.ledger.models import LedgerEntry
 from roomops.ledger.posting import Posting, at_seat, check_seat, locked_hold, post, post_many

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from sqlalchemy.orm import Session
 
-from roomops.board.snapshot import GameView, RoomSnapshot
 from roomops.seating.balance import Seated, Suggestion, TableCount, suggest_move
 from roomops.seating.queries import barred_pairs
+from roomops.seating.snapshot import GameView, RoomSnapshot
 
 
 def table_counts(gv: GameView) -> list[TableCount]:

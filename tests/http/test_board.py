@@ -15,9 +15,9 @@ from roomops.absences import services as absences
 from roomops.absences.models import Absence
 from roomops.audit.models import AuditEvent
 from roomops.audit.service import latest_id, record
-from roomops.board.terms import fee_text, money, stakes, straddle_text
 from roomops.board.views import CACHE
 from roomops.games import services as games
+from roomops.games.terms import fee_text, money, stakes, straddle_text
 from roomops.lists import services as lists
 from roomops.rooms.services import add_player, update_policy
 from roomops.seating import seats

@@ -192,7 +192,7 @@ def test_cache_shared_by_threads_stays_bounded():
 def test_r40_r53_a_player_offered_a_seat_is_told_the_straddles_and_fees():
     from types import SimpleNamespace
 
-    from roomops.board.terms import told_before_sitting
+    from roomops.games.terms import told_before_sitting
 
     game = SimpleNamespace(straddle_allowed=True, max_straddles=1, button_straddle=False,
                            straddle_sanction=False,
@@ -210,7 +210,7 @@ def test_r40_r53_a_player_offered_a_seat_is_told_the_straddles_and_fees():
 
 
 def test_r40_a_game_whose_straddles_need_the_supervisors_sanction_says_so():
-    from roomops.board.terms import straddle_text
+    from roomops.games.terms import straddle_text
 
     assert straddle_text(True, 1, False, sanction=True) == (
         "Straddle: UTG only, only when the supervisor sanctions them, no button straddle")

@@ -9,11 +9,11 @@ import pytest
 from sqlalchemy import select
 
 from roomops.board.rows import read_room
-from roomops.board.snapshot import load
 from roomops.errors import Conflict, Forbidden, Invalid
 from roomops.ledger import transit
 from roomops.ledger.models import LedgerEntry, TransitSlip
 from roomops.seating import seats
+from roomops.seating.snapshot import load
 from tests.factories import Room_
 from tests.services.helpers import audits, query_plans, refused
 from tests.services.ledger_helpers import seated_holds

@@ -1,4 +1,4 @@
-"""The terms of a game as the board words them (R4, R40, R53): stakes, buy-in, straddles and fees.
+"""The terms of a game as players are told them (R4, R40, R53): stakes, buy-in, straddles and fees.
 
 Pure Python: no Flask, no database. Amounts are integer minor units, formatted by integer arithmetic
 (never floats), so what the board shows is exactly what the room charges.

@@ -12,10 +12,10 @@ from sqlalchemy import select
 from roomops.blinds.missed import owed
 from roomops.blinds.state import HandPlan, SeatState, Waiting, between
 from roomops.blinds.straddles import straddle_order
-from roomops.board.terms import money, rake_text
 from roomops.desk.forms import to_minor
 from roomops.errors import Invalid
 from roomops.games.models import Game, Table
+from roomops.games.terms import money, rake_text
 from roomops.hands import services as hands
 from roomops.ledger import rake as rakes
 from roomops.ledger.schemas import Rake, RakeDown

@@ -1,0 +1,108 @@
+"""Dependencies point down (docs/architecture.md, "Dependencies"): no import cycle between the modules
+of ``roomops``, and no domain package importing a presentation package.
+
+Every import counts, including those inside functions, which hide cycles from Python until the
+function runs. ``from pkg import sub`` where ``pkg.sub`` is a module is an edge to ``pkg.sub`` alone,
+and a submodule's implicit need of its package's ``__init__`` is not an edge."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1] / "roomops"
+
+# The layering, stated once: entry points (HTTP screens, the command line, jobs) may import the
+# domain; the domain never imports them.
+PRESENTATION = {"desk", "board", "api", "web", "auth", "dealer", "factory", "cli", "demo", "jobs"}
+DOMAIN = {
+    "absences", "audit", "blinds", "floor", "games", "hands", "ledger", "lists", "penalties",
+    "playovers", "rooms", "seating",
+    "db", "actors", "errors", "clock", "config", "schemas", "models", "migrate", "migration_ops",
+}
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES = {module_name(p): p for p in ROOT.rglob("*.py")}
+
+
+def imported(name: str, path: Path) -> Iterator[str]:
+    """The roomops modules that module ``name`` (at ``path``) imports, anywhere in its body."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.rsplit(".", node.level - 1)[0]
+                base = f"{anchor}.{base}" if base else anchor
+            targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in MODULES else base for a in node.names]
+        else:
+            continue
+        yield from (t for t in targets if t in MODULES and t != name)
+
+
+GRAPH = {name: sorted(set(imported(name, path))) for name, path in MODULES.items()}
+
+
+def layer(name: str) -> str:
+    return name.split(".")[1]
+
+
+def cycles(graph: dict[str, list[str]]) -> list[list[str]]:
+    """Strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while not component or component[-1] != v:
+                component.append(stack.pop())
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_every_package_is_placed_in_a_layer():
+    unplaced = {layer(name) for name in MODULES} - PRESENTATION - DOMAIN
+    assert not unplaced, f"add {sorted(unplaced)} to PRESENTATION or DOMAIN"
+
+
+def test_no_import_cycles():
+    problems = []
+    for component in cycles(GRAPH):
+        edges = [f"  {m} -> {', '.join(t for t in GRAPH[m] if t in component)}" for m in component]
+        problems.append(f"import cycle among {len(component)} modules:\n" + "\n".join(edges))
+    if problems:
+        pytest.fail("\n".join(problems), pytrace=False)
+
+
+def test_domain_does_not_import_presentation():
+    problems = [f"{name} (domain) imports {target} (presentation)"
+                for name, targets in sorted(GRAPH.items()) if layer(name) not in PRESENTATION
+                for target in targets if layer(target) in PRESENTATION]
+    if problems:
+        pytest.fail("\n".join(problems), pytrace=False)
