@@ -8,6 +8,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from roomops.blinds.state import OwedPost
+
 
 class Out(BaseModel):
     model_config = ConfigDict(from_attributes=True)
@@ -399,7 +401,7 @@ class SeatBlindsOut(Out):
     missed_sb: bool
     missed_bb: bool
     owes_bb: bool
-    owes: list[Literal["dead_small_blind", "live_big_blind"]]
+    owes: list[OwedPost]
     hands_dealt_out: int = Field(description="R55: hands the seat still sits out, this one included")
 
 

@@ -39,7 +39,6 @@ from roomops.ledger.rules import (
     SlipState,
 )
 
-
 # R32: cash at the table buys chips at the table only (a reversal repeats its row's method);
 # R18: a transfer pair carries a stack, out of one table (negative) and into the next (positive).
 # Migration 0017 writes these same conditions.

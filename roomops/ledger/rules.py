@@ -40,7 +40,7 @@ AT_TABLE: AtTable = "table"
 SLIP_METHODS: tuple[SlipMethod, ...] = get_args(SlipMethod)
 METHODS: tuple[Method, ...] = get_args(Method)
 AT_TABLE_KINDS: tuple[AtTableKind, ...] = get_args(AtTableKind)
-METHOD_NAMES = {AT_TABLE: "cash at the table"}
+METHOD_NAMES: dict[str, str] = {AT_TABLE: "cash at the table"}
 FACILITY: tuple[Facility, ...] = get_args(Facility)
 
 # Transit slip states (R31) and the action that reaches each from the states it may come from.
@@ -111,7 +111,7 @@ def check_reversible(kind: str, already_reversed: bool) -> None:
         raise Conflict("this row has already been reversed", "R52")
 
 
-def next_state(state: str, action: str, method: str) -> str:
+def next_state(state: str, action: str, method: str) -> SlipState:
     """R31: requested -> (funds_confirmed, facility methods only) -> in_transit -> delivered, or
     cancelled from any open state. A facility slip is not dispatched before its funds are
     confirmed."""

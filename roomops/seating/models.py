@@ -9,7 +9,17 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Literal
 
-from sqlalchemy import Boolean, CheckConstraint, ColumnClause, ForeignKey, Index, String, false, literal_column, text
+from sqlalchemy import (
+    Boolean,
+    CheckConstraint,
+    ColumnClause,
+    ForeignKey,
+    Index,
+    String,
+    false,
+    literal_column,
+    text,
+)
 from sqlalchemy.orm import Mapped, mapped_column
 
 from roomops.checks import one_of
