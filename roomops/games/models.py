@@ -13,7 +13,7 @@ from roomops.db import Base, UTCDateTime
 
 FeeKind = Literal["none", "hourly", "rake"]  # R50/R51
 RakeRecorded = Literal["per_hand", "per_down"]  # R51: rake recorded for each hand or per dealer down
-Status = Literal["open", "closed"]  # a game's or a table's
+OpenClosed = Literal["open", "closed"]  # a game's or a table's status
 
 
 class Game(Base):
@@ -30,7 +30,7 @@ class Game(Base):
         CheckConstraint("rake_percent BETWEEN 0 AND 100", name="rake_percent"),
         CheckConstraint("max_straddles BETWEEN 0 AND 8", name="max_straddles"),
         CheckConstraint(one_of("rake_recorded", RakeRecorded), name="rake_recorded"),
-        CheckConstraint(one_of("status", Status), name="status"),
+        CheckConstraint(one_of("status", OpenClosed), name="status"),
         Index("ix_games_room_status", "room_id", "status"),
     )
 
@@ -66,7 +66,7 @@ class Game(Base):
     # R51: rake recorded hand by hand, or as one total per dealer down (``dealer_downs``)
     rake_recorded: Mapped[RakeRecorded] = mapped_column(String(8), default="per_hand",
                                                         server_default="per_hand")
-    status: Mapped[Status] = mapped_column(String(8), default="open")
+    status: Mapped[OpenClosed] = mapped_column(String(8), default="open")
     opened_at: Mapped[datetime] = mapped_column(UTCDateTime)
     closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
@@ -76,7 +76,7 @@ class Table(Base):
 
     __tablename__ = "tables"
     __table_args__ = (
-        CheckConstraint(one_of("status", Status), name="status"),
+        CheckConstraint(one_of("status", OpenClosed), name="status"),
         CheckConstraint("feeds_table_id <> id", name="feeds_other"),
         Index(
             "uq_tables_open_name",
@@ -93,7 +93,7 @@ class Table(Base):
     room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"))
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
     name: Mapped[str] = mapped_column(String(20))
-    status: Mapped[Status] = mapped_column(String(8), default="open")
+    status: Mapped[OpenClosed] = mapped_column(String(8), default="open")
     opened_at: Mapped[datetime] = mapped_column(UTCDateTime)
     closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     # R17: a must-move table feeds this main table of the same game
