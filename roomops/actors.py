@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 from sqlalchemy.orm import Session
 
@@ -37,7 +37,14 @@ def scheduler(room_id: int) -> Actor:
     return Actor(room_id=room_id, staff_id=None, label="scheduler", role="system")
 
 
-M = TypeVar("M")
+class InRoom(Protocol):
+    """A row of one room: every model with a ``room_id`` column."""
+
+    @property
+    def room_id(self) -> int: ...
+
+
+M = TypeVar("M", bound=InRoom)
 
 
 def get_in_room(session: Session, model: type[M], ident: int, actor: Actor, what: str,

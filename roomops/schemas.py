@@ -11,6 +11,13 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
 
+from roomops.blinds.missed import NewPlayerPosting
+from roomops.blinds.penalties import PenaltyKind
+from roomops.games.models import FeeKind, RakeRecorded
+from roomops.ledger.rules import Method as LedgerMethod
+from roomops.lists.models import Source
+from roomops.rooms.models import DisplayName, ExpiryPolicy, MustMoveRefusal, Placement, ReturnWindow
+
 INT_MAX = 2**31 - 1  # the database's INTEGER columns (PostgreSQL int4)
 Id = Annotated[int, Field(ge=1, le=INT_MAX)]
 Money = Annotated[int, Field(ge=1, le=INT_MAX, description="integer minor units")]
@@ -54,7 +61,7 @@ class JoinList(Body):
     player_id: Id
     game_id: Id | None = None
     table_id: Id | None = None
-    source: Literal["in_person", "phone"] = "in_person"
+    source: Source = "in_person"
 
     @model_validator(mode="after")
     def _one_list(self) -> JoinList:
@@ -86,7 +93,7 @@ OverrideReason = Annotated[Reason | None, Field(
                 "range (R30) applies instead and the reason is audited")]
 
 
-Method = Annotated[Literal["cash", "table", "chips", "card", "cheque", "credit"],
+Method = Annotated[LedgerMethod,
                   Field(description="R32: 'table' is cash at the table, for buy-ins and add-ons "
                                     "only; transits come from the cage")]
 BuyInMethod = Annotated[Method, Field(description="R32: how the buy-in is paid; default 'table', "
@@ -152,7 +159,6 @@ RakeSchedule = Annotated[list[RakeStep], Field(max_length=50, description=(
     "R51: rake by pot size instead of rake_percent: from that pot, that rake; empty: none"))]
 CapsByPlayers = Annotated[list[CapStep], Field(max_length=9, description=(
     "R51: the cap by players dealt in; below the first step, rake_cap"))]
-RakeRecorded = Literal["per_hand", "per_down"]
 
 
 def _rake_schedule(steps: list[RakeStep] | None) -> list[RakeStep] | None:
@@ -197,7 +203,7 @@ class GameConditions(ScheduleFields):
     min_buyin: Money
     max_buyin: Money
     seats_per_table: Literal[9, 10] = 9
-    fee_kind: Literal["none", "hourly", "rake"] = "none"
+    fee_kind: FeeKind = "none"
     hourly_fee: MoneyOrZero = 0
     rake_percent: Annotated[int, Field(ge=0, le=100)] = 0
     rake_cap: MoneyOrZero = 0
@@ -226,7 +232,7 @@ class GameChange(ScheduleFields):
     ante: MoneyOrZero | None = None
     min_buyin: Money | None = None
     max_buyin: Money | None = None
-    fee_kind: Literal["none", "hourly", "rake"] | None = None
+    fee_kind: FeeKind | None = None
     hourly_fee: MoneyOrZero | None = None
     rake_percent: Annotated[int, Field(ge=0, le=100)] | None = None
     rake_cap: MoneyOrZero | None = None
@@ -247,13 +253,13 @@ class Policy(Body):
     """R3: the room's policies; any subset may be sent."""
 
     timezone: Annotated[str, StringConstraints(min_length=1, max_length=64)] | None = None
-    display_name: Literal["full", "first_initial", "initials"] | None = None
+    display_name: DisplayName | None = None
     claim_minutes: Annotated[int, Field(ge=1, le=120)] | None = None
-    on_claim_expiry: Literal["remove", "bottom"] | None = None
+    on_claim_expiry: ExpiryPolicy | None = None
     checkin_minutes: Annotated[int, Field(ge=1, le=480)] | None = None
     auto_offer: bool | None = None
-    placement: Literal["most_need", "first_open"] | None = None
-    return_window: Literal["minutes", "gaming_day"] | None = None  # R27
+    placement: Placement | None = None
+    return_window: ReturnWindow | None = None  # R27
     return_window_minutes: Annotated[int, Field(ge=1, le=1440)] | None = None  # R27
     gaming_day_start: Annotated[str, StringConstraints(pattern=r"^([01][0-9]|2[0-3]):[0-5][0-9]$")] | None = (
         Field(None, description="R2: local time the gaming day starts, HH:MM"))
@@ -267,8 +273,8 @@ class Policy(Body):
         ge=0, le=100, description="R26; 0 turns it off")] | None = None
     playover_needs_consent: bool | None = None  # R29
     no_playover_max_minutes: Annotated[int, Field(ge=1, le=60)] | None = None  # R29
-    new_player_posting: Literal["post_or_wait", "free"] | None = None  # R36
-    must_move_refusal: Literal["forced", "skip"] | None = None  # R17
+    new_player_posting: NewPlayerPosting | None = None  # R36
+    must_move_refusal: MustMoveRefusal | None = None  # R17
     shifts: Annotated[list[Annotated[str, StringConstraints(
         pattern=r"^([01][0-9]|2[0-3]):[0-5][0-9]$")]], Field(max_length=12)] | None = Field(
         None, description="R54: local start times of the gaming day's shifts, HH:MM; the gaming "
@@ -399,7 +405,7 @@ class GivePenalty(Body):
     """R55/R57: a warning, a sit-out of ``count`` hands or of ``count`` (1 or 2) rounds, or
     removal from the game (with the stack the player leaves with, if counted: R27)."""
 
-    kind: Literal["warning", "hands", "rounds", "removal"]
+    kind: PenaltyKind
     count: Annotated[int, Field(ge=0, le=100)] = 0
     reason: Annotated[str, StringConstraints(min_length=1, max_length=500)]
     leave_amount: MoneyOrZero | None = None

@@ -5,16 +5,18 @@ R26) and the state is derived from it and now."""
 from __future__ import annotations
 
 from datetime import date, datetime
+from typing import Literal
 
 from sqlalchemy import CheckConstraint, Date, ForeignKey, Index, String, Text, text
 from sqlalchemy.orm import Mapped, mapped_column
 
+from roomops.checks import one_of
 from roomops.db import Base, UTCDateTime
 
-KINDS = ("break", "away")
+AbsenceKind = Literal["break", "away"]
 # returned: back in time; released: the sweep gave the seat up (R24/R26); seat_ended: the player left
 # or moved while absent
-OUTCOMES = ("returned", "released", "seat_ended")
+AbsenceOutcome = Literal["returned", "released", "seat_ended"]
 
 _LIVE = text("ended_at IS NULL")
 _LIVE_DUE = text("ended_at IS NULL AND deadline IS NOT NULL")
@@ -23,9 +25,8 @@ _LIVE_DUE = text("ended_at IS NULL AND deadline IS NOT NULL")
 class Absence(Base):
     __tablename__ = "absences"
     __table_args__ = (
-        CheckConstraint("kind IN ('break', 'away')", name="kind"),
-        CheckConstraint("outcome IS NULL OR outcome IN ('returned', 'released', 'seat_ended')",
-                        name="outcome"),
+        CheckConstraint(one_of("kind", AbsenceKind), name="kind"),
+        CheckConstraint(f"outcome IS NULL OR {one_of('outcome', AbsenceOutcome)}", name="outcome"),
         CheckConstraint("(ended_at IS NULL) = (outcome IS NULL)", name="ended"),
         CheckConstraint("kind <> 'break' OR deadline IS NOT NULL", name="break_deadline"),
         CheckConstraint("deadline IS NULL OR deadline > started_at", name="deadline_after_start"),
@@ -48,12 +49,12 @@ class Absence(Base):
     room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"))
     hold_id: Mapped[int] = mapped_column(ForeignKey("seat_holds.id"))
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
-    kind: Mapped[str] = mapped_column(String(8))
+    kind: Mapped[AbsenceKind] = mapped_column(String(8))
     started_at: Mapped[datetime] = mapped_column(UTCDateTime)
     deadline: Mapped[datetime | None] = mapped_column(UTCDateTime)
     gaming_day: Mapped[date] = mapped_column(Date)
     ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
-    outcome: Mapped[str | None] = mapped_column(String(10))
+    outcome: Mapped[AbsenceOutcome | None] = mapped_column(String(10))
     note: Mapped[str | None] = mapped_column(Text)
     stack: Mapped[int]  # the stack left on the table, in minor units (feeds R27 via R24)
     missed_bb: Mapped[int] = mapped_column(default=0, server_default=text("0"))  # R26

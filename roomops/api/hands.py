@@ -52,8 +52,8 @@ def table_view(table_id: int) -> out.TableHandsOut:
     view = hands.preview(db(), actor(), table_id)
     last, plan, seats = view.last, view.plan, view.seats
     nxt = None if plan is None else out.NextHandOut(
-        hand_no=plan.table.hand_no, button=plan.table.button,
-        small_blind_seat=plan.table.small_blind_seat, big_blind_seat=plan.table.big_blind_seat,
+        hand_no=plan.table.hand_no, button=plan.table.places[0],
+        small_blind_seat=plan.table.places[1], big_blind_seat=plan.table.places[2],
         dealt_in=list(plan.dealt_in), posts=[out.PostOut.model_validate(p) for p in plan.posts],
         waiting=[out.WaitingOut.model_validate(w) for w in plan.waiting],
         straddle_order=list(straddle_order(plan)))

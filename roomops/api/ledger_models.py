@@ -3,16 +3,12 @@
 from __future__ import annotations
 
 from datetime import date, datetime
-from typing import Literal
 
 from pydantic import Field
 
 from roomops.api.models import Out
 from roomops.ledger.rake import DownLine
-
-Method = Literal["cash", "table", "chips", "card", "cheque", "credit"]  # R32: table = cash at the table
-SlipMethod = Literal["cash", "chips", "card", "cheque", "credit"]  # R31: from the cage
-SlipState = Literal["requested", "funds_confirmed", "in_transit", "delivered", "cancelled"]
+from roomops.ledger.rules import EntryKind, Method, SlipMethod, SlipState
 
 
 class LedgerEntryOut(Out):
@@ -22,8 +18,7 @@ class LedgerEntryOut(Out):
     id: int
     gaming_day: date
     at: datetime
-    kind: Literal["buy_in", "add_on", "cash_out", "transit", "session_fee", "rake", "reversal",
-                  "transfer"]
+    kind: EntryKind
     amount: int = Field(description="signed integer minor units")
     method: Method
     player_id: int | None

@@ -8,6 +8,17 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from roomops.absences.models import AbsenceKind, AbsenceOutcome
+from roomops.blinds.missed import NewPlayerPosting
+from roomops.blinds.penalties import PenaltyKind
+from roomops.blinds.state import OwedPost, PostKind
+from roomops.blinds.state import Status as BlindStatus
+from roomops.games.models import FeeKind, OpenClosed, RakeRecorded
+from roomops.lists.models import EntryStatus, ListKind, Source
+from roomops.playovers.models import PlayoverOutcome
+from roomops.rooms.models import DisplayName, ExpiryPolicy, MustMoveRefusal, Placement, ReturnWindow
+from roomops.seating.models import HoldKind
+
 
 class Out(BaseModel):
     model_config = ConfigDict(from_attributes=True)
@@ -34,11 +45,11 @@ class EntryOut(Out):
 
     id: int
     player_id: int
-    kind: Literal["waiting", "reserve"]
+    kind: ListKind
     game_id: int
     table_id: int | None
-    source: Literal["in_person", "phone"]
-    status: Literal["active", "seated", "removed"]
+    source: Source
+    status: EntryStatus
     joined_at: datetime
     queue_at: datetime
     checkin_deadline: datetime | None
@@ -51,7 +62,7 @@ class HoldOut(Out):
     """A seat offer (``kind=offer``, R20) or a player sitting in a seat (``kind=seated``)."""
 
     id: int
-    kind: Literal["offer", "seated"]
+    kind: HoldKind
     table_id: int
     seat_no: int
     player_id: int
@@ -76,7 +87,7 @@ class GameOut(Out):
     min_buyin: int
     max_buyin: int
     seats_per_table: int
-    fee_kind: Literal["none", "hourly", "rake"]
+    fee_kind: FeeKind
     hourly_fee: int
     rake_percent: int
     rake_cap: int
@@ -91,9 +102,9 @@ class GameOut(Out):
         None, description="R51: [{pot, rake}]: from that pot, that rake (instead of the percent)")
     rake_caps_by_players: list[dict[str, int]] | None = Field(
         None, description="R51: [{players, cap}]: from that many players dealt in, that cap")
-    rake_recorded: Literal["per_hand", "per_down"] = Field(
+    rake_recorded: RakeRecorded = Field(
         "per_hand", description="R51: rake recorded hand by hand or per dealer down")
-    status: Literal["open", "closed"]
+    status: OpenClosed
     opened_at: datetime
     closed_at: datetime | None
 
@@ -102,7 +113,7 @@ class TableOut(Out):
     id: int
     game_id: int
     name: str
-    status: Literal["open", "closed"]
+    status: OpenClosed
     opened_at: datetime
     closed_at: datetime | None
     feeds_table_id: int | None = Field(description="R17: a must-move table feeds this main table")
@@ -137,13 +148,13 @@ class PolicyOut(Out):
     """R3: the room's policies."""
 
     timezone: str
-    display_name: Literal["full", "first_initial", "initials"]
+    display_name: DisplayName
     claim_minutes: int
-    on_claim_expiry: Literal["remove", "bottom"]
+    on_claim_expiry: ExpiryPolicy
     checkin_minutes: int
     auto_offer: bool
-    placement: Literal["most_need", "first_open"]
-    return_window: Literal["minutes", "gaming_day"]
+    placement: Placement
+    return_window: ReturnWindow
     return_window_minutes: int
     gaming_day_start: str = Field(description="R2: local time the gaming day starts, HH:MM")
     break_minutes: int
@@ -156,9 +167,9 @@ class PolicyOut(Out):
         description="null: off; an away player who misses this many big blinds loses the seat (R26)")
     playover_needs_consent: bool = Field(description="R29: the owner must consent to a playover")
     no_playover_max_minutes: int = Field(description="R29: the longest \"no playover\" an owner may ask")
-    new_player_posting: Literal["post_or_wait", "free"] = Field(
+    new_player_posting: NewPlayerPosting = Field(
         description="R36: a new player waits for the big blind or posts one, or pays only in turn")
-    must_move_refusal: Literal["forced", "skip"]
+    must_move_refusal: MustMoveRefusal
     shifts: list[str] = Field(description=(
         "R54: local start times of the gaming day's shifts, HH:MM, in gaming-day order; the "
         "first is the gaming day's start (one time: one shift, the gaming day)"))
@@ -200,12 +211,12 @@ class AbsenceOut(Out):
     id: int
     hold_id: int
     player_id: int
-    kind: Literal["break", "away"]
+    kind: AbsenceKind
     started_at: datetime
     deadline: datetime | None
     gaming_day: date
     ended_at: datetime | None
-    outcome: Literal["returned", "released", "seat_ended"] | None
+    outcome: AbsenceOutcome | None
     note: str | None
     stack: int
     missed_bb: int = Field(description="big blinds missed while absent (R26)")
@@ -225,7 +236,7 @@ class PlayoverOut(Out):
     buy_in: int
     reason: str | None
     ended_at: datetime | None
-    outcome: Literal["owner_back", "seat_released", "seat_ended", "seated", "stopped"] | None
+    outcome: PlayoverOutcome | None
 
 
 class BarredPairOut(Out):
@@ -266,7 +277,7 @@ class SeatAbsence(Out):
     """R23-R26 on a seat: ``running`` is false once the deadline has passed (the seat is lost)."""
 
     id: int
-    kind: Literal["break", "away"]
+    kind: AbsenceKind
     started_at: datetime
     deadline: datetime | None
     running: bool
@@ -304,7 +315,7 @@ class ListPlace(Out):
     position: int
     player_id: int
     player: str
-    source: Literal["in_person", "phone"]
+    source: Source
     joined_at: datetime
     awaiting_checkin: bool
     checkin_deadline: datetime | None
@@ -328,7 +339,7 @@ class Straddles(Out):
 
 
 class Fees(Out):
-    kind: Literal["none", "hourly", "rake"]
+    kind: FeeKind
     hourly_fee: int
     rake_percent: int
     rake_cap: int
@@ -365,7 +376,7 @@ class RoomOut(Out):
 
 class PostOut(Out):
     seat_no: int
-    kind: Literal["small_blind", "big_blind", "dead_small_blind", "live_big_blind"]
+    kind: PostKind
     amount: int
 
 
@@ -395,11 +406,11 @@ class SeatBlindsOut(Out):
 
     seat_no: int
     player_id: int | None
-    status: Literal["active", "new", "absent"]
+    status: BlindStatus
     missed_sb: bool
     missed_bb: bool
     owes_bb: bool
-    owes: list[Literal["dead_small_blind", "live_big_blind"]]
+    owes: list[OwedPost]
     hands_dealt_out: int = Field(description="R55: hands the seat still sits out, this one included")
 
 
@@ -442,7 +453,7 @@ class PenaltyOut(Out):
     hold_id: int
     player_id: int
     table_id: int
-    kind: Literal["warning", "hands", "rounds", "removal"]
+    kind: PenaltyKind
     count: int
     players_at_table: int
     hands_out: int
@@ -454,7 +465,7 @@ class PenaltyOut(Out):
 class PenaltyAdviceOut(Out):
     """R55: the next step on the ladder for this player (the supervisor decides)."""
 
-    kind: Literal["warning", "hands", "rounds", "removal"]
+    kind: PenaltyKind
     count: int
     players_at_table: int
 

@@ -43,7 +43,7 @@ def _schemas() -> tuple[dict[tuple[type[BaseModel], str], dict[str, Any]], dict[
     keys += list(dict.fromkeys((op.response, "serialization") for op in OPERATIONS
                                if (op.response, "serialization") not in keys))
     refs, top = models_json_schema(keys, ref_template=REF)
-    return {k: v for k, v in refs.items()}, top.get("$defs", {})
+    return {key: refs[key] for key in keys}, top.get("$defs", {})
 
 
 def _query_parameters(model: type[BaseModel]) -> list[dict[str, Any]]:

@@ -6,20 +6,20 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import Literal
 
-from roomops.blinds.state import PostKind, SeatState, TableState, between, seat_map
+from roomops.blinds.state import OwedPost, SeatState, TableState, between, seat_map
 from roomops.errors import Conflict
 
 NewPlayerPosting = Literal["post_or_wait", "free"]
 Arrival = Literal["new", "floor_move", "broken_table"]
 
 
-def owed(seat: SeatState) -> tuple[PostKind, ...]:
+def owed(seat: SeatState) -> tuple[OwedPost, ...]:
     """R35/R36: what the player posts to be dealt in before the big blind reaches them.
 
     A missed SB alone is posted dead; a missed BB (with or without the SB) is SB dead plus BB
     live; a new player (``post_or_wait``) or one who moved away from the button posts a live BB."""
-    dead: tuple[PostKind, ...] = ("dead_small_blind",) if seat.missed_sb or seat.missed_bb else ()
-    live: tuple[PostKind, ...] = ("live_big_blind",) if seat.missed_bb or seat.owes_bb else ()
+    dead: tuple[OwedPost, ...] = ("dead_small_blind",) if seat.missed_sb or seat.missed_bb else ()
+    live: tuple[OwedPost, ...] = ("live_big_blind",) if seat.missed_bb or seat.owes_bb else ()
     return dead + live
 
 

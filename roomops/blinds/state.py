@@ -11,7 +11,8 @@ from roomops.errors import Invalid
 # "new": seated since the last hand and not dealt in yet; "absent": away, on a break, played over
 # or sitting out a penalty (R25, R29, R55), as the caller says.
 Status = Literal["active", "new", "absent"]
-PostKind = Literal["small_blind", "big_blind", "dead_small_blind", "live_big_blind"]
+OwedPost = Literal["dead_small_blind", "live_big_blind"]  # R35/R36: what a player owes to come in
+PostKind = Literal["small_blind", "big_blind", OwedPost]
 
 
 @dataclass(frozen=True)
@@ -44,6 +45,13 @@ class TableState:
     button: int | None = None
     small_blind_seat: int | None = None  # the position, posted or dead
     big_blind_seat: int | None = None
+
+    @property
+    def places(self) -> tuple[int, int, int]:
+        """The button, small blind and big blind seats of a table that has dealt a hand."""
+        if self.button is None or self.small_blind_seat is None or self.big_blind_seat is None:
+            raise ValueError("no hand dealt yet: the table has no button")
+        return self.button, self.small_blind_seat, self.big_blind_seat
 
 
 @dataclass(frozen=True)

@@ -39,7 +39,18 @@ from itertools import groupby
 from operator import itemgetter
 from typing import Any
 
-from sqlalchemy import Connection, Select, String, bindparam, case, cast, func, literal_column, select
+from sqlalchemy import (
+    BindParameter,
+    Connection,
+    Select,
+    String,
+    bindparam,
+    case,
+    cast,
+    func,
+    literal_column,
+    select,
+)
 from sqlalchemy.orm import Session
 
 from roomops.absences.models import Absence
@@ -67,7 +78,7 @@ EntryRow = tuple[int, int | None, str | None, str, str]
 GameRows = tuple[tuple[Any, ...], tuple[TableRow, ...], tuple[CallRow, ...], tuple[EntryRow, ...]]
 
 CHUNK = 256  # rows fetched at a time (see _grouped)
-_ROOM = bindparam("room_id")
+_ROOM: BindParameter[int] = bindparam("room_id")
 _GAMES = select(*GAME_COLUMNS).where(Game.room_id == _ROOM, Game.status == "open").order_by(
     Game.big_blind, Game.id)
 # Grouped by the table's id alone: its other columns depend on it (PostgreSQL allows them so).

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from uuid import uuid4
 
-from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
+from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_login import current_user
 from sqlalchemy import select
 from werkzeug.wrappers import Response
@@ -23,6 +23,7 @@ from roomops.ledger.rules import AT_TABLE, FACILITY, METHOD_NAMES, METHODS, SLIP
 from roomops.ledger.schemas import CancelSlip, Movement
 from roomops.rooms.models import Player, Room
 from roomops.seating.models import SEATED, SeatHold
+from roomops.web.login import unauthorized
 from roomops.web.uow import db, now, run
 
 bp = Blueprint("cage", __name__)
@@ -35,13 +36,13 @@ MOVEMENTS = {"add_on": (ledger.add_on, "Add-on"), "buy_in": (ledger.buy_in, "Buy
 @bp.before_request
 def _staff_only() -> Response | None:
     if not current_user.is_authenticated:
-        return current_app.login_manager.unauthorized()  # type: ignore[attr-defined,no-any-return]
+        return unauthorized()
     return None
 
 
 def _done(message: str) -> Response:
     flash(message, "ok")
-    return redirect(url_for("cage.index"), code=303)  # type: ignore[return-value]
+    return redirect(url_for("cage.index"), code=303)
 
 
 @bp.get("/desk/cage")

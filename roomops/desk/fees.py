@@ -36,4 +36,4 @@ def collect_fee() -> Response:
     row = run(fees.collect, b.hold_id, b.method, b.currency, b.idempotency_key)
     tz = db().get_one(Room, row.room_id).timezone
     flash(f"Fee {money(-row.amount)} collected: paid until {local(row.period_end, tz)}", "ok")
-    return redirect(url_for("cage.fees_page"), code=303)  # type: ignore[return-value]
+    return redirect(url_for("cage.fees_page"), code=303)

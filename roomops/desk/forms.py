@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 import types
 from collections.abc import Iterable, Mapping
-from typing import Annotated, Any, Literal, TypeVar, Union, get_args, get_origin
+from typing import Annotated, Any, Final, Literal, TypeVar, Union, get_args, get_origin
 
 from pydantic import BaseModel
 
@@ -27,7 +27,7 @@ M = TypeVar("M", bound=BaseModel)
 
 MONEY_FIELDS = frozenset({"small_blind", "big_blind", "ante", "min_buyin", "max_buyin", "hourly_fee",
                           "rake_cap", "buy_in", "leave_amount", "stack", "added"})
-MINOR_DIGITS = 2
+MINOR_DIGITS: Final = 2  # Final: 10**MINOR_DIGITS is then an int to mypy, not Any
 # Schedules typed as "20:1, 40:2" (R51: from a pot of 20, rake 1), "2:3, 5:5" (R51: from 2 players
 # dealt in, cap 3) or "2:5, 7:10" (R50: from 7 players seated, 10 an hour): the step's key, its
 # amount, and whether the key is an amount too

@@ -4,7 +4,8 @@ suggestion shown on the live view. Attached to the desk blueprint (``roomops.des
 
 from __future__ import annotations
 
-from flask import Response, request
+from flask import request
+from werkzeug.wrappers import Response
 
 from roomops.desk.forms import from_minor, parse
 from roomops.desk.views import _done, _name, _seat_name, bp

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from flask import Response, request
+from flask import request
+from werkzeug.wrappers import Response
 
 from roomops.desk.forms import parse
 from roomops.desk.views import _done, _name, _seat_name, bp

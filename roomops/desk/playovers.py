@@ -4,7 +4,8 @@ owner's seat (the next in list order, or a chosen entry with a reason), end one,
 
 from __future__ import annotations
 
-from flask import Response, request
+from flask import request
+from werkzeug.wrappers import Response
 
 from roomops.desk.forms import from_minor, parse
 from roomops.desk.views import _done, _name, _room, _seat_name, bp, local

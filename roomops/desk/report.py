@@ -45,7 +45,7 @@ def _report(raw_day: str) -> tuple[Room, DayReport]:
 def today_report() -> Response:
     room = db().get_one(Room, current_user.room_id)
     day = dayclose.today(room, now())
-    return redirect(url_for("cage.report", gaming_day=day.isoformat()))  # type: ignore[return-value]
+    return redirect(url_for("cage.report", gaming_day=day.isoformat()))
 
 
 @bp.get("/desk/cage/days/<string(length=10):gaming_day>/report")
@@ -115,5 +115,5 @@ def _signed(raw: str, field: str) -> int:
 
 def _back(gaming_day: str, message: str, shift: int | None = None) -> Response:
     flash(message, "ok")
-    return redirect(url_for("cage.report", gaming_day=gaming_day, shift=shift),  # type: ignore[return-value]
+    return redirect(url_for("cage.report", gaming_day=gaming_day, shift=shift),
                     code=303)

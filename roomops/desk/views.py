@@ -14,7 +14,6 @@ from zoneinfo import ZoneInfo
 
 from flask import (
     Blueprint,
-    Response,
     current_app,
     flash,
     jsonify,
@@ -27,6 +26,7 @@ from flask import (
 from flask_login import current_user
 from sqlalchemy import select
 from sqlalchemy.orm import Session
+from werkzeug.wrappers import Response
 
 from roomops.absences import expiry
 from roomops.absences import services as absences
@@ -65,6 +65,7 @@ from roomops.schemas import (
 from roomops.seating import offers, returns, seats, snapshot
 from roomops.seating.models import SeatHold
 from roomops.seating.return_rule import Requirement
+from roomops.web.login import unauthorized
 from roomops.web.uow import actor, db, now, run
 
 bp = Blueprint("desk", __name__)
@@ -78,7 +79,7 @@ def _staff_only() -> Response | None:
     """Not logged in: to the log-in page. R61: a POST needs the floor right (policy: the policy
     right); the services check again, this answers a cashier before any form is even parsed."""
     if not current_user.is_authenticated:
-        return current_app.login_manager.unauthorized()  # type: ignore[attr-defined,no-any-return]
+        return unauthorized()
     if request.method == "POST":
         actor().require("policy" if request.endpoint == "desk.policy" else "floor")
     return None
@@ -119,7 +120,7 @@ def local(when: datetime | None, tz: str, fmt: str = "%H:%M") -> str:
 
 def _done(message: str) -> Response:
     flash(message, "ok")
-    return redirect(url_for("desk.index"), code=303)  # type: ignore[return-value]
+    return redirect(url_for("desk.index"), code=303)
 
 
 def _room(session: Session) -> Room:
@@ -522,5 +523,5 @@ def policy() -> Response | str:
             flash(f"Policy changed: {', '.join(sorted(changes))} (R3, audited).", "ok")
         else:
             flash("No policy was changed.", "ok")
-        return redirect(url_for("desk.policy"), code=303)  # type: ignore[return-value]
+        return redirect(url_for("desk.policy"), code=303)
     return render_template("desk/policy.html", room=room, fields=POLICY_FIELDS)

@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from sqlalchemy import JSON, Boolean, CheckConstraint, ForeignKey, Index, String, false, text, true
 from sqlalchemy.orm import Mapped, mapped_column
 
+from roomops.checks import one_of
 from roomops.db import Base, UTCDateTime
 
-FEE_KINDS = ("none", "hourly", "rake")
-RAKE_RECORDED = ("per_hand", "per_down")  # R51: rake recorded for each hand or per dealer down
-STATUSES = ("open", "closed")
+FeeKind = Literal["none", "hourly", "rake"]  # R50/R51
+RakeRecorded = Literal["per_hand", "per_down"]  # R51: rake recorded for each hand or per dealer down
+OpenClosed = Literal["open", "closed"]  # a game's or a table's status
 
 
 class Game(Base):
@@ -24,12 +25,12 @@ class Game(Base):
         CheckConstraint("ante >= 0", name="ante"),
         CheckConstraint("min_buyin > 0 AND max_buyin >= min_buyin", name="buyin"),
         CheckConstraint("seats_per_table IN (9, 10)", name="seats"),
-        CheckConstraint("fee_kind IN ('none', 'hourly', 'rake')", name="fee_kind"),
+        CheckConstraint(one_of("fee_kind", FeeKind), name="fee_kind"),
         CheckConstraint("hourly_fee >= 0 AND rake_cap >= 0", name="fees"),
         CheckConstraint("rake_percent BETWEEN 0 AND 100", name="rake_percent"),
         CheckConstraint("max_straddles BETWEEN 0 AND 8", name="max_straddles"),
-        CheckConstraint("rake_recorded IN ('per_hand', 'per_down')", name="rake_recorded"),
-        CheckConstraint("status IN ('open', 'closed')", name="status"),
+        CheckConstraint(one_of("rake_recorded", RakeRecorded), name="rake_recorded"),
+        CheckConstraint(one_of("status", OpenClosed), name="status"),
         Index("ix_games_room_status", "room_id", "status"),
     )
 
@@ -42,7 +43,7 @@ class Game(Base):
     min_buyin: Mapped[int]
     max_buyin: Mapped[int]
     seats_per_table: Mapped[int] = mapped_column(default=9)
-    fee_kind: Mapped[str] = mapped_column(String(8), default="none")
+    fee_kind: Mapped[FeeKind] = mapped_column(String(8), default="none")
     hourly_fee: Mapped[int] = mapped_column(default=0)
     rake_percent: Mapped[int] = mapped_column(default=0)
     rake_cap: Mapped[int] = mapped_column(default=0)
@@ -63,9 +64,9 @@ class Game(Base):
     # below the first step, or None: ``rake_cap``
     rake_caps_by_players: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON)
     # R51: rake recorded hand by hand, or as one total per dealer down (``dealer_downs``)
-    rake_recorded: Mapped[str] = mapped_column(String(8), default="per_hand",
-                                               server_default="per_hand")
-    status: Mapped[str] = mapped_column(String(8), default="open")
+    rake_recorded: Mapped[RakeRecorded] = mapped_column(String(8), default="per_hand",
+                                                        server_default="per_hand")
+    status: Mapped[OpenClosed] = mapped_column(String(8), default="open")
     opened_at: Mapped[datetime] = mapped_column(UTCDateTime)
     closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
@@ -75,7 +76,7 @@ class Table(Base):
 
     __tablename__ = "tables"
     __table_args__ = (
-        CheckConstraint("status IN ('open', 'closed')", name="status"),
+        CheckConstraint(one_of("status", OpenClosed), name="status"),
         CheckConstraint("feeds_table_id <> id", name="feeds_other"),
         Index(
             "uq_tables_open_name",
@@ -92,7 +93,7 @@ class Table(Base):
     room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"))
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
     name: Mapped[str] = mapped_column(String(20))
-    status: Mapped[str] = mapped_column(String(8), default="open")
+    status: Mapped[OpenClosed] = mapped_column(String(8), default="open")
     opened_at: Mapped[datetime] = mapped_column(UTCDateTime)
     closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     # R17: a must-move table feeds this main table of the same game

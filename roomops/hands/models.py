@@ -8,12 +8,16 @@ hand of a table is its button and blinds. ``seat_blinds`` is the blind state of 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from sqlalchemy import JSON, Boolean, CheckConstraint, ForeignKey, Index, String
 from sqlalchemy.orm import Mapped, mapped_column
 
+from roomops.checks import one_of
 from roomops.db import Base, UTCDateTime
+
+# R35/R36: a seat that has not yet been dealt in as a regular player is new
+BlindStatus = Literal["new", "active"]
 
 
 class Hand(Base):
@@ -43,10 +47,10 @@ class SeatBlinds(Base):
     """R35/R36: a seated player's missed-blind buttons and debts; no row yet: a new player."""
 
     __tablename__ = "seat_blinds"
-    __table_args__ = (CheckConstraint("status IN ('new', 'active')", name="status"),)
+    __table_args__ = (CheckConstraint(one_of("status", BlindStatus), name="status"),)
 
     hold_id: Mapped[int] = mapped_column(ForeignKey("seat_holds.id"), primary_key=True)
-    status: Mapped[str] = mapped_column(String(8))
+    status: Mapped[BlindStatus] = mapped_column(String(8))
     missed_sb: Mapped[bool] = mapped_column(Boolean, default=False)
     missed_bb: Mapped[bool] = mapped_column(Boolean, default=False)
     owes_bb: Mapped[bool] = mapped_column(Boolean, default=False)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import ColumnElement, ScalarSelect, and_, exists, func, select
-from sqlalchemy.orm import Session, aliased
+from sqlalchemy.orm import QueryableAttribute, Session, aliased
 
 from roomops.actors import Actor
 from roomops.errors import Conflict
@@ -34,7 +34,7 @@ def standing(kind: str) -> ColumnElement[bool]:
     return and_(LedgerEntry.kind == kind, ~exists().where(_REVERSAL.reverses_id == LedgerEntry.id))
 
 
-def paid_until(hold_id: ColumnElement[int] | int) -> ScalarSelect[datetime | None]:
+def paid_until(hold_id: ColumnElement[int] | QueryableAttribute[int] | int) -> ScalarSelect[datetime | None]:
     """The end of the seat hold's last paid hour (R50), found through the ledger's hold index (a
     scalar subquery per seat, not a grouping of every fee the ledger ever took)."""
     return (select(func.max(LedgerEntry.period_end))

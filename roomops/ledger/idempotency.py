@@ -38,7 +38,7 @@ def replay(session: Session, model: type[R], room_id: int, key: str | None, prin
     """The row an earlier request with ``key`` made, or None; 409 if it asked for something else."""
     if key is None:
         return None
-    row = session.scalar(select(model).where(model.room_id == room_id,  # type: ignore[arg-type]
+    row = session.scalar(select(model).where(model.room_id == room_id,
                                              model.idempotency_key == key))
     if row is not None and row.fingerprint != print_:
         raise Conflict(f"idempotency key {key!r} was already used for a different request", "R52")

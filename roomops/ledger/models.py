@@ -24,32 +24,28 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
+from roomops.checks import one_of, sql_list
 from roomops.db import Base, UTCDateTime
 from roomops.ledger.rules import (
     AT_TABLE,
     AT_TABLE_KINDS,
     FACILITY,
     INTO_PLAY,
-    KINDS,
-    METHODS,
     OUT_OF_PLAY,
-    SLIP_METHODS,
-    STATES,
     TRANSFER,
+    EntryKind,
+    Method,
+    SlipMethod,
+    SlipState,
 )
-
-
-def _in(values: tuple[str, ...]) -> str:
-    return f"({', '.join(repr(v) for v in values)})"
-
 
 # R32: cash at the table buys chips at the table only (a reversal repeats its row's method);
 # R18: a transfer pair carries a stack, out of one table (negative) and into the next (positive).
 # Migration 0017 writes these same conditions.
-METHOD_CHECK = (f"method IN {_in(METHODS)} AND (method <> '{AT_TABLE}' OR "
-                f"kind IN {_in((*AT_TABLE_KINDS, 'reversal'))})")
-AMOUNT_SIGN_CHECK = (f"(kind IN {_in(INTO_PLAY)} AND amount > 0) OR "
-                     f"(kind IN {_in(OUT_OF_PLAY)} AND amount < 0) OR "
+METHOD_CHECK = (f"{one_of('method', Method)} AND (method <> '{AT_TABLE}' OR "
+                f"kind IN {sql_list((*AT_TABLE_KINDS, 'reversal'))})")
+AMOUNT_SIGN_CHECK = (f"(kind IN {sql_list(INTO_PLAY)} AND amount > 0) OR "
+                     f"(kind IN {sql_list(OUT_OF_PLAY)} AND amount < 0) OR "
                      f"(kind IN ('reversal', '{TRANSFER}') AND amount <> 0)")
 
 
@@ -58,7 +54,7 @@ class LedgerEntry(Base):
 
     __tablename__ = "ledger_entries"
     __table_args__ = (
-        CheckConstraint(f"kind IN {_in(KINDS)}", name="kind"),
+        CheckConstraint(one_of("kind", EntryKind), name="kind"),
         CheckConstraint(METHOD_CHECK, name="method"),
         CheckConstraint(AMOUNT_SIGN_CHECK, name="amount_sign"),
         CheckConstraint("(kind = 'reversal') = (reverses_id IS NOT NULL)", name="reverses"),
@@ -87,9 +83,9 @@ class LedgerEntry(Base):
     room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"))
     gaming_day: Mapped[date] = mapped_column(Date)
     at: Mapped[datetime] = mapped_column(UTCDateTime)
-    kind: Mapped[str] = mapped_column(String(12))
+    kind: Mapped[EntryKind] = mapped_column(String(12))
     amount: Mapped[int]
-    method: Mapped[str] = mapped_column(String(8))
+    method: Mapped[Method] = mapped_column(String(8))
     player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
     game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"))
     table_id: Mapped[int | None] = mapped_column(ForeignKey("tables.id"))
@@ -142,11 +138,11 @@ class TransitSlip(Base):
 
     __tablename__ = "transit_slips"
     __table_args__ = (
-        CheckConstraint(f"state IN {_in(STATES)}", name="state"),
-        CheckConstraint(f"method IN {_in(SLIP_METHODS)}", name="method"),
+        CheckConstraint(one_of("state", SlipState), name="state"),
+        CheckConstraint(one_of("method", SlipMethod), name="method"),
         CheckConstraint("amount > 0", name="amount"),
         CheckConstraint("number > 0", name="number"),
-        CheckConstraint(f"authorised_at IS NULL OR method NOT IN {_in(FACILITY)} "
+        CheckConstraint(f"authorised_at IS NULL OR method NOT IN {sql_list(FACILITY)} "
                         "OR funds_confirmed_at IS NOT NULL", name="facility_funds"),
         CheckConstraint("state NOT IN ('in_transit', 'delivered') OR authorised_by_id IS NOT NULL",
                         name="authorised"),
@@ -165,12 +161,12 @@ class TransitSlip(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"))
     number: Mapped[int]
-    state: Mapped[str] = mapped_column(String(16))
+    state: Mapped[SlipState] = mapped_column(String(16))
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
     table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"))
     hold_id: Mapped[int] = mapped_column(ForeignKey("seat_holds.id"))
     amount: Mapped[int]
-    method: Mapped[str] = mapped_column(String(8))
+    method: Mapped[SlipMethod] = mapped_column(String(8))
     requested_at: Mapped[datetime] = mapped_column(UTCDateTime)
     requested_by_id: Mapped[int] = mapped_column(ForeignKey("staff.id"))
     funds_confirmed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)

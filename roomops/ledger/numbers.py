@@ -5,13 +5,17 @@ back with everything else, so committed numbers run 1, 2, 3... with no gap and n
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from sqlalchemy import update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from roomops.ledger.models import SlipCounter
 
-_INSERT = {"postgresql": postgresql.insert, "sqlite": sqlite.insert}
+# both dialects' INSERTs have on_conflict_do_nothing(index_elements=...), the base Insert has not
+_INSERT: dict[str, Callable[[type[SlipCounter]], postgresql.Insert | sqlite.Insert]] = {
+    "postgresql": postgresql.insert, "sqlite": sqlite.insert}
 
 
 def next_slip_number(session: Session, room_id: int) -> int:

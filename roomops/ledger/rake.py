@@ -94,6 +94,7 @@ def record_down(session: Session, actor: Actor, now: datetime, table_id: int, *,
     standing row; the amount whole chips and within the hands' caps added up."""
     actor.require("deal")
     dealer = actor.staff_id if dealer_id is None else dealer_id
+    assert dealer is not None, "require('deal'): only staff deal, and every staff actor has an id"
     print_ = fingerprint(op="rake_down", table_id=table_id, first=first_hand_no,
                          last=last_hand_no, rake=rake, dealer=dealer, staff=actor.staff_id)
     table = get_in_room(session, Table, table_id, actor, "table")
@@ -216,7 +217,7 @@ def downs_at(session: Session, actor: Actor, table_id: int, limit: int = 50) -> 
                -LedgerEntry.amount, LedgerEntry.id, standing("rake"))
         .join(LedgerEntry, (LedgerEntry.down_id == DealerDown.id) & (LedgerEntry.kind == "rake"))
         .join(Staff, Staff.id == DealerDown.dealer_id)
-        .where(DealerDown.table_id == table.id).order_by(DealerDown.id.desc()).limit(limit))
+        .where(DealerDown.table_id == table.id).order_by(DealerDown.id.desc()).limit(limit)).tuples()
     return [DownLine(*row[:-1], bool(row[-1])) for row in rows]
 
 

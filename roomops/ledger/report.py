@@ -15,9 +15,10 @@ import csv
 import io
 from dataclasses import dataclass, field
 from datetime import date
+from typing import TypeVar
 
 from sqlalchemy import ColumnElement, Select, func, select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import QueryableAttribute, Session
 
 from roomops.games.models import Game, Table
 from roomops.ledger.closing import Line, reconciles, variance
@@ -92,8 +93,11 @@ def _day(room_id: int, day: date, shift: int | None = None,
 rows_of = _day  # the rows a close freezes (roomops.ledger.dayclose)
 
 
-def _grouped(room_id: int, day: date, key: ColumnElement[object], shift: int | None = None,
-             last: bool = False) -> Select[tuple[object, int, int]]:
+K = TypeVar("K")
+
+
+def _grouped(room_id: int, day: date, key: QueryableAttribute[K], shift: int | None = None,
+             last: bool = False) -> Select[tuple[K, int, int]]:
     return (select(key.label("key"), func.count().label("n"), func.sum(LedgerEntry.amount).label("amount"))
             .where(*_day(room_id, day, shift, last)).group_by(key))
 

@@ -11,25 +11,44 @@ the pair nets to zero in every total but the tables' (``TRANSFER``)."""
 
 from __future__ import annotations
 
+from typing import Literal, get_args
+
 from roomops.errors import Conflict, Invalid
 
-INTO_PLAY = ("buy_in", "add_on", "transit")
-OUT_OF_PLAY = ("cash_out", "session_fee", "rake")
-TRANSFER = "transfer"  # R18: a stack carried to another table, one row each way (signed)
-KINDS = (*INTO_PLAY, *OUT_OF_PLAY, "reversal", TRANSFER)
+# The ``Literal`` types are the values of the ledger's and the slips' columns; the tuples are the
+# same values at run time (the models build their CHECK constraints from them).
+AtTableKind = Literal["buy_in", "add_on"]  # R32: the only movements cash at the table pays for
+IntoPlay = Literal[AtTableKind, "transit"]
+OutOfPlay = Literal["cash_out", "session_fee", "rake"]
+Transfer = Literal["transfer"]  # R18: a stack carried to another table, one row each way (signed)
+EntryKind = Literal[IntoPlay, OutOfPlay, "reversal", Transfer]
 # R32: cash handed over at the table (announced, changed for chips there) rather than at the cage;
 # stored as ``table`` (the column is 8 characters), shown as "cash at the table"
-AT_TABLE = "table"
-SLIP_METHODS = ("cash", "chips", "card", "cheque", "credit")  # R31: transits come from the cage
-METHODS = ("cash", AT_TABLE, "chips", "card", "cheque", "credit")  # ledger rows
-AT_TABLE_KINDS = ("buy_in", "add_on")  # R32: the only movements cash at the table pays for
-METHOD_NAMES = {AT_TABLE: "cash at the table"}
-FACILITY = ("cheque", "credit")  # R31: funds confirmed by a supervisor before chips play behind
+AtTable = Literal["table"]
+Facility = Literal["cheque", "credit"]  # R31: funds confirmed by a supervisor before chips play behind
+# "cash" apart so that cash at the table comes right after it wherever methods are listed
+_Cash = Literal["cash"]
+_CageOnly = Literal["chips", "card", Facility]
+SlipMethod = Literal[_Cash, _CageOnly]  # R31: transits come from the cage
+Method = Literal[_Cash, AtTable, _CageOnly]  # ledger rows
+
+INTO_PLAY: tuple[IntoPlay, ...] = get_args(IntoPlay)
+OUT_OF_PLAY: tuple[OutOfPlay, ...] = get_args(OutOfPlay)
+TRANSFER: Transfer = "transfer"  # mypy checks it against ``Transfer``
+KINDS: tuple[EntryKind, ...] = get_args(EntryKind)
+AT_TABLE: AtTable = "table"
+SLIP_METHODS: tuple[SlipMethod, ...] = get_args(SlipMethod)
+METHODS: tuple[Method, ...] = get_args(Method)
+AT_TABLE_KINDS: tuple[AtTableKind, ...] = get_args(AtTableKind)
+METHOD_NAMES: dict[str, str] = {AT_TABLE: "cash at the table"}
+FACILITY: tuple[Facility, ...] = get_args(Facility)
 
 # Transit slip states (R31) and the action that reaches each from the states it may come from.
-OPEN = ("requested", "funds_confirmed", "in_transit")
-STATES = (*OPEN, "delivered", "cancelled")
-MOVES: dict[str, tuple[tuple[str, ...], str]] = {
+OpenState = Literal["requested", "funds_confirmed", "in_transit"]
+SlipState = Literal[OpenState, "delivered", "cancelled"]
+OPEN: tuple[OpenState, ...] = get_args(OpenState)
+STATES: tuple[SlipState, ...] = get_args(SlipState)
+MOVES: dict[str, tuple[tuple[SlipState, ...], SlipState]] = {
     "confirm_funds": (("requested",), "funds_confirmed"),
     "dispatch": (("requested", "funds_confirmed"), "in_transit"),
     "deliver": (("in_transit",), "delivered"),
@@ -92,7 +111,7 @@ def check_reversible(kind: str, already_reversed: bool) -> None:
         raise Conflict("this row has already been reversed", "R52")
 
 
-def next_state(state: str, action: str, method: str) -> str:
+def next_state(state: str, action: str, method: str) -> SlipState:
     """R31: requested -> (funds_confirmed, facility methods only) -> in_transit -> delivered, or
     cancelled from any open state. A facility slip is not dispatched before its funds are
     confirmed."""

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Literal
 
 from sqlalchemy import CheckConstraint, ForeignKey, Index, String, Text, text
 from sqlalchemy.orm import Mapped, mapped_column
 
+from roomops.checks import one_of
 from roomops.db import Base, UTCDateTime
 
-KINDS = ("waiting", "reserve")
-SOURCES = ("in_person", "phone")
-STATUSES = ("active", "seated", "removed")
+ListKind = Literal["waiting", "reserve"]
+Source = Literal["in_person", "phone"]
+EntryStatus = Literal["active", "seated", "removed"]
 
 _ACTIVE_WAITING = text("status = 'active' AND kind = 'waiting'")
 _ACTIVE_RESERVE = text("status = 'active' AND kind = 'reserve'")
@@ -28,10 +30,10 @@ class ListEntry(Base):
 
     __tablename__ = "list_entries"
     __table_args__ = (
-        CheckConstraint("kind IN ('waiting', 'reserve')", name="kind"),
+        CheckConstraint(one_of("kind", ListKind), name="kind"),
         CheckConstraint("(kind = 'reserve') = (table_id IS NOT NULL)", name="reserve_has_table"),
-        CheckConstraint("source IN ('in_person', 'phone')", name="source"),
-        CheckConstraint("status IN ('active', 'seated', 'removed')", name="status"),
+        CheckConstraint(one_of("source", Source), name="source"),
+        CheckConstraint(one_of("status", EntryStatus), name="status"),
         CheckConstraint("(status = 'active') = (ended_at IS NULL)", name="ended"),
         Index(
             "uq_list_entries_waiting_player",
@@ -62,14 +64,14 @@ class ListEntry(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"))
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
-    kind: Mapped[str] = mapped_column(String(8))
+    kind: Mapped[ListKind] = mapped_column(String(8))
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
     table_id: Mapped[int | None] = mapped_column(ForeignKey("tables.id"))
-    source: Mapped[str] = mapped_column(String(10), default="in_person")
+    source: Mapped[Source] = mapped_column(String(10), default="in_person")
     joined_at: Mapped[datetime] = mapped_column(UTCDateTime)
     queue_at: Mapped[datetime] = mapped_column(UTCDateTime)
     checkin_deadline: Mapped[datetime | None] = mapped_column(UTCDateTime)
     checked_in_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
-    status: Mapped[str] = mapped_column(String(8), default="active")
+    status: Mapped[EntryStatus] = mapped_column(String(8), default="active")
     ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     end_reason: Mapped[str | None] = mapped_column(Text)

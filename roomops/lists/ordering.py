@@ -23,12 +23,10 @@ def move(queue: list[datetime], src: int, dst: int) -> list[datetime]:
     rest = queue[:src] + queue[src + 1 :]
     before = rest[dst - 1] if dst > 0 else None
     after = rest[dst] if dst < len(rest) else None
-    if before is None and after is None:
-        moved = queue[src]
+    if after is None:
+        moved = queue[src] if before is None else before + EDGE
     elif before is None:
-        moved = after - EDGE  # type: ignore[operator]
-    elif after is None:
-        moved = before + EDGE
+        moved = after - EDGE
     else:
         moved = before + (after - before) / 2
         if moved <= before:

@@ -9,13 +9,15 @@ from datetime import datetime
 from sqlalchemy import CheckConstraint, ForeignKey, Index, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
+from roomops.blinds.penalties import PenaltyKind
+from roomops.checks import one_of
 from roomops.db import Base, UTCDateTime
 
 
 class PenaltyRecord(Base):
     __tablename__ = "penalties"
     __table_args__ = (
-        CheckConstraint("kind IN ('warning', 'hands', 'rounds', 'removal')", name="kind"),
+        CheckConstraint(one_of("kind", PenaltyKind), name="kind"),
         CheckConstraint("count >= 0 AND players_at_table >= 0 AND hands_out >= 0 "
                         "AND from_hand_no >= 0", name="counts"),
         CheckConstraint("length(trim(reason)) > 0", name="reason"),
@@ -28,7 +30,7 @@ class PenaltyRecord(Base):
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
     hold_id: Mapped[int] = mapped_column(ForeignKey("seat_holds.id"))
     table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"))
-    kind: Mapped[str] = mapped_column(String(8))
+    kind: Mapped[PenaltyKind] = mapped_column(String(8))
     count: Mapped[int]  # hands, or 1 or 2 rounds
     players_at_table: Mapped[int]  # for rounds: one hand per player at the table when given
     hands_out: Mapped[int]  # R55: hands the seat is dealt out for

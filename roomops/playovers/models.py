@@ -7,16 +7,18 @@ the two are never mixed. Nothing is deleted: a playover ends with a time and an 
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Literal
 
 from sqlalchemy import CheckConstraint, ForeignKey, Index, String, Text, text
 from sqlalchemy.orm import Mapped, mapped_column
 
+from roomops.checks import one_of
 from roomops.db import Base, UTCDateTime
 
 # owner_back: the owner returned; seat_released: the owner's break or away ran out (R24/R26);
 # seat_ended: the owner left or moved; seated: the overplayer sat down in a seat of their own;
 # stopped: the supervisor ended it (the overplayer left)
-OUTCOMES = ("owner_back", "seat_released", "seat_ended", "seated", "stopped")
+PlayoverOutcome = Literal["owner_back", "seat_released", "seat_ended", "seated", "stopped"]
 
 _LIVE = text("ended_at IS NULL")
 
@@ -24,8 +26,7 @@ _LIVE = text("ended_at IS NULL")
 class Playover(Base):
     __tablename__ = "playovers"
     __table_args__ = (
-        CheckConstraint("outcome IS NULL OR outcome IN ('owner_back', 'seat_released', 'seat_ended', "
-                        "'seated', 'stopped')", name="outcome"),
+        CheckConstraint(f"outcome IS NULL OR {one_of('outcome', PlayoverOutcome)}", name="outcome"),
         CheckConstraint("(ended_at IS NULL) = (outcome IS NULL)", name="ended"),
         CheckConstraint("ended_at IS NULL OR ended_at >= started_at", name="ended_after_start"),
         CheckConstraint("buy_in > 0", name="buy_in"),
@@ -46,4 +47,4 @@ class Playover(Base):
     buy_in: Mapped[int]  # the overplayer's own chips, minor units
     reason: Mapped[str | None] = mapped_column(Text)  # out of list order (R13)
     ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
-    outcome: Mapped[str | None] = mapped_column(String(16))
+    outcome: Mapped[PlayoverOutcome | None] = mapped_column(String(16))

@@ -3,24 +3,25 @@
 from __future__ import annotations
 
 from datetime import datetime, time
+from typing import Literal, get_args
 
 from sqlalchemy import Boolean, CheckConstraint, ForeignKey, Index, String, Text, Time, false, text
 from sqlalchemy.orm import Mapped, mapped_column
 
+from roomops.blinds.missed import NewPlayerPosting
+from roomops.checks import one_of
 from roomops.db import Base, UTCDateTime
 from roomops.rooms.shifts import parse_starts
 
-ROLES = ("admin", "supervisor", "cashier", "dealer")
-DISPLAY_NAMES = ("full", "first_initial", "initials")
-EXPIRY_POLICIES = ("remove", "bottom")
-PLACEMENTS = ("most_need", "first_open")
-RETURN_WINDOWS = ("minutes", "gaming_day")  # R27
-NEW_PLAYER_POSTING = ("post_or_wait", "free")  # R36
-MUST_MOVE_REFUSALS = ("forced", "skip")  # R17
+Role = Literal["admin", "supervisor", "cashier", "dealer"]
+DisplayName = Literal["full", "first_initial", "initials"]  # R61
+ExpiryPolicy = Literal["remove", "bottom"]  # R22
+Placement = Literal["most_need", "first_open"]
+ReturnWindow = Literal["minutes", "gaming_day"]  # R27
+MustMoveRefusal = Literal["forced", "skip"]  # R17
 
-
-def _one_of(column: str, values: tuple[str, ...]) -> str:
-    return f"{column} IN ({', '.join(repr(v) for v in values)})"
+ROLES: tuple[Role, ...] = get_args(Role)
+DISPLAY_NAMES: tuple[DisplayName, ...] = get_args(DisplayName)
 
 
 class Room(Base):
@@ -28,12 +29,12 @@ class Room(Base):
 
     __tablename__ = "rooms"
     __table_args__ = (
-        CheckConstraint(_one_of("display_name", DISPLAY_NAMES), name="display_name"),
-        CheckConstraint(_one_of("on_claim_expiry", EXPIRY_POLICIES), name="on_claim_expiry"),
-        CheckConstraint(_one_of("placement", PLACEMENTS), name="placement"),
+        CheckConstraint(one_of("display_name", DisplayName), name="display_name"),
+        CheckConstraint(one_of("on_claim_expiry", ExpiryPolicy), name="on_claim_expiry"),
+        CheckConstraint(one_of("placement", Placement), name="placement"),
         CheckConstraint("claim_minutes BETWEEN 1 AND 120", name="claim_minutes"),
         CheckConstraint("checkin_minutes BETWEEN 1 AND 480", name="checkin_minutes"),
-        CheckConstraint(_one_of("return_window", RETURN_WINDOWS), name="return_window"),
+        CheckConstraint(one_of("return_window", ReturnWindow), name="return_window"),
         CheckConstraint("return_window_minutes BETWEEN 1 AND 1440", name="return_window_minutes"),
         CheckConstraint("break_minutes BETWEEN 1 AND 240", name="break_minutes"),
         CheckConstraint("break_after_play_minutes BETWEEN 0 AND 720", name="break_after_play_minutes"),
@@ -44,9 +45,9 @@ class Room(Base):
                         name="max_away_minutes"),
         CheckConstraint("max_missed_bb IS NULL OR max_missed_bb BETWEEN 1 AND 100", name="max_missed_bb"),
         CheckConstraint("no_playover_max_minutes BETWEEN 1 AND 60", name="no_playover_max_minutes"),
-        CheckConstraint(_one_of("new_player_posting", NEW_PLAYER_POSTING), name="new_player_posting"),
+        CheckConstraint(one_of("new_player_posting", NewPlayerPosting), name="new_player_posting"),
         CheckConstraint("length(currency) = 3 AND currency = upper(currency)", name="currency"),
-        CheckConstraint(_one_of("must_move_refusal", MUST_MOVE_REFUSALS), name="must_move_refusal"),
+        CheckConstraint(one_of("must_move_refusal", MustMoveRefusal), name="must_move_refusal"),
         CheckConstraint("shift_starts IS NULL OR length(shift_starts) BETWEEN 11 AND 71",
                         name="shift_starts"),
     )
@@ -56,14 +57,14 @@ class Room(Base):
     name: Mapped[str] = mapped_column(String(120))
     timezone: Mapped[str] = mapped_column(String(64), default="UTC")
     gaming_day_start: Mapped[time] = mapped_column(Time, default=time(6, 0))
-    display_name: Mapped[str] = mapped_column(String(16), default="first_initial")
+    display_name: Mapped[DisplayName] = mapped_column(String(16), default="first_initial")
     claim_minutes: Mapped[int] = mapped_column(default=10)
-    on_claim_expiry: Mapped[str] = mapped_column(String(8), default="remove")
+    on_claim_expiry: Mapped[ExpiryPolicy] = mapped_column(String(8), default="remove")
     checkin_minutes: Mapped[int] = mapped_column(default=30)
     auto_offer: Mapped[bool] = mapped_column(Boolean, default=True)
-    placement: Mapped[str] = mapped_column(String(12), default="most_need")
-    return_window: Mapped[str] = mapped_column(String(10), default="minutes",
-                                               server_default="minutes")
+    placement: Mapped[Placement] = mapped_column(String(12), default="most_need")
+    return_window: Mapped[ReturnWindow] = mapped_column(String(10), default="minutes",
+                                                        server_default="minutes")
     return_window_minutes: Mapped[int] = mapped_column(default=120, server_default=text("120"))
     # R23-R26 (server defaults: rooms made before these policies existed get the defaults)
     break_minutes: Mapped[int] = mapped_column(default=60, server_default=text("60"))
@@ -77,13 +78,13 @@ class Room(Base):
     playover_needs_consent: Mapped[bool] = mapped_column(Boolean, default=False,
                                                          server_default=false())
     no_playover_max_minutes: Mapped[int] = mapped_column(default=10, server_default=text("10"))
-    new_player_posting: Mapped[str] = mapped_column(String(12), default="post_or_wait",
-                                                    server_default="post_or_wait")  # R36
+    new_player_posting: Mapped[NewPlayerPosting] = mapped_column(String(12), default="post_or_wait",
+                                                                 server_default="post_or_wait")  # R36
     # R32: ISO 4217 code of the only currency that plays; ledger amounts are its minor units
     currency: Mapped[str] = mapped_column(String(3), default="GBP", server_default="GBP")
     # R17: a player who refuses a must-move seat loses their seat (forced) or is passed over (skip)
-    must_move_refusal: Mapped[str] = mapped_column(String(8), default="forced",
-                                                   server_default="forced")
+    must_move_refusal: Mapped[MustMoveRefusal] = mapped_column(String(8), default="forced",
+                                                               server_default="forced")
     # R54: local start times of the gaming day's shifts, "06:00,14:00,22:00" (roomops.rooms.shifts);
     # NULL: one shift, the gaming day
     shift_starts: Mapped[str | None] = mapped_column(String(71))
@@ -99,13 +100,13 @@ class Staff(Base):
     """A staff login with one role (R61). Passwords and API tokens are stored hashed."""
 
     __tablename__ = "staff"
-    __table_args__ = (CheckConstraint(_one_of("role", ROLES), name="role"),)
+    __table_args__ = (CheckConstraint(one_of("role", Role), name="role"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"), index=True)
     username: Mapped[str] = mapped_column(String(60), unique=True)
     display_name: Mapped[str] = mapped_column(String(120))
-    role: Mapped[str] = mapped_column(String(12))
+    role: Mapped[Role] = mapped_column(String(12))
     password_hash: Mapped[str] = mapped_column(String(255))
     api_token_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
     active: Mapped[bool] = mapped_column(Boolean, default=True)

@@ -58,7 +58,7 @@ def policy_values(policy: dict[str, Any], room: Room) -> dict[str, Any]:
     day's start (R2) is sent as "HH:MM"; the shifts (R54) as a list of "HH:MM", stored as
     ``shift_starts`` (``roomops.rooms.shifts.shift_policy``, against the day's new start if one
     is sent)."""
-    values = {k: None if k in OFF_WHEN_ZERO and v == 0 else v for k, v in policy.items()}
+    values: dict[str, Any] = {k: None if k in OFF_WHEN_ZERO and v == 0 else v for k, v in policy.items()}
     if isinstance(values.get("gaming_day_start"), str):
         values["gaming_day_start"] = time.fromisoformat(values["gaming_day_start"])
     if "shifts" in values:

@@ -7,18 +7,31 @@ seat" in the database itself.
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Literal
 
-from sqlalchemy import Boolean, CheckConstraint, ForeignKey, Index, String, false, literal_column, text
+from sqlalchemy import (
+    Boolean,
+    CheckConstraint,
+    ColumnClause,
+    ForeignKey,
+    Index,
+    String,
+    false,
+    literal_column,
+    text,
+)
 from sqlalchemy.orm import Mapped, mapped_column
 
+from roomops.checks import one_of
 from roomops.db import Base, UTCDateTime
 
-OUTCOMES = ("claimed", "declined", "expired", "cancelled", "left", "moved", "released")
+HoldKind = Literal["offer", "seated"]
+HoldOutcome = Literal["claimed", "declined", "expired", "cancelled", "left", "moved", "released"]
 
 # Hold kinds as SQL literals, not bound parameters: PostgreSQL's generic plan for a prepared
 # statement can use the partial indexes below only when the query states the kind literally.
-OFFER = literal_column("'offer'")
-SEATED = literal_column("'seated'")
+OFFER: ColumnClause[str] = literal_column("'offer'")
+SEATED: ColumnClause[str] = literal_column("'seated'")
 
 _LIVE = text("ended_at IS NULL")
 _LIVE_SEATED = text("ended_at IS NULL AND kind = 'seated'")
@@ -30,7 +43,7 @@ _LIVE_MOVE_OFFER = text("ended_at IS NULL AND kind = 'offer' AND from_hold_id IS
 class SeatHold(Base):
     __tablename__ = "seat_holds"
     __table_args__ = (
-        CheckConstraint("kind IN ('offer', 'seated')", name="kind"),
+        CheckConstraint(one_of("kind", HoldKind), name="kind"),
         CheckConstraint("seat_no BETWEEN 1 AND 10", name="seat_no"),
         CheckConstraint(
             "kind <> 'offer' OR (deadline IS NOT NULL AND "
@@ -62,12 +75,12 @@ class SeatHold(Base):
     table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"))
     seat_no: Mapped[int]
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
-    kind: Mapped[str] = mapped_column(String(8))
+    kind: Mapped[HoldKind] = mapped_column(String(8))
     entry_id: Mapped[int | None] = mapped_column(ForeignKey("list_entries.id"))
     started_at: Mapped[datetime] = mapped_column(UTCDateTime)
     deadline: Mapped[datetime | None] = mapped_column(UTCDateTime)
     ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
-    outcome: Mapped[str | None] = mapped_column(String(10))
+    outcome: Mapped[HoldOutcome | None] = mapped_column(String(10))
     buy_in: Mapped[int | None]
     leave_amount: Mapped[int | None]
     # R17-R19: a must-move offer's seat to move from, or the seat a moved player came from

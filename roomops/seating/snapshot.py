@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import Row, and_, select
 from sqlalchemy.orm import Session, aliased
@@ -96,7 +97,7 @@ class SeatView:
     seat_no: int
     state: str = "empty"  # empty | offered | expired | seated
     player: PlayerRef | None = None
-    hold: Row | None = None  # type: ignore[type-arg]  # HOLD_COLUMNS
+    hold: Row[Any] | None = None  # HOLD_COLUMNS
     seconds_left: int = 0
     absence: AbsenceView | None = None
     playover: PlayoverView | None = None
@@ -123,10 +124,10 @@ class SeatView:
 
 @dataclass
 class EntryView:
-    entry: Row  # type: ignore[type-arg]  # ENTRY_COLUMNS
+    entry: Row[Any]  # ENTRY_COLUMNS
     player: PlayerRef
     position: int
-    offer: Row | None = None  # type: ignore[type-arg]  # HOLD_COLUMNS
+    offer: Row[Any] | None = None  # HOLD_COLUMNS
 
     @property
     def awaiting_checkin(self) -> bool:
@@ -159,7 +160,7 @@ class RoomSnapshot:
     games: list[GameView]
 
 
-def _absence_view(hold: Row, room: Room, now: datetime) -> AbsenceView | None:  # type: ignore[type-arg]
+def _absence_view(hold: Row[Any], room: Room, now: datetime) -> AbsenceView | None:
     if hold.absence_id is None:
         return None
     deadline = hold.absence_deadline
@@ -173,7 +174,7 @@ def _absence_view(hold: Row, room: Room, now: datetime) -> AbsenceView | None:  
         else None)
 
 
-def _playover_view(hold: Row) -> PlayoverView | None:  # type: ignore[type-arg]
+def _playover_view(hold: Row[Any]) -> PlayoverView | None:
     if hold.playover_id is None:
         return None
     name = PlayerRef(hold.playover_player_id, hold.playover_first, hold.playover_last).full_name
@@ -181,7 +182,7 @@ def _playover_view(hold: Row) -> PlayoverView | None:  # type: ignore[type-arg]
                         hold.playover_started_at)
 
 
-def _seat_view(seat_no: int, hold: Row | None, player: PlayerRef | None,  # type: ignore[type-arg]
+def _seat_view(seat_no: int, hold: Row[Any] | None, player: PlayerRef | None,
                room: Room, now: datetime) -> SeatView:
     if hold is None:
         return SeatView(seat_no)
@@ -189,7 +190,7 @@ def _seat_view(seat_no: int, hold: Row | None, player: PlayerRef | None,  # type
         return SeatView(seat_no, "seated", player, hold, absence=_absence_view(hold, room, now),
                         playover=_playover_view(hold))
     # State is derived from the deadline: an unswept offer past it already reads as expired (R22).
-    left = seconds_left(hold.deadline, now)  # type: ignore[arg-type]
+    left = seconds_left(hold.deadline, now)
     return SeatView(seat_no, "offered" if left > 0 else "expired", player, hold, left)
 
 
@@ -224,7 +225,9 @@ def load(session: Session, room_id: int, now: datetime, *, version: int | None =
         ListEntry.room_id == room_id, ListEntry.status == "active"
     ).order_by(ListEntry.game_id, ListEntry.queue_at, ListEntry.id))]  # each list in order (R13)
     offers_by_entry = {h.entry_id: h for h, _ in holds if h.kind == "offer"}
-    by_seat = {(h.table_id, h.seat_no): (h, p) for h, p in holds}
+    # (None, None): an empty seat, unpacked as _seat_view's hold and player
+    by_seat: dict[tuple[int, int], tuple[Row[Any] | None, PlayerRef | None]] = {
+        (h.table_id, h.seat_no): (h, p) for h, p in holds}
     views = {g.id: GameView(g) for g in games}
     table_views: dict[int, TableView] = {}
     for t in tables:
@@ -243,5 +246,5 @@ def load(session: Session, room_id: int, now: datetime, *, version: int | None =
     return RoomSnapshot(room, now, version, list(views.values()))
 
 
-def _player(row: Row) -> PlayerRef:  # type: ignore[type-arg]
+def _player(row: Row[Any]) -> PlayerRef:
     return PlayerRef(row.player_id, row.first_name, row.last_name)

@@ -1,0 +1,1 @@
+"""roomops: operations for a live poker room's cash games."""
