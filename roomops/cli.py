@@ -17,16 +17,13 @@ from roomops import migrate
 from roomops.floor.unit import UnitOfWork, unit
 from roomops.rooms.models import ROLES, Room, Staff
 from roomops.rooms.services import create_room, create_staff, issue_api_token
-
-
-def _ext():  # type: ignore[no-untyped-def]
-    return current_app.extensions["roomops"]
+from roomops.runtime import ext
 
 
 @contextmanager
 def _unit() -> Iterator[UnitOfWork]:
     """A command's unit of work: its one commit point (``roomops.floor.unit``)."""
-    with _ext().sessions() as session, unit(session, None, _ext().clock.now()) as uow:
+    with ext().sessions() as session, unit(session, None, ext().clock.now()) as uow:
         yield uow
 
 
@@ -44,7 +41,7 @@ def db_group() -> None:
 @db_group.command("upgrade", help="Migrate the database to the newest schema.")
 @with_appcontext
 def db_upgrade() -> None:
-    migrate.upgrade(_ext().settings.database_url)
+    migrate.upgrade(ext().settings.database_url)
     click.echo("database is at the newest schema")
 
 
@@ -52,7 +49,7 @@ def db_upgrade() -> None:
 @click.argument("revision", default="base")
 @with_appcontext
 def db_downgrade(revision: str) -> None:
-    migrate.downgrade(_ext().settings.database_url, revision)
+    migrate.downgrade(ext().settings.database_url, revision)
 
 
 @click.command("create-room", help="Create a card room (R1). SLUG is its short name in URLs.")
@@ -125,8 +122,8 @@ def serve_cmd(host: str, port: int, threads: int) -> None:
     from roomops.jobs.scheduler import start_background
 
     _log_to_console()
-    app = current_app._get_current_object()  # type: ignore[attr-defined]
-    if _ext().settings.scheduler == "embedded":
+    app = current_app._get_current_object()  # type: ignore[attr-defined]  # the proxy's app, undeclared
+    if ext().settings.scheduler == "embedded":
         start_background(app)
         click.echo("scheduler running inside the web process")
     click.echo(f"serving on http://{host}:{port}")
@@ -144,7 +141,7 @@ def scheduler_cmd() -> None:
 
     _log_to_console()
     click.echo("scheduler running; Ctrl-C stops it")
-    run_blocking(current_app._get_current_object())  # type: ignore[attr-defined]
+    run_blocking(current_app._get_current_object())  # type: ignore[attr-defined]  # the proxy's app, undeclared
 
 
 @click.command("sweep", help="Run the sweep once now (what the scheduler does every few seconds).")
@@ -152,7 +149,7 @@ def scheduler_cmd() -> None:
 def sweep_cmd() -> None:
     from roomops.jobs.scheduler import sweep_once
 
-    result = sweep_once(current_app._get_current_object())  # type: ignore[attr-defined]
+    result = sweep_once(current_app._get_current_object())  # type: ignore[attr-defined]  # the proxy's app, undeclared
     click.echo(f"{len(result.expired_offers)} offers expired, {len(result.no_shows)} no-shows")
 
 

@@ -107,7 +107,7 @@ def end_live(session: Session, model: Any, ids: list[int], now: datetime, outcom
     """End the rows of ``model`` among ``ids`` still live (``ended_at IS NULL``), setting ``outcome``
     and ``values``, in one conditional UPDATE; returns only the ids this transaction ended, so a
     claim racing the sweep, or two sweepers, never handle one row twice."""
-    return [row[0] for row in end_live_by(session, model, "id", ids, now, outcome, **values)]
+    return [row[0] for row in end_live_by(session, model, "id", ids, now, outcome, (), kind=None, **values)]
 
 
 def end_live_by(session: Session, model: Any, key: str, keys: list[int], now: datetime,

@@ -3,31 +3,19 @@
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
 from typing import Any
 
 from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 from sqlalchemy import Engine
-from sqlalchemy.orm import Session, sessionmaker
 
 from roomops.clock import Clock, SystemClock
 from roomops.config import Settings
 from roomops.db import make_engine, read_only
 from roomops.floor.handlers import session_factory
+from roomops.runtime import Roomops
 
 csrf = CSRFProtect()
-
-
-@dataclass
-class Roomops:
-    """What the app carries for every request and job: engine, sessions and the one clock."""
-
-    settings: Settings
-    engine: Engine
-    sessions: sessionmaker[Session]
-    read_sessions: sessionmaker[Session]
-    clock: Clock
 
 
 def create_app(settings: Settings | None = None, clock: Clock | None = None,

@@ -40,7 +40,7 @@ def record(
 # Built once: every request that changes anything runs it. A plain INSERT on the session's
 # connection (one executemany), not the ORM's bulk INSERT, whose set-up costs more than the
 # INSERT itself (docs/benchmarks.md); nothing reads the rows back.
-_INSERT = insert(AuditEvent.__table__)
+_INSERT = insert(AuditEvent)
 
 
 def write_pending(session: Session) -> None:

@@ -21,7 +21,7 @@ HOME = {"admin": "desk.index", "supervisor": "desk.index", "cashier": "desk.inde
 
 
 @bp.route("/login", methods=["GET", "POST"])
-def login() -> Response | str:
+def login() -> Response | str | tuple[str, int]:
     error = None
     if request.method == "POST":
         username = request.form.get("username", "").strip()
@@ -37,7 +37,7 @@ def login() -> Response | str:
 
 
 @bp.post("/logout")
-@login_required
+@login_required  # type: ignore[untyped-decorator]  # Flask-Login ships no type information
 def logout() -> Response:
     logout_user()
     return redirect(url_for("auth.login"))

@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 from uuid import uuid4
 
-from flask import Blueprint, Response, current_app, flash, redirect, render_template, request, url_for
+from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_login import current_user
 from sqlalchemy import select
+from werkzeug.wrappers import Response
 
 from roomops.blinds.missed import owed
 from roomops.blinds.state import HandPlan, SeatState, Waiting, between
@@ -21,6 +22,7 @@ from roomops.ledger import rake as rakes
 from roomops.ledger.schemas import Rake, RakeDown
 from roomops.ledger.transit import behind_at_table
 from roomops.rooms.models import Player, Room
+from roomops.web.login import unauthorized
 from roomops.web.uow import actor, db, run
 
 bp = Blueprint("dealer", __name__)
@@ -31,7 +33,7 @@ bp.add_app_template_global(rake_text, "rake_text")
 def _staff_only() -> Response | None:
     """Not logged in: to the log-in page. R61: recording a hand needs the deal right."""
     if not current_user.is_authenticated:
-        return current_app.login_manager.unauthorized()  # type: ignore[attr-defined,no-any-return]
+        return unauthorized()
     if request.method == "POST":
         actor().require("deal")
     return None
@@ -73,7 +75,7 @@ def record(table_id: int) -> Response:
                floor_consent=bool(form.get("floor_consent")), sanctioned=bool(form.get("sanctioned")))
     flash(f"Hand {hand.hand_no}: button {hand.button}, small blind {hand.small_blind_seat}, "
           f"big blind {hand.big_blind_seat}.", "ok")
-    return redirect(url_for("dealer.table", table_id=table_id), code=303)  # type: ignore[return-value]
+    return redirect(url_for("dealer.table", table_id=table_id), code=303)
 
 
 @bp.post("/dealer/tables/<int:table_id>/rake")
@@ -88,7 +90,7 @@ def rake(table_id: int) -> Response:
     run(rakes.record_rake, table_id, hand_no, pot=b.pot, flop=b.flop, rake=b.rake,
         key=b.idempotency_key)
     flash(f"Rake of hand {hand_no} recorded.", "ok")
-    return redirect(url_for("dealer.table", table_id=table_id), code=303)  # type: ignore[return-value]
+    return redirect(url_for("dealer.table", table_id=table_id), code=303)
 
 
 @bp.post("/dealer/tables/<int:table_id>/downs")
@@ -106,7 +108,7 @@ def down(table_id: int) -> Response:
         rake=b.rake, dealer_id=b.dealer_id, key=b.idempotency_key)
     flash(f"Rake of the down, hands {b.first_hand_no} to {b.last_hand_no}: {money(b.rake)} "
           "recorded.", "ok")
-    return redirect(url_for("dealer.table", table_id=table_id), code=303)  # type: ignore[return-value]
+    return redirect(url_for("dealer.table", table_id=table_id), code=303)
 
 
 DOWNS_SHOWN = 8  # the dealer screen's list of the table's last downs
@@ -129,9 +131,9 @@ def _postable(plan: HandPlan | None, seats: list[SeatState], waiting: dict[int, 
     blind and the button, where blinds cannot be made up."""
     if plan is None:
         return set()
-    t = plan.table
+    button, _small, big = plan.table.places
     return {s.seat_no for s in seats if s.seat_no in waiting and owed(s) and not between(
-        t.button, t.big_blind_seat, s.seat_no, t.seats_per_table)}  # type: ignore[arg-type]
+        button, big, s.seat_no, plan.table.seats_per_table)}
 
 
 def _number(raw: str | None, field: str, rule: str = "R33") -> int:

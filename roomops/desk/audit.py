@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from zoneinfo import ZoneInfo
 
-from flask import Blueprint, current_app, render_template, request
+from flask import Blueprint, render_template, request
 from flask_login import current_user
 from sqlalchemy.orm import Session
 from werkzeug.wrappers import Response
@@ -13,6 +13,7 @@ from werkzeug.wrappers import Response
 from roomops.audit.service import query
 from roomops.errors import Invalid
 from roomops.rooms.models import Room
+from roomops.web.login import unauthorized
 from roomops.web.uow import actor, db
 
 bp = Blueprint("audit", __name__)
@@ -22,7 +23,7 @@ PAGE = 100
 @bp.before_request
 def _supervisors_only() -> Response | None:
     if not current_user.is_authenticated:
-        return current_app.login_manager.unauthorized()  # type: ignore[attr-defined,no-any-return]
+        return unauthorized()
     actor().require("audit")  # R61: supervisors and admins
     return None
 

@@ -21,7 +21,7 @@ from roomops.seating.models import SeatHold
 
 
 @command
-def open_game(session: Session, actor: Actor, now: datetime, **fields: Any) -> Game:
+def open_game(session: Session, actor: Actor, now: datetime, /, **fields: Any) -> Game:
     """R4: open a game at stakes; its conditions are then changed only through ``update_game``."""
     actor.require("floor")
     game = Game(room_id=actor.room_id, status="open", opened_at=now, **fields)
@@ -32,7 +32,8 @@ def open_game(session: Session, actor: Actor, now: datetime, **fields: Any) -> G
 
 
 @command
-def update_game(session: Session, actor: Actor, now: datetime, game_id: int, **fields: Any) -> Game:
+def update_game(session: Session, actor: Actor, now: datetime, /, game_id: int,
+                **fields: Any) -> Game:
     """R6: a change of conditions is made by a supervisor and audited with before and after."""
     actor.require("floor")
     game = get_in_room(session, Game, game_id, actor, "game")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -47,7 +47,7 @@ def record_hand(session: Session, actor: Actor, now: datetime, table_id: int, *,
     room = session.get_one(Room, actor.room_id)
     sat = sittings(session, table.id)
     state = table_state(table, game, last)
-    seats = seat_states(state, sat, room.new_player_posting)  # type: ignore[arg-type]
+    seats = seat_states(state, sat, room.new_player_posting)
     plan = (next_hand(state, seats, posting) if high_card_seat is None
             else first_hand(state, seats, high_card_seat))
     straddles = list(straddles) or in_turn(plan, straddles_in_turn)
@@ -67,9 +67,9 @@ def record_hand(session: Session, actor: Actor, now: datetime, table_id: int, *,
            button=hand.button, small_blind_seat=hand.small_blind_seat,
            big_blind_seat=hand.big_blind_seat, posts=hand.posts, straddles=hand.straddles,
            missed_sb=list(plan.missed_sb), missed_bb=list(plan.missed_bb))
-    missed = [sat[n].absence for n in {*plan.missed_bb, *played["big_blind"]}
-              if sat[n].absence is not None]
-    count_missed_big_blinds(session, actor, now, game, missed)  # type: ignore[arg-type]
+    missed = [absence for n in {*plan.missed_bb, *played["big_blind"]}
+              if (absence := sat[n].absence) is not None]
+    count_missed_big_blinds(session, actor, now, game, missed)
     return hand
 
 
@@ -92,7 +92,7 @@ def preview(session: Session, actor: Actor, table_id: int) -> DealerView:
     last = last_hand(session, table.id)
     state = table_state(table, game, last)
     sat = sittings(session, table.id)
-    seats = seat_states(state, sat, room.new_player_posting)  # type: ignore[arg-type]
+    seats = seat_states(state, sat, room.new_player_posting)
     try:
         plan = None if last is None else next_hand(state, seats)
     except Conflict:
@@ -168,7 +168,7 @@ def _blinds_of_played_over(plan: HandPlan, sat: dict[int, Sitting]) -> dict[str,
     return kinds
 
 
-def _write_blinds(session: Session, now: datetime, s: Sitting, values: dict[str, object]) -> None:
+def _write_blinds(session: Session, now: datetime, s: Sitting, values: Mapping[str, object]) -> None:
     if s.blinds is None:
         session.add(SeatBlinds(hold_id=s.hold_id, updated_at=now, **values))
     elif any(getattr(s.blinds, k) != v for k, v in values.items()):

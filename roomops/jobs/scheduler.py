@@ -12,14 +12,15 @@ from flask import Flask
 
 from roomops.floor.unit import unit
 from roomops.jobs.sweep import SweepResult, sweep
+from roomops.runtime import ext
 
 log = logging.getLogger("roomops.jobs")
 
 
 def sweep_once(app: Flask) -> SweepResult:
     """One job run, one unit of work, one commit point."""
-    ext = app.extensions["roomops"]
-    with ext.sessions() as session, unit(session, None, ext.clock.now()) as uow:
+    roomops = ext(app)
+    with roomops.sessions() as session, unit(session, None, roomops.clock.now()) as uow:
         result = sweep(uow.session, uow.now)
         uow.commit()
     if result.expired_offers or result.no_shows or result.released_absences:
@@ -29,7 +30,7 @@ def sweep_once(app: Flask) -> SweepResult:
 
 
 def _add_job(scheduler: BaseScheduler, app: Flask) -> BaseScheduler:
-    seconds = app.extensions["roomops"].settings.sweep_seconds
+    seconds = ext(app).settings.sweep_seconds
     scheduler.add_job(sweep_once, "interval", args=[app], seconds=seconds, id="sweep",
                       max_instances=1, coalesce=True, misfire_grace_time=max(1, int(seconds * 5)))
     return scheduler

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from datetime import datetime
+from typing import TypedDict
 
 from sqlalchemy import bindparam, insert, select
 from sqlalchemy.orm import Session
@@ -49,7 +50,16 @@ class Posting:
     note: dict[str, object] = field(default_factory=dict)  # audited only (R60), e.g. a rake's pot
 
 
-def at_seat(session: Session, hold: SeatHold) -> dict[str, int]:
+class SeatPlace(TypedDict):
+    """Where a posting against a seat belongs."""
+
+    player_id: int
+    game_id: int
+    table_id: int
+    hold_id: int
+
+
+def at_seat(session: Session, hold: SeatHold) -> SeatPlace:
     """The player, game, table and seat a posting against ``hold`` names."""
     table = session.get_one(Table, hold.table_id)
     return {"player_id": hold.player_id, "game_id": table.game_id, "table_id": table.id,

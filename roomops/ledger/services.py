@@ -69,17 +69,17 @@ def table_changes(session: Session, actor: Actor, now: datetime, game_id: int,
     empty stack post no transfer."""
     postings: list[Posting] = []
     for c in changes:
-        player = {"player_id": c.new.player_id, "game_id": game_id}
+        player_id, new_table = c.new.player_id, c.new.table_id
         if c.stack and c.old.table_id != c.new.table_id:
             note: dict[str, object] = {"move": c.move, "from_hold_id": c.old.id,
                                        "to_hold_id": c.new.id}
-            postings += [Posting(TRANSFER, -c.stack, "chips", table_id=c.old.table_id,
-                                 hold_id=c.old.id, note=note, **player),
-                         Posting(TRANSFER, c.stack, "chips", table_id=c.new.table_id,
-                                 hold_id=c.new.id, note=note, **player)]
+            postings += [Posting(TRANSFER, -c.stack, "chips", player_id, game_id, c.old.table_id,
+                                 c.old.id, note=note),
+                         Posting(TRANSFER, c.stack, "chips", player_id, game_id, new_table, c.new.id,
+                                 note=note)]
         if c.added:
-            postings.append(Posting("add_on", c.added, AT_TABLE, table_id=c.new.table_id,
-                                    hold_id=c.new.id, **player))
+            postings.append(Posting("add_on", c.added, AT_TABLE, player_id, game_id, new_table,
+                                    c.new.id))
     return post_many(session, actor, now, postings)
 
 

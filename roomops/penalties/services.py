@@ -58,7 +58,7 @@ def suggest(session: Session, actor: Actor, now: datetime, hold_id: int) -> Pena
     history = session.scalars(select(PenaltyRecord).where(
         PenaltyRecord.room_id == actor.room_id, PenaltyRecord.player_id == hold.player_id,
         PenaltyRecord.given_at > now - HISTORY))
-    past = [Penalty(p.kind, p.count, p.players_at_table, p.reason) for p in history]  # type: ignore[arg-type]
+    past = [Penalty(p.kind, p.count, p.players_at_table, p.reason) for p in history]
     return next_penalty(past, _players_at(session, table.id), "")
 
 

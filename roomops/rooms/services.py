@@ -67,7 +67,7 @@ def policy_values(policy: dict[str, Any], room: Room) -> dict[str, Any]:
     return values
 
 
-def update_policy(session: Session, actor: Actor, now: datetime, **policy: Any) -> Room:
+def update_policy(session: Session, actor: Actor, now: datetime, /, **policy: Any) -> Room:
     """R3: room policy is edited by a supervisor or admin and audited with before and after."""
     actor.require("policy")
     room = session.get_one(Room, actor.room_id)

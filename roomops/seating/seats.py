@@ -82,7 +82,8 @@ def claim(session: Session, actor: Actor, now: datetime, offer_id: int, buy_in: 
     actor.require("floor")
     check_method(buy_in_method, "R30", "buy_in")
     offer, table, game = live_offer(session, actor, offer_id)
-    check_claimable(offer.deadline, now)  # type: ignore[arg-type]
+    assert offer.deadline is not None  # every offer has one (ck_seat_holds_offer_fields)
+    check_claimable(offer.deadline, now)
     elsewhere, override = check_sitting_down(session, actor, now, game, offer.player_id, buy_in,
                                              override_reason)
     if not end_live(session, SeatHold, [offer.id], now, "claimed"):

@@ -6,13 +6,14 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Concatenate, ParamSpec, TypeVar
 
-from flask import current_app, g, request
+from flask import g, request
 from flask_login import current_user
 from sqlalchemy.orm import Session
 
 from roomops.actors import Actor
 from roomops.errors import Forbidden
 from roomops.floor.unit import UnitOfWork
+from roomops.runtime import ext
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -22,14 +23,14 @@ def db() -> Session:
     """The request's session; GET requests read without taking SQLite's write lock."""
     session: Session | None = g.get("db")  # one look through the proxy: every service call asks
     if session is None:
-        ext = current_app.extensions["roomops"]
-        maker = ext.read_sessions if request.method in ("GET", "HEAD") else ext.sessions
+        app = ext()
+        maker = app.read_sessions if request.method in ("GET", "HEAD") else app.sessions
         session = g.db = maker()
     return session
 
 
 def now() -> datetime:
-    return current_app.extensions["roomops"].clock.now()
+    return ext().clock.now()
 
 
 def actor() -> Actor:
