@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import shutil
 import sys
 import tempfile
 import time
@@ -146,12 +147,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=11)
     args = ap.parse_args(argv)
     workdir = Path(tempfile.mkdtemp(prefix="roomops-bench-day-"))
-    with harness.fresh_database(args.db, workdir, "day", args.pg_url) as url:
-        b = harness.Bench(url, roomgen.RoomSpec(), "room")
-        try:
-            return run(args, b)
-        finally:
-            b.close()
+    try:
+        with harness.fresh_database(args.db, workdir, "day", args.pg_url) as url:
+            b = harness.Bench(url, roomgen.RoomSpec(), "room")
+            try:
+                return run(args, b)
+            finally:
+                b.close()
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)  # the SQLite file
 
 
 def run(args: argparse.Namespace, b: harness.Bench) -> int:
