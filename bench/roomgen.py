@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, time, timedelta
 from typing import Any
 
@@ -83,14 +83,21 @@ class RoomSpec:
     # seat is released.
     playovers_due: int = 0
 
+    def scaled(self, tables: int) -> RoomSpec:
+        """The same room shape at ``tables`` tables: games, players, lists and history in proportion
+        (at least 4 games, one of them new, and 2 barred pairs)."""
+        f = tables / self.tables
+        return replace(self, tables=tables, games=max(4, round(self.games * f)),
+                       new_games=max(1, round(self.new_games * f)), players=int(self.players * f),
+                       active_entries=int(self.active_entries * f),
+                       barred_pairs=max(2, int(self.barred_pairs * f)),
+                       history_holds=int(self.history_holds * f),
+                       history_entries=int(self.history_entries * f),
+                       audit_rows=int(self.audit_rows * f))
+
     def small(self) -> RoomSpec:
-        """The same room shape at 10 tables, for the board's constant-statement check."""
-        f = 10 / self.tables
-        return RoomSpec(tables=10, games=4, new_games=1, players=int(self.players * f),
-                        active_entries=int(self.active_entries * f), barred_pairs=2,
-                        history_holds=int(self.history_holds * f),
-                        history_entries=int(self.history_entries * f),
-                        audit_rows=int(self.audit_rows * f), seed=self.seed)
+        """The same room shape at 10 tables, for the board's fixed-statement check."""
+        return self.scaled(10)
 
 
 @dataclass
@@ -272,16 +279,16 @@ class _Gen:
                     self.current_audit.append(self._audit(
                         "entry.checked_in", ("list_entry", e["id"]), e["checked_in_at"]))
                 if i < len(offered_tables):
-                    t, seat = offered_tables[i]
+                    table_id, seat = offered_tables[i]
                     made = NOW - timedelta(seconds=300 - 3 * len(self.rows["seat_holds"]) % 290,
                                            microseconds=r.randint(0, 999999))
                     if self.s.offers_due:
                         made = NOW - timedelta(minutes=10, seconds=1 + i)
-                    hold = self._hold(table_id=t, seat_no=seat, player_id=p, kind="offer",
+                    hold = self._hold(table_id=table_id, seat_no=seat, player_id=p, kind="offer",
                                       entry_id=e["id"], started_at=made,
                                       deadline=made + timedelta(minutes=10))
                     self.current_audit.append(self._audit(
-                        "offer.made", ("list_entry", e["id"]), made, offer_id=hold["id"], table_id=t,
+                        "offer.made", ("list_entry", e["id"]), made, offer_id=hold["id"], table_id=table_id,
                         seat_no=seat, deadline=hold["deadline"].isoformat(), player_id=p))
         # Reserve lists: players seated at another table of the game asking for a table change (R18)
         # and players from the rail who asked for one table.

@@ -1,0 +1,235 @@
+"""What the benchmarks share: a fresh database, the room built in it, the app on that room, and
+the figures (percentiles, statements) of timed operations.
+
+Everything here talks to roomops through its public face: ``migrate.upgrade`` for the schema,
+``create_app`` for the app (its engine, sessions and clock are ``app.extensions["roomops"]``),
+``bench/roomgen.py`` for the room, and the JSON API for every change and read after that.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import statistics
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+import roomgen  # noqa: E402  (bench/ is on sys.path: the scripts are run as files)
+from flask import Flask  # noqa: E402
+from sqlalchemy import (  # noqa: E402
+    Column,
+    Engine,
+    Integer,
+    MetaData,
+    String,
+    create_engine,
+    event,
+    insert,
+    text,
+)
+from sqlalchemy import Table as SATable  # noqa: E402
+from sqlalchemy.engine import make_url  # noqa: E402
+
+from roomops import migrate  # noqa: E402
+from roomops.clock import FrozenClock  # noqa: E402
+from roomops.config import Settings  # noqa: E402
+from roomops.factory import create_app  # noqa: E402
+
+DEFAULT_PG = "postgresql+psycopg://postgres@127.0.0.1:5432/"
+API = "/api/v1"
+
+
+def log(msg: str) -> None:
+    """Progress, on stderr: the figures alone go to stdout."""
+    print(f"[{time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
+
+
+def percentile(samples: list[float], q: float) -> float:
+    """Nearest rank: with 200 samples p99 is the second slowest, with 50 the slowest."""
+    s = sorted(samples)
+    return s[max(0, math.ceil(q * len(s)) - 1)]
+
+
+# ---------------------------------------------------------------- databases
+
+
+@contextmanager
+def fresh_database(backend: str, workdir: Path, name: str, pg_url: str) -> Iterator[str]:
+    """A new, migrated, empty database: a SQLite file in ``workdir``, or a private PostgreSQL
+    database ``roomops_bench_<name>_<pid>`` on ``pg_url``'s server, dropped afterwards."""
+    if backend == "sqlite":
+        url = f"sqlite:///{workdir / f'{name}.db'}"
+        migrate.upgrade(url)
+        yield url
+        return
+    base = make_url(pg_url)
+    dbname = f"roomops_bench_{name}_{os.getpid()}"
+    admin = create_engine(base.set(database="postgres"), isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'DROP DATABASE IF EXISTS "{dbname}" WITH (FORCE)'))
+        conn.execute(text(f'CREATE DATABASE "{dbname}"'))
+    try:
+        url = base.set(database=dbname).render_as_string(hide_password=False)
+        migrate.upgrade(url)
+        yield url
+    finally:
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{dbname}" WITH (FORCE)'))
+        admin.dispose()
+
+
+class StatementCounter:
+    """Counts the SQL statements sent on an engine while ``active`` (``BEGIN`` not counted), from
+    whichever thread sends them: the test client's, or the server's worker."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.active = False
+        self.count = 0
+        event.listen(engine, "before_cursor_execute", self._on)
+
+    def _on(self, _conn: Any, _cur: Any, statement: str, *_rest: Any) -> None:
+        if self.active and not statement.lstrip().upper().startswith("BEGIN"):
+            self.count += 1
+
+    def start(self) -> None:
+        self.count, self.active = 0, True
+
+    def stop(self) -> int:
+        self.active = False
+        return self.count
+
+
+class Baseline:
+    """One bare insert-and-commit of a small row through the app's engine (on SQLite: WAL,
+    ``synchronous=FULL``, ``BEGIN IMMEDIATE``): what durability alone costs a write on this disk.
+    Printed for context; the targets are absolute milliseconds."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        md = MetaData()
+        self.table = SATable("bench_baseline", md, Column("id", Integer, primary_key=True),
+                             Column("note", String(40)))
+        md.create_all(engine)
+
+    def once(self, i: int) -> float:
+        t0 = time.perf_counter()
+        with self.engine.begin() as conn:
+            conn.execute(insert(self.table), {"note": f"row {i}"})
+        return (time.perf_counter() - t0) * 1000
+
+    def figure(self, n: int) -> Figure:
+        fig = Figure("fsync baseline", "sqlalchemy")
+        for i in range(n + 10):
+            ms = self.once(i)
+            if i >= 10:
+                fig.samples_ms.append(ms)
+                fig.statements.append(1)
+        return fig
+
+
+# ---------------------------------------------------------------- figures
+
+
+@dataclass
+class Figure:
+    """The timed samples of one operation through one way in (``via``)."""
+
+    name: str
+    via: str
+    samples_ms: list[float] = field(default_factory=list)
+    statements: list[int] = field(default_factory=list)
+    floor_ms: list[float] = field(default_factory=list)  # the floor request run beside each sample
+    cpu_ms: list[float] = field(default_factory=list)
+    base_ms: list[float] = field(default_factory=list)  # day_report: the baseline beside each sample
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def p50(self) -> float:
+        return statistics.median(self.samples_ms)
+
+    @property
+    def p99(self) -> float:
+        return percentile(self.samples_ms, 0.99)
+
+    @property
+    def stmts(self) -> int:
+        """Statements per operation (the median; they should all be the same)."""
+        return int(statistics.median(self.statements)) if self.statements else 0
+
+    @property
+    def floor_p50(self) -> float | None:
+        return statistics.median(self.floor_ms) if self.floor_ms else None
+
+    @property
+    def base_p50(self) -> float | None:
+        return statistics.median(self.base_ms) if self.base_ms else None
+
+    def ratio(self, base: Figure) -> float:
+        """p50 over the baseline's (day_report's context column)."""
+        return self.p50 / (self.base_p50 or base.p50)
+
+
+# ---------------------------------------------------------------- the room and its app
+
+
+class Bench:
+    """A built room and the app on it, with a ``FrozenClock`` the benchmark moves (nothing
+    sleeps). ``api`` makes untimed calls through the test client for set-up and reads."""
+
+    FLOOR = "/bench/floor"
+
+    def __init__(self, url: str, spec: roomgen.RoomSpec, label: str) -> None:
+        self.spec = spec
+        self.clock = FrozenClock(roomgen.NOW)
+        settings = Settings(database_url=url, scheduler="off", secret_key="bench")
+        self.app: Flask = create_app(settings, clock=self.clock)
+        # The floor: a route doing nothing, served by the same app, hooks and server as the rest.
+        self.app.add_url_rule(self.FLOOR, "bench_floor", lambda: "ok")
+        self.ext = self.app.extensions["roomops"]
+        self.engine: Engine = self.ext.engine
+        self.built = build_room(self.engine, spec, label)
+        # The API is called with a token and the board with nothing: no cookie to keep. The test
+        # client's cookie jar is its own work on every request, which no server does.
+        self.client = self.app.test_client(use_cookies=False)
+        self.headers = {"Authorization": f"Bearer {self.built.token}"}
+        self.counter = StatementCounter(self.engine)
+        self.baseline = Baseline(self.engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def call(self, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
+        """An untimed request through the test client, refused answers raised."""
+        resp = self.client.open(path, method=method, json=body, headers=self.headers)
+        if resp.status_code >= 400:
+            answer = resp.get_data(as_text=True)[:300]
+            raise RuntimeError(f"{method} {path} {body} -> {resp.status_code}: {answer}")
+        return resp.get_json(silent=True)
+
+    def api(self, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
+        return self.call(method, API + path, body)
+
+    def room(self) -> dict[str, Any]:
+        """``GET /api/v1/room``: every game, table, seat, offer and list, as the desk sees them."""
+        return self.api("GET", "/room")  # type: ignore[no-any-return]
+
+    def tick(self) -> None:
+        """100 ms pass between two operations."""
+        self.clock.advance(milliseconds=100)
+
+
+def build_room(engine: Engine, spec: roomgen.RoomSpec, label: str) -> roomgen.Built:
+    log(f"building {label}: {spec.tables} tables, {spec.active_entries:,} list entries, "
+        f"{spec.audit_rows:,} audit rows")
+    built = roomgen.build(engine, spec)
+    log(f"  built in {built.seconds:.1f} s")
+    return built
