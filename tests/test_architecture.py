@@ -17,11 +17,13 @@ ROOT = Path(__file__).resolve().parents[1] / "roomops"
 
 # The layering, stated once: entry points (HTTP screens, the command line, jobs) may import the
 # domain; the domain never imports them.
-PRESENTATION = {"desk", "board", "api", "web", "auth", "dealer", "factory", "cli", "demo", "jobs"}
+PRESENTATION = {"desk", "board", "api", "web", "auth", "dealer", "factory", "cli", "demo", "jobs",
+                "runtime"}
 DOMAIN = {
     "absences", "audit", "blinds", "floor", "games", "hands", "ledger", "lists", "penalties",
     "playovers", "rooms", "seating",
     "db", "actors", "errors", "clock", "config", "schemas", "models", "migrate", "migration_ops",
+    "checks",
 }
 
 
@@ -30,7 +32,8 @@ def module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-MODULES = {module_name(p): p for p in ROOT.rglob("*.py")}
+# the root package (a docstring) is in no layer
+MODULES = {module_name(p): p for p in ROOT.rglob("*.py") if p != ROOT / "__init__.py"}
 
 
 def imported(name: str, path: Path) -> Iterator[str]:
