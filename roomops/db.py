@@ -166,5 +166,27 @@ def read_only(engine: Engine) -> Engine:
 
 
 def make_sessionmaker(bind: Engine | Connection, **options: Any) -> sessionmaker[Session]:
-    """The app's sessions (the tests' too, bound to their rolled-back connection)."""
-    return sessionmaker(bind=bind, expire_on_commit=False, autoflush=True, **options)
+    """The app's sessions (the tests' too, bound to their rolled-back connection).
+
+    A session lives for one request or one job run, and holds strong references to the objects it
+    has in it for that span: SQLAlchemy's identity map holds them weakly, so a row read, dropped
+    and looked up again (the room, the game, the table) would be read again within one request.
+    This is the recipe of SQLAlchemy's documentation ("Session Referencing Behavior")."""
+    maker = sessionmaker(bind=bind, expire_on_commit=False, autoflush=True, **options)
+    for name in ("pending_to_persistent", "deleted_to_persistent", "detached_to_persistent",
+                 "loaded_as_persistent"):
+        event.listen(maker, name, _hold)
+    for name in ("persistent_to_detached", "persistent_to_deleted", "persistent_to_transient"):
+        event.listen(maker, name, _let_go)
+    return maker
+
+
+def _hold(session: Session, instance: object) -> None:
+    session.info.setdefault(_REFS, set()).add(instance)
+
+
+def _let_go(session: Session, instance: object) -> None:
+    session.info.get(_REFS, set()).discard(instance)
+
+
+_REFS = "roomops.refs"

@@ -59,7 +59,10 @@ def _before_statement(state: ORMExecuteState) -> None:
 
 @event.listens_for(Session, "before_commit")
 def _before_commit(session: Session) -> None:
-    write_pending(session)
+    # A savepoint released keeps its rows queued: the transaction's own commit writes them all
+    # in one INSERT (and a rollback of it drops them).
+    if not session.in_nested_transaction():
+        write_pending(session)
 
 
 @event.listens_for(Session, "after_transaction_create")

@@ -120,3 +120,18 @@ def test_r60_a_request_writes_its_audit_rows_in_one_insert_at_the_commit(room, s
     assert [e.entity_id for e in session.scalars(select(AuditEvent).where(
         AuditEvent.action == "test.row").order_by(AuditEvent.id))] == [1, 3]
     assert count(session) == before + 2
+
+
+def test_r60_a_savepoint_released_keeps_its_rows_for_the_one_insert(room, session, now):
+    """A savepoint released (as every ledger posting takes one) writes nothing itself: its rows go
+    with the transaction's, in the one INSERT at the commit."""
+    session.commit()
+    with inserts_into_audit(session) as seen:
+        record(session, room.sup, now, "test.row", ("thing", 1))
+        with session.begin_nested():
+            record(session, room.sup, now, "test.row", ("thing", 2))
+        assert seen == []
+        session.commit()
+    assert len(seen) == 1
+    assert [e.entity_id for e in session.scalars(select(AuditEvent).where(
+        AuditEvent.action == "test.row").order_by(AuditEvent.id))] == [1, 2]
