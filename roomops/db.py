@@ -178,6 +178,7 @@ def make_sessionmaker(bind: Engine | Connection, **options: Any) -> sessionmaker
         event.listen(maker, name, _hold)
     for name in ("persistent_to_detached", "persistent_to_deleted", "persistent_to_transient"):
         event.listen(maker, name, _let_go)
+    event.listen(maker, "after_soft_rollback", _forget_all)
     return maker
 
 
@@ -187,6 +188,12 @@ def _hold(session: Session, instance: object) -> None:
 
 def _let_go(session: Session, instance: object) -> None:
     session.info.get(_REFS, set()).discard(instance)
+
+
+def _forget_all(session: Session, _previous: object) -> None:
+    """After a rollback (a savepoint's too) nothing is held: rows a bulk INSERT loaded are not
+    expunged by it, and an id SQLite hands out again must not meet an object kept alive here."""
+    session.info.pop(_REFS, None)
 
 
 _REFS = "roomops.refs"
