@@ -6,7 +6,10 @@ writers never deadlock on a lock upgrade. Read-only work (the board) begins DEFE
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import cache
 from typing import Any, TypeVar
 
 from sqlalchemy import (
@@ -17,12 +20,15 @@ from sqlalchemy import (
     MetaData,
     Row,
     Update,
+    bindparam,
     create_engine,
     event,
     insert,
+    inspect,
     update,
 )
-from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
+from sqlalchemy.orm import NO_VALUE, DeclarativeBase, Session, sessionmaker
+from sqlalchemy.orm.util import identity_key
 from sqlalchemy.types import TypeDecorator
 
 M = TypeVar("M")
@@ -107,7 +113,8 @@ def end_live(session: Session, model: Any, ids: list[int], now: datetime, outcom
     """End the rows of ``model`` among ``ids`` still live (``ended_at IS NULL``), setting ``outcome``
     and ``values``, in one conditional UPDATE; returns only the ids this transaction ended, so a
     claim racing the sweep, or two sweepers, never handle one row twice."""
-    return [row[0] for row in end_live_by(session, model, "id", ids, now, outcome, (), kind=None, **values)]
+    return [row[0] for row in end_live_by(session, model, "id", ids, now, outcome, (), kind=None,
+                                          **values)]
 
 
 def end_live_by(session: Session, model: Any, key: str, keys: list[int], now: datetime,
@@ -115,42 +122,90 @@ def end_live_by(session: Session, model: Any, key: str, keys: list[int], now: da
                 kind: ColumnElement[str] | None = None, **values: object) -> list[Row[Any]]:
     """``end_live`` for the live rows (of ``kind``, if given: an SQL literal such as
     ``seating.models.OFFER``, so partial indexes on the kind apply) whose attribute ``key`` is
-    among ``keys``: one ORM-enabled UPDATE ... RETURNING handing back the id and the ``returning``
-    attributes of each row it ended (what their audit rows need, without reading them first).
-    A value may be an SQL expression (a CASE by id).
-
-    The session keeps its objects in step with the rows ended:
-
-    - ``synchronize_session="fetch"``: the objects it holds of exactly the rows the UPDATE matched
-      (their primary keys come back in the same RETURNING: one statement on SQLite and
-      PostgreSQL) are given the new values. "evaluate" (and "auto", which tries it first) would
-      match the session's objects against the WHERE clause in Python, by their possibly stale
-      state: an object whose row another transaction ended first would be marked ended by this
-      UPDATE too. A CASE cannot be evaluated in Python either.
-    - The RETURNING also names the entity (``update_returning``), loaded with
-      ``populate_existing``: the sync above sets only attributes already loaded (an object
-      flushed with ``outcome`` unset reads None without loading it) and expires a CASE value; the
-      returned rows overwrite every attribute of the objects held, so each reads what is stored,
-      with no further SELECT."""
+    among ``keys``: one UPDATE ... RETURNING (``update_returning``) handing back the id and the
+    ``returning`` attributes of each row it ended (what their audit rows need, without reading
+    them first). A value may be an SQL expression (a CASE by id)."""
     if not keys:
         return []
-    live = [getattr(model, key).in_(keys), model.ended_at.is_(None)]
+    plain = {name: v for name, v in values.items() if not isinstance(v, ColumnElement)}
+    built = {name: v for name, v in values.items() if isinstance(v, ColumnElement)}
+    params = {"keys": keys, "end_at": now, "end_outcome": outcome,
+              **{f"set_{name}": v for name, v in plain.items()}}
+    return update_returning(session, _ending(model, key, kind, returning, tuple(sorted(plain))),
+                            params, **built)
+
+
+@cache
+def _ending(model: Any, key: str, kind: ColumnElement[str] | None, returning: tuple[str, ...],
+            names: tuple[str, ...]) -> Change:
+    """``end_live_by``'s UPDATE, built once for each way it is called."""
+    where = [model.ended_at.is_(None)]
     if kind is not None:
-        live.append(model.kind == kind)
-    columns = (model.id, *(getattr(model, name) for name in returning))
-    stmt = update(model).where(*live).values(ended_at=now, outcome=outcome, **values)
-    return update_returning(session, model, stmt, *columns)
+        where.append(model.kind == kind)
+    sets: dict[str, Any] = {"ended_at": bindparam("end_at"), "outcome": bindparam("end_outcome"),
+            **{name: bindparam(f"set_{name}") for name in names}}
+    return Change.of(model, key, "keys", where, sets, returning)
 
 
-def update_returning(session: Session, model: Any, stmt: Update,
-                     *columns: Any) -> list[Row[Any]]:
-    """Run an ORM-enabled UPDATE of ``model`` and hand back ``columns`` of each row it changed;
-    the session's objects of exactly those rows read what is now stored (``end_live_by`` says
-    why "fetch" and the entity in the RETURNING)."""
-    result = session.execute(stmt.returning(*columns, model),
-                             execution_options={"synchronize_session": "fetch",
+@dataclass(frozen=True)
+class Change:
+    """An UPDATE ... RETURNING of ``model``'s rows, built once: the id and the ``returning``
+    attributes of each row changed come back (``columns`` of them). The rows are among those
+    whose attribute ``key`` is in the bind parameter ``keys`` (a list, ``update_returning``)."""
+
+    model: Any
+    stmt: Update
+    columns: int
+    key: str
+    keys: str
+
+    @classmethod
+    def of(cls, model: Any, key: str, keys: str, where: Sequence[ColumnElement[bool]],
+           sets: Mapping[str, Any], returning: Sequence[str] = ()) -> Change:
+        """The rows whose ``key`` is among the list bound as ``keys`` and that match ``where``
+        get ``sets`` (attribute -> value: bind parameters, for a statement run many times)."""
+        stmt = update(model).where(getattr(model, key).in_(bindparam(keys, expanding=True)),
+                                   *where).returning(
+            model.id, *(getattr(model, name) for name in returning))
+        return cls(model, stmt.values(**sets) if sets else stmt, 1 + len(returning), key, keys)
+
+
+def update_returning(session: Session, change: Change, params: Mapping[str, Any],
+                     **built: ColumnElement[Any]) -> list[Row[Any]]:
+    """Run ``change`` with ``params`` (and ``built``: SQL values made for this run, a CASE by id,
+    set too) and hand back its RETURNING rows, the session kept in step with them.
+
+    When the session holds objects the UPDATE may change (``_may_change``), it runs ORM-enabled
+    with the entity in its RETURNING, loaded with ``populate_existing``: the objects of exactly
+    the rows changed read what is now stored, with no further SELECT. (Matching the session's
+    objects against the WHERE clause in Python, ``synchronize_session="evaluate"``, would go by
+    their possibly stale state: an object whose row another transaction ended first would be
+    marked ended too.) Otherwise, as for most rows a request or the sweep ends, it is a Core
+    statement on the session's connection, after a flush of what the session holds (as an ORM
+    statement's autoflush): a fifth of the CPU (docs/benchmarks.md)."""
+    stmt = change.stmt.values(**built) if built else change.stmt
+    if not _may_change(session, change, set(params[change.keys])):
+        session.flush()
+        return list(session.connection().execute(stmt, dict(params)))
+    result = session.execute(stmt.returning(change.model), params,
+                             execution_options={"synchronize_session": False,
                                                 "populate_existing": True})
-    return list(result.columns(*range(len(columns))))
+    return list(result.columns(*range(change.columns)))
+
+
+def _may_change(session: Session, change: Change, keys: set[Any]) -> bool:
+    """Whether the session holds an object of ``change.model`` whose ``key`` is among ``keys``
+    (or not loaded: it might be), read from what it holds, no SQL sent."""
+    if change.key == "id":
+        return any(session.identity_map.get(identity_key(change.model, k)) is not None for k in keys)
+    return any(isinstance(obj, change.model) and _loaded(obj, change.key) in keys | {NO_VALUE}
+               for obj in session.identity_map.values())
+
+
+def _loaded(obj: object, key: str) -> Any:
+    state = inspect(obj)  # an object the session holds: mapped, its state always found
+    assert state is not None
+    return state.attrs[key].loaded_value
 
 
 def make_engine(url: str, **kwargs: Any) -> Engine:

@@ -6,11 +6,11 @@ import logging
 
 from flask import Blueprint, Flask, redirect, render_template, request, url_for
 from flask_login import LoginManager, login_required, login_user, logout_user
-from sqlalchemy import select
+from sqlalchemy import Select, bindparam, select
 from werkzeug.security import check_password_hash
 from werkzeug.wrappers import Response
 
-from roomops.rooms.models import Staff
+from roomops.rooms.models import Room, Staff
 from roomops.rooms.services import hash_token
 from roomops.web.uow import db
 
@@ -43,9 +43,20 @@ def logout() -> Response:
     return redirect(url_for("auth.login"))
 
 
+# Built once: every request with a log-in or a token runs one. The staff member's room comes in
+# the same statement: nearly every request reads it next (its policies, its clock, R1).
+_STAFF = select(Staff, Room).join(Room, Room.id == Staff.room_id)
+_BY_ID = _STAFF.where(Staff.id == bindparam("id"))
+_BY_TOKEN = _STAFF.where(Staff.api_token_hash == bindparam("hash"))
+
+
+def _active(stmt: Select[tuple[Staff, Room]], params: dict[str, object]) -> Staff | None:
+    row = db().execute(stmt, params).first()
+    return row[0] if row is not None and row[0].active else None
+
+
 def _load_staff(staff_id: str) -> Staff | None:
-    staff = db().get(Staff, int(staff_id))
-    return staff if staff and staff.active else None
+    return _active(_BY_ID, {"id": int(staff_id)})
 
 
 def _load_from_token(req: object) -> Staff | None:
@@ -53,11 +64,9 @@ def _load_from_token(req: object) -> Staff | None:
     header = request.headers.get("Authorization", "")
     if not header.startswith("Bearer "):
         return None
-    staff = db().scalar(select(Staff).where(
-        Staff.api_token_hash == hash_token(header[7:].strip())))
-    if staff is None or not staff.active:
+    staff = _active(_BY_TOKEN, {"hash": hash_token(header[7:].strip())})
+    if staff is None:
         log.warning("bad API token from %s", request.remote_addr)
-        return None
     return staff
 
 

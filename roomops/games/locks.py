@@ -6,7 +6,7 @@ from __future__ import annotations
 from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
-from roomops.actors import Actor, get_in_room
+from roomops.actors import Actor
 from roomops.errors import NotFound
 from roomops.games.models import Game, Table
 from roomops.rooms.models import Room
@@ -14,13 +14,20 @@ from roomops.rooms.models import Room
 # built once: every seat and list change runs them (docs/benchmarks.md)
 _ROOM_OF = select(Game.room_id).where(Game.id == bindparam("game_id"))
 _LOCK_ROOM = select(Room.id).where(Room.id == bindparam("room_id")).with_for_update(key_share=True)
+_TABLE_AND_GAME = select(Table, Game).join(Game, Game.id == Table.game_id).where(
+    Table.id == bindparam("table_id"))
 _LOCK_GAME = (select(Game).where(Game.id == bindparam("game_id")).with_for_update()
               .execution_options(populate_existing=True))
 
 
 def table_in_room(session: Session, actor: Actor, table_id: int) -> Table:
-    """The table of that id in the actor's room (R1), or NotFound."""
-    return get_in_room(session, Table, table_id, actor, "table")
+    """The table of that id in the actor's room (R1), or NotFound; read with its game in one
+    statement (every action on a table reads the game next: the session then has it)."""
+    row = session.execute(_TABLE_AND_GAME, {"table_id": table_id}).first()
+    if row is None or row[0].room_id != actor.room_id:
+        raise NotFound(f"no table with id {table_id} in this room")
+    table: Table = row[0]
+    return table
 
 
 def lock_game(session: Session, game_id: int) -> Game | None:

@@ -94,7 +94,11 @@ def check_seat(hold: SeatHold, rule: str, *, live: bool) -> None:
 
 def post(session: Session, actor: Actor, now: datetime, posting: Posting, key: str | None,
          print_: str) -> LedgerEntry:
-    """Insert the row (or return the one an earlier request with ``key`` made) and audit it."""
+    """Insert the row (or return the one an earlier request with ``key`` made) and audit it. A
+    row with no key is posted as ``post_many`` posts: no other request can race it to the same
+    row, so it needs no savepoint (``insert_once``)."""
+    if key is None:
+        return post_many(session, actor, now, [posting])[0]
     room, shift = _open_shift(session, actor, now)
     with closed_refused(shift):
         row, created = insert_once(session, LedgerEntry, room.id, key, print_,

@@ -6,12 +6,12 @@ from collections.abc import Set
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from sqlalchemy import bindparam, case, literal, select, update
+from sqlalchemy import bindparam, case, literal, select
 from sqlalchemy.orm import Session
 
 from roomops.actors import Actor
 from roomops.audit.service import record
-from roomops.db import UTCDateTime, end_live, end_live_by, insert_rows, update_returning
+from roomops.db import Change, UTCDateTime, end_live, end_live_by, insert_rows, update_returning
 from roomops.errors import Conflict, Invalid, NotFound
 from roomops.floor.bus import command, emit
 from roomops.floor.events import MustMoveRefused, OffersEnded, OffersMade, SeatsMayOpen
@@ -250,6 +250,12 @@ def release_offers(session: Session, actor: Actor, now: datetime, game: Game,
     return mine
 
 
+_STILL_LISTED = [ListEntry.status == "active"]
+_OFF_THE_LIST = Change.of(ListEntry, "id", "entries", _STILL_LISTED, {
+    "status": "removed", "ended_at": bindparam("at"), "end_reason": bindparam("why")})
+_TO_THE_BOTTOM = Change.of(ListEntry, "id", "entries", _STILL_LISTED, {})  # queue_at: a CASE each run
+
+
 def _missed_calls(session: Session, now: datetime, room: Room, offers: list[SeatHold],
                   outcome: str) -> set[int]:
     """R22: the entries of these missed calls still on their list go to its bottom, keeping the
@@ -257,14 +263,14 @@ def _missed_calls(session: Session, now: datetime, room: Room, offers: list[Seat
     at = {o.entry_id: now + i * TICK for i, o in enumerate(offers) if o.entry_id}
     if not at:
         return set()
-    still_listed = update(ListEntry).where(ListEntry.id.in_(at), ListEntry.status == "active")
+    params = {"entries": list(at)}
     if room.on_claim_expiry != "bottom":
-        changed = still_listed.values(status="removed", ended_at=now, end_reason=_missed(outcome))
+        rows = update_returning(session, _OFF_THE_LIST, params | {"at": now, "why": _missed(outcome)})
     else:
-        changed = still_listed.values(queue_at=case(
+        rows = update_returning(session, _TO_THE_BOTTOM, params, queue_at=case(
             {entry_id: literal(when, UTCDateTime()) for entry_id, when in at.items()},
             value=ListEntry.id))
-    return {row.id for row in update_returning(session, ListEntry, changed, ListEntry.id)}
+    return {row.id for row in rows}
 
 
 def _missed(outcome: str) -> str:

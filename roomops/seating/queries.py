@@ -9,11 +9,11 @@ from sqlalchemy.orm import Session, aliased
 
 from roomops.absences.models import Absence
 from roomops.actors import Actor, get_in_room
-from roomops.errors import Conflict
+from roomops.errors import Conflict, NotFound
 from roomops.games.locks import locked_game
 from roomops.games.models import Game, Table
 from roomops.lists.models import ListEntry
-from roomops.rooms.models import BarredPair
+from roomops.rooms.models import BarredPair, Room
 from roomops.seating.allocation import Candidate, TableState
 from roomops.seating.models import OFFER, SEATED, SeatHold
 
@@ -58,14 +58,22 @@ _ANY_OPEN_SEAT = select(Table.id).where(Table.game_id == bindparam("game_id"), T
                                         bindparam("seats") > _LIVE_AT_TABLE).limit(1)
 _BARRED = select(BarredPair.player_low_id, BarredPair.player_high_id).where(
     BarredPair.room_id == bindparam("room_id"), BarredPair.lifted_at.is_(None))
+_HOLD_IN_PLACE = select(SeatHold, Table, Game, Room).join(Table, Table.id == SeatHold.table_id).join(
+    Game, Game.id == Table.game_id).join(Room, Room.id == SeatHold.room_id).where(
+    SeatHold.id == bindparam("id"))
 _LIVE_ABSENCES = select(Absence).where(Absence.hold_id.in_(bindparam("holds", expanding=True)),
                                       Absence.ended_at.is_(None))
 
 
 def hold_in_room(session: Session, actor: Actor, hold_id: int, what: str,
                  rule: str | None = None) -> SeatHold:
-    """``get_in_room`` for a seat hold."""
-    return get_in_room(session, SeatHold, hold_id, actor, what, rule)
+    """``get_in_room`` for a seat hold (R1), read in one statement with its table, game and room,
+    which every action on a seat reads next (the session then has them)."""
+    row = session.execute(_HOLD_IN_PLACE, {"id": hold_id}).first()
+    if row is None or row[0].room_id != actor.room_id:
+        raise NotFound(f"no {what} with id {hold_id} in this room", rule)
+    hold: SeatHold = row[0]
+    return hold
 
 
 def entry_in_room(session: Session, actor: Actor, entry_id: int) -> tuple[ListEntry, bool]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime
 
-from sqlalchemy import or_, select
+from sqlalchemy import bindparam, or_, select
 from sqlalchemy.orm import Session
 
 from roomops.games.models import Game, Table
@@ -24,18 +24,22 @@ def stakes_of(game: Game) -> Stakes:
     return Stakes(game.variant, game.small_blind, game.big_blind, game.ante)
 
 
+# built once: every claim and seating runs it
+_STINTS = select(SeatHold.id.label("hold_id"), SeatHold.player_id, SeatHold.started_at,
+                 SeatHold.ended_at, SeatHold.outcome, SeatHold.leave_amount, Table.name, Game.id,
+                 Game.variant, Game.small_blind, Game.big_blind, Game.ante).join(
+    Table, Table.id == SeatHold.table_id).join(Game, Game.id == Table.game_id).where(
+    SeatHold.player_id.in_(bindparam("players", expanding=True)), SeatHold.kind == "seated",
+    or_(SeatHold.ended_at.is_(None), SeatHold.ended_at >= bindparam("since")))
+
+
 def stints(session: Session, room: Room, now: datetime, player_ids: list[int]) -> dict[int, list[Stint]]:
     """The players' live seats and the seats they left within the return window's reach (R27):
     one statement, whatever the number of players (``ix_seat_holds_player_seated``)."""
     since = now - policy_of(room).lookback()
-    stmt = select(SeatHold.id.label("hold_id"), SeatHold.player_id, SeatHold.started_at,
-                  SeatHold.ended_at, SeatHold.outcome, SeatHold.leave_amount, Table.name, Game.id,
-                  Game.variant, Game.small_blind, Game.big_blind, Game.ante).join(
-        Table, Table.id == SeatHold.table_id).join(Game, Game.id == Table.game_id).where(
-        SeatHold.player_id.in_(player_ids), SeatHold.kind == "seated",
-        or_(SeatHold.ended_at.is_(None), SeatHold.ended_at >= since))
+    rows = session.execute(_STINTS, {"players": player_ids, "since": since})
     found: dict[int, list[Stint]] = {}
-    for r in session.execute(stmt):
+    for r in rows:
         found.setdefault(r.player_id, []).append(Stint(
             Stakes(r.variant, r.small_blind, r.big_blind, r.ante), r.id, r.name, r.started_at,
             r.ended_at, r.outcome, r.leave_amount, r.hold_id))

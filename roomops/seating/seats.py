@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import Integer, bindparam, case, cast, select, update
+from sqlalchemy import Integer, bindparam, case, cast, select
 from sqlalchemy.orm import Session
 
 from roomops.actors import Actor, get_in_room
 from roomops.audit.service import record
-from roomops.db import end_live, end_live_by, insert_one, update_returning
+from roomops.db import Change, end_live, end_live_by, insert_one, update_returning
 from roomops.errors import Conflict, Invalid, NotFound
 from roomops.floor.bus import command, emit
 from roomops.floor.events import OffersEnded, PlayerSeated, SeatsEnded
@@ -145,14 +145,17 @@ _LIVE_SEAT_IN_GAME = select(SeatHold).join(Table, Table.id == SeatHold.table_id)
     SeatHold.ended_at.is_(None), Table.game_id == bindparam("game_id"))
 
 
+_OFF_LISTS = Change.of(ListEntry, "player_id", "players", [
+    ListEntry.game_id == bindparam("game"), ListEntry.status == "active"], {
+    "status": "seated", "ended_at": bindparam("at"), "end_reason": bindparam("why")}, ("player_id",))
+
+
 def leave_game_lists(session: Session, actor: Actor, now: datetime, game: Game,
                      player_ids: list[int], why: str) -> list[int]:
     """R21: players seated in the game come off its lists (status ``seated``), in one UPDATE;
     returns the ended entries' ids."""
-    ended = update_returning(session, ListEntry, update(ListEntry).where(
-        ListEntry.game_id == game.id, ListEntry.player_id.in_(player_ids),
-        ListEntry.status == "active").values(status="seated", ended_at=now, end_reason=why),
-        ListEntry.id, ListEntry.player_id)
+    ended = update_returning(session, _OFF_LISTS, {"game": game.id, "players": player_ids,
+                                                   "at": now, "why": why})
     for entry_id, player_id in ended:
         record_end(session, actor, now, "entry.seated", entry_id, player_id, why)
     return [entry_id for entry_id, _ in ended]
