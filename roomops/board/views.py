@@ -70,8 +70,11 @@ def _games(session: Session, room: Room, at: datetime) -> Markup:
 
 _LATEST = select(func.max(AuditEvent.id)).where(
     AuditEvent.room_id == bindparam("room_id")).scalar_subquery()
-_MARK = select(func.max(AuditEvent.id), func.count()).where(
-    AuditEvent.room_id == bindparam("room_id"), AuditEvent.id > _LATEST - WINDOW)
+# The LIMIT changes no answer (the window holds at most WINDOW ids) but tells PostgreSQL's planner
+# so: estimating a third of the table behind the window, it started parallel workers, ~6 ms a poll.
+_WINDOW = select(AuditEvent.id).where(AuditEvent.room_id == bindparam("room_id"),
+                                      AuditEvent.id > _LATEST - WINDOW).limit(WINDOW).subquery()
+_MARK = select(func.max(_WINDOW.c.id), func.count()).select_from(_WINDOW)
 
 
 def change_mark(session: Session, room_id: int) -> tuple[int, int]:

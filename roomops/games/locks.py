@@ -12,7 +12,6 @@ from roomops.games.models import Game, Table
 from roomops.rooms.models import Room
 
 # built once: every seat and list change runs them (docs/benchmarks.md)
-_ROOM_OF = select(Game.room_id).where(Game.id == bindparam("game_id"))
 _LOCK_ROOM = select(Room.id).where(Room.id == bindparam("room_id")).with_for_update(key_share=True)
 _TABLE_AND_GAME = select(Table, Game).join(Game, Game.id == Table.game_id).where(
     Table.id == bindparam("table_id"))
@@ -40,12 +39,10 @@ def lock_game(session: Session, game_id: int) -> Game | None:
 
     SQLite: every write transaction begins IMMEDIATE and so holds the database's one write lock
     from its first statement; nothing it read can be stale, and there is no row to lock."""
-    if session.get_bind().dialect.name == "sqlite":
-        return session.get(Game, game_id)
-    room_id = session.scalar(_ROOM_OF, {"game_id": game_id})
-    if room_id is None:
-        return None
-    session.scalar(_LOCK_ROOM, {"room_id": room_id})
+    game = session.get(Game, game_id)  # usually in the session already; its room never changes
+    if game is None or session.get_bind().dialect.name == "sqlite":
+        return game
+    session.scalar(_LOCK_ROOM, {"room_id": game.room_id})
     return session.execute(_LOCK_GAME, {"game_id": game_id}).scalar_one_or_none()
 
 

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import event, func, select
 from sqlalchemy.orm import Session
 
 from roomops.audit.models import AuditEvent
-from roomops.audit.service import record
+from roomops.audit.service import COPY_FROM, record
 
 
 @contextmanager
@@ -44,6 +45,22 @@ def test_r60_a_batch_of_rows_is_one_insert_in_the_order_recorded(room, session, 
     assert [r.entity_id for r in rows] == list(range(50))
     assert [r.reason for r in rows[:2]] == [None, "why"]
     assert count(session) == before + 50
+
+
+def test_r60_a_sweeps_worth_of_rows_is_written_whole_and_in_order(room, session, now):
+    """From ``COPY_FROM`` rows PostgreSQL takes them by COPY (SQLite by the executemany): every
+    value as recorded, times in UTC, in the order recorded."""
+    n = COPY_FROM + 5
+    for i in range(n):
+        record(session, room.sup, now + i * timedelta(milliseconds=1), "test.bulk", ("thing", i),
+               reason="why" if i % 2 else None, n=i, names=["Ana", "Zoë"], note='tab\tand "quote"')
+    rows = list(session.scalars(select(AuditEvent).where(AuditEvent.action == "test.bulk")
+                                .order_by(AuditEvent.id)))
+    assert [(r.entity_type, r.entity_id, r.reason, r.at, r.detail, r.actor, r.actor_id, r.room_id)
+            for r in rows] == [
+        ("thing", i, "why" if i % 2 else None, now + i * timedelta(milliseconds=1),
+         {"n": i, "names": ["Ana", "Zoë"], "note": 'tab\tand "quote"'}, room.sup.label,
+         room.sup.staff_id, room.room.id) for i in range(n)]
 
 
 def test_r60_queued_rows_are_written_at_commit(room, session, sessions, now):
