@@ -24,10 +24,9 @@ from sqlalchemy import (
     create_engine,
     event,
     insert,
-    inspect,
     update,
 )
-from sqlalchemy.orm import NO_VALUE, DeclarativeBase, Session, sessionmaker
+from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
 from sqlalchemy.orm.util import identity_key
 from sqlalchemy.types import TypeDecorator
 
@@ -175,7 +174,7 @@ def update_returning(session: Session, change: Change, params: Mapping[str, Any]
     """Run ``change`` with ``params`` (and ``built``: SQL values made for this run, a CASE by id,
     set too) and hand back its RETURNING rows, the session kept in step with them.
 
-    When the session holds objects the UPDATE may change (``_may_change``), it runs ORM-enabled
+    When the session may hold objects the UPDATE changes (``_may_change``), it runs ORM-enabled
     with the entity in its RETURNING, loaded with ``populate_existing``: the objects of exactly
     the rows changed read what is now stored, with no further SELECT. (Matching the session's
     objects against the WHERE clause in Python, ``synchronize_session="evaluate"``, would go by
@@ -194,18 +193,13 @@ def update_returning(session: Session, change: Change, params: Mapping[str, Any]
 
 
 def _may_change(session: Session, change: Change, keys: set[Any]) -> bool:
-    """Whether the session holds an object of ``change.model`` whose ``key`` is among ``keys``
-    (or not loaded: it might be), read from what it holds, no SQL sent."""
+    """Whether the session holds an object the UPDATE may change: of one of those ids, or, when
+    the rows are picked by another attribute, any object of the model (by the identity map's
+    keys: nothing is loaded or inspected, so a sweep holding thousands of objects pays little)."""
     if change.key == "id":
         return any(session.identity_map.get(identity_key(change.model, k)) is not None for k in keys)
-    return any(isinstance(obj, change.model) and _loaded(obj, change.key) in keys | {NO_VALUE}
-               for obj in session.identity_map.values())
-
-
-def _loaded(obj: object, key: str) -> Any:
-    state = inspect(obj)  # an object the session holds: mapped, its state always found
-    assert state is not None
-    return state.attrs[key].loaded_value
+    held = session.identity_map.keys()  # a list (IdentityMap is typed without __iter__)
+    return any(ident[0] is change.model for ident in held)
 
 
 def make_engine(url: str, **kwargs: Any) -> Engine:
