@@ -27,7 +27,16 @@ CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
-pytestmark = pytest.mark.browser
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test in this folder is a browser test (``-m "not browser"`` leaves them out): a
+    ``pytestmark`` in a conftest would mark nothing."""
+    here = Path(__file__).parent
+    for item in items:
+        if here in item.path.parents:
+            item.add_marker(pytest.mark.browser)
+
 
 # Where the tests' screenshots go: a temporary folder, so a test run leaves the tree clean;
 # ROOMOPS_SCREENSHOTS=docs/screenshots renews the pictures in the docs (docs/README: screenshots).
