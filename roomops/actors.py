@@ -51,7 +51,12 @@ def get_in_room(session: Session, model: type[M], ident: int, actor: Actor, what
                 rule: str | None = None) -> M:
     """Fetch a row of the actor's room (R1); another room's row is as unknown as a missing one.
     ``rule``: the rule of the action asked for, named in the refusal."""
-    row = session.get(model, ident)
+    return in_room(session.get(model, ident), ident, actor, what, rule)
+
+
+def in_room(row: M | None, ident: int, actor: Actor, what: str, rule: str | None = None) -> M:
+    """``row``, read by the caller, if it is of the actor's room (R1); else NotFound, as from
+    ``get_in_room``."""
     if row is None or row.room_id != actor.room_id:
         raise NotFound(f"no {what} with id {ident} in this room", rule)
     return row

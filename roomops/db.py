@@ -149,11 +149,13 @@ def _ending(model: Any, key: str, kind: ColumnElement[str] | None, returning: tu
 @dataclass(frozen=True)
 class Change:
     """An UPDATE ... RETURNING of ``model``'s rows, built once: the id and the ``returning``
-    attributes of each row changed come back (``columns`` of them). The rows are among those
-    whose attribute ``key`` is in the bind parameter ``keys`` (a list, ``update_returning``)."""
+    attributes of each row changed come back (``columns`` of them); ``loading`` also returns the
+    entity (``update_returning``). The rows are among those whose attribute ``key`` is in the bind
+    parameter ``keys`` (a list)."""
 
     model: Any
     stmt: Update
+    loading: Update
     columns: int
     key: str
     keys: str
@@ -166,7 +168,8 @@ class Change:
         stmt = update(model).where(getattr(model, key).in_(bindparam(keys, expanding=True)),
                                    *where).returning(
             model.id, *(getattr(model, name) for name in returning))
-        return cls(model, stmt.values(**sets) if sets else stmt, 1 + len(returning), key, keys)
+        stmt = stmt.values(**sets) if sets else stmt
+        return cls(model, stmt, stmt.returning(model), 1 + len(returning), key, keys)
 
 
 def update_returning(session: Session, change: Change, params: Mapping[str, Any],
@@ -182,11 +185,12 @@ def update_returning(session: Session, change: Change, params: Mapping[str, Any]
     marked ended too.) Otherwise, as for most rows a request or the sweep ends, it is a Core
     statement on the session's connection, after a flush of what the session holds (as an ORM
     statement's autoflush): a fifth of the CPU (docs/benchmarks.md)."""
-    stmt = change.stmt.values(**built) if built else change.stmt
     if not _may_change(session, change, set(params[change.keys])):
         session.flush()
+        stmt = change.stmt.values(**built) if built else change.stmt
         return list(session.connection().execute(stmt, dict(params)))
-    result = session.execute(stmt.returning(change.model), params,
+    loading = change.loading.values(**built) if built else change.loading
+    result = session.execute(loading, params,
                              execution_options={"synchronize_session": False,
                                                 "populate_existing": True})
     return list(result.columns(*range(change.columns)))

@@ -6,7 +6,7 @@ from __future__ import annotations
 from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
-from roomops.actors import Actor
+from roomops.actors import Actor, in_room
 from roomops.errors import NotFound
 from roomops.games.models import Game, Table
 from roomops.rooms.models import Room
@@ -22,11 +22,8 @@ _LOCK_GAME = (select(Game).where(Game.id == bindparam("game_id")).with_for_updat
 def table_in_room(session: Session, actor: Actor, table_id: int) -> Table:
     """The table of that id in the actor's room (R1), or NotFound; read with its game in one
     statement (every action on a table reads the game next: the session then has it)."""
-    row = session.execute(_TABLE_AND_GAME, {"table_id": table_id}).first()
-    if row is None or row[0].room_id != actor.room_id:
-        raise NotFound(f"no table with id {table_id} in this room")
-    table: Table = row[0]
-    return table
+    table: Table | None = session.scalars(_TABLE_AND_GAME, {"table_id": table_id}).first()
+    return in_room(table, table_id, actor, "table")
 
 
 def lock_game(session: Session, game_id: int) -> Game | None:

@@ -8,8 +8,8 @@ from sqlalchemy import Row, and_, bindparam, func, or_, select
 from sqlalchemy.orm import Session, aliased
 
 from roomops.absences.models import Absence
-from roomops.actors import Actor, get_in_room
-from roomops.errors import Conflict, NotFound
+from roomops.actors import Actor, get_in_room, in_room
+from roomops.errors import Conflict
 from roomops.games.locks import locked_game
 from roomops.games.models import Game, Table
 from roomops.lists.models import ListEntry
@@ -69,11 +69,8 @@ def hold_in_room(session: Session, actor: Actor, hold_id: int, what: str,
                  rule: str | None = None) -> SeatHold:
     """``get_in_room`` for a seat hold (R1), read in one statement with its table, game and room,
     which every action on a seat reads next (the session then has them)."""
-    row = session.execute(_HOLD_IN_PLACE, {"id": hold_id}).first()
-    if row is None or row[0].room_id != actor.room_id:
-        raise NotFound(f"no {what} with id {hold_id} in this room", rule)
-    hold: SeatHold = row[0]
-    return hold
+    hold: SeatHold | None = session.scalars(_HOLD_IN_PLACE, {"id": hold_id}).first()
+    return in_room(hold, hold_id, actor, what, rule)
 
 
 def entry_in_room(session: Session, actor: Actor, entry_id: int) -> tuple[ListEntry, bool]:
