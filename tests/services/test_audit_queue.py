@@ -30,6 +30,12 @@ def inserts_into_audit(session: Session) -> Iterator[list[str]]:
         event.remove(engine, "before_cursor_execute", on)
 
 
+def row_ids(session: Session) -> list[int]:
+    """The entity ids of the "test.row" rows written, in the order written."""
+    return list(session.scalars(select(AuditEvent.entity_id).where(
+        AuditEvent.action == "test.row").order_by(AuditEvent.id)))
+
+
 def count(session: Session) -> int:
     return session.scalar(select(func.count()).select_from(AuditEvent)) or 0
 
@@ -91,8 +97,7 @@ def test_r60_a_savepoint_rolled_back_drops_only_its_own_rows(room, session, now)
         inner.rollback()
     with session.begin_nested():
         record(session, room.sup, now, "test.row", ("thing", 3))
-    assert [e.entity_id for e in session.scalars(select(AuditEvent).where(
-        AuditEvent.action == "test.row").order_by(AuditEvent.id))] == [1, 3]
+    assert row_ids(session) == [1, 3]
     assert count(session) == before + 2
 
 
@@ -111,8 +116,7 @@ def test_r60_a_flush_failing_in_a_savepoint_drops_only_that_savepoints_rows(room
         record(session, room.sup, now, "test.row", ("thing", 2))
         session.add(Player(room_id=room.room.id, first_name="", created_at=now))  # refused (check)
         session.flush()
-    assert [e.entity_id for e in session.scalars(select(AuditEvent).where(
-        AuditEvent.action == "test.row").order_by(AuditEvent.id))] == [1]
+    assert row_ids(session) == [1]
     assert count(session) == before + 1
 
 
@@ -134,14 +138,13 @@ def test_r60_a_request_writes_its_audit_rows_in_one_insert_at_the_commit(room, s
         assert seen == []
         session.commit()
     assert len(seen) == 1
-    assert [e.entity_id for e in session.scalars(select(AuditEvent).where(
-        AuditEvent.action == "test.row").order_by(AuditEvent.id))] == [1, 3]
+    assert row_ids(session) == [1, 3]
     assert count(session) == before + 2
 
 
 def test_r60_a_savepoint_released_keeps_its_rows_for_the_one_insert(room, session, now):
-    """A savepoint released (as every ledger posting takes one) writes nothing itself: its rows go
-    with the transaction's, in the one INSERT at the commit."""
+    """A savepoint released (as a ledger posting with an idempotency key takes) writes nothing
+    itself: its rows go with the transaction's, in the one INSERT at the commit."""
     session.commit()
     with inserts_into_audit(session) as seen:
         record(session, room.sup, now, "test.row", ("thing", 1))
@@ -150,5 +153,4 @@ def test_r60_a_savepoint_released_keeps_its_rows_for_the_one_insert(room, sessio
         assert seen == []
         session.commit()
     assert len(seen) == 1
-    assert [e.entity_id for e in session.scalars(select(AuditEvent).where(
-        AuditEvent.action == "test.row").order_by(AuditEvent.id))] == [1, 2]
+    assert row_ids(session) == [1, 2]
