@@ -8,8 +8,10 @@ from flask_wtf.csrf import CSRFProtect
 
 def install(app: Flask, csrf: CSRFProtect) -> None:
     from roomops.board.render import FragmentCache
-    from roomops.board.views import CACHE, bp
+    from roomops.board.rows import RowsCache
+    from roomops.board.views import CACHE, ROWS, bp
 
     app.register_blueprint(bp)
-    # One cache per app: each game's rendered HTML, shared by the server's threads.
+    # One of each per app, shared by the server's threads: each game's rows, and its drawn HTML.
+    app.extensions[ROWS] = RowsCache()
     app.extensions[CACHE] = FragmentCache()

@@ -17,11 +17,9 @@ Privacy (R61): the template sees plain strings only, names already passed throug
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Hashable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from threading import Lock
 from typing import NamedTuple
 from zoneinfo import ZoneInfo
 
@@ -30,48 +28,31 @@ from markupsafe import Markup
 
 from roomops.board import countdown
 from roomops.board.countdown import Timed
+from roomops.board.lru import LRU
 from roomops.board.names import public_name
-from roomops.board.rows import AbsentRow, BehindRow, CallRow, EntryRow, GameRows, taken_seats, utc
+from roomops.board.rows import (
+    CACHE_GAMES,
+    AbsentRow,
+    BehindRow,
+    CallRow,
+    EntryRow,
+    GameRows,
+    taken_seats,
+    utc,
+)
 from roomops.games.terms import fee_text, money, natural, stakes, straddle_text
 
 # Bump when the games' markup changes: it is in every ETag (pollers holding an old one fetch the new
 # markup) and in every cache key.
 MARKUP = "6"
 TV_LIST_ROWS = 12  # TV: entries shown per list before "and N more" (the phone shows them all)
-CACHE_GAMES = 400  # about ten rooms of 40 games, a few MB of HTML
 
 
-class FragmentCache:
-    """A bounded LRU of drawn games, safe to share between the server's threads.
-
-    The lock only guards the dictionary; drawing a missing game happens outside it, so two threads
-    missing the same key at once both draw it (the same HTML) and neither waits for the other."""
+class FragmentCache(LRU[Hashable, Timed]):
+    """Drawn games, by everything each was drawn from (one per app)."""
 
     def __init__(self, size: int = CACHE_GAMES) -> None:
-        self.size = size
-        self.hits = self.misses = 0
-        self._items: OrderedDict[Hashable, Timed] = OrderedDict()
-        self._lock = Lock()
-
-    def get(self, key: Hashable) -> Timed | None:
-        with self._lock:
-            game = self._items.get(key)
-            if game is None:
-                self.misses += 1
-            else:
-                self.hits += 1
-                self._items.move_to_end(key)
-            return game
-
-    def put(self, key: Hashable, game: Timed) -> None:
-        with self._lock:
-            self._items[key] = game
-            self._items.move_to_end(key)
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
-
-    def __len__(self) -> int:
-        return len(self._items)
+        super().__init__(size)
 
 
 # ---- one game as plain strings ----------------------------------------------------------------

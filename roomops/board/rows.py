@@ -55,7 +55,8 @@ from sqlalchemy.orm import Session
 
 from roomops.absences.models import Absence
 from roomops.board.countdown import to_ms
-from roomops.games.models import Game, Table
+from roomops.board.lru import LRU
+from roomops.games.models import BoardMark, Game, Table
 from roomops.ledger.transit import behind_by_hold
 from roomops.lists.models import ListEntry
 from roomops.playovers.models import Playover
@@ -75,55 +76,82 @@ BehindRow = tuple[int, int]
 TableRow = tuple[int, str, int, tuple[AbsentRow, ...], int | None, tuple[BehindRow, ...]]
 CallRow = tuple[int, int, int, int, str, str]
 EntryRow = tuple[int, int | None, str | None, str, str]
+GameParts = tuple[tuple[TableRow, ...], tuple[CallRow, ...], tuple[EntryRow, ...]]
 GameRows = tuple[tuple[Any, ...], tuple[TableRow, ...], tuple[CallRow, ...], tuple[EntryRow, ...]]
 
 CHUNK = 256  # rows fetched at a time (see _grouped)
+CACHE_GAMES = 400  # games each of the board's caches keeps: about ten rooms of 40 (a few MB of HTML)
 _ROOM: BindParameter[int] = bindparam("room_id")
-_GAMES = select(*GAME_COLUMNS).where(Game.room_id == _ROOM, Game.status == "open").order_by(
-    Game.big_blind, Game.id)
+# the games whose rows are read: those whose board mark moved since they were last read
+_STALE: BindParameter[list[int]] = bindparam("games", expanding=True)
+_GAMES = select(*GAME_COLUMNS, BoardMark.mark).join(BoardMark, BoardMark.game_id == Game.id).where(
+    Game.room_id == _ROOM, Game.status == "open").order_by(Game.big_blind, Game.id)
 # Grouped by the table's id alone: its other columns depend on it (PostgreSQL allows them so).
 _TABLES = select(Table.game_id, Table.id, Table.name, func.coalesce(func.sum(
     literal_column("1").op("<<")(SeatHold.seat_no)), 0), Table.feeds_table_id).outerjoin(
     SeatHold, (SeatHold.table_id == Table.id) & SeatHold.ended_at.is_(None) & (SeatHold.kind == SEATED)
-).where(Table.room_id == _ROOM, Table.status == "open").group_by(Table.id).order_by(
-    Table.game_id, Table.id)
+).where(Table.room_id == _ROOM, Table.status == "open", Table.game_id.in_(_STALE)).group_by(
+    Table.id).order_by(Table.game_id, Table.id)
 # The deadline as the database's text of the stored UTC time (``utc``), as every time read here.
 _ABSENT = select(SeatHold.table_id, SeatHold.seat_no, Absence.kind, cast(Absence.deadline, String),
-                 Playover.entry_id).join(SeatHold, SeatHold.id == Absence.hold_id).outerjoin(
+                 Playover.entry_id).join(SeatHold, SeatHold.id == Absence.hold_id).join(
+    Table, Table.id == SeatHold.table_id).outerjoin(
     Playover, (Playover.hold_id == Absence.hold_id) & Playover.ended_at.is_(None)).where(
-    Absence.room_id == _ROOM, Absence.ended_at.is_(None))
+    Absence.room_id == _ROOM, Absence.ended_at.is_(None), Table.game_id.in_(_STALE))
 _BEHIND_BY_HOLD = behind_by_hold(_ROOM)
 _BEHIND = select(SeatHold.table_id, SeatHold.seat_no, _BEHIND_BY_HOLD.c.behind).join(
-    _BEHIND_BY_HOLD, _BEHIND_BY_HOLD.c.hold_id == SeatHold.id).where(
-    SeatHold.ended_at.is_(None), SeatHold.kind == SEATED)
+    _BEHIND_BY_HOLD, _BEHIND_BY_HOLD.c.hold_id == SeatHold.id).join(
+    Table, Table.id == SeatHold.table_id).where(
+    SeatHold.ended_at.is_(None), SeatHold.kind == SEATED, Table.game_id.in_(_STALE))
 _CALLS = select(Table.game_id, SeatHold.table_id, SeatHold.seat_no, SeatHold.entry_id,
                 cast(SeatHold.deadline, String), Player.first_name, Player.last_name).join(
     Table, Table.id == SeatHold.table_id).join(Player, Player.id == SeatHold.player_id).where(
-    SeatHold.room_id == _ROOM, SeatHold.ended_at.is_(None), SeatHold.kind == OFFER).order_by(
+    SeatHold.room_id == _ROOM, SeatHold.ended_at.is_(None), SeatHold.kind == OFFER,
+    Table.game_id.in_(_STALE)).order_by(
     Table.game_id, SeatHold.table_id, SeatHold.seat_no)
 _ENTRIES = select(ListEntry.game_id, ListEntry.id, ListEntry.table_id, case(
     (ListEntry.checked_in_at.is_(None), cast(ListEntry.checkin_deadline, String))),
     Player.first_name, Player.last_name).join(Player, Player.id == ListEntry.player_id).where(
-    ListEntry.room_id == _ROOM, ListEntry.status == "active").order_by(
+    ListEntry.room_id == _ROOM, ListEntry.status == "active", ListEntry.game_id.in_(_STALE)).order_by(
     ListEntry.game_id, ListEntry.queue_at, ListEntry.id)
 _BREAK = "break"
 _GAME_ID = itemgetter(0)
 
 
-def read_room(session: Session, room_id: int) -> list[GameRows]:
+class RowsCache(LRU[tuple[int, int], tuple[int, GameParts]]):
+    """Each game's rows beyond its own, with the board mark they were read at, by (room, game)
+    (one per app)."""
+
+    def __init__(self, size: int = CACHE_GAMES) -> None:
+        super().__init__(size)
+
+
+def read_room(session: Session, room_id: int, known: RowsCache) -> list[GameRows]:
     """The room's open games, lowest stakes first (R4), with their open tables, live calls (R20) and
     active list entries in list order (R13). Six statements, whatever the size of the room.
 
+    A game's own row is read every time; its other rows only when its board mark moved since
+    ``known`` had them (the triggers of migration 0020 move it with every change the board shows).
+    The mark is read first: under PostgreSQL's READ COMMITTED the rows read after it are at least
+    as new, so rows kept under a mark are never older than the mark says.
+
     Core execution on the session's connection: the rows are only read, so the ORM's per-row work
     (identity map, entity loading) would be pure cost."""
-    conn, room = session.connection(), {"room_id": room_id}
-    games = [(*g[:-3], *(_schedule(steps, *keys) for steps, keys in zip(g[-3:], SCHEDULES, strict=True)))
-             for g in conn.execute(_GAMES, room)]
+    conn = session.connection()
+    games = [(_game(row[:-1]), row[-1], known.get((room_id, row[0])))
+             for row in conn.execute(_GAMES, {"room_id": room_id})]
+    room = {"room_id": room_id, "games": [g[0] for g, mark, hit in games if hit is None or hit[0] != mark]}
     tables = _tables(conn, room)
     calls = _grouped(conn, _CALLS, room, _call)
     entries = _grouped(conn, _ENTRIES, room, itemgetter(1, 2, 3, 4, 5))
-    return [(g, tuple(tables.get(g[0], ())), tuple(calls.get(g[0], ())), tuple(entries.get(g[0], ())))
-            for g in games]
+    out: list[GameRows] = []
+    for game, mark, hit in games:
+        if hit is None or hit[0] != mark:
+            hit = mark, (tuple(tables.get(game[0], ())), tuple(calls.get(game[0], ())),
+                         tuple(entries.get(game[0], ())))
+            known.put((room_id, game[0]), hit)
+        out.append((game, *hit[1]))
+    return out
 
 
 def utc(text: str) -> datetime:
@@ -137,12 +165,17 @@ def taken_seats(seated: int, seats: int) -> list[int]:
     return [n for n in range(1, seats + 1) if seated >> n & 1]
 
 
+def _game(row: Any) -> tuple[Any, ...]:
+    """A game's row, its schedules (the last columns) as plain tuples."""
+    return (*row[:-3], *(_schedule(steps, *keys) for steps, keys in zip(row[-3:], SCHEDULES, strict=True)))
+
+
 def _schedule(steps: list[dict[str, int]] | None, key: str, value: str) -> tuple[tuple[int, int], ...]:
     """R50/R51/R53: a fee or rake schedule as plain (key, amount) tuples, so game rows hash."""
     return tuple(sorted((s[key], s[value]) for s in steps or ()))
 
 
-def _tables(conn: Connection, room: dict[str, int]) -> dict[int, list[TableRow]]:
+def _tables(conn: Connection, room: dict[str, Any]) -> dict[int, list[TableRow]]:
     """Each game's open tables (R5) with their taken seats, the live absences on them (R23, R25:
     with a break's deadline, R24, and the entry playing over the seat, R29, whose name is among
     the game's entries: the entry stays active) and the chips playing behind (R31)."""
@@ -171,7 +204,7 @@ def _call(row: Any) -> CallRow:
     return table_id, seat_no, entry_id, to_ms(utc(deadline)), first, last
 
 
-def _grouped(conn: Connection, stmt: Select[Any], room: dict[str, int],
+def _grouped(conn: Connection, stmt: Select[Any], room: dict[str, Any],
              pick: Callable[[Any], Any]) -> dict[int, list[Any]]:
     """``pick`` of each row of ``stmt`` (ordered by game id, its first column), by game.
 

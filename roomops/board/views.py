@@ -31,7 +31,7 @@ from werkzeug.wrappers import Response
 from roomops.audit.models import AuditEvent
 from roomops.board import countdown
 from roomops.board.render import MARKUP, FragmentCache, games_html
-from roomops.board.rows import read_room
+from roomops.board.rows import RowsCache, read_room
 from roomops.rooms.models import Room
 from roomops.web.uow import db, now
 
@@ -40,6 +40,7 @@ bp = Blueprint("board", __name__)
 POLL_SECONDS = 2
 PAGE_SECONDS = 12  # TV: how long each page of a large room stays up
 CACHE = "roomops.board"  # app.extensions key of the app's FragmentCache
+ROWS = "roomops.board.rows"  # and of its RowsCache
 # Audit ids are handed out before commit: on PostgreSQL a lower id can commit after a higher one.
 # Counting the room's rows among the last WINDOW ids catches that late row, which max(id) alone
 # would miss (it would leave a board stale until the next change).
@@ -62,7 +63,8 @@ class Header:
 def _games(session: Session, room: Room, at: datetime) -> Markup:
     """The room's games as shown at ``at`` (countdowns included)."""
     cache: FragmentCache = current_app.extensions[CACHE]
-    return games_html(read_room(session, room.id), room.id, room.display_name, room.timezone,
+    known: RowsCache = current_app.extensions[ROWS]
+    return games_html(read_room(session, room.id, known), room.id, room.display_name, room.timezone,
                       countdown.to_ms(at), cache)
 
 

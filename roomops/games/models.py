@@ -5,7 +5,18 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
-from sqlalchemy import JSON, Boolean, CheckConstraint, ForeignKey, Index, String, false, text, true
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    CheckConstraint,
+    ForeignKey,
+    Index,
+    String,
+    false,
+    text,
+    true,
+)
 from sqlalchemy.orm import Mapped, mapped_column
 
 from roomops.checks import one_of
@@ -98,3 +109,15 @@ class Table(Base):
     closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     # R17: a must-move table feeds this main table of the same game
     feeds_table_id: Mapped[int | None] = mapped_column(ForeignKey("tables.id"))
+
+
+class BoardMark(Base):
+    """What the public board shows of a game beyond its own row, as a number the database moves on
+    every change of it (triggers of migration 0020): the board re-reads a game's rows only when its
+    mark moved (docs/board.md). A row of its own, not a column of ``games``: the foreign keys that
+    point at ``games`` would otherwise read past every version the moves leave behind."""
+
+    __tablename__ = "board_marks"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    mark: Mapped[int] = mapped_column(BigInteger, server_default="0")

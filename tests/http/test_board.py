@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections import Counter
 from datetime import timedelta
 from zoneinfo import ZoneInfo
 
@@ -15,7 +16,8 @@ from roomops.absences import services as absences
 from roomops.absences.models import Absence
 from roomops.audit.models import AuditEvent
 from roomops.audit.service import latest_id, record
-from roomops.board.views import CACHE
+from roomops.board.rows import GameParts, RowsCache
+from roomops.board.views import CACHE, ROWS
 from roomops.games import services as games
 from roomops.games.terms import fee_text, money, stakes, straddle_text
 from roomops.lists import services as lists
@@ -447,17 +449,38 @@ def cache(app):
     return app.extensions[CACHE]
 
 
-def test_a_change_to_one_game_draws_that_game_again_and_no_other(client, room, session, now, cache):
+class CountedReads(RowsCache):
+    """The board's rows cache, counting how many times each game's rows were read (and kept)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.reads = Counter[int]()
+
+    def put(self, key: tuple[int, int], value: tuple[int, GameParts]) -> None:
+        self.reads[key[1]] += 1
+        super().put(key, value)
+
+
+@pytest.fixture()
+def known(app):
+    app.extensions[ROWS] = reads = CountedReads()
+    return reads
+
+
+def test_a_change_to_one_game_reads_and_draws_that_game_again_and_no_other(client, room, session, now,
+                                                                          cache, known):
     nlh, plo, dc = room.game(now), room.game(now, variant="PL Omaha"), room.game(now, variant="Razz")
     for game in (nlh, plo, dc):
         lists.join(session, room.sup, now, player_id=room.player(now, f"First{game.id}").id, game_id=game.id)
     session.commit()
     before = client.get("/board/main").text
-    assert cache.misses == 3
+    assert cache.misses == 3 and known.reads == {nlh.id: 1, plo.id: 1, dc.id: 1}
     lists.join(session, room.sup, now, player_id=room.player(now, "Newcomer", "Quinn").id, game_id=plo.id)
     session.commit()
     after = client.get("/board/main").text
     assert cache.misses == 4 and cache.hits == 2
+    # its board mark moved: only PL Omaha's rows were read again (the others' were kept)
+    assert known.reads == {nlh.id: 1, plo.id: 2, dc.id: 1}
     assert "Newcomer Q." in section(after, plo) and "Newcomer" not in before
     assert listed(after, "PL Omaha 1/2 waiting list") == [f"First{plo.id} P.", "Newcomer Q."]
     for game in (nlh, dc):
@@ -542,7 +565,8 @@ def test_r12_time_zone_change_shows_in_the_checkin_time_at_once(client, room, se
 
 
 def test_a_name_the_change_mark_does_not_see_still_shows_on_a_fresh_render(client, room, session, now):
-    """The cache is keyed on the rows themselves, not on the change mark."""
+    """A change no service made writes no audit row (the poll's change mark stays), but the
+    database moves the game's board mark, so the game's rows are read again."""
     game = room.game(now)
     ana = room.player(now, "Ana", "Silva")
     lists.join(session, room.sup, now, player_id=ana.id, game_id=game.id)

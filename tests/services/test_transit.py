@@ -8,7 +8,7 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import select
 
-from roomops.board.rows import read_room
+from roomops.board.rows import RowsCache, read_room
 from roomops.errors import Conflict, Forbidden, Invalid
 from roomops.ledger import transit
 from roomops.ledger.models import LedgerEntry, TransitSlip
@@ -132,7 +132,7 @@ def test_r31_playing_behind_is_read_from_the_rooms_open_slips_not_a_scan(room, s
     transit.request(session, room.sup, now, holds[0].id, 20000)
 
     def read() -> None:
-        assert read_room(session, room.room.id)
+        assert read_room(session, room.room.id, RowsCache())
         assert load(session, room.room.id, now).games
         assert transit.behind_at_table(session, holds[0].table_id) == {holds[0].seat_no: 20000}
 
