@@ -26,6 +26,17 @@ def table_in_room(session: Session, actor: Actor, table_id: int) -> Table:
     return in_room(table, table_id, actor, "table")
 
 
+def lock_room(session: Session, room_id: int) -> None:
+    """PostgreSQL: take the room's lock (``FOR NO KEY UPDATE``: inserts referencing the room are
+    not blocked), first, before any other lock. Every change of what the public board shows of the
+    room's games takes it, since each such change also moves its game's board mark (a row the
+    triggers of migration 0020 update): a writer that took a seat's lock first and the mark's
+    second could deadlock with one holding the room, the mark and waiting for that seat. SQLite:
+    nothing to do (the transaction holds the database's one write lock)."""
+    if session.get_bind().dialect.name != "sqlite":
+        session.scalar(_LOCK_ROOM, {"room_id": room_id})
+
+
 def lock_game(session: Session, game_id: int) -> Game | None:
     """Serialise every seat and list change of a room. None when the game does not exist.
 
@@ -39,7 +50,7 @@ def lock_game(session: Session, game_id: int) -> Game | None:
     game = session.get(Game, game_id)  # usually in the session already; its room never changes
     if game is None or session.get_bind().dialect.name == "sqlite":
         return game
-    session.scalar(_LOCK_ROOM, {"room_id": game.room_id})
+    lock_room(session, game.room_id)
     return session.execute(_LOCK_GAME, {"game_id": game_id}).scalar_one_or_none()
 
 

@@ -2,8 +2,9 @@
 confirms facility funds (cheque/credit) and authorises the transit, and a different staff member
 confirms delivery at the table, which posts the ledger row (R52). Cancelled slips keep their number.
 
-The slip's state is on its row: each step locks the row, checks the move
-(``rules.next_state``), sets its own who/when columns once and writes an audit row (R60)."""
+The slip's state is on its row: each step locks the room (as every change the board shows does,
+``games.locks.lock_room``), then the row, checks the move (``rules.next_state``), sets its own
+who/when columns once and writes an audit row (R60)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from sqlalchemy.orm import Session
 from roomops.actors import Actor, get_in_room
 from roomops.audit.service import record
 from roomops.errors import Invalid
+from roomops.games.locks import lock_room
 from roomops.games.models import Table
 from roomops.ledger.idempotency import fingerprint, insert_once, replay
 from roomops.ledger.models import TransitSlip
@@ -45,6 +47,7 @@ def request(session: Session, actor: Actor, now: datetime, hold_id: int, amount:
     check_currency(currency, session.get_one(Room, actor.room_id).currency)
     print_ = fingerprint(op="transit", hold_id=hold_id, amount=amount, method=method,
                          staff=actor.staff_id)
+    lock_room(session, actor.room_id)  # a slip moves the game's board mark (lock_room)
     hold = locked_hold(session, actor, hold_id)
     earlier = replay(session, TransitSlip, actor.room_id, key, print_)  # after the lock, as above
     if earlier is not None:
@@ -109,6 +112,7 @@ def cancel(session: Session, actor: Actor, now: datetime, slip_id: int, reason: 
 
 def _locked(session: Session, actor: Actor, slip_id: int) -> TransitSlip:
     get_in_room(session, TransitSlip, slip_id, actor, "transit slip")
+    lock_room(session, actor.room_id)  # a slip moves the game's board mark (lock_room)
     return session.scalars(select(TransitSlip).where(TransitSlip.id == slip_id).with_for_update()
                            .execution_options(populate_existing=True)).one()
 

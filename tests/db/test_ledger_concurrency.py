@@ -4,16 +4,24 @@ and unique when requests race and some roll back."""
 
 from __future__ import annotations
 
+import threading
+import time
 from datetime import timedelta
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
 
 from roomops.db import make_engine
+from roomops.errors import Conflict
 from roomops.floor.handlers import session_factory
+from roomops.games.models import Table
 from roomops.ledger import services as ledger
 from roomops.ledger import transit
 from roomops.ledger.models import LedgerEntry, TransitSlip
+from roomops.lists import services as lists
+from roomops.rooms.services import add_player
+from roomops.seating import seats
+from roomops.seating.models import SeatHold
 from tests.databases import migrated_database
 from tests.db.test_concurrency import T0, _race, pytestmark  # noqa: F401  (PostgreSQL only)
 from tests.factories import Room_
@@ -85,3 +93,49 @@ def test_one_key_racing_takes_one_slip_number(pg):
     with pg() as s:
         assert s.scalar(select(func.count()).select_from(TransitSlip)) == 1
         assert transit.request(s, sup, T0, holds[1], 5000).number == 2
+
+
+def _waiting_for_a_lock(pg, pid: int) -> bool:
+    with pg() as s:
+        return bool(s.scalar(text("SELECT count(*) FROM pg_locks WHERE pid = :pid AND NOT granted"),
+                             {"pid": pid}))
+
+
+def test_a_transit_slip_waits_for_the_room_so_it_cannot_deadlock_with_the_desk(pg):
+    """A slip moves its game's board mark (migration 0020). The desk holds the room and the game,
+    has moved the mark (a player joined the list) and is about to end seat 1; a cashier requests
+    chips for seat 1 meanwhile. Were the cashier to lock the seat first and the mark second, each
+    would wait for the other (PostgreSQL would abort one). The cashier takes the room lock first,
+    so it waits for the desk, then finds the player gone (R31)."""
+    sup, cashier, holds = _room(pg)
+    with pg() as s:
+        game_id = s.get_one(Table, s.get_one(SeatHold, holds[0]).table_id).game_id
+        newcomer_id = add_player(s, sup, T0, first_name="Nora").id
+        s.commit()
+    with pg() as desk:
+        lists.join(desk, sup, T0, player_id=newcomer_id, game_id=game_id)
+        desk.flush()  # the desk holds the room, the game and the game's mark
+        pid: list[int] = []
+        outcome: list[object] = []
+
+        def request() -> None:
+            with pg() as s:
+                pid.append(s.scalar(text("SELECT pg_backend_pid()")))
+                try:
+                    transit.request(s, cashier, T0, holds[0], 20000)
+                    s.commit()
+                    outcome.append("requested")
+                except Exception as exc:  # checked below
+                    outcome.append(exc)
+
+        worker = threading.Thread(target=request)
+        worker.start()
+        deadline = time.monotonic() + 10
+        while not (pid and _waiting_for_a_lock(pg, pid[0])) and time.monotonic() < deadline:
+            time.sleep(0.01)  # until the cashier's request waits on a lock
+        assert pid and _waiting_for_a_lock(pg, pid[0])
+        seats.leave(desk, sup, T0 + timedelta(minutes=1), holds[0], 30000)
+        desk.commit()
+    worker.join(30)
+    assert len(outcome) == 1 and isinstance(outcome[0], Conflict), outcome
+    assert outcome[0].rule == "R31"
