@@ -1,4 +1,5 @@
-"""What the public board reads: each running game's rows, as plain tuples, in six statements.
+"""What the public board reads: each running game's rows, as plain tuples, in six statements; a
+game's rows are read again only when its board mark moved (``read_room``, ``RowsCache``).
 
 The board has its own reader, lighter than ``roomops.seating.snapshot`` (the desk's and the API's):
 only the columns the board shows, no per-row objects, and none of a seated player's columns, since
@@ -138,15 +139,17 @@ def read_room(session: Session, room_id: int, known: RowsCache) -> list[GameRows
     Core execution on the session's connection: the rows are only read, so the ORM's per-row work
     (identity map, entity loading) would be pure cost."""
     conn = session.connection()
-    games = [(_game(row[:-1]), row[-1], known.get((room_id, row[0])))
-             for row in conn.execute(_GAMES, {"room_id": room_id})]
-    room = {"room_id": room_id, "games": [g[0] for g, mark, hit in games if hit is None or hit[0] != mark]}
+    games = [(_game(row[:-1]), row[-1]) for row in conn.execute(_GAMES, {"room_id": room_id})]
+    kept = {game[0]: hit for game, mark in games
+            if (hit := known.get((room_id, game[0]))) is not None and hit[0] == mark}
+    room = {"room_id": room_id, "games": [game[0] for game, _mark in games if game[0] not in kept]}
     tables = _tables(conn, room)
     calls = _grouped(conn, _CALLS, room, _call)
     entries = _grouped(conn, _ENTRIES, room, itemgetter(1, 2, 3, 4, 5))
     out: list[GameRows] = []
-    for game, mark, hit in games:
-        if hit is None or hit[0] != mark:
+    for game, mark in games:
+        hit = kept.get(game[0])
+        if hit is None:
             hit = mark, (tuple(tables.get(game[0], ())), tuple(calls.get(game[0], ())),
                          tuple(entries.get(game[0], ())))
             known.put((room_id, game[0]), hit)
