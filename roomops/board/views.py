@@ -32,6 +32,7 @@ from roomops.audit.models import AuditEvent
 from roomops.board import countdown
 from roomops.board.render import MARKUP, FragmentCache, games_html
 from roomops.board.rows import RowsCache, read_room
+from roomops.games.models import BoardMark, Game
 from roomops.rooms.models import Room
 from roomops.web.uow import db, now
 
@@ -76,21 +77,25 @@ _LATEST = select(func.max(AuditEvent.id)).where(
 # so: estimating a third of the table behind the window, it started parallel workers, ~6 ms a poll.
 _WINDOW = select(AuditEvent.id).where(AuditEvent.room_id == bindparam("room_id"),
                                       AuditEvent.id > _LATEST - WINDOW).limit(WINDOW).subquery()
-_MARK = select(func.max(_WINDOW.c.id), func.count()).select_from(_WINDOW)
+# The sum of the room's board marks: each only grows, so the sum moves with every move of one.
+_BOARD_MARKS = select(func.coalesce(func.sum(BoardMark.mark), 0)).join(
+    Game, Game.id == BoardMark.game_id).where(Game.room_id == bindparam("room_id")).scalar_subquery()
+_MARK = select(func.max(_WINDOW.c.id), func.count(), _BOARD_MARKS).select_from(_WINDOW)
 
 
-def change_mark(session: Session, room_id: int) -> tuple[int, int]:
-    """(latest audit id, how many of the room's rows lie among the last WINDOW ids): one statement,
-    which every poll runs.
+def change_mark(session: Session, room_id: int) -> tuple[int, int, int]:
+    """(latest audit id, how many of the room's rows lie among the last WINDOW ids, the sum of its
+    games' board marks): one statement, which every poll runs.
 
     The first is ``roomops.audit.service.latest_id`` (the snapshot's version); the second moves when
-    a row with a lower id commits late, which the first alone would miss."""
+    a row with a lower id commits late, which the first alone would miss; the third moves with
+    every change the board shows of a game, audited or not (a fix made by hand: migration 0020)."""
     row = session.execute(_MARK, {"room_id": room_id}).one()
-    return int(row[0] or 0), int(row[1])
+    return int(row[0] or 0), int(row[1]), int(row[2])
 
 
-def etag(room: Room, mark: tuple[int, int]) -> str:
-    return f"board-{room.id}-{mark[0]}-{mark[1]}-m{MARKUP}"
+def etag(room: Room, mark: tuple[int, int, int]) -> str:
+    return f"board-{room.id}-{mark[0]}-{mark[1]}-{mark[2]}-m{MARKUP}"
 
 
 def _stamp(resp: Response, at: datetime) -> Response:

@@ -564,16 +564,21 @@ def test_r12_time_zone_change_shows_in_the_checkin_time_at_once(client, room, se
     assert "check in by 21:30" in client.get("/board/main").text
 
 
-def test_a_name_the_change_mark_does_not_see_still_shows_on_a_fresh_render(client, room, session, now):
-    """A change no service made writes no audit row (the poll's change mark stays), but the
-    database moves the game's board mark, so the game's rows are read again."""
+def test_a_change_made_by_hand_moves_the_etag_and_shows(client, room, session, now):
+    """A change no service made writes no audit row, but the database moves the game's board mark:
+    the poll's ETag moves (a TV showing the board fetches it) and the game's rows are read again."""
     game = room.game(now)
     ana = room.player(now, "Ana", "Silva")
     lists.join(session, room.sup, now, player_id=ana.id, game_id=game.id)
     session.commit()
-    assert "Ana S." in client.get("/board/main").text
+    live = client.get("/board/main/live")
+    assert "Ana S." in live.text
+    top = latest_id(session, room.room.id)
     ana.first_name = "Anabel"  # not through a service: no audit row
     session.commit()
+    assert latest_id(session, room.room.id) == top
+    again = client.get("/board/main/live", headers={"If-None-Match": live.headers["ETag"]})
+    assert again.status_code == 200 and "Anabel S." in again.text
     assert "Anabel S." in client.get("/board/main").text
 
 
