@@ -9,6 +9,7 @@ from typing import Generic, TypeVar
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
+GAMES = 400  # games each of the board's caches keeps: about ten rooms of 40 (a few MB of HTML)
 
 
 class LRU(Generic[K, V]):
@@ -17,7 +18,7 @@ class LRU(Generic[K, V]):
     The lock only guards the dictionary; making a missing value happens outside it, so two threads
     missing the same key at once both make it (the same value) and neither waits for the other."""
 
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int = GAMES) -> None:
         self.size = size
         self.hits = self.misses = 0
         self._items: OrderedDict[K, V] = OrderedDict()

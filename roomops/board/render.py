@@ -31,7 +31,6 @@ from roomops.board.countdown import Timed
 from roomops.board.lru import LRU
 from roomops.board.names import public_name
 from roomops.board.rows import (
-    CACHE_GAMES,
     AbsentRow,
     BehindRow,
     CallRow,
@@ -50,9 +49,6 @@ TV_LIST_ROWS = 12  # TV: entries shown per list before "and N more" (the phone s
 
 class FragmentCache(LRU[Hashable, Timed]):
     """Drawn games, by everything each was drawn from (one per app)."""
-
-    def __init__(self, size: int = CACHE_GAMES) -> None:
-        super().__init__(size)
 
 
 # ---- one game as plain strings ----------------------------------------------------------------

@@ -81,7 +81,6 @@ GameParts = tuple[tuple[TableRow, ...], tuple[CallRow, ...], tuple[EntryRow, ...
 GameRows = tuple[tuple[Any, ...], tuple[TableRow, ...], tuple[CallRow, ...], tuple[EntryRow, ...]]
 
 CHUNK = 256  # rows fetched at a time (see _grouped)
-CACHE_GAMES = 400  # games each of the board's caches keeps: about ten rooms of 40 (a few MB of HTML)
 _ROOM: BindParameter[int] = bindparam("room_id")
 # the games whose rows are read: those whose board mark moved since they were last read
 _STALE: BindParameter[list[int]] = bindparam("games", expanding=True)
@@ -122,9 +121,6 @@ _GAME_ID = itemgetter(0)
 class RowsCache(LRU[tuple[int, int], tuple[int, GameParts]]):
     """Each game's rows beyond its own, with the board mark they were read at, by (room, game)
     (one per app)."""
-
-    def __init__(self, size: int = CACHE_GAMES) -> None:
-        super().__init__(size)
 
 
 def read_room(session: Session, room_id: int, known: RowsCache) -> list[GameRows]:
