@@ -14,6 +14,7 @@ from flask.cli import with_appcontext
 from sqlalchemy import select
 
 from roomops import migrate
+from roomops.errors import RoomopsError
 from roomops.floor.unit import UnitOfWork, unit
 from roomops.rooms.models import ROLES, Room, Staff
 from roomops.rooms.services import create_room, create_staff, issue_api_token
@@ -22,9 +23,13 @@ from roomops.runtime import ext
 
 @contextmanager
 def _unit() -> Iterator[UnitOfWork]:
-    """A command's unit of work: its one commit point (``roomops.floor.unit``)."""
-    with ext().sessions() as session, unit(session, None, ext().clock.now()) as uow:
-        yield uow
+    """A command's unit of work: its one commit point (``roomops.floor.unit``). A refusal is the
+    command's error message (exit status 1), nothing written."""
+    try:
+        with ext().sessions() as session, unit(session, None, ext().clock.now()) as uow:
+            yield uow
+    except RoomopsError as err:
+        raise click.ClickException(str(err)) from None
 
 
 def _log_to_console() -> None:
@@ -56,10 +61,15 @@ def db_downgrade(revision: str) -> None:
 @click.argument("slug")
 @click.argument("name")
 @click.option("--timezone", default="UTC", show_default=True, help="IANA zone, e.g. Europe/London")
+@click.option("--currency", default="GBP", show_default=True,
+              help="ISO 4217 code of the only currency that plays (R32); fixed once the room exists")
+@click.option("--locale", default="en_GB", show_default=True,
+              help="how amounts are written and typed, e.g. de_DE (changeable in the room policy)")
 @with_appcontext
-def create_room_cmd(slug: str, name: str, timezone: str) -> None:
+def create_room_cmd(slug: str, name: str, timezone: str, currency: str, locale: str) -> None:
     with _unit() as uow:
-        create_room(uow.session, uow.now, slug=slug, name=name, timezone=timezone)
+        create_room(uow.session, uow.now, slug=slug, name=name, timezone=timezone,
+                    currency=currency, locale=locale)
         uow.commit()
     click.echo(f"room {slug} created")
 

@@ -10,13 +10,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cache
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 from sqlalchemy import (
+    BigInteger,
     ColumnElement,
     Connection,
     DateTime,
     Engine,
+    Integer,
     MetaData,
     Row,
     Update,
@@ -26,7 +28,7 @@ from sqlalchemy import (
     insert,
     update,
 )
-from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
+from sqlalchemy.orm import DeclarativeBase, Session, mapped_column, sessionmaker
 from sqlalchemy.orm.util import identity_key
 from sqlalchemy.types import TypeDecorator
 
@@ -43,6 +45,12 @@ NAMING = {
 
 class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING)
+
+
+Minor = Annotated[int, mapped_column(BigInteger().with_variant(Integer(), "sqlite"))]
+"""An amount in integer minor units (R52), ``Mapped[Minor]``: BIGINT on PostgreSQL (migration
+0021), so a total fits any currency's minor units; SQLite's INTEGER is 64-bit already, and the
+variant keeps the models matching the tables SQLite has (never rebuilt for it)."""
 
 
 class UTCDateTime(TypeDecorator[datetime]):

@@ -1,6 +1,15 @@
-"""Domain errors: every refusal names the problem and, where it is a room rule, the rule id."""
+"""Domain errors: every refusal names the problem and, where it is a room rule, the rule id.
+
+A refusal that names amounts carries them apart, in integer minor units (``amounts``), with
+``{name}`` in its message where each goes: the domain does not know how the room writes money,
+the edge that answers does (``text``; ``roomops.money``)."""
 
 from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+
+_PLACE = re.compile(r"\{(\w+)\}")
 
 
 class RoomopsError(Exception):
@@ -8,15 +17,27 @@ class RoomopsError(Exception):
 
     status = 400
 
-    def __init__(self, message: str, rule: str | None = None, *, status: int | None = None) -> None:
+    def __init__(self, message: str, rule: str | None = None, *, status: int | None = None,
+                 amounts: Mapping[str, int] | None = None) -> None:
         super().__init__(message)
-        self.message = message
+        self.template = message
+        self.amounts = dict(amounts or {})
         self.rule = rule
         if status is not None:
             self.status = status
 
-    def to_dict(self) -> dict[str, str | None]:
-        return {"error": self.message, "rule": self.rule}
+    def text(self, money: Callable[[int], str] = lambda amount: f"{amount} (minor units)") -> str:
+        """The message with its amounts written by ``money`` (the room's ``Money``)."""
+        if not self.amounts:
+            return self.template
+        # only the named amounts: any other brace (a table's name, say) is left as it is
+        return _PLACE.sub(lambda m: money(self.amounts[m[1]]) if m[1] in self.amounts else m[0],
+                          self.template)
+
+    @property
+    def message(self) -> str:
+        """The message for a log, its amounts in minor units (no room to write them for)."""
+        return self.text()
 
     def __str__(self) -> str:
         return f"{self.message} ({self.rule})" if self.rule else self.message

@@ -22,7 +22,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None,
                engine: Engine | None = None, **flask_config: Any) -> Flask:
     from roomops import api, board, dealer, desk
     from roomops.auth import views as auth_views
-    from roomops.web import errors, uow
+    from roomops.web import errors, money, uow
 
     settings = settings or Settings()
     app = Flask(__name__, template_folder="../templates", static_folder="../static")
@@ -38,6 +38,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None,
     csrf.init_app(app)
     app.teardown_appcontext(uow.close)
     errors.install(app)
+    money.install(app)
     auth_views.install(app)
     for module in (desk, board, api, dealer):
         module.install(app, csrf)

@@ -18,10 +18,19 @@ from roomops.ledger.rules import Method as LedgerMethod
 from roomops.lists.models import Source
 from roomops.rooms.models import DisplayName, ExpiryPolicy, MustMoveRefusal, Placement, ReturnWindow
 
-INT_MAX = 2**31 - 1  # the database's INTEGER columns (PostgreSQL int4)
+INT_MAX = 2**31 - 1  # the database's INTEGER columns (PostgreSQL int4): ids, counts, numbers
+# R52: the largest amount accepted, in minor units. As large as any real table could see in any
+# currency's minor units (10 billion in a two-decimal currency), and small enough that the sum of
+# 9 million such rows still fits a signed 64-bit integer (9.2e18): neither SQLite's integer sum()
+# (which raises on overflow) nor a BIGINT total (``roomops.db.Minor``) can overflow in a gaming day.
+# Also exact as a JSON number in any client (below 2**53).
+MAX_AMOUNT = 10**12
+# R54: a count is of a table's or the day's total, a sum of many such amounts: anything its 64-bit
+# column holds, so a day whose total passes MAX_AMOUNT is still counted exactly.
+MAX_TOTAL = 2**63 - 1
 Id = Annotated[int, Field(ge=1, le=INT_MAX)]
-Money = Annotated[int, Field(ge=1, le=INT_MAX, description="integer minor units")]
-MoneyOrZero = Annotated[int, Field(ge=0, le=INT_MAX, description="integer minor units")]
+Money = Annotated[int, Field(ge=1, le=MAX_AMOUNT, description="integer minor units")]
+MoneyOrZero = Annotated[int, Field(ge=0, le=MAX_AMOUNT, description="integer minor units")]
 Reason = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=500)]
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=60)]
 SeatNo = Annotated[int, Field(ge=1, le=10)]
@@ -253,6 +262,8 @@ class Policy(Body):
     """R3: the room's policies; any subset may be sent."""
 
     timezone: Annotated[str, StringConstraints(min_length=1, max_length=64)] | None = None
+    locale: Annotated[str, StringConstraints(min_length=2, max_length=16)] | None = Field(
+        None, description="R32: how amounts are written and typed, e.g. en_GB, de_DE, en_US")
     display_name: DisplayName | None = None
     claim_minutes: Annotated[int, Field(ge=1, le=120)] | None = None
     on_claim_expiry: ExpiryPolicy | None = None

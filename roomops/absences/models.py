@@ -11,7 +11,7 @@ from sqlalchemy import CheckConstraint, Date, ForeignKey, Index, String, Text, t
 from sqlalchemy.orm import Mapped, mapped_column
 
 from roomops.checks import one_of
-from roomops.db import Base, UTCDateTime
+from roomops.db import Base, Minor, UTCDateTime
 
 AbsenceKind = Literal["break", "away"]
 # returned: back in time; released: the sweep gave the seat up (R24/R26); seat_ended: the player left
@@ -56,7 +56,7 @@ class Absence(Base):
     ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     outcome: Mapped[AbsenceOutcome | None] = mapped_column(String(10))
     note: Mapped[str | None] = mapped_column(Text)
-    stack: Mapped[int]  # the stack left on the table, in minor units (feeds R27 via R24)
+    stack: Mapped[Minor]  # the stack left on the table, in minor units (feeds R27 via R24)
     missed_bb: Mapped[int] = mapped_column(default=0, server_default=text("0"))  # R26
     # R29: the owner asked for no playover until then (exclusive); None: not asked
     no_playover_until: Mapped[datetime | None] = mapped_column(UTCDateTime)

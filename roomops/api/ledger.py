@@ -42,7 +42,7 @@ def _body(model: type[B], rule: str) -> B:
     try:
         return body(model)
     except Invalid as err:
-        raise Invalid(err.message, rule) from None
+        raise Invalid(err.template, rule, amounts=err.amounts) from None
 
 
 def _key(sent: str | None) -> str | None:

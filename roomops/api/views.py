@@ -54,6 +54,7 @@ from roomops.schemas import (
 from roomops.seating import offers, returns, seats, snapshot
 from roomops.seating.return_rule import Requirement
 from roomops.web.errors import describe
+from roomops.web.money import room_money
 from roomops.web.uow import actor, db, now, run
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -257,7 +258,7 @@ def requirement_view(player_id: int, game: Game, required: Requirement | None,
                 "why": None, "left_amount": None, "left_at": None, "left_table": None,
                 "left_game_id": None}
     return {**base, "minimum": required.minimum, "maximum": required.maximum, "rule": "R27",
-            "why": required.why(tz), "left_amount": required.left_amount,
+            "why": required.why(tz, room_money()(required.minimum)), "left_amount": required.left_amount,
             "left_at": required.left_at, "left_table": required.left_table,
             "left_game_id": required.left_game_id}
 

@@ -39,7 +39,8 @@ from roomops.board.rows import (
     taken_seats,
     utc,
 )
-from roomops.games.terms import fee_text, money, natural, stakes, straddle_text
+from roomops.games.terms import fee_text, natural, straddle_text
+from roomops.money import Money
 
 # Bump when the games' markup changes: it is in every ETag (pollers holding an old one fetch the new
 # markup) and in every cache key.
@@ -168,7 +169,7 @@ def _seat(seat_no: int, taken: set[int], absent: dict[int, Absent], calls: dict[
 
 
 def _table(name: str, seated: int, away: list[Away], calls: dict[int, Call], seats_per_table: int,
-           policy: str, tz: ZoneInfo, reserve: list[Place], names: dict[int, str],
+           policy: str, tz: ZoneInfo, money: Money, reserve: list[Place], names: dict[int, str],
            feeds: str | None, behind: tuple[BehindRow, ...] = ()) -> TableBoard:
     """A table's seat map, open seats, absent seats (R23-R25) and who plays over them (R29),
     called seats (R14, R20, R22), the main table it feeds if it is a must-move table (R17) and the
@@ -184,7 +185,7 @@ def _table(name: str, seated: int, away: list[Away], calls: dict[int, Call], sea
                       [f"Seat {n}: playing behind {money(amount)}" for n, amount in behind])
 
 
-def game_board(rows: GameRows, policy: str, tz: ZoneInfo, live: tuple[bool, ...],
+def game_board(rows: GameRows, policy: str, tz: ZoneInfo, money: Money, live: tuple[bool, ...],
                running: tuple[bool, ...]) -> GameBoard:
     """One game as the board shows it; ``live[i]`` says whether the i-th call is still live (R22),
     ``running[i]`` whether the i-th absence is still running (R24, ``absences_running``)."""
@@ -213,14 +214,14 @@ def game_board(rows: GameRows, policy: str, tz: ZoneInfo, live: tuple[bool, ...]
         return [_place(i, e, call_of.get(e[0]), policy, tz) for i, e in enumerate(lists.get(table_id, ()), 1)]
 
     return GameBoard(
-        key=f"g{game_id}", variant=variant, stakes=stakes(small_blind, big_blind, ante),
+        key=f"g{game_id}", variant=variant, stakes=money.stakes(small_blind, big_blind, ante),
         buy_in=f"{money(min_buyin)} to {money(max_buyin)}",
         straddles=straddle_text(straddle_allowed, max_straddles, button_straddle, straddle_sanction),
-        fees=fee_text(fee_kind, hourly_fee, rake_percent, rake_cap, by_players, no_flop_no_drop,
+        fees=fee_text(money, fee_kind, hourly_fee, rake_percent, rake_cap, by_players, no_flop_no_drop,
                       rake_schedule, rake_caps),
         seats_per_table=seats_per_table,
         tables=[_table(name, seated, away.get(table_id, []), calls_at.get(table_id, {}), seats_per_table,
-                       policy, tz, places(table_id), entry_names, names.get(feeds or 0), behind)
+                       policy, tz, money, places(table_id), entry_names, names.get(feeds or 0), behind)
                 for table_id, name, seated, _a, feeds, behind in sorted(tables, key=lambda t: natural(t[1]))],
         waiting=places(None))
 
@@ -228,18 +229,18 @@ def game_board(rows: GameRows, policy: str, tz: ZoneInfo, live: tuple[bool, ...]
 # ---- the games of a room, from the cache where it can -----------------------------------------
 
 
-def games_html(room_games: list[GameRows], room_id: int, policy: str, timezone: str, now_ms: int,
-               cache: FragmentCache) -> Markup:
+def games_html(room_games: list[GameRows], room_id: int, policy: str, timezone: str, money: Money,
+               now_ms: int, cache: FragmentCache) -> Markup:
     """Every game's section as served at ``now_ms``: from the cache, or drawn and cached."""
     parts = []
     for rows in room_games:
         live = tuple(countdown.is_live(call[3], now_ms) for call in rows[2])
         running = absences_running(rows, now_ms)
-        key = (MARKUP, room_id, policy, timezone, rows, live, running)
+        key = (MARKUP, room_id, policy, timezone, money, rows, live, running)
         game = cache.get(key)
         if game is None:
             game = Timed.of(current_app.jinja_env.get_template("board/_game.html").render(
-                g=game_board(rows, policy, ZoneInfo(timezone), live, running), tv_rows=TV_LIST_ROWS))
+                g=game_board(rows, policy, ZoneInfo(timezone), money, live, running), tv_rows=TV_LIST_ROWS))
             cache.put(key, game)
         parts.append(game.at(now_ms))
     return Markup("".join(parts))

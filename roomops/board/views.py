@@ -34,6 +34,7 @@ from roomops.board.render import MARKUP, FragmentCache, games_html
 from roomops.board.rows import RowsCache, read_room
 from roomops.games.models import BoardMark, Game
 from roomops.rooms.models import Room
+from roomops.web.money import use_room
 from roomops.web.uow import db, now
 
 bp = Blueprint("board", __name__)
@@ -66,7 +67,7 @@ def _games(session: Session, room: Room, at: datetime) -> Markup:
     cache: FragmentCache = current_app.extensions[CACHE]
     known: RowsCache = current_app.extensions[ROWS]
     return games_html(read_room(session, room.id, known), room.id, room.display_name, room.timezone,
-                      countdown.to_ms(at), cache)
+                      use_room(room), countdown.to_ms(at), cache)
 
 
 # ---- change mark and ETag ---------------------------------------------------------------------

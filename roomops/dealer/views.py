@@ -16,17 +16,16 @@ from roomops.blinds.straddles import straddle_order
 from roomops.desk.forms import to_minor
 from roomops.errors import Invalid
 from roomops.games.models import Game, Table
-from roomops.games.terms import money, rake_text
 from roomops.hands import services as hands
 from roomops.ledger import rake as rakes
 from roomops.ledger.schemas import Rake, RakeDown
 from roomops.ledger.transit import behind_at_table
 from roomops.rooms.models import Player, Room
 from roomops.web.login import unauthorized
+from roomops.web.money import room_money
 from roomops.web.uow import actor, db, run
 
 bp = Blueprint("dealer", __name__)
-bp.add_app_template_global(rake_text, "rake_text")
 
 
 @bp.before_request
@@ -106,7 +105,7 @@ def down(table_id: int) -> Response:
         "idempotency_key": form.get("idempotency_key") or None})
     run(rakes.record_down, table_id, first_hand_no=b.first_hand_no, last_hand_no=b.last_hand_no,
         rake=b.rake, dealer_id=b.dealer_id, key=b.idempotency_key)
-    flash(f"Rake of the down, hands {b.first_hand_no} to {b.last_hand_no}: {money(b.rake)} "
+    flash(f"Rake of the down, hands {b.first_hand_no} to {b.last_hand_no}: {room_money()(b.rake)} "
           "recorded.", "ok")
     return redirect(url_for("dealer.table", table_id=table_id), code=303)
 

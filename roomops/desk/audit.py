@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import json
+from collections.abc import Callable
 from zoneinfo import ZoneInfo
 
 from flask import Blueprint, render_template, request
@@ -18,6 +18,12 @@ from roomops.web.uow import actor, db
 
 bp = Blueprint("audit", __name__)
 PAGE = 100
+# the detail's keys whose whole numbers are amounts (minor units): shown in the room's money (R32)
+MONEY_KEYS = frozenset({
+    "amount", "buy_in", "stack", "stack_counted", "owner_stack", "left_amount", "leave_amount",
+    "expected_total", "counted_total", "counted", "expected", "variance", "required", "rake", "pot",
+    "fee", "added", "small_blind", "big_blind", "ante", "min_buyin", "max_buyin", "hourly_fee",
+    "rake_cap", "cap", "minimum", "maximum"})
 
 
 @bp.before_request
@@ -65,5 +71,21 @@ def index() -> str:
     return render_template(
         "audit/index.html", rows=rows, more=more, room=room, tz=tz, action=action, actor=who,
         entity=entity_raw, before_id=before_id,
-        detail=lambda d: json.dumps(d, sort_keys=True, default=str) if d else "",
+        detail=lambda d: detail(d, room.money) if d else "",
     )
+
+
+def detail(values: dict[str, object], money: Callable[[int], str]) -> str:
+    """An audit row's detail as staff read it: "amount: £12.50, method: cash", keys in order,
+    amounts in the room's money (R32, R60), nested lists and objects likewise."""
+    return ", ".join(f"{k}: {_value(k, v, money)}" for k, v in sorted(values.items()))
+
+
+def _value(key: str, value: object, money: Callable[[int], str]) -> str:
+    if isinstance(value, dict):
+        return "{" + detail(value, money) + "}"
+    if isinstance(value, list):
+        return "[" + "; ".join(_value(key, v, money) for v in value) + "]"
+    if key in MONEY_KEYS and type(value) is int:
+        return money(value)
+    return str(value)

@@ -14,7 +14,7 @@ from flask_login import current_user
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
-from roomops.desk.forms import form_data, from_minor, parse, to_minor
+from roomops.desk.forms import form_data, parse, to_minor
 from roomops.errors import NotFound
 from roomops.games.models import Table
 from roomops.ledger import dayclose, transit
@@ -24,6 +24,7 @@ from roomops.ledger.schemas import CancelSlip, Movement
 from roomops.rooms.models import Player, Room
 from roomops.seating.models import SEATED, SeatHold
 from roomops.web.login import unauthorized
+from roomops.web.money import room_money
 from roomops.web.uow import db, now, run
 
 bp = Blueprint("cage", __name__)
@@ -82,7 +83,7 @@ def record_movement(kind: str) -> Response:
     data["amount"] = to_minor(request.form.get("amount", ""))
     b = Movement.model_validate(data)
     row = run(service, b.hold_id, b.amount, b.method, b.currency, b.idempotency_key)
-    return _done(f"{label} of {from_minor(row.amount)} recorded ({method_name(row.method)})")
+    return _done(f"{label} of {room_money()(row.amount)} recorded ({method_name(row.method)})")
 
 
 @bp.post("/desk/cage/transits/<int:slip_id>/<step>")

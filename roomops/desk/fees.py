@@ -14,11 +14,11 @@ from werkzeug.wrappers import Response
 from roomops.desk.cage import bp
 from roomops.desk.forms import parse
 from roomops.desk.views import local
-from roomops.games.terms import money
 from roomops.ledger import fees
 from roomops.ledger.rules import METHODS
 from roomops.ledger.schemas import SessionFee
 from roomops.rooms.models import Room
+from roomops.web.money import room_money
 from roomops.web.uow import db, now, run
 
 
@@ -35,5 +35,5 @@ def collect_fee() -> Response:
     b = parse(SessionFee, request.form)
     row = run(fees.collect, b.hold_id, b.method, b.currency, b.idempotency_key)
     tz = db().get_one(Room, row.room_id).timezone
-    flash(f"Fee {money(-row.amount)} collected: paid until {local(row.period_end, tz)}", "ok")
+    flash(f"Fee {room_money()(-row.amount)} collected: paid until {local(row.period_end, tz)}", "ok")
     return redirect(url_for("cage.fees_page"), code=303)

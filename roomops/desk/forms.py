@@ -6,9 +6,10 @@ A form sends strings. Before the pydantic model sees them:
 * a checkbox is a bool: ticked when present, False when absent;
 * integer fields are converted when they are whole numbers (anything else is left for the model to
   refuse with a 422 naming the field);
-* **amounts** are typed in major units ("200", "200.5" or "200.50") and converted to integer minor
-  units exactly, by string arithmetic, never via float: "200.50" -> 20050. More than two decimals,
-  signs, exponents, commas or letters are refused (422) rather than guessed at.
+* **amounts** are typed in major units of the room's currency ("200", "200.5" or "200.50", in its
+  locale's decimal sign) and converted to integer minor units exactly, never via float:
+  "200.50" -> 20050 in pounds. More decimals than the currency has, signs, exponents, separators or
+  letters are refused (422) rather than guessed at (``roomops.money``).
 """
 
 from __future__ import annotations
@@ -16,50 +17,36 @@ from __future__ import annotations
 import re
 import types
 from collections.abc import Iterable, Mapping
-from typing import Annotated, Any, Final, Literal, TypeVar, Union, get_args, get_origin
+from typing import Annotated, Any, Literal, TypeVar, Union, get_args, get_origin
 
 from pydantic import BaseModel
 
 from roomops.errors import Invalid
 from roomops.schemas import SCHEDULE_RULES
+from roomops.web.money import room_money
 
 M = TypeVar("M", bound=BaseModel)
 
 MONEY_FIELDS = frozenset({"small_blind", "big_blind", "ante", "min_buyin", "max_buyin", "hourly_fee",
                           "rake_cap", "buy_in", "leave_amount", "stack", "added"})
-MINOR_DIGITS: Final = 2  # Final: 10**MINOR_DIGITS is then an int to mypy, not Any
 # Schedules typed as "20:1, 40:2" (R51: from a pot of 20, rake 1), "2:3, 5:5" (R51: from 2 players
 # dealt in, cap 3) or "2:5, 7:10" (R50: from 7 players seated, 10 an hour): the step's key, its
 # amount, and whether the key is an amount too
 STEP_FIELDS: dict[str, tuple[str, str, bool]] = {"rake_schedule": ("pot", "rake", True),
                                                  "rake_caps_by_players": ("players", "cap", False),
                                                  "hourly_fee_by_players": ("players", "fee", False)}
-_AMOUNT = re.compile(r"^(\d{1,10})(?:\.(\d{1,2}))?$")  # MINOR_DIGITS = 2
 _WHOLE = re.compile(r"^\d{1,12}$")
 _PLAYER_REF = re.compile(r"#\s*(\d{1,10})\s*$")
 
 
 def to_minor(raw: str, field: str = "amount") -> int:
-    """'200' -> 20000, '200.5' -> 20050, '200.05' -> 20005; exact, no float involved."""
-    text = raw.strip()
-    match = _AMOUNT.match(text)
-    if match is None:
-        raise Invalid(f"{field}: {raw!r} is not an amount; type it like 200 or 200.50")
-    whole, frac = match.group(1), (match.group(2) or "")
-    return int(whole) * 10**MINOR_DIGITS + int(frac.ljust(MINOR_DIGITS, "0") or "0")
-
-
-def from_minor(amount: int | None) -> str:
-    """20050 -> '200.50', 20000 -> '200' (what the forms show and accept back)."""
-    if amount is None:
-        return ""
-    whole, frac = divmod(amount, 10**MINOR_DIGITS)
-    return f"{whole:,}" if frac == 0 else f"{whole:,}.{frac:0{MINOR_DIGITS}d}"
+    """An amount typed in the room's currency, to its minor units (``roomops.money.Money.parse``)."""
+    return room_money().parse(raw, field)
 
 
 def money_input(amount: int | None) -> str:
-    """Like from_minor but without thousands separators, for an input's value."""
-    return from_minor(amount).replace(",", "")
+    """An amount as an input's value: typed back as it is shown, without symbol or grouping."""
+    return room_money().field(amount)
 
 
 def to_steps(raw: str, field: str) -> list[dict[str, int]]:
@@ -67,21 +54,35 @@ def to_steps(raw: str, field: str) -> list[dict[str, int]]:
     steps. The model then checks the steps themselves."""
     key, value, money_key = STEP_FIELDS[field]
     steps = []
-    for part in filter(None, (p.strip() for p in raw.split(","))):
+    for part in filter(None, (p.strip() for p in raw.split(_separator()))):
         left, sep, right = (side.strip() for side in part.partition(":"))
-        if not sep or not _AMOUNT.match(right) or not (_AMOUNT if money_key else _WHOLE).match(left):
-            raise Invalid(f"{field}: {part!r} is not a step; type steps like "
-                          f"{'20:1, 40:2' if money_key else '2:3, 5:5'}", SCHEDULE_RULES[field])
-        first = to_minor(left, field) if money_key else int(left)
-        steps.append({key: first, value: to_minor(right, field)})
+        if not sep or not (money_key or _WHOLE.match(left)):
+            raise _not_a_step(field, part, money_key)
+        try:
+            first = to_minor(left, field) if money_key else int(left)
+            steps.append({key: first, value: to_minor(right, field)})
+        except Invalid:
+            raise _not_a_step(field, part, money_key) from None
     return steps
+
+
+def _separator() -> str:
+    """Between steps: a comma, or a semicolon where the room's decimal sign is a comma."""
+    return ";" if room_money().decimal_sign == "," else ","
+
+
+def _not_a_step(field: str, part: str, money_key: bool) -> Invalid:
+    example = "20:1, 40:2" if money_key else "2:3, 5:5"
+    return Invalid(f"{field}: {part!r} is not a step; type steps like "
+                   f"{example.replace(',', _separator())}", SCHEDULE_RULES[field])
 
 
 def from_steps(steps: Iterable[Mapping[str, int]] | None, field: str) -> str:
     """The steps as the form shows and accepts them back (``to_steps``)."""
     key, value, money_key = STEP_FIELDS[field]
-    return ", ".join(f"{money_input(s[key]) if money_key else s[key]}:{money_input(s[value])}"
-                     for s in sorted(steps or (), key=lambda s: s[key]))
+    return f"{_separator()} ".join(
+        f"{money_input(s[key]) if money_key else s[key]}:{money_input(s[value])}"
+        for s in sorted(steps or (), key=lambda s: s[key]))
 
 
 def _leaves(annotation: Any) -> list[Any]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from flask import request
 from werkzeug.wrappers import Response
 
-from roomops.desk.forms import from_minor, parse
+from roomops.desk.forms import parse
 from roomops.desk.views import _done, _name, _seat_name, bp
 from roomops.hands import seat_change
 from roomops.hands.models import SeatBlinds
@@ -16,6 +16,7 @@ from roomops.seating import moves
 from roomops.seating.balance import Suggestion
 from roomops.seating.snapshot import RoomSnapshot
 from roomops.seating.suggest import suggestions
+from roomops.web.money import room_money
 from roomops.web.uow import db, run
 
 
@@ -28,8 +29,9 @@ def _balance(snap: RoomSnapshot) -> dict[int, Suggestion]:
 def move_player(hold_id: int) -> Response:
     body = parse(MovePlayer, request.form)
     hold = run(moves.move_player, hold_id, **body.model_dump())
-    return _done(f"Moved {_name(hold.player_id)} to {_seat_name(hold)} with {from_minor(hold.buy_in)}; "
-                 "no blind to post (R19).")
+    stack = room_money()(hold.buy_in or 0)
+    return _done(f"Moved {_name(hold.player_id)} to {_seat_name(hold)} with {stack}; no blind to post "
+                 "(R19).")
 
 
 @bp.post("/desk/seats/<int:hold_id>/seat-change")
@@ -45,7 +47,7 @@ def claim_move(offer_id: int) -> Response:
     body = parse(ClaimMove, request.form)
     hold = run(moves.claim_move, offer_id, body.stack, body.added)
     return _done(f"{_name(hold.player_id)} moved to {_seat_name(hold)} carrying "
-                 f"{from_minor(hold.buy_in)} (R18).")
+                 f"{room_money()(hold.buy_in or 0)} (R18).")
 
 
 @bp.post("/desk/tables/<int:table_id>/break")

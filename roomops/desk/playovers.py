@@ -7,11 +7,12 @@ from __future__ import annotations
 from flask import request
 from werkzeug.wrappers import Response
 
-from roomops.desk.forms import from_minor, parse
+from roomops.desk.forms import parse
 from roomops.desk.views import _done, _name, _room, _seat_name, bp, local
 from roomops.playovers import services as playovers
 from roomops.schemas import NoPlayover, StartPlayover
 from roomops.seating.models import SeatHold
+from roomops.web.money import room_money
 from roomops.web.uow import db, run
 
 
@@ -21,7 +22,7 @@ def start_playover(hold_id: int) -> Response:
     playover = run(playovers.start_playover, hold_id, **body.model_dump())
     hold = db().get_one(SeatHold, hold_id)
     return _done(f"{_name(playover.player_id)} plays over {_seat_name(hold)} with "
-                 f"{from_minor(playover.buy_in)}; {_name(hold.player_id)}'s chips stay in the "
+                 f"{room_money()(playover.buy_in)}; {_name(hold.player_id)}'s chips stay in the "
                  "play-over box (R29).")
 
 

@@ -34,11 +34,10 @@ from roomops.absences.models import Absence
 from roomops.actors import Actor, get_in_room
 from roomops.audit.service import latest_id
 from roomops.audit.service import query as audit_query
-from roomops.desk.forms import from_minor, from_steps, money_input, parse, player_ref
+from roomops.desk.forms import from_steps, money_input, parse, player_ref
 from roomops.errors import Invalid
 from roomops.games import services as games
 from roomops.games.models import Game, Table
-from roomops.games.terms import told_before_sitting
 from roomops.ledger.rules import METHODS, method_name
 from roomops.lists import services as lists
 from roomops.lists.models import ListEntry
@@ -66,6 +65,7 @@ from roomops.seating import offers, returns, seats, snapshot
 from roomops.seating.models import SeatHold
 from roomops.seating.return_rule import Requirement
 from roomops.web.login import unauthorized
+from roomops.web.money import room_money
 from roomops.web.uow import actor, db, now, run
 
 bp = Blueprint("desk", __name__)
@@ -85,22 +85,9 @@ def _staff_only() -> Response | None:
     return None
 
 
-@bp.app_template_filter("money")
-def _money(amount: int | None) -> str:
-    return from_minor(amount)
-
-
-@bp.app_template_filter("amount")
-def _amount(amount: int | None) -> str:
-    return money_input(amount)
-
-
 @bp.app_template_global("has_endpoint")
 def _has_endpoint(name: str) -> bool:
     return name in current_app.view_functions
-
-
-bp.add_app_template_global(told_before_sitting, "told_before_sitting")
 
 
 @bp.app_template_global("can")
@@ -143,18 +130,18 @@ def _stamp(resp: Response, snap_now: datetime) -> Response:
 
 
 def _why(required: Requirement, tz: str) -> str:
-    """R27 as the desk says it: "returning within 2 h: at least 650 (left table 3 at 21:14)"."""
-    return required.why(tz, from_minor(required.minimum))
+    """R27 as the desk says it: "returning within 2 h: at least £650.00 (left table 3 at 21:14)"."""
+    return required.why(tz, room_money()(required.minimum))
 
 
-def _returning(session: Session, snap: snapshot.RoomSnapshot) -> dict[int, tuple[str, str]]:
-    """R27 for every live offer on the desk, by offer id: (the buy-in to fill in, why). One
-    statement for all offers."""
+def _returning(session: Session, snap: snapshot.RoomSnapshot) -> dict[int, tuple[int, str]]:
+    """R27 for every live offer on the desk, by offer id: (the least buy-in, why). One statement
+    for all offers."""
     offered = {sv.hold.id: (sv.player.id, gv.game) for gv in snap.games for tv in gv.tables
                for sv in tv.seats if sv.state == "offered" and sv.player and sv.hold}
     found = returns.requirements(session, snap.room, snap.now, offered.values())
     tz = snap.room.timezone
-    return {hold_id: (money_input(req.minimum), _why(req, tz)) for hold_id, (player_id, game)
+    return {hold_id: (req.minimum, _why(req, tz)) for hold_id, (player_id, game)
             in offered.items() if (req := found.get((player_id, game.id))) is not None}
 
 
@@ -263,7 +250,7 @@ def describe(action: str, detail: dict[str, Any], tables: dict[int, str]) -> str
 def open_game() -> Response:
     body = parse(GameConditions, request.form)
     game = run(games.open_game, **body.model_dump())
-    return _done(f"Opened {game.variant} {from_minor(game.small_blind)}/{from_minor(game.big_blind)}.")
+    return _done(f"Opened {game.variant} {room_money().stakes(game.small_blind, game.big_blind)}.")
 
 
 @bp.post("/desk/games/<int:game_id>/change")
@@ -415,7 +402,7 @@ def claim(offer_id: int) -> Response:
     body = parse(Claim, request.form)
     hold = run(seats.claim, offer_id, body.buy_in, body.override_reason, body.buy_in_method)
     name = _name(hold.player_id)
-    return _done(f"{name} took {_seat_name(hold)} with {from_minor(body.buy_in)}.")
+    return _done(f"{name} took {_seat_name(hold)} with {room_money()(body.buy_in)}.")
 
 
 @bp.post("/desk/offers/<int:offer_id>/decline")
@@ -430,7 +417,7 @@ def seat() -> Response:
     body = parse(SeatPlayer, request.form)
     hold = run(seats.seat_directly, **body.model_dump())
     name = _name(hold.player_id)
-    return _done(f"Seated {name} in {_seat_name(hold)} with {from_minor(body.buy_in)}.")
+    return _done(f"Seated {name} in {_seat_name(hold)} with {room_money()(body.buy_in)}.")
 
 
 @bp.post("/desk/seats/<int:hold_id>/leave")
@@ -438,7 +425,7 @@ def leave(hold_id: int) -> Response:
     body = parse(Leave, request.form)
     hold = run(seats.leave, hold_id, body.leave_amount)
     name = _name(hold.player_id)
-    return _done(f"{name} left {_seat_name(hold)} with {from_minor(body.leave_amount) or '0'}.")
+    return _done(f"{name} left {_seat_name(hold)} with {room_money()(body.leave_amount)}.")
 
 
 # ---- breaks and away (R23-R26) ----------------------------------------------------------------
@@ -456,7 +443,7 @@ def grant_break(hold_id: int) -> Response:
     absence = run(absences.grant_break, hold_id, body.stack)
     name, seat = _absent(absence)
     until = local(absence.deadline, _room(db()).timezone)
-    return _done(f"{name} ({seat}) is on a break until {until}, stack {from_minor(body.stack) or '0'} (R23).")
+    return _done(f"{name} ({seat}) is on a break until {until}, stack {room_money()(body.stack)} (R23).")
 
 
 @bp.post("/desk/seats/<int:hold_id>/away")

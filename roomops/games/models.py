@@ -20,7 +20,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, mapped_column
 
 from roomops.checks import one_of
-from roomops.db import Base, UTCDateTime
+from roomops.db import Base, Minor, UTCDateTime
 
 FeeKind = Literal["none", "hourly", "rake"]  # R50/R51
 RakeRecorded = Literal["per_hand", "per_down"]  # R51: rake recorded for each hand or per dealer down
@@ -48,16 +48,16 @@ class Game(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"))
     variant: Mapped[str] = mapped_column(String(60))
-    small_blind: Mapped[int]
-    big_blind: Mapped[int]
-    ante: Mapped[int] = mapped_column(default=0)
-    min_buyin: Mapped[int]
-    max_buyin: Mapped[int]
+    small_blind: Mapped[Minor]
+    big_blind: Mapped[Minor]
+    ante: Mapped[Minor] = mapped_column(default=0)
+    min_buyin: Mapped[Minor]
+    max_buyin: Mapped[Minor]
     seats_per_table: Mapped[int] = mapped_column(default=9)
     fee_kind: Mapped[FeeKind] = mapped_column(String(8), default="none")
-    hourly_fee: Mapped[int] = mapped_column(default=0)
+    hourly_fee: Mapped[Minor] = mapped_column(default=0)
     rake_percent: Mapped[int] = mapped_column(default=0)
-    rake_cap: Mapped[int] = mapped_column(default=0)
+    rake_cap: Mapped[Minor] = mapped_column(default=0)
     straddle_allowed: Mapped[bool] = mapped_column(Boolean, default=False)
     max_straddles: Mapped[int] = mapped_column(default=0)
     button_straddle: Mapped[bool] = mapped_column(Boolean, default=False)

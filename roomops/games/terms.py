@@ -1,7 +1,8 @@
 """The terms of a game as players are told them (R4, R40, R53): stakes, buy-in, straddles and fees.
 
-Pure Python: no Flask, no database. Amounts are integer minor units, formatted by integer arithmetic
-(never floats), so what the board shows is exactly what the room charges.
+Pure Python: no Flask, no database. Amounts are integer minor units, written in the room's currency
+by ``roomops.money.Money`` (exactly: never a float), so what the board shows is what the room
+charges.
 """
 
 from __future__ import annotations
@@ -10,22 +11,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
 
-MINOR_DIGITS = 2
-
-
-def money(amount: int) -> str:
-    """Integer minor units to the room currency, exactly (no float): 100 -> '1', 250 -> '2.50',
-    1000000 -> '10,000', 5 -> '0.05'."""
-    sign = "-" if amount < 0 else ""
-    whole, frac = divmod(abs(amount), 10**MINOR_DIGITS)
-    text = f"{whole:,}" if frac == 0 else f"{whole:,}.{frac:0{MINOR_DIGITS}d}"
-    return sign + text
-
-
-def stakes(small_blind: int, big_blind: int, ante: int = 0) -> str:
-    """R4: the blinds, and the ante when there is one."""
-    text = f"{money(small_blind)}/{money(big_blind)}"
-    return f"{text} ante {money(ante)}" if ante else text
+from roomops.money import Money
 
 
 def straddle_text(allowed: bool, max_straddles: int, button: bool, sanction: bool = False) -> str:
@@ -45,7 +31,7 @@ def straddle_text(allowed: bool, max_straddles: int, button: bool, sanction: boo
 Steps = Iterable[Mapping[str, int]] | Iterable[tuple[int, int]] | None
 
 
-def fee_text(kind: str, hourly_fee: int, rake_percent: int, rake_cap: int,
+def fee_text(money: Money, kind: str, hourly_fee: int, rake_percent: int, rake_cap: int,
              by_players: Steps = None, no_flop_no_drop: bool | None = None,
              rake_schedule: Steps = None, rake_caps_by_players: Steps = None) -> str:
     """R50/R51, displayed to players as R53 asks: the hourly fee with its schedule by players
@@ -55,12 +41,12 @@ def fee_text(kind: str, hourly_fee: int, rake_percent: int, rake_cap: int,
         schedule = "".join(f", {money(fee)} from {n} players" for n, fee in steps)
         return f"Time: {money(hourly_fee)} per hour{schedule}, paid in advance"
     if kind == "rake":
-        return rake_text(rake_percent, rake_cap, no_flop_no_drop, rake_schedule,
+        return rake_text(money, rake_percent, rake_cap, no_flop_no_drop, rake_schedule,
                          rake_caps_by_players)
     return "No fee"
 
 
-def rake_text(percent: int, cap: int, no_flop_no_drop: bool | None = None,
+def rake_text(money: Money, percent: int, cap: int, no_flop_no_drop: bool | None = None,
               schedule: Steps = None, caps_by_players: Steps = None) -> str:
     """R51/R53: the rake in force: its schedule per pot (else its percent), its cap and caps by
     players dealt in, and no-flop-no-drop (when given)."""
@@ -100,11 +86,11 @@ class Terms(Protocol):
     rake_caps_by_players: list[dict[str, Any]] | None
 
 
-def told_before_sitting(game: Terms) -> str:
+def told_before_sitting(money: Money, game: Terms) -> str:
     """R40/R53: what a player offered a seat is told before sitting: straddles and fees."""
     straddles = straddle_text(game.straddle_allowed, game.max_straddles, game.button_straddle,
                               game.straddle_sanction)
-    fees = fee_text(game.fee_kind, game.hourly_fee, game.rake_percent, game.rake_cap,
+    fees = fee_text(money, game.fee_kind, game.hourly_fee, game.rake_percent, game.rake_cap,
                     game.hourly_fee_by_players, game.rake_no_flop_no_drop, game.rake_schedule,
                     game.rake_caps_by_players)
     return f"{straddles}. {fees}."

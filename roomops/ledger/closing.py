@@ -38,8 +38,10 @@ def check_count(counted: object, expected: int, explanation: str | None, where: 
         raise Invalid(f"{where}: the count {counted!r} is not a whole number of minor units", "R54")
     text = (explanation or "").strip() or None
     if variance(counted, expected) != 0 and text is None:
-        raise Invalid(f"{where}: counted {counted}, the ledger expects {expected}: a variance of "
-                      f"{variance(counted, expected):+d} needs an explanation", "R54")
+        raise Invalid(f"{where}: counted {{counted}}, the ledger expects {{expected}}: a variance "
+                      "of {variance} needs an explanation", "R54",
+                      amounts={"counted": counted, "expected": expected,
+                               "variance": variance(counted, expected)})
     return text
 
 

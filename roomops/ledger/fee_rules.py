@@ -142,8 +142,9 @@ def check_rake(rake: int, pot: int, flop: bool, policy: RakePolicy,
     if rake > most:
         how = "the schedule" if policy.schedule else f"{policy.percent}%"
         cap = policy.cap_for(players)
-        raise Conflict(f"rake {rake} is more than the pot of {pot} allows ({most}: {how} "
-                       f"rounded down to the smallest chip{f', cap {cap}' if cap else ''})", "R51")
+        raise Conflict(f"rake {{rake}} is more than the pot of {{pot}} allows ({{most}}: {how} "
+                       f"rounded down to the smallest chip{', cap {cap}' if cap else ''})", "R51",
+                       amounts={"rake": rake, "pot": pot, "most": most, "cap": cap or 0})
     return most
 
 
@@ -155,13 +156,14 @@ def check_down_rake(amount: int, ceilings: Iterable[int | None], smallest_chip: 
     if type(amount) is not int or amount <= 0:
         raise Invalid("the down's rake is a positive whole number of minor units", "R51")
     if amount % smallest_chip:
-        raise Invalid(f"the down's rake {amount} is not a whole number of the smallest chip "
-                      f"({smallest_chip})", "R51")
+        raise Invalid("the down's rake {amount} is not a whole number of the smallest chip "
+                      "({chip})", "R51", amounts={"amount": amount, "chip": smallest_chip})
     each = list(ceilings)
     if any(c is None for c in each):
         return None
     most = sum(c for c in each if c is not None)
     if amount > most:
-        raise Conflict(f"rake {amount} is more than the down's {len(each)} hands allow ({most}: "
-                       "the cap of each hand added up)", "R51")
+        raise Conflict(f"rake {{amount}} is more than the down's {len(each)} hands allow "
+                       "({most}: the cap of each hand added up)", "R51",
+                       amounts={"amount": amount, "most": most})
     return most

@@ -25,7 +25,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, mapped_column
 
 from roomops.checks import one_of, sql_list
-from roomops.db import Base, UTCDateTime
+from roomops.db import Base, Minor, UTCDateTime
 from roomops.ledger.rules import (
     AT_TABLE,
     AT_TABLE_KINDS,
@@ -84,7 +84,7 @@ class LedgerEntry(Base):
     gaming_day: Mapped[date] = mapped_column(Date)
     at: Mapped[datetime] = mapped_column(UTCDateTime)
     kind: Mapped[EntryKind] = mapped_column(String(12))
-    amount: Mapped[int]
+    amount: Mapped[Minor]
     method: Mapped[Method] = mapped_column(String(8))
     player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
     game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"))
@@ -165,7 +165,7 @@ class TransitSlip(Base):
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
     table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"))
     hold_id: Mapped[int] = mapped_column(ForeignKey("seat_holds.id"))
-    amount: Mapped[int]
+    amount: Mapped[Minor]
     method: Mapped[SlipMethod] = mapped_column(String(8))
     requested_at: Mapped[datetime] = mapped_column(UTCDateTime)
     requested_by_id: Mapped[int] = mapped_column(ForeignKey("staff.id"))
@@ -212,8 +212,8 @@ class DayCount(Base):
     table_id: Mapped[int | None] = mapped_column(ForeignKey("tables.id"))
     staff_id: Mapped[int] = mapped_column(ForeignKey("staff.id"))
     at: Mapped[datetime] = mapped_column(UTCDateTime)
-    counted: Mapped[int]
-    expected: Mapped[int]
+    counted: Mapped[Minor]
+    expected: Mapped[Minor]
     explanation: Mapped[str | None] = mapped_column(Text)
 
     @property
@@ -247,6 +247,6 @@ class DayClose(Base):
     closed_by_id: Mapped[int] = mapped_column(ForeignKey("staff.id"))
     second_staff_id: Mapped[int] = mapped_column(ForeignKey("staff.id"))
     entries: Mapped[int]
-    expected_total: Mapped[int]
-    counted_total: Mapped[int]  # the supervisor's count of the total
+    expected_total: Mapped[Minor]
+    counted_total: Mapped[Minor]  # the supervisor's count of the total
     last_entry_id: Mapped[int | None]

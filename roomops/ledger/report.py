@@ -24,6 +24,7 @@ from roomops.games.models import Game, Table
 from roomops.ledger.closing import Line, reconciles, variance
 from roomops.ledger.models import DayClose, DayCount, LedgerEntry
 from roomops.ledger.rules import method_name
+from roomops.money import Money
 from roomops.rooms.models import Staff
 
 
@@ -175,25 +176,33 @@ SECTIONS = (("table", "by_table"), ("game", "by_game"), ("kind", "by_kind"),
 
 
 def to_csv(report: DayReport) -> str:
-    """R54: the report as one CSV file: a line per breakdown line and the total (amounts in minor
-    units), then the counts with their variances and shifts. A shift's report says so in its
-    total's name ("shift 2")."""
+    """R54: the report as one CSV file in three sections, each under its own title row and
+    header, a blank row between them: what the file is (the gaming day, the shift or the whole
+    day, the currency and the amounts' units), the ledger (a line per breakdown line, then the
+    total) and the counts with their variances. Amounts are in the room's currency, in major
+    units with its decimals and a point ("1234.50"): exact, and read as numbers by any
+    spreadsheet."""
+    money = Money(report.currency)
+    unit = f"amount ({report.currency})"
+
+    def amount(minor: int) -> str:
+        return f"{money.major(minor):f}"
+
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\r\n")
-    w.writerow(["gaming_day", "section", "id", "name", "entries", "amount", "currency"])
+    w.writerows([["day report"], ["gaming_day", "shift", "currency", "amounts"],
+                 [report.gaming_day, "whole day" if report.shift is None else report.shift,
+                  report.currency, f"{money.name}, major units with {money.digits} decimals"],
+                 [], ["ledger"], ["section", "id", "name", "entries", unit]])
     for section, attr in SECTIONS:
-        for line in getattr(report, attr):
-            w.writerow([report.gaming_day, section, "" if line.key is None else line.key, line.name,
-                        line.entries, line.amount, report.currency])
-    w.writerow([report.gaming_day, "total", "",
-                "total" if report.shift is None else f"shift {report.shift}",
-                report.total.entries, report.total.amount, report.currency])
-    if report.counts:
-        w.writerow([])
-        w.writerow(["gaming_day", "count", "table_id", "table", "staff", "counted", "expected",
-                    "variance", "explanation", "shift"])
-        for c in report.counts:
-            w.writerow([report.gaming_day, "count", "" if c.table_id is None else c.table_id,
-                        c.table, c.staff, c.counted, c.expected, c.variance, c.explanation or "",
-                        c.shift_no])
+        w.writerows([section, "" if line.key is None else line.key, line.name, line.entries,
+                     amount(line.amount)] for line in getattr(report, attr))
+    w.writerow(["total", "", "total" if report.shift is None else f"shift {report.shift}",
+                report.total.entries, amount(report.total.amount)])
+    w.writerows([[], ["counts"], ["table_id", "table", "staff", f"counted ({report.currency})",
+                                  f"expected ({report.currency})", f"variance ({report.currency})",
+                                  "explanation", "shift"]])
+    w.writerows(["" if c.table_id is None else c.table_id, c.table, c.staff, amount(c.counted),
+                 amount(c.expected), amount(c.variance), c.explanation or "", c.shift_no]
+                for c in report.counts)
     return out.getvalue()

@@ -61,7 +61,7 @@ def check_amount(amount: object, rule: str) -> int:
     if type(amount) is not int:
         raise Invalid(f"amount {amount!r} is not a whole number of minor units", rule)
     if amount <= 0:
-        raise Invalid(f"amount {amount} must be positive", rule)
+        raise Invalid("amount {amount} must be positive", rule, amounts={"amount": amount})
     return amount
 
 

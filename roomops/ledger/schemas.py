@@ -10,9 +10,9 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
 from roomops.rooms.shifts import MAX_SHIFTS
-from roomops.schemas import INT_MAX, Body, Id, Method, Reason
+from roomops.schemas import INT_MAX, MAX_AMOUNT, MAX_TOTAL, Body, Id, Method, Reason
 
-StrictMoney = Annotated[int, Field(strict=True, ge=1, le=INT_MAX,
+StrictMoney = Annotated[int, Field(strict=True, ge=1, le=MAX_AMOUNT,
                                    description="integer minor units, positive; never a float")]
 IdempotencyKey = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100),
                            Field(description="R52: a retry with the same key returns the first "
@@ -74,7 +74,7 @@ class SessionFee(Body):
 class Rake(Body):
     """R51: the rake taken from a hand; ``pot`` after any uncalled bet was returned."""
 
-    pot: Annotated[int, Field(strict=True, ge=0, le=INT_MAX, description="integer minor units")]
+    pot: Annotated[int, Field(strict=True, ge=0, le=MAX_AMOUNT, description="integer minor units")]
     flop: bool = Field(description="R51: whether the hand saw a flop (no flop, no drop)")
     rake: StrictMoney
     players: Players | None = Field(None, description=(
@@ -100,7 +100,7 @@ class RakeDown(Body):
         return self
 
 
-SignedMoney = Annotated[int, Field(strict=True, ge=-INT_MAX, le=INT_MAX,
+SignedTotal = Annotated[int, Field(strict=True, ge=-MAX_TOTAL, le=MAX_TOTAL,
                                    description="integer minor units, in the ledger's sign "
                                                "(chips in play); never a float")]
 
@@ -109,7 +109,7 @@ class CountIn(Body):
     """R54: one counted amount; ``table_id`` omitted or null: the day's total."""
 
     table_id: Id | None = None
-    counted: SignedMoney
+    counted: SignedTotal  # a total, not one amount (MAX_TOTAL)
     explanation: Annotated[str, StringConstraints(strip_whitespace=True, max_length=500)] | None = None
 
 

@@ -20,7 +20,6 @@ from roomops.actors import Actor, get_in_room
 from roomops.errors import Conflict, Invalid
 from roomops.floor.events import Carried
 from roomops.games.models import Game
-from roomops.games.terms import money
 from roomops.ledger.idempotency import fingerprint, replay
 from roomops.ledger.models import LedgerEntry
 from roomops.ledger.posting import Posting, at_seat, check_seat, locked_hold, post, post_many
@@ -163,8 +162,9 @@ def _short_rebuy(session: Session, hold: SeatHold, amount: int, game: Game, afte
         check_buy_in(amount, game.min_buyin, game.max_buyin)
         return False
     if not after_all_in:
-        raise Conflict(f"a rebuy is at least the table minimum ({money(game.min_buyin)}); less only "
-                       "after losing all-in on the previous hand, once per session", "R30")
+        raise Conflict("a rebuy is at least the table minimum ({minimum}); less only after losing "
+                       "all-in on the previous hand, once per session", "R30",
+                       amounts={"minimum": game.min_buyin})
     chain, at = [hold.id], hold
     while at.from_hold_id is not None:  # the seats a table change carried the player from (R18)
         at = session.get_one(SeatHold, at.from_hold_id)

@@ -13,7 +13,7 @@ from sqlalchemy import CheckConstraint, ForeignKey, Index, String, Text, text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from roomops.checks import one_of
-from roomops.db import Base, UTCDateTime
+from roomops.db import Base, Minor, UTCDateTime
 
 # owner_back: the owner returned; seat_released: the owner's break or away ran out (R24/R26);
 # seat_ended: the owner left or moved; seated: the overplayer sat down in a seat of their own;
@@ -44,7 +44,7 @@ class Playover(Base):
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))  # the overplayer
     entry_id: Mapped[int] = mapped_column(ForeignKey("list_entries.id"))  # the list they came from
     started_at: Mapped[datetime] = mapped_column(UTCDateTime)
-    buy_in: Mapped[int]  # the overplayer's own chips, minor units
+    buy_in: Mapped[Minor]  # the overplayer's own chips, minor units
     reason: Mapped[str | None] = mapped_column(Text)  # out of list order (R13)
     ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     outcome: Mapped[PlayoverOutcome | None] = mapped_column(String(16))

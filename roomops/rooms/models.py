@@ -11,6 +11,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 from roomops.blinds.missed import NewPlayerPosting
 from roomops.checks import one_of
 from roomops.db import Base, UTCDateTime
+from roomops.money import Money
 from roomops.rooms.shifts import parse_starts
 
 Role = Literal["admin", "supervisor", "cashier", "dealer"]
@@ -47,6 +48,7 @@ class Room(Base):
         CheckConstraint("no_playover_max_minutes BETWEEN 1 AND 60", name="no_playover_max_minutes"),
         CheckConstraint(one_of("new_player_posting", NewPlayerPosting), name="new_player_posting"),
         CheckConstraint("length(currency) = 3 AND currency = upper(currency)", name="currency"),
+        CheckConstraint("length(locale) BETWEEN 2 AND 16", name="locale"),
         CheckConstraint(one_of("must_move_refusal", MustMoveRefusal), name="must_move_refusal"),
         CheckConstraint("shift_starts IS NULL OR length(shift_starts) BETWEEN 11 AND 71",
                         name="shift_starts"),
@@ -82,6 +84,8 @@ class Room(Base):
                                                                  server_default="post_or_wait")  # R36
     # R32: ISO 4217 code of the only currency that plays; ledger amounts are its minor units
     currency: Mapped[str] = mapped_column(String(3), default="GBP", server_default="GBP")
+    # how amounts are shown and typed (roomops.money): the symbol's place, decimal sign, grouping
+    locale: Mapped[str] = mapped_column(String(16), default="en_GB", server_default="en_GB")
     # R17: a player who refuses a must-move seat loses their seat (forced) or is passed over (skip)
     must_move_refusal: Mapped[MustMoveRefusal] = mapped_column(String(8), default="forced",
                                                                server_default="forced")
@@ -89,6 +93,11 @@ class Room(Base):
     # NULL: one shift, the gaming day
     shift_starts: Mapped[str | None] = mapped_column(String(71))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+    @property
+    def money(self) -> Money:
+        """R32: how the room's amounts read (its currency in its locale)."""
+        return Money(self.currency, self.locale)
 
     @property
     def shifts(self) -> list[time]:

@@ -15,13 +15,19 @@ from werkzeug.security import generate_password_hash
 from roomops.actors import Actor, get_in_room
 from roomops.audit.service import record
 from roomops.errors import Conflict, Invalid
+from roomops.money import check_currency_code, check_locale
 from roomops.rooms.models import BarredPair, Player, Room, Staff
 from roomops.rooms.shifts import shift_policy
 
 
 def create_room(session: Session, now: datetime, *, slug: str, name: str, **policy: Any) -> Room:
+    """R1: a room; its currency (R32) is set here once, as its ledger's amounts are its units."""
     if session.scalar(select(Room.id).where(Room.slug == slug)):
         raise Conflict(f"a room called {slug} already exists", "R1")
+    if "currency" in policy:
+        policy["currency"] = check_currency_code(policy["currency"])
+    if "locale" in policy:
+        policy["locale"] = check_locale(policy["locale"])
     room = Room(slug=slug, name=name, created_at=now, **policy)
     session.add(room)
     session.flush()
@@ -74,6 +80,8 @@ def update_policy(session: Session, actor: Actor, now: datetime, /, **policy: An
     policy = policy_values(policy, room)
     if "timezone" in policy and policy["timezone"] not in available_timezones():
         raise Invalid(f"unknown time zone {policy['timezone']!r}", "R3")
+    if "locale" in policy:
+        policy["locale"] = check_locale(policy["locale"])
     before = {k: getattr(room, k) for k in policy}
     for key, value in policy.items():
         setattr(room, key, value)

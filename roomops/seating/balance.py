@@ -14,12 +14,13 @@ def check_added(stack: int, added: int, max_buyin: int) -> None:
     may add chips but never remove any; added chips may take the stack up to the table maximum
     and no further (a stack already above it gets nothing added)."""
     if stack < 1:
-        raise Invalid(f"the stack carried must be counted and above 0 (got {stack})", "R18")
+        raise Invalid("the stack carried must be counted and above 0 (got {stack})", "R18",
+                      amounts={"stack": stack})
     if added < 0:
         raise Invalid("chips may be added on a move but never removed", "R28")
     if added and stack + added > max_buyin:
-        raise Invalid(f"adding {added} would take the stack above the table maximum {max_buyin}",
-                      "R30")
+        raise Invalid("adding {added} would take the stack above the table maximum {maximum}",
+                      "R30", amounts={"added": added, "maximum": max_buyin})
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, mapped_column
 
 from roomops.checks import one_of
-from roomops.db import Base, UTCDateTime
+from roomops.db import Base, Minor, UTCDateTime
 
 HoldKind = Literal["offer", "seated"]
 HoldOutcome = Literal["claimed", "declined", "expired", "cancelled", "left", "moved", "released"]
@@ -81,8 +81,8 @@ class SeatHold(Base):
     deadline: Mapped[datetime | None] = mapped_column(UTCDateTime)
     ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     outcome: Mapped[HoldOutcome | None] = mapped_column(String(10))
-    buy_in: Mapped[int | None]
-    leave_amount: Mapped[int | None]
+    buy_in: Mapped[Minor | None]
+    leave_amount: Mapped[Minor | None]
     # R17-R19: a must-move offer's seat to move from, or the seat a moved player came from
     from_hold_id: Mapped[int | None] = mapped_column(ForeignKey("seat_holds.id"))
     # R19/R36: moved by the floor or from a broken table: no blind to post to come in

@@ -102,10 +102,9 @@ class Requirement:
     def allows(self, amount: int) -> bool:
         return self.minimum <= amount <= self.maximum
 
-    def why(self, tz_name: str, money: str | None = None) -> str:
-        """e.g. "returning within 2 h: at least 65000 (left table 3 at 21:14)"; ``money`` is the
-        required amount as the caller shows it (minor units by default)."""
-        shown = money if money is not None else str(self.minimum)
+    def why(self, tz_name: str, shown: str) -> str:
+        """e.g. "returning within 2 h: at least £650.00 (left table 3 at 21:14)"; ``shown`` is the
+        required amount as the caller writes it (a refusal: its ``{minimum}``, ``roomops.errors``)."""
         when = self.left_at.astimezone(ZoneInfo(tz_name)).strftime("%H:%M")
         return f"returning {self.window}: at least {shown} (left table {self.left_table} at {when})"
 
@@ -142,8 +141,10 @@ def check_return_buy_in(amount: int, req: Requirement, tz_name: str) -> None:
     """R27: below the amount left with is refused, naming it and when and where the player left;
     above the table maximum only up to that amount (R30)."""
     if amount < req.minimum:
-        raise Conflict(f"buy-in {amount} is below the {req.minimum} the player left with: "
-                       f"{req.why(tz_name)}; a supervisor may override with a written reason", "R27")
+        why = req.why(tz_name, "{minimum}")
+        raise Conflict(f"buy-in {{amount}} is below the {{minimum}} the player left with: {why}; a "
+                       "supervisor may override with a written reason", "R27",
+                       amounts={"amount": amount, "minimum": req.minimum})
     if amount > req.maximum:
-        raise Invalid(f"buy-in {amount} is above the table maximum and the {req.left_amount} the "
-                      f"player left with (R27)", "R30")
+        raise Invalid("buy-in {amount} is above the table maximum and the {left} the player left "
+                      "with (R27)", "R30", amounts={"amount": amount, "left": req.left_amount})

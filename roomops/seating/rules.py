@@ -10,9 +10,11 @@ from roomops.errors import Conflict, Invalid
 def check_buy_in(amount: int, minimum: int, maximum: int) -> None:
     """R30: at least the table minimum and at most the maximum."""
     if amount < minimum:
-        raise Invalid(f"buy-in {amount} is below the table minimum {minimum}", "R30")
+        raise Invalid("buy-in {amount} is below the table minimum {minimum}", "R30",
+                      amounts={"amount": amount, "minimum": minimum})
     if amount > maximum:
-        raise Invalid(f"buy-in {amount} is above the table maximum {maximum}", "R30")
+        raise Invalid("buy-in {amount} is above the table maximum {maximum}", "R30",
+                      amounts={"amount": amount, "maximum": maximum})
 
 
 def claim_deadline(offered_at: datetime, claim_minutes: int) -> datetime:

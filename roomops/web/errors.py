@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 
 from flask import Flask, g, jsonify, render_template, request
 from pydantic import ValidationError
@@ -12,6 +13,7 @@ from werkzeug.wrappers import Response
 
 from roomops.errors import RoomopsError
 from roomops.schemas import SCHEDULE_RULES
+from roomops.web.money import room_money
 
 log = logging.getLogger("roomops.security")
 
@@ -28,24 +30,32 @@ def describe(err: ValidationError) -> str:
     return "; ".join(parts)
 
 
-def refusal(message: str, rule: str | None, status: int) -> Response:
-    """Roll back whatever the request wrote, log the refusal, answer 4xx (never half-written)."""
-    session = g.get("db")
-    if session is not None:
-        session.rollback()
+def refusal(message: str, rule: str | None, status: int,
+            amounts: Mapping[str, int] | None = None) -> Response:
+    """Roll back whatever the request wrote, log the refusal, answer 4xx (never half-written).
+    ``amounts``: those the message names, also given to the API in minor units."""
+    _roll_back()
     log.info("refused %s %s: %s (%s) status=%s", request.method, request.path, message, rule, status)
     if wants_json():
-        resp = jsonify(error=message, rule=rule)
+        resp = jsonify(error=message, rule=rule, **({"amounts": amounts} if amounts else {}))
         resp.status_code = status
         return resp
     page = render_template("error.html", message=message, rule=rule, back=request.referrer)
     return Response(page, status=status, mimetype="text/html")
 
 
+def _roll_back() -> None:
+    session = g.get("db")
+    if session is not None:
+        session.rollback()
+
+
 def install(app: Flask) -> None:
     @app.errorhandler(RoomopsError)
     def _domain(err: RoomopsError) -> Response:
-        return refusal(err.message, err.rule, err.status)
+        _roll_back()  # first: the room's money may be read, not in a transaction a failure ended
+        text = err.text(room_money()) if err.amounts else err.template
+        return refusal(text, err.rule, err.status, err.amounts)
 
     @app.errorhandler(ValidationError)
     def _invalid(err: ValidationError) -> Response:

@@ -105,8 +105,8 @@ def test_r20_tv_shows_called_seats_with_a_live_countdown(live, page):
     # R40/R53 terms are on screen, R61: no last names under the default policy, no phone numbers.
     body = page.locator("body")
     expect(body).to_contain_text("Straddle: UTG only")
-    expect(body).to_contain_text("Rake: 5%, max 5 a pot")
-    expect(body).to_contain_text("Time: 10 per hour")
+    expect(body).to_contain_text("Rake: 5%, max £5.00 a pot")
+    expect(body).to_contain_text("Time: £10.00 per hour")
     text = body.inner_text()
     assert "Silva" not in text and "7700" not in text
     # A normal room fits a 1080p screen: nothing to scroll, one page, every game on it.

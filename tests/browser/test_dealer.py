@@ -75,19 +75,20 @@ def test_r51_the_dealer_records_the_rake_of_a_down(live, page):
     for _ in range(3):
         page.locator("#deal").click()
     down = page.locator("#down-form")
-    expect(down).to_contain_text("max 5 from 6 players dealt in")  # R53: the caps in force
+    expect(down).to_contain_text("max £5.00 from 6 players dealt in")  # R53: the caps in force
     expect(page.locator("#rake-form")).to_have_count(0)  # per down: no per-hand rake
     expect(down.locator("input[name=first_hand_no]")).to_have_value("1")
     expect(down.locator("input[name=last_hand_no]")).to_have_value("3")
     down.locator("input[name=rake]").fill("16")  # more than 3 hands x 5.00
     down.get_by_role("button", name="Record the down's rake").click()
-    expect(page.locator(".error-message")).to_contain_text("15")
+    expect(page.locator(".error-message")).to_contain_text(
+        "rake £16.00 is more than the down's 3 hands allow (£15.00")
     page.go_back()
     page.reload()
     down.locator("input[name=rake]").fill("12")
     page.screenshot(path=str(SHOTS / "dealer-down-rake.png"))
     down.get_by_role("button", name="Record the down's rake").click()
-    expect(page.locator(".flash.ok")).to_have_text("Rake of the down, hands 1 to 3: 12 recorded.")
+    expect(page.locator(".flash.ok")).to_have_text("Rake of the down, hands 1 to 3: £12.00 recorded.")
     page.locator("#deal").click()
     expect(down.locator("input[name=first_hand_no]")).to_have_value("4")  # after the last raked
     expect(down.locator("input[name=last_hand_no]")).to_have_value("4")

@@ -53,7 +53,7 @@ def test_r20_r21_add_player_see_offer_countdown_and_claim(live, page):
     expect(claim.locator("input[name=buy_in]")).to_have_value("100")  # the game's minimum
     claim.locator("input[name=buy_in]").fill("250")
     claim.locator("button[type=submit]").click()
-    expect(page.locator(".flash.ok")).to_contain_text("Nora Quinn took seat 9 at table 1 with 250")
+    expect(page.locator(".flash.ok")).to_contain_text("Nora Quinn took seat 9 at table 1 with £250.00")
     expect(seat).to_have_class(re.compile("state-seated"))
     expect(seat).to_contain_text("250")
 

@@ -42,7 +42,7 @@ def test_r29_playover_from_the_desk_shown_on_the_board_until_the_owner_is_back(l
     expect(start.locator("input[name=buy_in]")).to_have_value("100")  # the game's minimum
     expect(dialog.locator("form[data-when=played]")).to_be_hidden()
     start.locator("button[type=submit]").click()
-    expect(page.locator(".flash.ok")).to_contain_text("Ada Wait plays over seat 3 at table 1 with 100")
+    expect(page.locator(".flash.ok")).to_contain_text("Ada Wait plays over seat 3 at table 1 with £100.00")
     expect(seat.locator(".playover")).to_have_text("played over: Ada Wait")
 
     board = page.context.new_page()

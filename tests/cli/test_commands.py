@@ -24,6 +24,19 @@ def test_create_room_and_staff(app, session):
     assert staff.role == "supervisor" and staff.password_hash != "s3cret-pass"
 
 
+def test_r32_a_room_is_created_with_its_currency_and_locale(app, session):
+    runner = app.test_cli_runner()
+    out = runner.invoke(args=["create-room", "wien", "Wien", "--currency", "eur", "--locale", "de-AT"])
+    assert out.exit_code == 0, out.output
+    room = session.scalar(select(Room).where(Room.slug == "wien"))
+    assert (room.currency, room.locale, room.money(123456)) == ("EUR", "de_AT", "€\xa01.234,56")
+    for bad, said in ((["--currency", "XYZ"], "ISO 4217 currency code"),
+                      (["--locale", "xx_QQ"], "not a locale")):
+        out = runner.invoke(args=["create-room", "other", "Other", *bad])
+        assert out.exit_code == 1 and said in out.output and "Traceback" not in out.output
+    assert session.scalar(select(func.count()).select_from(Room).where(Room.slug == "other")) == 0
+
+
 def test_create_staff_unknown_room_fails_cleanly(app):
     out = app.test_cli_runner().invoke(
         args=["create-staff", "nowhere", "bob", "--role", "cashier", "--password", "x"])

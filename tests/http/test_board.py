@@ -19,8 +19,9 @@ from roomops.audit.service import latest_id, record
 from roomops.board.rows import GameParts, RowsCache
 from roomops.board.views import CACHE, ROWS
 from roomops.games import services as games
-from roomops.games.terms import fee_text, money, stakes, straddle_text
+from roomops.games.terms import fee_text, straddle_text
 from roomops.lists import services as lists
+from roomops.money import Money
 from roomops.rooms.services import add_player, update_policy
 from roomops.seating import seats
 from roomops.seating.models import SeatHold
@@ -57,27 +58,23 @@ def live_offer(session, player_id):
 # ---- money and the terms of a game (R4, R40, R53) ---------------------------------------------
 
 
-@pytest.mark.parametrize("minor,shown", [
-    (100, "1"), (250, "2.50"), (5, "0.05"), (10, "0.10"), (0, "0"), (123456789, "1,234,567.89"),
-    (2**53 + 1, "90,071,992,547,409.93"),
-])
-def test_r4_amounts_are_exact_from_minor_units(minor, shown):
-    assert money(minor) == shown
+GBP = Money("GBP")
 
 
 def test_r4_r40_r53_wording():
-    assert stakes(100, 250) == "1/2.50"
-    assert stakes(100, 200, 50) == "1/2 ante 0.50"
+    assert GBP.stakes(100, 250) == "1/2.50"
+    assert GBP.stakes(100, 200, 50) == "1/2 ante 0.50"
     assert straddle_text(False, 3, True) == "No straddles"
     assert straddle_text(True, 1, False) == "Straddle: UTG only, no button straddle"
     assert straddle_text(True, 3, True) == ("Straddles: up to 3, in rotation from UTG, "
                                             "button straddle with the floor's consent")
-    assert fee_text("hourly", 1050, 0, 0) == "Time: 10.50 per hour, paid in advance"
-    assert fee_text("rake", 0, 5, 500) == "Rake: 5%, max 5 a pot"
-    assert fee_text("none", 0, 0, 0) == "No fee"
-    assert fee_text("rake", 0, 5, 500, no_flop_no_drop=True) == "Rake: 5%, max 5 a pot, no flop no drop"
-    assert fee_text("hourly", 500, 0, 0, [{"players": 7, "fee": 600}, {"players": 2, "fee": 300}]) == (
-        "Time: 5 per hour, 3 from 2 players, 6 from 7 players, paid in advance")  # R50/R53
+    assert fee_text(GBP, "hourly", 1050, 0, 0) == "Time: £10.50 per hour, paid in advance"
+    assert fee_text(GBP, "rake", 0, 5, 500) == "Rake: 5%, max £5.00 a pot"
+    assert fee_text(GBP, "none", 0, 0, 0) == "No fee"
+    assert fee_text(GBP, "rake", 0, 5, 500, no_flop_no_drop=True) == (
+        "Rake: 5%, max £5.00 a pot, no flop no drop")
+    assert fee_text(GBP, "hourly", 500, 0, 0, [{"players": 7, "fee": 600}, {"players": 2, "fee": 300}]) == (
+        "Time: £5.00 per hour, £3.00 from 2 players, £6.00 from 7 players, paid in advance")  # R50/R53
 
 
 def test_r4_r40_r53_board_shows_stakes_buy_in_straddles_and_fees(client, room, session, now):
@@ -89,12 +86,12 @@ def test_r4_r40_r53_board_shows_stakes_buy_in_straddles_and_fees(client, room, s
     session.commit()
     page = html.unescape(client.get("/board").text)
     assert "NL Hold'em" in page and ">1/2.50<" in page
-    assert "100 to 500.50" in page
-    assert "Rake: 5%, max 6 a pot" in page
+    assert "£100.00 to £500.50" in page
+    assert "Rake: 5%, max £6.00 a pot" in page
     assert "Straddles: up to 2, in rotation from UTG, button straddle with the floor's consent" in page
     assert "PL Omaha" in page and ">5/10 ante 1<" in page
-    assert "500 to 2,000" in page
-    assert "Time: 12 per hour, paid in advance" in page
+    assert "£500.00 to £2,000.00" in page
+    assert "Time: £12.00 per hour, paid in advance" in page
     assert "No straddles" in page
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+from decimal import Decimal
 
 import pytest
 
@@ -93,12 +94,16 @@ def test_the_cage_page_csv_and_print(client, room, session, tables):
     assert resp.status_code == 200 and resp.mimetype == "text/csv"
     assert resp.headers["Content-Disposition"].startswith("attachment;")
     rows = list(csv.reader(io.StringIO(resp.text)))
-    assert rows[0] == ["gaming_day", "section", "id", "name", "entries", "amount", "currency"]
-    kinds = [r for r in rows[1:] if r and r[1] == "kind"]
-    assert kinds == [[DAY, "kind", "buy_in", "buy in", "2", "35000", "GBP"]]
-    assert [DAY, "total", "", "total", "2", "35000", "GBP"] in rows
+    # R54: what the file is, then the ledger, then the counts, each under its title and header
+    assert rows[:4] == [["day report"], ["gaming_day", "shift", "currency", "amounts"],
+                        [DAY, "whole day", "GBP", "British Pound, major units with 2 decimals"], []]
+    assert rows[4:6] == [["ledger"], ["section", "id", "name", "entries", "amount (GBP)"]]
+    assert rows.index(["counts"]) == rows.index([], 4) + 1
+    kinds = [r for r in rows if r and r[0] == "kind"]
+    assert kinds == [["kind", "buy_in", "buy in", "2", "350.00"]]
+    assert ["total", "", "total", "2", "350.00"] in rows
     for section in ("table", "game", "kind", "staff"):
-        assert sum(int(r[5]) for r in rows[1:] if r and r[1] == section) == 35000
+        assert sum(Decimal(r[4]) for r in rows if r and r[0] == section) == Decimal("350.00")
 
 
 def test_counts_and_close_from_the_cage_page(client, room, session, tables):

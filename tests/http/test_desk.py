@@ -67,7 +67,7 @@ def test_desk_shows_games_tables_seats_and_lists(sup_client, room, session, now,
     session.commit()
     clock.advance(minutes=4)
     html = sup_client.get("/desk").text
-    assert "NL Hold&#39;em" in html and "1/2" in html and "buy-in 100\u2013400" in html
+    assert "NL Hold&#39;em" in html and "1/2" in html and "buy-in £100.00\u2013£400.00" in html
     assert "Table 1" in html
     assert html.count('class="seat state-seated"') == 8
     assert 'class="seat state-offered"' in html and "Ann Lee" in html
@@ -198,7 +198,7 @@ def test_r50_the_desk_game_form_takes_an_hourly_fee_by_players(sup_client, sessi
     assert game.hourly_fee_by_players == [{"players": 2, "fee": 500}, {"players": 7, "fee": 1250}]
     page = sup_client.get("/desk").text
     assert 'value="2:5, 7:12.50"' in page  # shown back as typed
-    assert "fee 10/h by players" in page and "12.50 from 7 players" in page  # summary, its title
+    assert "fee £10.00/h by players" in page and "£12.50 from 7 players" in page  # summary, its title
     resp = sup_client.post(f"/desk/games/{game.id}/change", data={"hourly_fee_by_players": ""})
     assert resp.status_code == 303
     session.refresh(game)
@@ -441,7 +441,7 @@ def test_r20_r21_auto_offer_then_claim_with_buy_in(sup_client, room, session, no
     assert resp.status_code == 303
     hold = session.scalar(select(SeatHold).where(SeatHold.player_id == jo.id, SeatHold.kind == "seated"))
     assert (hold.seat_no, hold.buy_in) == (9, 25050)
-    assert "Jo Ray took seat 9 at table 1 with 250.50" in sup_client.get("/desk").text
+    assert "Jo Ray took seat 9 at table 1 with £250.50" in sup_client.get("/desk").text
     entry = session.scalar(select(ListEntry).where(ListEntry.player_id == jo.id))
     history = sup_client.get(f"/desk/entries/{entry.id}").text
     for step in ("Joined the waiting list in person", "Offered seat 9 at table 1", "Claimed the seat",

@@ -81,12 +81,12 @@ def test_r31_playing_behind_on_the_desk_board_and_dealer_screen(app, client, roo
     board = shown(client.get("/board").text)
     for lines in (desk, dealer, board):
         text = " ".join(lines)
-        assert "playing behind 200" in text and "playing behind 50" in text  # the slips still open
-        assert "300" not in text and "70" not in text  # the unconfirmed cheque, the cancelled slip
-    assert "Seat 1: playing behind 200" in " ".join(board)
+        assert "playing behind £200.00" in text and "playing behind £50.00" in text  # the slips still open
+        assert "£300" not in text and "£70" not in text  # the unconfirmed cheque, the cancelled slip
+    assert "Seat 1: playing behind £200.00" in " ".join(board)
     transit.confirm_funds(session, room.sup, now, cheque.id)
     transit.dispatch(session, room.sup, now, cash.id)
     transit.deliver(session, room.actor("cashier"), now, cash.id)
     session.commit()
     board = " ".join(shown(client.get("/board").text))
-    assert "Seat 2: playing behind 300" in board and "200" not in board  # delivered: in play now
+    assert "Seat 2: playing behind £300.00" in board and "£200" not in board  # delivered: in play now

@@ -54,7 +54,7 @@ def test_desk_playover_shown_then_the_owner_back_tells_the_overplayer_to_leave(s
     holds, _entries = _on_break(room, session, now, clock)
     resp = sup_client.post(f"/desk/seats/{holds[2].id}/playover", data={"buy_in": "150", "entry_id": ""},
                            follow_redirects=True)
-    assert "Ada Wait plays over seat 3 at table 1 with 150" in resp.text
+    assert "Ada Wait plays over seat 3 at table 1 with £150.00" in resp.text
     html = sup_client.get("/desk/fragment").text
     assert 'data-playover="Ada Wait"' in html and "played over: Ada Wait" in html
     resp = sup_client.post(f"/desk/seats/{holds[2].id}/back", follow_redirects=True)

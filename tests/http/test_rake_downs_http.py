@@ -77,8 +77,8 @@ def test_r53_the_rake_in_force_is_shown_with_its_schedule_and_caps(sup, room, se
     fees = next(g for g in sup.get("/room").json["games"] if g["id"] == game["id"])["fees"]
     assert (fees["rake_schedule"], fees["rake_caps_by_players"]) == (SCHEDULE, CAPS)
     board = sup.client.get("/board").text
-    assert ("Rake: 1 from a pot of 20, 2 from a pot of 40, max 1 a pot, max 2 from 2 players "
-            "dealt in, max 3 from 6 players dealt in, no flop no drop") in board
+    assert ("Rake: £1.00 from a pot of £20.00, £2.00 from a pot of £40.00, max £1.00 a pot, max "
+            "£2.00 from 2 players dealt in, max £3.00 from 6 players dealt in, no flop no drop") in board
 
 
 def test_r51_record_a_down_and_retry(dealer, room, session, now):
@@ -149,7 +149,7 @@ def test_r51_the_desk_game_form_takes_a_schedule_and_caps(sup_client, session):
     assert game.rake_recorded == "per_down"
     page = sup_client.get("/desk").text
     assert 'value="20:1, 40:2.50"' in page  # shown back as typed
-    assert "rake by schedule cap 0 by players per down" in page  # the game's summary line (R53)
+    assert "rake by schedule by players per down" in page  # the game's summary line (R53)
     resp = sup_client.post(f"/desk/games/{game.id}/change", data={"rake_schedule": ""})
     assert resp.status_code == 303
     session.refresh(game)
@@ -186,4 +186,4 @@ def test_r51_the_dealer_screen_records_the_downs_rake(app, client, room, session
     session.expire_all()
     assert session.scalar(select(func.count()).select_from(DealerDown)) == 1
     listed = dealer.get(f"/dealer/tables/{table_id}").text
-    assert 'id="downs"' in listed and "hands 1\u20132 · " in listed and "rake 10 · " in listed
+    assert 'id="downs"' in listed and "hands 1\u20132 · " in listed and "rake £10.00 · " in listed

@@ -17,7 +17,7 @@ from tests.http.test_api import counts, refused
 from tests.services.helpers import live_offer, live_seat
 
 LEFT_WITH = 65000  # 650.00, above the 400.00 table maximum
-WHY = "returning within 2 h: at least 650 (left table 1 at 20:00)"
+WHY = "returning within 2 h: at least £650.00 (left table 1 at 20:00)"
 
 
 @pytest.fixture()
@@ -52,7 +52,7 @@ def test_r27_api_return_requirement(api, left):
     assert (body["rule"], body["minimum"], body["maximum"], body["left_amount"]) == (
         "R27", LEFT_WITH, LEFT_WITH, LEFT_WITH)
     assert body["left_table"] == "1" and body["left_at"].startswith("2026-11-21T20:00:00")
-    assert body["why"] == "returning within 2 h: at least 65000 (left table 1 at 20:00)"
+    assert body["why"] == "returning within 2 h: at least £650.00 (left table 1 at 20:00)"
     normal = api.get(f"/players/{bob.id}/return-requirement?game_id={game.id}").json
     assert (normal["rule"], normal["minimum"], normal["maximum"], normal["why"]) == (
         "R30", 10000, 40000, None)
@@ -67,7 +67,9 @@ def test_r27_api_seat_below_the_amount_is_409_and_writes_nothing(api, session, l
     seat = {"table_id": table.id, "seat_no": 2, "player_id": ann.id}
     before = counts(session)
     body = refused(api.post("/seats", json={**seat, "buy_in": 40000}), 409, "R27")
-    assert "65000" in body["error"] and "table 1 at 20:00" in body["error"]
+    assert "below the £650.00 the player left with" in body["error"] and "65000" not in body["error"]
+    assert body["amounts"] == {"amount": 40000, "minimum": LEFT_WITH}
+    assert "table 1 at 20:00" in body["error"]
     refused(api.post("/seats", json={**seat, "buy_in": LEFT_WITH + 1}), 422, "R30")
     refused(api.post("/seats", json={**seat, "buy_in": 40000, "override_reason": ""}), 422, "R27")
     assert counts(session) == before
@@ -112,7 +114,7 @@ def test_r27_desk_shows_the_requirement_on_the_offered_seat(sup_client, room, se
     session.commit()
     page = sup_client.get("/desk/fragment").text
     assert 'data-return-min="650"' in page and f'data-return-why="{WHY}"' in page
-    assert "R27 ≥ 650" in page
+    assert "R27 ≥ £650.00" in page
     assert f'data-return-why="{WHY}"' in sup_client.get("/desk").text
 
 

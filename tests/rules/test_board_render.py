@@ -14,6 +14,9 @@ from roomops.board import countdown
 from roomops.board.countdown import Timed
 from roomops.board.render import FragmentCache, absences_running, game_board
 from roomops.board.rows import taken_seats, utc
+from roomops.money import Money
+
+GBP = Money("GBP")
 
 T0 = datetime(2026, 11, 21, 20, 0, 0, tzinfo=UTC)
 T0_MS = 1795291200000
@@ -95,10 +98,10 @@ def test_r11_r12_r14_r22_one_game_from_its_rows():
             ((21, 4, 101, deadline, "Ana", "Silva"), (21, 5, 102, deadline, "Ben", "Okafor")),
             ((101, None, None, "Ana", "Silva"), (103, 99, None, "Cy", "Wu"),  # table 99 is closed
              (102, 21, None, "Ben", "Okafor"), (104, None, "2026-11-21 20:30:00", "Di", "Lo")))
-    board = game_board(rows, "first_initial", ZoneInfo("Europe/Zurich"), (True, False), ())
+    board = game_board(rows, "first_initial", ZoneInfo("Europe/Zurich"), GBP, (True, False), ())
     assert [(t.name, t.feeds) for t in board.tables] == [("2", "10"), ("10", None)]  # R17
-    assert [t.behind for t in board.tables] == [[], ["Seat 3: playing behind 200"]]  # R31
-    assert board.fees == "Rake: 5%, max 5 a pot, no flop no drop"  # R51/R53
+    assert [t.behind for t in board.tables] == [[], ["Seat 3: playing behind £200.00"]]  # R31
+    assert board.fees == "Rake: 5%, max £5.00 a pot, no flop no drop"  # R51/R53
     ten = board.tables[1]
     assert ten.seats[:6] == [(1, "seated"), (2, "seated"), (3, "seated"), (4, "offered"), (5, "expired"),
                              (6, "empty")]
@@ -127,7 +130,7 @@ def test_r23_r24_r25_r61_break_and_away_seats_from_rows():
     assert running == (True, False, True)
     assert absences_running(rows, running_ms - 1_000) == (True, False, True)
     assert absences_running(rows, running_ms - 999) == (False, False, True)  # no whole second left
-    board = game_board(rows, "full", ZoneInfo("Europe/Zurich"), (), running)
+    board = game_board(rows, "full", ZoneInfo("Europe/Zurich"), GBP, (), running)
     (table,) = board.tables
     assert table.seats[:6] == [(1, "seated"), (2, "break"), (3, "empty"), (4, "over"), (5, "away"),
                                (6, "empty")]
@@ -138,7 +141,7 @@ def test_r23_r24_r25_r61_break_and_away_seats_from_rows():
     assert table.absent[0].countdown == countdown.mark(running_ms)
     assert table.absent[1].countdown == table.absent[2].countdown == ""
     # The same game later: the break that was running is now over too (R24, from the deadline).
-    later = game_board(rows, "full", ZoneInfo("Europe/Zurich"), (), absences_running(rows, running_ms))
+    later = game_board(rows, "full", ZoneInfo("Europe/Zurich"), GBP, (), absences_running(rows, running_ms))
     assert [a.state for a in later.tables[0].absent] == ["over", "over", "away"]
     assert later.tables[0].seats[1] == (2, "over")
 
@@ -151,7 +154,7 @@ def test_r29_a_played_over_seat_shows_the_overplayer_public_name():
             ((30, "1", seats(1, 2, 5), ((2, "break", now_ms + 600_000, 7), (5, "away", None, 99)), None,
               ()),),
             (), ((7, None, None, "Ada", "Lovelace"),))
-    board = game_board(rows, "first_initial", ZoneInfo("UTC"), (), absences_running(rows, now_ms))
+    board = game_board(rows, "first_initial", ZoneInfo("UTC"), GBP, (), absences_running(rows, now_ms))
     (table,) = board.tables
     assert table.seats[:5] == [(1, "seated"), (2, "played"), (3, "empty"), (4, "empty"), (5, "played")]
     assert [(a.seat_no, a.state, a.played) for a in table.absent] == [
@@ -199,14 +202,14 @@ def test_r40_r53_a_player_offered_a_seat_is_told_the_straddles_and_fees():
                            fee_kind="rake", hourly_fee=0, rake_percent=5, rake_cap=500,
                            hourly_fee_by_players=None, rake_no_flop_no_drop=True,
                            rake_schedule=None, rake_caps_by_players=None)
-    assert told_before_sitting(game) == ("Straddle: UTG only, no button straddle. "
-                                         "Rake: 5%, max 5 a pot, no flop no drop.")
+    assert told_before_sitting(GBP, game) == ("Straddle: UTG only, no button straddle. "
+                                         "Rake: 5%, max £5.00 a pot, no flop no drop.")
     game.rake_schedule = [{"pot": 4000, "rake": 200}, {"pot": 2000, "rake": 100}]
     game.rake_caps_by_players = [{"players": 5, "cap": 500}, {"players": 2, "cap": 300}]
     game.rake_cap = 200
-    assert told_before_sitting(game).endswith(  # R51/R53: the schedule and caps by players dealt
-        "Rake: 1 from a pot of 20, 2 from a pot of 40, max 2 a pot, max 3 from 2 players dealt in, "
-        "max 5 from 5 players dealt in, no flop no drop.")
+    assert told_before_sitting(GBP, game).endswith(  # R51/R53: the schedule and caps by players dealt
+        "Rake: £1.00 from a pot of £20.00, £2.00 from a pot of £40.00, max £2.00 a pot, max £3.00 "
+        "from 2 players dealt in, max £5.00 from 5 players dealt in, no flop no drop.")
 
 
 def test_r40_a_game_whose_straddles_need_the_supervisors_sanction_says_so():

@@ -42,7 +42,7 @@ def required(stints: list[Stint], now: datetime, policy: ReturnPolicy = TWO_HOUR
 def test_r27_left_with_more_than_the_max_must_return_with_it_even_above_the_max():
     req = required([stint(65000)], LEFT + timedelta(minutes=30))
     assert (req.minimum, req.maximum) == (65000, 65000)
-    assert req.why("UTC") == "returning within 2 h: at least 65000 (left table 3 at 21:14)"
+    assert req.why("UTC", "£650.00") == "returning within 2 h: at least £650.00 (left table 3 at 21:14)"
     assert req.why("Europe/Zurich", "650") == "returning within 2 h: at least 650 (left table 3 at 22:14)"
 
 
@@ -106,7 +106,8 @@ def test_r27_gaming_day_mode_across_the_gaming_day_start():
     start = datetime(2026, 11, 22, 6, 0, tzinfo=UTC)
     req = required([stint(ended=left)], start - S, LONDON)
     assert req is not None and req.window == "the same gaming day"
-    assert req.why("Europe/London") == "returning the same gaming day: at least 65000 (left table 3 at 23:00)"
+    assert req.why("Europe/London", "650") == (
+        "returning the same gaming day: at least 650 (left table 3 at 23:00)")
     assert required([stint(ended=left)], start, LONDON) is None
     assert required([stint(ended=left)], start + S, LONDON) is None
 
