@@ -19,7 +19,6 @@ from babel.numbers import (
     format_decimal,
     get_currency_name,
     get_currency_precision,
-    get_currency_symbol,
     get_decimal_symbol,
     list_currencies,
 )
@@ -64,10 +63,6 @@ class Money:
         ante when there is one."""
         text = f"{self.figure(small_blind)}/{self.figure(big_blind)}"
         return f"{text} ante {self.figure(ante)}" if ante else text
-
-    @property
-    def symbol(self) -> str:
-        return get_currency_symbol(self.currency, locale=self.locale)
 
     @property
     def name(self) -> str:

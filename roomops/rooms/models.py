@@ -11,7 +11,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 from roomops.blinds.missed import NewPlayerPosting
 from roomops.checks import one_of
 from roomops.db import Base, UTCDateTime
-from roomops.money import Money
+from roomops.money import DEFAULT_LOCALE, Money
 from roomops.rooms.shifts import parse_starts
 
 Role = Literal["admin", "supervisor", "cashier", "dealer"]
@@ -85,7 +85,8 @@ class Room(Base):
     # R32: ISO 4217 code of the only currency that plays; ledger amounts are its minor units
     currency: Mapped[str] = mapped_column(String(3), default="GBP", server_default="GBP")
     # how amounts are shown and typed (roomops.money): the symbol's place, decimal sign, grouping
-    locale: Mapped[str] = mapped_column(String(16), default="en_GB", server_default="en_GB")
+    locale: Mapped[str] = mapped_column(String(16), default=DEFAULT_LOCALE,
+                                        server_default=DEFAULT_LOCALE)
     # R17: a player who refuses a must-move seat loses their seat (forced) or is passed over (skip)
     must_move_refusal: Mapped[MustMoveRefusal] = mapped_column(String(8), default="forced",
                                                                server_default="forced")
