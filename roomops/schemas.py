@@ -286,6 +286,14 @@ class Policy(Body):
     no_playover_max_minutes: Annotated[int, Field(ge=1, le=60)] | None = None  # R29
     new_player_posting: NewPlayerPosting | None = None  # R36
     must_move_refusal: MustMoveRefusal | None = None  # R17
+    cash_out_approval_over: Annotated[int, Field(ge=0, le=MAX_AMOUNT, description=(
+        "R27/R28: a cash-out above this many minor units needs a supervisor's approval; 0 turns "
+        "it off"))] | None = None
+    reversal_two_person: bool | None = Field(
+        None, description="R52: nobody reverses a ledger row they posted themselves")
+    close_while_running: Literal["warn", "refuse"] | None = Field(
+        None, description="R54: a shift or day close with tables still running is warned of or "
+                          "refused")
     shifts: Annotated[list[Annotated[str, StringConstraints(
         pattern=r"^([01][0-9]|2[0-3]):[0-5][0-9]$")]], Field(max_length=12)] | None = Field(
         None, description="R54: local start times of the gaming day's shifts, HH:MM; the gaming "

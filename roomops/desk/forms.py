@@ -28,7 +28,8 @@ from roomops.web.money import room_money
 M = TypeVar("M", bound=BaseModel)
 
 MONEY_FIELDS = frozenset({"small_blind", "big_blind", "ante", "min_buyin", "max_buyin", "hourly_fee",
-                          "rake_cap", "buy_in", "leave_amount", "stack", "added"})
+                          "rake_cap", "buy_in", "leave_amount", "stack", "added",
+                          "cash_out_approval_over"})
 # Schedules typed as "20:1, 40:2" (R51: from a pot of 20, rake 1), "2:3, 5:5" (R51: from 2 players
 # dealt in, cap 3) or "2:5, 7:10" (R50: from 7 players seated, 10 an hour): the step's key, its
 # amount, and whether the key is an amount too

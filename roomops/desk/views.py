@@ -503,6 +503,8 @@ def policy() -> Response | str:
         body = parse(Policy, request.form, only=[f for f in Policy.model_fields if f != "shifts"])
         sent = body.model_dump(exclude_none=True) | (
             {"shifts": request.form["shifts"]} if "shifts" in request.form else {})
+        if request.form.get("cash_out_approval_over", "x").strip() == "":
+            sent["cash_out_approval_over"] = 0  # R28: emptied, the threshold is taken off
         changes = {k: v for k, v in rooms.policy_values(sent, room).items()
                    if getattr(room, k) != v}
         if changes:

@@ -70,10 +70,14 @@ class LedgerEntry(Base):
                         name="rake_hand"),
         CheckConstraint("NOT short_buy_in OR kind = 'add_on'", name="short_buy_in"),
         CheckConstraint("shift_no >= 1", name="shift_no"),
+        # R27/R28: an approval is a second person's (migration 0023's triggers also refuse a
+        # second standing cash-out of a seat, and a reversal by its row's own poster, R52)
+        CheckConstraint("approved_by_id IS NULL OR approved_by_id <> staff_id", name="approved_by"),
         UniqueConstraint("room_id", "idempotency_key", name="uq_ledger_entries_room_key"),
         Index("ix_ledger_entries_room_day", "room_id", "gaming_day"),
         Index("ix_ledger_entries_hold", "hold_id"),
         Index("ix_ledger_entries_hand", "hand_id"),
+        Index("ix_ledger_entries_playover", "playover_id"),
         # R51: a dealer down has one rake row (and at most one reversal of it, ``reverses_id``)
         Index("uq_ledger_entries_down_rake", "down_id", unique=True,
               sqlite_where=text("kind = 'rake'"), postgresql_where=text("kind = 'rake'")),
@@ -108,6 +112,11 @@ class LedgerEntry(Base):
     # R54: the shift of the gaming day the row was posted in (roomops.rooms.shifts), 1 when the
     # room's gaming day is one shift
     shift_no: Mapped[int] = mapped_column(default=1, server_default=text("1"))
+    # R27/R28: the supervisor who approved a cash-out above the room's threshold or different
+    # from the recorded leave amount
+    approved_by_id: Mapped[int | None] = mapped_column(ForeignKey("staff.id"))
+    # R29: the playover whose overplayer's chips the row moves (apart from the owner's box)
+    playover_id: Mapped[int | None] = mapped_column(ForeignKey("playovers.id"))
 
 
 class DealerDown(Base):

@@ -111,6 +111,14 @@ def check_reversible(kind: str, already_reversed: bool) -> None:
         raise Conflict("this row has already been reversed", "R52")
 
 
+def check_second_person(required: bool, poster: int, reverser: int | None) -> None:
+    """R52: where the room requires two people, a row is reversed by someone other than its
+    poster (the ledger's trigger refuses it too, migration 0023)."""
+    if required and poster == reverser:
+        raise Conflict("you posted this row: the room requires a second person to reverse it "
+                       "(a supervisor who did not post it)", "R52")
+
+
 def next_state(state: str, action: str, method: str) -> SlipState:
     """R31: requested -> (funds_confirmed, facility methods only) -> in_transit -> delivered, or
     cancelled from any open state. A facility slip is not dispatched before its funds are

@@ -30,6 +30,7 @@ from roomops.ledger.rules import (
     check_currency,
     check_method,
     check_reversible,
+    check_second_person,
     signed,
 )
 from roomops.rooms.models import Room
@@ -112,7 +113,8 @@ def cash_out(session: Session, actor: Actor, now: datetime, hold_id: int, amount
 def reverse(session: Session, actor: Actor, now: datetime, entry_id: int, reason: str,
             key: str | None = None) -> LedgerEntry:
     """R52: correct a row with a new row of the opposite amount naming it, who and why; a row is
-    reversed at most once and a reversal is never reversed."""
+    reversed at most once and a reversal is never reversed; where the room requires two people
+    (``reversal_two_person``), never by the staff member who posted it."""
     actor.require("authorise")
     print_ = fingerprint(op="reverse", entry_id=entry_id, reason=reason, staff=actor.staff_id)
     earlier = replay(session, LedgerEntry, actor.room_id, key, print_)
@@ -122,6 +124,8 @@ def reverse(session: Session, actor: Actor, now: datetime, entry_id: int, reason
     if not reason.strip():
         raise Invalid("a reversal needs a written reason", "R52")
     check_reversible(entry.kind, _reversed(session, entry.id))
+    room = session.get_one(Room, actor.room_id)
+    check_second_person(room.reversal_two_person, entry.staff_id, actor.staff_id)
     return post(session, actor, now, Posting(
         "reversal", -entry.amount, entry.method, player_id=entry.player_id, game_id=entry.game_id,
         table_id=entry.table_id, hold_id=entry.hold_id, slip_id=entry.slip_id,

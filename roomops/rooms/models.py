@@ -5,12 +5,23 @@ from __future__ import annotations
 from datetime import datetime, time
 from typing import Literal, get_args
 
-from sqlalchemy import Boolean, CheckConstraint, ForeignKey, Index, String, Text, Time, false, text
+from sqlalchemy import (
+    Boolean,
+    CheckConstraint,
+    ForeignKey,
+    Index,
+    String,
+    Text,
+    Time,
+    false,
+    text,
+    true,
+)
 from sqlalchemy.orm import Mapped, mapped_column
 
 from roomops.blinds.missed import NewPlayerPosting
 from roomops.checks import one_of
-from roomops.db import Base, UTCDateTime
+from roomops.db import Base, Minor, UTCDateTime
 from roomops.money import DEFAULT_LOCALE, Money
 from roomops.rooms.shifts import parse_starts
 
@@ -20,6 +31,7 @@ ExpiryPolicy = Literal["remove", "bottom"]  # R22
 Placement = Literal["most_need", "first_open"]
 ReturnWindow = Literal["minutes", "gaming_day"]  # R27
 MustMoveRefusal = Literal["forced", "skip"]  # R17
+CloseWhileRunning = Literal["warn", "refuse"]  # R54
 
 ROLES: tuple[Role, ...] = get_args(Role)
 DISPLAY_NAMES: tuple[DisplayName, ...] = get_args(DisplayName)
@@ -52,6 +64,10 @@ class Room(Base):
         CheckConstraint(one_of("must_move_refusal", MustMoveRefusal), name="must_move_refusal"),
         CheckConstraint("shift_starts IS NULL OR length(shift_starts) BETWEEN 11 AND 71",
                         name="shift_starts"),
+        CheckConstraint("cash_out_approval_over IS NULL OR cash_out_approval_over > 0",
+                        name="cash_out_approval_over"),
+        CheckConstraint(one_of("close_while_running", CloseWhileRunning),
+                        name="close_while_running"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -93,6 +109,14 @@ class Room(Base):
     # R54: local start times of the gaming day's shifts, "06:00,14:00,22:00" (roomops.rooms.shifts);
     # NULL: one shift, the gaming day
     shift_starts: Mapped[str | None] = mapped_column(String(71))
+    # R27/R28: a cash-out above this many minor units needs a second person's approval (None: no
+    # threshold; one different from the recorded leave amount always does)
+    cash_out_approval_over: Mapped[Minor | None]
+    # R52: nobody reverses a ledger row they posted themselves
+    reversal_two_person: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    # R54: a close with tables still running is only warned of, or refused
+    close_while_running: Mapped[CloseWhileRunning] = mapped_column(
+        String(8), default="warn", server_default="warn")
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
     @property

@@ -56,7 +56,8 @@ def issue_api_token(staff: Staff) -> str:
     return token
 
 
-OFF_WHEN_ZERO = ("max_away_minutes", "max_missed_bb")  # R26: 0 turns the policy off (NULL)
+# R26, R28: 0 turns the policy off (NULL)
+OFF_WHEN_ZERO = ("max_away_minutes", "max_missed_bb", "cash_out_approval_over")
 
 
 def policy_values(policy: dict[str, Any], room: Room) -> dict[str, Any]:

@@ -58,6 +58,7 @@ def test_ledger_check_constraints(session, posted, kind, amount, method, rev, wh
 
 
 def test_a_row_is_reversed_at_most_once_in_the_database(session, posted):
+    session.execute(text("UPDATE rooms SET reversal_two_person = false"))  # R52: _ROW's poster
     session.execute(text(_ROW), dict(k="reversal", a=-10000, m="cash", rev=posted.id, why="x"))
     _fails(session, _ROW + " WHERE id = :rev", IntegrityError, k="reversal", a=-10000, m="cash",
            rev=posted.id, why="y")

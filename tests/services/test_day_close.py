@@ -72,7 +72,7 @@ def test_a_return_rule_buy_in_above_the_maximum_is_posted_and_accepted_again(roo
                                player_id=player.id, buy_in=90000)  # R27 over the table maximum
     row = session.scalars(select(LedgerEntry).where(LedgerEntry.hold_id == back.id)).one()
     assert (row.kind, row.amount) == ("buy_in", 90000)
-    ledger.reverse(session, room.sup, later, row.id, "posted twice by mistake")
+    ledger.reverse(session, room.actor("admin"), later, row.id, "posted twice by mistake")
     again = ledger.buy_in(session, room.actor("cashier"), later, back.id, 90000)
     assert again.amount == 90000  # what check_sitting_down accepted, the ledger accepts
 
@@ -162,7 +162,7 @@ def test_a_day_is_closed_once_and_its_figures_never_change(room, session, now, d
     refused(lambda: move_player(session, room.sup, now, hold.hold_id, table_id=t2.id, seat_no=5,
                                 stack=15000), "R54", "closed", error=Conflict)
     tomorrow = now + timedelta(hours=12)  # 08:00 next gaming day
-    rev = ledger.reverse(session, room.sup, tomorrow, hold.id, "counted next morning")
+    rev = ledger.reverse(session, room.actor("admin"), tomorrow, hold.id, "counted next morning")
     assert rev.gaming_day == DAY + timedelta(days=1)  # a reversal belongs to the day it is made
     after = day_report(session, room.room.id, "GBP", DAY)
     assert (after.total, after.by_table, after.by_kind) == (before.total, before.by_table,

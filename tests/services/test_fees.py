@@ -70,7 +70,7 @@ def test_r50_after_a_lapse_the_hour_starts_at_collection(room, session, now, hou
 def test_r50_a_reversed_fee_does_not_cover(room, session, now, hourly):
     holds = hourly[2]
     row = fees.collect(session, room.sup, now, holds[0].id)
-    ledger.reverse(session, room.sup, now, row.id, "collected from the wrong player")
+    ledger.reverse(session, room.actor("admin"), now, row.id, "collected from the wrong player")
     again = fees.collect(session, room.sup, now + MIN, holds[0].id)
     assert again.period_start == now + MIN
 
@@ -176,7 +176,7 @@ def test_r51_one_standing_rake_per_hand(room, session, now, raked):
                             key="r").id == first.id
     refused(lambda: rake.record_rake(session, room.sup, now, table.id, 1, pot=10000, flop=True,
                                      rake=500), "R51", "already", error=Conflict)
-    reversal = ledger.reverse(session, room.sup, now, first.id, "miscounted")
+    reversal = ledger.reverse(session, room.actor("admin"), now, first.id, "miscounted")
     assert reversal.hand_id == first.hand_id
     again = rake.record_rake(session, room.sup, now, table.id, 1, pot=10000, flop=True, rake=500)
     assert again.amount == -500

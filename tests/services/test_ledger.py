@@ -49,7 +49,7 @@ def test_one_buy_in_per_seat_and_more_chips_are_an_add_on(room, session, now, ho
     first = ledger.buy_in(session, room.sup, now, holds[0].id, 10000)
     refused(lambda: ledger.buy_in(session, room.sup, now, holds[0].id, 10000), "R30", error=Conflict)
     ledger.add_on(session, room.sup, now, holds[0].id, 50000)  # no maximum on top-ups
-    ledger.reverse(session, room.sup, now, first.id, "wrong seat")
+    ledger.reverse(session, room.actor("admin"), now, first.id, "wrong seat")
     ledger.buy_in(session, room.sup, now, holds[0].id, 20000)  # the reversed one no longer counts
 
 
@@ -64,7 +64,7 @@ def test_r30_a_rebuy_is_the_minimum_unless_stated_and_short_only_once_after_an_a
     refused(lambda: ledger.rebuy(session, room.sup, now, holds[0].id, 4000, after_all_in=True),
             "R30", "one short buy-in", error=Conflict)
     assert not ledger.rebuy(session, room.sup, now, holds[0].id, 10000, after_all_in=True).short_buy_in
-    ledger.reverse(session, room.sup, now, short.id, "keyed on the wrong seat")  # reversed: not used
+    ledger.reverse(session, room.actor("admin"), now, short.id, "keyed on the wrong seat")  # not used
     assert ledger.rebuy(session, room.sup, now, holds[0].id, 3000, after_all_in=True).short_buy_in
     assert ledger.rebuy(session, room.sup, now, holds[1].id, 2000, after_all_in=True).short_buy_in
 
@@ -137,8 +137,8 @@ def test_a_retry_with_the_same_key_returns_the_first_row(room, session, now, hol
                    error=Conflict)
     assert "different request" in err.message
     # a retried reversal, too
-    rev = ledger.reverse(session, room.sup, now, first.id, "typo", key="k-2")
-    assert ledger.reverse(session, room.sup, now, first.id, "typo", key="k-2").id == rev.id
+    rev = ledger.reverse(session, room.actor("admin"), now, first.id, "typo", key="k-2")
+    assert ledger.reverse(session, room.actor("admin"), now, first.id, "typo", key="k-2").id == rev.id
     assert _rows(session) == 2
 
 

@@ -144,7 +144,7 @@ def test_r51_reversing_a_downs_rake_frees_its_hands(room, session, now, downs):
     table = downs[1]
     first = _down(session, room.sup, now, table, 1, 5, 2000)
     assert rake.next_unraked(session, table.id) == 6
-    reversal = ledger.reverse(session, room.sup, now, first.id, "counted the drop box wrong")
+    reversal = ledger.reverse(session, room.actor("admin"), now, first.id, "counted the drop box wrong")
     assert (reversal.down_id, reversal.amount) == (first.down_id, 2000)
     assert rake.next_unraked(session, table.id) == 1
     again = _down(session, room.sup, now, table, 1, 5, 2500)
@@ -156,7 +156,7 @@ def test_r51_the_tables_downs_newest_first_with_their_rake_and_whether_they_stan
     table = downs[1]
     dealer = room.actor("dealer")
     first = _down(session, dealer, now, table, 1, 2, 1000)
-    ledger.reverse(session, room.sup, now, first.id, "counted the drop box wrong")
+    ledger.reverse(session, room.actor("admin"), now, first.id, "counted the drop box wrong")
     _down(session, room.sup, now, table, 1, 3, 1200, dealer_id=dealer.staff_id)
     _down(session, dealer, now, table, 4, 5, 800)
     lines = rake.downs_at(session, dealer, table.id)
