@@ -15,12 +15,14 @@ from werkzeug.wrappers import Response
 
 from roomops.api import ledger_models as out
 from roomops.api.views import DAY, ID, answer, body, query, route
+from roomops.auth.approval import approver
 from roomops.errors import Invalid
-from roomops.ledger import dayclose, fees, rake, transit
+from roomops.ledger import cash_outs, dayclose, fees, rake, transit
 from roomops.ledger import services as ledger
 from roomops.ledger.closing import parse_day
 from roomops.ledger.schemas import (
     CancelSlip,
+    CashOut,
     CloseDay,
     Counts,
     Movement,
@@ -82,10 +84,16 @@ def post_rebuy() -> Response:
         currency=b.currency, key=_key(b.idempotency_key)), 201)
 
 
-@route("POST", "/ledger/cash-outs", summary="Log a cash-out for a player who has left the seat "
-       "(R28, R52)", response=out.LedgerEntryOut, status=201, body=Movement, tag="ledger")
+@route("POST", "/ledger/cash-outs", summary="Log the cash-out of a player who has left the seat, "
+       "once per seat; a supervisor's approval when the amount differs from the one recorded as "
+       "they left or is above the room's threshold (R27, R28, R52)", response=out.LedgerEntryOut,
+       status=201, body=CashOut, tag="ledger")
 def post_cash_out() -> Response:
-    return _movement(ledger.cash_out, "R28")
+    b = _body(CashOut, "R28")
+    by = approver(db(), actor().room_id, b.approval.username, b.approval.password,
+                  "R28") if b.approval else None
+    return answer(out.LedgerEntryOut, run(cash_outs.cash_out, b.hold_id, b.amount, b.method,
+                                          b.currency, _key(b.idempotency_key), approver=by), 201)
 
 
 @route("POST", f"/ledger/<{ID}:entry_id>/reverse", summary="Reverse a ledger row with a reason; "

@@ -7,22 +7,31 @@ twice makes one slip (R52)."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from uuid import uuid4
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_login import current_user
-from sqlalchemy import select
 from werkzeug.wrappers import Response
 
+from roomops.auth.approval import approver
 from roomops.desk.forms import form_data, parse, to_minor
 from roomops.errors import NotFound
-from roomops.games.models import Table
-from roomops.ledger import dayclose, transit
+from roomops.ledger import cash_outs, dayclose, lookup, transit
 from roomops.ledger import services as ledger
-from roomops.ledger.rules import AT_TABLE, FACILITY, METHOD_NAMES, METHODS, SLIP_METHODS, method_name
-from roomops.ledger.schemas import CancelSlip, Movement
-from roomops.rooms.models import Player, Room
-from roomops.seating.models import SEATED, SeatHold
+from roomops.ledger.rules import (
+    AT_TABLE,
+    FACILITY,
+    KINDS,
+    METHOD_NAMES,
+    METHODS,
+    SLIP_METHODS,
+    TRANSFER,
+    method_name,
+)
+from roomops.ledger.schemas import CancelSlip, CashOut, Movement, Reversal
+from roomops.ledger.search_terms import parse_search
+from roomops.rooms.models import Room
 from roomops.web.login import unauthorized
 from roomops.web.money import room_money
 from roomops.web.uow import db, now, run
@@ -32,6 +41,13 @@ STEPS = {"confirm-funds": transit.confirm_funds, "dispatch": transit.dispatch,
          "deliver": transit.deliver}
 # R28/R30/R32: chips bought by a seated player, recorded by the cashier with how they were paid
 MOVEMENTS = {"add_on": (ledger.add_on, "Add-on"), "buy_in": (ledger.buy_in, "Buy-in")}
+# R32: the cage pays a cash-out; cash at the table only ever buys chips
+PAYOUT_METHODS = tuple(m for m in METHODS if m != AT_TABLE)
+# R52/R18: what a supervisor may reverse (a reversal is never reversed; a transfer follows a move)
+REVERSIBLE = frozenset(KINDS) - {"reversal", TRANSFER}
+# how far back the search and the waiting cash-outs look: a player may cash out after the
+# gaming day turned
+LOOK_BACK = timedelta(hours=24)
 
 
 @bp.before_request
@@ -42,25 +58,56 @@ def _staff_only() -> Response | None:
 
 
 def _done(message: str) -> Response:
+    """Back to the cage, with the search the form was sent from (``q``)."""
     flash(message, "ok")
-    return redirect(url_for("cage.index"), code=303)
+    q = request.form.get("q", "").strip()
+    return redirect(url_for("cage.index", q=q or None), code=303)
 
 
 @bp.get("/desk/cage")
 def index() -> str:
+    """The slips, the seats found by the search box (``q``), the players waiting to cash out, and
+    the ledger rows of the seats found (R28, R31, R52)."""
     session, at = db(), now()
     room = session.get_one(Room, current_user.room_id)
-    seated = session.execute(
-        select(SeatHold.id, Player, Table.name).join(Player, Player.id == SeatHold.player_id)
-        .join(Table, Table.id == SeatHold.table_id)
-        .where(SeatHold.room_id == room.id, SeatHold.kind == SEATED, SeatHold.ended_at.is_(None))
-        .order_by(Table.name, SeatHold.seat_no)).all()
+    q = request.args.get("q", "")
+    since = at - LOOK_BACK
+    found = lookup.find_seats(session, room.id, parse_search(q), since)
     shift = dayclose.current_shift(room, at)  # R54: the shift now, and whether it is closed
     closed = dayclose.closed(dayclose.day_closes(session, room.id, shift.gaming_day), shift.number)
-    return render_template("desk/cage.html", room=room, slips=transit.open_slips(session, room.id, at),
-                           seated=seated, methods=METHODS, slip_methods=SLIP_METHODS,
-                           method_names=METHOD_NAMES, at_table=AT_TABLE, facility=FACILITY,
-                           movements=MOVEMENTS, key=uuid4().hex, shift=shift, shift_closed=closed)
+    return render_template(
+        "desk/cage.html", room=room, slips=transit.open_slips(session, room.id, at), q=q,
+        found=found, rows=lookup.seat_rows(session, room.id, since, [s.hold_id for s in found]),
+        awaiting=lookup.awaiting_cash_out(session, room.id, since), methods=METHODS,
+        payout_methods=PAYOUT_METHODS, slip_methods=SLIP_METHODS, method_names=METHOD_NAMES,
+        at_table=AT_TABLE, facility=FACILITY, movements=MOVEMENTS, key=uuid4().hex, shift=shift,
+        shift_closed=closed, reversible=REVERSIBLE)
+
+
+@bp.post("/desk/cage/cash-outs")
+def cash_out() -> Response:
+    """R27/R28: a cash-out of a seat that ended, with a supervisor's approval typed in when the
+    amount differs from the one recorded or is above the room's threshold."""
+    data = form_data(CashOut, request.form, only=["hold_id", "method", "currency",
+                                                   "idempotency_key"])
+    data["amount"] = to_minor(request.form.get("amount", ""))
+    b = CashOut.model_validate(data)
+    name = request.form.get("approver", "").strip()
+    by = approver(db(), current_user.room_id, name, request.form.get("approver_password", ""),
+                  "R28") if name else None
+    row = run(cash_outs.cash_out, b.hold_id, b.amount, b.method, b.currency, b.idempotency_key,
+              approver=by)
+    approved = f", approved by {by.display_name}" if row.approved_by_id and by else ""
+    return _done(f"Cash-out of {room_money()(-row.amount)} paid ({method_name(row.method)})"
+                 f"{approved}")
+
+
+@bp.post("/desk/cage/rows/<int:entry_id>/reverse")
+def reverse(entry_id: int) -> Response:
+    """R52: a supervisor reverses a ledger row with a reason (never their own where the room
+    requires two people)."""
+    row = run(ledger.reverse, entry_id, parse(Reversal, request.form).reason, None)
+    return _done(f"Ledger row {entry_id} reversed: {room_money()(row.amount)} ({row.reason})")
 
 
 @bp.post("/desk/cage/transits")

@@ -47,6 +47,8 @@ class Posting:
     hand_id: int | None = None  # R51: the hand a rake was taken from
     down_id: int | None = None  # R51: or the dealer down it was recorded for
     short_buy_in: bool = False  # R30: once per session, after an all-in loss
+    approved_by_id: int | None = None  # R27/R28: the supervisor who approved a cash-out
+    playover_id: int | None = None  # R29: an overplayer's chips, apart from the owner's box
     note: dict[str, object] = field(default_factory=dict)  # audited only (R60), e.g. a rake's pot
 
 

@@ -35,6 +35,20 @@ class Movement(Body):
     idempotency_key: IdempotencyKey | None = None
 
 
+class Approval(Body):
+    """R28/R61: a second person's approval, given with their own username and password."""
+
+    username: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=60)]
+    password: Annotated[str, StringConstraints(min_length=1, max_length=200)]
+
+
+class CashOut(Movement):
+    """R27/R28: the cash-out of a player who left seat ``hold_id``; ``approval`` when the amount
+    differs from the one recorded as they left or is above the room's threshold."""
+
+    approval: Approval | None = None
+
+
 class Rebuy(Body):
     """R30: chips bought again by a seated player with none left: the table minimum when no
     ``amount`` is given; less only ``after_all_in`` (lost all-in on the previous hand), once per

@@ -1,4 +1,5 @@
-"""Buy-ins, add-ons and cash-outs against a player's seat, and reversals (R28, R30, R32, R52).
+"""Buy-ins and add-ons against a player's seat, and reversals (R28, R30, R32, R52); cash-outs
+are ``roomops.ledger.cash_outs``.
 
 Services take ``(session, actor, now, ...)``, check the actor's right (R61), never commit and audit
 every row (R60). A retried request with the same idempotency key returns the first row.
@@ -38,7 +39,7 @@ from roomops.seating.models import SeatHold
 from roomops.seating.rules import check_buy_in
 
 # the rule an amount of each kind answers to
-RULES = {"buy_in": "R30", "add_on": "R28", "cash_out": "R28"}
+RULES = {"buy_in": "R30", "add_on": "R28"}
 
 
 def buy_in(session: Session, actor: Actor, now: datetime, hold_id: int, amount: int,
@@ -103,13 +104,6 @@ def rebuy(session: Session, actor: Actor, now: datetime, hold_id: int, amount: i
                      after_all_in=after_all_in)
 
 
-def cash_out(session: Session, actor: Actor, now: datetime, hold_id: int, amount: int,
-             method: str = "cash", currency: str | None = None, key: str | None = None) -> LedgerEntry:
-    """R28: a player who has left the seat exchanges the chips they left with; chips are never
-    taken out of play while the player sits."""
-    return _movement(session, actor, now, "cash_out", hold_id, amount, method, currency, key)
-
-
 def reverse(session: Session, actor: Actor, now: datetime, entry_id: int, reason: str,
             key: str | None = None) -> LedgerEntry:
     """R52: correct a row with a new row of the opposite amount naming it, who and why; a row is
@@ -150,7 +144,7 @@ def _movement(session: Session, actor: Actor, now: datetime, kind: str, hold_id:
     earlier = replay(session, LedgerEntry, room.id, key, print_)  # after the lock: see a racer's row
     if earlier is not None:
         return earlier
-    check_seat(hold, rule, live=kind != "cash_out")
+    check_seat(hold, rule, live=True)
     seat = at_seat(session, hold)
     game = session.get_one(Game, seat["game_id"])
     if kind == "buy_in":

@@ -1,12 +1,16 @@
-"""The cage in a real browser (R32, R54): a cashier records an add-on paid in cash at the table
-for a seated player, and the day's report shows it per method, apart from the cage's cash."""
+"""The cage in a real browser (R27, R28, R32, R52, R54): a cashier finds a player by seat and
+records an add-on paid in cash at the table, which the day's report shows per method; a cashier
+pays a cash-out a supervisor approves with their own password, and an admin reverses it."""
 
 from __future__ import annotations
 
 from playwright.sync_api import expect
+from sqlalchemy import select
 
 from roomops.seating import seats
+from roomops.seating.models import SeatHold
 from tests.browser.conftest import SHOTS, log_in
+from tests.factories import PASSWORD
 
 
 def _seated(room, session, now):
@@ -20,9 +24,10 @@ def test_r32_an_add_on_in_cash_at_the_table_shows_in_the_days_report(live, page)
     live.build(_seated)
     log_in(page, live, "main-cashier")
     page.goto(f"{live.url}/desk/cage")
+    page.get_by_label("find a player by name, table or seat").fill("1/1")  # table 1, seat 1
+    page.get_by_role("button", name="Find").click()
     form = page.locator("form[data-movement=add_on]")
     expect(form.locator("select[name=method] option:checked")).to_have_text("cash at the table")
-    form.locator("select[name=hold_id]").select_option(label="Cora Player · table 1")
     form.locator("input[name=amount]").fill("50")
     form.locator("button[type=submit]").click()
     expect(page.locator(".flash.ok")).to_contain_text("Add-on of £50.00 recorded (cash at the table)")
@@ -35,3 +40,42 @@ def test_r32_an_add_on_in_cash_at_the_table_shows_in_the_days_report(live, page)
     expect(methods.locator("tbody tr")).to_contain_text("£250.00")
     kinds = page.locator("section", has=page.locator("h2", has_text="Per kind"))
     expect(kinds).to_contain_text("add on")
+
+
+def _left(room, session, now):
+    _seated(room, session, now)
+    hold = session.scalar(select(SeatHold.id))
+    seats.leave(session, room.sup, now, hold, 23000)
+
+
+def test_r27_r52_a_cash_out_approved_by_a_supervisor_then_reversed_by_another(live, page):
+    live.build(_left)
+    log_in(page, live, "main-cashier")
+    page.goto(f"{live.url}/desk/cage")
+    waiting = page.locator("#awaiting article")
+    expect(waiting).to_contain_text("Cora Player")
+    expect(waiting).to_contain_text("£230.00")
+    page.get_by_label("find a player by name, table or seat").fill("cora")
+    page.get_by_role("button", name="Find").click()
+    form = page.locator("#find form[data-form=cash-out]")
+    expect(form.locator("input[name=amount]")).to_have_value("230")
+    form.locator("input[name=amount]").fill("250")
+    form.get_by_role("button", name="Pay cash-out").click()
+    expect(page.locator(".refused")).to_contain_text("£250.00 differs from the £230.00 recorded")
+    page.go_back()
+    form = page.locator("#find form[data-form=cash-out]")
+    form.locator("input[name=amount]").fill("250")
+    form.get_by_label("Approved by (supervisor's username)").fill("main-supervisor")
+    form.get_by_label("Their password").fill(PASSWORD)
+    form.get_by_role("button", name="Pay cash-out").click()
+    expect(page.locator(".flash.ok")).to_contain_text("Cash-out of £250.00 paid (cash), approved by")
+    expect(page.locator("#find [data-cashed-out]")).to_contain_text("£250.00")
+    page.screenshot(path=str(SHOTS / "cage-cash-out.png"), full_page=True)
+    page.get_by_role("button", name="Log out").click()
+    log_in(page, live, "main-admin")
+    page.goto(f"{live.url}/desk/cage?q=cora")
+    row = page.locator("table.cage-rows tr", has_text="cash out")
+    row.get_by_label("reason to reverse", exact=False).fill("paid at the wrong window")
+    row.get_by_role("button", name="Reverse").click()
+    expect(page.locator(".flash.ok")).to_contain_text("reversed")
+    expect(page.locator("#awaiting article")).to_contain_text("Cora Player")

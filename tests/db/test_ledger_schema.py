@@ -7,8 +7,9 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
+from roomops.ledger import cash_outs, transit
 from roomops.ledger import services as ledger
-from roomops.ledger import transit
+from roomops.seating import seats
 from tests.services.ledger_helpers import seated_holds
 
 
@@ -77,3 +78,30 @@ def test_slip_four_eyes_and_facility_checks(room, session, now):
     session.flush()
     _fails(session, "UPDATE transit_slips SET state = 'delivered', delivered_at = :n, "
            "delivered_by_id = authorised_by_id", IntegrityError, n=now.replace(tzinfo=None))
+
+
+def test_r28_the_database_refuses_a_second_standing_cash_out_of_a_seat(room, session, now, posted):
+    seats.leave(session, room.sup, now, posted.hold_id, 10000)
+    first = cash_outs.cash_out(session, room.actor("cashier"), now, posted.hold_id, 10000)
+    session.flush()
+    again = ("INSERT INTO ledger_entries (room_id, gaming_day, at, kind, amount, method, staff_id, "
+             "hold_id) SELECT room_id, gaming_day, at, kind, amount, method, staff_id, hold_id "
+             "FROM ledger_entries WHERE id = :id")
+    assert "seat already cashed out (R28)" in _fails(session, again, IntegrityError, id=first.id)
+    ledger.reverse(session, room.sup, now, first.id, "wrong window")
+    session.execute(text(again), {"id": first.id})  # reversed, it no longer stands
+
+
+def test_r52_the_database_refuses_a_reversal_by_the_rows_poster(session, posted):
+    message = _fails(session, _ROW + " WHERE id = :rev", IntegrityError, k="reversal", a=-10000,
+                     m="cash", rev=posted.id, why="mine")
+    assert "reversal by the poster of the row (R52)" in message
+
+
+def test_r28_an_approval_is_a_second_persons(session, posted):
+    copy = ("INSERT INTO ledger_entries (room_id, gaming_day, at, kind, amount, method, staff_id, "
+            "hold_id, approved_by_id) SELECT room_id, gaming_day, at, kind, amount, method, "
+            "staff_id, hold_id, {approver} FROM ledger_entries")
+    assert "ck_ledger_entries_approved_by" in _fails(session, copy.format(approver="staff_id"),
+                                                     IntegrityError)
+    session.execute(text(copy.format(approver="NULL")))

@@ -209,6 +209,10 @@ def test_0021_widens_every_amount_column(backend, tmp_path):
             eng.dispose()
 
 
+# amount columns added after 0021, 64-bit from the start
+BORN_WIDE = {("rooms", "cash_out_approval_over")}
+
+
 def _money_columns() -> dict[str, set[str]]:
     """The models' amount columns (``roomops.db.Minor``), which are the ones 0021 widens."""
     from importlib import import_module
@@ -216,7 +220,8 @@ def _money_columns() -> dict[str, set[str]]:
     found: dict[str, set[str]] = {}
     for table in Base.metadata.sorted_tables:
         for column in table.columns:
-            if isinstance(column.type, BigInteger) and table.name != "board_marks":
+            if isinstance(column.type, BigInteger) and table.name != "board_marks" and (
+                    (table.name, column.name) not in BORN_WIDE):
                 found.setdefault(table.name, set()).add(column.name)
     listed = import_module("migrations.versions.0021_money_64bit").MONEY
     assert found == {t: set(c) for t, c in listed.items()}

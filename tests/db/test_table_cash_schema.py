@@ -29,6 +29,7 @@ def test_rows_the_database_refuses(session, posted, kind, amount, method):  # no
 
 
 def test_a_reversal_of_cash_at_the_table_keeps_its_method(session, posted):  # noqa: F811
+    session.execute(text("UPDATE rooms SET reversal_two_person = false"))  # R52: _ROW's poster
     session.execute(text(_ROW), dict(k="reversal", a=-10000, m="table", rev=posted.id, why="x"))
 
 

@@ -10,6 +10,7 @@ from sqlalchemy import func, select, text
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from roomops.errors import Conflict, Invalid
+from roomops.ledger import cash_outs
 from roomops.ledger import services as ledger
 from roomops.ledger.dayclose import Count, close_day, record_counts
 from roomops.ledger.models import DayClose, LedgerEntry
@@ -40,7 +41,7 @@ def day(room, session, now):
     wrong = ledger.add_on(session, cashier, now, h2.id, 7000)
     ledger.reverse(session, room.sup, now, wrong.id, "keyed on the wrong seat")
     seats.leave(session, room.sup, now, h2.id, 25000)
-    ledger.cash_out(session, cashier, now, h2.id, 25000)
+    cash_outs.cash_out(session, cashier, now, h2.id, 25000)
     return t1, t2
 
 

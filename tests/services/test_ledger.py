@@ -9,6 +9,7 @@ import pytest
 from sqlalchemy import func, select
 
 from roomops.errors import Conflict, Forbidden, Invalid, NotFound, RoomopsError
+from roomops.ledger import cash_outs
 from roomops.ledger import services as ledger
 from roomops.ledger.models import LedgerEntry
 from roomops.seating import seats
@@ -94,9 +95,9 @@ def test_foreign_currency_does_not_play(room, session, now, holds):
 
 
 def test_cash_out_only_after_leaving_the_seat(room, session, now, holds):
-    refused(lambda: ledger.cash_out(session, room.sup, now, holds[0].id, 5000), "R28", error=Conflict)
+    refused(lambda: cash_outs.cash_out(session, room.sup, now, holds[0].id, 5000), "R28", error=Conflict)
     seats.leave(session, room.sup, now, holds[0].id, 5000)
-    row = ledger.cash_out(session, room.actor("cashier"), now, holds[0].id, 5000, "cash")
+    row = cash_outs.cash_out(session, room.actor("cashier"), now, holds[0].id, 5000, "cash")
     assert (row.kind, row.amount) == ("cash_out", -5000)
     refused(lambda: ledger.add_on(session, room.sup, now, holds[0].id, 100), "R28", error=Conflict)
 
@@ -152,7 +153,7 @@ def test_keys_are_per_room(room, session, now, holds):
 
 def test_every_refusal_names_a_rule(room, session, now, holds):
     calls = [lambda: ledger.buy_in(session, room.sup, now, holds[0].id, 10000, "bitcoin"),
-             lambda: ledger.cash_out(session, room.sup, now, holds[0].id, -1)]
+             lambda: cash_outs.cash_out(session, room.sup, now, holds[0].id, -1)]
     for call in calls:
         with pytest.raises(RoomopsError) as err:
             call()

@@ -10,8 +10,8 @@ from datetime import date
 from sqlalchemy import select
 
 from roomops.errors import Conflict, Invalid
+from roomops.ledger import cash_outs, transit
 from roomops.ledger import services as ledger
-from roomops.ledger import transit
 from roomops.ledger.dayclose import Count, close_day, record_counts
 from roomops.ledger.models import LedgerEntry
 from roomops.ledger.report import day_report, expected_by_table
@@ -48,9 +48,9 @@ def test_r32_cash_at_the_table_does_not_pay_out_or_come_from_the_cage(room, sess
             "cage", error=Invalid)
     ledger.buy_in(session, cashier, now, holds[0].id, 10000, "table")
     seats.leave(session, room.sup, now, holds[0].id, 12000)
-    refused(lambda: ledger.cash_out(session, cashier, now, holds[0].id, 12000, "table"), "R32",
+    refused(lambda: cash_outs.cash_out(session, cashier, now, holds[0].id, 12000, "table"), "R32",
             "cash out", error=Invalid)
-    assert ledger.cash_out(session, cashier, now, holds[0].id, 12000, "cash").amount == -12000
+    assert cash_outs.cash_out(session, cashier, now, holds[0].id, 12000, "cash").amount == -12000
 
 
 def test_r52_a_cash_at_the_table_row_is_reversed_with_its_method(room, session, now):

@@ -1,0 +1,92 @@
+"""Cash-outs at the cage (R27, R28, R52, R61): a player who has left a seat exchanges the chips
+they left with, once per seat.
+
+A cash-out is tied to the seat that ended and to the amount recorded as the player left
+(``seat_holds.leave_amount``, R27). The cage pays that amount alone; a different amount, or one
+above the room's threshold, carries a supervisor's approval (``roomops.ledger.approval``): the
+caller has authenticated the approver (the web and API layers check their password,
+``roomops.auth.approval``). A seat is cashed out once while its cash-out stands (a reversed one
+frees it, R52); the ledger's trigger refuses a second one too (migration 0023). The service
+takes ``(session, actor, now, ...)``, checks the actor's right, audits and never commits."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import bindparam, exists, select
+from sqlalchemy.orm import Session, aliased
+
+from roomops.actors import ROLE_RIGHTS, Actor
+from roomops.errors import Conflict
+from roomops.ledger.approval import approval_needed, check_approver
+from roomops.ledger.idempotency import fingerprint, replay
+from roomops.ledger.models import LedgerEntry
+from roomops.ledger.posting import Posting, at_seat, check_seat, locked_hold, post
+from roomops.ledger.rules import check_amount, check_currency, check_method, signed
+from roomops.rooms.models import Room, Staff
+from roomops.seating.models import SeatHold
+
+RULE = "R28"
+
+
+def cash_out(session: Session, actor: Actor, now: datetime, hold_id: int, amount: int,
+             method: str = "cash", currency: str | None = None, key: str | None = None, *,
+             approver: Staff | None = None) -> LedgerEntry:
+    """R27/R28: pay the player who left seat ``hold_id`` for their chips, once per seat; an
+    amount other than the recorded leave amount, or above the room's threshold, needs
+    ``approver``: an active supervisor of the room other than the actor."""
+    actor.require("cash")  # R61: cashiers (and supervisors) log cash-outs
+    check_amount(amount, RULE)
+    check_method(method, RULE, "cash_out")
+    room = session.get_one(Room, actor.room_id)
+    check_currency(currency, room.currency)
+    print_ = fingerprint(op="cash_out", hold_id=hold_id, amount=amount, method=method,
+                         staff=actor.staff_id, approver=approver.id if approver else None)
+    hold = locked_hold(session, actor, hold_id)
+    earlier = replay(session, LedgerEntry, room.id, key, print_)  # after the lock: see a racer's row
+    if earlier is not None:
+        return earlier
+    check_cashable(session, hold)
+    why = approval_needed(amount, hold.leave_amount, room.cash_out_approval_over)
+    note: dict[str, object] = {}
+    if why is not None:
+        if approver is None:
+            raise why
+        _check(approver, actor, room)
+        note = {"approved_by": approver.display_name, "approval_for": why.rule}
+    return post(session, actor, now, Posting(
+        "cash_out", signed("cash_out", amount), method, **at_seat(session, hold),
+        approved_by_id=approver.id if why is not None and approver else None, note=note),
+        key, print_)
+
+
+def check_cashable(session: Session, hold: SeatHold) -> None:
+    """R28: a seat whose player has left, whose stack did not go with them to another table
+    (R18), and which has no standing cash-out."""
+    check_seat(hold, RULE, live=False)
+    if hold.outcome == "moved":
+        raise Conflict("the player's stack went with them to their new seat (R18): they cash "
+                       "out from the seat they leave last", RULE)
+    earlier = standing_cash_out(session, hold.id)
+    if earlier is not None:
+        raise Conflict(f"this seat was cashed out already ({{amount}}, ledger row {earlier.id}): "
+                       "a mistake is reversed first (R52)", RULE, amounts={"amount": -earlier.amount})
+
+
+def standing_cash_out(session: Session, hold_id: int) -> LedgerEntry | None:
+    """The seat's own cash-out (not a playover's on it, R29) that no reversal cancels."""
+    return session.scalar(_STANDING, {"hold": hold_id})
+
+
+def _check(approver: Staff, actor: Actor, room: Room) -> None:
+    """The approver is an active supervisor (or admin) of the actor's room, not the actor."""
+    supervises = approver.room_id == room.id and "authorise" in ROLE_RIGHTS.get(approver.role,
+                                                                                 frozenset())
+    check_approver(approver.id, actor.staff_id, supervises, approver.active)
+
+
+_REVERSAL = aliased(LedgerEntry)
+_STANDING = select(LedgerEntry).where(
+    LedgerEntry.hold_id == bindparam("hold"), LedgerEntry.kind == "cash_out",
+    LedgerEntry.playover_id.is_(None),
+    ~exists().where(_REVERSAL.reverses_id == LedgerEntry.id)).limit(1)
