@@ -1,14 +1,16 @@
-"""Random sequences of money actions keep the books (R28, R30-R32, R52, R54; Hypothesis stateful
-testing on every configured database).
+"""Random sequences of money actions keep the books (R27, R28, R30-R32, R52, R54; Hypothesis
+stateful testing on every configured database).
 
-Actions: buy-ins, add-ons, leaving and cashing out, reversals, transit requests and every transit
-step by any staff member, each with an idempotency key drawn from a small pool (so keys are reused
-for other content), retries of earlier keyed requests, and the clock moving on by hours through the
-room's shifts (R54: five a day, one after midnight). After every step: the ledger's totals per
-table, game, staff member and shift equal the sum of the rows the model expects (each row in the
-shift of the moment it was posted), the day's report per shift adds up, a retry returned the
-first result and posted nothing, every reversal nets its row to zero, slip numbers run 1..n with
-none missing or repeated, and a refusal names a rule and changes nothing."""
+Actions: buy-ins, add-ons, leaving with a recorded amount and cashing out (with or without a
+supervisor's approval: never more than one standing cash-out per seat, an approval never the
+poster's own), reversals (never by the row's poster: the room requires two people), transit requests
+and every transit step by any staff member, each with an idempotency key drawn from a small pool (so
+keys are reused for other content), retries of earlier keyed requests, and the clock moving on by
+hours through the room's shifts (R54: five a day, one after midnight). After every step: the
+ledger's totals per table, game, staff member and shift equal the sum of the rows the model expects
+(each row in the shift of the moment it was posted), the day's report per shift adds up, a retry
+returned the first result and posted nothing, every reversal nets its row to zero, slip numbers run
+1..n with none missing or repeated, and a refusal names a rule and changes nothing."""
 
 from __future__ import annotations
 
@@ -26,13 +28,13 @@ from hypothesis.stateful import (
     rule,
     run_state_machine_as_test,
 )
-from sqlalchemy import func, select
-from sqlalchemy.orm import Session
+from sqlalchemy import exists, func, select
+from sqlalchemy.orm import Session, aliased
 
 from roomops.audit.models import AuditEvent
 from roomops.errors import RoomopsError
+from roomops.ledger import cash_outs, transit
 from roomops.ledger import services as ledger
-from roomops.ledger import transit
 from roomops.ledger.models import LedgerEntry, TransitSlip
 from roomops.ledger.numbers import last_slip_number
 from roomops.ledger.report import day_report
@@ -44,6 +46,8 @@ ROOMS = itertools.count()
 ROLES = ("supervisor", "cashier", "admin")
 AMOUNTS = st.one_of(st.integers(-100, 45000), st.sampled_from([0, 10000, 40000, 40001, 150.5]))
 KEYS = st.sampled_from([None, None, "a", "b", "c", "d"])
+MOVEMENTS = {"buy_in": ledger.buy_in, "add_on": ledger.add_on, "cash_out": cash_outs.cash_out}
+_REVERSAL = aliased(LedgerEntry)
 SIGN = {"buy_in": 1, "add_on": 1, "cash_out": -1}
 SHIFTS = "06:00,09:30,14:00,22:00,02:00"  # R54: shift 5 starts after midnight
 
@@ -87,14 +91,16 @@ def _machine(session: Session, start: datetime) -> type[RuleBasedStateMachine]:
             return tuple(session.scalar(select(func.count()).select_from(m))  # type: ignore[return-value]
                          for m in (LedgerEntry, TransitSlip, AuditEvent))
 
-        def act(self, role: str, service: Any, *args: Any, key: str | None = None) -> Any:
+        def act(self, role: str, service: Any, *args: Any, key: str | None = None,
+                **more: Any) -> Any:
             """Call as ``role``; a refusal names a rule and leaves everything as it was."""
             who = self.room.actor(role)
             before = self.counts()
             self.now += timedelta(seconds=30)
             try:
                 with session.begin_nested():
-                    result = service(session, who, self.now, *args, **({"key": key} if key else {}))
+                    result = service(session, who, self.now, *args,
+                                     **({"key": key} if key else {}), **more)
             except RoomopsError as err:
                 assert err.rule, err
                 assert self.counts() == before
@@ -113,7 +119,7 @@ def _machine(session: Session, start: datetime) -> type[RuleBasedStateMachine]:
 
         def movement(self, kind: str, role: str, hold: int, amount: Any, key: str | None) -> None:
             before = self.last_row_id()
-            self.act(role, getattr(ledger, kind), hold, amount, key=key)
+            self.act(role, MOVEMENTS[kind], hold, amount, key=key)
             table, game = self.holds[hold]
             for row in self.expect_new_rows(before):
                 self.rows[row.id] = (table, game, self.room.staff[role].id, SIGN[kind] * amount,
@@ -125,9 +131,26 @@ def _machine(session: Session, start: datetime) -> type[RuleBasedStateMachine]:
         def money(self, role: str, i: int, amount: Any, key: str | None, kind: str) -> None:
             self.movement(kind, role, list(self.holds)[i], amount, key)
 
-        @rule(i=st.integers(0, 5))
-        def leave(self, i: int) -> None:
-            self.act("supervisor", seats.leave, list(self.holds)[i], 0)
+        @rule(role=st.sampled_from(ROLES), i=st.integers(0, 5), amount=AMOUNTS,
+              approver=st.sampled_from([None, "admin", "supervisor", "cashier"]))
+        def cash_out(self, role: str, i: int, amount: Any, approver: str | None) -> None:
+            """R27/R28: paid once per seat; a different amount needs a second supervisor."""
+            hold = list(self.holds)[i]
+            before = self.last_row_id()
+            by = self.room.staff[approver] if approver else None
+            self.act(role, cash_outs.cash_out, hold, amount, approver=by)
+            table, game = self.holds[hold]
+            for row in self.expect_new_rows(before):
+                assert row.approved_by_id in (None, by.id if by else None)
+                assert row.approved_by_id != row.staff_id
+                self.rows[row.id] = (table, game, self.room.staff[role].id, -amount, self.shift())
+            assert session.scalar(select(func.count()).where(
+                LedgerEntry.hold_id == hold, LedgerEntry.kind == "cash_out",
+                ~exists().where(_REVERSAL.reverses_id == LedgerEntry.id))) <= 1
+
+        @rule(i=st.integers(0, 5), amount=st.sampled_from([0, 10000, 23000]))
+        def leave(self, i: int, amount: int) -> None:
+            self.act("supervisor", seats.leave, list(self.holds)[i], amount)
 
         @precondition(lambda self: self.rows)
         @rule(data=st.data(), role=st.sampled_from(ROLES), key=KEYS)
