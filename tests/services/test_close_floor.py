@@ -27,7 +27,10 @@ DAY = date(2026, 11, 21)  # the suite's START, 20:00 UTC, in a UTC room whose da
 END = datetime(2026, 11, 22, 6, tzinfo=UTC)  # the gaming day's end
 
 
-def _close(room, session, at, shift=None, counts=(Count(None, 0),)):
+NOTHING = (Count(None, 0),)  # the count of a shift with no ledger row
+
+
+def _close(room, session, at, shift=None, counts=NOTHING):
     """Both staff count ``counts`` of ``shift``; then the supervisor closes it with the cashier."""
     for who in (room.sup, room.actor("cashier")):
         record_counts(session, who, at, DAY, list(counts), shift)
