@@ -227,10 +227,12 @@ def record_day_counts(gaming_day: str) -> Response:
 
 @route("POST", f"/ledger/days/{GAMING_DAY}/close", summary="Close the day's shift (?shift=N; "
        "omitted: the day's only shift): the sender and a second staff member, one a supervisor, "
-       "both counted; once only, shifts in order; the last shift's close closes the day (R54)",
-       response=out.DayCloseOut, status=201, body=CloseDay, query=ShiftQuery, tag="ledger")
+       "both counted; once only, shifts in order; the last shift's close closes the day, once "
+       "it has ended; tables still running are refused or named, as the room's policy says (R54)",
+       response=out.ClosedOut, status=201, body=CloseDay, query=ShiftQuery, tag="ledger")
 def close_day(gaming_day: str) -> Response:
     shift = query(ShiftQuery, "R54").shift
     b = _body(CloseDay, "R54")
-    return answer(out.DayCloseOut, run(dayclose.close_day, parse_day(gaming_day),
-                                       b.second_staff_id, shift), 201)
+    closed = run(dayclose.close_day, parse_day(gaming_day), b.second_staff_id, shift)
+    return answer(out.ClosedOut, out.ClosedOut.model_validate(closed.row).model_copy(
+        update={"running_tables": closed.running}), 201)

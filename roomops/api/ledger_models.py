@@ -143,6 +143,14 @@ class DayCloseOut(Out):
     last_entry_id: int | None
 
 
+class ClosedOut(DayCloseOut):
+    """R54: the close just made, with the tables still running when it was made."""
+
+    running_tables: list[str] = Field(default_factory=list, description=(
+        "R54: tables with a player seated at the close, which the room's policy 'warn' let go "
+        "ahead (under 'refuse' the close is a 409 naming them); empty when none was"))
+
+
 class LineOut(Out):
     key: int | str | None
     name: str

@@ -19,7 +19,7 @@ from roomops.desk.forms import to_minor
 from roomops.errors import Invalid
 from roomops.games.models import Table
 from roomops.ledger import dayclose
-from roomops.ledger.closing import parse_day
+from roomops.ledger.closing import local, parse_day, running_warning
 from roomops.ledger.report import DayReport, expected_by_table, to_csv
 from roomops.rooms.models import Room, Staff
 from roomops.web.uow import actor, db, now, run
@@ -58,12 +58,16 @@ def report(gaming_day: str) -> str:
     expected = expected_by_table(session, room.id, rep.gaming_day, target, target == len(shifts))
     tables = session.execute(select(Table.id, Table.name).where(Table.room_id == room.id)
                              .order_by(Table.name)).all()
+    running = dayclose.running_tables(session, room.id)  # R54: named before the close button
     staff = session.scalars(select(Staff).where(Staff.room_id == room.id, Staff.active,
                                                 Staff.id != current_user.id,
                                                 Staff.role != "dealer").order_by(Staff.display_name))
     return render_template("desk/report.html", room=room, r=rep, expected=expected, tables=tables,
                            staff=list(staff), today=dayclose.today(room, now()), shifts=shifts,
                            target=target, closes=dayclose.day_closes(session, room.id, rep.gaming_day),
+                           running=running_warning(running) if running else None,
+                           day_ends=local(shifts[-1].end, room.timezone),
+                           running_day=now() < shifts[-1].end,
                            previous=rep.gaming_day - timedelta(days=1),
                            following=rep.gaming_day + timedelta(days=1))
 
@@ -101,7 +105,10 @@ def close(gaming_day: str) -> Response:
     if not raw.isdigit():
         raise Invalid("choose the second staff member closing the day", "R54")
     shift = _shift()
-    row = run(dayclose.close_day, parse_day(gaming_day), int(raw), shift)
+    closed = run(dayclose.close_day, parse_day(gaming_day), int(raw), shift)
+    if closed.running:  # R54: the room's policy let it go ahead, warned
+        flash(f"Closed with {running_warning(closed.running)} (R54)", "warn")
+    row = closed.row
     what = (f"Gaming day {row.gaming_day} closed" if row.closes_day and row.shift_no == 1 else
             f"Shift {row.shift_no} of gaming day {row.gaming_day} closed"
             + (": the gaming day is closed" if row.closes_day else ""))

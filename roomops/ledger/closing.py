@@ -6,9 +6,10 @@ what one staff member counted; its variance is counted minus expected."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
+from zoneinfo import ZoneInfo
 
 from roomops.errors import Conflict, Invalid, NotFound
 
@@ -65,6 +66,42 @@ def shift_closed(shift: int, closes: Iterable[tuple[int, bool]]) -> bool:
     close in order, so a later shift's close covers it, and the day's close covers every shift
     (even one a later change of the shift policy added)."""
     return any(closes_day or number >= shift for number, closes_day in closes)
+
+
+def posting_shift(shift: int, shifts: int, closes: Iterable[tuple[int, bool]]) -> int | None:
+    """R54: the shift a ledger row posted at an instant of ``shift`` goes to: that shift while it
+    is open, else the next open shift of the same gaming day (a shift closed before its end hands
+    the rest of it to the next, so the floor never stops); None when every later shift is closed
+    too (only a closed day, or a shift policy changed after a close)."""
+    closes = list(closes)
+    return next((n for n in range(shift, shifts + 1) if not shift_closed(n, closes)), None)
+
+
+def local(instant: datetime, tz: str) -> str:
+    """An instant on the room's wall clock, as a refusal or a page names it."""
+    return f"{instant.astimezone(ZoneInfo(tz)):%H:%M on %Y-%m-%d} ({tz})"
+
+
+def check_day_ended(day: date, end: datetime, tz: str, now: datetime) -> None:
+    """R2/R54: the gaming day is closed (its last shift's close) only once it has ended: a close
+    of a running day would leave the rest of it with no shift to post claims, buy-ins, fees or
+    rake in. Shifts before the last may close early (``posting_shift``)."""
+    if now < end:
+        raise Conflict(f"gaming day {day} is still running: it ends at {local(end, tz)} and is "
+                       "closed after that", "R54")
+
+
+def running_warning(tables: Sequence[str]) -> str:
+    """R54: the tables still running (a player seated) named, as a close's warning says it."""
+    return f"tables still running (a player seated): {', '.join(tables)}"
+
+
+def check_running(policy: str, tables: Sequence[str]) -> None:
+    """R54: the room's ``close_while_running`` policy: 'refuse' refuses a shift or day close while
+    any table still has a player seated; 'warn' lets it go ahead (the close names them)."""
+    if tables and policy == "refuse":
+        raise Conflict(f"{running_warning(tables)}: the room's policy refuses a close while "
+                       "anyone is seated", "R54")
 
 
 def pick_shift(shift: int | None, shifts: int) -> int:

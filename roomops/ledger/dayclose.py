@@ -2,7 +2,8 @@
 in the shift and the shift's total; the shift is closed by the two of them, one a supervisor, once.
 
 Policy: the room's shifts (``roomops.rooms.shifts``; default one shift, the gaming day, R2). Shifts
-close in order, and closing the day's last shift closes the gaming day. ``shift`` None names the
+close in order, a shift may close before its end (the rest of it posts to the next shift), and
+closing the day's last shift closes the gaming day, once the day has ended. ``shift`` None names the
 only shift of a one-shift day (the day's close as before shifts existed); a day with several
 shifts needs the shift named. Services take ``(session, actor, now, ...)``, check the actor's right
 (R61), audit (R60) and never commit."""
@@ -14,7 +15,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date, datetime
 
-from sqlalchemy import bindparam, func, or_, select
+from sqlalchemy import bindparam, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -26,11 +27,14 @@ from roomops.ledger.closing import (
     check_count,
     check_counts_complete,
     check_day,
+    check_day_ended,
     check_not_closed,
     check_pair,
     check_previous_closed,
+    check_running,
     check_shift_started,
     pick_shift,
+    posting_shift,
     shift_closed,
 )
 from roomops.ledger.models import DayClose, DayCount, LedgerEntry
@@ -38,6 +42,7 @@ from roomops.ledger.report import DayReport, day_report, expected_by_table, late
 from roomops.rooms.gaming_day import gaming_day
 from roomops.rooms.models import Room, Staff
 from roomops.rooms.shifts import Shift, shift_of, shifts_of_day
+from roomops.seating.models import SeatHold
 
 
 @dataclass(frozen=True)
@@ -47,6 +52,15 @@ class Count:
     table_id: int | None
     counted: int
     explanation: str | None = None
+
+
+@dataclass(frozen=True)
+class Closed:
+    """A close made (R54): its row, and the tables still running when it was made (the room's
+    policy 'warn' lets it go ahead and names them; empty when none was)."""
+
+    row: DayClose
+    running: list[str]
 
 
 def today(room: Room, now: datetime) -> date:
@@ -126,22 +140,28 @@ def record_counts(session: Session, actor: Actor, now: datetime, day: date,
 
 
 def close_day(session: Session, actor: Actor, now: datetime, day: date,
-              second_staff_id: int, shift: int | None = None) -> DayClose:
+              second_staff_id: int, shift: int | None = None) -> Closed:
     """R54: close ``shift`` of ``day`` with a second staff member; one of the two a supervisor,
     both have counted every table with rows in the shift and its total since the ledger last
-    moved. A shift is closed once, after the ones before it; afterwards its figures never change.
-    The close of the day's last shift (of a one-shift day: the day's close) closes the day."""
+    moved. A shift is closed once, after the ones before it; afterwards its figures never change,
+    and rows posted in the rest of it go to the next shift (``posting_shift``). The close of the
+    day's last shift (of a one-shift day: the day's close) closes the day, only once it has ended
+    (R2). Tables still running are refused or named, as the room's policy says."""
     actor.require("cash")
     room = session.get_one(Room, actor.room_id)
     lock_day(session, room.id, close=True)  # before any figure is read: see ``lock_day``
     target, closes = _open_shift(session, room, now, day, shift)
     check_previous_closed(target.number, closes)
+    last = target.number == target.of
+    if last:
+        check_day_ended(day, target.end, room.timezone, now)
+    running = running_tables(session, room.id)
+    check_running(room.close_while_running, running)
     other = get_in_room(session, Staff, second_staff_id, actor, "staff member")
     if not other.active:
         raise Conflict(f"{other.display_name} is not an active staff member", "R54")
     check_pair(actor.staff_id or 0, "authorise" in ROLE_RIGHTS.get(actor.role, frozenset()),
                other.id, "authorise" in ROLE_RIGHTS.get(other.role, frozenset()))
-    last = target.number == target.of
     expected = expected_by_table(session, room.id, day, target.number, last)
     counts = latest_counts(session, room.id, day, (actor.staff_id or 0, other.id), target.number)
     names = {c.table_id: c.table for c in counts}
@@ -171,7 +191,18 @@ def close_day(session: Session, actor: Actor, now: datetime, day: date,
            expected_total=row.expected_total, counted_total=row.counted_total,
            variances={names.get(c.table_id, "total"): c.variance for c in counts
                       if c.staff_id == supervisor and c.variance})
-    return row
+    return Closed(row, running)
+
+
+_RUNNING = (select(Table.name).join(SeatHold, SeatHold.table_id == Table.id)
+            .where(Table.room_id == bindparam("room_id"), SeatHold.kind == "seated",
+                   SeatHold.ended_at.is_(None)).distinct().order_by(Table.name))
+
+
+def running_tables(session: Session, room_id: int) -> list[str]:
+    """R54: the room's tables still running: those with a player seated (a live seated hold; a
+    seat offer or an empty open table is not play), by name (see docs/decisions.md)."""
+    return list(session.scalars(_RUNNING, {"room_id": room_id}))
 
 
 def report(session: Session, room: Room, day: date, shift: int | None) -> DayReport:
@@ -187,29 +218,30 @@ def _day_id(day: date) -> int:
     return day.year * 10000 + day.month * 100 + day.day
 
 
-_CLOSED = select(DayClose.id).where(
-    DayClose.room_id == bindparam("room_id"), DayClose.gaming_day == bindparam("day"),
-    or_(DayClose.closes_day, DayClose.shift_no >= bindparam("shift_no"))).limit(1)
+_CLOSES = select(DayClose.shift_no, DayClose.closes_day).where(
+    DayClose.room_id == bindparam("room_id"), DayClose.gaming_day == bindparam("day"))
 # in the message of the ledger's trigger refusing a row of a closed shift (migration 0019)
 CLOSED_MARK = "ledger_entries: shift closed (R54)"
 
 
-def refuse_closed(session: Session, room_id: int, shift: Shift) -> None:
-    """R54: no ledger row is posted to a closed shift or gaming day (see ``closing.shift_closed``),
-    nor while the room's close is in progress. The database refuses such a row itself: the
-    ledger's trigger checks the day's closes inside the INSERT, for every writer (migration
-    0019), and ``closed_refused`` turns its refusal into the 409. On SQLite that is all: one
-    writer at a time, and a refused INSERT fails alone, the transaction goes on. On PostgreSQL
-    the posting takes the room's day lock first (``lock_day``) and checks here, one statement
-    after the lock is granted, so the refusal comes before the INSERT: there a failed statement
-    would abort the whole transaction. A closed shift is usually over, but a shift may be closed
-    before its end, as a day may."""
-    if session.get_bind().dialect.name != "postgresql":
-        return
-    lock_day(session, room_id)
-    closed = session.scalar(_CLOSED, {"room_id": room_id, "day": shift.gaming_day,
-                                      "shift_no": shift.number}) is not None
-    check_not_closed(shift.gaming_day, closed, _named(shift))
+def shift_to_post(session: Session, room: Room, now: datetime) -> Shift:
+    """R54: the shift a ledger row posted at ``now`` goes to: the shift of ``now`` (R2), or, when
+    that shift was closed before its end, the next open shift of the same gaming day
+    (``closing.posting_shift``); refused when none is open (a closed day). The database refuses a
+    row naming a closed shift itself: the ledger's trigger checks the day's closes inside the
+    INSERT, for every writer (migration 0019), and ``closed_refused`` turns its refusal into the
+    409. On SQLite the day's closes read here cannot change before the INSERT: one writer at a
+    time. On PostgreSQL the posting takes the room's day lock first (``lock_day``) and reads the
+    closes one statement after the lock is granted, so a close in progress is waited for and
+    then seen: the row goes to the next shift rather than failing in the trigger, which would
+    abort the whole transaction there."""
+    lock_day(session, room.id)
+    shift = shift_of(now, room.timezone, room.gaming_day_start, room.shifts)
+    closes = session.execute(_CLOSES, {"room_id": room.id, "day": shift.gaming_day}).tuples()
+    number = posting_shift(shift.number, shift.of, closes)
+    check_not_closed(shift.gaming_day, number is None, _named(shift))
+    assert number is not None  # refused just above otherwise
+    return shift if number == shift.number else shifts(room, shift.gaming_day)[number - 1]
 
 
 @contextmanager

@@ -1,9 +1,9 @@
 """Posting one ledger row (R52): the room's gaming day (R2), the seat's table and game, the staff
 member who posted it, an audit row (R60), and the idempotency key (``roomops.ledger.idempotency``).
-Each row carries the shift of the day it is posted in (R54); nothing is posted to a closed shift or
-gaming day (the ledger's trigger refuses it; on PostgreSQL ``refuse_closed`` waits for a close in
-progress and refuses before the INSERT). ``post_many`` posts a batch with one check and one
-INSERT. Nothing here commits."""
+Each row carries the shift of the day it is posted in (R54); a row posted in the rest of a shift
+closed before its end goes to the next open shift of the day, and nothing is posted to a closed
+gaming day (``dayclose.shift_to_post``; the ledger's trigger refuses a row naming a closed shift).
+``post_many`` posts a batch with one check and one INSERT. Nothing here commits."""
 
 from __future__ import annotations
 
@@ -19,11 +19,11 @@ from roomops.actors import Actor
 from roomops.audit.service import record
 from roomops.errors import Conflict
 from roomops.games.models import Table
-from roomops.ledger.dayclose import closed_refused, refuse_closed
+from roomops.ledger.dayclose import closed_refused, shift_to_post
 from roomops.ledger.idempotency import insert_once
 from roomops.ledger.models import LedgerEntry
 from roomops.rooms.models import Room
-from roomops.rooms.shifts import Shift, shift_of
+from roomops.rooms.shifts import Shift
 from roomops.seating.models import SeatHold
 from roomops.seating.queries import hold_in_room
 
@@ -135,11 +135,10 @@ def post_many(session: Session, actor: Actor, now: datetime,
 
 
 def _open_shift(session: Session, actor: Actor, now: datetime) -> tuple[Room, Shift]:
-    """The actor's room and its shift now (R2, R54), refused if that shift or day is closed."""
+    """The actor's room and the open shift a row posted now goes to (R2, R54), refused if the
+    gaming day is closed."""
     room = session.get_one(Room, actor.room_id)
-    shift = shift_of(now, room.timezone, room.gaming_day_start, room.shifts)
-    refuse_closed(session, room.id, shift)
-    return room, shift
+    return room, shift_to_post(session, room, now)
 
 
 def _audit(session: Session, actor: Actor, now: datetime, row: LedgerEntry, posting: Posting) -> None:

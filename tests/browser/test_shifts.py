@@ -1,7 +1,7 @@
 """R54 in a real browser: the cage page shows the current shift and whether it is closed; a supervisor
-counts shift 2 on its report page and closes it with a cashier who has counted, and the cage page
-then shows the shift closed. The server's clock is frozen at 20:00 UTC (shift 2 of 06:00, 14:00,
-22:00)."""
+counts shift 2 on its report page and closes it with a cashier who has counted (warned of the table
+still running), and the cage page then shows the shift closed. The server's clock is frozen at
+20:00 UTC (shift 2 of 06:00, 14:00, 22:00)."""
 
 from __future__ import annotations
 
@@ -49,9 +49,12 @@ def test_r54_close_a_shift_on_the_cage_screen(live, page):
     page.get_by_role("button", name="Record my counts").click()
     expect(page.locator(".flash.ok")).to_contain_text("2 counts recorded")
     expect(page.locator("table.counts")).to_contain_text("a 10 chip found in the rack")
+    # R54: the table still running is named before the close button, and by the close (policy 'warn')
+    expect(page.locator("[data-running]")).to_contain_text("tables still running (a player seated): 1")
     page.select_option("select[name=second_staff_id]", label="main-cashier (cashier)")
     page.get_by_role("button", name="Close shift 2").click()
     expect(page.locator(".flash.ok")).to_contain_text("Shift 2 of gaming day 2026-11-21 closed")
+    expect(page.locator(".flash.warn")).to_contain_text("Closed with tables still running")
     expect(page.locator("[data-closed]")).to_be_visible()
     expect(page.locator("[data-shift='2']")).to_contain_text("closed")
     expect(page.get_by_role("button", name="Close shift 2")).to_have_count(0)

@@ -1,8 +1,9 @@
-"""R54 under real concurrency on PostgreSQL: a ledger posting and the close of its gaming day are
+"""R54 under real concurrency on PostgreSQL: a ledger posting and the close of its shift are
 serialised by the room's day lock (``dayclose.lock_day``). A posting in flight makes the close wait
 and then see it (the counts are stale: "count again"); a close in flight makes the posting wait and
-then refuses it. Deterministic: each test waits until the other connection is seen blocked on the
-lock in ``pg_locks`` before the first one commits. (SQLite needs no lock: one writer at a time.)"""
+then post to the next shift (shift 1 closed before its end). Deterministic: each test waits until
+the other connection is seen blocked on the lock in ``pg_locks`` before the first one commits.
+(SQLite needs no lock: one writer at a time.)"""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from roomops.ledger import services as ledger
 from roomops.ledger.dayclose import DAY_LOCK, Count, close_day, record_counts
 from roomops.ledger.models import DayClose, LedgerEntry
 from roomops.ledger.report import expected_by_table
+from roomops.rooms.services import update_policy
 from tests.databases import migrated_database
 from tests.db.test_concurrency import T0, pytestmark  # noqa: F401  (PostgreSQL only)
 from tests.factories import Room_
@@ -38,15 +40,17 @@ def pg(tmp_path):
 
 
 def _counted_room(pg):
-    """A room with a buy-in posted and counted by a supervisor and a cashier, ready to close."""
+    """A room with shifts 06:00-22:00 and 22:00-06:00, a buy-in posted in shift 1 (at 20:00) and
+    counted by a supervisor and a cashier, ready to close shift 1 before its end."""
     with pg() as s:
         room = Room_(s, T0)
+        update_policy(s, room.sup, T0, shifts=["22:00"])
         hold = seated_holds(room, s, T0)[2][0]
         ledger.buy_in(s, room.sup, T0, hold.id, 10000)
         expected = expected_by_table(s, room.room.id, DAY)
         cashier = room.actor("cashier")
         for who in (room.sup, cashier):
-            record_counts(s, who, T0, DAY, [Count(t, n) for t, n in expected.items()])
+            record_counts(s, who, T0, DAY, [Count(t, n) for t, n in expected.items()], 1)
         s.commit()
         return room.sup, cashier, hold.id
 
@@ -96,9 +100,9 @@ def test_a_posting_in_flight_makes_the_close_wait_and_then_count_it(pg):
 
     def close() -> object:
         with pg() as s:
-            row = close_day(s, sup, LATER, DAY, cashier.staff_id)
+            closed = close_day(s, sup, LATER, DAY, cashier.staff_id, 1)
             s.commit()
-            return row.id
+            return closed.row.id
 
     join = _in_thread(close)
     _wait_until_blocked(pg, sup.room_id)
@@ -112,24 +116,23 @@ def test_a_posting_in_flight_makes_the_close_wait_and_then_count_it(pg):
         assert s.scalar(select(func.count()).select_from(DayClose)) == 0
 
 
-def test_a_close_in_flight_makes_the_posting_wait_and_then_refuses_it(pg):
+def test_a_close_in_flight_makes_the_posting_wait_and_then_post_to_the_next_shift(pg):
     sup, cashier, hold_id = _counted_room(pg)
     closing = pg()
-    close = close_day(closing, sup, LATER, DAY, cashier.staff_id)  # holds the day lock, uncommitted
+    close = close_day(closing, sup, LATER, DAY, cashier.staff_id, 1).row  # holds the day lock
 
     def post() -> object:
         with pg() as s:
             row = ledger.add_on(s, cashier, LATER, hold_id, 500)
             s.commit()
-            return row.id
+            return row.shift_no
 
     join = _in_thread(post)
     _wait_until_blocked(pg, sup.room_id)
     closing.commit()
     closing.close()
-    result = join()
-    assert isinstance(result, Conflict) and result.rule == "R54", result
+    assert join() == 2  # it saw the close once the lock was granted, and did not fail on it
     with pg() as s:
-        day_rows = s.scalar(select(func.count()).select_from(LedgerEntry).where(
-            LedgerEntry.gaming_day == DAY))
-        assert day_rows == close.entries == 1  # the close's figures are the day's
+        shift_one = s.scalar(select(func.count()).select_from(LedgerEntry).where(
+            LedgerEntry.gaming_day == DAY, LedgerEntry.shift_no == 1))
+        assert shift_one == close.entries == 1  # the close's figures are shift 1's

@@ -1,10 +1,12 @@
 """R54 over HTTP: the day's report as JSON, on the cage page, as a CSV file and a printable page;
-counts and the close through the API, each refusal a 4xx naming the rule."""
+counts and the close through the API, each refusal a 4xx naming the rule; the day closed only once
+it has ended (R2); tables still running named or refused, as the room's policy says."""
 
 from __future__ import annotations
 
 import csv
 import io
+from datetime import UTC, datetime
 from decimal import Decimal
 
 import pytest
@@ -14,6 +16,7 @@ from tests.conftest import login
 from tests.http.test_api import Api, refused, token_for
 
 DAY = "2026-11-21"
+END = datetime(2026, 11, 22, 6, tzinfo=UTC)  # the gaming day's end (a UTC room, 06:00 start)
 
 
 @pytest.fixture()
@@ -52,7 +55,7 @@ def test_a_bad_day_is_404(cashier, day):
     assert cashier.post(f"/ledger/days/{day}/close", {"second_staff_id": 1}).status_code == 404
 
 
-def test_close_refusals_name_r54_and_a_close_goes_through_once(cashier, sup, room, tables):
+def test_close_refusals_name_r54_and_a_close_goes_through_once(cashier, sup, room, clock, tables):
     t1, t2 = tables
     refused(sup.post(f"/ledger/days/{DAY}/counts", _counts(t1, t2, 500)), 422, "R54")
     assert sup.post(f"/ledger/days/{DAY}/counts", _counts(t1, t2, 500, "a chip short")).status_code == 201
@@ -64,13 +67,30 @@ def test_close_refusals_name_r54_and_a_close_goes_through_once(cashier, sup, roo
             409, "R54")
     resp = cashier.post(f"/ledger/days/{DAY}/counts", _counts(t1, t2))
     assert resp.status_code == 201 and [c["variance"] for c in resp.json["counts"]] == [0, 0, 0]
+    early = refused(cashier.post(f"/ledger/days/{DAY}/close",
+                                 {"second_staff_id": room.staff["supervisor"].id}), 409, "R54")
+    assert "still running: it ends at 06:00 on 2026-11-22 (UTC)" in early["error"]
+    clock.set(END)
     done = cashier.post(f"/ledger/days/{DAY}/close", {"second_staff_id": room.staff["supervisor"].id})
     assert done.status_code == 201, done.text
     assert (done.json["expected_total"], done.json["counted_total"]) == (35000, 34500)
+    assert done.json["running_tables"] == ["1", "2"]  # the policy 'warn' (the default) names them
     refused(sup.post(f"/ledger/days/{DAY}/close", {"second_staff_id": room.staff["cashier"].id}),
             409, "R54")  # closing twice
     after = cashier.get(f"/ledger/days/{DAY}/report").json
     assert (after["closed"], after["as_closed"], after["close"]["entries"]) == (True, True, 2)
+
+
+def test_a_close_with_tables_running_is_refused_by_the_policy(cashier, sup, room, clock, tables):
+    t1, t2 = tables
+    assert sup.patch("/policy", {"close_while_running": "refuse"}).status_code == 200
+    for who in (sup, cashier):
+        assert who.post(f"/ledger/days/{DAY}/counts", _counts(t1, t2)).status_code == 201
+    clock.set(END)
+    body = refused(sup.post(f"/ledger/days/{DAY}/close",
+                            {"second_staff_id": room.staff["cashier"].id}), 409, "R54")
+    assert "tables still running (a player seated): 1, 2" in body["error"]
+    assert cashier.get(f"/ledger/days/{DAY}/report").json["closed"] is False
 
 
 def test_a_non_supervisor_pair_is_refused(client, room, session, tables):
@@ -106,7 +126,7 @@ def test_the_cage_page_csv_and_print(client, room, session, tables):
         assert sum(Decimal(r[4]) for r in rows if r and r[0] == section) == Decimal("350.00")
 
 
-def test_counts_and_close_from_the_cage_page(client, room, session, tables):
+def test_counts_and_close_from_the_cage_page(client, room, session, clock, tables):
     t1, t2 = tables
     sup = login(client, "main-supervisor")
     form = {f"count-{t1}": "100", f"count-{t2}": "250", "count-total": "350"}
@@ -116,10 +136,20 @@ def test_counts_and_close_from_the_cage_page(client, room, session, tables):
     client.post("/logout")
     cashier = login(client, "main-cashier")
     assert cashier.post(f"/desk/cage/days/{DAY}/counts", data=form).status_code == 303
-    closed = cashier.post(f"/desk/cage/days/{DAY}/close",
-                          data={"second_staff_id": str(room.staff["supervisor"].id)})
+    page = cashier.get(f"/desk/cage/days/{DAY}/report").text
+    # R54: before the close button, the tables still running and when the day ends
+    assert "tables still running (a player seated): 1, 2; the room's policy lets" in page
+    assert "the gaming day ends at 06:00 on 2026-11-22 (UTC)" in page
+    close = {"second_staff_id": str(room.staff["supervisor"].id)}
+    early = cashier.post(f"/desk/cage/days/{DAY}/close", data=close)
+    assert early.status_code == 409 and "still running" in early.text and "R54" in early.text
+    clock.set(END)
+    assert "data-day-running" not in cashier.get(f"/desk/cage/days/{DAY}/report").text
+    closed = cashier.post(f"/desk/cage/days/{DAY}/close", data=close)
     assert closed.status_code == 303
-    assert "data-closed" in cashier.get(f"/desk/cage/days/{DAY}/report").text
+    page = cashier.get(f"/desk/cage/days/{DAY}/report").text
+    assert "data-closed" in page and 'class="flash warn"' in page
+    assert "Closed with tables still running (a player seated): 1, 2 (R54)" in page
 
 
 def test_a_dealer_sees_no_report(client, room, session, tables):

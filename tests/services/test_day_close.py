@@ -1,9 +1,10 @@
 """R27, R30, R52, R54 on the services, on every configured database: seating posts the buy-in row;
-counts, variances and the close by two staff (one a supervisor) once; the day's report adds up."""
+counts, variances and the close by two staff (one a supervisor) once, after the day has ended (R2);
+the day's report adds up."""
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 from sqlalchemy import func, select, text
@@ -21,6 +22,7 @@ from tests.factories import PASSWORD
 from tests.services.helpers import audits, refused, statements_sent
 
 DAY = date(2026, 11, 21)  # the gaming day of the suite's START (20:00 UTC, UTC room, 06:00 start)
+END = datetime(2026, 11, 22, 6, tzinfo=UTC)  # when it ends: its close is refused before (R54)
 
 
 @pytest.fixture()
@@ -130,16 +132,16 @@ def test_a_variance_needs_an_explanation_and_is_recorded(room, session, now, day
 def test_close_needs_two_different_staff_one_a_supervisor(room, session, now, day):
     cashier = room.actor("cashier")
     _count_all(session, room.sup, now, day)
-    refused(lambda: close_day(session, room.sup, now, DAY, room.sup.staff_id), "R54",
+    refused(lambda: close_day(session, room.sup, END, DAY, room.sup.staff_id), "R54",
             "two different", error=Conflict)
     second = create_staff(session, now, room=room.room, username="main-cashier2", password=PASSWORD,
                           role="cashier")
     _count_all(session, cashier, now, day)
-    refused(lambda: close_day(session, cashier, now, DAY, second.id), "R54", "supervisor",
+    refused(lambda: close_day(session, cashier, END, DAY, second.id), "R54", "supervisor",
             error=Conflict)
-    refused(lambda: close_day(session, cashier, now, DAY, room.staff["admin"].id), "R54",
+    refused(lambda: close_day(session, cashier, END, DAY, room.staff["admin"].id), "R54",
             "has not counted", error=Conflict)
-    close = close_day(session, cashier, now, DAY, room.sup.staff_id)
+    close = close_day(session, cashier, END, DAY, room.sup.staff_id).row
     assert (close.closed_by_id, close.second_staff_id, close.expected_total, close.counted_total,
             close.entries) == (cashier.staff_id, room.sup.staff_id, 40000, 40000, 7)
     assert audits(session, "day.closed")[0].detail["expected_total"] == 40000
@@ -150,17 +152,21 @@ def test_a_day_is_closed_once_and_its_figures_never_change(room, session, now, d
     _count_all(session, room.sup, now, day)
     _count_all(session, room.actor("cashier"), now, day)
     before = day_report(session, room.room.id, "GBP", DAY)
-    close_day(session, room.sup, now, DAY, room.staff["cashier"].id)
-    refused(lambda: close_day(session, room.sup, now, DAY, room.staff["cashier"].id), "R54",
+    close_day(session, room.sup, END, DAY, room.staff["cashier"].id)
+    refused(lambda: close_day(session, room.sup, END, DAY, room.staff["cashier"].id), "R54",
             error=Conflict)
-    refused(lambda: record_counts(session, room.sup, now, DAY, [Count(None, 1, "late")]), "R54",
+    refused(lambda: record_counts(session, room.sup, END, DAY, [Count(None, 1, "late")]), "R54",
             error=Conflict)
+    # a request dated inside the closed day (it began before the close and waited for it on
+    # PostgreSQL's day lock) is refused: the day has no open shift left
+    late = END - timedelta(seconds=1)
     hold = session.scalars(select(LedgerEntry).where(LedgerEntry.table_id == t1.id)).first()
-    refused(lambda: ledger.add_on(session, room.sup, now, hold.hold_id, 100), "R54", error=Conflict)
+    refused(lambda: ledger.add_on(session, room.sup, late, hold.hold_id, 100), "R54",
+            error=Conflict)
     # a table change's transfer pair, posted as one batch, is refused as well (R18)
     from roomops.seating.moves import move_player
     _t1, t2 = day
-    refused(lambda: move_player(session, room.sup, now, hold.hold_id, table_id=t2.id, seat_no=5,
+    refused(lambda: move_player(session, room.sup, late, hold.hold_id, table_id=t2.id, seat_no=5,
                                 stack=15000), "R54", "closed", error=Conflict)
     tomorrow = now + timedelta(hours=12)  # 08:00 next gaming day
     rev = ledger.reverse(session, room.actor("admin"), tomorrow, hold.id, "counted next morning")
@@ -176,7 +182,7 @@ def test_counts_before_a_later_posting_are_stale(room, session, now, day):
     _count_all(session, room.actor("cashier"), now, day)
     hold = session.scalars(select(LedgerEntry.hold_id).where(LedgerEntry.table_id == t1.id)).first()
     ledger.add_on(session, room.sup, now, hold, 100)
-    refused(lambda: close_day(session, room.sup, now, DAY, room.staff["cashier"].id), "R54",
+    refused(lambda: close_day(session, room.sup, END, DAY, room.staff["cashier"].id), "R54",
             "count again", error=Conflict)
 
 
@@ -190,7 +196,7 @@ def test_future_days_are_not_counted(room, session, now, day):
 def test_counts_and_closes_are_append_only_in_the_database(room, session, now, day, sql):
     _count_all(session, room.sup, now, day)
     _count_all(session, room.actor("cashier"), now, day)
-    close_day(session, room.sup, now, DAY, room.staff["cashier"].id)
+    close_day(session, room.sup, END, DAY, room.staff["cashier"].id)
     session.flush()
     sp = session.begin_nested()
     with pytest.raises(DBAPIError, match="append-only"):

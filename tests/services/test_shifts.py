@@ -1,10 +1,11 @@
 """R54 shifts on the services, on every configured database: the shift policy, each ledger row's
-shift, counts and closes per shift in order (the last closes the gaming day), postings refused in a
-closed shift, the report per shift; a room with no shift policy behaves as one shift, the day."""
+shift, counts and closes per shift in order (the last closes the gaming day once it has ended),
+postings in the rest of a shift closed early going to the next, the report per shift; a room with
+no shift policy behaves as one shift, the day."""
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 from sqlalchemy import select, text
@@ -20,6 +21,7 @@ from roomops.seating import seats
 from tests.services.helpers import audits, refused
 
 DAY = date(2026, 11, 21)  # the suite's START is 20:00 UTC: shift 2 (14:00-22:00) of three
+END = datetime(2026, 11, 22, 6, tzinfo=UTC)  # the day's end: its last shift closes from then on
 
 
 @pytest.fixture()
@@ -41,10 +43,11 @@ def _count(session, actor, now, shift, table_amounts, total, why=None):
     return record_counts(session, actor, now, DAY, counts, shift)
 
 
-def _close(room, session, now, shift, table_amounts=(), total=0):
+def _close(room, session, now, shift, table_amounts=(), total=0, at=None):
+    """Both count at ``now``; the close at ``at`` (default ``now``)."""
     for role in ("supervisor", "cashier"):
         _count(session, room.actor(role), now, shift, table_amounts, total)
-    return close_day(session, room.sup, now, DAY, room.staff["cashier"].id, shift)
+    return close_day(session, room.sup, at or now, DAY, room.staff["cashier"].id, shift).row
 
 
 def test_the_policy_is_validated_stored_and_audited(room, session, now):
@@ -85,7 +88,7 @@ def test_shifts_close_in_order_each_once_the_last_closing_the_day(room, session,
     refused(lambda: _count(session, room.sup, now, 3, [], 0), "R54", "not started", error=Invalid)
     first = _close(room, session, now, 1)  # nothing was posted in shift 1: its total is 0
     assert (first.shift_no, first.closes_day, first.entries, first.expected_total) == (1, False, 0, 0)
-    second = close_day(session, room.sup, now, DAY, room.staff["cashier"].id, 2)
+    second = close_day(session, room.sup, now, DAY, room.staff["cashier"].id, 2).row
     assert (second.shift_no, second.closes_day, second.entries, second.expected_total,
             second.counted_total) == (2, False, 2, 30000, 30000)
     assert not is_closed(session, room.room.id, DAY)
@@ -93,17 +96,20 @@ def test_shifts_close_in_order_each_once_the_last_closing_the_day(room, session,
             "shift 2 of gaming day 2026-11-21 is closed", error=Conflict)
     refused(lambda: _count(session, room.sup, now, 2, amounts, 30000), "R54", "closed",
             error=Conflict)
-    # closed before its end: no more rows in shift 2 (R54: its figures no longer change)
-    refused(lambda: ledger.add_on(session, room.sup, now, h1.id, 100), "R54", "shift 2",
-            error=Conflict)
+    # closed before its end: the rest of shift 2's rows go to shift 3 (its figures do not change)
+    early = ledger.add_on(session, room.sup, now, h1.id, 100)
     night = now + timedelta(hours=3)
     ledger.add_on(session, room.actor("cashier"), night, h1.id, 500)
-    last = _close(room, session, night, 3, [(t1, 500)], 500)
-    assert (last.shift_no, last.closes_day, last.entries, last.expected_total) == (3, True, 1, 500)
+    assert (early.shift_no, early.at) == (3, now)
+    refused(lambda: _close(room, session, night, 3, [(t1, 600)], 600), "R54", "still running",
+            error=Conflict)  # the last shift closes the day: not before it ends (R2)
+    last = _close(room, session, night, 3, [(t1, 600)], 600, at=END)
+    assert (last.shift_no, last.closes_day, last.entries, last.expected_total) == (3, True, 2, 600)
     assert is_closed(session, room.room.id, DAY)
     assert [a.detail["shift_no"] for a in audits(session, "shift.closed")] == [1, 2]
     assert audits(session, "day.closed")[0].detail["shift_no"] == 3
-    refused(lambda: ledger.add_on(session, room.sup, night + timedelta(hours=1), h1.id, 100),
+    # a request dated before the day's close that commits after it: no open shift is left
+    refused(lambda: ledger.add_on(session, room.sup, END - timedelta(seconds=1), h1.id, 100),
             "R54", error=Conflict)
 
 
@@ -125,7 +131,7 @@ def test_counts_are_per_shift(room, session, now, shifts):
     refused(lambda: close_day(session, room.sup, night, DAY, room.staff["cashier"].id, 3), "R54",
             "close shift 2 before shift 3", error=Conflict)
     # shift 2's counts are still fresh after shift 3's row: it closes, with the supervisor's total
-    close = close_day(session, room.sup, night, DAY, room.staff["cashier"].id, 2)
+    close = close_day(session, room.sup, night, DAY, room.staff["cashier"].id, 2).row
     assert (close.expected_total, close.counted_total) == (30000, 29000)
 
 
@@ -151,7 +157,7 @@ def test_no_shift_policy_is_one_shift_the_day(room, session, now):
     table = room.table(now, game, "1")
     seats.seat_directly(session, room.sup, now, table_id=table.id, seat_no=1,
                         player_id=room.player(now, "Uma").id, buy_in=10000)
-    close = _close(room, session, now, None, [(table, 10000)], 10000)
+    close = _close(room, session, now, None, [(table, 10000)], 10000, at=END)
     assert (close.shift_no, close.closes_day) == (1, True)
     assert is_closed(session, room.room.id, DAY)
     assert session.scalars(select(LedgerEntry.shift_no)).all() == [1]
@@ -165,7 +171,7 @@ def test_a_policy_changed_during_the_day_loses_no_row_and_opens_no_closed_shift(
     update_policy(session, room.sup, now, shifts=[])
     t1, t2, h1, _h2 = shifts
     # the rows posted in shift 2 of the old policy are in the one shift's close (the day's last)
-    close = _close(room, session, now, None, [(t1, 10000), (t2, 20000)], 30000)
+    close = _close(room, session, now, None, [(t1, 10000), (t2, 20000)], 30000, at=END)
     assert (close.shift_no, close.entries, close.expected_total) == (1, 2, 30000)
     rep = day_report(session, room.room.id, "GBP", DAY)
     assert [x.key for x in rep.by_shift] == [2] and rep.as_closed and rep.reconciled

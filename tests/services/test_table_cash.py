@@ -5,7 +5,7 @@ moves posts its rows in one INSERT."""
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 
 from sqlalchemy import select
 
@@ -105,7 +105,8 @@ def test_r54_the_close_counts_each_table_as_its_chips_moved(room, session, now):
     for who in (room.sup, room.actor("cashier")):
         record_counts(session, who, now, DAY, [Count(t1.id, 0), Count(t2.id, 20000),
                                                Count(None, 20000)])
-    close = close_day(session, room.sup, now, DAY, room.staff["cashier"].id)
+    end = now + timedelta(hours=10)  # 06:00: the gaming day has ended and closes (R54)
+    close = close_day(session, room.sup, end, DAY, room.staff["cashier"].id).row
     assert (close.entries, close.expected_total) == (3, 20000)
 
 
