@@ -52,15 +52,21 @@ def floor(room, session, now, clock):
     return table, table2, slips, waiting
 
 
+def _row(page, number):
+    """The slip's row of the dealer's screen."""
+    start = page.index(f'data-slip="{number}"')
+    return page[start:page.index("</tr>", start)]
+
+
 def test_r29_r31_r20_the_dealers_screen_shows_slips_playovers_and_called_seats(client, floor):
     table, _table2, (slip, other), waiting = floor
     page = login(client, "main-dealer").get(f"/dealer/tables/{table.id}").text
-    row = page[page.index(f'data-slip="{slip.number}"'):page.index("</tr>", page.index(f'data-slip="{slip.number}"'))]
+    row = _row(page, slip.number)
     assert "<td>1</td>" in row and "S1-1 P." in row and "£200.00" in row and "in transit" in row
     assert "Confirm delivery" in row
-    other_row = page[page.index(f'data-slip="{waiting.number}"'):]
-    assert "requested" in other_row and "£50.00" in other_row
-    assert "Confirm delivery" not in other_row[:other_row.index("</tr>")]  # not on its way yet
+    row = _row(page, waiting.number)
+    assert "requested" in row and "£50.00" in row
+    assert "Confirm delivery" not in row  # not on its way yet
     assert f'data-slip="{other.number}"' not in page  # another table's slip
     played = page[page.index('data-played-seat="3"'):]
     assert "Ada O." in played and "£100.00" in played and 'data-box="23450"' in played
@@ -95,8 +101,7 @@ def test_r61_a_cashier_confirms_at_the_cage_not_on_the_dealers_screen(client, se
 def test_r31_the_authorisers_screen_offers_no_confirm_button(client, floor):
     table, _table2, (slip, _other), _waiting = floor
     page = login(client, "main-supervisor").get(f"/dealer/tables/{table.id}").text
-    row = page[page.index(f'data-slip="{slip.number}"'):]
-    assert "Confirm delivery" not in row[:row.index("</tr>")]
+    assert "Confirm delivery" not in _row(page, slip.number)
 
 
 @pytest.mark.parametrize("who, path", [("main-dealer", "/dealer/tables/{table}/live"),
