@@ -8,14 +8,16 @@
   "use strict";
   var parts = Array.prototype.slice.call(document.querySelectorAll("[data-live]"));
   if (!parts.length) return;
-  var offset = 0;
+  var offset = null;  // server now - Date.now(), once a page or an answer has told it
 
   function setServerNow(ms) {
     var n = parseInt(ms, 10);
     if (!isNaN(n)) offset = n - Date.now();
   }
+  parts.forEach(function (part) { setServerNow(part.dataset.serverNow); });
 
   function tick() {
+    if (offset === null) return;  // the server's time is not known yet: leave what it rendered
     var now = Date.now() + offset;
     document.querySelectorAll(".countdown[data-deadline]").forEach(function (el) {
       var left = Math.max(0, Math.floor((parseInt(el.dataset.deadline, 10) - now) / 1000));

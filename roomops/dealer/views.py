@@ -59,7 +59,8 @@ def table(table_id: int) -> Response:
     live = _live(session, table_id)
     page = render_template("dealer/table.html", **live, rake_key=uuid4().hex, poll=POLL_SECONDS,
                            live_url=url_for("dealer.live", table_id=table_id),
-                           etag=_tag(session, table_id), **_down(live["game"], table_id))
+                           etag=_tag(session, table_id), server_now=int(at.timestamp() * 1000),
+                           **_down(live["game"], table_id))
     return stamp(make_response(page), at)
 
 

@@ -4,10 +4,13 @@ the delivery there and the cage shows it within 2 s. A part being worked in is n
 
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import expect
 from sqlalchemy import select
 
 from roomops.ledger import transit
+from roomops.lists import services as lists
 from roomops.seating.models import SeatHold
 from tests.browser.conftest import SHOTS, log_in
 from tests.browser.test_board import change, fill
@@ -17,12 +20,15 @@ LIVE = 2000  # ms: a change made elsewhere shows within 2 s
 
 
 def _slips(room, session, now):
-    """Table 4 with three players, a cash slip requested for seats 1 and 2 each."""
-    table = fill(room, session, now, room.game(now), "4", 3, "Lv")
-    holds = session.scalars(select(SeatHold).where(SeatHold.table_id == table.id)
+    """Table 4 with three players, a cash slip requested for seats 1 and 2 each; Nell Next waiting,
+    called to an open seat."""
+    game = room.game(now)
+    table = fill(room, session, now, game, "4", 3, "Lv")
+    holds = session.scalars(select(SeatHold).where(SeatHold.table_id == table.id, SeatHold.kind == "seated")
                             .order_by(SeatHold.seat_no)).all()
     for hold in holds[:2]:
         transit.request(session, room.actor("cashier"), now, hold.id, 15000)
+    lists.join(session, room.sup, now, player_id=room.player(now, "Nell", "Next").id, game_id=game.id)
     return table.id
 
 
@@ -45,6 +51,9 @@ def test_r31_authorised_at_the_cage_confirmed_on_the_dealers_screen_live(live, p
         row = tablet.locator("#slips tr[data-slip='1']")
         expect(row).to_have_attribute("data-state", "requested")
         expect(row.get_by_role("button", name="Confirm delivery")).to_have_count(0)
+        called = tablet.locator("#called li[data-called-seat]")
+        expect(called).to_contain_text("Nell N. is called")
+        expect(called.locator(".countdown")).to_have_text(re.compile(r"^(10:00|9:5\d)$"))  # R22
         _no_reload(tablet)
         page.locator("tr[data-slip='1']").get_by_role("button", name="Authorise").click()
         expect(page.locator(".flash.ok")).to_contain_text("Slip 1: in transit")
