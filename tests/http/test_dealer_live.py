@@ -70,6 +70,7 @@ def test_r29_r31_r20_the_dealers_screen_shows_slips_playovers_and_called_seats(c
     assert f'data-slip="{other.number}"' not in page  # another table's slip
     played = page[page.index('data-played-seat="3"'):]
     assert "Ada O." in played and "£100.00" in played and 'data-box="23450"' in played
+    assert "played over by Ada O." in page  # on the seat too
     called = page[page.index('data-called-seat="9"'):]
     assert "Cleo C." in called and "6:00" in called  # 10 minutes to claim, 4 gone (R22)
     assert "Over" not in page and "Caller" not in page  # the room's naming (R61)
