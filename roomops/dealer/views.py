@@ -56,11 +56,11 @@ def index() -> str:
 @bp.get("/dealer/tables/<int:table_id>")
 def table(table_id: int) -> Response:
     session, at = db(), now()
+    tag = _tag(session, table_id)  # before the reads: a change made meanwhile moves the next poll's
     live = _live(session, table_id)
     page = render_template("dealer/table.html", **live, rake_key=uuid4().hex, poll=POLL_SECONDS,
-                           live_url=url_for("dealer.live", table_id=table_id),
-                           etag=_tag(session, table_id), server_now=int(at.timestamp() * 1000),
-                           **_down(live["game"], table_id))
+                           live_url=url_for("dealer.live", table_id=table_id), etag=tag,
+                           server_now=int(at.timestamp() * 1000), **_down(live["game"], table_id))
     return stamp(make_response(page), at)
 
 
