@@ -177,6 +177,13 @@ def deliver_transit(slip_id: int) -> Response:
     return answer(out.SlipOut, run(transit.deliver, slip_id))
 
 
+@route("POST", f"/tables/<{ID}:table_id>/transits/<{ID}:slip_id>/deliver", summary="The table's "
+       "dealer or runner (the deal right) confirms delivery to a seat of that table; posts the "
+       "ledger row (R31, R52, R61)", response=out.SlipOut, tag="ledger")
+def deliver_transit_at_table(table_id: int, slip_id: int) -> Response:
+    return answer(out.SlipOut, run(transit.deliver, slip_id, at_table=table_id))
+
+
 @route("POST", f"/transits/<{ID}:slip_id>/cancel", summary="Cancel an open transit with a "
        "reason; it keeps its number (R31)", response=out.SlipOut, body=CancelSlip, tag="ledger")
 def cancel_transit(slip_id: int) -> Response:

@@ -2,9 +2,9 @@
 
 ``/board`` is the room when the deployment has exactly one (a chooser when it has several);
 ``/board/<slug>`` always works. The page polls ``/board/<slug>/live`` every ``POLL_SECONDS``: an
-HTML fragment whose ETag is the room's change mark (``change_mark``), so an unchanged poll costs
-two statements and answers 304. Every answer carries ``X-Server-Now`` (the app's clock, in ms) so
-the page's countdowns run on the server's time, frozen clock included.
+HTML fragment whose ETag is the room's change mark (``roomops.web.live.change_mark``), so an
+unchanged poll costs two statements and answers 304. Every answer carries ``X-Server-Now`` (the
+app's clock, in ms) so the page's countdowns run on the server's time, frozen clock included.
 
 A page or fragment reads the room's rows (``roomops.board.rows``: a fixed number of statements),
 takes each game's HTML from the per-game cache or draws it (``roomops.board.render``), with the
@@ -24,16 +24,15 @@ from zoneinfo import ZoneInfo
 
 from flask import Blueprint, abort, current_app, make_response, render_template, request, url_for
 from markupsafe import Markup
-from sqlalchemy import bindparam, func, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 from werkzeug.wrappers import Response
 
-from roomops.audit.models import AuditEvent
 from roomops.board import countdown
 from roomops.board.render import MARKUP, FragmentCache, games_html
 from roomops.board.rows import RowsCache, read_room
-from roomops.games.models import BoardMark, Game
 from roomops.rooms.models import Room
+from roomops.web.live import change_mark
 from roomops.web.money import use_room
 from roomops.web.uow import db, now
 
@@ -43,10 +42,6 @@ POLL_SECONDS = 2
 PAGE_SECONDS = 12  # TV: how long each page of a large room stays up
 CACHE = "roomops.board"  # app.extensions key of the app's FragmentCache
 ROWS = "roomops.board.rows"  # and of its RowsCache
-# Audit ids are handed out before commit: on PostgreSQL a lower id can commit after a higher one.
-# Counting the room's rows among the last WINDOW ids catches that late row, which max(id) alone
-# would miss (it would leave a board stale until the next change).
-WINDOW = 1000
 POLICY_LABELS = {"full": "full names", "first_initial": "first name and initial",
                  "initials": "initials"}
 
@@ -71,28 +66,6 @@ def _games(session: Session, room: Room, at: datetime) -> Markup:
 
 
 # ---- change mark and ETag ---------------------------------------------------------------------
-
-_LATEST = select(func.max(AuditEvent.id)).where(
-    AuditEvent.room_id == bindparam("room_id")).scalar_subquery()
-# The LIMIT changes no answer (the window holds at most WINDOW ids) but tells PostgreSQL's planner
-# so: estimating a third of the table behind the window, it started parallel workers, ~6 ms a poll.
-_WINDOW = select(AuditEvent.id).where(AuditEvent.room_id == bindparam("room_id"),
-                                      AuditEvent.id > _LATEST - WINDOW).limit(WINDOW).subquery()
-# The sum of the room's board marks: each only grows, so the sum moves with every move of one.
-_BOARD_MARKS = select(func.coalesce(func.sum(BoardMark.mark), 0)).join(
-    Game, Game.id == BoardMark.game_id).where(Game.room_id == bindparam("room_id")).scalar_subquery()
-_MARK = select(func.max(_WINDOW.c.id), func.count(), _BOARD_MARKS).select_from(_WINDOW)
-
-
-def change_mark(session: Session, room_id: int) -> tuple[int, int, int]:
-    """(latest audit id, how many of the room's rows lie among the last WINDOW ids, the sum of its
-    games' board marks): one statement, which every poll runs.
-
-    The first is ``roomops.audit.service.latest_id`` (the snapshot's version); the second moves when
-    a row with a lower id commits late, which the first alone would miss; the third moves with
-    every change the board shows of a game, audited or not (a fix made by hand: migration 0020)."""
-    row = session.execute(_MARK, {"room_id": room_id}).one()
-    return int(row[0] or 0), int(row[1]), int(row[2])
 
 
 def etag(room: Room, mark: tuple[int, int, int]) -> str:

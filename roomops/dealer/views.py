@@ -1,29 +1,36 @@
-"""The dealer's table screen (R33-R36, R40): a tablet at the table, one tap per hand."""
+"""The dealer's table screen (R33-R36, R40): a tablet at the table, one tap per hand; the chips in
+transit to its seats, confirmed delivered from here (R31, R61), its played-over seats (R29) and
+called seats (R20, R22). The live part polls ``/dealer/tables/<id>/live`` (``roomops.web.live``)."""
 
 from __future__ import annotations
 
 from typing import Any
 from uuid import uuid4
 
-from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask import Blueprint, flash, make_response, redirect, render_template, request, url_for
 from flask_login import current_user
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 from werkzeug.wrappers import Response
 
 from roomops.blinds.missed import owed
 from roomops.blinds.state import HandPlan, SeatState, Waiting, between
 from roomops.blinds.straddles import straddle_order
+from roomops.board.names import public_name
 from roomops.desk.forms import to_minor
 from roomops.errors import Invalid
 from roomops.games.models import Game, Table
 from roomops.hands import services as hands
 from roomops.ledger import rake as rakes
+from roomops.ledger import transit
 from roomops.ledger.schemas import Rake, RakeDown
-from roomops.ledger.transit import behind_at_table
+from roomops.playovers.services import played_over_at
 from roomops.rooms.models import Player, Room
+from roomops.seating.queries import called_at
+from roomops.web.live import POLL_SECONDS, fragment, screen_tag, stamp
 from roomops.web.login import unauthorized
 from roomops.web.money import room_money
-from roomops.web.uow import actor, db, run
+from roomops.web.uow import actor, db, now, run
 
 bp = Blueprint("dealer", __name__)
 
@@ -47,20 +54,58 @@ def index() -> str:
 
 
 @bp.get("/dealer/tables/<int:table_id>")
-def table(table_id: int) -> str:
+def table(table_id: int) -> Response:
+    session, at = db(), now()
+    tag = _tag(session, table_id)  # before the reads: a change made meanwhile moves the next poll's
+    live = _live(session, table_id)
+    page = render_template("dealer/table.html", **live, rake_key=uuid4().hex, poll=POLL_SECONDS,
+                           live_url=url_for("dealer.live", table_id=table_id), etag=tag,
+                           server_now=int(at.timestamp() * 1000), **_down(live["game"], table_id))
+    return stamp(make_response(page), at)
+
+
+@bp.get("/dealer/tables/<int:table_id>/live")
+def live(table_id: int) -> Response:
+    """The screen's live part (seats, slips, playovers, called seats) for its poll: 304 while
+    nothing of the room has changed."""
     session = db()
-    view = hands.preview(session, actor(), table_id)
-    last, plan, seats = view.last, view.plan, view.seats
+    return fragment(_tag(session, table_id), now(),
+                    lambda: render_template("dealer/_live.html", **_live(session, table_id)))
+
+
+@bp.post("/dealer/tables/<int:table_id>/transits/<int:slip_id>/deliver")
+def deliver(table_id: int, slip_id: int) -> Response:
+    """R31/R61: the dealer (or a runner) confirms chips in transit reached a seat of this table."""
+    slip = run(transit.deliver, slip_id, at_table=table_id)
+    flash(f"Slip {slip.number}: delivered.", "ok")
+    return redirect(url_for("dealer.table", table_id=table_id), code=303)
+
+
+def _tag(session: Session, table_id: int) -> str:
+    return screen_tag(f"dealer-{table_id}", session, current_user.room_id, current_user.id)
+
+
+def _live(session: Session, table_id: int) -> dict[str, Any]:
+    """What the screen's live part shows: the hand to deal and the seats (R33-R36), chips playing
+    behind and the open slips (R31), played-over seats (R29) and called seats (R20, R22), with
+    players named as the room shows names (R61)."""
+    at, who = now(), actor()
+    view = hands.preview(session, who, table_id)
+    plan, seats = view.plan, view.seats
     tbl = session.get_one(Table, table_id)
-    game = session.get_one(Game, tbl.game_id)
     ids = [s.player_id for s in seats if s.player_id]
     names = {p.id: p.full_name for p in session.scalars(select(Player).where(Player.id.in_(ids)))}
     waiting = {w.seat_no: w for w in plan.waiting} if plan else {}
-    return render_template("dealer/table.html", table=tbl, game=game, last=last, plan=plan,
-                           seats=seats, names=names, waiting=waiting, owed=owed,
-                           postable=_postable(plan, seats, waiting), dealt_out=view.dealt_out,
-                           straddlers=straddle_order(plan) if plan else (), rake_key=uuid4().hex,
-                           behind=behind_at_table(session, table_id), **_down(game, table_id))
+    policy = session.get_one(Room, tbl.room_id).display_name
+    return {"table": tbl, "game": session.get_one(Game, tbl.game_id), "last": view.last, "plan": plan,
+            "seats": seats, "names": names, "waiting": waiting, "owed": owed,
+            "postable": _postable(plan, seats, waiting), "dealt_out": view.dealt_out,
+            "straddlers": straddle_order(plan) if plan else (),
+            "behind": transit.behind_at_table(session, table_id),
+            "slips": transit.open_slips(session, who.room_id, at, table_id),
+            "played_over": played_over_at(session, table_id),
+            "called": called_at(session, table_id, at),
+            "shown": lambda p: public_name(p.first_name, p.last_name, policy)}
 
 
 @bp.post("/dealer/tables/<int:table_id>/hands")

@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 
 from roomops.actors import Actor, get_in_room
 from roomops.audit.service import record
-from roomops.errors import Invalid
+from roomops.errors import Forbidden, Invalid
 from roomops.games.locks import lock_room
 from roomops.games.models import Table
 from roomops.ledger.idempotency import fingerprint, insert_once, replay
@@ -85,11 +85,19 @@ def dispatch(session: Session, actor: Actor, now: datetime, slip_id: int) -> Tra
                  authorised_by_id=actor.staff_id)
 
 
-def deliver(session: Session, actor: Actor, now: datetime, slip_id: int) -> TransitSlip:
+def deliver(session: Session, actor: Actor, now: datetime, slip_id: int,
+            at_table: int | None = None) -> TransitSlip:
     """R31/R61: someone other than the authorising supervisor confirms the chips reached the
-    player, and the ledger row is posted (R52). The player must still be in the seat."""
-    actor.require("cash")
+    player, and the ledger row is posted (R52). The player must still be in the seat.
+
+    From the cage (``at_table`` None) it takes the cash right; from the dealer's screen of table
+    ``at_table`` the deal right, and only for a seat at that table (R61: dealers and runners
+    confirm deliveries at their table)."""
+    actor.require("cash" if at_table is None else "deal")
     slip = _locked(session, actor, slip_id)
+    if at_table is not None and slip.table_id != at_table:
+        raise Forbidden(f"slip {slip.number} is for another table: a dealer confirms deliveries "
+                        "at their own table", "R61")
     next_state(slip.state, "deliver", slip.method)
     check_confirmer(slip.authorised_by_id, actor.staff_id)
     hold = locked_hold(session, actor, slip.hold_id)
@@ -130,23 +138,35 @@ def _move(session: Session, actor: Actor, now: datetime, slip: TransitSlip, acti
 
 @dataclass(frozen=True)
 class OpenSlip:
-    """R31: an open transit as the desk shows it, with its age."""
+    """R31: an open transit as the desk shows it, with its seat and age; ``holder``: the player,
+    for screens that show names as the room allows (R61)."""
 
     slip: TransitSlip
-    player: str
+    holder: Player
     table: str
+    seat_no: int
     age_seconds: int
 
+    @property
+    def player(self) -> str:
+        return self.holder.full_name
 
-def open_slips(session: Session, room_id: int, now: datetime) -> list[OpenSlip]:
-    """Every open transit of the room, oldest first (R31: nothing in transit is lost)."""
-    rows = session.execute(
-        select(TransitSlip, Player, Table.name).join(Player, Player.id == TransitSlip.player_id)
-        .join(Table, Table.id == TransitSlip.table_id)
-        .where(TransitSlip.room_id == room_id, TransitSlip.state.in_(OPEN))
-        .order_by(TransitSlip.requested_at, TransitSlip.number))
-    return [OpenSlip(slip, player.full_name, table, max(0, int((now - slip.requested_at).total_seconds())))
-            for slip, player, table in rows]
+
+def open_slips(session: Session, room_id: int, now: datetime,
+               table_id: int | None = None) -> list[OpenSlip]:
+    """Every open transit of the room (or of one of its tables), oldest first (R31: nothing in
+    transit is lost)."""
+    stmt = (select(TransitSlip, Player, Table.name, SeatHold.seat_no)
+            .join(Player, Player.id == TransitSlip.player_id)
+            .join(Table, Table.id == TransitSlip.table_id)
+            .join(SeatHold, SeatHold.id == TransitSlip.hold_id)
+            .where(TransitSlip.room_id == room_id, TransitSlip.state.in_(OPEN))
+            .order_by(TransitSlip.requested_at, TransitSlip.number))
+    if table_id is not None:
+        stmt = stmt.where(TransitSlip.table_id == table_id)
+    return [OpenSlip(slip, player, table, seat_no,
+                     max(0, int((now - slip.requested_at).total_seconds())))
+            for slip, player, table, seat_no in session.execute(stmt)]
 
 
 @dataclass(frozen=True)

@@ -8,11 +8,12 @@ released by the sweep (R24/R26) or ends any other way, when the overplayer sits 
 from __future__ import annotations
 
 from collections.abc import Collection
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, aliased
 
 from roomops.absences.models import Absence
 from roomops.absences.rules import Refusal, is_running
@@ -197,3 +198,28 @@ def _overplayer(session: Session, game: Game, table: Table, entry: ListEntry, pr
         seated_in_room=bool(_seated(session, game.room_id, [pid])),
         playing_over=bool(_playing_over(session, game.room_id, [pid])),
     )
+
+
+@dataclass(frozen=True)
+class PlayedOver:
+    """R29: a seat of the table played over: who plays it (with their own chips) and whose box it
+    is (the owner, and the owner's stack kept in the play-over box)."""
+
+    seat_no: int
+    player: Player
+    buy_in: int
+    owner: Player
+    box: int
+
+
+_OWNER = aliased(Player, name="owner")
+
+
+def played_over_at(session: Session, table_id: int) -> list[PlayedOver]:
+    """R29: the table's running playovers, by seat, in one statement."""
+    rows = session.execute(
+        select(SeatHold.seat_no, Player, Playover.buy_in, _OWNER, Absence.stack)
+        .join(SeatHold, SeatHold.id == Playover.hold_id).join(Player, Player.id == Playover.player_id)
+        .join(_OWNER, _OWNER.id == SeatHold.player_id).join(Absence, Absence.id == Playover.absence_id)
+        .where(SeatHold.table_id == table_id, Playover.ended_at.is_(None)).order_by(SeatHold.seat_no))
+    return [PlayedOver(*row) for row in rows]

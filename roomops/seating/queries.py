@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from sqlalchemy import Row, and_, bindparam, func, or_, select
 from sqlalchemy.orm import Session, aliased
@@ -13,7 +14,7 @@ from roomops.errors import Conflict
 from roomops.games.locks import locked_game
 from roomops.games.models import Game, Table
 from roomops.lists.models import ListEntry
-from roomops.rooms.models import BarredPair, Room
+from roomops.rooms.models import BarredPair, Player, Room
 from roomops.seating.allocation import Candidate, TableState
 from roomops.seating.models import OFFER, SEATED, SeatHold
 
@@ -204,3 +205,24 @@ def seated_counts(session: Session, table_ids: list[int]) -> dict[int, int]:
 
 def barred_pairs(session: Session, room_id: int) -> set[frozenset[int]]:
     return set(map(frozenset, session.execute(_BARRED, {"room_id": room_id})))
+
+
+@dataclass(frozen=True)
+class Called:
+    """R20/R22: a seat of the table with a live offer: who is called, until when, and the claim
+    time left at ``now`` (derived from the deadline, so it reads right before the sweep runs)."""
+
+    seat_no: int
+    player: Player
+    deadline: datetime
+    seconds_left: int
+
+
+def called_at(session: Session, table_id: int, now: datetime) -> list[Called]:
+    """The table's called seats, by seat: offers not ended whose deadline is still ahead."""
+    rows = session.execute(select(SeatHold.seat_no, Player, SeatHold.deadline).join(
+        Player, Player.id == SeatHold.player_id).where(
+        SeatHold.table_id == table_id, SeatHold.kind == OFFER, SeatHold.ended_at.is_(None),
+        SeatHold.deadline > now).order_by(SeatHold.seat_no))
+    return [Called(seat_no, player, deadline, int((deadline - now).total_seconds()))
+            for seat_no, player, deadline in rows]
