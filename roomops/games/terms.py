@@ -102,6 +102,13 @@ class Terms(Protocol):
     rake_min_one_chip: bool
 
 
+def game_rake_text(money: Money, game: Terms) -> str:
+    """R51/R53: ``rake_text`` of the game's rake settings."""
+    return rake_text(money, game.rake_bp, game.rake_cap, game.rake_no_flop_no_drop,
+                     game.rake_schedule, game.rake_caps_by_players,
+                     min_chip(game.smallest_chip, game.rake_min_one_chip))
+
+
 def told_before_sitting(money: Money, game: Terms) -> str:
     """R40/R53: what a player offered a seat is told before sitting: straddles and fees."""
     straddles = straddle_text(game.straddle_allowed, game.max_straddles, game.button_straddle,

@@ -10,7 +10,7 @@ from flask_login import current_user
 from jinja2 import pass_context
 from jinja2.runtime import Context
 
-from roomops.games.terms import Terms, percent_text, rake_text, told_before_sitting
+from roomops.games.terms import Terms, game_rake_text, percent_text, told_before_sitting
 from roomops.money import Money
 from roomops.rooms.models import Room
 from roomops.web.uow import db
@@ -65,5 +65,5 @@ def install(app: Flask) -> None:
     app.add_template_global(percent_text, "percent_text")
 
     @app.template_global("rake_text")
-    def _rake(*args: Any) -> str:
-        return rake_text(room_money(), *args)
+    def _rake(game: Terms) -> str:
+        return game_rake_text(room_money(), game)
