@@ -25,8 +25,8 @@ def test_0025_moves_the_percent_to_basis_points_and_keeps_the_chip(backend, tmp_
             migrate.upgrade(url, "0023")
             with eng.begin() as conn:
                 game = _seed(conn, rake="rake_percent")["game"]
-                conn.execute(text("UPDATE games SET rake_percent = 5, small_blind = 25, big_blind = 50 WHERE id = :g"),
-                             {"g": game})
+                conn.execute(text("UPDATE games SET rake_percent = 5, small_blind = 25, "
+                                  "big_blind = 50 WHERE id = :g"), {"g": game})
             migrate.upgrade(url, "0025")
             with eng.begin() as conn:
                 row = conn.execute(text(AFTER), {"g": game}).one()
