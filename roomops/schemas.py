@@ -165,7 +165,7 @@ class CapStep(Body):
 
 
 RakeSchedule = Annotated[list[RakeStep], Field(max_length=50, description=(
-    "R51: rake by pot size instead of rake_percent: from that pot, that rake; empty: none"))]
+    "R51: rake by pot size instead of rake_bp: from that pot, that rake; empty: none"))]
 CapsByPlayers = Annotated[list[CapStep], Field(max_length=9, description=(
     "R51: the cap by players dealt in; below the first step, rake_cap"))]
 

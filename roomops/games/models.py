@@ -76,7 +76,7 @@ class Game(Base):
     # R51: no flop, no drop (policy, default on)
     rake_no_flop_no_drop: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     # R51: rake by pot size instead of a percent, [{"pot": p, "rake": r}, ...] (from a pot of p,
-    # rake r); None or empty: ``rake_percent``
+    # rake r); None or empty: ``rake_bp``
     rake_schedule: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON)
     # R51: the cap by players dealt in, [{"players": n, "cap": c}, ...] (from n players, cap c);
     # below the first step, or None: ``rake_cap``
