@@ -47,10 +47,11 @@ def fee_text(money: Money, kind: str, hourly_fee: int, rake_bp: int, rake_cap: i
     return "No fee"
 
 
-def percent_text(bp: int) -> str:
-    """R51/R53: a percent kept in basis points as people write it: 1000 is "10", 550 "5.5"."""
+def percent_text(bp: int, decimal_sign: str = ".") -> str:
+    """R51/R53: a percent kept in basis points as people write it: 1000 is "10", 550 "5.5" (or
+    "5,5" where the room's decimal sign is a comma)."""
     whole, part = divmod(bp, 100)
-    return f"{whole}.{part:02d}".rstrip("0") if part else str(whole)
+    return f"{whole}{decimal_sign}{part:02d}".rstrip("0") if part else str(whole)
 
 
 def rake_text(money: Money, bp: int, cap: int, no_flop_no_drop: bool | None = None,
@@ -60,7 +61,7 @@ def rake_text(money: Money, bp: int, cap: int, no_flop_no_drop: bool | None = No
     the smallest chip where the game has that rule) and no-flop-no-drop (when given)."""
     steps = sorted(_step(s, "pot", "rake") for s in schedule or ())
     text = "Rake: " + (", ".join(f"{money(r)} from a pot of {money(p)}" for p, r in steps)
-                       if steps else f"{percent_text(bp)}%")
+                       if steps else f"{percent_text(bp, money.decimal_sign)}%")
     text += f", max {money(cap)} a pot" if cap else ""
     text += "".join(f", max {money(c)} from {n} players dealt in"
                     for n, c in sorted(_step(s, "players", "cap") for s in caps_by_players or ()))

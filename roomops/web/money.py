@@ -62,7 +62,9 @@ def install(app: Flask) -> None:
     def _told(game: Terms) -> str:
         return told_before_sitting(room_money(), game)
 
-    app.add_template_global(percent_text, "percent_text")
+    @app.template_global("percent_text")
+    def _percent(bp: int) -> str:
+        return percent_text(bp, room_money().decimal_sign)
 
     @app.template_global("rake_text")
     def _rake(game: Terms) -> str:

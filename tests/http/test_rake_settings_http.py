@@ -14,6 +14,7 @@ from roomops.hands.services import record_hand
 from tests.conftest import login
 from tests.http.test_api import refused
 from tests.http.test_desk import GAME_FORM
+from tests.http.test_money_pages import EURO_GAME
 from tests.services.ledger_helpers import seated_holds
 
 JSON = {"Accept": "application/json"}
@@ -109,3 +110,17 @@ def test_r51_the_api_opens_a_game_with_its_percent_in_basis_points(sup):
         "rake_bp": 550, "smallest_chip": 100, "rake_min_one_chip": True}
     refused(sup.post("/games", {"variant": "NLH", "small_blind": 100, "big_blind": 200,
                                 "min_buyin": 10000, "max_buyin": 40000, "rake_bp": 10001}), 422, "R4")
+
+
+def test_r51_r53_a_comma_room_types_and_reads_the_percent_its_own_way(sup_client, client, room,
+                                                                      session):
+    room.room.currency, room.room.locale = "EUR", "de_DE"
+    session.commit()
+    form = {**EURO_GAME, "fee_kind": "rake", "rake_bp": "5,5", "rake_cap": "5"}
+    assert sup_client.post("/desk/games", data=form).status_code == 303
+    game = session.scalars(select(Game).where(Game.variant == EURO_GAME["variant"])).one()
+    assert game.rake_bp == 550 and game.smallest_chip == 50  # the 0,50 small blind
+    assert 'name="rake_bp" inputmode="decimal" value="5,5"' in sup_client.get("/desk").text
+    assert "Rake: 5,5%" in html.unescape(client.get("/board").text)
+    bad = sup_client.post("/desk/games", data={**form, "rake_bp": "5.5"})
+    assert bad.status_code == 422 and "5,5" in html.unescape(bad.text)
