@@ -199,3 +199,4 @@ class RakeLimitOut(Out):
     cap: int
     players: int | None = Field(description="R51: the players dealt in, as the hand records them")
     smallest_chip: int
+    no_drop: bool = Field(description="R51: no flop, no drop: the hand had no flop, so no rake")

@@ -20,12 +20,15 @@ def rake_limit(table_id: int, hand_no: int) -> Response:
     limit = rakes.rake_limit(db(), actor(), table_id, hand_no,
                              pot=to_minor(request.args.get("pot", ""), "pot"),
                              flop=request.args.get("flop", "1") != "0")
-    return jsonify(most=limit.most, cap=limit.cap, players=limit.players, text=_text(limit))
+    return jsonify(most=limit.most, cap=limit.cap, players=limit.players, no_drop=limit.no_drop,
+                   text=_text(limit))
 
 
 def _text(limit: rakes.RakeLimit) -> str:
     """The limit as the dealer reads it, in the room's money."""
     money = room_money()
+    if limit.no_drop:
+        return "No flop, no drop: no rake"
     if not limit.cap:
         return f"Most rake for this pot: {money(limit.most)}"
     dealt = f" with {limit.players} dealt in" if limit.players else ""

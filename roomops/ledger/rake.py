@@ -87,14 +87,16 @@ def record_rake(session: Session, actor: Actor, now: datetime, table_id: int, ha
 
 @dataclass(frozen=True)
 class RakeLimit:
-    """R51: the most a hand's pot may be raked (``most``, 0 under no-flop-no-drop without a flop),
-    with the cap for its players dealt in (0: none) and the smallest chip it rounds down to."""
+    """R51: the most a hand's pot may be raked (``most``; ``no_drop``: 0 under no-flop-no-drop, the
+    hand having no flop), with the cap for its players dealt in (0: none) and the smallest chip it
+    rounds down to."""
 
     pot: int
     most: int
     cap: int
     players: int | None
     smallest_chip: int
+    no_drop: bool
 
 
 def rake_limit(session: Session, actor: Actor, table_id: int, hand_no: int, *, pot: int,
@@ -110,8 +112,9 @@ def rake_limit(session: Session, actor: Actor, table_id: int, hand_no: int, *, p
     if game.fee_kind != "rake":
         raise Conflict(f"{game.variant} is not raked", "R51")
     rules, dealt = policy(game), _players(hand, None)
-    most = 0 if rules.no_flop_no_drop and not flop else max_rake(pot, rules, dealt)
-    return RakeLimit(pot, most, rules.cap_for(dealt), dealt, rules.smallest_chip)
+    no_drop = rules.no_flop_no_drop and not flop
+    most = 0 if no_drop else max_rake(pot, rules, dealt)
+    return RakeLimit(pot, most, rules.cap_for(dealt), dealt, rules.smallest_chip, no_drop)
 
 
 def record_down(session: Session, actor: Actor, now: datetime, table_id: int, *,

@@ -77,7 +77,8 @@ def test_r51_the_dealer_screen_shows_the_most_rake_of_the_typed_pot(client, rake
     assert limit.json["most"] == 200 and limit.json["text"] == (  # 5.5% of 40.00 is 2.20
         "Most rake for this pot: £2.00 (cap £3.00 with 8 dealt in)")
     assert dealer.get(url, query_string={"pot": "100"}, headers=JSON).json["most"] == 300
-    assert dealer.get(url, query_string={"pot": "100", "flop": "0"}, headers=JSON).json["most"] == 0
+    no_flop = dealer.get(url, query_string={"pot": "100", "flop": "0"}, headers=JSON).json
+    assert (no_flop["most"], no_flop["text"]) == (0, "No flop, no drop: no rake")
     bad = dealer.get(url, query_string={"pot": "lots"}, headers=JSON)
     assert bad.status_code == 422 and bad.is_json and "pot" in bad.json["error"]
 
@@ -94,7 +95,7 @@ def test_r51_the_api_rake_limit_and_refusal(dealer, raked):
     table = raked[1]
     limit = dealer.get(f"/tables/{table.id}/hands/1/rake-limit", query_string={"pot": 4000})
     assert limit.status_code == 200 and limit.json == {
-        "pot": 4000, "most": 200, "cap": 300, "players": 8, "smallest_chip": 25}
+        "pot": 4000, "most": 200, "cap": 300, "players": 8, "smallest_chip": 25, "no_drop": False}
     refused(dealer.get(f"/tables/{table.id}/hands/1/rake-limit"), 422, "R51")  # no pot
     body = refused(dealer.post(f"/tables/{table.id}/hands/1/rake",
                                {"pot": 4000, "flop": True, "rake": 225}), 409, "R51")

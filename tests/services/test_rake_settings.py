@@ -68,7 +68,8 @@ def test_r51_the_rake_limit_shown_before_the_rake_is_typed(room, session, now):
     limit = rake.rake_limit(session, dealer, table.id, 1, pot=10000)
     assert (limit.most, limit.cap, limit.players, limit.smallest_chip) == (300, 300, 8, 100)
     assert rake.rake_limit(session, dealer, table.id, 1, pot=1999).most == 100
-    assert rake.rake_limit(session, dealer, table.id, 1, pot=10000, flop=False).most == 0
+    no_flop = rake.rake_limit(session, dealer, table.id, 1, pot=10000, flop=False)
+    assert (no_flop.most, no_flop.no_drop, limit.no_drop) == (0, True, False)
     refused(lambda: _rake(room, session, now, table, 10000, 400), "R51", error=Conflict)
     assert _rake(room, session, now, table, 10000, limit.most).amount == -300
 
