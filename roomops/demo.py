@@ -40,7 +40,7 @@ def load_demo(session: Session, now: datetime) -> list[tuple[str, str, str]]:
     boss = Actor(room.id, staff["supervisor"].id, "super", "supervisor")
     nlh = open_game(session, boss, now, variant="NL Hold'em", small_blind=100, big_blind=200,
                     min_buyin=10000, max_buyin=40000, seats_per_table=9, fee_kind="rake",
-                    rake_percent=5, rake_cap=500, straddle_allowed=True, max_straddles=1)
+                    rake_bp=500, rake_cap=500, straddle_allowed=True, max_straddles=1)
     plo = open_game(session, boss, now, variant="PL Omaha", small_blind=200, big_blind=500,
                     min_buyin=20000, max_buyin=100000, seats_per_table=9, fee_kind="hourly",
                     hourly_fee=1000)

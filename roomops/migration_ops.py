@@ -55,18 +55,20 @@ def drop_columns(table: str, columns: dict[str, str]) -> None:
         op.execute(f"ALTER TABLE {table} DROP COLUMN {name}")
 
 
-def replace_check(table: str, name: str, old: str, new: str) -> None:
+def replace_check(table: str, name: str, old: str, new: str, new_name: str | None = None) -> None:
     """Change the condition of the named CHECK constraint ``name`` of ``table`` from ``old`` to
-    ``new``. PostgreSQL drops and adds it. SQLite cannot alter a constraint and cannot rebuild a
-    table that populated tables point at (see ``add_checked_columns``), so the table's stored
-    definition is edited in place, the procedure SQLite documents for changes that leave the
-    stored rows as they are: the caller makes sure every row satisfies ``new``."""
+    ``new`` (and its name to ``new_name``, when given). PostgreSQL drops and adds it. SQLite cannot
+    alter a constraint and cannot rebuild a table that populated tables point at (see
+    ``add_checked_columns``), so the table's stored definition is edited in place, the procedure
+    SQLite documents for changes that leave the stored rows as they are: the caller makes sure
+    every row satisfies ``new``."""
+    renamed = new_name or name
     if op.get_context().dialect.name == "postgresql":
         op.execute(f"ALTER TABLE {table} DROP CONSTRAINT {name}")
-        op.execute(f"ALTER TABLE {table} ADD CONSTRAINT {name} CHECK ({new})")
+        op.execute(f"ALTER TABLE {table} ADD CONSTRAINT {renamed} CHECK ({new})")
         return
     _rewrite_sqlite_definition(table, f"CONSTRAINT {name} CHECK ({old})",
-                               f"CONSTRAINT {name} CHECK ({new})")
+                               f"CONSTRAINT {renamed} CHECK ({new})")
 
 
 def _rewrite_sqlite_definition(table: str, old: str, new: str) -> None:

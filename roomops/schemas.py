@@ -165,7 +165,7 @@ class CapStep(Body):
 
 
 RakeSchedule = Annotated[list[RakeStep], Field(max_length=50, description=(
-    "R51: rake by pot size instead of rake_percent: from that pot, that rake; empty: none"))]
+    "R51: rake by pot size instead of rake_bp: from that pot, that rake; empty: none"))]
 CapsByPlayers = Annotated[list[CapStep], Field(max_length=9, description=(
     "R51: the cap by players dealt in; below the first step, rake_cap"))]
 
@@ -202,6 +202,12 @@ class ScheduleFields(Body):
     _caps = field_validator("rake_caps_by_players")(_caps_by_players)
 
 
+RakeBp = Annotated[int, Field(ge=0, le=10_000, description=(
+    "R51: the rake's percent in basis points, a whole number: 1000 is 10%, 550 is 5.5%"))]
+SmallestChip = Annotated[Money, Field(description=(
+    "R51: the game's smallest chip in minor units; rake rounds down to it"))]
+
+
 class GameConditions(ScheduleFields):
     """R4/R6: variant and stakes, buy-in range, fees (R50/R51) and straddles (R40)."""
 
@@ -214,8 +220,10 @@ class GameConditions(ScheduleFields):
     seats_per_table: Literal[9, 10] = 9
     fee_kind: FeeKind = "none"
     hourly_fee: MoneyOrZero = 0
-    rake_percent: Annotated[int, Field(ge=0, le=100)] = 0
+    rake_bp: RakeBp = 0
     rake_cap: MoneyOrZero = 0
+    smallest_chip: SmallestChip | None = None  # R51: not given, the small blind
+    rake_min_one_chip: bool = False  # R51
     straddle_allowed: bool = False
     max_straddles: Annotated[int, Field(ge=0, le=8)] = 0
     button_straddle: bool = False
@@ -229,6 +237,8 @@ class GameConditions(ScheduleFields):
             raise ValueError("big_blind must be at least small_blind")
         if self.max_buyin < self.min_buyin:
             raise ValueError("max_buyin must be at least min_buyin")
+        if self.smallest_chip is None:
+            self.smallest_chip = self.small_blind
         return self
 
 
@@ -243,8 +253,10 @@ class GameChange(ScheduleFields):
     max_buyin: Money | None = None
     fee_kind: FeeKind | None = None
     hourly_fee: MoneyOrZero | None = None
-    rake_percent: Annotated[int, Field(ge=0, le=100)] | None = None
+    rake_bp: RakeBp | None = None
     rake_cap: MoneyOrZero | None = None
+    smallest_chip: SmallestChip | None = None
+    rake_min_one_chip: bool | None = None
     straddle_allowed: bool | None = None
     max_straddles: Annotated[int, Field(ge=0, le=8)] | None = None
     button_straddle: bool | None = None

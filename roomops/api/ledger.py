@@ -28,6 +28,7 @@ from roomops.ledger.schemas import (
     Movement,
     Rake,
     RakeDown,
+    RakeLimitQuery,
     Rebuy,
     Reversal,
     SessionFee,
@@ -129,6 +130,16 @@ def record_rake(table_id: int, hand_no: int) -> Response:
     row = run(rake.record_rake, table_id, hand_no, pot=b.pot, flop=b.flop, rake=b.rake,
               players=b.players, key=_key(b.idempotency_key))
     return answer(out.LedgerEntryOut, row, 201)
+
+
+@route("GET", f"/tables/<{ID}:table_id>/hands/<{ID}:hand_no>/rake-limit", summary="The most "
+       "rake a pot of the hand allows, with the cap for its players dealt in, as the dealer's "
+       "screen shows it before the rake is typed (R51)", response=out.RakeLimitOut,
+       query=RakeLimitQuery, tag="ledger")
+def rake_limit(table_id: int, hand_no: int) -> Response:
+    q = query(RakeLimitQuery, "R51")
+    return answer(out.RakeLimitOut, rake.rake_limit(db(), actor(), table_id, hand_no, pot=q.pot,
+                                                    flop=q.flop))
 
 
 @route("POST", f"/tables/<{ID}:table_id>/downs", summary="Record the total rake of a dealer down: "

@@ -196,3 +196,15 @@ class DayReportOut(Out):
 class DownsOut(Out):
     # the domain's record as it is: pydantic validates and describes a dataclass itself
     downs: list[DownLine] = Field(description="R51: the table's dealer downs, newest first, at most 50")
+
+
+class RakeLimitOut(Out):
+    """R51: the most rake a pot allows (0 under no-flop-no-drop without a flop), in minor units;
+    ``cap``: the cap for the hand's players dealt in (0: none)."""
+
+    pot: int
+    most: int = Field(description="R51: the most rake, rounded down to the smallest chip")
+    cap: int
+    players: int | None = Field(description="R51: the players dealt in, as the hand records them")
+    smallest_chip: int
+    no_drop: bool = Field(description="R51: no flop, no drop: the hand had no flop, so no rake")

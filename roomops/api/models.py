@@ -89,8 +89,11 @@ class GameOut(Out):
     seats_per_table: int
     fee_kind: FeeKind
     hourly_fee: int
-    rake_percent: int
+    rake_bp: int = Field(description="R51: the rake's percent in basis points: 550 is 5.5%")
     rake_cap: int
+    smallest_chip: int = Field(description="R51: the game's smallest chip; rake rounds down to it")
+    rake_min_one_chip: bool = Field(
+        description="R51: a pot that qualifies for rake is raked one smallest chip at least")
     straddle_allowed: bool
     max_straddles: int
     button_straddle: bool
@@ -341,8 +344,10 @@ class Straddles(Out):
 class Fees(Out):
     kind: FeeKind
     hourly_fee: int
-    rake_percent: int
+    rake_bp: int = Field(description="R51/R53: the rake's percent in basis points: 550 is 5.5%")
     rake_cap: int
+    smallest_chip: int = Field(description="R51/R53: rake rounds down to it")
+    rake_min_one_chip: bool = Field(description="R51/R53: see GameOut")
     rake_schedule: list[dict[str, int]] | None = Field(None, description="R51/R53: see GameOut")
     rake_caps_by_players: list[dict[str, int]] | None = Field(None, description="R51/R53")
 

@@ -39,7 +39,7 @@ from roomops.board.rows import (
     taken_seats,
     utc,
 )
-from roomops.games.terms import fee_text, natural, straddle_text
+from roomops.games.terms import fee_text, min_chip, natural, straddle_text
 from roomops.money import Money
 
 # Bump when the games' markup changes: it is in every ETag (pollers holding an old one fetch the new
@@ -191,8 +191,9 @@ def game_board(rows: GameRows, policy: str, tz: ZoneInfo, money: Money, live: tu
     ``running[i]`` whether the i-th absence is still running (R24, ``absences_running``)."""
     game, tables, calls, entries = rows
     (game_id, variant, small_blind, big_blind, ante, min_buyin, max_buyin, seats_per_table, fee_kind,
-     hourly_fee, rake_percent, rake_cap, straddle_allowed, max_straddles, button_straddle,
-     straddle_sanction, no_flop_no_drop, by_players, rake_schedule, rake_caps) = game
+     hourly_fee, rake_bp, rake_cap, straddle_allowed, max_straddles, button_straddle,
+     straddle_sanction, no_flop_no_drop, smallest_chip, min_one_chip, by_players, rake_schedule,
+     rake_caps) = game
     names = {t[0]: t[1] for t in tables}
     absent_rows = [(t[0], row) for t in tables for row in t[3]]
     away: dict[int, list[Away]] = {}
@@ -217,8 +218,8 @@ def game_board(rows: GameRows, policy: str, tz: ZoneInfo, money: Money, live: tu
         key=f"g{game_id}", variant=variant, stakes=money.stakes(small_blind, big_blind, ante),
         buy_in=f"{money(min_buyin)} to {money(max_buyin)}",
         straddles=straddle_text(straddle_allowed, max_straddles, button_straddle, straddle_sanction),
-        fees=fee_text(money, fee_kind, hourly_fee, rake_percent, rake_cap, by_players, no_flop_no_drop,
-                      rake_schedule, rake_caps),
+        fees=fee_text(money, fee_kind, hourly_fee, rake_bp, rake_cap, by_players, no_flop_no_drop,
+                      rake_schedule, rake_caps, min_chip(smallest_chip, min_one_chip)),
         seats_per_table=seats_per_table,
         tables=[_table(name, seated, away.get(table_id, []), calls_at.get(table_id, {}), seats_per_table,
                        policy, tz, money, places(table_id), entry_names, names.get(feeds or 0), behind)

@@ -65,9 +65,10 @@ from roomops.rooms.models import Player
 from roomops.seating.models import OFFER, SEATED, SeatHold
 
 GAME_COLUMNS = (Game.id, Game.variant, Game.small_blind, Game.big_blind, Game.ante, Game.min_buyin,
-                Game.max_buyin, Game.seats_per_table, Game.fee_kind, Game.hourly_fee, Game.rake_percent,
+                Game.max_buyin, Game.seats_per_table, Game.fee_kind, Game.hourly_fee, Game.rake_bp,
                 Game.rake_cap, Game.straddle_allowed, Game.max_straddles, Game.button_straddle,
-                Game.straddle_sanction, Game.rake_no_flop_no_drop, Game.hourly_fee_by_players,
+                Game.straddle_sanction, Game.rake_no_flop_no_drop, Game.smallest_chip,
+                Game.rake_min_one_chip, Game.hourly_fee_by_players,
                 Game.rake_schedule, Game.rake_caps_by_players)
 # the schedules last (R50, R51): (key, amount) pairs of each, as ``_schedule`` turns them
 SCHEDULES = (("players", "fee"), ("pot", "rake"), ("players", "cap"))

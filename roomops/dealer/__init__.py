@@ -7,6 +7,7 @@ from flask_wtf.csrf import CSRFProtect
 
 
 def install(app: Flask, csrf: CSRFProtect) -> None:
+    from roomops.dealer import rake_limit  # noqa: F401  (its route joins the blueprint)
     from roomops.dealer.views import bp
 
     app.register_blueprint(bp)

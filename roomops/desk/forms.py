@@ -29,7 +29,9 @@ M = TypeVar("M", bound=BaseModel)
 
 MONEY_FIELDS = frozenset({"small_blind", "big_blind", "ante", "min_buyin", "max_buyin", "hourly_fee",
                           "rake_cap", "buy_in", "leave_amount", "stack", "added",
-                          "cash_out_approval_over"})
+                          "cash_out_approval_over", "smallest_chip"})
+# R51: typed as a percent ("5.5", in the locale's decimal sign), kept in basis points (550)
+PERCENT_FIELDS = frozenset({"rake_bp"})
 # Schedules typed as "20:1, 40:2" (R51: from a pot of 20, rake 1), "2:3, 5:5" (R51: from 2 players
 # dealt in, cap 3) or "2:5, 7:10" (R50: from 7 players seated, 10 an hour): the step's key, its
 # amount, and whether the key is an amount too
@@ -43,6 +45,16 @@ _PLAYER_REF = re.compile(r"#\s*(\d{1,10})\s*$")
 def to_minor(raw: str, field: str = "amount") -> int:
     """An amount typed in the room's currency, to its minor units (``roomops.money.Money.parse``)."""
     return room_money().parse(raw, field)
+
+
+def to_bp(raw: str, field: str) -> int:
+    """A percent typed with up to two decimals in the locale's decimal sign, to basis points,
+    exactly (never via float): "5.5" -> 550; above 100% is the model's to refuse."""
+    sign = room_money().decimal_sign
+    match = re.fullmatch(rf"(\d{{1,3}})(?:{re.escape(sign)}(\d{{1,2}}))?", raw)
+    if match is None:
+        raise Invalid(f"{field}: {raw!r} is not a percent; type it like 10 or 5{sign}5", "R51")
+    return int(match[1]) * 100 + int((match[2] or "0").ljust(2, "0"))
 
 
 def money_input(amount: int | None) -> str:
@@ -134,6 +146,8 @@ def form_data(model: type[BaseModel], form: Mapping[str, str], *,
         raw = raw.strip()
         if name in MONEY_FIELDS:
             data[name] = to_minor(raw, name)
+        elif name in PERCENT_FIELDS:
+            data[name] = to_bp(raw, name)
         elif kind == "int":
             if name.startswith("player"):
                 raw = player_ref(raw)

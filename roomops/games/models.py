@@ -27,6 +27,11 @@ RakeRecorded = Literal["per_hand", "per_down"]  # R51: rake recorded for each ha
 OpenClosed = Literal["open", "closed"]  # a game's or a table's status
 
 
+def _small_blind(context: Any) -> int:
+    """R51: a game opened without a smallest chip takes its small blind, as migration 0025 did."""
+    return int(context.get_current_parameters()["small_blind"])
+
+
 class Game(Base):
     """A variant at stakes (R4) with its buy-in range, fee model (R50/R51) and straddles (R40)."""
 
@@ -38,7 +43,8 @@ class Game(Base):
         CheckConstraint("seats_per_table IN (9, 10)", name="seats"),
         CheckConstraint(one_of("fee_kind", FeeKind), name="fee_kind"),
         CheckConstraint("hourly_fee >= 0 AND rake_cap >= 0", name="fees"),
-        CheckConstraint("rake_percent BETWEEN 0 AND 100", name="rake_percent"),
+        CheckConstraint("rake_bp BETWEEN 0 AND 10000", name="rake_bp"),
+        CheckConstraint("smallest_chip > 0", name="smallest_chip"),
         CheckConstraint("max_straddles BETWEEN 0 AND 8", name="max_straddles"),
         CheckConstraint(one_of("rake_recorded", RakeRecorded), name="rake_recorded"),
         CheckConstraint(one_of("status", OpenClosed), name="status"),
@@ -56,7 +62,8 @@ class Game(Base):
     seats_per_table: Mapped[int] = mapped_column(default=9)
     fee_kind: Mapped[FeeKind] = mapped_column(String(8), default="none")
     hourly_fee: Mapped[Minor] = mapped_column(default=0)
-    rake_percent: Mapped[int] = mapped_column(default=0)
+    # R51: the rake's percent in basis points (5.5% is 550), exact where a float percent is not
+    rake_bp: Mapped[int] = mapped_column(default=0)
     rake_cap: Mapped[Minor] = mapped_column(default=0)
     straddle_allowed: Mapped[bool] = mapped_column(Boolean, default=False)
     max_straddles: Mapped[int] = mapped_column(default=0)
@@ -69,7 +76,7 @@ class Game(Base):
     # R51: no flop, no drop (policy, default on)
     rake_no_flop_no_drop: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     # R51: rake by pot size instead of a percent, [{"pot": p, "rake": r}, ...] (from a pot of p,
-    # rake r); None or empty: ``rake_percent``
+    # rake r); None or empty: ``rake_bp``
     rake_schedule: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON)
     # R51: the cap by players dealt in, [{"players": n, "cap": c}, ...] (from n players, cap c);
     # below the first step, or None: ``rake_cap``
@@ -77,6 +84,10 @@ class Game(Base):
     # R51: rake recorded hand by hand, or as one total per dealer down (``dealer_downs``)
     rake_recorded: Mapped[RakeRecorded] = mapped_column(String(8), default="per_hand",
                                                         server_default="per_hand")
+    # R51: the game's smallest chip, which rake rounds down to; not given: the small blind
+    smallest_chip: Mapped[Minor] = mapped_column(default=_small_blind)
+    # R51: a pot that qualifies for rake is raked one smallest chip at least (policy, default off)
+    rake_min_one_chip: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     status: Mapped[OpenClosed] = mapped_column(String(8), default="open")
     opened_at: Mapped[datetime] = mapped_column(UTCDateTime)
     closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)

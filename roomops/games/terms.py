@@ -31,9 +31,10 @@ def straddle_text(allowed: bool, max_straddles: int, button: bool, sanction: boo
 Steps = Iterable[Mapping[str, int]] | Iterable[tuple[int, int]] | None
 
 
-def fee_text(money: Money, kind: str, hourly_fee: int, rake_percent: int, rake_cap: int,
+def fee_text(money: Money, kind: str, hourly_fee: int, rake_bp: int, rake_cap: int,
              by_players: Steps = None, no_flop_no_drop: bool | None = None,
-             rake_schedule: Steps = None, rake_caps_by_players: Steps = None) -> str:
+             rake_schedule: Steps = None, rake_caps_by_players: Steps = None,
+             min_chip: int = 0) -> str:
     """R50/R51, displayed to players as R53 asks: the hourly fee with its schedule by players
     seated, if the game has one; the rake (``rake_text``)."""
     if kind == "hourly":
@@ -41,27 +42,41 @@ def fee_text(money: Money, kind: str, hourly_fee: int, rake_percent: int, rake_c
         schedule = "".join(f", {money(fee)} from {n} players" for n, fee in steps)
         return f"Time: {money(hourly_fee)} per hour{schedule}, paid in advance"
     if kind == "rake":
-        return rake_text(money, rake_percent, rake_cap, no_flop_no_drop, rake_schedule,
-                         rake_caps_by_players)
+        return rake_text(money, rake_bp, rake_cap, no_flop_no_drop, rake_schedule,
+                         rake_caps_by_players, min_chip)
     return "No fee"
 
 
-def rake_text(money: Money, percent: int, cap: int, no_flop_no_drop: bool | None = None,
-              schedule: Steps = None, caps_by_players: Steps = None) -> str:
-    """R51/R53: the rake in force: its schedule per pot (else its percent), its cap and caps by
-    players dealt in, and no-flop-no-drop (when given)."""
+def percent_text(bp: int, decimal_sign: str = ".") -> str:
+    """R51/R53: a percent kept in basis points as people write it: 1000 is "10", 550 "5.5" (or
+    "5,5" where the room's decimal sign is a comma)."""
+    whole, part = divmod(bp, 100)
+    return f"{whole}{decimal_sign}{part:02d}".rstrip("0") if part else str(whole)
+
+
+def rake_text(money: Money, bp: int, cap: int, no_flop_no_drop: bool | None = None,
+              schedule: Steps = None, caps_by_players: Steps = None, min_chip: int = 0) -> str:
+    """R51/R53: the rake in force: its schedule per pot (else its percent, ``bp`` in basis
+    points), its cap and caps by players dealt in, one chip at least a raked pot (``min_chip``:
+    the smallest chip where the game has that rule) and no-flop-no-drop (when given)."""
     steps = sorted(_step(s, "pot", "rake") for s in schedule or ())
     text = "Rake: " + (", ".join(f"{money(r)} from a pot of {money(p)}" for p, r in steps)
-                       if steps else f"{percent}%")
+                       if steps else f"{percent_text(bp, money.decimal_sign)}%")
     text += f", max {money(cap)} a pot" if cap else ""
     text += "".join(f", max {money(c)} from {n} players dealt in"
                     for n, c in sorted(_step(s, "players", "cap") for s in caps_by_players or ()))
+    text += f", at least {money(min_chip)} a raked pot" if min_chip else ""
     return text + (", no flop no drop" if no_flop_no_drop else "")
 
 
 def _step(step: Mapping[str, int] | tuple[int, int], key: str, value: str) -> tuple[int, int]:
     """A schedule step as (key, value), from the game's JSON or the board's plain tuples."""
     return (step[key], step[value]) if isinstance(step, Mapping) else (step[0], step[1])
+
+
+def min_chip(smallest_chip: int, min_one_chip: bool) -> int:
+    """R51/R53: the least a raked pot is raked, as ``rake_text`` takes it (0: no such rule)."""
+    return smallest_chip if min_one_chip else 0
 
 
 def natural(name: str) -> list[object]:
@@ -78,19 +93,28 @@ class Terms(Protocol):
     straddle_sanction: bool
     fee_kind: str
     hourly_fee: int
-    rake_percent: int
+    rake_bp: int
     rake_cap: int
     hourly_fee_by_players: list[dict[str, Any]] | None
     rake_no_flop_no_drop: bool
     rake_schedule: list[dict[str, Any]] | None
     rake_caps_by_players: list[dict[str, Any]] | None
+    smallest_chip: int
+    rake_min_one_chip: bool
+
+
+def game_rake_text(money: Money, game: Terms) -> str:
+    """R51/R53: ``rake_text`` of the game's rake settings."""
+    return rake_text(money, game.rake_bp, game.rake_cap, game.rake_no_flop_no_drop,
+                     game.rake_schedule, game.rake_caps_by_players,
+                     min_chip(game.smallest_chip, game.rake_min_one_chip))
 
 
 def told_before_sitting(money: Money, game: Terms) -> str:
     """R40/R53: what a player offered a seat is told before sitting: straddles and fees."""
     straddles = straddle_text(game.straddle_allowed, game.max_straddles, game.button_straddle,
                               game.straddle_sanction)
-    fees = fee_text(money, game.fee_kind, game.hourly_fee, game.rake_percent, game.rake_cap,
+    fees = fee_text(money, game.fee_kind, game.hourly_fee, game.rake_bp, game.rake_cap,
                     game.hourly_fee_by_players, game.rake_no_flop_no_drop, game.rake_schedule,
-                    game.rake_caps_by_players)
+                    game.rake_caps_by_players, min_chip(game.smallest_chip, game.rake_min_one_chip))
     return f"{straddles}. {fees}."

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from roomops.errors import Conflict, Invalid
+from roomops.games.terms import percent_text
 
 HOUR = timedelta(hours=1)
 
@@ -68,20 +69,27 @@ def due(paid_until: datetime | None, seated_at: datetime, now: datetime) -> Due:
 MIN_DEALT, MAX_DEALT = 2, 10  # R51: a raked pot has two players dealt in at least; ten seats at most
 
 
+BP_PER_POT = 10_000  # R51: basis points in a whole pot (100%)
+
+
 @dataclass(frozen=True)
 class RakePolicy:
-    """R51: a raked game's rake. ``schedule``: steps ``{"pot": p, "rake": r}``, "from a pot of p,
-    rake r", used instead of ``percent`` when the game has one. ``cap``: the most a pot is raked
-    (0: no cap), or by players dealt with ``caps_by_players``, steps ``{"players": n, "cap": c}``,
-    "from n players dealt in, cap c" (below the first step, ``cap``). The smallest chip is the
-    game's small blind (games have no chip-denomination field)."""
+    """R51: a raked game's rake. ``bp``: the percent in basis points (550 is 5.5%). ``schedule``:
+    steps ``{"pot": p, "rake": r}``, "from a pot of p, rake r", used instead of ``bp`` when the
+    game has one, whatever the game's structure (limit or no-limit). ``cap``: the most a pot is
+    raked (0: no cap), or by players dealt with ``caps_by_players``, steps ``{"players": n, "cap":
+    c}``, "from n players dealt in, cap c" (below the first step, ``cap``). Rake rounds down to
+    ``smallest_chip``; with ``min_one_chip`` a pot the percent or schedule rakes at all is raked
+    one chip at least (never above the cap or the pot). The pot is the whole pot of the hand,
+    before any split into side pots or between winners: raked once, one cap a hand."""
 
-    percent: int
+    bp: int
     cap: int
     smallest_chip: int
     no_flop_no_drop: bool = True
     schedule: tuple[Mapping[str, int], ...] = ()
     caps_by_players: tuple[Mapping[str, int], ...] = ()
+    min_one_chip: bool = False
 
     def cap_for(self, players: int | None) -> int:
         """The cap with ``players`` dealt in (0: none). A cap by players needs the count."""
@@ -98,7 +106,8 @@ class RakePolicy:
         cap = self.cap_for(players)
         bounds = [cap] if cap > 0 else []
         if self.schedule:
-            bounds.append(max(s["rake"] for s in self.schedule))
+            bounds.append(max(max(s["rake"] for s in self.schedule),
+                              self.smallest_chip if self.min_one_chip else 0))
         return _whole_chips(min(bounds), self.smallest_chip) if bounds else None
 
 
@@ -118,34 +127,47 @@ def _whole_chips(amount: int, smallest_chip: int) -> int:
 
 def max_rake(pot: int, policy: RakePolicy, players: int | None = None) -> int:
     """R51: the most rake a pot allows (after any uncalled bet was returned): the schedule's step
-    for the pot, or ``percent`` of it; never more than the cap for the players dealt in; rounded
-    down to the smallest chip (a cap or step in odd units too). Integer arithmetic only."""
+    for the pot, or ``bp`` of it; one smallest chip at least under ``min_one_chip`` when that is
+    above nothing; never more than the cap for the players dealt in nor the pot; rounded down to
+    the smallest chip (a cap or step in odd units too). Integer arithmetic only."""
     if policy.schedule:
         share = step_value(0, policy.schedule, "pot", "rake", pot)
     else:
-        share = pot * policy.percent // 100
+        share = pot * policy.bp // BP_PER_POT
+    if policy.min_one_chip and share > 0:
+        share = max(share, policy.smallest_chip)
     cap = policy.cap_for(players)
     if cap > 0:
         share = min(share, cap)
-    return _whole_chips(share, policy.smallest_chip)
+    return _whole_chips(min(share, pot), policy.smallest_chip)
 
 
 def check_rake(rake: int, pot: int, flop: bool, policy: RakePolicy,
                players: int | None = None) -> int:
-    """R51: a recorded rake is refused above what the pot allows, or at all on a hand with no flop
-    under no-flop-no-drop. Returns the maximum. The pot is after any uncalled bet was returned."""
+    """R51: a recorded rake is whole smallest chips, refused above what the pot allows, or at all
+    on a hand with no flop under no-flop-no-drop. Returns the maximum. The pot is after any
+    uncalled bet was returned."""
     if type(pot) is not int or pot < 0 or type(rake) is not int or rake <= 0:
         raise Invalid("pot and rake are whole numbers of minor units, the rake positive", "R51")
     if policy.no_flop_no_drop and not flop:
         raise Conflict("no flop, no drop: a hand that ended before the flop is not raked", "R51")
+    _check_whole_chips(rake, policy.smallest_chip, "rake")
     most = max_rake(pot, policy, players)
     if rake > most:
-        how = "the schedule" if policy.schedule else f"{policy.percent}%"
+        how = "the schedule" if policy.schedule else f"{percent_text(policy.bp)}%"
         cap = policy.cap_for(players)
-        raise Conflict(f"rake {{rake}} is more than the pot of {{pot}} allows ({{most}}: {how} "
-                       f"rounded down to the smallest chip{', cap {cap}' if cap else ''})", "R51",
-                       amounts={"rake": rake, "pot": pot, "most": most, "cap": cap or 0})
+        raise Conflict(f"rake {{rake}} is more than the pot of {{pot}} allows: at most {{most}} "
+                       f"({how}{', cap {cap}' if cap else ''}, rounded down to the smallest chip "
+                       "{chip})", "R51", amounts={"rake": rake, "pot": pot, "most": most,
+                                                  "cap": cap, "chip": policy.smallest_chip})
     return most
+
+
+def _check_whole_chips(amount: int, smallest_chip: int, what: str) -> None:
+    """R51: rake is taken in the game's chips: a whole number of its smallest chip."""
+    if amount % smallest_chip:
+        raise Invalid(f"the {what} {{amount}} is not a whole number of the smallest chip ({{chip}})",
+                      "R51", amounts={"amount": amount, "chip": smallest_chip})
 
 
 def check_down_rake(amount: int, ceilings: Iterable[int | None], smallest_chip: int) -> int | None:
@@ -155,9 +177,7 @@ def check_down_rake(amount: int, ceilings: Iterable[int | None], smallest_chip: 
     so no-flop-no-drop is the dealer's to apply. Returns the most allowed (None: no bound)."""
     if type(amount) is not int or amount <= 0:
         raise Invalid("the down's rake is a positive whole number of minor units", "R51")
-    if amount % smallest_chip:
-        raise Invalid("the down's rake {amount} is not a whole number of the smallest chip "
-                      "({chip})", "R51", amounts={"amount": amount, "chip": smallest_chip})
+    _check_whole_chips(amount, smallest_chip, "down's rake")
     each = list(ceilings)
     if any(c is None for c in each):
         return None

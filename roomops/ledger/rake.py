@@ -3,10 +3,11 @@ total of a dealer down, as the game's ``rake_recorded`` policy says.
 
 Per hand: a ``rake`` ledger row (negative: chips out of play) names the table, game and hand
 (``hand_id``); the pot, whether there was a flop and the players dealt in go in its audit row
-(R60). The amount is checked by ``fee_rules.check_rake``: at most what the pot allows (the game's
-schedule step for the pot, else its percent), never above the cap for the players dealt in,
-rounded down to the smallest chip (the small blind: games have no chip-denomination field), and
-nothing without a flop under the game's no-flop-no-drop policy.
+(R60). The amount is checked by ``fee_rules.check_rake``: whole smallest chips of the game, at most
+what the pot allows (the game's schedule step for the pot, else its percent; one chip at least
+where the game says so), never above the cap for the players dealt in, rounded down to the game's
+smallest chip, and nothing without a flop under the game's no-flop-no-drop policy. The dealer's
+screen shows that most before the rake is typed (``rake_limit``).
 
 Per dealer down: one ``dealer_downs`` row (table, hands first..last, the dealer who dealt them, who
 recorded it and when) and one rake row naming it (``down_id``), at most the sum of its hands'
@@ -36,6 +37,7 @@ from roomops.ledger.fee_rules import (
     check_down_rake,
     check_players,
     check_rake,
+    max_rake,
 )
 from roomops.ledger.fees import standing
 from roomops.ledger.idempotency import fingerprint, replay
@@ -50,10 +52,11 @@ DEALING_ROLES = tuple(role for role, rights in ROLE_RIGHTS.items() if "deal" in 
 
 def policy(game: Game) -> RakePolicy:
     """R51: the game's rake settings as the pure rules take them."""
-    return RakePolicy(percent=game.rake_percent, cap=game.rake_cap, smallest_chip=game.small_blind,
+    return RakePolicy(bp=game.rake_bp, cap=game.rake_cap, smallest_chip=game.smallest_chip,
                       no_flop_no_drop=game.rake_no_flop_no_drop,
                       schedule=tuple(game.rake_schedule or ()),
-                      caps_by_players=tuple(game.rake_caps_by_players or ()))
+                      caps_by_players=tuple(game.rake_caps_by_players or ()),
+                      min_one_chip=game.rake_min_one_chip)
 
 
 def record_rake(session: Session, actor: Actor, now: datetime, table_id: int, hand_no: int, *,
@@ -67,10 +70,7 @@ def record_rake(session: Session, actor: Actor, now: datetime, table_id: int, ha
     print_ = fingerprint(op="rake", table_id=table_id, hand_no=hand_no, pot=pot, flop=flop,
                          rake=rake, players=players, staff=actor.staff_id)
     table = get_in_room(session, Table, table_id, actor, "table")
-    hand = session.scalars(select(Hand).where(Hand.table_id == table.id, Hand.hand_no == hand_no)
-                           .with_for_update()).one_or_none()  # serialises rake for one hand
-    if hand is None:
-        raise NotFound(f"no hand {hand_no} at table {table.name}")
+    hand = _hand(session, table, hand_no, lock=True)  # serialises rake for one hand
     earlier = replay(session, LedgerEntry, actor.room_id, key, print_)
     if earlier is not None:
         return earlier
@@ -83,6 +83,38 @@ def record_rake(session: Session, actor: Actor, now: datetime, table_id: int, ha
         "rake", signed("rake", rake), "chips", game_id=game.id, table_id=table.id, hand_id=hand.id,
         note={"pot": pot, "flop": flop, "max_rake": most, "hand_no": hand_no, "players": dealt}),
         key, print_)
+
+
+@dataclass(frozen=True)
+class RakeLimit:
+    """R51: the most a hand's pot may be raked (``most``; ``no_drop``: 0 under no-flop-no-drop, the
+    hand having no flop), with the cap for its players dealt in (0: none) and the smallest chip it
+    rounds down to."""
+
+    pot: int
+    most: int
+    cap: int
+    players: int | None
+    smallest_chip: int
+    no_drop: bool
+
+
+def rake_limit(session: Session, actor: Actor, table_id: int, hand_no: int, *, pot: int,
+               flop: bool = True) -> RakeLimit:
+    """R51/R61: what ``record_rake`` would allow for a pot of ``pot`` in hand ``hand_no``, shown
+    to the dealer as they type the pot; the players dealt in are the hand's record."""
+    actor.require("deal")
+    if type(pot) is not int or pot < 0:
+        raise Invalid("the pot is a whole number of minor units", "R51")
+    table = get_in_room(session, Table, table_id, actor, "table")
+    hand = _hand(session, table, hand_no)
+    game = session.get_one(Game, table.game_id)
+    if game.fee_kind != "rake":
+        raise Conflict(f"{game.variant} is not raked", "R51")
+    rules, dealt = policy(game), _players(hand, None)
+    no_drop = rules.no_flop_no_drop and not flop
+    most = 0 if no_drop else max_rake(pot, rules, dealt)
+    return RakeLimit(pot, most, rules.cap_for(dealt), dealt, rules.smallest_chip, no_drop)
 
 
 def record_down(session: Session, actor: Actor, now: datetime, table_id: int, *,
@@ -141,6 +173,15 @@ def _check_recorded(game: Game, how: str) -> None:
     if game.rake_recorded != how:
         raise Conflict(f"{game.variant} records its rake {RECORDED[game.rake_recorded]}, not "
                        f"{RECORDED[how]}", "R51")
+
+
+def _hand(session: Session, table: Table, hand_no: int, lock: bool = False) -> Hand:
+    """Hand ``hand_no`` of the table, row-locked when ``lock``."""
+    stmt = select(Hand).where(Hand.table_id == table.id, Hand.hand_no == hand_no)
+    hand = session.scalars(stmt.with_for_update() if lock else stmt).one_or_none()
+    if hand is None:
+        raise NotFound(f"no hand {hand_no} at table {table.name}")
+    return hand
 
 
 def _players(hand: Hand, sent: int | None) -> int | None:

@@ -97,6 +97,16 @@ class Rake(Body):
     idempotency_key: IdempotencyKey | None = None
 
 
+class RakeLimitQuery(BaseModel):
+    """R51: ``?pot=N&flop=false``: a pot in minor units (after any uncalled bet was returned) and
+    whether the hand saw a flop (default: it did)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    pot: Annotated[int, Field(ge=0, le=MAX_AMOUNT, description="integer minor units")]
+    flop: bool = True
+
+
 class RakeDown(Body):
     """R51: the total rake of a dealer down: hands ``first_hand_no``..``last_hand_no`` recorded at
     the table, dealt by ``dealer_id`` (omitted: the sender)."""

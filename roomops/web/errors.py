@@ -19,7 +19,9 @@ log = logging.getLogger("roomops.security")
 
 
 def wants_json() -> bool:
-    return request.path.startswith("/api/") or request.is_json
+    """The API, a JSON body, or a page's script asking for JSON only (the dealer's rake limit)."""
+    return (request.path.startswith("/api/") or request.is_json
+            or request.accept_mimetypes.best == "application/json")
 
 
 def describe(err: ValidationError) -> str:

@@ -58,7 +58,7 @@ def populated(room, session, now):
                           phone="+44 7700 900" + str(100 + len(first) * 7))
 
     nlh = room.game(now, variant="NL Hold'em", small_blind=100, big_blind=200, min_buyin=10000,
-                    max_buyin=40000, fee_kind="rake", rake_percent=5, rake_cap=500,
+                    max_buyin=40000, fee_kind="rake", rake_bp=500, rake_cap=500,
                     straddle_allowed=True, max_straddles=1)
     plo = room.game(now, variant="PL Omaha", small_blind=200, big_blind=500, min_buyin=20000,
                     max_buyin=100000, fee_kind="hourly", hourly_fee=1000, straddle_allowed=True,

@@ -61,7 +61,7 @@ def test_r33_r35_deal_hands_and_post_missed_blinds_on_a_tablet(live, page):
 
 def _per_down(room, session, now):
     """R51: a game raked per dealer down, 5% capped at 5.00 a pot (the 1.00 chip); 8 seated."""
-    game = room.game(now, fee_kind="rake", rake_percent=5, rake_cap=500, rake_recorded="per_down",
+    game = room.game(now, fee_kind="rake", rake_bp=500, rake_cap=500, rake_recorded="per_down",
                      rake_caps_by_players=[{"players": 2, "cap": 300}, {"players": 6, "cap": 500}])
     return fill(room, session, now, game, "9", 8, "w").id
 

@@ -134,7 +134,7 @@ def test_screenshot_of_a_populated_desk(live, page):
         return room.player(now, first, last)
 
     def build(room, session, now):
-        nlh = room.game(now, fee_kind="rake", rake_percent=5, rake_cap=500, straddle_allowed=True,
+        nlh = room.game(now, fee_kind="rake", rake_bp=500, rake_cap=500, straddle_allowed=True,
                         max_straddles=1)
         plo = room.game(now, variant="PL Omaha", small_blind=200, big_blind=500, min_buyin=20000,
                         max_buyin=100000, fee_kind="hourly", hourly_fee=1000)

@@ -22,7 +22,7 @@ from tests.db.test_ledger_schema import _fails
 from tests.factories import Room_
 from tests.services.ledger_helpers import seated_holds
 
-PER_DOWN = {"fee_kind": "rake", "rake_percent": 5, "rake_cap": 500, "rake_recorded": "per_down"}
+PER_DOWN = {"fee_kind": "rake", "rake_bp": 500, "rake_cap": 500, "rake_recorded": "per_down"}
 
 
 def _table(room, session, now, hands: int = 4):

@@ -446,7 +446,7 @@ def test_cashier_may_not_run_the_floor_r61(cashier, room, session, now):
 # --- games and tables ----------------------------------------------------------------------------
 
 GAME = {"variant": "PL Omaha", "small_blind": 200, "big_blind": 500, "min_buyin": 20000,
-        "max_buyin": 100000, "fee_kind": "rake", "rake_percent": 5, "rake_cap": 1000,
+        "max_buyin": 100000, "fee_kind": "rake", "rake_bp": 500, "rake_cap": 1000,
         "straddle_allowed": True, "max_straddles": 1}
 
 
@@ -511,7 +511,8 @@ def test_room_snapshot(api, room, session, now, clock):
     assert snap["now"].startswith("2026-11-21T20:00:30") and snap["version"] > 0
     assert snap["policy"]["claim_minutes"] == 10
     (g,) = snap["games"]
-    assert g["fees"] == {"kind": "hourly", "hourly_fee": 600, "rake_percent": 0, "rake_cap": 0,
+    assert g["fees"] == {"kind": "hourly", "hourly_fee": 600, "rake_bp": 0, "rake_cap": 0,
+                         "smallest_chip": 100, "rake_min_one_chip": False,
                          "rake_schedule": None, "rake_caps_by_players": None}
     assert g["straddles"] == {"allowed": True, "max_straddles": 2, "button_straddle": False,
                               "sanction": False}

@@ -69,9 +69,9 @@ def test_r4_r40_r53_wording():
     assert straddle_text(True, 3, True) == ("Straddles: up to 3, in rotation from UTG, "
                                             "button straddle with the floor's consent")
     assert fee_text(GBP, "hourly", 1050, 0, 0) == "Time: £10.50 per hour, paid in advance"
-    assert fee_text(GBP, "rake", 0, 5, 500) == "Rake: 5%, max £5.00 a pot"
+    assert fee_text(GBP, "rake", 0, 550, 500) == "Rake: 5.5%, max £5.00 a pot"  # 550 bp
     assert fee_text(GBP, "none", 0, 0, 0) == "No fee"
-    assert fee_text(GBP, "rake", 0, 5, 500, no_flop_no_drop=True) == (
+    assert fee_text(GBP, "rake", 0, 500, 500, no_flop_no_drop=True) == (
         "Rake: 5%, max £5.00 a pot, no flop no drop")
     assert fee_text(GBP, "hourly", 500, 0, 0, [{"players": 7, "fee": 600}, {"players": 2, "fee": 300}]) == (
         "Time: £5.00 per hour, £3.00 from 2 players, £6.00 from 7 players, paid in advance")  # R50/R53
@@ -79,7 +79,7 @@ def test_r4_r40_r53_wording():
 
 def test_r4_r40_r53_board_shows_stakes_buy_in_straddles_and_fees(client, room, session, now):
     room.game(now, variant="NL Hold'em", small_blind=100, big_blind=250, min_buyin=10000,
-              max_buyin=50050, fee_kind="rake", rake_percent=5, rake_cap=600, straddle_allowed=True,
+              max_buyin=50050, fee_kind="rake", rake_bp=500, rake_cap=600, straddle_allowed=True,
               max_straddles=2, button_straddle=True)
     room.game(now, variant="PL Omaha", small_blind=500, big_blind=1000, ante=100, min_buyin=50000,
               max_buyin=200000, fee_kind="hourly", hourly_fee=1200)

@@ -178,7 +178,7 @@ def test_admin_runs_the_floor_too(client, room, session, now):
 
 GAME_FORM = {"variant": "PL Omaha", "small_blind": "2", "big_blind": "5", "ante": "", "min_buyin": "200",
              "max_buyin": "1000.50", "seats_per_table": "9", "fee_kind": "hourly", "hourly_fee": "10",
-             "rake_percent": "0", "rake_cap": "0", "max_straddles": "0", "straddle_allowed": "on"}
+             "rake_bp": "0", "rake_cap": "0", "max_straddles": "0", "straddle_allowed": "on"}
 
 
 def test_r4_open_game_converts_major_units_exactly(sup_client, session):
@@ -214,7 +214,7 @@ def test_r50_a_bad_fee_schedule_on_the_desk_form_names_r50(sup_client, session, 
 
 @pytest.mark.parametrize("field,value", [
     ("small_blind", "2,5"), ("small_blind", "1.234"), ("big_blind", "-5"), ("min_buyin", "1e3"),
-    ("max_buyin", "abc"), ("seats_per_table", "8"), ("rake_percent", "x"),
+    ("max_buyin", "abc"), ("seats_per_table", "8"), ("rake_bp", "x"),
 ])
 def test_malformed_numbers_are_422_and_nothing_is_written(sup_client, session, field, value):
     before = _audit_count(session)
@@ -227,7 +227,7 @@ def test_r6_change_conditions_is_audited_with_only_what_changed(sup_client, room
     game = room.game(now)
     session.commit()
     form = {"variant": game.variant, "small_blind": "1", "big_blind": "3", "ante": "0", "min_buyin": "100",
-            "max_buyin": "500", "fee_kind": "none", "hourly_fee": "0", "rake_percent": "0",
+            "max_buyin": "500", "fee_kind": "none", "hourly_fee": "0", "rake_bp": "0",
             "rake_cap": "0", "max_straddles": "0", "rake_no_flop_no_drop": "on"}
     resp = sup_client.post(f"/desk/games/{game.id}/change", data=form)
     assert resp.status_code == 303

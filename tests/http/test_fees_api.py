@@ -22,7 +22,7 @@ def hourly(room, session, now):
 
 @pytest.fixture()
 def raked_table(room, session, now):
-    table = seated_holds(room, session, now, fee_kind="rake", rake_percent=5, rake_cap=500)[1]
+    table = seated_holds(room, session, now, fee_kind="rake", rake_bp=500, rake_cap=500)[1]
     record_hand(session, room.actor("dealer"), now, table.id, hand_no=1, high_card_seat=1)
     session.commit()
     return table.id

@@ -46,7 +46,7 @@ def test_fees_page_refusal_names_the_rule(app, client, room, session, now):
 
 
 def test_dealer_records_the_rake_of_the_last_hand(app, client, room, session, now):
-    table = seated_holds(room, session, now, fee_kind="rake", rake_percent=5, rake_cap=500)[1]
+    table = seated_holds(room, session, now, fee_kind="rake", rake_bp=500, rake_cap=500)[1]
     record_hand(session, room.actor("dealer"), now, table.id, hand_no=1, high_card_seat=1)
     session.commit()
     dealer = login(client, "main-dealer")

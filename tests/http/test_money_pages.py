@@ -14,7 +14,7 @@ from tests.http.test_api import refused
 
 EURO_GAME = {"variant": "NL Hold'em", "small_blind": "0,50", "big_blind": "1", "ante": "",
              "min_buyin": "50", "max_buyin": "1234,5", "seats_per_table": "9", "fee_kind": "hourly",
-             "hourly_fee": "7,5", "rake_percent": "0", "rake_cap": "0", "max_straddles": "0",
+             "hourly_fee": "7,5", "rake_bp": "0", "rake_cap": "0", "max_straddles": "0",
              "hourly_fee_by_players": "2:5; 7:6,25"}
 
 

@@ -30,7 +30,7 @@ def _counts(session) -> tuple[int, ...]:
 
 
 def _per_down(room, session, now, hands: int = 3, **fields) -> int:
-    table = seated_holds(room, session, now, fee_kind="rake", rake_percent=5, rake_cap=500,
+    table = seated_holds(room, session, now, fee_kind="rake", rake_bp=500, rake_cap=500,
                          rake_recorded="per_down", **fields)[1]
     for no in range(1, hands + 1):
         record_hand(session, room.actor("dealer"), now, table.id, hand_no=no,

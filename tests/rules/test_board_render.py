@@ -86,8 +86,8 @@ def test_taken_seats_and_times_as_the_reader_reads_them():
     assert utc("2026-11-21 20:00:00.123000") == T0 + timedelta(milliseconds=123)
 
 
-GAME = (7, "NL Hold'em", 100, 200, 0, 10000, 40000, 9, "rake", 0, 5, 500, True, 1, False, False, True,
-        (), (), ())
+GAME = (7, "NL Hold'em", 100, 200, 0, 10000, 40000, 9, "rake", 0, 550, 500, True, 1, False, False, True,
+        100, False, (), (), ())
 
 
 def test_r11_r12_r14_r22_one_game_from_its_rows():
@@ -101,7 +101,7 @@ def test_r11_r12_r14_r22_one_game_from_its_rows():
     board = game_board(rows, "first_initial", ZoneInfo("Europe/Zurich"), GBP, (True, False), ())
     assert [(t.name, t.feeds) for t in board.tables] == [("2", "10"), ("10", None)]  # R17
     assert [t.behind for t in board.tables] == [[], ["Seat 3: playing behind £200.00"]]  # R31
-    assert board.fees == "Rake: 5%, max £5.00 a pot, no flop no drop"  # R51/R53
+    assert board.fees == "Rake: 5.5%, max £5.00 a pot, no flop no drop"  # R51/R53: 550 bp
     ten = board.tables[1]
     assert ten.seats[:6] == [(1, "seated"), (2, "seated"), (3, "seated"), (4, "offered"), (5, "expired"),
                              (6, "empty")]
@@ -199,9 +199,10 @@ def test_r40_r53_a_player_offered_a_seat_is_told_the_straddles_and_fees():
 
     game = SimpleNamespace(straddle_allowed=True, max_straddles=1, button_straddle=False,
                            straddle_sanction=False,
-                           fee_kind="rake", hourly_fee=0, rake_percent=5, rake_cap=500,
+                           fee_kind="rake", hourly_fee=0, rake_bp=500, rake_cap=500,
                            hourly_fee_by_players=None, rake_no_flop_no_drop=True,
-                           rake_schedule=None, rake_caps_by_players=None)
+                           rake_schedule=None, rake_caps_by_players=None, smallest_chip=100,
+                           rake_min_one_chip=False)
     assert told_before_sitting(GBP, game) == ("Straddle: UTG only, no button straddle. "
                                          "Rake: 5%, max £5.00 a pot, no flop no drop.")
     game.rake_schedule = [{"pot": 4000, "rake": 200}, {"pot": 2000, "rake": 100}]
@@ -210,6 +211,9 @@ def test_r40_r53_a_player_offered_a_seat_is_told_the_straddles_and_fees():
     assert told_before_sitting(GBP, game).endswith(  # R51/R53: the schedule and caps by players dealt
         "Rake: £1.00 from a pot of £20.00, £2.00 from a pot of £40.00, max £2.00 a pot, max £3.00 "
         "from 2 players dealt in, max £5.00 from 5 players dealt in, no flop no drop.")
+    game.rake_min_one_chip = True  # R51/R53: the one-chip rule is told too
+    assert told_before_sitting(GBP, game).endswith(
+        "from 5 players dealt in, at least £1.00 a raked pot, no flop no drop.")
 
 
 def test_r40_a_game_whose_straddles_need_the_supervisors_sanction_says_so():

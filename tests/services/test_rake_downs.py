@@ -29,7 +29,7 @@ def _hands(room, session, now, table, n: int, start: int = 1) -> None:
 @pytest.fixture()
 def downs(room, session, now):
     """A game raked per dealer down, 5% capped at 5.00 a pot (1.00 chip); 8 players; 5 hands."""
-    game, table, _h = seated_holds(room, session, now, fee_kind="rake", rake_percent=5,
+    game, table, _h = seated_holds(room, session, now, fee_kind="rake", rake_bp=500,
                                    rake_cap=500, rake_recorded="per_down")
     _hands(room, session, now, table, 5)
     return game, table
@@ -116,7 +116,7 @@ def test_r51_refused_downs(room, session, now, downs, first, last, amount, error
 
 
 def test_r51_an_uncapped_game_bounds_no_down(room, session, now):
-    _g, table, _h = seated_holds(room, session, now, fee_kind="rake", rake_percent=5, rake_cap=0,
+    _g, table, _h = seated_holds(room, session, now, fee_kind="rake", rake_bp=500, rake_cap=0,
                                  rake_recorded="per_down")
     _hands(room, session, now, table, 2)
     assert _down(session, room.sup, now, table, 1, 2, 100000).amount == -100000
@@ -124,7 +124,7 @@ def test_r51_an_uncapped_game_bounds_no_down(room, session, now):
 
 def test_r51_the_caps_of_a_down_follow_each_hands_players_dealt(room, session, now):
     _g, table, _h = seated_holds(room, session, now, fee_kind="rake", rake_cap=0,
-                                 rake_caps_by_players=CAPS, rake_percent=10,
+                                 rake_caps_by_players=CAPS, rake_bp=1000,
                                  rake_recorded="per_down")
     _hands(room, session, now, table, 2)  # 8 dealt in each: 3.00 each
     refused(lambda: _down(session, room.sup, now, table, 1, 2, 700), "R51", "600", error=Conflict)
