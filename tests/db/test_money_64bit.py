@@ -70,7 +70,7 @@ def _ints(*values: object) -> bool:
 
 
 def test_amounts_above_int4_through_the_report_counts_and_close(sup, cashier, big_table, room,
-                                                                 session, now):
+                                                                 session, now, clock):
     total = SEATED * MAX_AMOUNT
     assert total > 2**31
     # R31: two transits of MAX_AMOUNT for one seat: 2 * 10**12 playing behind (a sum of slips)
@@ -104,6 +104,7 @@ def test_amounts_above_int4_through_the_report_counts_and_close(sup, cashier, bi
         assert resp.status_code == 201, resp.text
         assert [(c["counted"], c["expected"], c["variance"]) for c in resp.json["counts"]] == [
             (total, total, 0)] * 2
+    clock.advance(hours=10)  # 06:00: the gaming day has ended and closes (R54)
     done = cashier.post(f"/ledger/days/{DAY}/close", {"second_staff_id": room.staff["supervisor"].id})
     assert done.status_code == 201, done.text
     assert (done.json["expected_total"], done.json["counted_total"]) == (total, total)
