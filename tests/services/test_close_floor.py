@@ -45,7 +45,7 @@ def floor(room, session, now):
     _game, hourly, holds = seated_holds(room, session, now, fee_kind="hourly", hourly_fee=500)
     player = room.player(now, "Cleo")
     lists.join(session, room.sup, now, player_id=player.id, game_id=hourly.game_id)
-    _game, raked, _ = seated_holds(room, session, now, name="2", fee_kind="rake", rake_percent=5,
+    _game, raked, _ = seated_holds(room, session, now, name="2", fee_kind="rake", rake_bp=500,
                                    rake_cap=500)
     record_hand(session, room.actor("dealer"), now, raked.id, hand_no=1, high_card_seat=1)
     return hourly, raked, holds, live_offer(session, player.id)
