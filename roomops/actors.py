@@ -20,6 +20,11 @@ ROLE_RIGHTS: dict[str, frozenset[str]] = {
 }
 
 
+def has_right(role: str, right: str) -> bool:
+    """R61: whether ``role`` carries ``right``."""
+    return right in ROLE_RIGHTS.get(role, frozenset())
+
+
 @dataclass(frozen=True)
 class Actor:
     room_id: int
@@ -29,7 +34,7 @@ class Actor:
 
     def require(self, right: str) -> None:
         """R61: refuse an action the actor's role does not carry."""
-        if right not in ROLE_RIGHTS.get(self.role, frozenset()):
+        if not has_right(self.role, right):
             raise Forbidden(f"a {self.role} may not do this ({right} is needed)", "R61")
 
 

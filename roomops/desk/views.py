@@ -31,7 +31,7 @@ from werkzeug.wrappers import Response
 from roomops.absences import expiry
 from roomops.absences import services as absences
 from roomops.absences.models import Absence
-from roomops.actors import Actor, get_in_room
+from roomops.actors import Actor, get_in_room, has_right
 from roomops.audit.service import latest_id
 from roomops.audit.service import query as audit_query
 from roomops.desk.forms import from_steps, money_input, parse, player_ref
@@ -92,9 +92,7 @@ def _has_endpoint(name: str) -> bool:
 
 @bp.app_template_global("can")
 def _can(right: str) -> bool:
-    from roomops.actors import ROLE_RIGHTS
-
-    return current_user.is_authenticated and right in ROLE_RIGHTS.get(current_user.role, frozenset())
+    return current_user.is_authenticated and has_right(current_user.role, right)
 
 
 @bp.app_template_global("local")

@@ -13,14 +13,14 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import bindparam, exists, select
-from sqlalchemy.orm import Session, aliased
+from sqlalchemy import bindparam, select
+from sqlalchemy.orm import Session
 
-from roomops.actors import ROLE_RIGHTS, Actor
+from roomops.actors import Actor, has_right
 from roomops.errors import Conflict
 from roomops.ledger.approval import approval_needed, check_approver
 from roomops.ledger.idempotency import fingerprint, replay
-from roomops.ledger.models import LedgerEntry
+from roomops.ledger.models import LedgerEntry, unreversed
 from roomops.ledger.posting import Posting, at_seat, check_seat, locked_hold, post
 from roomops.ledger.rules import check_amount, check_currency, check_method, signed
 from roomops.rooms.models import Room, Staff
@@ -80,13 +80,10 @@ def standing_cash_out(session: Session, hold_id: int) -> LedgerEntry | None:
 
 def _check(approver: Staff, actor: Actor, room: Room) -> None:
     """The approver is an active supervisor (or admin) of the actor's room, not the actor."""
-    supervises = approver.room_id == room.id and "authorise" in ROLE_RIGHTS.get(approver.role,
-                                                                                 frozenset())
+    supervises = approver.room_id == room.id and has_right(approver.role, "authorise")
     check_approver(approver.id, actor.staff_id, supervises, approver.active)
 
 
-_REVERSAL = aliased(LedgerEntry)
 _STANDING = select(LedgerEntry).where(
     LedgerEntry.hold_id == bindparam("hold"), LedgerEntry.kind == "cash_out",
-    LedgerEntry.playover_id.is_(None),
-    ~exists().where(_REVERSAL.reverses_id == LedgerEntry.id)).limit(1)
+    LedgerEntry.playover_id.is_(None), unreversed()).limit(1)

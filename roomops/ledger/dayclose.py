@@ -19,7 +19,7 @@ from sqlalchemy import bindparam, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from roomops.actors import ROLE_RIGHTS, Actor, get_in_room
+from roomops.actors import Actor, get_in_room, has_right
 from roomops.audit.service import record
 from roomops.errors import Conflict, Invalid
 from roomops.games.models import Table
@@ -160,8 +160,8 @@ def close_day(session: Session, actor: Actor, now: datetime, day: date,
     other = get_in_room(session, Staff, second_staff_id, actor, "staff member")
     if not other.active:
         raise Conflict(f"{other.display_name} is not an active staff member", "R54")
-    check_pair(actor.staff_id or 0, "authorise" in ROLE_RIGHTS.get(actor.role, frozenset()),
-               other.id, "authorise" in ROLE_RIGHTS.get(other.role, frozenset()))
+    check_pair(actor.staff_id or 0, has_right(actor.role, "authorise"),
+               other.id, has_right(other.role, "authorise"))
     expected = expected_by_table(session, room.id, day, target.number, last)
     counts = latest_counts(session, room.id, day, (actor.staff_id or 0, other.id), target.number)
     names = {c.table_id: c.table for c in counts}
@@ -170,7 +170,7 @@ def close_day(session: Session, actor: Actor, now: datetime, day: date,
     for staff_id, who in ((actor.staff_id, actor.label), (other.id, other.display_name)):
         mine = {c.table_id: (c.counted, c.expected) for c in counts if c.staff_id == staff_id}
         check_counts_complete(who, expected, mine, names)
-    supervisor = actor.staff_id if "authorise" in ROLE_RIGHTS.get(actor.role, frozenset()) else other.id
+    supervisor = actor.staff_id if has_right(actor.role, "authorise") else other.id
     entries, last_id = session.execute(select(func.count(), func.max(LedgerEntry.id)).where(
         *rows_of(room.id, day, target.number, last))).one()
     row = DayClose(room_id=room.id, gaming_day=day, shift_no=target.number, closes_day=last,

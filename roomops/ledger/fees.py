@@ -12,26 +12,24 @@ from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import ColumnElement, ScalarSelect, and_, exists, func, select
-from sqlalchemy.orm import QueryableAttribute, Session, aliased
+from sqlalchemy import ColumnElement, ScalarSelect, and_, func, select
+from sqlalchemy.orm import QueryableAttribute, Session
 
 from roomops.actors import Actor
 from roomops.errors import Conflict
 from roomops.games.models import Game, Table
 from roomops.ledger.fee_rules import due, hourly_fee, next_period
 from roomops.ledger.idempotency import fingerprint, replay
-from roomops.ledger.models import LedgerEntry
+from roomops.ledger.models import LedgerEntry, unreversed
 from roomops.ledger.posting import Posting, at_seat, check_seat, locked_hold, post
 from roomops.ledger.rules import check_currency, check_method, signed
 from roomops.rooms.models import Player, Room
 from roomops.seating.models import SEATED, SeatHold
 
-_REVERSAL = aliased(LedgerEntry)
-
 
 def standing(kind: str) -> ColumnElement[bool]:
     """Rows of ``kind`` that no reversal names (R52)."""
-    return and_(LedgerEntry.kind == kind, ~exists().where(_REVERSAL.reverses_id == LedgerEntry.id))
+    return and_(LedgerEntry.kind == kind, unreversed())
 
 
 def paid_until(hold_id: ColumnElement[int] | QueryableAttribute[int] | int) -> ScalarSelect[datetime | None]:

@@ -8,11 +8,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import ColumnElement, Select, and_, exists, func, or_, select, true
+from sqlalchemy import ColumnElement, Select, and_, func, or_, select, true
 from sqlalchemy.orm import Session, aliased
 
 from roomops.games.models import Table
-from roomops.ledger.models import LedgerEntry
+from roomops.ledger.models import LedgerEntry, unreversed
 from roomops.ledger.search_terms import SeatSearch
 from roomops.rooms.models import Player, Staff
 from roomops.seating.models import SEATED, SeatHold
@@ -80,23 +80,20 @@ def seat_rows(session: Session, room_id: int, since: datetime,
     """R52: the seats' ledger rows posted since ``since``, newest first."""
     if not hold_ids:
         return []
-    reversal = aliased(LedgerEntry)
-    query = (select(LedgerEntry, Staff.display_name,
-                    exists().where(reversal.reverses_id == LedgerEntry.id).label("reversed"))
+    query = (select(LedgerEntry, Staff.display_name, unreversed().label("standing"))
              .join(Staff, Staff.id == LedgerEntry.staff_id)
              .where(LedgerEntry.room_id == room_id, LedgerEntry.at >= since,
                     LedgerEntry.hold_id.in_(hold_ids))
              .order_by(LedgerEntry.id.desc()).limit(2 * LIMIT))
     return [RowLine(e.id, e.at, e.kind, e.amount, e.method, name, e.staff_id, e.hold_id,
-                    e.reverses_id, bool(rev)) for e, name, rev in session.execute(query)]
+                    e.reverses_id, not standing) for e, name, standing in session.execute(query)]
 
 
-_REVERSAL = aliased(LedgerEntry)
 _CASH_OUT = aliased(LedgerEntry)
 # the seat's standing cash-out, as a positive amount
 _CASHED = (select(-_CASH_OUT.amount).where(
     _CASH_OUT.hold_id == SeatHold.id, _CASH_OUT.kind == "cash_out", _CASH_OUT.playover_id.is_(None),
-    ~exists().where(_REVERSAL.reverses_id == _CASH_OUT.id)).limit(1).scalar_subquery())
+    unreversed(_CASH_OUT)).limit(1).scalar_subquery())
 
 
 def _seats(room_id: int, since: datetime) -> Select[tuple[object, ...]]:

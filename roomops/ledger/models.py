@@ -12,17 +12,19 @@ from datetime import date, datetime
 from sqlalchemy import (
     Boolean,
     CheckConstraint,
+    ColumnElement,
     Date,
     ForeignKey,
     Index,
     String,
     Text,
     UniqueConstraint,
+    exists,
     false,
     text,
     true,
 )
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy.orm import Mapped, aliased, mapped_column
 
 from roomops.checks import one_of, sql_list
 from roomops.db import Base, Minor, UTCDateTime
@@ -259,3 +261,11 @@ class DayClose(Base):
     expected_total: Mapped[Minor]
     counted_total: Mapped[Minor]  # the supervisor's count of the total
     last_entry_id: Mapped[int | None]
+
+
+_REVERSAL = aliased(LedgerEntry)
+
+
+def unreversed(row: type[LedgerEntry] = LedgerEntry) -> ColumnElement[bool]:
+    """R52: no reversal names ``row`` (``LedgerEntry`` or an alias of it): the row stands."""
+    return ~exists().where(_REVERSAL.reverses_id == row.id)

@@ -14,15 +14,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from sqlalchemy import bindparam, exists, select
-from sqlalchemy.orm import Session, aliased
+from sqlalchemy import bindparam, select
+from sqlalchemy.orm import Session
 
 from roomops.actors import Actor, get_in_room
 from roomops.errors import Conflict, Invalid
 from roomops.floor.events import Carried
 from roomops.games.models import Game
 from roomops.ledger.idempotency import fingerprint, replay
-from roomops.ledger.models import LedgerEntry
+from roomops.ledger.models import LedgerEntry, unreversed
 from roomops.ledger.posting import Posting, at_seat, check_seat, locked_hold, post, post_many
 from roomops.ledger.rules import (
     AT_TABLE,
@@ -169,7 +169,7 @@ def _short_rebuy(session: Session, hold: SeatHold, amount: int, game: Game, afte
         chain.append(at.id)
     used = select(LedgerEntry.id).where(
         LedgerEntry.hold_id.in_(chain), LedgerEntry.short_buy_in.is_(True),
-        ~exists().where(_REVERSAL.reverses_id == LedgerEntry.id))
+        unreversed())
     if session.scalar(used.limit(1)) is not None:
         raise Conflict("the player has had their one short buy-in this session", "R30")
     return True
@@ -187,10 +187,8 @@ def _check_first_buy_in(session: Session, hold: SeatHold, amount: int, game: Gam
         raise Conflict("this seat has its buy-in already: more chips are an add-on", "R30")
 
 
-_REVERSAL = aliased(LedgerEntry)
 _STANDING_BUY_IN = select(LedgerEntry.id).where(
-    LedgerEntry.hold_id == bindparam("hold"), LedgerEntry.kind == "buy_in",
-    ~exists().where(_REVERSAL.reverses_id == LedgerEntry.id)).limit(1)
+    LedgerEntry.hold_id == bindparam("hold"), LedgerEntry.kind == "buy_in", unreversed()).limit(1)
 
 
 def _reversed(session: Session, entry_id: int) -> bool:
