@@ -6,9 +6,12 @@ supervisor's approval: never more than one standing cash-out per seat, an approv
 poster's own), reversals (never by the row's poster: the room requires two people), transit requests
 and every transit step by any staff member, each with an idempotency key drawn from a small pool (so
 keys are reused for other content), retries of earlier keyed requests, and the clock moving on by
-hours through the room's shifts (R54: five a day, one after midnight). After every step: the
-ledger's totals per table, game, staff member and shift equal the sum of the rows the model expects
-(each row in the shift of the moment it was posted), the day's report per shift adds up, a retry
+hours through the room's shifts (R54: five a day, one after midnight), and shift closes by two
+people (tables counted at what the ledger expects, or a chip off with an explanation), early or on
+time, in order or not. After every step: the ledger's totals per table, game, staff member and
+shift equal the sum of the rows the model expects (each row in the shift of the moment it was
+posted, or the next open one when that shift was closed early), the day's report per shift adds
+up, a closed shift's figures are still those it closed with, a retry
 returned the first result and posted nothing, every reversal nets its row to zero, slip numbers run
 1..n with none missing or repeated, and a refusal names a rule and changes nothing."""
 
@@ -33,11 +36,12 @@ from sqlalchemy.orm import Session, aliased
 
 from roomops.audit.models import AuditEvent
 from roomops.errors import RoomopsError
-from roomops.ledger import cash_outs, transit
+from roomops.ledger import cash_outs, dayclose, transit
 from roomops.ledger import services as ledger
+from roomops.ledger.dayclose import Count
 from roomops.ledger.models import LedgerEntry, TransitSlip
 from roomops.ledger.numbers import last_slip_number
-from roomops.ledger.report import day_report
+from roomops.ledger.report import day_report, expected_by_table
 from roomops.rooms.shifts import shift_of
 from roomops.seating import seats
 from tests.factories import Room_
@@ -73,6 +77,8 @@ def _machine(session: Session, start: datetime) -> type[RuleBasedStateMachine]:
             # (slip or row, key) -> the first keyed request that succeeded and what it answered
             self.keyed: dict[tuple[str, str], tuple[Any, str, tuple[Any, ...], int]] = {}
             self.slip_amounts: dict[int, int] = {}
+            # (gaming day, shift) closed -> its rows and total when it closed (R54)
+            self.closed: dict[tuple[date, int], tuple[int, int]] = {}
             for row in session.scalars(select(LedgerEntry).where(  # R30: seating posts the buy-ins
                     LedgerEntry.room_id == self.room.room.id)):
                 self.rows[row.id] = (row.table_id, row.game_id, row.staff_id, row.amount,
@@ -82,10 +88,12 @@ def _machine(session: Session, start: datetime) -> type[RuleBasedStateMachine]:
             self.tx.rollback()
 
         def shift(self) -> tuple[date, int]:
-            """R54: the gaming day and shift of a row posted now, by the pure rule."""
+            """R54: the gaming day and shift of a row posted now, by the pure rule: the shift of
+            the moment, or the first later one not closed (shifts close in order)."""
             room = self.room.room
             s = shift_of(self.now, room.timezone, room.gaming_day_start, room.shifts)
-            return s.gaming_day, s.number
+            closed = [n for day, n in self.closed if day == s.gaming_day]
+            return s.gaming_day, max([s.number, *(n + 1 for n in closed)])
 
         def counts(self) -> tuple[int, int, int]:
             return tuple(session.scalar(select(func.count()).select_from(m))  # type: ignore[return-value]
@@ -191,6 +199,34 @@ def _machine(session: Session, start: datetime) -> type[RuleBasedStateMachine]:
             """The clock moves on, into later shifts and gaming days (R54)."""
             self.now += timedelta(minutes=minutes)
 
+        @rule(back=st.integers(0, 1), upto=st.integers(1, 5), off=st.sampled_from([0, 0, 100]))
+        def close(self, back: int, upto: int, off: int) -> None:
+            """R54: the open shifts of today or yesterday up to ``upto`` are closed in order, as
+            the cage would; the first refusal (a shift not started yet, the day's last before the
+            day ends) stops it."""
+            day = dayclose.today(self.room.room, self.now) - timedelta(days=back)
+            for which in range(1, upto + 1):
+                if (day, which) not in self.closed and not self.close_one(day, which, off):
+                    return
+
+        def close_one(self, day: date, which: int, off: int) -> bool:
+            """R54: a cashier and a supervisor count every table and the total (``off``: a chip
+            over, explained) and close the shift."""
+            room = self.room.room
+            last = which == len(dayclose.shifts(room, day))
+            counts = [Count(table, amount + off, "a chip over" if off else None)
+                      for table, amount in expected_by_table(
+                          session, room.id, day, which, last).items()]
+            for role in ("cashier", "supervisor"):
+                self.act(role, dayclose.record_counts, day, counts, shift=which)
+            done = self.act("supervisor", dayclose.close_day, day, self.room.staff["cashier"].id,
+                            shift=which)
+            if done is None:
+                return False
+            assert (day, which) not in self.closed
+            self.closed[(day, which)] = (done.row.entries, done.row.expected_total)
+            return True
+
         @precondition(lambda self: self.keyed)
         @rule(data=st.data())
         def retry(self, data: st.DataObject) -> None:
@@ -235,6 +271,13 @@ def _machine(session: Session, start: datetime) -> type[RuleBasedStateMachine]:
                 assert report.reconciled
                 assert {(day, x.key): (x.entries, x.amount) for x in report.by_shift} == {
                     k: v for k, v in want.items() if k[0] == day}
+
+        @invariant()
+        def closed_shifts_never_change(self) -> None:
+            """R54: after a close, its shift's rows and total are those it closed with."""
+            for key, (entries, total) in self.closed.items():
+                rows = [r for r in self.rows.values() if r[4] == key]
+                assert (len(rows), sum(r[3] for r in rows)) == (entries, total or 0)
 
         @invariant()
         def reversals_net_to_zero(self) -> None:
