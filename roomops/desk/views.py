@@ -35,6 +35,7 @@ from roomops.actors import Actor, get_in_room, has_right
 from roomops.audit.service import latest_id
 from roomops.audit.service import query as audit_query
 from roomops.desk.forms import from_steps, money_input, parse, player_ref
+from roomops.desk.players import player_named, with_player_ids
 from roomops.errors import Invalid
 from roomops.games import services as games
 from roomops.games.models import Game, Table
@@ -339,7 +340,9 @@ def add_player() -> Response:
 def join() -> Response:
     raw = player_ref(request.form.get("player_id", ""))
     if not raw.isdigit():
-        raise Invalid(f"player_id: {request.form.get('player_id', '')!r} is not a player")
+        raw = str(player_named(raw)) if raw else ""
+    if not raw:
+        raise Invalid("player_id: type a player's name or pick one from the list", "R10")
     game_ids, table_ids, source = _list_targets()
     if not game_ids and not table_ids:
         raise Invalid("choose at least one list", "R10")
@@ -371,7 +374,7 @@ def reorder(entry_id: int) -> Response:
 
 @bp.post("/desk/barred")
 def bar() -> Response:
-    body = parse(BarPair, request.form)
+    body = parse(BarPair, with_player_ids(request.form, "player_a", "player_b"))
     run(rooms.bar_pair, body.player_a, body.player_b, body.reason)
     return _done(f"Barred {_name(body.player_a)} and {_name(body.player_b)} from playing together (R15).")
 
@@ -412,7 +415,7 @@ def decline(offer_id: int) -> Response:
 
 @bp.post("/desk/seat")
 def seat() -> Response:
-    body = parse(SeatPlayer, request.form)
+    body = parse(SeatPlayer, with_player_ids(request.form, "player_id"))
     hold = run(seats.seat_directly, **body.model_dump())
     name = _name(hold.player_id)
     return _done(f"Seated {name} in {_seat_name(hold)} with {room_money()(body.buy_in)}.")
@@ -507,7 +510,8 @@ def policy() -> Response | str:
                    if getattr(room, k) != v}
         if changes:
             run(rooms.update_policy, **changes)
-            flash(f"Policy changed: {', '.join(sorted(changes))} (R3, audited).", "ok")
+            flash(f"Policy changed: {', '.join(k.replace('_', ' ') for k in sorted(changes))} "
+                  "(R3, audited).", "ok")
         else:
             flash("No policy was changed.", "ok")
         return redirect(url_for("desk.policy"), code=303)

@@ -210,7 +210,7 @@ def report(session: Session, room: Room, day: date, shift: int | None) -> DayRep
     n = len(shifts(room, day))
     if shift is not None:
         pick_shift(shift, n)
-    return day_report(session, room.id, room.currency, day, shift, shift == n)
+    return day_report(session, room.id, room.money, day, shift, shift == n)
 
 
 def _day_id(day: date) -> int:

@@ -113,10 +113,11 @@ def expected_by_table(session: Session, room_id: int, day: date, shift: int | No
     return expected
 
 
-def day_report(session: Session, room_id: int, currency: str, day: date,
+def day_report(session: Session, room_id: int, money: Money, day: date,
                shift: int | None = None, last: bool = False) -> DayReport:
     """R54: the day's report, or its ``shift``'s (``last``: the day's last); see the module doc
-    for its statements."""
+    for its statements. ``money``: the room's currency and locale (games read by their stakes,
+    "1/2", R4)."""
     n, amount = session.execute(select(func.count(), func.coalesce(func.sum(LedgerEntry.amount), 0))
                                 .where(*_day(room_id, day, shift, last))).one()
     total = Line(None, "total", int(n), int(amount))
@@ -125,7 +126,7 @@ def day_report(session: Session, room_id: int, currency: str, day: date,
         select(tables.c.key, Table.name, tables.c.n, tables.c.amount)
         .outerjoin(Table, Table.id == tables.c.key).order_by(Table.name, tables.c.key))]
     games = _grouped(room_id, day, LedgerEntry.game_id, shift, last).subquery()
-    by_game = [Line(k, f"{v} {sb}/{bb}" if v else "no game", int(c), int(a))
+    by_game = [Line(k, f"{v} {money.stakes(sb, bb)}" if v else "no game", int(c), int(a))
                for k, v, sb, bb, c, a in session.execute(
                    select(games.c.key, Game.variant, Game.small_blind, Game.big_blind, games.c.n,
                           games.c.amount)
@@ -144,7 +145,7 @@ def day_report(session: Session, room_id: int, currency: str, day: date,
         DayClose.room_id == room_id, DayClose.gaming_day == day).order_by(DayClose.shift_no))
         if shift is None or c.shift_no == shift]
     close = next((c for c in closes if c.closes_day or shift is not None), None)
-    return DayReport(day, currency, total, by_table, by_game, by_kind, by_method, by_staff,
+    return DayReport(day, money.currency, total, by_table, by_game, by_kind, by_method, by_staff,
                      latest_counts(session, room_id, day, shift=shift), close, shift, by_shift,
                      closes)
 

@@ -15,6 +15,7 @@ from roomops.rooms.models import BarredPair, Player, Room
 from roomops.seating import seats
 from roomops.seating.models import SeatHold
 from tests.conftest import login
+from tests.factories import Room_
 
 
 def _audit_count(session) -> int:
@@ -346,8 +347,35 @@ def test_join_needs_a_list_and_a_known_player(sup_client, room, session, now):
     game = room.game(now)
     session.commit()
     _refused(sup_client.post("/desk/join", data={"player_id": "12"}), 422, "R10")
-    _refused(sup_client.post("/desk/join", data={"player_id": "nobody", "game_id": str(game.id)}), 422)
+    _refused(sup_client.post("/desk/join", data={"player_id": "nobody", "game_id": str(game.id)}),
+             422, "R10")
     _refused(sup_client.post("/desk/join", data={"player_id": "999999", "game_id": str(game.id)}), 404)
+
+
+def test_r10_a_player_typed_by_name_is_the_one_with_that_name(sup_client, room, session, now):
+    """The desk's player box takes a name as typed (any case, extra spaces) when exactly one
+    player of the room has it; two of that name must be picked from the list by number."""
+    game, table = _table_with(room, session, now, free=2)
+    ann = room.player(now, "Ann", "Lee")
+    dee = room.player(now, "Dee", "Seat")
+    room.player(now, "Bo", "Twin")
+    room.player(now, "Bo", "Twin")
+    Room_(session, now, slug="other").player(now, "Cy", "Elsewhere")
+    session.commit()
+    resp = sup_client.post("/desk/join", data={"player_id": "  ann   LEE ", "game_id": str(game.id)})
+    assert resp.status_code == 303, resp.text
+    assert session.scalar(select(ListEntry.player_id).where(ListEntry.game_id == game.id)) == ann.id
+    body = _refused(sup_client.post("/desk/join", data={"player_id": "Bo Twin",
+                                                        "game_id": str(game.id)}), 422, "R10")
+    assert "several players are called" in body.text
+    _refused(sup_client.post("/desk/join", data={"player_id": "Cy Elsewhere",
+                                                 "game_id": str(game.id)}), 422, "R10")
+    seated = sup_client.post("/desk/seat", data={"table_id": str(table.id), "seat_no": "9",
+                                                 "player_id": "dee seat", "buy_in": "100",
+                                                 "reason": "walk-in"})
+    assert seated.status_code == 303, seated.text
+    assert session.scalar(select(SeatHold.player_id).where(SeatHold.seat_no == 9,
+                                                           SeatHold.table_id == table.id)) == dee.id
 
 
 def test_new_player_needs_a_first_name(sup_client, session):

@@ -267,4 +267,7 @@ def test_a_whole_night_closes_to_the_chip(client, room, session, clock):
         assert {line["key"]: line["amount"] for line in report["by_table"]} == at_tables
     day = n.ok(n.cashier.get(f"/ledger/days/{DAY.isoformat()}/report"), 200)
     assert day["closed"] and day["reconciled"]
+    # stakes read as players say them, never in minor units (R4)
+    assert {line["name"] for line in day["by_game"]} == {"NL Hold'em 1/2", "NL Hold'em 2/5",
+                                                         "PL Omaha 1/2"}
     assert day["total"]["amount"] == sum(a for (_s, t), a in n.book.items() if t is None)

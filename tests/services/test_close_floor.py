@@ -18,6 +18,7 @@ from roomops.ledger.dayclose import Count, close_day, is_closed, record_counts
 from roomops.ledger.models import DayClose, LedgerEntry
 from roomops.ledger.report import day_report, expected_by_table
 from roomops.lists import services as lists
+from roomops.money import Money
 from roomops.rooms.services import update_policy
 from roomops.seating import seats
 from tests.services.helpers import audits, live_offer, refused
@@ -77,7 +78,7 @@ def test_r54_rows_in_the_rest_of_a_closed_shift_land_in_the_next(room, session, 
         record_counts(session, who, night, DAY, counts, 2)
     last = close_day(session, room.sup, END, DAY, room.staff["cashier"].id, 2).row
     assert (last.entries, last.expected_total, last.closes_day) == (4, expected[None], True)
-    assert day_report(session, room.room.id, "GBP", DAY, 1).total.entries == 0
+    assert day_report(session, room.room.id, Money("GBP"), DAY, 1).total.entries == 0
 
 
 def test_r54_a_row_goes_to_the_first_open_shift_after_early_closes(room, session, now, floor):

@@ -16,6 +16,7 @@ from roomops.ledger import services as ledger
 from roomops.ledger.dayclose import Count, close_day, record_counts
 from roomops.ledger.models import DayClose, LedgerEntry
 from roomops.ledger.report import day_report
+from roomops.money import Money
 from roomops.rooms.services import create_staff
 from roomops.seating import seats
 from tests.factories import PASSWORD
@@ -82,7 +83,7 @@ def test_a_return_rule_buy_in_above_the_maximum_is_posted_and_accepted_again(roo
 
 def test_the_report_adds_up_per_table_game_kind_and_staff(room, session, now, day):
     t1, t2 = day
-    rep = day_report(session, room.room.id, "GBP", DAY)
+    rep = day_report(session, room.room.id, Money("GBP"), DAY)
     # buy-ins 100+200+300, add-ons 50+70, reversal -70, cash-out -250
     assert (rep.total.entries, rep.total.amount) == (7, 40000)
     assert {x.key: x.amount for x in rep.by_table} == {t1.id: 10000, t2.id: 30000}
@@ -94,14 +95,14 @@ def test_the_report_adds_up_per_table_game_kind_and_staff(room, session, now, da
     for lines in (rep.by_table, rep.by_game, rep.by_kind, rep.by_staff):
         assert sum(x.amount for x in lines) == rep.total.amount
         assert sum(x.entries for x in lines) == rep.total.entries
-    empty = day_report(session, room.room.id, "GBP", DAY - timedelta(days=1))
+    empty = day_report(session, room.room.id, Money("GBP"), DAY - timedelta(days=1))
     assert (empty.total.entries, empty.total.amount, empty.by_table, empty.reconciled) == (0, 0, [], True)
 
 
 def test_the_report_takes_a_fixed_number_of_statements(room, session, now, day):
     def statements() -> int:
         return len(statements_sent(session.connection(),
-                                   lambda: day_report(session, room.room.id, "GBP", DAY)))
+                                   lambda: day_report(session, room.room.id, Money("GBP"), DAY)))
 
     few = statements()
     t1, _ = day
@@ -151,7 +152,7 @@ def test_a_day_is_closed_once_and_its_figures_never_change(room, session, now, d
     t1, _ = day
     _count_all(session, room.sup, now, day)
     _count_all(session, room.actor("cashier"), now, day)
-    before = day_report(session, room.room.id, "GBP", DAY)
+    before = day_report(session, room.room.id, Money("GBP"), DAY)
     close_day(session, room.sup, END, DAY, room.staff["cashier"].id)
     refused(lambda: close_day(session, room.sup, END, DAY, room.staff["cashier"].id), "R54",
             error=Conflict)
@@ -171,7 +172,7 @@ def test_a_day_is_closed_once_and_its_figures_never_change(room, session, now, d
     tomorrow = now + timedelta(hours=12)  # 08:00 next gaming day
     rev = ledger.reverse(session, room.actor("admin"), tomorrow, hold.id, "counted next morning")
     assert rev.gaming_day == DAY + timedelta(days=1)  # a reversal belongs to the day it is made
-    after = day_report(session, room.room.id, "GBP", DAY)
+    after = day_report(session, room.room.id, Money("GBP"), DAY)
     assert (after.total, after.by_table, after.by_kind) == (before.total, before.by_table,
                                                             before.by_kind)
 

@@ -42,6 +42,7 @@ from roomops.ledger.dayclose import Count
 from roomops.ledger.models import LedgerEntry, TransitSlip
 from roomops.ledger.numbers import last_slip_number
 from roomops.ledger.report import day_report, expected_by_table
+from roomops.money import Money
 from roomops.rooms.shifts import shift_of
 from roomops.seating import seats
 from tests.factories import Room_
@@ -267,7 +268,7 @@ def _machine(session: Session, start: datetime) -> type[RuleBasedStateMachine]:
                 want[key] = (n + 1, total + amount)
             assert got == want
             for day in {d for d, _s in want}:
-                report = day_report(session, room, "GBP", day)
+                report = day_report(session, room, Money("GBP"), day)
                 assert report.reconciled
                 assert {(day, x.key): (x.entries, x.amount) for x in report.by_shift} == {
                     k: v for k, v in want.items() if k[0] == day}

@@ -16,6 +16,7 @@ from roomops.ledger import services as ledger
 from roomops.ledger.dayclose import Count, close_day, is_closed, record_counts
 from roomops.ledger.models import LedgerEntry
 from roomops.ledger.report import day_report, expected_by_table
+from roomops.money import Money
 from roomops.rooms.services import update_policy
 from roomops.seating import seats
 from tests.services.helpers import audits, refused
@@ -124,7 +125,7 @@ def test_counts_are_per_shift(room, session, now, shifts):
             "explanation", error=Invalid)
     _count(session, room.actor("cashier"), night, 2, [(t1, 10000), (t2, 20000)], 30000)
     _count(session, room.sup, night, 3, [(t1, 500)], 500)
-    rep = day_report(session, room.room.id, "GBP", DAY)
+    rep = day_report(session, room.room.id, Money("GBP"), DAY)
     assert [(c.shift_no, c.table, c.variance) for c in rep.counts if c.staff_id == room.sup.staff_id
             ] == [(1, "total", 0), (2, "1", 0), (2, "2", -1000), (2, "total", -1000),
                   (3, "1", 0), (3, "total", 0)]
@@ -138,18 +139,18 @@ def test_counts_are_per_shift(room, session, now, shifts):
 def test_the_report_per_shift_adds_up(room, session, now, shifts):
     t1, _t2, h1, _h2 = shifts
     ledger.add_on(session, room.sup, now + timedelta(hours=3), h1.id, 500)
-    rep = day_report(session, room.room.id, "GBP", DAY)
+    rep = day_report(session, room.room.id, Money("GBP"), DAY)
     assert [(x.key, x.name, x.entries, x.amount) for x in rep.by_shift] == [
         (2, "shift 2", 2, 30000), (3, "shift 3", 1, 500)]
     assert rep.reconciled and (rep.shift, rep.closes, rep.close) == (None, [], None)
-    night = day_report(session, room.room.id, "GBP", DAY, 3)
+    night = day_report(session, room.room.id, Money("GBP"), DAY, 3)
     assert (night.shift, night.total.entries, night.total.amount) == (3, 1, 500)
     assert [(x.key, x.amount) for x in night.by_table] == [(t1.id, 500)]
     assert [(x.key, x.amount) for x in night.by_shift] == [(3, 500)] and night.reconciled
     _close(room, session, now, 1)
-    closed = day_report(session, room.room.id, "GBP", DAY, 1)
+    closed = day_report(session, room.room.id, Money("GBP"), DAY, 1)
     assert closed.closed and closed.as_closed and closed.close.shift_no == 1
-    assert not day_report(session, room.room.id, "GBP", DAY).closed  # the day is not
+    assert not day_report(session, room.room.id, Money("GBP"), DAY).closed  # the day is not
 
 
 def test_no_shift_policy_is_one_shift_the_day(room, session, now):
@@ -173,7 +174,7 @@ def test_a_policy_changed_during_the_day_loses_no_row_and_opens_no_closed_shift(
     # the rows posted in shift 2 of the old policy are in the one shift's close (the day's last)
     close = _close(room, session, now, None, [(t1, 10000), (t2, 20000)], 30000, at=END)
     assert (close.shift_no, close.entries, close.expected_total) == (1, 2, 30000)
-    rep = day_report(session, room.room.id, "GBP", DAY)
+    rep = day_report(session, room.room.id, Money("GBP"), DAY)
     assert [x.key for x in rep.by_shift] == [2] and rep.as_closed and rep.reconciled
     update_policy(session, room.sup, now, shifts=["14:00", "22:00"])
     refused(lambda: ledger.add_on(session, room.sup, now + timedelta(hours=3), h1.id, 100), "R54",

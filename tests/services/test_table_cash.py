@@ -15,6 +15,7 @@ from roomops.ledger import services as ledger
 from roomops.ledger.dayclose import Count, close_day, record_counts
 from roomops.ledger.models import LedgerEntry
 from roomops.ledger.report import day_report, expected_by_table
+from roomops.money import Money
 from roomops.seating import moves, seats
 from tests.services.helpers import audits, refused, statements_sent
 from tests.services.ledger_helpers import seated_holds
@@ -35,7 +36,7 @@ def test_r32_cash_at_the_table_is_its_own_method_in_the_report(room, session, no
     ledger.rebuy(session, cashier, now, holds[2].id, method="table")  # the minimum, 100.00
     assert (row.kind, row.amount, row.method) == ("add_on", 5000, "table")
     assert audits(session, "ledger.add_on")[-1].detail["method"] == "table"
-    rep = day_report(session, room.room.id, "GBP", DAY)
+    rep = day_report(session, room.room.id, Money("GBP"), DAY)
     assert _by(rep.by_method) == {"cash": ("cash", 1, 20000),
                                   "table": ("cash at the table", 3, 25000)}
     assert rep.reconciled
@@ -77,7 +78,7 @@ def test_r18_a_table_change_moves_the_expected_figure_with_the_stack(room, sessi
     assert [(r.amount, r.table_id, r.hold_id, r.player_id, r.game_id) for r in pair] == [
         (-26000, t1.id, ha.id, a.id, game.id), (26000, t2.id, moved.id, a.id, game.id)]
     assert [e.detail["move"] for e in audits(session, "ledger.transfer")] == ["floor", "floor"]
-    rep = day_report(session, room.room.id, "GBP", DAY)
+    rep = day_report(session, room.room.id, Money("GBP"), DAY)
     assert _by(rep.by_kind)["transfer"] == ("transfer", 2, 0)  # nets to zero in the total
     assert _by(rep.by_method)["chips"] == ("chips", 2, 0)
     assert rep.reconciled and rep.total.amount == 34000
