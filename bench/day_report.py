@@ -6,10 +6,12 @@
 Builds the room with ``roomgen`` (bulk inserts), then one gaming day of ledger rows in bulk: a rake
 row per hand (``--hands``, taken by the table's dealer), buy-ins on the day's seats and delivered
 transits (each with its slip): 240,000 rows with the defaults. Times the report as JSON (``GET
-/api/v1/ledger/days/{day}/report``) and as CSV (``GET /desk/cage/days/{day}/report.csv``) through
-the test client, against its target (under 1 s at p99), and posting a buy-in (``POST
-/api/v1/ledger/buy-ins``) and an add-on, next to the bare insert-and-commit baseline measured in the
-same run (``harness.Baseline``, also beside each timed op). It prints figures; it is not a test.
+/api/v1/ledger/days/{day}/report``) and as CSV (``GET /desk/cage/days/{day}/report.csv``) against
+its target (under 1 s at p99), and posting a buy-in (``POST /api/v1/ledger/buy-ins``) and an
+add-on, each through both ways in (``vias``: the test client, and a real waitress server over
+HTTP), beside that way's floor (a route doing nothing, timed before each sample) and the bare
+insert-and-commit baseline (``harness.Baseline``), all measured in the same run. It prints figures;
+it is not a test.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 import harness  # noqa: E402
 import roomgen  # noqa: E402
 from sqlalchemy import Engine, insert, select, text  # noqa: E402
+from vias import ClientVia, Request, Via, served  # noqa: E402
 
 from roomops.games.models import Game, Table  # noqa: E402
 from roomops.hands.models import Hand  # noqa: E402
@@ -120,13 +123,19 @@ def build_day(engine: Engine, hands: int, buy_ins: int, transits: int, seed: int
     return {"ledger_entries": len(rows), "transit_slips": len(slips)}
 
 
-def timed(b: harness.Bench, name: str, n: int, do: Any) -> harness.Figure:
-    fig = harness.Figure(name, "http")
-    do(-1)  # warm-up: compiled statements, caches
+def timed(b: harness.Bench, via: Via, name: str, n: int, do: Any) -> harness.Figure:
+    """``n`` samples of ``do(via, i)``, each with the floor request through the same way in and
+    the bare commit timed just before it."""
+    fig = harness.Figure(name, via.name)
+    floor = Request("GET", b.FLOOR)
+    do(via, -1)  # warm-up: compiled statements, caches
     for i in range(n):
+        t0 = time.perf_counter()
+        via.send(floor)
+        fig.floor_ms.append((time.perf_counter() - t0) * 1000)
         b.counter.count, b.counter.active = 0, True
         t0, c0 = time.perf_counter(), time.process_time()
-        do(i)
+        do(via, i)
         fig.samples_ms.append((time.perf_counter() - t0) * 1000)
         fig.cpu_ms.append((time.process_time() - c0) * 1000)
         b.counter.active = False
@@ -171,33 +180,42 @@ def run(args: argparse.Namespace, b: harness.Bench) -> int:
                          .order_by(SeatHold.id)).all()
 
     def get(path: str, mimetype: str) -> Any:
-        def do(_i: int) -> None:
-            resp = b.client.get(path, headers=b.headers)
-            assert resp.status_code == 200 and resp.mimetype == mimetype, resp.text[:300]
+        def do(via: Via, _i: int) -> None:
+            answer = via.send(Request("GET", path, headers=b.headers))
+            assert answer.status == 200 and mimetype in answer.headers["Content-Type"], answer.body[:300]
         return do
 
-    def post(path: str) -> Any:
-        def do(i: int) -> None:
-            hold_id, amount = live[i + 1]
-            b.call("POST", path, {"hold_id": hold_id, "amount": amount})
+    def post(path: str, offset: int) -> Any:
+        def do(via: Via, i: int) -> None:
+            hold_id, amount = live[offset + i + 1]
+            answer = via.send(Request("POST", path, {"hold_id": hold_id, "amount": amount}, b.headers))
+            assert answer.status == 201, answer.body[:300]
         return do
 
-    figs = [timed(b, "report_json", args.ops, get(f"/api/v1/ledger/days/{day}/report",
-                                                  "application/json")),
-            timed(b, "report_csv", args.ops, get(f"/desk/cage/days/{day}/report.csv", "text/csv")),
-            timed(b, "post_buy_in", args.posts, post("/api/v1/ledger/buy-ins")),
-            timed(b, "post_add_on", args.posts, post("/api/v1/ledger/add-ons"))]
+    def each(via: Via, offset: int) -> list[harness.Figure]:
+        return [timed(b, via, "report_json", args.ops, get(f"/api/v1/ledger/days/{day}/report",
+                                                            "application/json")),
+                timed(b, via, "report_csv", args.ops, get(f"/desk/cage/days/{day}/report.csv",
+                                                           "text/csv")),
+                timed(b, via, "post_buy_in", args.posts, post("/api/v1/ledger/buy-ins", offset)),
+                timed(b, via, "post_add_on", args.posts, post("/api/v1/ledger/add-ons", offset))]
+
+    figs = each(ClientVia(b.app), 0)
+    with served(b.app) as server:
+        figs += each(server, args.posts + 1)  # other seats: a seat's buy-in is posted once
     rows = counts["ledger_entries"]
     print(f"\nday report, {args.db}: 250 tables, {rows:,} ledger rows on gaming day {day} "
           f"({args.hands:,} rake, {args.buy_ins:,} buy-ins, {args.transits:,} transits)")
-    print(f"{'operation':<14}{'p50 ms':>10}{'p99 ms':>10}{'base p50':>10}{'x base':>9}{'stmts':>7}  verdict")
-    print(f"{'baseline':<14}{base.p50:>10.2f}{base.p99:>10.2f}{base.p50:>10.2f}{1:>9.1f}{1:>7}")
+    print(f"{'operation':<14}{'via':<8}{'p50 ms':>10}{'p99 ms':>10}{'floor p50':>11}"
+          f"{'base p50':>10}{'x base':>9}{'stmts':>7}  verdict")
+    print(f"{'baseline':<14}{'-':<8}{base.p50:>10.2f}{base.p99:>10.2f}{'':>11}{base.p50:>10.2f}"
+          f"{1:>9.1f}{1:>7}")
     for f in figs:
         verdict = ""
         if f.name.startswith("report"):
             verdict = f"p99<{TARGET_S:g} s " + ("PASS" if f.p99 < TARGET_S * 1000 else "MISS")
-        print(f"{f.name:<14}{f.p50:>10.2f}{f.p99:>10.2f}{f.base_p50 or base.p50:>10.2f}"
-              f"{f.ratio(base):>9.1f}{f.stmts:>7}  {verdict}".rstrip())
+        print(f"{f.name:<14}{f.via:<8}{f.p50:>10.2f}{f.p99:>10.2f}{f.floor_p50 or 0:>11.2f}"
+              f"{f.base_p50 or base.p50:>10.2f}{f.ratio(base):>9.1f}{f.stmts:>7}  {verdict}".rstrip())
     return 0
 
 
