@@ -16,7 +16,9 @@ from roomops.errors import Conflict, Invalid, NotFound
 from roomops.jobs.sweep import sweep
 from roomops.ledger import cash_outs
 from roomops.ledger import services as ledger
+from roomops.ledger.lookup import awaiting_cash_out, find_playovers
 from roomops.ledger.models import LedgerEntry
+from roomops.ledger.search_terms import parse_search
 from roomops.lists import services as lists
 from roomops.playovers import services as playovers
 from roomops.playovers.models import Playover
@@ -172,3 +174,26 @@ def test_r52_the_database_keeps_a_playovers_rows_on_its_seat_and_overplayer(room
             session.execute(insert, {"player": player, "hold": hold, "id": row.id})
     with session.begin_nested():
         session.execute(insert, {"player": row.player_id, "hold": row.hold_id, "id": row.id})
+
+
+def test_r28_r29_the_cage_finds_playovers_and_lists_those_waiting_for_their_cash_out(
+        room, session, floor):
+    _table, holds, wes, at = floor
+    po = playovers.start_playover(session, room.sup, at, holds[0].id, buy_in=12000)
+    since = at - HOUR
+    (line,) = find_playovers(session, room.room.id, parse_search("wes"), since)
+    assert (line.playover_id, line.hold_id, line.player, line.seat_no, line.live) == (
+        po.id, holds[0].id, "Wes Over", 1, True)
+    assert [s.playover_id for s in find_playovers(session, room.room.id, parse_search("1/1"),
+                                                  since)] == [po.id]
+    assert find_playovers(session, room.room.id, parse_search("1/2"), since) == []
+    assert [s.playover_id for s in awaiting_cash_out(session, room.room.id, since)] == []
+    playovers.stop_playover(session, room.sup, at + MIN, holds[0].id, 9000)
+    (waiting,) = awaiting_cash_out(session, room.room.id, since)
+    assert (waiting.playover_id, waiting.player_id, waiting.leave_amount, waiting.cashable) == (
+        po.id, wes.id, 9000, True)
+    cash_outs.cash_out(session, room.actor("cashier"), at + MIN, holds[0].id, 9000,
+                       playover_id=po.id)
+    assert awaiting_cash_out(session, room.room.id, since) == []
+    (paid,) = find_playovers(session, room.room.id, parse_search("wes"), since)
+    assert (paid.cashed_out, paid.cashable) == (9000, False)
