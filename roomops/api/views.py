@@ -79,6 +79,7 @@ class Operation:
     query: type[BaseModel] | None = None
     refusals: tuple[int, ...] = (400, 401, 403, 404, 409, 422)
     tags: tuple[str, ...] = field(default_factory=tuple)
+    body_optional: bool = False  # the route reads it with ``optional_body``
 
 
 OPERATIONS: list[Operation] = []
@@ -86,10 +87,12 @@ OPERATIONS: list[Operation] = []
 
 def route(method: str, rule: str, *, summary: str, response: type[BaseModel], status: int = 200,
           body: type[BaseModel] | None = None, query: type[BaseModel] | None = None,
-          tag: str) -> Callable[[Callable[..., ResponseReturnValue]], Callable[..., ResponseReturnValue]]:
+          tag: str, body_optional: bool = False,
+          ) -> Callable[[Callable[..., ResponseReturnValue]], Callable[..., ResponseReturnValue]]:
     def register(view: Callable[..., ResponseReturnValue]) -> Callable[..., ResponseReturnValue]:
         OPERATIONS.append(Operation(method, "/v1" + rule, f"api.{view.__name__}", summary, status,
-                                    response, body, query, tags=(tag,)))
+                                    response, body, query, tags=(tag,),
+                                    body_optional=body_optional))
         bp.add_url_rule("/v1" + rule, view_func=view, methods=[method])
         return view
 
@@ -293,7 +296,7 @@ def mark_away(hold_id: int) -> Response:
 
 @route("POST", f"/seats/<{ID}:hold_id>/back",
        summary="The player is back in time from a break or from away (R23-R26)",
-       response=out.AbsenceOut, body=ComeBack, tag="seats")
+       response=out.AbsenceOut, body=ComeBack, body_optional=True, tag="seats")
 def come_back(hold_id: int) -> Response:
     return answer(out.AbsenceOut, run(absences.come_back, hold_id,
                                       optional_body(ComeBack).overplayer_stack))

@@ -97,3 +97,10 @@ def test_cage_finds_the_playover_records_an_add_on_and_pays_its_cash_out(client,
     assert _playover_rows(session) == [("buy_in", 12000, "table"), ("add_on", 3000, "table"),
                                        ("cash_out", -15000, "cash")]
     assert f'data-playover="{pid}"' not in cashier.get("/desk/cage").text  # nobody waits
+
+
+def test_the_openapi_document_says_the_owner_back_body_is_optional(client):
+    paths = client.get("/api/openapi.json").json["paths"]
+    back = next(v["post"] for k, v in paths.items() if k.endswith("/back"))
+    end = next(v["post"] for k, v in paths.items() if k.endswith("/playover/end"))
+    assert back["requestBody"]["required"] is False and end["requestBody"]["required"] is True
