@@ -71,4 +71,3 @@ def no_playover_refusal(minutes: int, max_minutes: int, asked_before: bool,
 
 def no_playover_deadline(now: datetime, minutes: int) -> datetime:
     return now + timedelta(minutes=minutes)
-
