@@ -329,14 +329,28 @@ class AbsenceNote(Body):
 
 
 class StartPlayover(Body):
-    """R29: the overplayer's own buy-in (R30); the next in list order unless ``entry_id`` is given
-    (out of list order needs a reason, R13); the owner's consent where the room requires it."""
+    """R29: the overplayer's own buy-in (R30), paid as ``buy_in_method`` says (R32); the next in
+    list order unless ``entry_id`` is given (out of list order needs a reason, R13); the owner's
+    consent where the room requires it."""
 
     buy_in: Money
     entry_id: Id | None = None
     reason: Reason | None = None
     owner_consents: bool = False
+    buy_in_method: BuyInMethod = "table"
 
+
+class StopPlayover(Body):
+    """R29/R27: the overplayer leaves with ``stack``, counted now (their cash-out is tied to it)."""
+
+    stack: MoneyOrZero
+
+
+class ComeBack(Body):
+    """R23/R25: the owner is back; ``overplayer_stack``: the counted chips of the player who was
+    playing over the seat, who now leaves (R29; their cash-out is tied to it, R27)."""
+
+    overplayer_stack: MoneyOrZero | None = None
 
 class NoPlayover(Body):
     """R29: "no playover" for this many minutes, at most the room's ``no_playover_max_minutes``
@@ -357,9 +371,11 @@ class MovePlayer(Body):
 
 
 class ChangeSeat(Body):
-    """R36: another open seat at the same table; the chips go with the player."""
+    """R36: another open seat at the same table; the chips go with the player, counted now (R18,
+    as a move's stack)."""
 
     seat_no: SeatNo
+    stack: Money
     reason: Reason | None = None
 
 

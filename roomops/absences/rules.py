@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from roomops.errors import Invalid
+
 
 @dataclass(frozen=True)
 class BreakPolicy:
@@ -74,3 +76,11 @@ def note_needed(started_at: datetime, now: datetime, note: str | None, notify_mi
 def _minutes(delta: timedelta) -> str:
     whole = -(-int(delta.total_seconds()) // 60)  # rounded up: "1 minute" while seconds remain
     return f"{whole} minute{'' if whole == 1 else 's'}"
+
+
+def check_overplayer_stack(stack: int | None) -> None:
+    """R27/R29: the stack an overplayer leaves with (as the owner comes back or the supervisor
+    ends the playover) is counted: nothing (0) or more; their cash-out is tied to it."""
+    if stack is not None and stack < 0:
+        raise Invalid("the overplayer's stack is counted: nothing (0) or more, not {stack}", "R29",
+                      amounts={"stack": stack})

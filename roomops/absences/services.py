@@ -17,6 +17,7 @@ from roomops.absences.rules import (
     away_deadline,
     break_deadline,
     break_refusal,
+    check_overplayer_stack,
     is_running,
 )
 from roomops.actors import Actor
@@ -64,13 +65,16 @@ def mark_away(session: Session, actor: Actor, now: datetime, hold_id: int,
 
 
 @command
-def come_back(session: Session, actor: Actor, now: datetime, hold_id: int) -> Absence:
+def come_back(session: Session, actor: Actor, now: datetime, hold_id: int,
+              overplayer_stack: int | None = None) -> Absence:
     """R23/R25: the player is back in time; one action ends the break or the time away (and a
-    playover of the seat, R29). At the deadline, to the second, it is too late: the seat is
-    released (R24/R26)."""
+    playover of the seat, R29, recording ``overplayer_stack``, the overplayer's counted chips,
+    when given: their cash-out is tied to it, R27). At the deadline, to the second, it is too
+    late: the seat is released (R24/R26)."""
     actor.require("floor")
+    check_overplayer_stack(overplayer_stack)
     absence, table = running_absence(session, actor, now, hold_id)
-    end_absences(session, actor, now, [absence], "returned")
+    end_absences(session, actor, now, [absence], "returned", overplayer_stack=overplayer_stack)
     _offer_seats(session, table.game_id)
     return absence
 
@@ -102,10 +106,11 @@ def record_note(session: Session, actor: Actor, now: datetime, hold_id: int, not
 
 
 def end_absences(session: Session, actor: Actor, now: datetime, absences: list[Absence],
-                 outcome: str) -> list[Absence]:
+                 outcome: str, *, overplayer_stack: int | None = None) -> list[Absence]:
     """End live absences and audit them; returns only those this transaction ended, so two
-    sweepers never handle one twice."""
-    ended = {row.id for row in _end(session, actor, now, "id", [a.id for a in absences], outcome)}
+    sweepers never handle one twice. ``overplayer_stack``: see ``come_back`` (one absence)."""
+    ended = {row.id for row in _end(session, actor, now, "id", [a.id for a in absences], outcome,
+                                    overplayer_stack)}
     return [a for a in absences if a.id in ended]
 
 
@@ -118,7 +123,7 @@ def end_seat_absences(session: Session, actor: Actor, now: datetime, hold_ids: l
 
 
 def _end(session: Session, actor: Actor, now: datetime, key: str, keys: list[int],
-         outcome: str) -> list[Row[Any]]:
+         outcome: str, overplayer_stack: int | None = None) -> list[Row[Any]]:
     """One conditional UPDATE ... RETURNING (``end_live_by``) and an audit row for each absence
     it ended, in id order (a playover of the seat ends with it: ``AbsencesEnded``)."""
     ended = sorted(end_live_by(session, Absence, key, keys, now, outcome,
@@ -127,7 +132,7 @@ def _end(session: Session, actor: Actor, now: datetime, key: str, keys: list[int
         record(session, actor, now, f"{row.kind}.{outcome}", ("seat_hold", row.hold_id),
                absence_id=row.id, player_id=row.player_id, started_at=row.started_at.isoformat())
     if ended:
-        emit(session, AbsencesEnded(tuple(row.hold_id for row in ended), outcome))
+        emit(session, AbsencesEnded(tuple(row.hold_id for row in ended), outcome, overplayer_stack))
     return ended
 
 

@@ -39,12 +39,13 @@ def record_hand(table_id: int) -> Response:
 
 
 @route("POST", f"/seats/<{ID}:hold_id>/seat-change",
-       summary="Move a seated player to another open seat of the same table with their chips; "
+       summary="Move a seated player to another open seat of the same table with their counted stack; "
                "moving two or more occupied seats away from the button owes the big blind (R36)",
        response=out.HoldOut, status=201, body=ChangeSeat, tag="seats")
 def change_seat(hold_id: int) -> Response:
     b = body(ChangeSeat)
-    return answer(out.HoldOut, run(seat_change.change_seat, hold_id, b.seat_no, b.reason), 201)
+    return answer(out.HoldOut, run(seat_change.change_seat, hold_id, b.seat_no, stack=b.stack,
+                                   reason=b.reason), 201)
 
 
 def table_view(table_id: int) -> out.TableHandsOut:

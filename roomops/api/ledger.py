@@ -23,6 +23,7 @@ from roomops.ledger.closing import parse_day
 from roomops.ledger.schemas import (
     CancelSlip,
     CashOut,
+    ChipsMovement,
     CloseDay,
     Counts,
     Movement,
@@ -58,19 +59,22 @@ def _key(sent: str | None) -> str | None:
 
 
 def _movement(service: Callable[..., Any], rule: str) -> Response:
-    b = _body(Movement, rule)
-    row = run(service, b.hold_id, b.amount, b.method, b.currency, _key(b.idempotency_key))
+    b = _body(ChipsMovement, rule)
+    row = run(service, b.hold_id, b.amount, b.method, b.currency, _key(b.idempotency_key),
+              playover_id=b.playover_id)
     return answer(out.LedgerEntryOut, row, 201)
 
 
-@route("POST", "/ledger/buy-ins", summary="Log a seated player's buy-in, within the game's range "
-       "(R30, R32, R52)", response=out.LedgerEntryOut, status=201, body=Movement, tag="ledger")
+@route("POST", "/ledger/buy-ins", summary="Log a seated player's buy-in, within the game's range, or "
+       "an overplayer's whose buy-in row was reversed (R29, R30, R32, R52)",
+       response=out.LedgerEntryOut, status=201, body=ChipsMovement, tag="ledger")
 def post_buy_in() -> Response:
     return _movement(ledger.buy_in, "R30")
 
 
-@route("POST", "/ledger/add-ons", summary="Log chips added for a seated player; never negative "
-       "(R28, R32)", response=out.LedgerEntryOut, status=201, body=Movement, tag="ledger")
+@route("POST", "/ledger/add-ons", summary="Log chips added for a seated player, or for the "
+       "overplayer of a live playover (playover_id); never negative (R28, R29, R32)",
+       response=out.LedgerEntryOut, status=201, body=ChipsMovement, tag="ledger")
 def post_add_on() -> Response:
     return _movement(ledger.add_on, "R28")
 
@@ -86,7 +90,8 @@ def post_rebuy() -> Response:
 
 
 @route("POST", "/ledger/cash-outs", summary="Log the cash-out of a player who has left the seat, "
-       "once per seat; a supervisor's approval when the amount differs from the one recorded as "
+       "once per seat, or of the overplayer of its ended playover (playover_id, once per playover, "
+       "R29); a supervisor's approval when the amount differs from the one recorded as "
        "they left or is above the room's threshold (R27, R28, R52)", response=out.LedgerEntryOut,
        status=201, body=CashOut, tag="ledger")
 def post_cash_out() -> Response:
@@ -94,7 +99,8 @@ def post_cash_out() -> Response:
     by = approver(db(), actor().room_id, b.approval.username, b.approval.password,
                   "R28") if b.approval else None
     return answer(out.LedgerEntryOut, run(cash_outs.cash_out, b.hold_id, b.amount, b.method,
-                                          b.currency, _key(b.idempotency_key), approver=by), 201)
+                                          b.currency, _key(b.idempotency_key), approver=by,
+                                          playover_id=b.playover_id), 201)
 
 
 @route("POST", f"/ledger/<{ID}:entry_id>/reverse", summary="Reverse a ledger row with a reason; "

@@ -35,6 +35,8 @@ class LedgerEntryOut(Out):
     hand_id: int | None = Field(description="R51: the hand a rake was taken from")
     down_id: int | None = Field(None, description="R51: the dealer down a rake was recorded for")
     short_buy_in: bool = Field(description="R30: the session's one rebuy below the minimum")
+    playover_id: int | None = Field(None, description="R29: the playover whose overplayer's chips "
+                                                      "the row moves (player_id is the overplayer)")
 
 
 class SlipOut(Out):

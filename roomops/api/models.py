@@ -240,6 +240,8 @@ class PlayoverOut(Out):
     reason: str | None
     ended_at: datetime | None
     outcome: PlayoverOutcome | None
+    leave_amount: int | None = Field(description="R27/R29: the overplayer's counted stack as they "
+                                                 "left; their cash-out is tied to it")
 
 
 class BarredPairOut(Out):

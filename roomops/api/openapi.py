@@ -82,7 +82,7 @@ def _operation(op: Operation, refs: dict[tuple[type[BaseModel], str], dict[str, 
     if params:
         doc["parameters"] = params
     if op.body is not None:
-        doc["requestBody"] = {"required": True, "content": {
+        doc["requestBody"] = {"required": not op.body_optional, "content": {
             "application/json": {"schema": refs[(op.body, "validation")]}}}
     return doc
 

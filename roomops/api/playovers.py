@@ -8,7 +8,7 @@ from werkzeug.wrappers import Response
 from roomops.api import models as out
 from roomops.api.views import ID, answer, body, route
 from roomops.playovers import services as playovers
-from roomops.schemas import NoPlayover, StartPlayover
+from roomops.schemas import NoPlayover, StartPlayover, StopPlayover
 from roomops.web.uow import run
 
 
@@ -22,10 +22,11 @@ def start_playover(hold_id: int) -> Response:
 
 
 @route("POST", f"/seats/<{ID}:hold_id>/playover/end",
-       summary="End the playover on the seat: the overplayer leaves and keeps their list place (R29)",
-       response=out.PlayoverOut, tag="seats")
+       summary="End the playover on the seat: the overplayer leaves with their counted stack and "
+               "keeps their list place (R29, R27)",
+       response=out.PlayoverOut, body=StopPlayover, tag="seats")
 def stop_playover(hold_id: int) -> Response:
-    return answer(out.PlayoverOut, run(playovers.stop_playover, hold_id))
+    return answer(out.PlayoverOut, run(playovers.stop_playover, hold_id, body(StopPlayover).stack))
 
 
 @route("POST", f"/seats/<{ID}:hold_id>/no-playover",

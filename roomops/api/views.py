@@ -34,6 +34,7 @@ from roomops.schemas import (
     AuditQuery,
     BarPair,
     Claim,
+    ComeBack,
     GameChange,
     GameConditions,
     GrantBreak,
@@ -50,6 +51,7 @@ from roomops.schemas import (
     ReturnQuery,
     SeatPlayer,
     StartPlayover,
+    StopPlayover,
 )
 from roomops.seating import offers, returns, seats, snapshot
 from roomops.seating.return_rule import Requirement
@@ -77,6 +79,7 @@ class Operation:
     query: type[BaseModel] | None = None
     refusals: tuple[int, ...] = (400, 401, 403, 404, 409, 422)
     tags: tuple[str, ...] = field(default_factory=tuple)
+    body_optional: bool = False  # the route reads it with ``optional_body``
 
 
 OPERATIONS: list[Operation] = []
@@ -84,10 +87,12 @@ OPERATIONS: list[Operation] = []
 
 def route(method: str, rule: str, *, summary: str, response: type[BaseModel], status: int = 200,
           body: type[BaseModel] | None = None, query: type[BaseModel] | None = None,
-          tag: str) -> Callable[[Callable[..., ResponseReturnValue]], Callable[..., ResponseReturnValue]]:
+          tag: str, body_optional: bool = False,
+          ) -> Callable[[Callable[..., ResponseReturnValue]], Callable[..., ResponseReturnValue]]:
     def register(view: Callable[..., ResponseReturnValue]) -> Callable[..., ResponseReturnValue]:
         OPERATIONS.append(Operation(method, "/v1" + rule, f"api.{view.__name__}", summary, status,
-                                    response, body, query, tags=(tag,)))
+                                    response, body, query, tags=(tag,),
+                                    body_optional=body_optional))
         bp.add_url_rule("/v1" + rule, view_func=view, methods=[method])
         return view
 
@@ -103,7 +108,7 @@ BODY_RULES: dict[type[BaseModel], str] = {
     JoinList: "R10", RemoveEntry: "R16", ReorderEntry: "R13", OfferSeat: "R14", Claim: "R30",
     SeatPlayer: "R14", Leave: "R27", GameConditions: "R4", GameChange: "R6", OpenTable: "R5",
     Policy: "R3", BarPair: "R15", GrantBreak: "R23", MarkAway: "R25", AbsenceNote: "R25",
-    StartPlayover: "R29", NoPlayover: "R29",
+    StartPlayover: "R29", NoPlayover: "R29", StopPlayover: "R29", ComeBack: "R29",
 }
 FIELD_RULES = {"buy_in": "R30", "reason": "R13", "seat_no": "R4", "override_reason": "R27",
                "shifts": "R54", "rake_recorded": "R51", **SCHEDULE_RULES}
@@ -131,6 +136,12 @@ def body(model: type[M]) -> M:
         if first and model not in OWN_RULE:
             rule = FIELD_RULES.get(str(first[0]), rule)
         raise Invalid(describe(err), rule) from None
+
+
+def optional_body(model: type[M]) -> M:
+    """``body``, or the model's defaults when the request sends no body at all (a body added to
+    a route that had none: its old requests keep working)."""
+    return body(model) if request.content_length or request.is_json else model()
 
 
 def query(model: type[M], rule: str) -> M:
@@ -285,9 +296,10 @@ def mark_away(hold_id: int) -> Response:
 
 @route("POST", f"/seats/<{ID}:hold_id>/back",
        summary="The player is back in time from a break or from away (R23-R26)",
-       response=out.AbsenceOut, tag="seats")
+       response=out.AbsenceOut, body=ComeBack, body_optional=True, tag="seats")
 def come_back(hold_id: int) -> Response:
-    return answer(out.AbsenceOut, run(absences.come_back, hold_id))
+    return answer(out.AbsenceOut, run(absences.come_back, hold_id,
+                                      optional_body(ComeBack).overplayer_stack))
 
 
 @route("POST", f"/seats/<{ID}:hold_id>/missed-big-blind",

@@ -29,7 +29,7 @@ from roomops.ledger.rules import (
     TRANSFER,
     method_name,
 )
-from roomops.ledger.schemas import CancelSlip, CashOut, Movement, Reversal
+from roomops.ledger.schemas import CancelSlip, CashOut, ChipsMovement, Movement, Reversal
 from roomops.ledger.search_terms import parse_search
 from roomops.rooms.models import Room
 from roomops.web.login import unauthorized
@@ -72,12 +72,14 @@ def index() -> str:
     room = session.get_one(Room, current_user.room_id)
     q = request.args.get("q", "")
     since = at - LOOK_BACK
-    found = lookup.find_seats(session, room.id, parse_search(q), since)
+    search = parse_search(q)
+    found = lookup.find_seats(session, room.id, search, since) + lookup.find_playovers(
+        session, room.id, search, since)
     shift = dayclose.current_shift(room, at)  # R54: the shift now, and whether it is closed
     closed = dayclose.closed(dayclose.day_closes(session, room.id, shift.gaming_day), shift.number)
     return render_template(
         "desk/cage.html", room=room, slips=transit.open_slips(session, room.id, at), q=q,
-        found=found, rows=lookup.seat_rows(session, room.id, since, [s.hold_id for s in found]),
+        found=found, rows=lookup.seat_rows(session, room.id, since, list({s.hold_id for s in found})),
         awaiting=lookup.awaiting_cash_out(session, room.id, since), methods=METHODS,
         payout_methods=PAYOUT_METHODS, slip_methods=SLIP_METHODS, method_names=METHOD_NAMES,
         at_table=AT_TABLE, facility=FACILITY, movements=MOVEMENTS, key=uuid4().hex, shift=shift,
@@ -86,17 +88,18 @@ def index() -> str:
 
 @bp.post("/desk/cage/cash-outs")
 def cash_out() -> Response:
-    """R27/R28: a cash-out of a seat that ended, with a supervisor's approval typed in when the
-    amount differs from the one recorded or is above the room's threshold."""
+    """R27/R28: a cash-out of a seat that ended (or of a playover of it that ended, R29), with a
+    supervisor's approval typed in when the amount differs from the one recorded or is above the
+    room's threshold."""
     data = form_data(CashOut, request.form, only=["hold_id", "method", "currency",
-                                                   "idempotency_key"])
+                                                   "idempotency_key", "playover_id"])
     data["amount"] = to_minor(request.form.get("amount", ""))
     b = CashOut.model_validate(data)
     name = request.form.get("approver", "").strip()
     by = approver(db(), current_user.room_id, name, request.form.get("approver_password", ""),
                   "R28") if name else None
     row = run(cash_outs.cash_out, b.hold_id, b.amount, b.method, b.currency, b.idempotency_key,
-              approver=by)
+              approver=by, playover_id=b.playover_id)
     approved = f", approved by {by.display_name}" if row.approved_by_id and by else ""
     return _done(f"Cash-out of {room_money()(-row.amount)} paid ({method_name(row.method)})"
                  f"{approved}")
@@ -121,15 +124,17 @@ def request_transit() -> Response:
 
 @bp.post("/desk/cage/movements/<kind>")
 def record_movement(kind: str) -> Response:
-    """R28/R30/R32: a buy-in or add-on for a seated player, paid at the cage or in cash at the
-    table (the services refuse what their rules do not allow)."""
+    """R28/R30/R32: a buy-in or add-on for a seated player, or for the overplayer of a running
+    playover (R29), paid at the cage or in cash at the table (the services refuse what their rules
+    do not allow)."""
     if kind not in MOVEMENTS:
         raise NotFound(f"no movement {kind!r}")
     service, label = MOVEMENTS[kind]
-    data = form_data(Movement, request.form)
+    data = form_data(ChipsMovement, request.form)
     data["amount"] = to_minor(request.form.get("amount", ""))
-    b = Movement.model_validate(data)
-    row = run(service, b.hold_id, b.amount, b.method, b.currency, b.idempotency_key)
+    b = ChipsMovement.model_validate(data)
+    row = run(service, b.hold_id, b.amount, b.method, b.currency, b.idempotency_key,
+              playover_id=b.playover_id)
     return _done(f"{label} of {room_money()(row.amount)} recorded ({method_name(row.method)})")
 
 

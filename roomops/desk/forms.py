@@ -28,7 +28,7 @@ from roomops.web.money import room_money
 M = TypeVar("M", bound=BaseModel)
 
 MONEY_FIELDS = frozenset({"small_blind", "big_blind", "ante", "min_buyin", "max_buyin", "hourly_fee",
-                          "rake_cap", "buy_in", "leave_amount", "stack", "added",
+                          "rake_cap", "buy_in", "leave_amount", "stack", "added", "overplayer_stack",
                           "cash_out_approval_over", "smallest_chip"})
 # R51: typed as a percent ("5.5", in the locale's decimal sign), kept in basis points (550)
 PERCENT_FIELDS = frozenset({"rake_bp"})

@@ -37,7 +37,7 @@ def move_player(hold_id: int) -> Response:
 @bp.post("/desk/seats/<int:hold_id>/seat-change")
 def change_seat(hold_id: int) -> Response:
     body = parse(ChangeSeat, request.form)
-    hold = run(seat_change.change_seat, hold_id, body.seat_no, body.reason)
+    hold = run(seat_change.change_seat, hold_id, body.seat_no, stack=body.stack, reason=body.reason)
     owes = "; owes the big blind to be dealt in" if db().get_one(SeatBlinds, hold.id).owes_bb else ""
     return _done(f"{_name(hold.player_id)} changed to {_seat_name(hold)}{owes} (R36).")
 

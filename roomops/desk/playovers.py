@@ -10,7 +10,7 @@ from werkzeug.wrappers import Response
 from roomops.desk.forms import parse
 from roomops.desk.views import _done, _name, _room, _seat_name, bp, local
 from roomops.playovers import services as playovers
-from roomops.schemas import NoPlayover, StartPlayover
+from roomops.schemas import NoPlayover, StartPlayover, StopPlayover
 from roomops.seating.models import SeatHold
 from roomops.web.money import room_money
 from roomops.web.uow import db, run
@@ -28,10 +28,11 @@ def start_playover(hold_id: int) -> Response:
 
 @bp.post("/desk/seats/<int:hold_id>/playover/end")
 def stop_playover(hold_id: int) -> Response:
-    playover = run(playovers.stop_playover, hold_id)
+    playover = run(playovers.stop_playover, hold_id, parse(StopPlayover, request.form).stack)
     hold = db().get_one(SeatHold, hold_id)
-    return _done(f"{_name(playover.player_id)} leaves {_seat_name(hold)} at the end of the hand and "
-                 "keeps their place on the list (R29).")
+    return _done(f"{_name(playover.player_id)} leaves {_seat_name(hold)} at the end of the hand with "
+                 f"{room_money()(playover.leave_amount or 0)} and keeps their place on the list "
+                 "(R29).")
 
 
 @bp.post("/desk/seats/<int:hold_id>/no-playover")

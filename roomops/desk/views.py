@@ -49,6 +49,7 @@ from roomops.schemas import (
     AbsenceNote,
     BarPair,
     Claim,
+    ComeBack,
     GameChange,
     GameConditions,
     GrantBreak,
@@ -456,7 +457,7 @@ def mark_away(hold_id: int) -> Response:
 
 @bp.post("/desk/seats/<int:hold_id>/back")
 def come_back(hold_id: int) -> Response:
-    absence = run(absences.come_back, hold_id)
+    absence = run(absences.come_back, hold_id, parse(ComeBack, request.form).overplayer_stack)
     name, seat = _absent(absence)
     overplayer = told_to_leave(db(), absence.id)  # R29
     leaves = f" {overplayer.full_name} must leave at the end of the hand (R29)." if overplayer else ""

@@ -32,6 +32,7 @@ class AbsencesEnded(Event):
 
     hold_ids: tuple[int, ...]
     outcome: str
+    overplayer_stack: int | None = None  # R27/R29: counted as the owner came back (one seat)
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,18 @@ class PlayerSeated(Event):
     buy_in: int
     method: str
     claimed: bool
+
+
+@dataclass(frozen=True)
+class PlayoverStarted(Event):
+    """A waiting player plays over an absent owner's seat (R29) with a buy-in of their own chips:
+    it is on the books as the overplayer's, on the owner's seat and table (R30, R32, R52)."""
+
+    hold: SeatHold
+    playover_id: int
+    player_id: int
+    buy_in: int
+    method: str
 
 
 @dataclass(frozen=True)

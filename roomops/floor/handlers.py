@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from roomops.absences.services import end_seat_absences
 from roomops.db import make_sessionmaker
+from roomops.errors import Conflict
 from roomops.floor import notify
 from roomops.floor.bus import HANDLERS_KEY, Context, Handlers, after_commit, emit
 from roomops.floor.events import (
@@ -22,11 +23,13 @@ from roomops.floor.events import (
     OffersEnded,
     OffersMade,
     PlayerSeated,
+    PlayoverStarted,
     SeatsEnded,
     SeatsMayOpen,
     StacksCarried,
 )
 from roomops.games.models import Game
+from roomops.ledger import playover_rows
 from roomops.ledger import services as ledger
 from roomops.lists.services import to_bottom_of_waiting_list
 from roomops.playovers.services import end_playovers
@@ -47,9 +50,13 @@ def end_what_sat_on_seats(c: Context, event: SeatsEnded) -> None:
 
 
 def end_playovers_of_absences(c: Context, event: AbsencesEnded) -> None:
-    """R29: the overplayer leaves when the owner comes back or loses the seat."""
-    end_playovers(c.session, c.actor, c.now, _PLAYOVER_ENDS[event.outcome], "hold_id",
-                  event.hold_ids)
+    """R29: the overplayer leaves when the owner comes back or loses the seat, with their stack
+    when the desk counted it (R27); a stack given for a seat nobody played over is refused."""
+    stack = event.overplayer_stack
+    if not end_playovers(c.session, c.actor, c.now, _PLAYOVER_ENDS[event.outcome], "hold_id",
+                         event.hold_ids, leave_amount=stack) and stack is not None:
+        raise Conflict("nobody was playing over the seat: there is no overplayer's stack to "
+                       "record", "R29")
 
 
 def end_playovers_of_player(c: Context, event: PlayerSeated) -> None:
@@ -60,6 +67,12 @@ def end_playovers_of_player(c: Context, event: PlayerSeated) -> None:
 def post_buy_in(c: Context, event: PlayerSeated) -> None:
     """R30/R27/R32: the buy-in the desk accepted is on the books, in the same transaction."""
     ledger.at_desk(c.session, c.actor, c.now, event.hold, event.buy_in, event.method)
+
+
+def post_playover_buy_in(c: Context, event: PlayoverStarted) -> None:
+    """R29/R30/R32: the overplayer's buy-in is on the books, theirs, on the owner's seat."""
+    playover_rows.at_start(c.session, c.actor, c.now, event.hold, event.playover_id,
+                           event.player_id, event.buy_in, event.method)
 
 
 def take_off_lists(c: Context, event: PlayerSeated) -> None:
@@ -113,6 +126,7 @@ HANDLERS: Handlers = {
     SeatsEnded: [end_what_sat_on_seats],
     AbsencesEnded: [end_playovers_of_absences],
     PlayerSeated: [end_playovers_of_player, post_buy_in, take_off_lists],
+    PlayoverStarted: [post_playover_buy_in],
     StacksCarried: [post_transfers],
     EntriesLeft: [cancel_offers_of_entries],
     MustMoveRefused: [release_refused_seat],

@@ -6,7 +6,9 @@ A cash-out is tied to the seat that ended and to the amount recorded as the play
 above the room's threshold, carries a supervisor's approval (``roomops.ledger.approval``): the
 caller has authenticated the approver (the web and API layers check their password,
 ``roomops.auth.approval``). A seat is cashed out once while its cash-out stands (a reversed one
-frees it, R52); the ledger's trigger refuses a second one too (migration 0023). The service
+frees it, R52); the ledger's trigger refuses a second one too (migration 0023). A playover's
+overplayer cashes out the same way, once per playover, tied to the stack recorded as the playover
+ended (``playovers.leave_amount``; ``roomops.ledger.playover_rows``, R29). The service
 takes ``(session, actor, now, ...)``, checks the actor's right, audits and never commits."""
 
 from __future__ import annotations
@@ -18,10 +20,12 @@ from sqlalchemy.orm import Session
 
 from roomops.actors import Actor, has_right
 from roomops.errors import Conflict
+from roomops.ledger import playover_rows
 from roomops.ledger.approval import approval_needed, check_approver
 from roomops.ledger.idempotency import fingerprint, replay
 from roomops.ledger.models import LedgerEntry, unreversed
-from roomops.ledger.posting import Posting, at_seat, check_seat, locked_hold, post
+from roomops.ledger.playover_rows import named
+from roomops.ledger.posting import Posting, SeatPlace, at_seat, check_seat, locked_hold, post
 from roomops.ledger.rules import check_amount, check_currency, check_method, signed
 from roomops.rooms.models import Room, Staff
 from roomops.seating.models import SeatHold
@@ -31,23 +35,26 @@ RULE = "R28"
 
 def cash_out(session: Session, actor: Actor, now: datetime, hold_id: int, amount: int,
              method: str = "cash", currency: str | None = None, key: str | None = None, *,
-             approver: Staff | None = None) -> LedgerEntry:
+             approver: Staff | None = None, playover_id: int | None = None) -> LedgerEntry:
     """R27/R28: pay the player who left seat ``hold_id`` for their chips, once per seat; an
     amount other than the recorded leave amount, or above the room's threshold, needs
-    ``approver``: an active supervisor of the room other than the actor."""
+    ``approver``: an active supervisor of the room other than the actor. With ``playover_id``:
+    the overplayer of that ended playover of the seat, tied to the stack recorded as they left,
+    once per playover (R29); the owner's seat may still be live."""
     actor.require("cash")  # R61: cashiers (and supervisors) log cash-outs
     check_amount(amount, RULE)
     check_method(method, RULE, "cash_out")
     room = session.get_one(Room, actor.room_id)
     check_currency(currency, room.currency)
     print_ = fingerprint(op="cash_out", hold_id=hold_id, amount=amount, method=method,
-                         staff=actor.staff_id, approver=approver.id if approver else None)
+                         staff=actor.staff_id, approver=approver.id if approver else None,
+                         **named(playover_id))
     hold = locked_hold(session, actor, hold_id)
     earlier = replay(session, LedgerEntry, room.id, key, print_)  # after the lock: see a racer's row
     if earlier is not None:
         return earlier
-    check_cashable(session, hold)
-    why = approval_needed(amount, hold.leave_amount, room.cash_out_approval_over)
+    place, recorded = _leaving(session, actor, hold, playover_id)
+    why = approval_needed(amount, recorded, room.cash_out_approval_over)
     note: dict[str, object] = {}
     if why is not None:
         if approver is None:
@@ -55,9 +62,20 @@ def cash_out(session: Session, actor: Actor, now: datetime, hold_id: int, amount
         _check(approver, actor, room)
         note = {"approved_by": approver.display_name, "approval_for": why.rule}
     return post(session, actor, now, Posting(
-        "cash_out", signed("cash_out", amount), method, **at_seat(session, hold),
-        approved_by_id=approver.id if why is not None and approver else None, note=note),
-        key, print_)
+        "cash_out", signed("cash_out", amount), method, **place,
+        approved_by_id=approver.id if why is not None and approver else None,
+        playover_id=playover_id, note=note), key, print_)
+
+
+def _leaving(session: Session, actor: Actor, hold: SeatHold,
+             playover_id: int | None) -> tuple[SeatPlace, int | None]:
+    """Who is paid and the amount recorded as they left (R27): the seat's player, or the
+    overplayer of the playover named (R29)."""
+    if playover_id is None:
+        check_cashable(session, hold)
+        return at_seat(session, hold), hold.leave_amount
+    playover = playover_rows.cashable(session, actor, hold, playover_id, RULE)
+    return playover_rows.overplayer_at(session, hold, playover.player_id), playover.leave_amount
 
 
 def check_cashable(session: Session, hold: SeatHold) -> None:

@@ -1,6 +1,7 @@
 """What the cage finds by typing (R28, R31, R52): seats of today, live or left, with what was
-recorded as the player left and whether the seat was cashed out; and the ledger rows of the seats
-found, each with whether it was reversed. Read-only; one statement each."""
+recorded as the player left and whether the seat was cashed out; playovers likewise, the
+overplayer's (R29); and the ledger rows of the seats found, each with whether it was reversed.
+Read-only; one statement each (the waiting cash-outs: one for the seats, one for playovers)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from sqlalchemy.orm import Session, aliased
 from roomops.games.models import Table
 from roomops.ledger.models import LedgerEntry, unreversed
 from roomops.ledger.search_terms import SeatSearch
+from roomops.playovers.models import Playover
 from roomops.rooms.models import Player, Staff
 from roomops.seating.models import SEATED, SeatHold
 
@@ -22,7 +24,9 @@ LIMIT = 30
 
 @dataclass(frozen=True, slots=True)
 class SeatLine:
-    """One seat found: ``cashed_out`` is the standing cash-out's amount (None: not cashed out)."""
+    """One seat found: ``cashed_out`` is the standing cash-out's amount (None: not cashed out).
+    With ``playover_id``: a playover of the seat, the player its overplayer, ended, outcome and
+    leave amount the playover's (R29)."""
 
     hold_id: int
     player_id: int
@@ -33,6 +37,7 @@ class SeatLine:
     outcome: str | None
     leave_amount: int | None
     cashed_out: int | None
+    playover_id: int | None = None
 
     @property
     def live(self) -> bool:
@@ -68,11 +73,23 @@ def find_seats(session: Session, room_id: int, search: SeatSearch, since: dateti
     return _lines(session, _seats(room_id, since).where(_matching(search)))
 
 
+def find_playovers(session: Session, room_id: int, search: SeatSearch,
+                   since: datetime) -> list[SeatLine]:
+    """R29: playovers whose overplayer (or seat, or table) matches ``search``, running or ended
+    since ``since``, running first."""
+    if search.empty:
+        return []
+    return _lines(session, _playovers(room_id, since).where(_matching(search)))
+
+
 def awaiting_cash_out(session: Session, room_id: int, since: datetime) -> list[SeatLine]:
-    """R28: seats left since ``since`` whose players have not cashed out, the latest first."""
+    """R28: seats left since ``since`` whose players have not cashed out, the latest first; then
+    the playovers ended since whose overplayers have not (R29)."""
     query = _seats(room_id, since).where(SeatHold.ended_at.is_not(None),
                                          SeatHold.outcome != "moved", _CASHED.is_(None))
-    return _lines(session, query)
+    playovers = _playovers(room_id, since).where(Playover.ended_at.is_not(None),
+                                                 _PLAYOVER_CASHED.is_(None))
+    return _lines(session, query) + _lines(session, playovers)
 
 
 def seat_rows(session: Session, room_id: int, since: datetime,
@@ -94,6 +111,27 @@ _CASH_OUT = aliased(LedgerEntry)
 _CASHED = (select(-_CASH_OUT.amount).where(
     _CASH_OUT.hold_id == SeatHold.id, _CASH_OUT.kind == "cash_out", _CASH_OUT.playover_id.is_(None),
     unreversed(_CASH_OUT)).limit(1).scalar_subquery())
+
+
+_PLAYOVER_CASH_OUT = aliased(LedgerEntry)
+# the playover's standing cash-out (R29), as a positive amount
+_PLAYOVER_CASHED = (select(-_PLAYOVER_CASH_OUT.amount).where(
+    _PLAYOVER_CASH_OUT.playover_id == Playover.id, _PLAYOVER_CASH_OUT.kind == "cash_out",
+    unreversed(_PLAYOVER_CASH_OUT)).limit(1).scalar_subquery())
+
+
+def _playovers(room_id: int, since: datetime) -> Select[tuple[object, ...]]:
+    """The playovers as ``_seats`` has seats: the overplayer, the owner's seat, the playover's end
+    and leave amount, its cash-out and its id."""
+    return (select(SeatHold.id, Player.id, Player.first_name, Player.last_name, Table.name,
+                   SeatHold.seat_no, Playover.ended_at, Playover.outcome, Playover.leave_amount,
+                   _PLAYOVER_CASHED, Playover.id)
+            .select_from(Playover).join(SeatHold, SeatHold.id == Playover.hold_id)
+            .join(Player, Player.id == Playover.player_id).join(Table, Table.id == SeatHold.table_id)
+            .where(Playover.room_id == room_id,
+                   or_(Playover.ended_at.is_(None), Playover.ended_at >= since))
+            .order_by(Playover.ended_at.desc().nulls_first(), Table.name, SeatHold.seat_no)
+            .limit(LIMIT))
 
 
 def _seats(room_id: int, since: datetime) -> Select[tuple[object, ...]]:
@@ -119,7 +157,8 @@ def _matching(search: SeatSearch) -> ColumnElement[bool]:
 
 
 def _lines(session: Session, query: Select[tuple[object, ...]]) -> list[SeatLine]:
+    """``_seats`` or ``_playovers`` rows as lines (a playover's carries its id last)."""
     return [SeatLine(hold_id, player_id, f"{first} {last}".strip(), table, seat_no, ended_at,
-                     outcome, leave, cashed)
-            for hold_id, player_id, first, last, table, seat_no, ended_at, outcome, leave, cashed
-            in session.execute(query)]
+                     outcome, leave, cashed, *playover)
+            for hold_id, player_id, first, last, table, seat_no, ended_at, outcome, leave, cashed,
+            *playover in session.execute(query)]

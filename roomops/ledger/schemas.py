@@ -35,6 +35,15 @@ class Movement(Body):
     idempotency_key: IdempotencyKey | None = None
 
 
+class ChipsMovement(Movement):
+    """A buy-in, add-on or cash-out of the seat's player, or with ``playover_id`` of the
+    overplayer of that playover of the seat (R29)."""
+
+    playover_id: Id | None = Field(None, description=(
+        "R29: the playover of the seat whose overplayer the chips are for (buy-in, add-on) or "
+        "from (cash-out, once the playover ended); omitted: the seat's own player"))
+
+
 class Approval(Body):
     """R28/R61: a second person's approval, given with their own username and password."""
 
@@ -42,9 +51,10 @@ class Approval(Body):
     password: Annotated[str, StringConstraints(min_length=1, max_length=200)]
 
 
-class CashOut(Movement):
-    """R27/R28: the cash-out of a player who left seat ``hold_id``; ``approval`` when the amount
-    differs from the one recorded as they left or is above the room's threshold."""
+class CashOut(ChipsMovement):
+    """R27/R28: the cash-out of a player who left seat ``hold_id`` (or of the overplayer of its
+    ended playover ``playover_id``, R29); ``approval`` when the amount differs from the one
+    recorded as they left or is above the room's threshold."""
 
     approval: Approval | None = None
 

@@ -21,9 +21,19 @@ from roomops.actors import Actor, get_in_room
 from roomops.errors import Conflict, Invalid
 from roomops.floor.events import Carried
 from roomops.games.models import Game
+from roomops.ledger import playover_rows
 from roomops.ledger.idempotency import fingerprint, replay
 from roomops.ledger.models import LedgerEntry, unreversed
-from roomops.ledger.posting import Posting, at_seat, check_seat, locked_hold, post, post_many
+from roomops.ledger.playover_rows import named
+from roomops.ledger.posting import (
+    Posting,
+    SeatPlace,
+    at_seat,
+    check_seat,
+    locked_hold,
+    post,
+    post_many,
+)
 from roomops.ledger.rules import (
     AT_TABLE,
     TRANSFER,
@@ -43,10 +53,13 @@ RULES = {"buy_in": "R30", "add_on": "R28"}
 
 
 def buy_in(session: Session, actor: Actor, now: datetime, hold_id: int, amount: int,
-           method: str = "cash", currency: str | None = None, key: str | None = None) -> LedgerEntry:
+           method: str = "cash", currency: str | None = None, key: str | None = None, *,
+           playover_id: int | None = None) -> LedgerEntry:
     """R30: the chips a seated player sits down with, within the game's range, once per seat
-    (more chips later are an add-on)."""
-    return _movement(session, actor, now, "buy_in", hold_id, amount, method, currency, key)
+    (more chips later are an add-on); with ``playover_id``, the overplayer's on that playover of
+    the seat (R29), once per playover."""
+    return _movement(session, actor, now, "buy_in", hold_id, amount, method, currency, key,
+                     playover_id=playover_id)
 
 
 def at_desk(session: Session, actor: Actor, now: datetime, hold: SeatHold, amount: int,
@@ -85,9 +98,12 @@ def table_changes(session: Session, actor: Actor, now: datetime, game_id: int,
 
 
 def add_on(session: Session, actor: Actor, now: datetime, hold_id: int, amount: int,
-           method: str = "cash", currency: str | None = None, key: str | None = None) -> LedgerEntry:
-    """R28/R30: chips added between hands; an add-on only ever adds (no weeding)."""
-    return _movement(session, actor, now, "add_on", hold_id, amount, method, currency, key)
+           method: str = "cash", currency: str | None = None, key: str | None = None, *,
+           playover_id: int | None = None) -> LedgerEntry:
+    """R28/R30: chips added between hands; an add-on only ever adds (no weeding). With
+    ``playover_id``: chips for the overplayer of that live playover of the seat (R29)."""
+    return _movement(session, actor, now, "add_on", hold_id, amount, method, currency, key,
+                     playover_id=playover_id)
 
 
 def rebuy(session: Session, actor: Actor, now: datetime, hold_id: int, amount: int | None = None,
@@ -124,14 +140,15 @@ def reverse(session: Session, actor: Actor, now: datetime, entry_id: int, reason
         "reversal", -entry.amount, entry.method, player_id=entry.player_id, game_id=entry.game_id,
         table_id=entry.table_id, hold_id=entry.hold_id, slip_id=entry.slip_id,
         reason=reason.strip(), reverses_id=entry.id, period_start=entry.period_start,
-        period_end=entry.period_end, hand_id=entry.hand_id, down_id=entry.down_id), key,
-        print_)
+        period_end=entry.period_end, hand_id=entry.hand_id, down_id=entry.down_id,
+        playover_id=entry.playover_id), key, print_)
 
 
 def _movement(session: Session, actor: Actor, now: datetime, kind: str, hold_id: int, amount: int,
               method: str, currency: str | None, key: str | None, *,
-              after_all_in: bool | None = None) -> LedgerEntry:
-    """``after_all_in``: None for an add-on; a bool for a rebuy (R30, ``rebuy``)."""
+              after_all_in: bool | None = None, playover_id: int | None = None) -> LedgerEntry:
+    """``after_all_in``: None for an add-on; a bool for a rebuy (R30, ``rebuy``).
+    ``playover_id``: the overplayer's chips on that playover of the seat (R29)."""
     actor.require("cash")  # R61: cashiers (and supervisors) log buy-ins and cash-outs
     rule = RULES[kind]
     check_amount(amount, rule)
@@ -139,19 +156,31 @@ def _movement(session: Session, actor: Actor, now: datetime, kind: str, hold_id:
     room = session.get_one(Room, actor.room_id)
     check_currency(currency, room.currency)
     print_ = fingerprint(op=kind, hold_id=hold_id, amount=amount, method=method,
-                         staff=actor.staff_id, rebuy=after_all_in)
+                         staff=actor.staff_id, rebuy=after_all_in, **named(playover_id))
     hold = locked_hold(session, actor, hold_id)
     earlier = replay(session, LedgerEntry, room.id, key, print_)  # after the lock: see a racer's row
     if earlier is not None:
         return earlier
-    check_seat(hold, rule, live=True)
-    seat = at_seat(session, hold)
+    seat = _place(session, actor, hold, playover_id, rule)
     game = session.get_one(Game, seat["game_id"])
-    if kind == "buy_in":
+    if kind == "buy_in" and playover_id is not None:
+        check_buy_in(amount, game.min_buyin, game.max_buyin)
+        playover_rows.check_first_buy_in(session, playover_id)
+    elif kind == "buy_in":
         _check_first_buy_in(session, hold, amount, game)
     short = after_all_in is not None and _short_rebuy(session, hold, amount, game, after_all_in)
     return post(session, actor, now, Posting(kind, signed(kind, amount), method, **seat,
-                                             short_buy_in=short), key, print_)
+                                             short_buy_in=short, playover_id=playover_id),
+                key, print_)
+
+
+def _place(session: Session, actor: Actor, hold: SeatHold, playover_id: int | None,
+           rule: str) -> SeatPlace:
+    """Where the chips go: the player sitting in the seat, or the overplayer playing over it."""
+    if playover_id is not None:
+        return playover_rows.playing_over(session, actor, hold, playover_id, rule)
+    check_seat(hold, rule, live=True)
+    return at_seat(session, hold)
 
 
 def _short_rebuy(session: Session, hold: SeatHold, amount: int, game: Game, after_all_in: bool) -> bool:
@@ -188,7 +217,8 @@ def _check_first_buy_in(session: Session, hold: SeatHold, amount: int, game: Gam
 
 
 _STANDING_BUY_IN = select(LedgerEntry.id).where(
-    LedgerEntry.hold_id == bindparam("hold"), LedgerEntry.kind == "buy_in", unreversed()).limit(1)
+    LedgerEntry.hold_id == bindparam("hold"), LedgerEntry.kind == "buy_in",
+    LedgerEntry.playover_id.is_(None), unreversed()).limit(1)  # a playover's is the overplayer's
 
 
 def _reversed(session: Session, entry_id: int) -> bool:

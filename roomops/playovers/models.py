@@ -2,7 +2,9 @@
 
 The owner keeps the seat hold and their absence; the owner's chips are the absence's ``stack``
 (counted when they left, the play-over box) and the overplayer's own chips are ``buy_in`` here, so
-the two are never mixed. Nothing is deleted: a playover ends with a time and an outcome."""
+the two are never mixed. Nothing is deleted: a playover ends with a time and an outcome. The
+overplayer's chips are on the books as ledger rows naming the playover (its buy-in, add-ons and
+cash-out, docs/ledger.md "Playovers on the books"), never on the owner's rows."""
 
 from __future__ import annotations
 
@@ -30,6 +32,9 @@ class Playover(Base):
         CheckConstraint("(ended_at IS NULL) = (outcome IS NULL)", name="ended"),
         CheckConstraint("ended_at IS NULL OR ended_at >= started_at", name="ended_after_start"),
         CheckConstraint("buy_in > 0", name="buy_in"),
+        # R27/R29: the overplayer's stack is counted as the playover ends, or later at the cage
+        CheckConstraint("leave_amount IS NULL OR (leave_amount >= 0 AND ended_at IS NOT NULL)",
+                        name="leave_amount"),
         # one live playover per seat hold, and one per player (R29)
         Index("uq_playovers_live_hold", "hold_id", unique=True,
               sqlite_where=_LIVE, postgresql_where=_LIVE),
@@ -48,3 +53,6 @@ class Playover(Base):
     reason: Mapped[str | None] = mapped_column(Text)  # out of list order (R13)
     ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     outcome: Mapped[PlayoverOutcome | None] = mapped_column(String(16))
+    # R27/R29: the overplayer's counted stack as they left (None: not counted, the sweep ended it
+    # or the overplayer sat down elsewhere); the playover's cash-out is tied to it
+    leave_amount: Mapped[Minor | None]

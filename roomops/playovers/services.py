@@ -16,13 +16,15 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, aliased
 
 from roomops.absences.models import Absence
-from roomops.absences.rules import Refusal, is_running
+from roomops.absences.rules import Refusal, check_overplayer_stack, is_running
 from roomops.actors import Actor, get_in_room
 from roomops.audit.service import record
 from roomops.db import end_live_by
 from roomops.errors import Conflict
-from roomops.floor.bus import command
+from roomops.floor.bus import command, emit
+from roomops.floor.events import PlayoverStarted
 from roomops.games.models import Game, Table
+from roomops.ledger.rules import AT_TABLE, check_method
 from roomops.lists.models import ListEntry
 from roomops.playovers.models import Playover
 from roomops.playovers.rules import (
@@ -43,11 +45,14 @@ from roomops.seating.rules import check_buy_in
 @command
 def start_playover(session: Session, actor: Actor, now: datetime, hold_id: int, *, buy_in: int,
                    entry_id: int | None = None, reason: str | None = None,
-                   owner_consents: bool = False) -> Playover:
+                   owner_consents: bool = False, buy_in_method: str = AT_TABLE) -> Playover:
     """R29: the next eligible entry of the game's waiting list or the table's reserve list (R14)
-    plays over the seat of an owner on a break or away, with ``buy_in`` of their own chips (R30);
-    ``entry_id`` out of list order only with a written reason (R13)."""
+    plays over the seat of an owner on a break or away, with ``buy_in`` of their own chips (R30),
+    paid as ``buy_in_method`` says (R32: cash at the table unless the desk says otherwise), on the
+    books as the overplayer's (``PlayoverStarted``); ``entry_id`` out of list order only with a
+    written reason (R13)."""
     actor.require("floor")
+    check_method(buy_in_method, "R30", "buy_in")
     hold, table, game = queries.seated_hold(session, actor, hold_id, "R29")
     absence = _absent_owner(session, hold, now)
     room = session.get_one(Room, actor.room_id)
@@ -69,7 +74,8 @@ def start_playover(session: Session, actor: Actor, now: datetime, hold_id: int, 
     record(session, actor, now, "playover.started", ("seat_hold", hold.id), reason=playover.reason,
            playover_id=playover.id, player_id=entry.player_id, entry_id=entry.id,
            owner_id=hold.player_id, table_id=table.id, seat_no=hold.seat_no, buy_in=buy_in,
-           owner_stack=absence.stack, owner_consented=owner_consents)
+           owner_stack=absence.stack, owner_consented=owner_consents, buy_in_method=buy_in_method)
+    emit(session, PlayoverStarted(hold, playover.id, entry.player_id, buy_in, buy_in_method))
     return playover
 
 
@@ -93,29 +99,36 @@ def ask_no_playover(session: Session, actor: Actor, now: datetime, hold_id: int,
 
 
 @command
-def stop_playover(session: Session, actor: Actor, now: datetime, hold_id: int) -> Playover:
-    """R29: the supervisor ends a playover (the overplayer leaves); their list entry keeps its place."""
+def stop_playover(session: Session, actor: Actor, now: datetime, hold_id: int, stack: int) -> Playover:
+    """R29: the supervisor ends a playover (the overplayer leaves with ``stack``, counted: their
+    cash-out is tied to it, R27); their list entry keeps its place."""
     actor.require("floor")
+    check_overplayer_stack(stack)
     hold, _table, _game = queries.seated_hold(session, actor, hold_id, "R29")
-    ended = end_playovers(session, actor, now, "stopped", "hold_id", [hold.id])
+    ended = end_playovers(session, actor, now, "stopped", "hold_id", [hold.id], leave_amount=stack)
     if not ended:
         raise Conflict("nobody is playing over this seat", "R29")
     return session.get_one(Playover, ended[0])
 
 
 def end_playovers(session: Session, actor: Actor, now: datetime, outcome: str,
-                  key: Literal["hold_id", "player_id"], ids: Collection[int]) -> list[int]:
+                  key: Literal["hold_id", "player_id"], ids: Collection[int], *,
+                  leave_amount: int | None = None) -> list[int]:
     """End the live playovers on the owners' seat holds (``key`` "hold_id") or by the
     overplayers ("player_id") ``ids``: one conditional UPDATE ... RETURNING (``end_live_by``;
     nothing read first: usually there is none) and their audit rows, however many there are.
     Returns the ids of those this transaction ended. The overplayer vacates at the end of the
-    hand; their list entry was never ended, so it keeps its place (R29)."""
+    hand; their list entry was never ended, so it keeps its place (R29). ``leave_amount``: the
+    overplayer's counted stack, where a person ends one seat's playover (R27); otherwise none is
+    recorded and the cage's cash-out needs a supervisor's approval."""
+    # a live playover has no leave amount (ck_playovers_leave_amount): setting None changes nothing
     ended = sorted(end_live_by(session, Playover, key, list(ids), now, outcome,
-                               ("hold_id", "player_id", "entry_id", "buy_in")))
+                               ("hold_id", "player_id", "entry_id", "buy_in"),
+                               leave_amount=leave_amount))
     for p in ended:
         record(session, actor, now, "playover.ended", ("seat_hold", p.hold_id), playover_id=p.id,
                player_id=p.player_id, entry_id=p.entry_id, outcome=outcome, buy_in=p.buy_in,
-               leave_at_end_of_hand=outcome in ("owner_back", "stopped"))
+               leave_amount=leave_amount, leave_at_end_of_hand=outcome in ("owner_back", "stopped"))
     return [p.id for p in ended]
 
 

@@ -103,11 +103,19 @@ def test_api_and_desk_seat_change(client, room, session, now):
     session.commit()
     hold = session.scalar(select(SeatHold).where(SeatHold.table_id == table.id, SeatHold.seat_no == 1))
     api = Api(client, token_for(room, session, "supervisor"))
-    resp = api.post(f"/seats/{hold.id}/seat-change", json={"seat_no": 8})
+    # R36/R18: the seat change asks for the counted stack, which the new seat carries
+    refused(api.post(f"/seats/{hold.id}/seat-change", json={"seat_no": 8}), 422, "R36")
+    refused(api.post(f"/seats/{hold.id}/seat-change", json={"seat_no": 8, "stack": 0}), 422, "R36")
+    resp = api.post(f"/seats/{hold.id}/seat-change", json={"seat_no": 8, "stack": 15000})
     assert resp.status_code == 201, resp.text
-    assert (resp.json["seat_no"], resp.json["table_id"]) == (8, table.id)
-    refused(api.post(f"/seats/{resp.json['id']}/seat-change", json={"seat_no": 0}), 422, "R4")
+    assert (resp.json["seat_no"], resp.json["table_id"], resp.json["buy_in"]) == (8, table.id, 15000)
+    refused(api.post(f"/seats/{resp.json['id']}/seat-change", json={"seat_no": 0, "stack": 1}),
+            422, "R4")
     desk = login(client, "main-supervisor")
-    page = desk.post(f"/desk/seats/{resp.json['id']}/seat-change", data={"seat_no": "9"},
-                     follow_redirects=True)
+    assert desk.post(f"/desk/seats/{resp.json['id']}/seat-change",
+                     data={"seat_no": "9"}).status_code == 422  # the desk asks for the stack too
+    page = desk.post(f"/desk/seats/{resp.json['id']}/seat-change",
+                     data={"seat_no": "9", "stack": "160.00"}, follow_redirects=True)
     assert "S1-1 Player changed to seat 9 at table 1" in page.text
+    assert session.scalar(select(SeatHold.buy_in).where(SeatHold.table_id == table.id,
+                                                        SeatHold.seat_no == 9)) == 16000

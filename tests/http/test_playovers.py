@@ -57,10 +57,14 @@ def test_desk_playover_shown_then_the_owner_back_tells_the_overplayer_to_leave(s
     assert "Ada Wait plays over seat 3 at table 1 with £150.00" in resp.text
     html = sup_client.get("/desk/fragment").text
     assert 'data-playover="Ada Wait"' in html and "played over: Ada Wait" in html
-    resp = sup_client.post(f"/desk/seats/{holds[2].id}/back", follow_redirects=True)
+    # the desk's "back" form of a played-over seat asks for the overplayer's counted stack (R27)
+    assert 'name="overplayer_stack"' in sup_client.get("/desk").text
+    resp = sup_client.post(f"/desk/seats/{holds[2].id}/back", data={"overplayer_stack": "175"},
+                           follow_redirects=True)
     assert "Ada Wait must leave at the end of the hand (R29)" in resp.text
     assert "played over" not in sup_client.get("/desk/fragment").text
-    assert session.scalar(select(Playover)).outcome == "owner_back"
+    playover = session.scalar(select(Playover))
+    assert (playover.outcome, playover.leave_amount) == ("owner_back", 17500)
 
 
 def test_desk_playover_refusals_name_r29_and_change_nothing(sup_client, room, session, now, clock):
@@ -85,8 +89,10 @@ def test_desk_playover_refusals_name_r29_and_change_nothing(sup_client, room, se
                                   data={"buy_in": "150", "owner_consents": "on"}), 409, "R29",
                   "already playing over this seat")
     assert _counts(session) == before
-    resp = sup_client.post(f"/desk/seats/{holds[2].id}/playover/end", follow_redirects=True)
-    assert "Ada Wait leaves seat 3 at table 1 at the end of the hand" in resp.text
+    assert sup_client.post(f"/desk/seats/{holds[2].id}/playover/end").status_code == 422  # R27
+    resp = sup_client.post(f"/desk/seats/{holds[2].id}/playover/end", data={"stack": "120"},
+                           follow_redirects=True)
+    assert "Ada Wait leaves seat 3 at table 1 at the end of the hand with £120.00" in resp.text
 
 
 def test_desk_no_playover_to_the_second(sup_client, room, session, now, clock):
@@ -122,9 +128,12 @@ def test_api_playover_start_room_view_and_end(client, room, session, now, clock)
     seat = api.get("/room").json["games"][0]["tables"][0]["seats"][2]
     assert seat["playover"]["player"] == "Ada Wait" and seat["playover"]["buy_in"] == 15000
     assert seat["absence"]["kind"] == "break"
-    ended = api.post(f"/seats/{holds[2].id}/playover/end")
+    refused(api.post(f"/seats/{holds[2].id}/playover/end", json={}), 422, "R29")  # the stack
+    refused(api.post(f"/seats/{holds[2].id}/playover/end", json={"stack": -1}), 422, "R29")
+    ended = api.post(f"/seats/{holds[2].id}/playover/end", json={"stack": 0})  # lost it all
     assert ended.status_code == 200 and ended.json["outcome"] == "stopped"
-    refused(api.post(f"/seats/{holds[2].id}/playover/end"), 409, "R29")
+    assert ended.json["leave_amount"] == 0
+    refused(api.post(f"/seats/{holds[2].id}/playover/end", json={"stack": 0}), 409, "R29")
     assert api.get("/room").json["games"][0]["tables"][0]["seats"][2]["playover"] is None
 
 

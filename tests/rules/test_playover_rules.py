@@ -7,6 +7,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from roomops.absences.rules import check_overplayer_stack
+from roomops.errors import Invalid
 from roomops.playovers.rules import (
     Overplayer,
     no_playover_deadline,
@@ -66,3 +68,14 @@ def test_no_playover_request_limits():
     assert "already asked" in no_playover_refusal(5, 10, True, False).reason
     assert "already playing over" in no_playover_refusal(5, 10, False, True).reason
     assert no_playover_deadline(T, 7) == T + timedelta(minutes=7)
+
+
+@pytest.mark.parametrize("stack", [None, 0, 1, 10**12])
+def test_r27_r29_an_overplayers_counted_stack_is_nothing_or_more(stack):
+    check_overplayer_stack(stack)  # None: not counted (the cage's cash-out then needs approval)
+
+
+def test_r29_a_negative_overplayer_stack_is_refused_naming_r29():
+    with pytest.raises(Invalid) as err:
+        check_overplayer_stack(-1)
+    assert err.value.rule == "R29" and err.value.amounts == {"stack": -1}

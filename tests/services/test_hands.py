@@ -210,14 +210,17 @@ def test_r36_a_seat_change_two_seats_away_from_the_button_owes_the_big_blind(roo
     other = room.table(now, game, "2")
     lists.join(session, room.sup, now, player_id=holds[2].player_id, table_id=other.id)
     _hand(room, session, now, table, 1, high_card_seat=1)  # button 1: seat 2 moves to 7, past 3-6
-    far = change_seat(session, room.sup, now, holds[2].id, 7)
+    far = change_seat(session, room.sup, now, holds[2].id, 7, stack=12345)
     assert session.get_one(SeatBlinds, far.id).owes_bb
-    assert (far.table_id, far.seat_no, far.buy_in) == (table.id, 7, holds[2].buy_in)
-    near = change_seat(session, room.sup, now, holds[6].id, 8)  # past nobody: owes nothing
+    # R18/R36: the counted stack is the new seat's last known stack, audited as counted
+    assert (far.table_id, far.seat_no, far.buy_in) == (table.id, 7, 12345)
+    assert audits(session, "seat.moved")[-1].detail["stack_counted"] is True
+    near = change_seat(session, room.sup, now, holds[6].id, 8, stack=game.min_buyin)  # owes nothing
     assert not session.get_one(SeatBlinds, near.id).owes_bb
     assert audits(session, "seat.moved")[-1].detail["move"] == "seat_change"
-    refused(lambda: change_seat(session, room.sup, now, holds[1].id, 8), "R20")  # taken
-    refused(lambda: change_seat(session, room.sup, now, holds[1].id, 10), "R4")
-    refused(lambda: change_seat(session, room.actor("dealer"), now, holds[1].id, 9), "R61")
+    refused(lambda: change_seat(session, room.sup, now, holds[1].id, 8, stack=1), "R20")  # taken
+    refused(lambda: change_seat(session, room.sup, now, holds[1].id, 10, stack=1), "R4")
+    refused(lambda: change_seat(session, room.sup, now, holds[1].id, 9, stack=0), "R18")  # counted
+    refused(lambda: change_seat(session, room.actor("dealer"), now, holds[1].id, 9, stack=1), "R61")
     # a seat change keeps the player's place on another table's reserve list (R11, R18)
     assert [e.table_id for e in lists.list_entries(session, game.id, other.id)] == [other.id]

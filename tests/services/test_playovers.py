@@ -165,11 +165,14 @@ def test_r29_no_playover_limits(room, session, floor):
 def test_r29_owner_back_ends_the_playover_and_the_overplayer_keeps_the_top(room, session, floor):
     game, _table, holds, waiting, entries, at = floor
     po = playovers.start_playover(session, room.sup, at, holds[2].id, buy_in=BUY_IN)
-    absences.come_back(session, room.sup, at + 20 * MIN, holds[2].id)
+    refused(lambda: absences.come_back(session, room.sup, at, holds[2].id, -1), "R29", error=Invalid)
+    absences.come_back(session, room.sup, at + 20 * MIN, holds[2].id, overplayer_stack=12500)
     session.refresh(po)
-    assert (po.outcome, po.ended_at) == ("owner_back", at + 20 * MIN)
+    # R27/R29: the overplayer's stack, counted as the owner came back, is recorded on the playover
+    assert (po.outcome, po.ended_at, po.leave_amount) == ("owner_back", at + 20 * MIN, 12500)
     row = audits(session, "playover.ended")[-1]
     assert row.detail["leave_at_end_of_hand"] is True and row.detail["player_id"] == waiting[0].id
+    assert row.detail["leave_amount"] == 12500
     assert playovers.told_to_leave(session, po.absence_id).id == waiting[0].id
     assert [e.id for e in lists.list_entries(session, game.id, None)] == [e.id for e in entries]
 
@@ -211,10 +214,19 @@ def test_r29_owner_leaving_ends_the_playover(room, session, floor):
 def test_r29_supervisor_stops_a_playover(room, session, floor):
     _game, _table, holds, _waiting, _entries, at = floor
     po = playovers.start_playover(session, room.sup, at, holds[2].id, buy_in=BUY_IN)
-    assert playovers.stop_playover(session, room.sup, at + MIN, holds[2].id).id == po.id
-    assert po.outcome == "stopped"
-    refused(lambda: playovers.stop_playover(session, room.sup, at + MIN, holds[2].id), "R29",
+    refused(lambda: playovers.stop_playover(session, room.sup, at + MIN, holds[2].id, -1), "R29",
+             "counted", error=Invalid)
+    assert playovers.stop_playover(session, room.sup, at + MIN, holds[2].id, 0).id == po.id
+    assert (po.outcome, po.leave_amount) == ("stopped", 0)  # lost it all: nothing to cash out
+    refused(lambda: playovers.stop_playover(session, room.sup, at + MIN, holds[2].id, 5), "R29",
              "nobody is playing over")
+
+
+def test_r29_a_stack_for_a_seat_nobody_plays_over_is_refused(room, session, floor):
+    _game, _table, holds, _waiting, _entries, at = floor
+    refused(lambda: absences.come_back(session, room.sup, at + MIN, holds[2].id,
+                                       overplayer_stack=100), "R29", "nobody was playing over")
+    session.rollback()  # as the request's unit of work does: nothing was written
 
 
 def test_r29_ending_many_playovers_is_one_update(room, session, now, connection):

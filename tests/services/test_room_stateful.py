@@ -194,7 +194,7 @@ def _machine(session: Session, start: datetime) -> type[RuleBasedStateMachine]:
         @precondition(lambda self: bool(self.live("seated")))
         def stop_playover(self, k: int) -> None:
             live = self.live("seated")
-            self.act(playovers.stop_playover, live[k % len(live)].id)
+            self.act(playovers.stop_playover, live[k % len(live)].id, k * 100)
 
         @rule(seconds=st.sampled_from([1, 59, 60, 300, 599, 600, 601, 3600]))
         def advance(self, seconds: int) -> None:

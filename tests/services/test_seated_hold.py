@@ -26,7 +26,7 @@ ACTIONS = {
     "playover": ("R29", lambda s, a, now, h, t2: playovers.start_playover(s, a, now, h, buy_in=100)),
     "move": ("R19", lambda s, a, now, h, t2: move_player(s, a, now, h, table_id=t2, seat_no=9,
                                                          stack=100)),
-    "seat change": ("R36", lambda s, a, now, h, t2: change_seat(s, a, now, h, 9)),
+    "seat change": ("R36", lambda s, a, now, h, t2: change_seat(s, a, now, h, 9, stack=10000)),
     "penalty": ("R55", lambda s, a, now, h, t2: penalties.give_penalty(s, a, now, h, kind="warning",
                                                                        reason="x")),
     "next penalty": ("R55", lambda s, a, now, h, t2: penalties.suggest(s, a, now, h)),
