@@ -336,12 +336,17 @@ def test_a_whole_night_through_the_screens_closes_to_the_chip(live: Live, browse
     start.locator("input[name=buy_in]").fill("150")
     start.get_by_role("button", name="Start the playover").click()
     night.ok(desk, "Dora Over plays over seat 5 at table 3 with £150.00")
+    night.moved("3", 15000)  # the overplayer's own buy-in, apart from the owner's box
     expect(night.at_table("3").locator("[data-played-seat='5']")).to_contain_text(
         "Dora O. plays over with £150.00 · the box is T3p5 N.'s: £160.00")
     live.clock.advance(minutes=20)
     dialog = night.act("3", 5)
-    dialog.get_by_role("button", name="Back at the table").click()
+    back = dialog.locator("section[data-for=seat-absent] form[data-when=played]",
+                          has=desk.locator("input[name=overplayer_stack]"))
+    back.locator("input[name=overplayer_stack]").fill("175")
+    back.get_by_role("button", name="Back at the table").click()
     night.ok(desk, "Dora Over must leave at the end of the hand (R29)")
+    night.cash_out("Dora Over", "3", 17500)
 
     # 22:00: shift 1 (nothing happened) and shift 2 are counted and closed by two people, with the
     # tables still running (the room's policy warns, R54).

@@ -215,11 +215,16 @@ def test_a_whole_night_closes_to_the_chip(client, room, session, clock):
     dora = n.player("Dora Over")
     n.ok(n.sup.post("/entries", json={"player_id": dora, "game_id": time_game}))
     n.ok(n.sup.post(f"/seats/{three[4]}/break", json={"stack": 16000}))
-    n.ok(n.sup.post(f"/seats/{three[4]}/playover", json={"buy_in": 15000}))
+    playover = n.ok(n.sup.post(f"/seats/{three[4]}/playover", json={"buy_in": 15000}))
+    n.moved(t3, 15000)  # the overplayer's own buy-in, apart from the owner's box
     assert n.seat_of(t3, n.player_of[three[4]])["playover"]["player_id"] == dora
     n.later(minutes=20)
-    n.ok(n.sup.post(f"/seats/{three[4]}/back"), 200)
+    n.ok(n.sup.post(f"/seats/{three[4]}/back", json={"overplayer_stack": 17500}), 200)
     assert n.seat_of(t3, n.player_of[three[4]])["playover"] is None
+    paid = {"hold_id": three[4], "amount": 17500, "playover_id": playover["id"]}
+    n.ok(n.cashier.post("/ledger/cash-outs", json=paid))
+    n.moved(t3, -17500)
+    refused(n.cashier.post("/ledger/cash-outs", json=paid), 409, "R28")  # once per playover
 
     # Shift 2 ends at 22:00: shift 1 (nothing happened) and shift 2 are counted and closed,
     # tables still running (the room's policy warns, R54).
