@@ -1,17 +1,20 @@
-"""Random sequences of money actions keep the books (R27, R28, R30-R32, R52, R54; Hypothesis
-stateful testing on every configured database).
+"""Random sequences of money actions keep the books (R27, R28, R30-R32, R52, R54; Hypothesis stateful
+testing on every configured database).
 
 Actions: buy-ins, add-ons, leaving with a recorded amount and cashing out (with or without a
 supervisor's approval: never more than one standing cash-out per seat, an approval never the
-poster's own), reversals (never by the row's poster: the room requires two people), transit requests
-and every transit step by any staff member, each with an idempotency key drawn from a small pool (so
-keys are reused for other content), retries of earlier keyed requests, and the clock moving on by
-hours through the room's shifts (R54: five a day, one after midnight), and shift closes by two
-people (tables counted at what the ledger expects, or a chip off with an explanation), early or on
-time, in order or not. After every step: the ledger's totals per table, game, staff member and
-shift equal the sum of the rows the model expects (each row in the shift of the moment it was
-posted, or the next open one when that shift was closed early), the day's report per shift adds
-up, a closed shift's figures are still those it closed with, a retry
+poster's own), playovers (an owner's break, a listed player playing over with their own buy-in
+posted as the playover's row, add-ons and a cash-out naming the playover, the owner back with the
+overplayer's counted stack or without: never more than one standing cash-out per playover, and a
+playover's rows always the overplayer's), reversals (never by the row's poster: the room requires
+two people), transit requests and every transit step by any staff member, each with an idempotency
+key drawn from a small pool (so keys are reused for other content), retries of earlier keyed
+requests, and the clock moving on by hours through the room's shifts (R54: five a day, one after
+midnight), and shift closes by two people (tables counted at what the ledger expects, or a chip off
+with an explanation), early or on time, in order or not. After every step: the ledger's totals per
+table, game, staff member and shift equal the sum of the rows the model expects (each row in the
+shift of the moment it was posted, or the next open one when that shift was closed early), the
+day's report per shift adds up, a closed shift's figures are still those it closed with, a retry
 returned the first result and posted nothing, every reversal nets its row to zero, slip numbers run
 1..n with none missing or repeated, and a refusal names a rule and changes nothing."""
 
@@ -34,20 +37,26 @@ from hypothesis.stateful import (
 from sqlalchemy import exists, func, select
 from sqlalchemy.orm import Session, aliased
 
+from roomops.absences import services as absences
 from roomops.audit.models import AuditEvent
 from roomops.errors import RoomopsError
+from roomops.jobs.sweep import sweep
 from roomops.ledger import cash_outs, dayclose, transit
 from roomops.ledger import services as ledger
 from roomops.ledger.dayclose import Count
-from roomops.ledger.models import LedgerEntry, TransitSlip
+from roomops.ledger.models import LedgerEntry, TransitSlip, unreversed
 from roomops.ledger.numbers import last_slip_number
 from roomops.ledger.report import day_report, expected_by_table
+from roomops.lists import services as lists
 from roomops.money import Money
+from roomops.playovers.models import Playover
+from roomops.playovers.services import start_playover
 from roomops.rooms.shifts import shift_of
 from roomops.seating import seats
 from tests.factories import Room_
 
 ROOMS = itertools.count()
+OVERPLAYERS = itertools.count()
 ROLES = ("supervisor", "cashier", "admin")
 AMOUNTS = st.one_of(st.integers(-100, 45000), st.sampled_from([0, 10000, 40000, 40001, 150.5]))
 KEYS = st.sampled_from([None, None, "a", "b", "c", "d"])
@@ -63,8 +72,9 @@ def _machine(session: Session, start: datetime) -> type[RuleBasedStateMachine]:
             super().__init__()
             self.tx = session.begin_nested()
             self.now = start
+            # no offers by themselves: a listed player waits for a playover (R29); a break at once
             self.room = Room_(session, start, slug=f"l{next(ROOMS)}", timezone="Europe/London",
-                              shift_starts=SHIFTS)
+                              shift_starts=SHIFTS, auto_offer=False, break_after_play_minutes=0)
             game = self.room.game(start)
             tables = [self.room.table(start, game, name) for name in ("1", "2")]
             self.holds = {}  # hold id -> (table id, game id)
@@ -78,6 +88,7 @@ def _machine(session: Session, start: datetime) -> type[RuleBasedStateMachine]:
             # (slip or row, key) -> the first keyed request that succeeded and what it answered
             self.keyed: dict[tuple[str, str], tuple[Any, str, tuple[Any, ...], int]] = {}
             self.slip_amounts: dict[int, int] = {}
+            self.playovers: dict[int, int] = {}  # playover id -> the owner's hold (R29)
             # (gaming day, shift) closed -> its rows and total when it closed (R54)
             self.closed: dict[tuple[date, int], tuple[int, int]] = {}
             for row in session.scalars(select(LedgerEntry).where(  # R30: seating posts the buy-ins
@@ -156,6 +167,69 @@ def _machine(session: Session, start: datetime) -> type[RuleBasedStateMachine]:
             assert session.scalar(select(func.count()).where(
                 LedgerEntry.hold_id == hold, LedgerEntry.kind == "cash_out",
                 ~exists().where(_REVERSAL.reverses_id == LedgerEntry.id))) <= 1
+
+        @rule(i=st.integers(0, 5), amount=st.sampled_from([5000, 10000, 15000]))
+        def playover(self, i: int, amount: int) -> None:
+            """R29/R30: the owner goes on a break and a listed player plays over with their own
+            buy-in, posted as one row of the playover at the owner's table."""
+            hold = list(self.holds)[i]
+            table, game = self.holds[hold]
+            self.act("supervisor", absences.grant_break, hold, 10000)
+            player = self.room.player(self.now, f"Over{next(OVERPLAYERS)}")
+            entry = self.act("supervisor", lists.join, player_id=player.id, game_id=game)
+            before = self.last_row_id()
+            started = self.act("supervisor", start_playover, hold, buy_in=amount,
+                               entry_id=entry.id, reason="the one who asked")
+            new = self.expect_new_rows(before)
+            if started is None:
+                assert new == []
+                return
+            self.playovers[started.id] = hold
+            (row,) = new
+            assert (row.kind, row.amount, row.playover_id, row.player_id, row.table_id) == (
+                "buy_in", amount, started.id, player.id, table)
+            self.rows[row.id] = (table, game, self.room.staff["supervisor"].id, amount, self.shift())
+
+        @precondition(lambda self: self.playovers)
+        @rule(data=st.data(), role=st.sampled_from(ROLES),
+              kind=st.sampled_from(["add_on", "cash_out"]),
+              approver=st.sampled_from([None, "supervisor", "admin"]))
+        def playover_money(self, data: st.DataObject, role: str, kind: str,
+                           approver: str | None) -> None:
+            """R27-R29: an add-on for the overplayer while the playover runs; their cash-out once
+            it has ended, tied to the counted stack (drawn often), once."""
+            playover = data.draw(st.sampled_from(sorted(self.playovers)))
+            hold = self.playovers[playover]
+            counted = session.get_one(Playover, playover).leave_amount
+            amount = data.draw(st.one_of(st.just(counted or 10000), AMOUNTS))
+            before = self.last_row_id()
+            more = {"approver": self.room.staff[approver] if approver else None} if (
+                kind == "cash_out") else {}
+            self.act(role, MOVEMENTS[kind], hold, amount, playover_id=playover, **more)
+            for row in self.expect_new_rows(before):
+                assert row.playover_id == playover
+                self.rows[row.id] = (*self.holds[hold], self.room.staff[role].id,
+                                     SIGN[kind] * amount, self.shift())
+
+        @precondition(lambda self: self.playovers)
+        @rule(data=st.data(), stack=st.sampled_from([None, 0, 12000, 30000]))
+        def owner_back(self, data: st.DataObject, stack: int | None) -> None:
+            """R29: the owner is back; the playover ends, with the overplayer's counted stack or
+            none (then their cash-out needs a supervisor's approval)."""
+            hold = self.playovers[data.draw(st.sampled_from(sorted(self.playovers)))]
+            before = self.last_row_id()
+            self.act("supervisor", absences.come_back, hold, overplayer_stack=stack)
+            assert self.expect_new_rows(before) == []
+
+        @rule()
+        def released(self) -> None:
+            """R24: the scheduler releases the seats whose break ran out, ending their playovers
+            with no stack counted (the overplayer's cash-out then needs an approval); no money
+            moves."""
+            before = self.last_row_id()
+            with session.begin_nested():
+                sweep(session, self.now)
+            assert self.expect_new_rows(before) == []
 
         @rule(i=st.integers(0, 5), amount=st.sampled_from([0, 10000, 23000]))
         def leave(self, i: int, amount: int) -> None:
@@ -279,6 +353,21 @@ def _machine(session: Session, start: datetime) -> type[RuleBasedStateMachine]:
             for key, (entries, total) in self.closed.items():
                 rows = [r for r in self.rows.values() if r[4] == key]
                 assert (len(rows), sum(r[3] for r in rows)) == (entries, total or 0)
+
+        @invariant()
+        def playovers_are_the_overplayers(self) -> None:
+            """R28/R29: a playover's rows are its overplayer's, at its seat; one standing
+            cash-out per playover at most."""
+            rows = session.execute(
+                select(LedgerEntry.playover_id, LedgerEntry.kind, LedgerEntry.player_id,
+                       LedgerEntry.hold_id, Playover.player_id, Playover.hold_id, unreversed())
+                .join(Playover, Playover.id == LedgerEntry.playover_id)
+                .where(LedgerEntry.room_id == self.room.room.id)).all()
+            for _po, _kind, player, hold, overplayer, seat, _standing in rows:
+                assert (player, hold) == (overplayer, seat)
+            cash_outs = Counter(po for po, kind, *_, standing in rows
+                                if kind == "cash_out" and standing)
+            assert all(n == 1 for n in cash_outs.values())
 
         @invariant()
         def reversals_net_to_zero(self) -> None:
