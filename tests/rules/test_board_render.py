@@ -199,8 +199,8 @@ def test_r40_r53_a_player_offered_a_seat_is_told_the_straddles_and_fees():
 
     game = SimpleNamespace(straddle_allowed=True, max_straddles=1, button_straddle=False,
                            straddle_sanction=False,
-                           fee_kind="rake", hourly_fee=0, rake_bp=500, rake_cap=500,
-                           hourly_fee_by_players=None, rake_no_flop_no_drop=True,
+                           fee_kind="rake", time_fee=0, rake_bp=500, rake_cap=500,
+                           time_fee_by_players=None, rake_no_flop_no_drop=True,
                            rake_schedule=None, rake_caps_by_players=None, smallest_chip=100,
                            rake_min_one_chip=False)
     assert told_before_sitting(GBP, game) == ("Straddle: UTG only, no button straddle. "

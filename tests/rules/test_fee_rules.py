@@ -17,7 +17,7 @@ from roomops.ledger.fee_rules import (
     check_players,
     check_rake,
     due,
-    hourly_fee,
+    fee_for_players,
     max_rake,
     next_period,
     step_value,
@@ -31,12 +31,12 @@ FIVE = RakePolicy(bp=500, cap=500, smallest_chip=100)  # 5%, max 5.00, 1.00 chip
 
 @pytest.mark.parametrize("players,fee", [(1, 500), (2, 300), (6, 300), (7, 600), (9, 600)])
 def test_r50_the_fee_is_the_step_for_the_players_seated_else_the_flat_fee(players, fee):
-    assert hourly_fee(500, STEPS, players) == fee
+    assert fee_for_players(500, STEPS, players) == fee
 
 
 @pytest.mark.parametrize("steps", [None, []])
 def test_r50_no_schedule_is_the_flat_fee(steps):
-    assert hourly_fee(500, steps, 9) == 500
+    assert fee_for_players(500, steps, 9) == 500
 
 
 def test_r50_a_covered_player_extends_from_where_the_paid_hour_ends():
