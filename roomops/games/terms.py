@@ -125,12 +125,16 @@ def game_rake_text(money: Money, game: Terms) -> str:
                      min_chip(game.smallest_chip, game.rake_min_one_chip))
 
 
+def game_fee_text(money: Money, game: Terms) -> str:
+    """R50/R51/R53: ``fee_text`` of the game's fee settings."""
+    return fee_text(money, game.fee_kind, game.time_fee, game.rake_bp, game.rake_cap,
+                    game.time_fee_by_players, game.rake_no_flop_no_drop, game.rake_schedule,
+                    game.rake_caps_by_players, min_chip(game.smallest_chip, game.rake_min_one_chip),
+                    game.drop_fee, game.drop_by_players)
+
+
 def told_before_sitting(money: Money, game: Terms) -> str:
     """R40/R53: what a player offered a seat is told before sitting: straddles and fees."""
     straddles = straddle_text(game.straddle_allowed, game.max_straddles, game.button_straddle,
                               game.straddle_sanction)
-    fees = fee_text(money, game.fee_kind, game.time_fee, game.rake_bp, game.rake_cap,
-                    game.time_fee_by_players, game.rake_no_flop_no_drop, game.rake_schedule,
-                    game.rake_caps_by_players, min_chip(game.smallest_chip, game.rake_min_one_chip),
-                    game.drop_fee, game.drop_by_players)
-    return f"{straddles}. {fees}."
+    return f"{straddles}. {game_fee_text(money, game)}."
