@@ -511,8 +511,9 @@ def test_room_snapshot(api, room, session, now, clock):
     assert snap["now"].startswith("2026-11-21T20:00:30") and snap["version"] > 0
     assert snap["policy"]["claim_minutes"] == 10
     (g,) = snap["games"]
-    assert g["fees"] == {"kind": "hourly", "time_fee": 600, "rake_bp": 0, "rake_cap": 0,
-                         "smallest_chip": 100, "rake_min_one_chip": False,
+    assert g["fees"] == {"kind": "hourly", "time_fee": 600, "hourly_fee": 600,
+                         "time_fee_by_players": None, "drop_fee": 0, "drop_by_players": None,
+                         "rake_bp": 0, "rake_cap": 0, "smallest_chip": 100, "rake_min_one_chip": False,
                          "rake_schedule": None, "rake_caps_by_players": None}
     assert g["straddles"] == {"allowed": True, "max_straddles": 2, "button_straddle": False,
                               "sanction": False}
