@@ -100,8 +100,8 @@ def collect_table(session: Session, actor: Actor, now: datetime, table_id: int,
     if not holds:
         raise Conflict(f"nobody is seated at table {table.name}", "R50")
     amount = _time_fee(game, len(holds))
-    paid = dict(session.execute(select(SeatHold.id, paid_until(SeatHold.id)).where(
-        SeatHold.id.in_([h.id for h in holds]))).tuples())
+    paid = {hold_id: until for hold_id, until in session.execute(select(
+        SeatHold.id, paid_until(SeatHold.id)).where(SeatHold.id.in_([h.id for h in holds])))}
     note: dict[str, object] = {"players_seated": len(holds), "whole_table": True}
     rows: list[LedgerEntry] = []
     for hold in holds:

@@ -191,7 +191,7 @@ def test_r4_open_game_converts_major_units_exactly(sup_client, session):
     assert "Opened PL Omaha 2/5" in sup_client.get("/desk").text  # the flash
 
 
-def test_r50_the_desk_game_form_takes_an_time_fee_by_players(sup_client, session):
+def test_r50_the_desk_game_form_takes_a_time_fee_by_players(sup_client, session):
     form = {**GAME_FORM, "time_fee_by_players": "2:5, 7:12.50"}
     assert sup_client.post("/desk/games", data=form).status_code == 303
     game = session.scalar(select(Game).where(Game.variant == "PL Omaha"))

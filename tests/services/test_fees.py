@@ -98,7 +98,7 @@ def test_r50_refusals(room, session, now, hourly):
     assert _rows(session, "session_fee") == 0
 
 
-def test_r50_a_game_without_an_time_fee_refuses(room, session, now):
+def test_r50_a_game_without_a_time_fee_refuses(room, session, now):
     holds = seated_holds(room, session, now)[2]
     refused(lambda: fees.collect(session, room.sup, now, holds[0].id), "R50", error=Conflict)
 
