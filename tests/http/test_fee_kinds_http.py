@@ -4,6 +4,8 @@ screen), only the methods a fee is taken in, refusals naming the rule with nothi
 
 from __future__ import annotations
 
+import html
+
 import pytest
 from sqlalchemy import func, select
 
@@ -204,3 +206,14 @@ def test_r50_the_dealer_takes_the_drop_in_one_tap(client, room, session, drop_ta
     stale = dealer.post(f"/dealer/tables/{drop_table}/drop",
                         data={"hand_no": "1", "amount": "3.00"})
     assert stale.status_code == 409 and "R50" in stale.text
+
+
+def test_r50_r53_the_board_shows_half_hourly_fees_and_the_drop(client, room, session, now):
+    room.game(now, variant="PL Omaha", fee_kind="halfhour", time_fee=300,
+              time_fee_by_players=[{"players": 7, "fee": 400}])
+    room.game(now, variant="Stud", fee_kind="drop", drop_fee=300,
+              drop_by_players=[{"players": 7, "fee": 500}])
+    session.commit()
+    page = html.unescape(client.get("/board").text)
+    assert "Time: £3.00 per half hour, £4.00 from 7 players, paid in advance" in page
+    assert "Drop: £3.00 per hand, £5.00 from 7 players" in page
