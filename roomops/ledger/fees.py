@@ -35,7 +35,7 @@ def standing(kind: str) -> ColumnElement[bool]:
 
 
 def paid_until(hold_id: ColumnElement[int] | QueryableAttribute[int] | int) -> ScalarSelect[datetime | None]:
-    """The end of the seat hold's last paid hour (R50), found through the ledger's hold index (a
+    """The end of the seat hold's last paid period (R50), found through the ledger's hold index (a
     scalar subquery per seat, not a grouping of every fee the ledger ever took)."""
     return (select(func.max(LedgerEntry.period_end))
             .where(LedgerEntry.hold_id == hold_id, standing("session_fee")).scalar_subquery())
@@ -94,14 +94,8 @@ def collect_table(session: Session, actor: Actor, now: datetime, table_id: int,
     table = get_in_room(session, Table, table_id, actor, "table", "R50")
     game = session.get_one(Game, table.game_id)
     length = period(game.fee_kind, game.variant)
-    holds = list(session.scalars(select(SeatHold).where(
-        SeatHold.table_id == table.id, SeatHold.kind == SEATED, SeatHold.ended_at.is_(None))
-        .order_by(SeatHold.seat_no).with_for_update(key_share=True)))
-    if not holds:
-        raise Conflict(f"nobody is seated at table {table.name}", "R50")
+    holds, paid = _locked_seats(session, table)
     amount = _time_fee(game, len(holds))
-    paid = {hold_id: until for hold_id, until in session.execute(select(
-        SeatHold.id, paid_until(SeatHold.id)).where(SeatHold.id.in_([h.id for h in holds])))}
     note: dict[str, object] = {"players_seated": len(holds), "whole_table": True}
     rows: list[LedgerEntry] = []
     for hold in holds:
@@ -120,6 +114,18 @@ def collect_table(session: Session, actor: Actor, now: datetime, table_id: int,
         raise Conflict(f"nobody at table {table.name} is due: all {len(holds)} players seated "
                        "are covered", "R50")
     return TableFees(table.id, rows, len(holds) - len(rows))
+
+
+def _locked_seats(session: Session, table: Table) -> tuple[list[SeatHold], dict[int, datetime | None]]:
+    """The table's players seated, row-locked in seat order, and each seat's paid-until (R50)."""
+    holds = list(session.scalars(select(SeatHold).where(
+        SeatHold.table_id == table.id, SeatHold.kind == SEATED, SeatHold.ended_at.is_(None))
+        .order_by(SeatHold.seat_no).with_for_update(key_share=True)))
+    if not holds:
+        raise Conflict(f"nobody is seated at table {table.name}", "R50")
+    paid = {hold_id: until for hold_id, until in session.execute(select(
+        SeatHold.id, paid_until(SeatHold.id)).where(SeatHold.id.in_([h.id for h in holds])))}
+    return holds, paid
 
 
 def _check_request(session: Session, actor: Actor, method: str, currency: str | None) -> Room:
