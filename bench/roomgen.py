@@ -148,7 +148,7 @@ class _Gen:
             self.rows["games"].append(dict(
                 id=g, room_id=1, variant=VARIANTS[(g - 1) // len(BLINDS) % len(VARIANTS)],
                 small_blind=sb, big_blind=bb, ante=0, min_buyin=50 * bb, max_buyin=200 * bb,
-                seats_per_table=SEATS, fee_kind=fee, hourly_fee=1000 if fee == "hourly" else 0,
+                seats_per_table=SEATS, fee_kind=fee, time_fee=1000 if fee == "hourly" else 0,
                 rake_bp=500 if fee == "rake" else 0, rake_cap=500 if fee == "rake" else 0, smallest_chip=sb,
                 straddle_allowed=g % 2 == 0, max_straddles=1 if g % 2 == 0 else 0,
                 button_straddle=False, status="open", opened_at=NOW - timedelta(hours=8), closed_at=None))

@@ -43,7 +43,7 @@ def load_demo(session: Session, now: datetime) -> list[tuple[str, str, str]]:
                     rake_bp=500, rake_cap=500, straddle_allowed=True, max_straddles=1)
     plo = open_game(session, boss, now, variant="PL Omaha", small_blind=200, big_blind=500,
                     min_buyin=20000, max_buyin=100000, seats_per_table=9, fee_kind="hourly",
-                    hourly_fee=1000)
+                    time_fee=1000)
     tables = [open_table(session, boss, now, nlh.id, name) for name in ("1", "2")]
     players = [add_player(session, boss, now, first_name=first, last_name=last)
                for first, last in (n.split() for n in PLAYERS)]

@@ -9,7 +9,15 @@ from __future__ import annotations
 from itertools import pairwise
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
+from pydantic import (
+    AliasChoices,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    field_validator,
+    model_validator,
+)
 
 from roomops.blinds.missed import NewPlayerPosting
 from roomops.blinds.penalties import PenaltyKind
@@ -130,24 +138,37 @@ class Leave(Body):
 
 
 # the schedule fields' rules, whatever the body: an error in one names its rule on the API and the desk
-SCHEDULE_RULES = {"hourly_fee_by_players": "R50", "rake_schedule": "R51", "rake_caps_by_players": "R51"}
+SCHEDULE_RULES = {"time_fee_by_players": "R50", "hourly_fee_by_players": "R50",
+                  "drop_by_players": "R50", "rake_schedule": "R51", "rake_caps_by_players": "R51"}
 
 
 class FeeStep(Body):
-    """R50: from ``players`` seated at the table, the hourly fee is ``fee``."""
+    """R50: from ``players`` (seated for a time fee, dealt in for a drop), the fee is ``fee``."""
 
     players: Annotated[int, Field(ge=1, le=10)]
     fee: MoneyOrZero
 
 
 FeeSchedule = Annotated[list[FeeStep], Field(max_length=10, description=(
-    "R50: the hourly fee by players seated; below the first step, hourly_fee; empty: none"))]
+    "R50: the time fee by players seated; below the first step, time_fee; empty: none"))]
+DropSchedule = Annotated[list[FeeStep], Field(max_length=10, description=(
+    "R50: the drop by players dealt in; below the first step, drop_fee; empty: none"))]
 
 
 def _fee_schedule(steps: list[FeeStep] | None) -> list[FeeStep] | None:
     if steps and len({s.players for s in steps}) != len(steps):
-        raise ValueError("R50: hourly_fee_by_players has one step per number of players")
+        raise ValueError("R50: a fee schedule has one step per number of players")
     return steps
+
+
+# R50: the time fee was the hourly fee until half-hourly games came (migration 0026); the API
+# still takes the old names
+TIME_FEE = AliasChoices("time_fee", "hourly_fee")
+TIME_FEE_BY_PLAYERS = AliasChoices("time_fee_by_players", "hourly_fee_by_players")
+TimeFee = Annotated[MoneyOrZero, Field(description=(
+    "R50: the fee for one period of an hourly or half-hourly game (hourly_fee: the same, the "
+    "name it had before half-hourly games)"))]
+DropFee = Annotated[MoneyOrZero, Field(description="R50: a drop game's amount taken from each hand dealt")]
 
 
 class RakeStep(Body):
@@ -193,11 +214,13 @@ def _caps_by_players(steps: list[CapStep] | None) -> list[CapStep] | None:
 class ScheduleFields(Body):
     """R50/R51: the fee and rake schedules shared by a new game and a change of conditions."""
 
-    hourly_fee_by_players: FeeSchedule | None = None  # R50: else hourly_fee whatever the count
+    # R50: else time_fee whatever the count
+    time_fee_by_players: FeeSchedule | None = Field(None, validation_alias=TIME_FEE_BY_PLAYERS)
+    drop_by_players: DropSchedule | None = None  # R50: else drop_fee whatever the count
     rake_schedule: RakeSchedule | None = None
     rake_caps_by_players: CapsByPlayers | None = None
 
-    _fees = field_validator("hourly_fee_by_players")(_fee_schedule)
+    _fees = field_validator("time_fee_by_players", "drop_by_players")(_fee_schedule)
     _schedule = field_validator("rake_schedule")(_rake_schedule)
     _caps = field_validator("rake_caps_by_players")(_caps_by_players)
 
@@ -219,7 +242,8 @@ class GameConditions(ScheduleFields):
     max_buyin: Money
     seats_per_table: Literal[9, 10] = 9
     fee_kind: FeeKind = "none"
-    hourly_fee: MoneyOrZero = 0
+    time_fee: TimeFee = Field(0, validation_alias=TIME_FEE)
+    drop_fee: DropFee = 0
     rake_bp: RakeBp = 0
     rake_cap: MoneyOrZero = 0
     smallest_chip: SmallestChip | None = None  # R51: not given, the small blind
@@ -252,7 +276,8 @@ class GameChange(ScheduleFields):
     min_buyin: Money | None = None
     max_buyin: Money | None = None
     fee_kind: FeeKind | None = None
-    hourly_fee: MoneyOrZero | None = None
+    time_fee: TimeFee | None = Field(None, validation_alias=TIME_FEE)
+    drop_fee: DropFee | None = None
     rake_bp: RakeBp | None = None
     rake_cap: MoneyOrZero | None = None
     smallest_chip: SmallestChip | None = None

@@ -18,7 +18,7 @@ from alembic import op
 from roomops.migration_ops import add_checked_columns, drop_columns
 
 revision: str = "0027"
-down_revision: str | None = "0025"
+down_revision: str | None = "0026"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

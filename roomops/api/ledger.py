@@ -17,7 +17,7 @@ from roomops.api import ledger_models as out
 from roomops.api.views import DAY, ID, answer, body, query, route
 from roomops.auth.approval import approver
 from roomops.errors import Invalid
-from roomops.ledger import cash_outs, dayclose, fees, rake, transit
+from roomops.ledger import cash_outs, dayclose, drops, fees, rake, transit
 from roomops.ledger import services as ledger
 from roomops.ledger.closing import parse_day
 from roomops.ledger.schemas import (
@@ -26,6 +26,7 @@ from roomops.ledger.schemas import (
     ChipsMovement,
     CloseDay,
     Counts,
+    Drop,
     Movement,
     Rake,
     RakeDown,
@@ -34,6 +35,7 @@ from roomops.ledger.schemas import (
     Reversal,
     SessionFee,
     ShiftQuery,
+    TableFees,
 )
 from roomops.rooms.models import Room
 from roomops.web.uow import actor, db, now, run
@@ -113,16 +115,26 @@ def reverse_entry(entry_id: int) -> Response:
 
 
 @route("POST", "/ledger/session-fees", summary="Collect a seated player's session fee for the "
-       "coming hour (R50, R52)", response=out.LedgerEntryOut, status=201, body=SessionFee,
-       tag="ledger")
+       "coming hour or half hour, in chips or cash at the cage (R50, R52)",
+       response=out.LedgerEntryOut, status=201, body=SessionFee, tag="ledger")
 def collect_session_fee() -> Response:
     b = _body(SessionFee, "R50")
     row = run(fees.collect, b.hold_id, b.method, b.currency, _key(b.idempotency_key))
     return answer(out.LedgerEntryOut, row, 201)
 
 
-@route("GET", "/ledger/fees-due", summary="Seated players of hourly games: paid until and how "
-       "long due, longest first (R50)", response=out.FeesDue, tag="ledger")
+@route("POST", f"/tables/<{ID}:table_id>/session-fees", summary="Collect the coming period's "
+       "session fee from every player seated at the table who is due, in one go; covered players "
+       "are skipped and counted (R50, R52)", response=out.TableFeesOut, status=201, body=TableFees,
+       tag="ledger")
+def collect_table_fees(table_id: int) -> Response:
+    b = _body(TableFees, "R50")
+    done = run(fees.collect_table, table_id, b.method, b.currency, _key(b.idempotency_key))
+    return answer(out.TableFeesOut, done, 201)
+
+
+@route("GET", "/ledger/fees-due", summary="Seated players of hourly and half-hourly games: paid "
+       "until and how long due, longest first (R50)", response=out.FeesDue, tag="ledger")
 def fees_due() -> Response:
     return answer(out.FeesDue, {"fees": fees.fees_due(db(), actor().room_id, now())})
 
@@ -135,6 +147,17 @@ def record_rake(table_id: int, hand_no: int) -> Response:
     b = _body(Rake, "R51")
     row = run(rake.record_rake, table_id, hand_no, pot=b.pot, flop=b.flop, rake=b.rake,
               players=b.players, key=_key(b.idempotency_key))
+    return answer(out.LedgerEntryOut, row, 201)
+
+
+# Only POST on this path, as for the rake
+@route("POST", f"/tables/<{ID}:table_id>/hands/<{ID}:hand_no>/drop", summary="Take the game's "
+       "drop from a hand, in chips: the amount for its players dealt in; once a hand (R50, R52, "
+       "R61)", response=out.LedgerEntryOut, status=201, body=Drop, tag="ledger")
+def record_drop(table_id: int, hand_no: int) -> Response:
+    b = _body(Drop, "R50")
+    row = run(drops.record_drop, table_id, hand_no, players=b.players, amount=b.amount,
+              method=b.method, key=_key(b.idempotency_key))
     return answer(out.LedgerEntryOut, row, 201)
 
 

@@ -30,9 +30,9 @@ class LedgerEntryOut(Out):
     reason: str | None
     reverses_id: int | None
     idempotency_key: str | None
-    period_start: datetime | None = Field(description="R50: a session fee's hour")
+    period_start: datetime | None = Field(description="R50: the hour or half hour a session fee pays for")
     period_end: datetime | None
-    hand_id: int | None = Field(description="R51: the hand a rake was taken from")
+    hand_id: int | None = Field(description="R51/R50: the hand a rake or drop was taken from")
     down_id: int | None = Field(None, description="R51: the dealer down a rake was recorded for")
     short_buy_in: bool = Field(description="R30: the session's one rebuy below the minimum")
     playover_id: int | None = Field(None, description="R29: the playover whose overplayer's chips "
@@ -87,7 +87,7 @@ class NumberReportOut(Out):
 
 
 class FeeDueOut(Out):
-    """R50: a seated player of an hourly game; ``due_seconds`` is 0 while covered."""
+    """R50: a seated player of an hourly or half-hourly game; ``due_seconds`` is 0 while covered."""
 
     hold_id: int
     player_id: int
@@ -96,18 +96,28 @@ class FeeDueOut(Out):
     table: str
     seat_no: int
     game_id: int
+    fee_kind: str = Field(description="R50: hourly or halfhour: the period a fee pays for")
     seated_at: datetime
     paid_until: datetime | None
     due_since: datetime | None
     due_seconds: int
     is_due: bool
-    fee: int = Field(description="the coming hour's fee now, integer minor units")
+    fee: int = Field(description="the coming period's fee now, integer minor units")
 
 
 class FeesDue(Out):
-    """R50: due players first, longest due first, then covered ones by when their hour ends."""
+    """R50: due players first, longest due first, then covered ones by when their period ends."""
 
     fees: list[FeeDueOut]
+
+
+class TableFeesOut(Out):
+    """R50: the fees collected from a table's players who were due, one row each, and how many
+    seated players were covered and so skipped."""
+
+    table_id: int
+    rows: list[LedgerEntryOut]
+    skipped: int
 
 
 class DayCountOut(Out):

@@ -87,8 +87,12 @@ class GameOut(Out):
     min_buyin: int
     max_buyin: int
     seats_per_table: int
-    fee_kind: FeeKind
-    hourly_fee: int
+    fee_kind: FeeKind = Field(description="R50/R51: time paid per hour or half hour in advance, a "
+                                          "drop from each hand dealt, or rake")
+    time_fee: int = Field(description="R50: the fee for one period of an hourly or half-hourly game")
+    hourly_fee: int = Field(validation_alias="time_fee", deprecated=True,
+                            description="R50: time_fee, under the name it had before half-hourly games")
+    drop_fee: int = Field(description="R50: a drop game's amount taken from each hand dealt")
     rake_bp: int = Field(description="R51: the rake's percent in basis points: 550 is 5.5%")
     rake_cap: int
     smallest_chip: int = Field(description="R51: the game's smallest chip; rake rounds down to it")
@@ -98,8 +102,10 @@ class GameOut(Out):
     max_straddles: int
     button_straddle: bool
     straddle_sanction: bool
-    hourly_fee_by_players: list[dict[str, int]] | None = Field(
-        None, description="R50: [{players, fee}]: from that many players seated, that hourly fee")
+    time_fee_by_players: list[dict[str, int]] | None = Field(
+        None, description="R50: [{players, fee}]: from that many players seated, that time fee")
+    drop_by_players: list[dict[str, int]] | None = Field(
+        None, description="R50: [{players, fee}]: from that many players dealt in, that drop")
     rake_no_flop_no_drop: bool = True
     rake_schedule: list[dict[str, int]] | None = Field(
         None, description="R51: [{pot, rake}]: from that pot, that rake (instead of the percent)")
@@ -345,7 +351,11 @@ class Straddles(Out):
 
 class Fees(Out):
     kind: FeeKind
-    hourly_fee: int
+    time_fee: int = Field(description="R50/R53: see GameOut")
+    hourly_fee: int = Field(deprecated=True, description="R50: time_fee, under its old name")
+    time_fee_by_players: list[dict[str, int]] | None = Field(None, description="R50/R53")
+    drop_fee: int = Field(description="R50/R53: see GameOut")
+    drop_by_players: list[dict[str, int]] | None = Field(None, description="R50/R53")
     rake_bp: int = Field(description="R51/R53: the rake's percent in basis points: 550 is 5.5%")
     rake_cap: int
     smallest_chip: int = Field(description="R51/R53: rake rounds down to it")

@@ -403,7 +403,9 @@ def room_view(snap: snapshot.RoomSnapshot) -> dict[str, Any]:
         return {
             **{k: getattr(gm, k) for k in ("id", "variant", "small_blind", "big_blind", "ante",
                                            "min_buyin", "max_buyin", "seats_per_table")},
-            "fees": {"kind": gm.fee_kind, "hourly_fee": gm.hourly_fee,
+            "fees": {"kind": gm.fee_kind, "time_fee": gm.time_fee, "hourly_fee": gm.time_fee,
+                     "time_fee_by_players": gm.time_fee_by_players or None,
+                     "drop_fee": gm.drop_fee, "drop_by_players": gm.drop_by_players or None,
                      "rake_bp": gm.rake_bp, "rake_cap": gm.rake_cap,
                      "smallest_chip": gm.smallest_chip, "rake_min_one_chip": gm.rake_min_one_chip,
                      "rake_schedule": gm.rake_schedule or None,

@@ -191,9 +191,9 @@ def game_board(rows: GameRows, policy: str, tz: ZoneInfo, money: Money, live: tu
     ``running[i]`` whether the i-th absence is still running (R24, ``absences_running``)."""
     game, tables, calls, entries = rows
     (game_id, variant, small_blind, big_blind, ante, min_buyin, max_buyin, seats_per_table, fee_kind,
-     hourly_fee, rake_bp, rake_cap, straddle_allowed, max_straddles, button_straddle,
-     straddle_sanction, no_flop_no_drop, smallest_chip, min_one_chip, by_players, rake_schedule,
-     rake_caps) = game
+     time_fee, rake_bp, rake_cap, straddle_allowed, max_straddles, button_straddle,
+     straddle_sanction, no_flop_no_drop, smallest_chip, min_one_chip, drop_fee, by_players,
+     rake_schedule, rake_caps, drop_by_players) = game
     names = {t[0]: t[1] for t in tables}
     absent_rows = [(t[0], row) for t in tables for row in t[3]]
     away: dict[int, list[Away]] = {}
@@ -218,8 +218,9 @@ def game_board(rows: GameRows, policy: str, tz: ZoneInfo, money: Money, live: tu
         key=f"g{game_id}", variant=variant, stakes=money.stakes(small_blind, big_blind, ante),
         buy_in=f"{money(min_buyin)} to {money(max_buyin)}",
         straddles=straddle_text(straddle_allowed, max_straddles, button_straddle, straddle_sanction),
-        fees=fee_text(money, fee_kind, hourly_fee, rake_bp, rake_cap, by_players, no_flop_no_drop,
-                      rake_schedule, rake_caps, min_chip(smallest_chip, min_one_chip)),
+        fees=fee_text(money, fee_kind, time_fee, rake_bp, rake_cap, by_players, no_flop_no_drop,
+                      rake_schedule, rake_caps, min_chip(smallest_chip, min_one_chip), drop_fee,
+                      drop_by_players),
         seats_per_table=seats_per_table,
         tables=[_table(name, seated, away.get(table_id, []), calls_at.get(table_id, {}), seats_per_table,
                        policy, tz, money, places(table_id), entry_names, names.get(feeds or 0), behind)

@@ -16,7 +16,7 @@ keys its cache on them. They are tuples of plain values, so equal rows compare e
 
     GameRows = (game, tables, calls, entries)
     game     = GAME_COLUMNS values, id first; the schedules last: ((players, fee), ...),
-               ((pot, rake), ...), ((players, cap), ...)
+               ((pot, rake), ...), ((players, cap), ...), ((players, drop), ...)
     tables   = ((table_id, name, seated, absent, feeds, behind), ...)   seated: the taken seats as
                bits (seat n: 1 << n; ``taken_seats``); feeds: the main table a must-move table feeds
                (R17), else None
@@ -65,13 +65,13 @@ from roomops.rooms.models import Player
 from roomops.seating.models import OFFER, SEATED, SeatHold
 
 GAME_COLUMNS = (Game.id, Game.variant, Game.small_blind, Game.big_blind, Game.ante, Game.min_buyin,
-                Game.max_buyin, Game.seats_per_table, Game.fee_kind, Game.hourly_fee, Game.rake_bp,
+                Game.max_buyin, Game.seats_per_table, Game.fee_kind, Game.time_fee, Game.rake_bp,
                 Game.rake_cap, Game.straddle_allowed, Game.max_straddles, Game.button_straddle,
                 Game.straddle_sanction, Game.rake_no_flop_no_drop, Game.smallest_chip,
-                Game.rake_min_one_chip, Game.hourly_fee_by_players,
-                Game.rake_schedule, Game.rake_caps_by_players)
+                Game.rake_min_one_chip, Game.drop_fee, Game.time_fee_by_players,
+                Game.rake_schedule, Game.rake_caps_by_players, Game.drop_by_players)
 # the schedules last (R50, R51): (key, amount) pairs of each, as ``_schedule`` turns them
-SCHEDULES = (("players", "fee"), ("pot", "rake"), ("players", "cap"))
+SCHEDULES = (("players", "fee"), ("pot", "rake"), ("players", "cap"), ("players", "fee"))
 
 AbsentRow = tuple[int, str, int | None, int | None]
 BehindRow = tuple[int, int]
@@ -167,7 +167,8 @@ def taken_seats(seated: int, seats: int) -> list[int]:
 
 def _game(row: Any) -> tuple[Any, ...]:
     """A game's row, its schedules (the last columns) as plain tuples."""
-    return (*row[:-3], *(_schedule(steps, *keys) for steps, keys in zip(row[-3:], SCHEDULES, strict=True)))
+    n = len(SCHEDULES)
+    return (*row[:-n], *(_schedule(steps, *keys) for steps, keys in zip(row[-n:], SCHEDULES, strict=True)))
 
 
 def _schedule(steps: list[dict[str, int]] | None, key: str, value: str) -> tuple[tuple[int, int], ...]:

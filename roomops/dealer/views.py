@@ -21,9 +21,10 @@ from roomops.desk.forms import to_minor
 from roomops.errors import Invalid
 from roomops.games.models import Game, Table
 from roomops.hands import services as hands
+from roomops.hands.models import Hand
+from roomops.ledger import drops, transit
 from roomops.ledger import rake as rakes
-from roomops.ledger import transit
-from roomops.ledger.schemas import Rake, RakeDown
+from roomops.ledger.schemas import Drop, Rake, RakeDown
 from roomops.playovers.services import played_over_at
 from roomops.rooms.models import Player, Room
 from roomops.seating.queries import called_at
@@ -60,7 +61,8 @@ def table(table_id: int) -> Response:
     live = _live(session, table_id)
     page = render_template("dealer/table.html", **live, rake_key=uuid4().hex, poll=POLL_SECONDS,
                            live_url=url_for("dealer.live", table_id=table_id), etag=tag,
-                           server_now=int(at.timestamp() * 1000), **_down(live["game"], table_id))
+                           server_now=int(at.timestamp() * 1000), **_down(live["game"], table_id),
+                           drop=_drop(live["game"], table_id, live["last"]))
     return stamp(make_response(page), at)
 
 
@@ -153,6 +155,29 @@ def down(table_id: int) -> Response:
     flash(f"Rake of the down, hands {b.first_hand_no} to {b.last_hand_no}: {room_money()(b.rake)} "
           "recorded.", "ok")
     return redirect(url_for("dealer.table", table_id=table_id), code=303)
+
+
+@bp.post("/dealer/tables/<int:table_id>/drop")
+def drop(table_id: int) -> Response:
+    """R50: the drop of the last hand, one tap: the amount shown (major units) must be the game's
+    drop for the players dealt in; a form sent twice records once (R52)."""
+    form = request.form
+    b = Drop.model_validate({
+        "players": _number(form["players"], "players", "R50") if form.get("players") else None,
+        "amount": to_minor(form["amount"], "amount") if form.get("amount") else None,
+        "idempotency_key": form.get("idempotency_key") or None})
+    hand_no = _number(form.get("hand_no"), "hand_no", "R50")
+    row = run(drops.record_drop, table_id, hand_no, players=b.players, amount=b.amount,
+              key=b.idempotency_key)
+    flash(f"Drop of hand {hand_no}: {room_money()(-row.amount)} taken.", "ok")
+    return redirect(url_for("dealer.table", table_id=table_id), code=303)
+
+
+def _drop(game: Game, table_id: int, last: Hand | None) -> drops.DropDue | None:
+    """R50: for a drop game, the last hand's drop as the screen offers it."""
+    if game.fee_kind != "drop" or last is None:
+        return None
+    return drops.drop_due(db(), actor(), table_id, last)
 
 
 DOWNS_SHOWN = 8  # the dealer screen's list of the table's last downs

@@ -22,8 +22,8 @@ PAGE = 100
 MONEY_KEYS = frozenset({
     "amount", "buy_in", "stack", "stack_counted", "owner_stack", "left_amount", "leave_amount",
     "expected_total", "counted_total", "counted", "expected", "variance", "required", "rake", "pot",
-    "fee", "added", "small_blind", "big_blind", "ante", "min_buyin", "max_buyin", "hourly_fee",
-    "rake_cap", "cap", "minimum", "maximum", "smallest_chip", "max_rake"})
+    "fee", "added", "small_blind", "big_blind", "ante", "min_buyin", "max_buyin", "time_fee",
+    "drop_fee", "rake_cap", "cap", "minimum", "maximum", "smallest_chip", "max_rake"})
 
 
 @bp.before_request

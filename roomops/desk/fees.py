@@ -1,10 +1,13 @@
 """The session fees page (R50), ``/desk/fees``, on the cage blueprint: every seated player of the
-room's hourly games with paid-until and how long they have been due, longest due first, and a
-collect form for each. Cashiers and supervisors collect (the service checks the cash right, R61);
-each form carries a fresh idempotency key, so a form sent twice collects once (R52)."""
+room's hourly and half-hourly games with paid-until and how long they have been due, longest due
+first, and a collect form for each; above them each table with one "collect from the whole table"
+form (everyone due there, covered players skipped). Cashiers and supervisors collect (the service
+checks the cash right, R61); only the methods a fee is paid in are offered (chips, cash at the
+cage); each form carries a fresh idempotency key, so a form sent twice collects once (R52)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from uuid import uuid4
 
 from flask import flash, redirect, render_template, request, url_for
@@ -14,20 +17,45 @@ from werkzeug.wrappers import Response
 from roomops.desk.cage import bp
 from roomops.desk.forms import parse
 from roomops.desk.views import local
+from roomops.games.terms import PERIOD_NAMES, natural
 from roomops.ledger import fees
-from roomops.ledger.rules import METHODS
-from roomops.ledger.schemas import SessionFee
+from roomops.ledger.rules import FEE_METHODS, method_name
+from roomops.ledger.schemas import SessionFee, TableFees
 from roomops.rooms.models import Room
 from roomops.web.money import room_money
 from roomops.web.uow import db, now, run
+
+
+@dataclass(frozen=True)
+class TableDue:
+    """R50: one table of the page: its players seated and due, and the fee each would pay now."""
+
+    table_id: int
+    table: str
+    period: str
+    seated: int
+    due: int
+    fee: int
+
+
+def by_table(rows: list[fees.FeeDue]) -> list[TableDue]:
+    """The tables of the due list, in table order."""
+    tables: dict[int, list[fees.FeeDue]] = {}
+    for row in rows:
+        tables.setdefault(row.table_id, []).append(row)
+    return sorted((TableDue(t, r[0].table, PERIOD_NAMES[r[0].fee_kind], len(r),
+                            sum(f.is_due for f in r), r[0].fee) for t, r in tables.items()),
+                  key=lambda t: natural(t.table))
 
 
 @bp.get("/desk/fees")
 def fees_page() -> str:
     session, at = db(), now()
     room = session.get_one(Room, current_user.room_id)
-    return render_template("desk/fees.html", room=room, rows=fees.fees_due(session, room.id, at),
-                           methods=METHODS, key=uuid4().hex)
+    rows = fees.fees_due(session, room.id, at)
+    return render_template("desk/fees.html", room=room, rows=rows, tables=by_table(rows),
+                           periods=PERIOD_NAMES, methods=[(m, method_name(m)) for m in FEE_METHODS],
+                           key=uuid4().hex)
 
 
 @bp.post("/desk/fees")
@@ -36,4 +64,17 @@ def collect_fee() -> Response:
     row = run(fees.collect, b.hold_id, b.method, b.currency, b.idempotency_key)
     tz = db().get_one(Room, row.room_id).timezone
     flash(f"Fee {room_money()(-row.amount)} collected: paid until {local(row.period_end, tz)}", "ok")
+    return redirect(url_for("cage.fees_page"), code=303)
+
+
+@bp.post("/desk/fees/tables/<int:table_id>")
+def collect_table(table_id: int) -> Response:
+    """R50: the coming period's fee from everyone due at the table, in one go."""
+    b = parse(TableFees, request.form)
+    done = run(fees.collect_table, table_id, b.method, b.currency, b.idempotency_key)
+    first = done.rows[0]
+    tz = db().get_one(Room, first.room_id).timezone
+    skipped = f"; {done.skipped} covered, not charged" if done.skipped else ""
+    flash(f"{len(done.rows)} fees of {room_money()(-first.amount)} collected from the whole table "
+          f"({method_name(b.method)}), paid until {local(first.period_end, tz)}{skipped}", "ok")
     return redirect(url_for("cage.fees_page"), code=303)

@@ -27,17 +27,18 @@ from roomops.web.money import room_money
 
 M = TypeVar("M", bound=BaseModel)
 
-MONEY_FIELDS = frozenset({"small_blind", "big_blind", "ante", "min_buyin", "max_buyin", "hourly_fee",
-                          "rake_cap", "buy_in", "leave_amount", "stack", "added", "overplayer_stack",
-                          "cash_out_approval_over", "smallest_chip"})
+MONEY_FIELDS = frozenset({"small_blind", "big_blind", "ante", "min_buyin", "max_buyin", "time_fee",
+                          "drop_fee", "rake_cap", "buy_in", "leave_amount", "stack", "added",
+                          "overplayer_stack", "cash_out_approval_over", "smallest_chip"})
 # R51: typed as a percent ("5.5", in the locale's decimal sign), kept in basis points (550)
 PERCENT_FIELDS = frozenset({"rake_bp"})
 # Schedules typed as "20:1, 40:2" (R51: from a pot of 20, rake 1), "2:3, 5:5" (R51: from 2 players
-# dealt in, cap 3) or "2:5, 7:10" (R50: from 7 players seated, 10 an hour): the step's key, its
-# amount, and whether the key is an amount too
+# dealt in, cap 3) or "2:5, 7:10" (R50: from 7 players seated, 10 an hour; a drop: from 7 players
+# dealt in): the step's key, its amount, and whether the key is an amount too
 STEP_FIELDS: dict[str, tuple[str, str, bool]] = {"rake_schedule": ("pot", "rake", True),
                                                  "rake_caps_by_players": ("players", "cap", False),
-                                                 "hourly_fee_by_players": ("players", "fee", False)}
+                                                 "time_fee_by_players": ("players", "fee", False),
+                                                 "drop_by_players": ("players", "fee", False)}
 _WHOLE = re.compile(r"^\d{1,12}$")
 _PLAYER_REF = re.compile(r"#\s*(\d{1,10})\s*$")
 

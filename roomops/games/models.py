@@ -22,7 +22,8 @@ from sqlalchemy.orm import Mapped, mapped_column
 from roomops.checks import one_of
 from roomops.db import Base, Minor, UTCDateTime
 
-FeeKind = Literal["none", "hourly", "rake"]  # R50/R51
+# R50/R51: time paid in advance per hour or half hour, a drop from each hand dealt, or rake
+FeeKind = Literal["none", "hourly", "halfhour", "drop", "rake"]
 RakeRecorded = Literal["per_hand", "per_down"]  # R51: rake recorded for each hand or per dealer down
 OpenClosed = Literal["open", "closed"]  # a game's or a table's status
 
@@ -42,7 +43,8 @@ class Game(Base):
         CheckConstraint("min_buyin > 0 AND max_buyin >= min_buyin", name="buyin"),
         CheckConstraint("seats_per_table IN (9, 10)", name="seats"),
         CheckConstraint(one_of("fee_kind", FeeKind), name="fee_kind"),
-        CheckConstraint("hourly_fee >= 0 AND rake_cap >= 0", name="fees"),
+        CheckConstraint("time_fee >= 0 AND rake_cap >= 0", name="fees"),
+        CheckConstraint("drop_fee >= 0", name="drop_fee"),
         CheckConstraint("rake_bp BETWEEN 0 AND 10000", name="rake_bp"),
         CheckConstraint("smallest_chip > 0", name="smallest_chip"),
         CheckConstraint("max_straddles BETWEEN 0 AND 8", name="max_straddles"),
@@ -61,7 +63,8 @@ class Game(Base):
     max_buyin: Mapped[Minor]
     seats_per_table: Mapped[int] = mapped_column(default=9)
     fee_kind: Mapped[FeeKind] = mapped_column(String(8), default="none")
-    hourly_fee: Mapped[Minor] = mapped_column(default=0)
+    # R50: the time fee for one period of an hourly or half-hourly game (``fee_kind``)
+    time_fee: Mapped[Minor] = mapped_column(default=0)
     # R51: the rake's percent in basis points (5.5% is 550), exact where a float percent is not
     rake_bp: Mapped[int] = mapped_column(default=0)
     rake_cap: Mapped[Minor] = mapped_column(default=0)
@@ -70,9 +73,13 @@ class Game(Base):
     button_straddle: Mapped[bool] = mapped_column(Boolean, default=False)
     # R40: straddles only when the supervisor sanctions them (``001_…``)
     straddle_sanction: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
-    # R50: the hourly fee by the number of players seated, [{"players": n, "fee": amount}, ...]
-    # (from n players, that fee); None or empty: ``hourly_fee`` whatever the number
-    hourly_fee_by_players: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON)
+    # R50: the time fee by the number of players seated, [{"players": n, "fee": amount}, ...]
+    # (from n players, that fee); None or empty: ``time_fee`` whatever the number
+    time_fee_by_players: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON)
+    # R50: a drop game's amount taken from each hand dealt, and by the number of players dealt in,
+    # [{"players": n, "fee": amount}, ...] (from n players, that drop); None or empty: ``drop_fee``
+    drop_fee: Mapped[Minor] = mapped_column(default=0)
+    drop_by_players: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON)
     # R51: no flop, no drop (policy, default on)
     rake_no_flop_no_drop: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     # R51: rake by pot size instead of a percent, [{"pot": p, "rake": r}, ...] (from a pot of p,

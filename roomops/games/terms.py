@@ -31,20 +31,33 @@ def straddle_text(allowed: bool, max_straddles: int, button: bool, sanction: boo
 Steps = Iterable[Mapping[str, int]] | Iterable[tuple[int, int]] | None
 
 
-def fee_text(money: Money, kind: str, hourly_fee: int, rake_bp: int, rake_cap: int,
+# R50: the period a time fee pays for, as players are told it
+PERIOD_NAMES = {"hourly": "hour", "halfhour": "half hour"}
+
+
+def fee_text(money: Money, kind: str, time_fee: int, rake_bp: int, rake_cap: int,
              by_players: Steps = None, no_flop_no_drop: bool | None = None,
              rake_schedule: Steps = None, rake_caps_by_players: Steps = None,
-             min_chip: int = 0) -> str:
-    """R50/R51, displayed to players as R53 asks: the hourly fee with its schedule by players
-    seated, if the game has one; the rake (``rake_text``)."""
-    if kind == "hourly":
-        steps = sorted(_step(s, "players", "fee") for s in by_players or ())
-        schedule = "".join(f", {money(fee)} from {n} players" for n, fee in steps)
-        return f"Time: {money(hourly_fee)} per hour{schedule}, paid in advance"
+             min_chip: int = 0, drop_fee: int = 0, drop_by_players: Steps = None) -> str:
+    """R50/R51, displayed to players as R53 asks: the time fee per hour or half hour with its
+    schedule by players seated ("Time: 5 per hour, 6 from 7 players, paid in advance"); the drop
+    with its schedule by players dealt in ("Drop: 3 per hand, 5 from 7 players"); the rake
+    (``rake_text``)."""
+    if kind in PERIOD_NAMES:
+        return (f"Time: {money(time_fee)} per {PERIOD_NAMES[kind]}"
+                f"{_by_players(money, by_players)}, paid in advance")
+    if kind == "drop":
+        return f"Drop: {money(drop_fee)} per hand{_by_players(money, drop_by_players)}"
     if kind == "rake":
         return rake_text(money, rake_bp, rake_cap, no_flop_no_drop, rake_schedule,
                          rake_caps_by_players, min_chip)
     return "No fee"
+
+
+def _by_players(money: Money, steps: Steps) -> str:
+    """R50/R53: a fee's steps by players, ", 6 from 7 players" each, fewest players first."""
+    ordered = sorted(_step(s, "players", "fee") for s in steps or ())
+    return "".join(f", {money(fee)} from {n} players" for n, fee in ordered)
 
 
 def percent_text(bp: int, decimal_sign: str = ".") -> str:
@@ -92,10 +105,12 @@ class Terms(Protocol):
     button_straddle: bool
     straddle_sanction: bool
     fee_kind: str
-    hourly_fee: int
+    time_fee: int
     rake_bp: int
     rake_cap: int
-    hourly_fee_by_players: list[dict[str, Any]] | None
+    time_fee_by_players: list[dict[str, Any]] | None
+    drop_fee: int
+    drop_by_players: list[dict[str, Any]] | None
     rake_no_flop_no_drop: bool
     rake_schedule: list[dict[str, Any]] | None
     rake_caps_by_players: list[dict[str, Any]] | None
@@ -110,11 +125,16 @@ def game_rake_text(money: Money, game: Terms) -> str:
                      min_chip(game.smallest_chip, game.rake_min_one_chip))
 
 
+def game_fee_text(money: Money, game: Terms) -> str:
+    """R50/R51/R53: ``fee_text`` of the game's fee settings."""
+    return fee_text(money, game.fee_kind, game.time_fee, game.rake_bp, game.rake_cap,
+                    game.time_fee_by_players, game.rake_no_flop_no_drop, game.rake_schedule,
+                    game.rake_caps_by_players, min_chip(game.smallest_chip, game.rake_min_one_chip),
+                    game.drop_fee, game.drop_by_players)
+
+
 def told_before_sitting(money: Money, game: Terms) -> str:
     """R40/R53: what a player offered a seat is told before sitting: straddles and fees."""
     straddles = straddle_text(game.straddle_allowed, game.max_straddles, game.button_straddle,
                               game.straddle_sanction)
-    fees = fee_text(money, game.fee_kind, game.hourly_fee, game.rake_bp, game.rake_cap,
-                    game.hourly_fee_by_players, game.rake_no_flop_no_drop, game.rake_schedule,
-                    game.rake_caps_by_players, min_chip(game.smallest_chip, game.rake_min_one_chip))
-    return f"{straddles}. {fees}."
+    return f"{straddles}. {game_fee_text(money, game)}."

@@ -1,4 +1,4 @@
-"""Session fees (R50) and rake (R51) with no Flask or database.
+"""Session fees (time and the drop, R50) and rake (R51) with no Flask or database.
 
 Amounts are integer minor units; times are aware datetimes. Nothing here is stored: what a player
 owes and for how long is derived from the paid periods and ``now``."""
@@ -17,7 +17,7 @@ HOUR = timedelta(hours=1)
 
 def step_value(default: int, steps: Iterable[Mapping[str, int]] | None, key: str, value: str,
                at: int) -> int:
-    """A schedule lookup shared by the hourly fee (R50) and the rake (R51): ``steps`` are
+    """A schedule lookup shared by the time fee and the drop (R50) and the rake (R51): ``steps`` are
     ``{key: n, value: amount}`` meaning "from n, this amount"; the step with the largest ``key``
     not above ``at`` applies, and below the first step (or with no schedule) ``default``."""
     found = default
@@ -27,25 +27,56 @@ def step_value(default: int, steps: Iterable[Mapping[str, int]] | None, key: str
     return found
 
 
-def hourly_fee(flat: int, by_players: Iterable[Mapping[str, int]] | None, players: int) -> int:
-    """R50: the fee for the coming hour with ``players`` seated at the table. ``by_players`` is the
-    game's schedule, steps ``{"players": n, "fee": amount}`` meaning "from n players seated, this
-    fee"; below the first step (or with no schedule) the flat ``hourly_fee``."""
+# R50: what one paid period of a time game covers (the game's ``fee_kind``)
+PERIODS: dict[str, timedelta] = {"hourly": HOUR, "halfhour": timedelta(minutes=30)}
+
+
+def period(fee_kind: str, variant: str) -> timedelta:
+    """R50: the period a game's session fee pays for: an hour, or half an hour; a game charging no
+    fee for time is refused."""
+    if fee_kind not in PERIODS:
+        raise Conflict(f"{variant} charges no session fee for time", "R50")
+    return PERIODS[fee_kind]
+
+
+def fee_for_players(flat: int, by_players: Iterable[Mapping[str, int]] | None, players: int) -> int:
+    """R50: a fee by the number of players: the time fee for the coming period with ``players``
+    seated, or the drop of a hand with ``players`` dealt in. ``by_players`` is the game's schedule,
+    steps ``{"players": n, "fee": amount}`` meaning "from n players, this fee"; below the first
+    step (or with no schedule) the flat fee."""
     return step_value(flat, by_players, "players", "fee", players)
 
 
-def next_period(paid_until: datetime | None, now: datetime) -> tuple[datetime, datetime]:
-    """R50: the hour a collection at ``now`` pays for. Paid in advance: a player still covered
-    (``paid_until`` after now) extends from where the last paid hour ends; a player not covered
-    (never paid at this seat, or their hour has ended) pays for the coming hour from now, so a
-    lapse is never charged backwards."""
+def next_period(paid_until: datetime | None, now: datetime,
+                length: timedelta = HOUR) -> tuple[datetime, datetime]:
+    """R50: the period (an hour, or ``length``) a collection at ``now`` pays for. Paid in advance:
+    a player still covered (``paid_until`` after now) extends from where the last paid period
+    ends; a player not covered (never paid at this seat, or their period has ended) pays for the
+    coming period from now, so a lapse is never charged backwards."""
     start = paid_until if paid_until is not None and paid_until > now else now
-    return start, start + HOUR
+    return start, start + length
+
+
+def drop_amount(flat: int, by_players: Iterable[Mapping[str, int]] | None, players: int | None,
+                sent: int | None = None) -> int:
+    """R50: the drop taken from a hand dealt to ``players``: the game's schedule step for them,
+    else its flat drop. A schedule needs the count; nothing to take is refused; an amount
+    ``sent`` (what the dealer's screen showed) must be the one in force."""
+    steps = list(by_players or ())
+    if steps and players is None:
+        raise Invalid("the drop depends on the number of players dealt in: send players", "R50")
+    amount = fee_for_players(flat, steps, players or 0)
+    if amount <= 0:
+        raise Conflict(f"no drop is taken from a hand dealt to {players} players", "R50")
+    if sent is not None and sent != amount:
+        raise Conflict("the drop in force is {amount}, not {sent}: the game's drop has changed",
+                       "R50", amounts={"amount": amount, "sent": sent})
+    return amount
 
 
 @dataclass(frozen=True)
 class Due:
-    """R50: a seated player's fee state at ``now``. ``due_since``: when their paid hour ended (or
+    """R50: a seated player's fee state at ``now``. ``due_since``: when their paid period ended (or
     when they sat down, never having paid); None while covered."""
 
     paid_until: datetime | None
@@ -58,7 +89,7 @@ class Due:
 
 
 def due(paid_until: datetime | None, seated_at: datetime, now: datetime) -> Due:
-    """R50: a seated player whose paid hour has ended is due, since it ended; one who never paid
+    """R50: a seated player whose paid period has ended is due, since it ended; one who never paid
     at this seat is due since sitting down."""
     if paid_until is not None and paid_until > now:
         return Due(paid_until, None, 0)
@@ -111,11 +142,11 @@ class RakePolicy:
         return _whole_chips(min(bounds), self.smallest_chip) if bounds else None
 
 
-def check_players(players: object) -> int:
-    """R51: the number of players dealt in, 2 to 10."""
+def check_players(players: object, rule: str = "R51") -> int:
+    """R51 (R50 for a drop): the number of players dealt in, 2 to 10."""
     if type(players) is not int or not MIN_DEALT <= players <= MAX_DEALT:
         raise Invalid(f"players dealt in must be a whole number from {MIN_DEALT} to {MAX_DEALT}",
-                      "R51")
+                      rule)
     return players
 
 

@@ -1,7 +1,8 @@
-"""Session fees (R50): collecting the coming hour's fee from a seated player, and who is due.
+"""Session fees (R50): collecting the coming period's fee (an hour or half an hour) from a seated
+player or from everyone due at a table, and who is due.
 
 A collection is a ``session_fee`` ledger row (negative: chips out of play) naming the player, seat,
-table, game, the hour it covers (``period_start``/``period_end``) and who collected; posted through
+table, game, the period it covers (``period_start``/``period_end``) and who collected; posted through
 ``roomops.ledger.posting`` with the same locking, idempotency and audit as every money action.
 What a player owes and for how long is derived from their paid periods and now, never stored.
 Services never commit."""
@@ -11,14 +12,15 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime
+from hashlib import sha256
 
 from sqlalchemy import ColumnElement, ScalarSelect, and_, func, select
 from sqlalchemy.orm import QueryableAttribute, Session
 
-from roomops.actors import Actor
+from roomops.actors import Actor, get_in_room
 from roomops.errors import Conflict
 from roomops.games.models import Game, Table
-from roomops.ledger.fee_rules import due, hourly_fee, next_period
+from roomops.ledger.fee_rules import PERIODS, due, fee_for_players, next_period, period
 from roomops.ledger.idempotency import fingerprint, replay
 from roomops.ledger.models import LedgerEntry, unreversed
 from roomops.ledger.posting import Posting, at_seat, check_seat, locked_hold, post
@@ -33,7 +35,7 @@ def standing(kind: str) -> ColumnElement[bool]:
 
 
 def paid_until(hold_id: ColumnElement[int] | QueryableAttribute[int] | int) -> ScalarSelect[datetime | None]:
-    """The end of the seat hold's last paid hour (R50), found through the ledger's hold index (a
+    """The end of the seat hold's last paid period (R50), found through the ledger's hold index (a
     scalar subquery per seat, not a grouping of every fee the ledger ever took)."""
     return (select(func.max(LedgerEntry.period_end))
             .where(LedgerEntry.hold_id == hold_id, standing("session_fee")).scalar_subquery())
@@ -46,14 +48,12 @@ def seated_count(session: Session, table_id: int) -> int:
 
 def collect(session: Session, actor: Actor, now: datetime, hold_id: int, method: str = "cash",
             currency: str | None = None, key: str | None = None) -> LedgerEntry:
-    """R50: a cashier or supervisor collects a seated player's fee for the coming hour. The amount
-    is the game's hourly fee for the number of players seated now (``hourly_fee_by_players``); the
-    hour starts where the paid one ends if the player is still covered, else now
-    (``fee_rules.next_period``). A retry with the same key returns the first row (R52)."""
-    actor.require("cash")
-    check_method(method, "R50", "session_fee")
-    room = session.get_one(Room, actor.room_id)
-    check_currency(currency, room.currency)
+    """R50: a cashier or supervisor collects a seated player's fee for the coming period (an hour,
+    or half an hour: the game's ``fee_kind``). The amount is the game's time fee for the number of
+    players seated now (``time_fee_by_players``); the period starts where the paid one ends if the
+    player is still covered, else now (``fee_rules.next_period``). Paid in chips or in cash at the
+    cage. A retry with the same key returns the first row (R52)."""
+    room = _check_request(session, actor, method, currency)
     print_ = fingerprint(op="session_fee", hold_id=hold_id, method=method, staff=actor.staff_id)
     hold = locked_hold(session, actor, hold_id)  # serialises collections for one seat
     earlier = replay(session, LedgerEntry, room.id, key, print_)
@@ -62,23 +62,94 @@ def collect(session: Session, actor: Actor, now: datetime, hold_id: int, method:
     check_seat(hold, "R50", live=True)
     seat = at_seat(session, hold)
     game = session.get_one(Game, seat["game_id"])
-    if game.fee_kind != "hourly":
-        raise Conflict(f"{game.variant} charges no hourly session fee", "R50")
+    length = period(game.fee_kind, game.variant)
     players = seated_count(session, hold.table_id)
-    amount = hourly_fee(game.hourly_fee, game.hourly_fee_by_players, players)
-    if amount <= 0:
-        raise Conflict(f"no hourly fee is charged with {players} players seated", "R50")
-    paid = session.scalar(select(paid_until(hold.id)))
-    start, end = next_period(paid, now)
+    amount = _time_fee(game, players)
+    start, end = next_period(session.scalar(select(paid_until(hold.id))), now, length)
     return post(session, actor, now, Posting(
         "session_fee", signed("session_fee", amount), method, period_start=start, period_end=end,
         note={"players_seated": players}, **seat), key, print_)
 
 
 @dataclass(frozen=True)
+class TableFees:
+    """R50: what collecting from a whole table did: one row per player who was due (``rows``),
+    and how many seated players were still covered and so were not charged (``skipped``)."""
+
+    table_id: int
+    rows: list[LedgerEntry]
+    skipped: int
+
+
+def collect_table(session: Session, actor: Actor, now: datetime, table_id: int,
+                  method: str = "chips", currency: str | None = None,
+                  key: str | None = None) -> TableFees:
+    """R50: collect the coming period's fee from every player seated at the table who is due now,
+    in one transaction: one ``session_fee`` row each (audited as every posting), at the fee for
+    the players seated now; players still covered are skipped and counted. Nobody due is refused
+    (409, nothing written). The seats are locked in seat order first, as ``collect`` locks one,
+    so a single collection for one of them waits. With a key, each row's key is derived from it
+    and the seat: a retry returns the same rows and charges nobody again (R52)."""
+    room = _check_request(session, actor, method, currency)
+    table = get_in_room(session, Table, table_id, actor, "table", "R50")
+    game = session.get_one(Game, table.game_id)
+    length = period(game.fee_kind, game.variant)
+    holds, paid = _locked_seats(session, table)
+    amount = _time_fee(game, len(holds))
+    note: dict[str, object] = {"players_seated": len(holds), "whole_table": True}
+    rows: list[LedgerEntry] = []
+    for hold in holds:
+        seat_key = None if key is None else f"{sha256(key.encode()).hexdigest()[:40]}:{hold.id}"
+        print_ = fingerprint(op="table_fee", table_id=table.id, hold_id=hold.id, method=method,
+                             staff=actor.staff_id)
+        earlier = replay(session, LedgerEntry, room.id, seat_key, print_)
+        if earlier is not None:
+            rows.append(earlier)
+        elif due(paid[hold.id], hold.started_at, now).is_due:
+            start, end = next_period(paid[hold.id], now, length)
+            rows.append(post(session, actor, now, Posting(
+                "session_fee", signed("session_fee", amount), method, period_start=start,
+                period_end=end, note=note, **at_seat(session, hold)), seat_key, print_))
+    if not rows:
+        raise Conflict(f"nobody at table {table.name} is due: all {len(holds)} players seated "
+                       "are covered", "R50")
+    return TableFees(table.id, rows, len(holds) - len(rows))
+
+
+def _locked_seats(session: Session, table: Table) -> tuple[list[SeatHold], dict[int, datetime | None]]:
+    """The table's players seated, row-locked in seat order, and each seat's paid-until (R50)."""
+    holds = list(session.scalars(select(SeatHold).where(
+        SeatHold.table_id == table.id, SeatHold.kind == SEATED, SeatHold.ended_at.is_(None))
+        .order_by(SeatHold.seat_no).with_for_update(key_share=True)))
+    if not holds:
+        raise Conflict(f"nobody is seated at table {table.name}", "R50")
+    paid = {hold_id: until for hold_id, until in session.execute(select(
+        SeatHold.id, paid_until(SeatHold.id)).where(SeatHold.id.in_([h.id for h in holds])))}
+    return holds, paid
+
+
+def _check_request(session: Session, actor: Actor, method: str, currency: str | None) -> Room:
+    """R50/R61: the cash right; a fee is paid in chips or cash at the cage (R32: not cash at the
+    table), in the room's currency."""
+    actor.require("cash")
+    check_method(method, "R50", "session_fee")
+    room = session.get_one(Room, actor.room_id)
+    check_currency(currency, room.currency)
+    return room
+
+
+def _time_fee(game: Game, players: int) -> int:
+    """R50: the game's time fee for ``players`` seated; nothing to collect is refused."""
+    amount = fee_for_players(game.time_fee, game.time_fee_by_players, players)
+    if amount <= 0:
+        raise Conflict(f"no session fee is charged with {players} players seated", "R50")
+    return amount
+
+
+@dataclass(frozen=True)
 class FeeDue:
-    """R50: a seated player of an hourly game, their paid-until and how long they have been due
-    (0 while covered), and the fee the coming hour would cost now."""
+    """R50: a seated player of a time game (``fee_kind`` hourly or halfhour), their paid-until and
+    how long they have been due (0 while covered), and the fee the coming period would cost now."""
 
     hold_id: int
     player_id: int
@@ -87,6 +158,7 @@ class FeeDue:
     table: str
     seat_no: int
     game_id: int
+    fee_kind: str
     seated_at: datetime
     paid_until: datetime | None
     due_since: datetime | None
@@ -99,23 +171,24 @@ class FeeDue:
 
 
 def fees_due(session: Session, room_id: int, now: datetime) -> list[FeeDue]:
-    """R50: every seated player of the room's hourly games, due ones first, longest due first,
-    then the covered ones by when their hour ends. One statement, whatever the room's size."""
+    """R50: every seated player of the room's time games, due ones first, longest due first,
+    then the covered ones by when their period ends. One statement, whatever the room's size."""
     rows = session.execute(
         select(SeatHold.id, SeatHold.player_id, Player.first_name, Player.last_name, Table.id,
-               Table.name, SeatHold.seat_no, Game.id, SeatHold.started_at, paid_until(SeatHold.id),
-               Game.hourly_fee, Game.hourly_fee_by_players)
+               Table.name, SeatHold.seat_no, Game.id, Game.fee_kind, SeatHold.started_at,
+               paid_until(SeatHold.id),
+               Game.time_fee, Game.time_fee_by_players)
         .join(Player, Player.id == SeatHold.player_id).join(Table, Table.id == SeatHold.table_id)
         .join(Game, Game.id == Table.game_id)
         .where(SeatHold.room_id == room_id, SeatHold.kind == SEATED, SeatHold.ended_at.is_(None),
-               Game.fee_kind == "hourly")).all()
+               Game.fee_kind.in_(PERIODS))).all()
     seated = Counter(r[4] for r in rows)
     out = []
-    for (hold_id, player_id, first, last, table_id, table, seat_no, game_id, seated_at, until,
+    for (hold_id, player_id, first, last, table_id, table, seat_no, game_id, kind, seated_at, until,
          flat, by_players) in rows:
         d = due(until, seated_at, now)
         out.append(FeeDue(hold_id, player_id, f"{first} {last}".strip(), table_id, table, seat_no,
-                          game_id, seated_at, until, d.due_since, d.due_seconds,
-                          hourly_fee(flat, by_players, seated[table_id])))
+                          game_id, kind, seated_at, until, d.due_since, d.due_seconds,
+                          fee_for_players(flat, by_players, seated[table_id])))
     return sorted(out, key=lambda f: (not f.is_due, -f.due_seconds,
                                       f.paid_until or now, f.table, f.seat_no))

@@ -31,6 +31,7 @@ from roomops.db import Base, Minor, UTCDateTime
 from roomops.ledger.rules import (
     AT_TABLE,
     AT_TABLE_KINDS,
+    CHIPS,
     FACILITY,
     INTO_PLAY,
     OUT_OF_PLAY,
@@ -43,9 +44,10 @@ from roomops.ledger.rules import (
 
 # R32: cash at the table buys chips at the table only (a reversal repeats its row's method);
 # R18: a transfer pair carries a stack, out of one table (negative) and into the next (positive).
-# Migration 0017 writes these same conditions.
+# R50: a drop is taken in chips. Migrations 0017 and 0026 write these same conditions.
 METHOD_CHECK = (f"{one_of('method', Method)} AND (method <> '{AT_TABLE}' OR "
-                f"kind IN {sql_list((*AT_TABLE_KINDS, 'reversal'))})")
+                f"kind IN {sql_list((*AT_TABLE_KINDS, 'reversal'))}) AND "
+                f"(kind <> 'drop' OR method = '{CHIPS}')")
 AMOUNT_SIGN_CHECK = (f"(kind IN {sql_list(INTO_PLAY)} AND amount > 0) OR "
                      f"(kind IN {sql_list(OUT_OF_PLAY)} AND amount < 0) OR "
                      f"(kind IN ('reversal', '{TRANSFER}') AND amount <> 0)")
@@ -67,9 +69,10 @@ class LedgerEntry(Base):
         # R50: a session fee names the hour it covers; R51: rake is tied to its hand
         CheckConstraint("kind <> 'session_fee' OR (period_start IS NOT NULL AND "
                         "period_end > period_start)", name="fee_period"),
-        # R51: rake names its hand, or the dealer down it was recorded for
-        CheckConstraint("kind <> 'rake' OR hand_id IS NOT NULL OR down_id IS NOT NULL",
-                        name="rake_hand"),
+        # R51: rake names its hand, or the dealer down it was recorded for; R50: a drop its hand
+        # (migration 0026's trigger refuses a second standing drop of a hand)
+        CheckConstraint("(kind <> 'rake' OR hand_id IS NOT NULL OR down_id IS NOT NULL) AND "
+                        "(kind <> 'drop' OR hand_id IS NOT NULL)", name="hand"),
         CheckConstraint("NOT short_buy_in OR kind = 'add_on'", name="short_buy_in"),
         CheckConstraint("shift_no >= 1", name="shift_no"),
         # R27/R28: an approval is a second person's (migration 0023's triggers also refuse a
@@ -105,7 +108,7 @@ class LedgerEntry(Base):
     # R50: the hour a session fee pays for (a reversal repeats its row's period)
     period_start: Mapped[datetime | None] = mapped_column(UTCDateTime)
     period_end: Mapped[datetime | None] = mapped_column(UTCDateTime)
-    # R51: the hand a rake row was taken from (a reversal repeats it)
+    # R51/R50: the hand a rake or drop row was taken from (a reversal repeats it)
     hand_id: Mapped[int | None] = mapped_column(ForeignKey("hands.id"))
     # R51: the dealer down a rake row was recorded for (a reversal repeats it)
     down_id: Mapped[int | None] = mapped_column(ForeignKey("dealer_downs.id"))

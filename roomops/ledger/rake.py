@@ -70,13 +70,13 @@ def record_rake(session: Session, actor: Actor, now: datetime, table_id: int, ha
     print_ = fingerprint(op="rake", table_id=table_id, hand_no=hand_no, pot=pot, flop=flop,
                          rake=rake, players=players, staff=actor.staff_id)
     table = get_in_room(session, Table, table_id, actor, "table")
-    hand = _hand(session, table, hand_no, lock=True)  # serialises rake for one hand
+    hand = hand_at(session, table, hand_no, lock=True)  # serialises rake for one hand
     earlier = replay(session, LedgerEntry, actor.room_id, key, print_)
     if earlier is not None:
         return earlier
     game = session.get_one(Game, table.game_id)
     _check_recorded(game, "per_hand")
-    dealt = _players(hand, players)
+    dealt = players_dealt(hand, players)
     most = check_rake(rake, pot, flop, policy(game), dealt)
     _refuse_raked(session, table, hand_no, hand_no)
     return post(session, actor, now, Posting(
@@ -107,11 +107,11 @@ def rake_limit(session: Session, actor: Actor, table_id: int, hand_no: int, *, p
     if type(pot) is not int or pot < 0:
         raise Invalid("the pot is a whole number of minor units", "R51")
     table = get_in_room(session, Table, table_id, actor, "table")
-    hand = _hand(session, table, hand_no)
+    hand = hand_at(session, table, hand_no)
     game = session.get_one(Game, table.game_id)
     if game.fee_kind != "rake":
         raise Conflict(f"{game.variant} is not raked", "R51")
-    rules, dealt = policy(game), _players(hand, None)
+    rules, dealt = policy(game), players_dealt(hand, None)
     no_drop = rules.no_flop_no_drop and not flop
     most = 0 if no_drop else max_rake(pot, rules, dealt)
     return RakeLimit(pot, most, rules.cap_for(dealt), dealt, rules.smallest_chip, no_drop)
@@ -175,8 +175,9 @@ def _check_recorded(game: Game, how: str) -> None:
                        f"{RECORDED[how]}", "R51")
 
 
-def _hand(session: Session, table: Table, hand_no: int, lock: bool = False) -> Hand:
-    """Hand ``hand_no`` of the table, row-locked when ``lock``."""
+def hand_at(session: Session, table: Table, hand_no: int, lock: bool = False) -> Hand:
+    """Hand ``hand_no`` of the table, row-locked when ``lock`` (rake and the drop, R50/R51, lock
+    it to take from a hand once)."""
     stmt = select(Hand).where(Hand.table_id == table.id, Hand.hand_no == hand_no)
     hand = session.scalars(stmt.with_for_update() if lock else stmt).one_or_none()
     if hand is None:
@@ -184,14 +185,15 @@ def _hand(session: Session, table: Table, hand_no: int, lock: bool = False) -> H
     return hand
 
 
-def _players(hand: Hand, sent: int | None) -> int | None:
-    """R51: the players dealt in: the hand's record when it names them, else what was sent."""
+def players_dealt(hand: Hand, sent: int | None, rule: str = "R51") -> int | None:
+    """R51 (R50 for a drop): the players dealt in: the hand's record when it names them, else
+    what was sent."""
     if hand.dealt_in:
         if sent is not None and sent != len(hand.dealt_in):
             raise Conflict(f"hand {hand.hand_no} was dealt to {len(hand.dealt_in)} players, not "
-                           f"{sent}", "R51")
+                           f"{sent}", rule)
         return len(hand.dealt_in)
-    return None if sent is None else check_players(sent)
+    return None if sent is None else check_players(sent, rule)
 
 
 def _clamped(hand: Hand) -> int:

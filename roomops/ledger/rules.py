@@ -19,7 +19,7 @@ from roomops.errors import Conflict, Invalid
 # same values at run time (the models build their CHECK constraints from them).
 AtTableKind = Literal["buy_in", "add_on"]  # R32: the only movements cash at the table pays for
 IntoPlay = Literal[AtTableKind, "transit"]
-OutOfPlay = Literal["cash_out", "session_fee", "rake"]
+OutOfPlay = Literal["cash_out", "session_fee", "rake", "drop"]  # drop: R50, a fee per hand
 Transfer = Literal["transfer"]  # R18: a stack carried to another table, one row each way (signed)
 EntryKind = Literal[IntoPlay, OutOfPlay, "reversal", Transfer]
 # R32: cash handed over at the table (announced, changed for chips there) rather than at the cage;
@@ -31,6 +31,10 @@ _Cash = Literal["cash"]
 _CageOnly = Literal["chips", "card", Facility]
 SlipMethod = Literal[_Cash, _CageOnly]  # R31: transits come from the cage
 Method = Literal[_Cash, AtTable, _CageOnly]  # ledger rows
+# R50: a session fee is paid in chips at the table or in cash at the cage; a drop is taken from the
+# pot, in chips. Only these are offered (the desk's forms, the API's enums) and accepted.
+FeeMethod = Literal["chips", _Cash]
+DropMethod = Literal["chips"]
 
 INTO_PLAY: tuple[IntoPlay, ...] = get_args(IntoPlay)
 OUT_OF_PLAY: tuple[OutOfPlay, ...] = get_args(OutOfPlay)
@@ -41,6 +45,14 @@ SLIP_METHODS: tuple[SlipMethod, ...] = get_args(SlipMethod)
 METHODS: tuple[Method, ...] = get_args(Method)
 AT_TABLE_KINDS: tuple[AtTableKind, ...] = get_args(AtTableKind)
 METHOD_NAMES: dict[str, str] = {AT_TABLE: "cash at the table"}
+CHIPS: DropMethod = "chips"
+FEE_METHODS: tuple[FeeMethod, ...] = get_args(FeeMethod)
+DROP_METHODS: tuple[DropMethod, ...] = get_args(DropMethod)
+# R50: the methods a fee may be taken in, and how the refusal says so
+FEE_TAKEN: dict[str, tuple[tuple[str, ...], str]] = {
+    "session_fee": (FEE_METHODS, "a session fee is paid in chips at the table or in cash at the cage"),
+    "drop": (DROP_METHODS, "a drop is taken from the pot in chips"),
+}
 FACILITY: tuple[Facility, ...] = get_args(Facility)
 
 # Transit slip states (R31) and the action that reaches each from the states it may come from.
@@ -68,13 +80,17 @@ def check_amount(amount: object, rule: str) -> int:
 def check_method(method: str, rule: str, kind: str) -> None:
     """A ledger row's method for a movement of ``kind`` (``transit``: a slip's). R32: cash at the
     table only buys chips at the table (a buy-in, an add-on or a rebuy); a transit comes from the
-    cage, a cash-out is paid at the cage and a fee is taken in chips or at the cage."""
+    cage, a cash-out is paid at the cage. R50: a session fee is taken in chips or cash at the
+    cage, a drop in chips (``FEE_TAKEN``)."""
     if method == AT_TABLE and kind not in AT_TABLE_KINDS:
         raise Invalid(f"cash at the table only buys chips at the table (a buy-in or an add-on), "
                       f"not a {kind.replace('_', ' ')}: the cage takes or pays it", "R32")
     allowed = SLIP_METHODS if kind == "transit" else METHODS
     if method not in allowed:
         raise Invalid(f"method {method!r} is not one of {', '.join(allowed)}", rule)
+    taken, how = FEE_TAKEN.get(kind, (allowed, ""))
+    if method not in taken:
+        raise Invalid(f"{how}, not {method_name(method)}", "R50")
 
 
 def method_name(method: str) -> str:

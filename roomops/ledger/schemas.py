@@ -9,6 +9,8 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
+from roomops.ledger.rules import DropMethod
+from roomops.ledger.rules import FeeMethod as LedgerFeeMethod
 from roomops.rooms.shifts import MAX_SHIFTS
 from roomops.schemas import INT_MAX, MAX_AMOUNT, MAX_TOTAL, Body, Id, Method, Reason
 
@@ -85,13 +87,40 @@ class CancelSlip(Body):
     reason: Reason
 
 
+FeeMethod = Annotated[LedgerFeeMethod, Field(description=(
+    "R50: a session fee is paid in chips at the table or in cash at the cage"))]
+
+
 class SessionFee(Body):
-    """R50: collect the coming hour's fee from the player sitting in ``hold_id``; the amount is the
-    game's (by the number of players seated), never sent."""
+    """R50: collect the coming period's fee (an hour or half an hour, as the game says) from the
+    player sitting in ``hold_id``; the amount is the game's (by the number of players seated),
+    never sent."""
 
     hold_id: Id
-    method: Method = "cash"
+    method: FeeMethod = "cash"
     currency: Currency | None = None
+    idempotency_key: IdempotencyKey | None = None
+
+
+class TableFees(Body):
+    """R50: collect the coming period's fee from every player seated at the table who is due now;
+    covered players are skipped. In chips at the table unless the cage takes cash."""
+
+    method: FeeMethod = "chips"
+    currency: Currency | None = None
+    idempotency_key: IdempotencyKey | None = None
+
+
+class Drop(Body):
+    """R50: take the game's drop from the hand; the amount is the game's for the players dealt in
+    (``amount``, if sent, must be it: what the dealer was shown)."""
+
+    players: Players | None = Field(None, description=(
+        "R50: players dealt in, for a drop by players; taken from the hand when it was recorded "
+        "with them"))
+    amount: StrictMoney | None = Field(None, description=(
+        "R50: the drop the dealer was shown; refused if the game's drop is not that now"))
+    method: Annotated[DropMethod, Field(description="R50: a drop is taken in chips")] = "chips"
     idempotency_key: IdempotencyKey | None = None
 
 

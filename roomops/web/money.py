@@ -10,7 +10,13 @@ from flask_login import current_user
 from jinja2 import pass_context
 from jinja2.runtime import Context
 
-from roomops.games.terms import Terms, game_rake_text, percent_text, told_before_sitting
+from roomops.games.terms import (
+    Terms,
+    game_fee_text,
+    game_rake_text,
+    percent_text,
+    told_before_sitting,
+)
 from roomops.money import Money
 from roomops.rooms.models import Room
 from roomops.web.uow import db
@@ -65,6 +71,10 @@ def install(app: Flask) -> None:
     @app.template_global("percent_text")
     def _percent(bp: int) -> str:
         return percent_text(bp, room_money().decimal_sign)
+
+    @app.template_global("fees_in_force")
+    def _fees(game: Terms) -> str:
+        return game_fee_text(room_money(), game)
 
     @app.template_global("rake_text")
     def _rake(game: Terms) -> str:

@@ -61,10 +61,10 @@ def populated(room, session, now):
                     max_buyin=40000, fee_kind="rake", rake_bp=500, rake_cap=500,
                     straddle_allowed=True, max_straddles=1)
     plo = room.game(now, variant="PL Omaha", small_blind=200, big_blind=500, min_buyin=20000,
-                    max_buyin=100000, fee_kind="hourly", hourly_fee=1000, straddle_allowed=True,
+                    max_buyin=100000, fee_kind="hourly", time_fee=1000, straddle_allowed=True,
                     max_straddles=3, button_straddle=True)
     big = room.game(now, variant="NL Hold'em", small_blind=500, big_blind=1000, min_buyin=50000,
-                    max_buyin=250000, fee_kind="hourly", hourly_fee=1500, seats_per_table=10)
+                    max_buyin=250000, fee_kind="hourly", time_fee=1500, seats_per_table=10)
     dc = room.game(now, variant="Dealer's Choice", small_blind=100, big_blind=200, min_buyin=10000,
                    max_buyin=30000)
     t1 = fill(room, session, now, nlh, "1", 9, "a")

@@ -137,7 +137,7 @@ def test_screenshot_of_a_populated_desk(live, page):
         nlh = room.game(now, fee_kind="rake", rake_bp=500, rake_cap=500, straddle_allowed=True,
                         max_straddles=1)
         plo = room.game(now, variant="PL Omaha", small_blind=200, big_blind=500, min_buyin=20000,
-                        max_buyin=100000, fee_kind="hourly", hourly_fee=1000)
+                        max_buyin=100000, fee_kind="hourly", time_fee=1000)
         t1, t2, t3 = (room.table(now, nlh, n) for n in ("1", "2", "3"))
         t7 = room.table(now, plo, "7")
         for table, n in ((t1, 9), (t2, 7), (t3, 8), (t7, 5)):

@@ -210,12 +210,15 @@ def test_0021_widens_every_amount_column(backend, tmp_path):
             eng.dispose()
 
 
-# amount columns added after 0021 by migrations that make them 64-bit themselves (0023, 0025)
-BORN_64BIT = {("rooms", "cash_out_approval_over"), ("games", "smallest_chip")}
+# amount columns added after 0021 by migrations that make them 64-bit themselves (0023, 0025, 0026)
+BORN_64BIT = {("rooms", "cash_out_approval_over"), ("games", "smallest_chip"), ("games", "drop_fee")}
+# amount columns renamed after 0021, by their names there (0026)
+RENAMED = {("games", "time_fee"): "hourly_fee"}
 
 
 def _money_columns() -> dict[str, set[str]]:
-    """The models' amount columns (``roomops.db.Minor``), which are the ones 0021 widens."""
+    """The models' amount columns (``roomops.db.Minor``), which are the ones 0021 widens, by their
+    names at 0021."""
     from importlib import import_module
 
     found: dict[str, set[str]] = {}
@@ -223,7 +226,8 @@ def _money_columns() -> dict[str, set[str]]:
         for column in table.columns:
             if (isinstance(column.type, BigInteger) and table.name != "board_marks"
                     and (table.name, column.name) not in BORN_64BIT):
-                found.setdefault(table.name, set()).add(column.name)
+                found.setdefault(table.name, set()).add(
+                    RENAMED.get((table.name, column.name), column.name))
     listed = import_module("migrations.versions.0021_money_64bit").MONEY
     assert found == {t: set(c) for t, c in listed.items()}
     return found

@@ -24,7 +24,7 @@ def test_0025_moves_the_percent_to_basis_points_and_keeps_the_chip(backend, tmp_
         try:
             migrate.upgrade(url, "0023")
             with eng.begin() as conn:
-                game = _seed(conn, rake="rake_percent")["game"]
+                game = _seed(conn, rake="rake_percent", fee="hourly_fee")["game"]
                 conn.execute(text("UPDATE games SET rake_percent = 5, small_blind = 25, "
                                   "big_blind = 50 WHERE id = :g"), {"g": game})
             migrate.upgrade(url, "0025")

@@ -56,7 +56,7 @@ def test_upgrade_a_database_that_holds_a_room(backend, tmp_path):
         try:
             migrate.upgrade(url, "0002")
             with eng.begin() as conn:
-                ids = _seed(conn, rake="rake_percent")
+                ids = _seed(conn, rake="rake_percent", fee="hourly_fee")
             migrate.upgrade(url)
             with eng.connect() as conn:
                 assert conn.execute(text("SELECT count(*) FROM staff WHERE room_id = :r"),
@@ -67,7 +67,7 @@ def test_upgrade_a_database_that_holds_a_room(backend, tmp_path):
 
 # -- invariants in the database itself, with raw SQL that bypasses the services -----------------
 
-def _seed(conn: Connection, rake: str = "rake_bp") -> dict[str, int]:
+def _seed(conn: Connection, rake: str = "rake_bp", fee: str = "time_fee") -> dict[str, int]:
     def ins(sql: str, **kw) -> int:
         return conn.execute(text(sql + " RETURNING id"), kw).scalar_one()
 
@@ -78,7 +78,7 @@ def _seed(conn: Connection, rake: str = "rake_bp") -> dict[str, int]:
     staff = ins("INSERT INTO staff (room_id, username, display_name, role, password_hash, active, "
                 "created_at) VALUES (:r, :u, 'S', 'supervisor', 'x', :t, :n)",
                 r=room, u=f"raw{id(conn)}", t=True, n=NOW)
-    game = ins(_GAME_AT.format(rake=rake), r=room, seats=9, minb=100, n=NOW)
+    game = ins(_GAME_AT.format(rake=rake, fee=fee), r=room, seats=9, minb=100, n=NOW)
     table = ins("INSERT INTO tables (room_id, game_id, name, status, opened_at) "
                 "VALUES (:r, :g, '1', 'open', :n)", r=room, g=game, n=NOW)
     players = [ins("INSERT INTO players (room_id, first_name, last_name, created_at) "
@@ -90,12 +90,13 @@ def _seed(conn: Connection, rake: str = "rake_bp") -> dict[str, int]:
                 p2=players[2], entry=entry)
 
 
-# the rake column's name at the revision: rake_percent until 0025 made it basis points
+# the rake and fee columns' names at the revision: rake_percent until 0025 made it basis points,
+# hourly_fee until 0026 made it the time fee of an hourly or half-hourly game
 _GAME_AT = ("INSERT INTO games (room_id, variant, small_blind, big_blind, ante, min_buyin, max_buyin, "
-            "seats_per_table, fee_kind, hourly_fee, {rake}, rake_cap, straddle_allowed, "
+            "seats_per_table, fee_kind, {fee}, {rake}, rake_cap, straddle_allowed, "
             "max_straddles, button_straddle, status, opened_at) VALUES (:r, 'NL', 1, 2, 0, :minb, 400, "
             ":seats, 'none', 0, 0, 0, false, 0, false, 'open', :n)")
-_GAME = _GAME_AT.format(rake="rake_bp")
+_GAME = _GAME_AT.format(rake="rake_bp", fee="time_fee")
 _ENTRY = ("INSERT INTO list_entries (room_id, player_id, kind, game_id, table_id, source, joined_at, "
           "queue_at, status) VALUES (:r, :p, 'waiting', :g, NULL, 'in_person', :n, :n, 'active')")
 _HOLD = ("INSERT INTO seat_holds (room_id, table_id, seat_no, player_id, kind, entry_id, started_at, "

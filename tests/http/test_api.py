@@ -499,7 +499,7 @@ def test_policy_get_and_patch_r3(api, session):
 
 
 def test_room_snapshot(api, room, session, now, clock):
-    game = room.game(now, straddle_allowed=True, max_straddles=2, fee_kind="hourly", hourly_fee=600)
+    game = room.game(now, straddle_allowed=True, max_straddles=2, fee_kind="hourly", time_fee=600)
     table = room.table(now, game, "1")
     fill(room, session, now, table, seats_free=1)
     ann = room.player(now, "Ann", "Lee")
@@ -511,8 +511,9 @@ def test_room_snapshot(api, room, session, now, clock):
     assert snap["now"].startswith("2026-11-21T20:00:30") and snap["version"] > 0
     assert snap["policy"]["claim_minutes"] == 10
     (g,) = snap["games"]
-    assert g["fees"] == {"kind": "hourly", "hourly_fee": 600, "rake_bp": 0, "rake_cap": 0,
-                         "smallest_chip": 100, "rake_min_one_chip": False,
+    assert g["fees"] == {"kind": "hourly", "time_fee": 600, "hourly_fee": 600,
+                         "time_fee_by_players": None, "drop_fee": 0, "drop_by_players": None,
+                         "rake_bp": 0, "rake_cap": 0, "smallest_chip": 100, "rake_min_one_chip": False,
                          "rake_schedule": None, "rake_caps_by_players": None}
     assert g["straddles"] == {"allowed": True, "max_straddles": 2, "button_straddle": False,
                               "sanction": False}

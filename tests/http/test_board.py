@@ -82,7 +82,7 @@ def test_r4_r40_r53_board_shows_stakes_buy_in_straddles_and_fees(client, room, s
               max_buyin=50050, fee_kind="rake", rake_bp=500, rake_cap=600, straddle_allowed=True,
               max_straddles=2, button_straddle=True)
     room.game(now, variant="PL Omaha", small_blind=500, big_blind=1000, ante=100, min_buyin=50000,
-              max_buyin=200000, fee_kind="hourly", hourly_fee=1200)
+              max_buyin=200000, fee_kind="hourly", time_fee=1200)
     session.commit()
     page = html.unescape(client.get("/board").text)
     assert "NL Hold'em" in page and ">1/2.50<" in page

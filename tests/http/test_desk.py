@@ -178,7 +178,7 @@ def test_admin_runs_the_floor_too(client, room, session, now):
 
 
 GAME_FORM = {"variant": "PL Omaha", "small_blind": "2", "big_blind": "5", "ante": "", "min_buyin": "200",
-             "max_buyin": "1000.50", "seats_per_table": "9", "fee_kind": "hourly", "hourly_fee": "10",
+             "max_buyin": "1000.50", "seats_per_table": "9", "fee_kind": "hourly", "time_fee": "10",
              "rake_bp": "0", "rake_cap": "0", "max_straddles": "0", "straddle_allowed": "on"}
 
 
@@ -187,29 +187,29 @@ def test_r4_open_game_converts_major_units_exactly(sup_client, session):
     assert resp.status_code == 303 and resp.headers["Location"].endswith("/desk")
     game = session.scalar(select(Game).where(Game.variant == "PL Omaha"))
     assert (game.small_blind, game.big_blind, game.min_buyin, game.max_buyin) == (200, 500, 20000, 100050)
-    assert game.ante == 0 and game.hourly_fee == 1000 and game.straddle_allowed is True
+    assert game.ante == 0 and game.time_fee == 1000 and game.straddle_allowed is True
     assert game.button_straddle is False  # an unticked checkbox is False
     assert "Opened PL Omaha 2/5" in sup_client.get("/desk").text  # the flash
 
 
-def test_r50_the_desk_game_form_takes_an_hourly_fee_by_players(sup_client, session):
-    form = {**GAME_FORM, "hourly_fee_by_players": "2:5, 7:12.50"}
+def test_r50_the_desk_game_form_takes_a_time_fee_by_players(sup_client, session):
+    form = {**GAME_FORM, "time_fee_by_players": "2:5, 7:12.50"}
     assert sup_client.post("/desk/games", data=form).status_code == 303
     game = session.scalar(select(Game).where(Game.variant == "PL Omaha"))
-    assert game.hourly_fee_by_players == [{"players": 2, "fee": 500}, {"players": 7, "fee": 1250}]
+    assert game.time_fee_by_players == [{"players": 2, "fee": 500}, {"players": 7, "fee": 1250}]
     page = sup_client.get("/desk").text
     assert 'value="2:5, 7:12.50"' in page  # shown back as typed
     assert "fee £10.00/h by players" in page and "£12.50 from 7 players" in page  # summary, its title
-    resp = sup_client.post(f"/desk/games/{game.id}/change", data={"hourly_fee_by_players": ""})
+    resp = sup_client.post(f"/desk/games/{game.id}/change", data={"time_fee_by_players": ""})
     assert resp.status_code == 303
     session.refresh(game)
-    assert game.hourly_fee_by_players == []  # emptied: the flat hourly fee applies
+    assert game.time_fee_by_players == []  # emptied: the flat hourly fee applies
 
 
 @pytest.mark.parametrize("value", ["2-5", "two:5", "2:5, 2:6", "11:5"])
 def test_r50_a_bad_fee_schedule_on_the_desk_form_names_r50(sup_client, session, value):
-    resp = sup_client.post("/desk/games", data={**GAME_FORM, "hourly_fee_by_players": value})
-    assert resp.status_code == 422 and "hourly_fee_by_players" in resp.text and "R50" in resp.text, resp.text
+    resp = sup_client.post("/desk/games", data={**GAME_FORM, "time_fee_by_players": value})
+    assert resp.status_code == 422 and "time_fee_by_players" in resp.text and "R50" in resp.text, resp.text
     assert session.scalar(select(Game).where(Game.variant == "PL Omaha")) is None
 
 
@@ -228,7 +228,7 @@ def test_r6_change_conditions_is_audited_with_only_what_changed(sup_client, room
     game = room.game(now)
     session.commit()
     form = {"variant": game.variant, "small_blind": "1", "big_blind": "3", "ante": "0", "min_buyin": "100",
-            "max_buyin": "500", "fee_kind": "none", "hourly_fee": "0", "rake_bp": "0",
+            "max_buyin": "500", "fee_kind": "none", "time_fee": "0", "rake_bp": "0",
             "rake_cap": "0", "max_straddles": "0", "rake_no_flop_no_drop": "on"}
     resp = sup_client.post(f"/desk/games/{game.id}/change", data=form)
     assert resp.status_code == 303

@@ -15,7 +15,7 @@ from tests.services.ledger_helpers import seated_holds
 
 @pytest.fixture()
 def hourly(room, session, now):
-    holds = seated_holds(room, session, now, fee_kind="hourly", hourly_fee=500)[2]
+    holds = seated_holds(room, session, now, fee_kind="hourly", time_fee=500)[2]
     session.commit()
     return [h.id for h in holds]
 

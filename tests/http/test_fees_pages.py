@@ -21,7 +21,7 @@ def _rows(session, kind):
 
 
 def test_fees_page_lists_who_is_due_and_collects_once(app, client, room, session, now, clock):
-    holds = seated_holds(room, session, now, fee_kind="hourly", hourly_fee=500)[2]
+    holds = seated_holds(room, session, now, fee_kind="hourly", time_fee=500)[2]
     fees.collect(session, room.sup, now - timedelta(minutes=90), holds[1].id)  # due 30 min
     session.commit()
     cashier = login(client, "main-cashier")

@@ -14,8 +14,8 @@ from tests.http.test_api import refused
 
 EURO_GAME = {"variant": "NL Hold'em", "small_blind": "0,50", "big_blind": "1", "ante": "",
              "min_buyin": "50", "max_buyin": "1234,5", "seats_per_table": "9", "fee_kind": "hourly",
-             "hourly_fee": "7,5", "rake_bp": "0", "rake_cap": "0", "max_straddles": "0",
-             "hourly_fee_by_players": "2:5; 7:6,25"}
+             "time_fee": "7,5", "rake_bp": "0", "rake_cap": "0", "max_straddles": "0",
+             "time_fee_by_players": "2:5; 7:6,25"}
 
 
 def _euro(room, session, locale="de_DE"):
@@ -42,8 +42,8 @@ def test_r4_r32_a_euro_room_types_and_reads_its_own_way(sup_client, client, room
     resp = sup_client.post("/desk/games", data=EURO_GAME)
     assert resp.status_code == 303, resp.text
     game = session.scalar(select(Game))
-    assert (game.small_blind, game.big_blind, game.max_buyin, game.hourly_fee) == (50, 100, 123450, 750)
-    assert game.hourly_fee_by_players == [{"players": 2, "fee": 500}, {"players": 7, "fee": 625}]
+    assert (game.small_blind, game.big_blind, game.max_buyin, game.time_fee) == (50, 100, 123450, 750)
+    assert game.time_fee_by_players == [{"players": 2, "fee": 500}, {"players": 7, "fee": 625}]
     desk = html.unescape(sup_client.get("/desk").text)
     assert "Opened NL Hold'em 0,50/1." in desk  # R4: stakes as players say them
     assert "buy-in 50,00\xa0€\u20131.234,50\xa0€" in desk

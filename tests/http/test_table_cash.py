@@ -41,12 +41,13 @@ def test_r32_api_takes_cash_at_the_table_for_buy_ins_and_add_ons(cashier, holds)
     assert report["reconciled"] is True
 
 
-@pytest.mark.parametrize("path", ["/transits", "/ledger/session-fees"])
-def test_r32_cash_at_the_table_is_refused_where_the_cage_takes_it(cashier, holds, path):
+@pytest.mark.parametrize("path,rule", [("/transits", "R32"), ("/ledger/session-fees", "R50")])
+def test_r32_cash_at_the_table_is_refused_where_the_cage_takes_it(cashier, holds, path, rule):
+    """A fee's body offers only chips or cash at the cage (R50), which leaves cash at the table out."""
     body = {"hold_id": holds[0], "amount": 10000, "method": "table"}
     if path == "/ledger/session-fees":
         body.pop("amount")
-    refused(cashier.post(path, body), 422, "R32")
+    refused(cashier.post(path, body), 422, rule)
 
 
 def test_r32_a_cash_out_in_cash_at_the_table_is_refused(cashier, holds, room, session, now):

@@ -101,6 +101,12 @@ class Night:
         tables = [t for g in room["games"] for t in g["tables"] if t["id"] == table]
         return next(s for s in tables[0]["seats"] if s["player_id"] == player)
 
+    def collect_table(self, table: int, players: int, fee: int) -> None:
+        """R50: the coming period's fee from everyone due at the table, in chips."""
+        done = self.ok(self.cashier.post(f"/tables/{table}/session-fees", json={}))
+        assert [r["amount"] for r in done["rows"]] == [-fee] * players
+        self.moved(table, -fee * players)
+
     # -- the dealer -------------------------------------------------------------------------------
     def hands(self, table: int, first: int, last: int) -> None:
         for no in range(first, last + 1):
@@ -136,7 +142,7 @@ def test_a_whole_night_closes_to_the_chip(client, room, session, clock):
     hand_game = n.game(fee_kind="rake", rake_bp=500, rake_cap=500)
     down_game = n.game(small_blind=200, big_blind=500, min_buyin=20000, max_buyin=100000,
                        fee_kind="rake", rake_bp=500, rake_cap=600, rake_recorded="per_down")
-    time_game = n.game(variant="PL Omaha", fee_kind="hourly", hourly_fee=1000)
+    time_game = n.game(variant="PL Omaha", fee_kind="hourly", time_fee=1000)
     t1, t2, t3 = n.table(hand_game, "1"), n.table(down_game, "2"), n.table(time_game, "3")
     tables = [t1, t2, t3]
 
@@ -155,11 +161,10 @@ def test_a_whole_night_closes_to_the_chip(client, room, session, clock):
     n.moved(t1, 30000)
     one.append(lena_hold)
 
-    # Time for table 3: every seated player pays the coming hour (R50).
+    # Time for table 3: every seated player pays the coming hour, collected from the whole table
+    # in one go (R50).
     n.later(minutes=2)
-    for hold in three:
-        n.ok(n.cashier.post("/ledger/session-fees", json={"hold_id": hold}))
-        n.moved(t3, -1000)
+    n.collect_table(t3, 9, 1000)
 
     # The dealers: table 1 raked per hand, table 2 per down (R51).
     n.later(minutes=5)
@@ -235,9 +240,7 @@ def test_a_whole_night_closes_to_the_chip(client, room, session, clock):
     n.shift = 3
 
     # The night shift: another hour of time, more rake, and everyone cashes out.
-    for hold in three:
-        n.ok(n.cashier.post("/ledger/session-fees", json={"hold_id": hold}))
-        n.moved(t3, -1000)
+    n.collect_table(t3, 9, 1000)
     n.hands(t1, 4, 5)
     n.rake(t1, 5, 3000, 100)
     n.hands(t2, 5, 6)

@@ -87,7 +87,7 @@ def test_taken_seats_and_times_as_the_reader_reads_them():
 
 
 GAME = (7, "NL Hold'em", 100, 200, 0, 10000, 40000, 9, "rake", 0, 550, 500, True, 1, False, False, True,
-        100, False, (), (), ())
+        100, False, 0, (), (), (), ())
 
 
 def test_r11_r12_r14_r22_one_game_from_its_rows():
@@ -199,8 +199,9 @@ def test_r40_r53_a_player_offered_a_seat_is_told_the_straddles_and_fees():
 
     game = SimpleNamespace(straddle_allowed=True, max_straddles=1, button_straddle=False,
                            straddle_sanction=False,
-                           fee_kind="rake", hourly_fee=0, rake_bp=500, rake_cap=500,
-                           hourly_fee_by_players=None, rake_no_flop_no_drop=True,
+                           fee_kind="rake", time_fee=0, rake_bp=500, rake_cap=500,
+                           time_fee_by_players=None, drop_fee=0, drop_by_players=None,
+                           rake_no_flop_no_drop=True,
                            rake_schedule=None, rake_caps_by_players=None, smallest_chip=100,
                            rake_min_one_chip=False)
     assert told_before_sitting(GBP, game) == ("Straddle: UTG only, no button straddle. "

@@ -1,5 +1,6 @@
-"""R50 and R51 as pure rules: the fee by players seated, the hour a collection covers, who is due
-and for how long, and the most rake a pot allows (percent, smallest chip, cap, no flop no drop)."""
+"""R50 and R51 as pure rules: the fee by players seated, the hour or half hour a collection covers,
+who is due and for how long, the drop by players dealt in, the methods a fee is taken in, and the
+most rake a pot allows (percent, smallest chip, cap, no flop no drop)."""
 
 from __future__ import annotations
 
@@ -10,33 +11,39 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from roomops.errors import Conflict, Invalid
+from roomops.games.terms import fee_text
 from roomops.ledger.fee_rules import (
     HOUR,
     RakePolicy,
     check_down_rake,
     check_players,
     check_rake,
+    drop_amount,
     due,
-    hourly_fee,
+    fee_for_players,
     max_rake,
     next_period,
+    period,
     step_value,
 )
+from roomops.ledger.rules import DROP_METHODS, FEE_METHODS, check_method
+from roomops.money import Money
 
 NOW = datetime(2026, 11, 21, 20, 0, tzinfo=UTC)
 MIN = timedelta(minutes=1)
 STEPS = [{"players": 7, "fee": 600}, {"players": 2, "fee": 300}]  # any order
 FIVE = RakePolicy(bp=500, cap=500, smallest_chip=100)  # 5%, max 5.00, 1.00 chip
+GBP = Money("GBP")
 
 
 @pytest.mark.parametrize("players,fee", [(1, 500), (2, 300), (6, 300), (7, 600), (9, 600)])
 def test_r50_the_fee_is_the_step_for_the_players_seated_else_the_flat_fee(players, fee):
-    assert hourly_fee(500, STEPS, players) == fee
+    assert fee_for_players(500, STEPS, players) == fee
 
 
 @pytest.mark.parametrize("steps", [None, []])
 def test_r50_no_schedule_is_the_flat_fee(steps):
-    assert hourly_fee(500, steps, 9) == 500
+    assert fee_for_players(500, steps, 9) == 500
 
 
 def test_r50_a_covered_player_extends_from_where_the_paid_hour_ends():
@@ -202,3 +209,64 @@ def test_r51_a_down_rake_is_positive_whole_chips(amount):
     with pytest.raises(Invalid) as err:
         check_down_rake(amount, [500], 100)
     assert err.value.rule == "R51"
+
+
+# ---- R50: half-hourly time fees and the drop ---------------------------------------------------
+
+
+def test_r50_the_period_is_an_hour_or_half_an_hour():
+    assert (period("hourly", "NL"), period("halfhour", "NL")) == (HOUR, 30 * MIN)
+    for kind in ("none", "rake", "drop"):
+        with pytest.raises(Conflict) as err:
+            period(kind, "NL")
+        assert err.value.rule == "R50"
+
+
+def test_r50_a_half_hour_is_paid_in_advance_like_an_hour():
+    half = 30 * MIN
+    assert next_period(None, NOW, half) == (NOW, NOW + half)
+    assert next_period(NOW + 10 * MIN, NOW, half) == (NOW + 10 * MIN, NOW + 40 * MIN)  # extends
+    assert next_period(NOW - 5 * MIN, NOW, half) == (NOW, NOW + half)  # a lapse is not charged
+
+
+@pytest.mark.parametrize("players,drop", [(None, 300), (2, 300), (6, 300), (7, 500), (10, 500)])
+def test_r50_the_drop_is_the_step_for_the_players_dealt_in(players, drop):
+    steps = [{"players": 7, "fee": 500}] if players else None
+    assert drop_amount(300, steps, players) == drop
+
+
+def test_r50_drop_refusals():
+    with pytest.raises(Invalid) as invalid:  # a schedule by players needs the count
+        drop_amount(300, [{"players": 7, "fee": 500}], None)
+    with pytest.raises(Conflict) as nothing:  # nothing to take
+        drop_amount(0, [{"players": 7, "fee": 500}], 6)
+    with pytest.raises(Conflict) as changed:  # the screen showed another amount
+        drop_amount(300, None, 6, sent=200)
+    assert [e.value.rule for e in (invalid, nothing, changed)] == ["R50"] * 3
+    assert changed.value.amounts == {"amount": 300, "sent": 200}
+    assert drop_amount(300, None, 6, sent=300) == 300
+
+
+@pytest.mark.parametrize("kind,method", [("session_fee", "card"), ("session_fee", "cheque"),
+                                         ("session_fee", "credit"), ("drop", "cash"),
+                                         ("drop", "card")])
+def test_r50_a_fee_is_taken_only_as_it_can_be(kind, method):
+    with pytest.raises(Invalid) as err:
+        check_method(method, "R50", kind)
+    assert err.value.rule == "R50"
+
+
+def test_r50_the_methods_a_fee_is_taken_in():
+    for method in FEE_METHODS:
+        check_method(method, "R50", "session_fee")
+    check_method("chips", "R50", "drop")
+    assert (FEE_METHODS, DROP_METHODS) == (("chips", "cash"), ("chips",))
+
+
+def test_r50_r53_the_fees_as_players_are_told_them():
+    assert fee_text(GBP, "halfhour", 300, 0, 0, [{"players": 7, "fee": 400}]) == (
+        "Time: £3.00 per half hour, £4.00 from 7 players, paid in advance")
+    assert fee_text(GBP, "hourly", 500, 0, 0) == "Time: £5.00 per hour, paid in advance"
+    assert fee_text(GBP, "drop", 0, 0, 0, drop_fee=300,
+                    drop_by_players=[{"players": 7, "fee": 500}]) == (
+        "Drop: £3.00 per hand, £5.00 from 7 players")

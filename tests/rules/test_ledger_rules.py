@@ -34,7 +34,7 @@ def test_a_positive_int_is_an_amount():
 
 def test_signs_into_play_positive_out_of_play_negative():
     assert [signed(k, 5) for k in INTO_PLAY] == [5, 5, 5]
-    assert [signed(k, 5) for k in OUT_OF_PLAY] == [-5, -5, -5]
+    assert [signed(k, 5) for k in OUT_OF_PLAY] == [-5, -5, -5, -5]  # the drop too (R50)
     with pytest.raises(ValueError):
         signed("reversal", 5)
 

@@ -43,7 +43,7 @@ def floor(room, session, now):
     """Shifts 06:00-22:00 and 22:00-06:00; an hourly game with a seat open and a player on its
     list holding the offer of it, a rake game with a hand dealt. No ledger row yet."""
     update_policy(session, room.sup, now, shifts=["22:00"])
-    _game, hourly, holds = seated_holds(room, session, now, fee_kind="hourly", hourly_fee=500)
+    _game, hourly, holds = seated_holds(room, session, now, fee_kind="hourly", time_fee=500)
     player = room.player(now, "Cleo")
     lists.join(session, room.sup, now, player_id=player.id, game_id=hourly.game_id)
     _game, raked, _ = seated_holds(room, session, now, name="2", fee_kind="rake", rake_bp=500,

@@ -26,8 +26,8 @@ def _rows(session, kind: str) -> int:
 @pytest.fixture()
 def hourly(room, session, now):
     """An hourly game, 5.00 an hour, 3.00 from 2 players and 6.00 from 7; 8 players seated."""
-    return seated_holds(room, session, now, fee_kind="hourly", hourly_fee=500,
-                        hourly_fee_by_players=[{"players": 2, "fee": 300}, {"players": 7, "fee": 600}])
+    return seated_holds(room, session, now, fee_kind="hourly", time_fee=500,
+                        time_fee_by_players=[{"players": 2, "fee": 300}, {"players": 7, "fee": 600}])
 
 
 @pytest.fixture()
@@ -76,8 +76,8 @@ def test_r50_a_reversed_fee_does_not_cover(room, session, now, hourly):
 
 
 def test_r50_the_fee_follows_the_players_seated(room, session, now):
-    holds = seated_holds(room, session, now, free=7, fee_kind="hourly", hourly_fee=500,
-                         hourly_fee_by_players=[{"players": 3, "fee": 300}])[2]  # 2 seated
+    holds = seated_holds(room, session, now, free=7, fee_kind="hourly", time_fee=500,
+                         time_fee_by_players=[{"players": 3, "fee": 300}])[2]  # 2 seated
     assert fees.collect(session, room.sup, now, holds[0].id).amount == -500
 
 
@@ -98,7 +98,7 @@ def test_r50_refusals(room, session, now, hourly):
     assert _rows(session, "session_fee") == 0
 
 
-def test_r50_a_game_without_an_hourly_fee_refuses(room, session, now):
+def test_r50_a_game_without_a_time_fee_refuses(room, session, now):
     holds = seated_holds(room, session, now)[2]
     refused(lambda: fees.collect(session, room.sup, now, holds[0].id), "R50", error=Conflict)
 
@@ -189,7 +189,7 @@ def test_r51_refusals_of_rights_games_and_hands(room, session, now, raked):
     refused(lambda: rake.record_rake(session, room.sup, now, table.id, 2, pot=10000, flop=True,
                                      rake=100), None, error=NotFound)
     _g, hourly_table, _h = seated_holds(room, session, now, name="2", fee_kind="hourly",
-                                           hourly_fee=500)
+                                           time_fee=500)
     record_hand(session, room.sup, now, hourly_table.id, hand_no=1, high_card_seat=1)
     refused(lambda: rake.record_rake(session, room.sup, now, hourly_table.id, 1, pot=10000,
                                      flop=True, rake=100), "R51", "not raked", error=Conflict)
