@@ -44,6 +44,13 @@ def add_checked_columns(table: str, columns: dict[str, str]) -> None:
         op.execute(f"ALTER TABLE {table} ADD COLUMN {name} {spec}")
 
 
+def money_columns(columns: dict[str, str]) -> dict[str, str]:
+    """Column specs with ``{money}`` as the type of an amount: BIGINT on PostgreSQL, INTEGER
+    (already 64-bit) on SQLite, as ``roomops.db.Minor``."""
+    money = "BIGINT" if op.get_context().dialect.name == "postgresql" else "INTEGER"
+    return {name: spec.replace("{money}", money) for name, spec in columns.items()}
+
+
 def drop_columns(table: str, columns: dict[str, str]) -> None:
     """Undo ``add_checked_columns``: dropping a column drops its own check on both databases.
     SQLite will not drop a column that is a foreign key: its REFERENCES clause goes first."""

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from alembic import op
 
-from roomops.migration_ops import add_checked_columns, drop_columns
+from roomops.migration_ops import add_checked_columns, drop_columns, money_columns
 
 revision: str = "0023"
 down_revision: str | None = "0022"
@@ -51,13 +51,9 @@ OWN_POSTER = (
     "m.reversal_two_person)")
 
 
-def _room_columns() -> dict[str, str]:
-    money = "BIGINT" if op.get_context().dialect.name == "postgresql" else "INTEGER"
-    return {name: spec.replace("{money}", money) for name, spec in ROOM_COLUMNS.items()}
-
 
 def upgrade() -> None:
-    add_checked_columns("rooms", _room_columns())
+    add_checked_columns("rooms", money_columns(ROOM_COLUMNS))
     add_checked_columns("ledger_entries", LEDGER_COLUMNS)
     op.create_index("ix_ledger_entries_playover", "ledger_entries", ["playover_id"])
     if op.get_context().dialect.name == "postgresql":
@@ -85,4 +81,4 @@ def downgrade() -> None:
         op.execute("DROP TRIGGER ledger_entries_second_person")
     op.drop_index("ix_ledger_entries_playover", "ledger_entries")
     drop_columns("ledger_entries", LEDGER_COLUMNS)
-    drop_columns("rooms", _room_columns())
+    drop_columns("rooms", money_columns(ROOM_COLUMNS))

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from alembic import op
 
-from roomops.migration_ops import add_checked_columns, drop_columns, replace_check
+from roomops.migration_ops import add_checked_columns, drop_columns, money_columns, replace_check
 
 revision: str = "0026"
 down_revision: str | None = "0025"
@@ -60,15 +60,11 @@ STANDING_DROP = (
     "e.id))")
 
 
-def _game_columns() -> dict[str, str]:
-    money = "BIGINT" if op.get_context().dialect.name == "postgresql" else "INTEGER"
-    return {name: spec.replace("{money}", money) for name, spec in GAME_COLUMNS.items()}
-
 
 def upgrade() -> None:
     for old, new in RENAMED:
         op.execute(f"ALTER TABLE games RENAME COLUMN {old} TO {new}")  # ck_games_fees follows
-    add_checked_columns("games", _game_columns())
+    add_checked_columns("games", money_columns(GAME_COLUMNS))
     for table, name, old, new, new_name in GAME_CHECKS + LEDGER_CHECKS:
         replace_check(table, name, old, new, new_name)
     if op.get_context().dialect.name == "postgresql":
@@ -90,6 +86,6 @@ def downgrade() -> None:
         op.execute("DROP TRIGGER ledger_entries_one_drop")
     for table, name, old, new, new_name in reversed(GAME_CHECKS + LEDGER_CHECKS):
         replace_check(table, new_name or name, new, old, name)
-    drop_columns("games", _game_columns())
+    drop_columns("games", money_columns(GAME_COLUMNS))
     for old, new in reversed(RENAMED):
         op.execute(f"ALTER TABLE games RENAME COLUMN {new} TO {old}")

@@ -1,7 +1,7 @@
 """every chip on the table is on the books: the overplayer's stack as they leave, and playover rows
 
 Revision ID: 0027
-Revises: 0025
+Revises: 0026
 Create Date: 2026-11-25 10:00:00
 
 R29/R27: a playover records the overplayer's counted stack when it ends (``leave_amount``, as a
@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from alembic import op
 
-from roomops.migration_ops import add_checked_columns, drop_columns
+from roomops.migration_ops import add_checked_columns, drop_columns, money_columns
 
 revision: str = "0027"
 down_revision: str | None = "0026"
@@ -35,13 +35,9 @@ NOT_THE_PLAYOVERS = (
     "NEW.playover_id AND p.hold_id = NEW.hold_id AND p.player_id = NEW.player_id)")
 
 
-def _columns() -> dict[str, str]:
-    money = "BIGINT" if op.get_context().dialect.name == "postgresql" else "INTEGER"
-    return {name: spec.replace("{money}", money) for name, spec in COLUMNS.items()}
-
 
 def upgrade() -> None:
-    add_checked_columns("playovers", _columns())
+    add_checked_columns("playovers", money_columns(COLUMNS))
     if op.get_context().dialect.name == "postgresql":
         op.execute(
             "CREATE FUNCTION roomops_playover_rows() RETURNS trigger AS $$ BEGIN "
@@ -60,4 +56,4 @@ def downgrade() -> None:
         op.execute("DROP FUNCTION roomops_playover_rows()")
     else:
         op.execute("DROP TRIGGER ledger_entries_playover_rows")
-    drop_columns("playovers", _columns())
+    drop_columns("playovers", money_columns(COLUMNS))

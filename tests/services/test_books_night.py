@@ -17,6 +17,7 @@ from roomops.ledger.dayclose import Count, close_day, record_counts
 from roomops.ledger.models import LedgerEntry
 from roomops.ledger.report import day_report, expected_by_table
 from roomops.lists import services as lists
+from roomops.money import Money
 from roomops.playovers import services as playovers
 from roomops.rooms.services import update_policy
 from roomops.seating import moves, seats
@@ -88,7 +89,7 @@ def test_r52_r54_a_night_with_a_playover_a_seat_change_and_a_table_change_closes
     t1, t2, felt, _po = _night(room, session, now)
     assert felt.chips == Counter({t1.id: 41000, t2.id: 55000})  # Ann 15000 + Cy 26000; Di + Bo
     _count_and_close(room, session, felt, (t1, t2))
-    report = day_report(session, room.room.id, "GBP", DAY)
+    report = day_report(session, room.room.id, Money("GBP"), DAY)
     assert report.closed and report.reconciled
     assert {c.variance for c in report.counts} == {0}
     assert len(report.counts) == 6  # two counters, two tables and the total
@@ -118,4 +119,4 @@ def test_r29_r54_a_playovers_chips_are_expected_at_its_table(room, session, now)
     books = session.query(LedgerEntry).filter(LedgerEntry.playover_id == po.id).all()
     assert sum(r.amount for r in books) == 25000
     _count_and_close(room, session, felt, (t1,))
-    assert {c.variance for c in day_report(session, room.room.id, "GBP", DAY).counts} == {0}
+    assert {c.variance for c in day_report(session, room.room.id, Money("GBP"), DAY).counts} == {0}
