@@ -340,7 +340,7 @@ class Policy(Body):
     no_playover_max_minutes: Annotated[int, Field(ge=1, le=60)] | None = None  # R29
     new_player_posting: NewPlayerPosting | None = None  # R36
     must_move_refusal: MustMoveRefusal | None = None  # R17
-    cash_out_approval_over: Annotated[int, Field(strict=True, ge=0, le=MAX_AMOUNT, description=(
+    cash_out_approval_over: Annotated[MoneyOrZero, Field(description=(
         "R27/R28: a cash-out above this many minor units needs a supervisor's approval; 0 turns "
         "it off"))] | None = None
     reversal_two_person: bool | None = Field(
