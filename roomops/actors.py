@@ -7,6 +7,7 @@ from typing import Protocol, TypeVar
 
 from sqlalchemy.orm import Session
 
+from roomops.db import INT_MAX
 from roomops.errors import Forbidden, NotFound
 
 # cash: buy-ins, add-ons, cash-outs, transit requests and deliveries (R31, R61); authorise: a
@@ -55,8 +56,10 @@ M = TypeVar("M", bound=InRoom)
 def get_in_room(session: Session, model: type[M], ident: int, actor: Actor, what: str,
                 rule: str | None = None) -> M:
     """Fetch a row of the actor's room (R1); another room's row is as unknown as a missing one.
-    ``rule``: the rule of the action asked for, named in the refusal."""
-    return in_room(session.get(model, ident), ident, actor, what, rule)
+    ``rule``: the rule of the action asked for, named in the refusal. An id no id column can hold
+    names no row: it is not sent to the database, which would refuse it (a 500)."""
+    row = session.get(model, ident) if 1 <= ident <= INT_MAX else None
+    return in_room(row, ident, actor, what, rule)
 
 
 def in_room(row: M | None, ident: int, actor: Actor, what: str, rule: str | None = None) -> M:

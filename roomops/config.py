@@ -6,8 +6,10 @@ import os
 import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 INSTANCE = Path(os.environ.get("ROOMOPS_INSTANCE", "instance"))
+DEV_PUBLIC_URL = "http://localhost:5000"  # `flask --app app serve`'s default port, on this machine
 
 
 def _secret_key() -> str:
@@ -30,4 +32,19 @@ class Settings:
     sweep_seconds: float = field(
         default_factory=lambda: float(os.environ.get("ROOMOPS_SWEEP_SECONDS", "2")))
     secret_key: str = field(default_factory=_secret_key)
+    # The address players' phones reach the app at (scheme, host, any path prefix): the board shows
+    # it, never the request's Host header. An https:// address also turns on HSTS on every answer.
+    public_url: str = field(default_factory=lambda: os.environ.get(
+        "ROOMOPS_PUBLIC_URL", DEV_PUBLIC_URL))
     testing: bool = False
+
+    def __post_init__(self) -> None:
+        parts = urlsplit(self.public_url)
+        if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
+            raise ValueError(f"ROOMOPS_PUBLIC_URL must be an http:// or https:// address without "
+                             f"query or fragment, like {DEV_PUBLIC_URL} (got {self.public_url!r})")
+
+    @property
+    def https(self) -> bool:
+        """Whether the deployment is served over HTTPS (its public address is)."""
+        return urlsplit(self.public_url).scheme == "https"

@@ -47,6 +47,10 @@ class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING)
 
 
+INT_MAX = 2**31 - 1
+"""The largest value of an INTEGER column (PostgreSQL's int4): every id, count and number. A larger
+id names no row (``roomops.actors.get_in_room``, the routes' ``int`` converter)."""
+
 Minor = Annotated[int, mapped_column(BigInteger().with_variant(Integer(), "sqlite"))]
 """An amount in integer minor units (R52), ``Mapped[Minor]``: BIGINT on PostgreSQL (migration
 0021), so a total fits any currency's minor units; SQLite's INTEGER is 64-bit already, and the

@@ -22,7 +22,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None,
                engine: Engine | None = None, **flask_config: Any) -> Flask:
     from roomops import api, board, dealer, desk
     from roomops.auth import views as auth_views
-    from roomops.web import errors, money, uow
+    from roomops.web import errors, headers, money, routing, uow
 
     settings = settings or Settings()
     app = Flask(__name__, template_folder="../templates", static_folder="../static")
@@ -35,6 +35,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None,
         clock or SystemClock(),
     )
     logging.getLogger("roomops").setLevel(logging.INFO)
+    routing.install(app)  # before any rule is added
+    headers.install(app)
     csrf.init_app(app)
     app.teardown_appcontext(uow.close)
     errors.install(app)

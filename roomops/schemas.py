@@ -10,6 +10,7 @@ from itertools import pairwise
 from typing import Annotated, Literal
 
 from pydantic import (
+    AfterValidator,
     AliasChoices,
     BaseModel,
     ConfigDict,
@@ -21,12 +22,13 @@ from pydantic import (
 
 from roomops.blinds.missed import NewPlayerPosting
 from roomops.blinds.penalties import PenaltyKind
+from roomops.db import INT_MAX
 from roomops.games.models import FeeKind, RakeRecorded
 from roomops.ledger.rules import Method as LedgerMethod
 from roomops.lists.models import Source
 from roomops.rooms.models import DisplayName, ExpiryPolicy, MustMoveRefusal, Placement, ReturnWindow
+from roomops.text import check_shown
 
-INT_MAX = 2**31 - 1  # the database's INTEGER columns (PostgreSQL int4): ids, counts, numbers
 # R52: the largest amount accepted, in minor units. As large as any real table could see in any
 # currency's minor units (10 billion in a two-decimal currency), and small enough that the sum of
 # 9 million such rows still fits a signed 64-bit integer (9.2e18): neither SQLite's integer sum()
@@ -37,10 +39,24 @@ MAX_AMOUNT = 10**12
 # column holds, so a day whose total passes MAX_AMOUNT is still counted exactly.
 MAX_TOTAL = 2**63 - 1
 Id = Annotated[int, Field(ge=1, le=INT_MAX)]
-Money = Annotated[int, Field(ge=1, le=MAX_AMOUNT, description="integer minor units")]
-MoneyOrZero = Annotated[int, Field(ge=0, le=MAX_AMOUNT, description="integer minor units")]
-Reason = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=500)]
-Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=60)]
+# Amounts are strict: true, 100.0 and "100" are refused, never coerced (R52). The desk's forms
+# turn what is typed into integers first (roomops.desk.forms).
+Money = Annotated[int, Field(strict=True, ge=1, le=MAX_AMOUNT, description="integer minor units")]
+MoneyOrZero = Annotated[int, Field(strict=True, ge=0, le=MAX_AMOUNT,
+                                   description="integer minor units")]
+
+
+def _shown_note(text: str) -> str:
+    return check_shown(text, note=True)
+
+
+# Text others read (roomops.text): a name is one line without control characters or direction
+# overrides; a note may also hold tabs and line breaks.
+ShownName = AfterValidator(check_shown)
+ShownNote = AfterValidator(_shown_note)
+Reason = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=500),
+                   ShownNote]
+Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=60), ShownName]
 SeatNo = Annotated[int, Field(ge=1, le=10)]
 
 
@@ -68,8 +84,8 @@ class Body(BaseModel):
 
 class NewPlayer(Body):
     first_name: Name
-    last_name: Annotated[str, StringConstraints(strip_whitespace=True, max_length=60)] = ""
-    phone: Annotated[str, StringConstraints(max_length=40)] | None = None
+    last_name: Annotated[str, StringConstraints(strip_whitespace=True, max_length=60), ShownName] = ""
+    phone: Annotated[str, StringConstraints(max_length=40), ShownName] | None = None
 
 
 class JoinList(Body):
@@ -292,7 +308,8 @@ class GameChange(ScheduleFields):
 
 class OpenTable(Body):
     game_id: Id
-    name: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=20)]
+    name: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=20),
+                    ShownName]
 
 
 class Policy(Body):
@@ -323,7 +340,7 @@ class Policy(Body):
     no_playover_max_minutes: Annotated[int, Field(ge=1, le=60)] | None = None  # R29
     new_player_posting: NewPlayerPosting | None = None  # R36
     must_move_refusal: MustMoveRefusal | None = None  # R17
-    cash_out_approval_over: Annotated[int, Field(ge=0, le=MAX_AMOUNT, description=(
+    cash_out_approval_over: Annotated[MoneyOrZero, Field(description=(
         "R27/R28: a cash-out above this many minor units needs a supervisor's approval; 0 turns "
         "it off"))] | None = None
     reversal_two_person: bool | None = Field(
@@ -479,5 +496,5 @@ class GivePenalty(Body):
 
     kind: PenaltyKind
     count: Annotated[int, Field(ge=0, le=100)] = 0
-    reason: Annotated[str, StringConstraints(min_length=1, max_length=500)]
+    reason: Annotated[str, StringConstraints(min_length=1, max_length=500), ShownNote]
     leave_amount: MoneyOrZero | None = None

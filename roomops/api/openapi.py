@@ -14,7 +14,7 @@ from werkzeug.wrappers import Response
 
 from roomops.api import models as out
 from roomops.api.views import DAY, OPERATIONS, Operation, bp
-from roomops.schemas import INT_MAX
+from roomops.db import INT_MAX
 
 REF = "#/components/schemas/{model}"
 PARAM = re.compile(r"<(?:[^:<>]+:)?([a-z_]+)>")

@@ -20,6 +20,7 @@ from roomops.absences import services as absences
 from roomops.actors import get_in_room
 from roomops.api import models as out
 from roomops.audit import service as audit
+from roomops.db import INT_MAX
 from roomops.errors import Invalid, RoomopsError
 from roomops.games import services as games
 from roomops.games.models import Game
@@ -28,7 +29,6 @@ from roomops.lists.models import ListEntry
 from roomops.rooms import services as rooms
 from roomops.rooms.models import Player, Room
 from roomops.schemas import (
-    INT_MAX,
     SCHEDULE_RULES,
     AbsenceNote,
     AuditQuery,

@@ -34,6 +34,7 @@ from roomops.board.rows import RowsCache, read_room
 from roomops.rooms.models import Room
 from roomops.web.live import change_mark
 from roomops.web.money import use_room
+from roomops.web.public import public_url
 from roomops.web.uow import db, now
 
 bp = Blueprint("board", __name__)
@@ -99,7 +100,7 @@ def _page(room: Room) -> Response:
         "board/page.html", head=header, games_html=_games(session, room, at),
         etag_header=f'"{etag(room, mark)}"', poll=POLL_SECONDS, page_seconds=PAGE_SECONDS,
         live_url=url_for("board.live", slug=room.slug),
-        phone_url=url_for("board.room", slug=room.slug, _external=True))
+        phone_url=public_url("board.room", slug=room.slug))
     return _stamp(make_response(page), at)
 
 

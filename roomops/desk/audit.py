@@ -14,6 +14,7 @@ from roomops.audit.service import query
 from roomops.errors import Invalid
 from roomops.rooms.models import Room
 from roomops.web.login import unauthorized
+from roomops.web.routing import parse_id
 from roomops.web.uow import actor, db
 
 bp = Blueprint("audit", __name__)
@@ -40,18 +41,18 @@ def _entity(raw: str) -> tuple[str, int] | None:
     if not raw:
         return None
     kind, _, ident = raw.replace(" ", ":").partition(":")
-    if not kind or not ident.strip().isdigit():
+    if not kind or (row := parse_id(ident)) is None:
         raise Invalid(f"entity: {raw!r} is not like list_entry:12")
-    return kind, int(ident)
+    return kind, row
 
 
 def _int(name: str) -> int | None:
     raw = request.args.get(name, "").strip()
     if not raw:
         return None
-    if not raw.isdigit():
-        raise Invalid(f"{name}: {raw!r} is not a number")
-    return int(raw)
+    if (row := parse_id(raw)) is None:
+        raise Invalid(f"{name}: {raw!r} is not an id")
+    return row
 
 
 @bp.get("/audit")

@@ -6,6 +6,7 @@ it; the services check each action's right (R61) and refusals are rendered by
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 from flask import Response as FlaskResponse
@@ -22,7 +23,10 @@ from roomops.ledger import dayclose
 from roomops.ledger.closing import local, parse_day, running_warning
 from roomops.ledger.report import DayReport, expected_by_table, to_csv
 from roomops.rooms.models import Room, Staff
+from roomops.web.routing import parse_id
 from roomops.web.uow import actor, db, now, run
+
+SHIFT_TEXT = re.compile(r"[0-9]{1,2}")
 
 
 def _shift() -> int | None:
@@ -30,7 +34,7 @@ def _shift() -> int | None:
     raw = request.values.get("shift", "").strip()
     if not raw:
         return None
-    if not raw.isdigit() or len(raw) > 2:
+    if not SHIFT_TEXT.fullmatch(raw):
         raise Invalid(f"no shift {raw!r}: name it by its number", "R54")
     return int(raw)
 
@@ -90,10 +94,10 @@ def counts(gaming_day: str) -> Response:
         if not name.startswith("count-") or not raw.strip():
             continue
         ref = name.removeprefix("count-")
-        if ref != "total" and not ref.isdigit():
+        table_id = None if ref == "total" else parse_id(ref)
+        if ref != "total" and table_id is None:
             raise Invalid(f"no table {ref!r}", "R54")
-        given.append(dayclose.Count(None if ref == "total" else int(ref), _signed(raw, name),
-                                    request.form.get(f"why-{ref}")))
+        given.append(dayclose.Count(table_id, _signed(raw, name), request.form.get(f"why-{ref}")))
     shift = _shift()
     rows = run(dayclose.record_counts, day, given, shift)
     return _back(day.isoformat(), f"{len(rows)} counts recorded", shift)
@@ -101,11 +105,11 @@ def counts(gaming_day: str) -> Response:
 
 @bp.post("/desk/cage/days/<string(length=10):gaming_day>/close")
 def close(gaming_day: str) -> Response:
-    raw = request.form.get("second_staff_id", "")
-    if not raw.isdigit():
+    second = parse_id(request.form.get("second_staff_id", ""))
+    if second is None:
         raise Invalid("choose the second staff member closing the day", "R54")
     shift = _shift()
-    closed = run(dayclose.close_day, parse_day(gaming_day), int(raw), shift)
+    closed = run(dayclose.close_day, parse_day(gaming_day), second, shift)
     if closed.running:  # R54: the room's policy let it go ahead, warned
         flash(f"Closed with {running_warning(closed.running)} (R54)", "warn")
     row = closed.row

@@ -68,6 +68,7 @@ from roomops.seating.models import SeatHold
 from roomops.seating.return_rule import Requirement
 from roomops.web.login import unauthorized
 from roomops.web.money import room_money
+from roomops.web.routing import parse_id
 from roomops.web.uow import actor, db, now, run
 
 bp = Blueprint("desk", __name__)
@@ -188,9 +189,9 @@ def return_requirement(player_id: int) -> Response:
     session, who = db(), actor()
     get_in_room(session, Player, player_id, who, "player")
     raw = request.args.get("game_id", "")
-    if not raw.isdigit():
+    if (game_id := parse_id(raw)) is None:
         raise Invalid(f"game_id: {raw!r} is not a game", "R27")
-    game = get_in_room(session, Game, int(raw), who, "game")
+    game = get_in_room(session, Game, game_id, who, "game")
     room = _room(session)
     required = returns.requirement(session, room, now(), player_id, game)
     if required is None:
@@ -295,9 +296,9 @@ def _list_targets() -> tuple[list[int], list[int], str]:
         out = []
         for raw in request.form.getlist(name):
             if raw.strip():
-                if not raw.strip().isdigit():
+                if (row := parse_id(raw)) is None:
                     raise Invalid(f"{name}: {raw!r} is not an id")
-                out.append(int(raw))
+                out.append(row)
         return out
 
     source = request.form.get("source", "in_person") or "in_person"
@@ -340,15 +341,16 @@ def add_player() -> Response:
 @bp.post("/desk/join")
 def join() -> Response:
     raw = player_ref(request.form.get("player_id", ""))
-    if not raw.isdigit():
-        raw = str(player_named(raw)) if raw else ""
     if not raw:
         raise Invalid("player_id: type a player's name or pick one from the list", "R10")
+    player_id = parse_id(raw) if raw.isdigit() else player_named(raw)
+    if player_id is None:
+        raise Invalid(f"player_id: no player #{raw}", "R10")
     game_ids, table_ids, source = _list_targets()
     if not game_ids and not table_ids:
         raise Invalid("choose at least one list", "R10")
-    entries = run(join_many, int(raw), game_ids, table_ids, source)
-    player = db().get_one(Player, int(raw))
+    entries = run(join_many, player_id, game_ids, table_ids, source)
+    player = db().get_one(Player, player_id)
     return _done(_joined_message(player, entries, source))
 
 

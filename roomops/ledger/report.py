@@ -26,6 +26,7 @@ from roomops.ledger.models import DayClose, DayCount, LedgerEntry
 from roomops.ledger.rules import method_name
 from roomops.money import Money
 from roomops.rooms.models import Staff
+from roomops.text import spreadsheet_rows
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,28 +183,28 @@ def to_csv(report: DayReport) -> str:
     day, the currency and the amounts' units), the ledger (a line per breakdown line, then the
     total) and the counts with their variances. Amounts are in the room's currency, in major
     units with its decimals and a point ("1234.50"): exact, and read as numbers by any
-    spreadsheet."""
+    spreadsheet. They are written as numbers (``Decimal``) and every text cell (a table's,
+    game's or staff member's name, an explanation) as text a spreadsheet will not run as a
+    formula (``roomops.text.spreadsheet_rows``): a name typed as "=1+1" reads "'=1+1", and
+    "-12.50" stays a number."""
     money = Money(report.currency)
     unit = f"amount ({report.currency})"
-
-    def amount(minor: int) -> str:
-        return f"{money.major(minor):f}"
-
-    out = io.StringIO()
-    w = csv.writer(out, lineterminator="\r\n")
-    w.writerows([["day report"], ["gaming_day", "shift", "currency", "amounts"],
-                 [report.gaming_day, "whole day" if report.shift is None else report.shift,
-                  report.currency, f"{money.name}, major units with {money.digits} decimals"],
-                 [], ["ledger"], ["section", "id", "name", "entries", unit]])
+    rows: list[list[object]] = [
+        ["day report"], ["gaming_day", "shift", "currency", "amounts"],
+        [report.gaming_day, "whole day" if report.shift is None else report.shift,
+         report.currency, f"{money.name}, major units with {money.digits} decimals"],
+        [], ["ledger"], ["section", "id", "name", "entries", unit]]
     for section, attr in SECTIONS:
-        w.writerows([section, "" if line.key is None else line.key, line.name, line.entries,
-                     amount(line.amount)] for line in getattr(report, attr))
-    w.writerow(["total", "", "total" if report.shift is None else f"shift {report.shift}",
-                report.total.entries, amount(report.total.amount)])
-    w.writerows([[], ["counts"], ["table_id", "table", "staff", f"counted ({report.currency})",
-                                  f"expected ({report.currency})", f"variance ({report.currency})",
-                                  "explanation", "shift"]])
-    w.writerows(["" if c.table_id is None else c.table_id, c.table, c.staff, amount(c.counted),
-                 amount(c.expected), amount(c.variance), c.explanation or "", c.shift_no]
-                for c in report.counts)
+        rows += ([section, "" if line.key is None else line.key, line.name, line.entries,
+                  money.major(line.amount)] for line in getattr(report, attr))
+    rows += [["total", "", "total" if report.shift is None else f"shift {report.shift}",
+              report.total.entries, money.major(report.total.amount)],
+             [], ["counts"], ["table_id", "table", "staff", f"counted ({report.currency})",
+                              f"expected ({report.currency})", f"variance ({report.currency})",
+                              "explanation", "shift"]]
+    rows += (["" if c.table_id is None else c.table_id, c.table, c.staff, money.major(c.counted),
+              money.major(c.expected), money.major(c.variance), c.explanation or "", c.shift_no]
+             for c in report.counts)
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\r\n").writerows(spreadsheet_rows(rows))
     return out.getvalue()

@@ -9,13 +9,13 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
+from roomops.db import INT_MAX
 from roomops.ledger.rules import DropMethod
 from roomops.ledger.rules import FeeMethod as LedgerFeeMethod
 from roomops.rooms.shifts import MAX_SHIFTS
-from roomops.schemas import INT_MAX, MAX_AMOUNT, MAX_TOTAL, Body, Id, Method, Reason
+from roomops.schemas import MAX_AMOUNT, MAX_TOTAL, Body, Id, Method, Money, Reason, ShownNote
 
-StrictMoney = Annotated[int, Field(strict=True, ge=1, le=MAX_AMOUNT,
-                                   description="integer minor units, positive; never a float")]
+StrictMoney = Annotated[Money, Field(description="integer minor units, positive; never a float")]
 IdempotencyKey = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100),
                            Field(description="R52: a retry with the same key returns the first "
                                              "result and posts nothing (or send the "
@@ -173,7 +173,8 @@ class CountIn(Body):
 
     table_id: Id | None = None
     counted: SignedTotal  # a total, not one amount (MAX_TOTAL)
-    explanation: Annotated[str, StringConstraints(strip_whitespace=True, max_length=500)] | None = None
+    explanation: Annotated[str, StringConstraints(strip_whitespace=True, max_length=500),
+                           ShownNote] | None = None
 
 
 class Counts(Body):

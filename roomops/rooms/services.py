@@ -18,6 +18,16 @@ from roomops.errors import Conflict, Invalid
 from roomops.money import check_currency_code, check_locale
 from roomops.rooms.models import BarredPair, Player, Room, Staff
 from roomops.rooms.shifts import shift_policy
+from roomops.text import check_shown
+
+
+def shown_name(text: str, field: str) -> str:
+    """A name others will read (a room's, a staff member's), refused as the request bodies' names
+    are (``roomops.text``) when it holds a control character or a direction override."""
+    try:
+        return check_shown(text)
+    except ValueError as err:
+        raise Invalid(f"{field}: {err}") from None
 
 
 def create_room(session: Session, now: datetime, *, slug: str, name: str, **policy: Any) -> Room:
@@ -28,7 +38,7 @@ def create_room(session: Session, now: datetime, *, slug: str, name: str, **poli
         policy["currency"] = check_currency_code(policy["currency"])
     if "locale" in policy:
         policy["locale"] = check_locale(policy["locale"])
-    room = Room(slug=slug, name=name, created_at=now, **policy)
+    room = Room(slug=slug, name=shown_name(name, "name"), created_at=now, **policy)
     session.add(room)
     session.flush()
     return room
@@ -38,7 +48,8 @@ def create_staff(session: Session, now: datetime, *, room: Room, username: str, 
                  role: str, display_name: str | None = None) -> Staff:
     if session.scalar(select(Staff.id).where(Staff.username == username)):
         raise Conflict(f"the username {username} is taken", "R61")
-    staff = Staff(room_id=room.id, username=username, display_name=display_name or username,
+    display_name = shown_name(display_name or username, "display_name")
+    staff = Staff(room_id=room.id, username=username, display_name=display_name,
                   role=role, password_hash=generate_password_hash(password), created_at=now)
     session.add(staff)
     session.flush()

@@ -74,5 +74,7 @@ def install(app: Flask) -> None:
         if wants_json():
             resp = jsonify(error=err.description, rule=None)
             resp.status_code = err.code or 500
+            # what the refusal's own headers say besides its body's type: a 405's Allow (RFC 9110)
+            resp.headers.extend((k, v) for k, v in err.get_headers() if k.lower() != "content-type")
             return resp
         return err.get_response()

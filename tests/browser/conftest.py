@@ -90,10 +90,16 @@ def live(tmp_path: Path) -> Iterator[Live]:
 
 @pytest.fixture()
 def page(browser: Browser) -> Iterator[Page]:
+    """A page that fails its test when the Content-Security-Policy blocked anything the app's own
+    pages use (an inline script, handler or style: roomops.web.headers)."""
     context = browser.new_context(viewport={"width": 1600, "height": 900})
+    blocked: list[str] = []
+    context.on("console", lambda msg: blocked.append(msg.text)
+               if "Content Security Policy" in msg.text else None)
     pg = context.new_page()
     yield pg
     context.close()
+    assert not blocked, f"the CSP blocked: {blocked}"
 
 
 def log_in(page: Page, live: Live, username: str = "main-supervisor") -> None:

@@ -1,0 +1,43 @@
+"""The security headers on every answer (pages, fragments, JSON, static files, refusals), as one
+table: roomops' own pages need no inline script or style and load nothing from elsewhere, so the
+policy is strict; docs/security.md ("Headers and inputs") says why each is there and
+docs/decisions.md why a table and not Flask-Talisman."""
+
+from __future__ import annotations
+
+from flask import Flask, request
+from werkzeug.wrappers import Response
+
+from roomops.runtime import ext
+
+CSP = "; ".join((
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "object-src 'none'",
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+))
+HEADERS = {
+    "Content-Security-Policy": CSP,
+    "X-Frame-Options": "DENY",  # frame-ancestors for browsers that predate it
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+}
+HSTS = "max-age=31536000; includeSubDomains"  # a year: browsers refuse plain HTTP to the host
+
+
+def secure(resp: Response) -> Response:
+    """Add the table's headers (a view that set its own keeps it), and HSTS when the request came
+    over HTTPS or the deployment's public address is https:// (TLS ended at a proxy)."""
+    for name, value in HEADERS.items():
+        resp.headers.setdefault(name, value)
+    if request.is_secure or ext().settings.https:
+        resp.headers.setdefault("Strict-Transport-Security", HSTS)
+    return resp
+
+
+def install(app: Flask) -> None:
+    app.after_request(secure)

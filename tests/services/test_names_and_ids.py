@@ -1,0 +1,32 @@
+"""Names others read are refused with a control character or a direction override wherever they
+are made (a room's, a staff member's: the CLI and any admin screen go through these services), and
+an id no id column can hold names no row on either database (docs/security.md, "Headers and
+inputs")."""
+
+from __future__ import annotations
+
+import pytest
+
+from roomops.actors import get_in_room
+from roomops.db import INT_MAX
+from roomops.errors import Invalid, NotFound
+from roomops.rooms.models import Player
+from roomops.rooms.services import create_room, create_staff
+
+
+def test_a_room_or_staff_name_with_an_override_is_refused(session, now, room):
+    with pytest.raises(Invalid, match=r"name: may not contain U\+202E"):
+        create_room(session, now, slug="other", name="Main\u202eRoom")
+    with pytest.raises(Invalid, match=r"display_name: may not contain U\+0007"):
+        create_staff(session, now, room=room.room, username="bell", password="x" * 12,
+                     role="dealer", display_name="Bell\x07")
+    with pytest.raises(Invalid, match=r"display_name: may not contain U\+2066"):
+        create_staff(session, now, room=room.room, username="iso\u2066", password="x" * 12,
+                     role="dealer")  # the username is the name shown when none is given
+
+
+@pytest.mark.parametrize("ident", [0, -1, INT_MAX + 1, 2**63, 10**30])
+def test_an_id_outside_the_column_names_no_row(session, room, ident):
+    with pytest.raises(NotFound, match=f"no player with id {ident}"):
+        get_in_room(session, Player, ident, room.sup, "player")
+    session.execute(Player.__table__.select().limit(1))  # the transaction is still usable
