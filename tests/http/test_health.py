@@ -99,7 +99,7 @@ def test_the_desk_turns_red_when_the_sweep_is_late_and_recovers(sup_client, app,
     clock.advance(seconds=20)
     late = sup_client.get("/desk/fragment", headers={"If-None-Match": fresh.headers["ETag"]})
     assert late.status_code == 200  # the poll redraws: the ETag knows the sweep is late
-    assert "The scheduler has not run for <span class=\"n\">20</span> s: " + LATE in late.text
+    assert "The scheduler has not run for <span class=\"age\">20</span> s: " + LATE in late.text
     assert 'role="alert"' in late.text and LATE in sup_client.get("/desk").text
     clock.advance(seconds=5)  # still late: the poll is a 304, desk.js counts the seconds
     assert sup_client.get("/desk/fragment",
