@@ -12,6 +12,7 @@ from tests.browser.conftest import SHOTS, log_in
 
 
 def test_the_desk_turns_red_without_a_sweep_and_recovers(live, page):
+    live.app.extensions["roomops"].settings.sweep_stale_seconds = 15  # the default
     live.build(lambda room, session, now: room.game(now))
     live.sweep()
     board = page.context.new_page()
