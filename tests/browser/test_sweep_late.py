@@ -31,6 +31,7 @@ def test_the_desk_turns_red_without_a_sweep_and_recovers(live, page):
     page.screenshot(path=str(SHOTS / "desk-sweep-late.png"))
     expect(note).to_be_visible(timeout=10_000)
     expect(note).to_have_text("Call and break times may be late")
+    board.screenshot(path=str(SHOTS / "board-sweep-late.png"))
     live.sweep()
     expect(banner).to_have_count(0, timeout=10_000)
     expect(note).to_be_hidden(timeout=10_000)
