@@ -36,7 +36,7 @@ def _checks(session: Session, at: datetime) -> dict[str, Any]:
     state = scheduler_state(session, at)
     return {"database": "ok",
             "migrations": "at_head" if migrate.current(session.connection()) == migrate.head()
-            else "behind",
+            else "not_at_head",
             "scheduler": {"heartbeat_age_seconds": state.age, "stale": state.stale}}
 
 

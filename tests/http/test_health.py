@@ -75,7 +75,7 @@ def test_503_when_the_migrations_are_behind(client, app, session):
     session.execute(text("UPDATE alembic_version SET version_num = '0027'"))
     session.commit()
     status, body = _health(client)
-    assert (status, body["migrations"]) == (503, "behind")
+    assert (status, body["migrations"]) == (503, "not_at_head")
 
 
 def test_503_when_the_database_cannot_be_reached(client, monkeypatch, tmp_path):
