@@ -31,6 +31,12 @@ class Settings:
     scheduler: str = field(default_factory=lambda: os.environ.get("ROOMOPS_SCHEDULER", "embedded"))
     sweep_seconds: float = field(
         default_factory=lambda: float(os.environ.get("ROOMOPS_SWEEP_SECONDS", "2")))
+    # the desk, the board and /health say the sweep is late past this many seconds without one
+    # (a deployment setting, not a room's: docs/decisions.md, "The scheduler's heartbeat")
+    sweep_stale_seconds: float = field(
+        default_factory=lambda: float(os.environ.get("ROOMOPS_SWEEP_STALE_SECONDS", "15")))
+    # the row this process's sweeps write in sweep_heartbeats; empty: host and process id
+    scheduler_id: str = field(default_factory=lambda: os.environ.get("ROOMOPS_SCHEDULER_ID", ""))
     secret_key: str = field(default_factory=_secret_key)
     # The address players' phones reach the app at (scheme, host, any path prefix): the board shows
     # it, never the request's Host header. An https:// address also turns on HSTS on every answer.

@@ -5,6 +5,7 @@ from roomops.audit.models import AuditEvent
 from roomops.db import Base
 from roomops.games.models import Game, Table
 from roomops.hands.models import Hand, SeatBlinds
+from roomops.heartbeat.models import SweepHeartbeat
 from roomops.ledger.models import (
     DayClose,
     DayCount,
@@ -39,6 +40,7 @@ __all__ = [
            "SeatHold",
            "SlipCounter",
            "Staff",
+           "SweepHeartbeat",
            "Table",
            "TransitSlip",
 ]

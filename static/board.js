@@ -17,6 +17,7 @@
   var clock = document.getElementById("clock");
   var pager = document.getElementById("pager");
   var status = document.getElementById("status");
+  var late = document.getElementById("late");
   var clockFmt = null;
   try {
     clockFmt = new Intl.DateTimeFormat("en-GB", {hour: "2-digit", minute: "2-digit", timeZone: body.dataset.tz});
@@ -159,6 +160,7 @@
         if (status) status.hidden = true;
         if (html !== null) {
           live.innerHTML = html;
+          if (late) late.hidden = !live.querySelector("[data-late]");  /* the sweep is late, or ran again */
           tick();
           paginate();
         } else {

@@ -52,6 +52,10 @@
         el.textContent = "call expired " + el.dataset.seat;
       }
     });
+    /* The sweep is late: for how long, on the server's clock (the fragment is redrawn when it runs). */
+    live.querySelectorAll(".sweep-late[data-since] .age").forEach(function (el) {
+      el.textContent = String(Math.max(0, Math.floor((now - parseInt(el.parentNode.dataset.since, 10)) / 1000)));
+    });
     var clock = document.getElementById("clock");
     if (clock) {
       try {

@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1] / "roomops"
 PRESENTATION = {"desk", "board", "api", "web", "auth", "dealer", "factory", "cli", "demo", "jobs",
                 "runtime"}
 DOMAIN = {
-    "absences", "audit", "blinds", "floor", "games", "hands", "ledger", "lists", "penalties",
+    "absences", "audit", "blinds", "floor", "games", "hands", "heartbeat", "ledger", "lists", "penalties",
     "playovers", "rooms", "seating",
     "db", "actors", "errors", "clock", "config", "schemas", "models", "migrate", "migration_ops",
     "checks", "money", "text",

@@ -2,8 +2,9 @@
 
 ``/board`` is the room when the deployment has exactly one (a chooser when it has several);
 ``/board/<slug>`` always works. The page polls ``/board/<slug>/live`` every ``POLL_SECONDS``: an
-HTML fragment whose ETag is the room's change mark (``roomops.web.live.change_mark``), so an
-unchanged poll costs two statements and answers 304. Every answer carries ``X-Server-Now`` (the
+HTML fragment whose ETag is the room's change mark (``roomops.web.live.change_mark``) and whether
+the sweep is late (``roomops.web.health``: the header's "times may be late"), so an unchanged poll
+costs three statements and answers 304. Every answer carries ``X-Server-Now`` (the
 app's clock, in ms) so the page's countdowns run on the server's time, frozen clock included.
 
 A page or fragment reads the room's rows (``roomops.board.rows``: a fixed number of statements),
@@ -32,6 +33,7 @@ from roomops.board import countdown
 from roomops.board.render import MARKUP, FragmentCache, games_html
 from roomops.board.rows import RowsCache, read_room
 from roomops.rooms.models import Room
+from roomops.web.health import scheduler_state
 from roomops.web.live import change_mark
 from roomops.web.money import use_room
 from roomops.web.public import public_url
@@ -69,8 +71,10 @@ def _games(session: Session, room: Room, at: datetime) -> Markup:
 # ---- change mark and ETag ---------------------------------------------------------------------
 
 
-def etag(room: Room, mark: tuple[int, int, int]) -> str:
-    return f"board-{room.id}-{mark[0]}-{mark[1]}-{mark[2]}-m{MARKUP}"
+def etag(room: Room, mark: tuple[int, int, int], late: bool) -> str:
+    """``late``: the sweep is late, so the board says its times may be (the page is redrawn when
+    that changes)."""
+    return f"board-{room.id}-{mark[0]}-{mark[1]}-{mark[2]}-m{MARKUP}{'-late' if late else ''}"
 
 
 def _stamp(resp: Response, at: datetime) -> Response:
@@ -93,12 +97,13 @@ def _room(slug: str) -> Room:
 def _page(room: Room) -> Response:
     session, at = db(), now()
     mark = change_mark(session, room.id)
+    late = scheduler_state(session, at).stale
     at_ms = countdown.to_ms(at)
     header = Header(room.name, room.timezone, POLICY_LABELS.get(room.display_name, "initials"), at_ms,
                     f"{at.astimezone(ZoneInfo(room.timezone)):%H:%M}")
     page = render_template(
-        "board/page.html", head=header, games_html=_games(session, room, at),
-        etag_header=f'"{etag(room, mark)}"', poll=POLL_SECONDS, page_seconds=PAGE_SECONDS,
+        "board/page.html", head=header, games_html=_games(session, room, at), late=late,
+        etag_header=f'"{etag(room, mark, late)}"', poll=POLL_SECONDS, page_seconds=PAGE_SECONDS,
         live_url=url_for("board.live", slug=room.slug),
         phone_url=public_url("board.room", slug=room.slug))
     return _stamp(make_response(page), at)
@@ -122,15 +127,17 @@ def room(slug: str) -> Response:
 
 @bp.get("/board/<slug>/live")
 def live(slug: str) -> Response:
-    """The games fragment for the page's poll: 304 (two statements) while nothing has changed."""
+    """The games fragment for the page's poll: 304 (three statements) while nothing has changed."""
     session, at = db(), now()
     rm = _room(slug)
     mark = change_mark(session, rm.id)
-    tag = etag(rm, mark)
+    late = scheduler_state(session, at).stale
+    tag = etag(rm, mark, late)
     if request.if_none_match.contains(tag):
         resp = Response(status=304)
         resp.set_etag(tag)
         return _stamp(resp, at)
-    resp = make_response(render_template("board/_live.html", games_html=_games(session, rm, at)))
+    resp = make_response(render_template("board/_live.html", games_html=_games(session, rm, at),
+                                         late=late))
     resp.set_etag(tag)
     return _stamp(resp, at)

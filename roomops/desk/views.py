@@ -39,6 +39,7 @@ from roomops.desk.players import player_named, with_player_ids
 from roomops.errors import Invalid
 from roomops.games import services as games
 from roomops.games.models import Game, Table
+from roomops.heartbeat.rules import SweepState
 from roomops.ledger.rules import METHODS, method_name
 from roomops.lists import services as lists
 from roomops.lists.models import ListEntry
@@ -66,6 +67,7 @@ from roomops.schemas import (
 from roomops.seating import offers, returns, seats, snapshot
 from roomops.seating.models import SeatHold
 from roomops.seating.return_rule import Requirement
+from roomops.web.health import scheduler_state
 from roomops.web.login import unauthorized
 from roomops.web.money import room_money
 from roomops.web.routing import parse_id
@@ -120,8 +122,11 @@ def _recent_players(session: Session) -> list[Player]:
     return list(session.scalars(stmt.order_by(Player.id.desc()).limit(RECENT_PLAYERS)))
 
 
-def _etag(version: int) -> str:
-    return f"desk-{current_user.room_id}-{version}-{current_user.role}"
+def _etag(version: int, sweep: SweepState) -> str:
+    """The room's version, who looks and whether the sweep is late: the fragment is drawn again
+    when the sweep goes late or runs again, not every second it stays late (desk.js counts)."""
+    late = "-late" if sweep.stale else ""
+    return f"desk-{current_user.room_id}-{version}-{current_user.role}{late}"
 
 
 def _stamp(resp: Response, snap_now: datetime) -> Response:
@@ -153,9 +158,10 @@ def _returning(session: Session, snap: snapshot.RoomSnapshot) -> dict[int, tuple
 def index() -> Response:
     session, at = db(), now()
     snap = snapshot.load(session, current_user.room_id, at)
-    page = render_template("desk/index.html", snap=snap, poll=POLL_SECONDS,
+    sweep = scheduler_state(session, at)
+    page = render_template("desk/index.html", snap=snap, poll=POLL_SECONDS, sweep=sweep,
                            players=_recent_players(session) if _can("floor") else [],
-                           etag=_etag(snap.version), money_input=money_input,
+                           etag=_etag(snap.version, sweep), money_input=money_input,
                            from_steps=from_steps,
                            returning=_returning(session, snap),
                            buy_in_methods=[(m, method_name(m)) for m in METHODS])
@@ -166,17 +172,19 @@ def index() -> Response:
 def fragment() -> Response:
     """The seats and lists, for the desk's poll: 304 while nothing audited has changed.
 
-    The version is read first, so an unchanged poll costs one indexed query, not a snapshot; the
-    time-derived states (an offer past its deadline) are worked out by desk.js from X-Server-Now."""
+    The version and the freshest sweep are read first, so an unchanged poll costs two indexed
+    queries, not a snapshot; the time-derived states (an offer past its deadline, how long the
+    sweep has been late) are worked out by desk.js from X-Server-Now."""
     session, at = db(), now()
     version = latest_id(session, current_user.room_id)
-    tag = _etag(version)
+    sweep = scheduler_state(session, at)
+    tag = _etag(version, sweep)
     if request.if_none_match.contains(tag):
         resp = make_response("", 304)
         resp.set_etag(tag)
         return _stamp(resp, at)
     snap = snapshot.load(session, current_user.room_id, at, version=version)
-    resp = make_response(render_template("desk/_live.html", snap=snap,
+    resp = make_response(render_template("desk/_live.html", snap=snap, sweep=sweep,
                                          returning=_returning(session, snap)))
     resp.set_etag(tag)
     return _stamp(resp, at)

@@ -4,24 +4,40 @@ or as its own process (`flask --app app scheduler`) when several web workers ser
 from __future__ import annotations
 
 import logging
+import os
+import socket
+from dataclasses import asdict
 
 from apscheduler.schedulers.background import BackgroundScheduler
 from apscheduler.schedulers.base import BaseScheduler
 from apscheduler.schedulers.blocking import BlockingScheduler
 from flask import Flask
 
+from roomops.clock import stopwatch
+from roomops.config import Settings
 from roomops.floor.unit import unit
+from roomops.heartbeat.services import beat
 from roomops.jobs.sweep import SweepResult, sweep
 from roomops.runtime import ext
 
 log = logging.getLogger("roomops.jobs")
 
 
+def scheduler_id(settings: Settings) -> str:
+    """The heartbeat row of this process's sweeps: ``ROOMOPS_SCHEDULER_ID``, or host and process
+    id (read at each sweep: a server that forks its workers gives each its own)."""
+    return settings.scheduler_id or f"{socket.gethostname()}:{os.getpid()}"
+
+
 def sweep_once(app: Flask) -> SweepResult:
-    """One job run, one unit of work, one commit point."""
+    """One job run, one unit of work, one commit point: the heartbeat is written last, in the
+    sweep's transaction, so a sweep that fails records no heartbeat."""
     roomops = ext(app)
+    elapsed = stopwatch()
     with roomops.sessions() as session, unit(session, None, roomops.clock.now()) as uow:
         result = sweep(uow.session, uow.now)
+        counts = {name: len(ids) for name, ids in asdict(result).items()}
+        beat(uow.session, scheduler_id(roomops.settings), uow.now, elapsed(), counts)
         uow.commit()
     if result.expired_offers or result.no_shows or result.released_absences:
         log.info("sweep: %d offers expired, %d no-shows, %d seats released", len(result.expired_offers),

@@ -116,7 +116,7 @@ def test_two_sweeps_expire_every_offer_exactly_once(pg):
     assert not [r for r in results if isinstance(r, Exception)], results
     handled = [o for r in results for o in r.expired_offers]
     leftover = []
-    for _ in range(3):  # a game one sweeper skipped while the other held it goes in the next run
+    for _ in range(3):  # belt and braces: a sweeper waits for a game the other holds, skips none
         if set(handled) >= due:
             break
         with pg() as s:

@@ -1,0 +1,55 @@
+"""``/health`` for a load balancer (no login, JSON), and the sweep's state every staff screen and
+the board show (docs/architecture.md, "Scheduler").
+
+200 when the database answers, its schema is at the migrations' head and a scheduler swept within
+``sweep_stale_seconds``; 503 otherwise. The answer holds only those facts: no room data, no
+revision ids, no error text (a load balancer needs none of them, an attacker would like them)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from flask import Blueprint, jsonify
+from sqlalchemy import text
+from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.orm import Session
+from werkzeug.wrappers import Response
+
+from roomops import migrate
+from roomops.heartbeat.rules import SweepState, sweep_state
+from roomops.heartbeat.services import last_run
+from roomops.runtime import ext
+from roomops.web.uow import db, now
+
+bp = Blueprint("health", __name__)
+
+
+def scheduler_state(session: Session, at: datetime) -> SweepState:
+    """Whether the sweep is late at ``at`` (the app's clock), by the deployment's setting."""
+    return sweep_state(last_run(session), at, ext().settings.sweep_stale_seconds)
+
+
+def _checks(session: Session, at: datetime) -> dict[str, Any]:
+    """What the database says; raises SQLAlchemyError when it cannot be reached."""
+    session.execute(text("SELECT 1"))
+    state = scheduler_state(session, at)
+    return {"database": "ok",
+            "migrations": "at_head" if migrate.current(session.connection()) == migrate.head()
+            else "not_at_head",
+            "scheduler": {"heartbeat_age_seconds": state.age, "stale": state.stale}}
+
+
+@bp.get("/health")
+def health() -> Response:
+    try:
+        checks = _checks(db(), now())
+    except SQLAlchemyError:
+        checks = {"database": "unreachable", "migrations": "unknown",
+                  "scheduler": {"heartbeat_age_seconds": None, "stale": True}}
+    checks["scheduler"]["stale_after_seconds"] = ext().settings.sweep_stale_seconds
+    healthy = checks["migrations"] == "at_head" and not checks["scheduler"]["stale"]
+    resp = jsonify(status="ok" if healthy else "unhealthy", **checks)
+    resp.status_code = 200 if healthy else 503
+    resp.headers["Cache-Control"] = "no-store"
+    return resp

@@ -1,0 +1,134 @@
+"""``/health`` for a load balancer, the desk's red banner and the board's note when the sweep is
+late (docs/decisions.md, "The scheduler's heartbeat"): the timers it releases (R20, R22, R24,
+R26) are not being released while no scheduler sweeps."""
+
+from __future__ import annotations
+
+from sqlalchemy import create_engine, text
+from sqlalchemy.orm import Session
+
+from roomops.jobs.scheduler import sweep_once
+from roomops.web import health
+
+LATE = "offers and breaks are not being released on time"
+BOARD_LATE = "times may be late"
+
+
+def _health(client):
+    resp = client.get("/health")
+    assert resp.headers["Cache-Control"] == "no-store"
+    return resp.status_code, resp.get_json()
+
+
+# ---- /health ----------------------------------------------------------------------------------
+
+
+def test_healthy_after_a_sweep(client, app, room, session, clock):
+    session.commit()
+    sweep_once(app)
+    clock.advance(seconds=15)  # at the limit: still fresh
+    status, body = _health(client)
+    assert status == 200
+    assert body == {"status": "ok", "database": "ok", "migrations": "at_head",
+                    "scheduler": {"heartbeat_age_seconds": 15, "stale": False,
+                                  "stale_after_seconds": 15.0}}
+
+
+def test_no_login_and_no_room_data(client, app, room, session):
+    """Nothing but the checks: no room, no staff, no revision ids, no scheduler ids."""
+    session.commit()
+    app.extensions["roomops"].settings.scheduler_id = "web-host-7"
+    sweep_once(app)
+    resp = client.get("/health")
+    assert resp.status_code == 200 and resp.mimetype == "application/json"
+    for secret in (room.room.name, room.room.slug, "supervisor", "web-host-7", "0028"):
+        assert secret not in resp.text
+
+
+def test_503_when_the_sweep_is_late(client, app, clock):
+    sweep_once(app)
+    clock.advance(seconds=16)
+    status, body = _health(client)
+    assert (status, body["status"], body["scheduler"]) == (
+        503, "unhealthy", {"heartbeat_age_seconds": 16, "stale": True, "stale_after_seconds": 15.0})
+    assert (body["database"], body["migrations"]) == ("ok", "at_head")
+    sweep_once(app)
+    assert _health(client)[0] == 200
+
+
+def test_503_when_no_scheduler_ever_swept(client):
+    status, body = _health(client)
+    assert (status, body["scheduler"]["heartbeat_age_seconds"], body["scheduler"]["stale"]) == (
+        503, None, True)
+
+
+def test_the_limit_is_the_deployment_setting(client, app, clock):
+    app.extensions["roomops"].settings.sweep_stale_seconds = 60
+    sweep_once(app)
+    clock.advance(seconds=59)
+    assert _health(client)[0] == 200
+
+
+def test_503_when_the_migrations_are_behind(client, app, session):
+    """The database one revision behind the scripts (rolled back with the test's transaction)."""
+    sweep_once(app)
+    session.execute(text("UPDATE alembic_version SET version_num = '0027'"))
+    session.commit()
+    status, body = _health(client)
+    assert (status, body["migrations"]) == (503, "not_at_head")
+
+
+def test_503_when_the_database_cannot_be_reached(client, monkeypatch, tmp_path):
+    gone = create_engine(f"sqlite:///{tmp_path}/no/such/dir/roomops.db")
+    monkeypatch.setattr(health, "db", lambda: Session(gone))
+    status, body = _health(client)
+    assert status == 503
+    assert body == {"status": "unhealthy", "database": "unreachable", "migrations": "unknown",
+                    "scheduler": {"heartbeat_age_seconds": None, "stale": True,
+                                  "stale_after_seconds": 15.0}}
+    gone.dispose()
+
+
+# ---- the desk: red when the sweep is late, without a reload -------------------------------------
+
+
+def test_the_desk_turns_red_when_the_sweep_is_late_and_recovers(sup_client, app, clock):
+    sweep_once(app)
+    fresh = sup_client.get("/desk/fragment")
+    assert LATE not in fresh.text and "sweep-late" not in sup_client.get("/desk").text
+    clock.advance(seconds=20)
+    late = sup_client.get("/desk/fragment", headers={"If-None-Match": fresh.headers["ETag"]})
+    assert late.status_code == 200  # the poll redraws: the ETag knows the sweep is late
+    assert "The scheduler has not run for <span class=\"age\">20</span> s: " + LATE in late.text
+    assert 'role="alert"' in late.text and LATE in sup_client.get("/desk").text
+    clock.advance(seconds=5)  # still late: the poll is a 304, desk.js counts the seconds
+    assert sup_client.get("/desk/fragment",
+                          headers={"If-None-Match": late.headers["ETag"]}).status_code == 304
+    sweep_once(app)
+    back = sup_client.get("/desk/fragment", headers={"If-None-Match": late.headers["ETag"]})
+    assert back.status_code == 200 and LATE not in back.text
+
+
+def test_the_desk_says_when_no_scheduler_ever_ran(sup_client):
+    assert "The scheduler has not run yet: " + LATE in sup_client.get("/desk").text
+
+
+# ---- the board: a quiet note for players ---------------------------------------------------------
+
+
+def test_the_board_says_times_may_be_late(client, app, room, session, clock):
+    room.game(clock.now())
+    session.commit()
+    sweep_once(app)
+    page = client.get("/board/main").text
+    assert f'id="late" role="status" hidden>Call and break {BOARD_LATE}' in page
+    fresh = client.get("/board/main/live")
+    assert "data-late" not in fresh.text
+    clock.advance(seconds=20)
+    page = client.get("/board/main").text
+    assert f'id="late" role="status">Call and break {BOARD_LATE}' in page
+    late = client.get("/board/main/live", headers={"If-None-Match": fresh.headers["ETag"]})
+    assert late.status_code == 200 and "data-late" in late.text
+    sweep_once(app)
+    back = client.get("/board/main/live", headers={"If-None-Match": late.headers["ETag"]})
+    assert back.status_code == 200 and "data-late" not in back.text

@@ -1,0 +1,91 @@
+"""The sweep's heartbeat on both databases: each sweep writes its scheduler's row in its own
+transaction (what it did, when); a failed sweep writes nothing, so the age grows (R20, R60)."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from sqlalchemy import select
+
+from roomops.heartbeat.models import SweepHeartbeat
+from roomops.heartbeat.services import beat, last_run
+from roomops.jobs import scheduler
+from roomops.jobs import sweep as sweep_module
+from roomops.jobs.scheduler import sweep_once
+from roomops.lists import services as lists
+from roomops.seating.models import SeatHold
+
+
+def _rows(session):
+    session.expire_all()
+    return list(session.scalars(select(SweepHeartbeat).order_by(SweepHeartbeat.scheduler_id)))
+
+
+def _offer(room, session, now):
+    """One open offer (R20), due ``claim_minutes`` after ``now``."""
+    game = room.game(now)
+    lists.join(session, room.sup, now, player_id=room.player(now, "Ann").id, game_id=game.id)
+    room.table(now, game, "1")
+    session.commit()
+    return session.scalars(select(SeatHold).where(SeatHold.kind == "offer")).one()
+
+
+def test_every_sweep_writes_its_row_with_what_it_did(app, session, room, clock, now):
+    app.extensions["roomops"].settings.scheduler_id = "web-1"
+    offer = _offer(room, session, now)
+    sweep_once(app)
+    [row] = _rows(session)
+    assert (row.scheduler_id, row.ran_at, row.expired_offers, row.no_shows,
+            row.released_absences) == ("web-1", now, 0, 0, 0)
+    assert row.took_ms >= 0
+    later = clock.advance(minutes=room.room.claim_minutes)
+    sweep_once(app)  # the offer expires (R20): the same row, rewritten
+    [row] = _rows(session)
+    assert (row.ran_at, row.expired_offers) == (later, 1)
+    assert session.get(SeatHold, offer.id).outcome == "expired"
+    assert last_run(session) == later
+
+
+def test_several_schedulers_keep_a_row_each_and_the_freshest_counts(app, session, clock, now):
+    settings = app.extensions["roomops"].settings
+    settings.scheduler_id = "a"
+    sweep_once(app)
+    settings.scheduler_id = "b"
+    later = clock.advance(seconds=5)
+    sweep_once(app)
+    assert [(r.scheduler_id, r.ran_at) for r in _rows(session)] == [("a", now), ("b", later)]
+    assert last_run(session) == later
+
+
+def test_the_default_id_is_host_and_process(app):
+    settings = app.extensions["roomops"].settings
+    settings.scheduler_id = ""
+    assert scheduler.scheduler_id(settings).endswith(f":{os.getpid()}")
+
+
+def test_beat_is_idempotent(session, now):
+    counts = {"expired_offers": 2, "no_shows": 0, "released_absences": 1}
+    beat(session, "x", now, 5, counts)
+    beat(session, "x", now, 5, counts)
+    [row] = _rows(session)
+    assert (row.ran_at, row.took_ms, row.expired_offers, row.released_absences) == (now, 5, 2, 1)
+
+
+def test_a_failed_sweep_records_nothing(app, session, room, clock, now, monkeypatch):
+    """The offer expired in the failed run is rolled back with it, and so is its heartbeat: the
+    one commit point (docs/architecture.md, "Scheduler")."""
+    sweep_once(app)
+    offer = _offer(room, session, now)
+    clock.advance(minutes=room.room.claim_minutes)
+
+    def broken(*_args, **_kwargs):
+        raise RuntimeError("the database went away half way")
+
+    monkeypatch.setattr(sweep_module, "release_due", broken)  # after expire_due has done its part
+    with pytest.raises(RuntimeError):
+        sweep_once(app)
+    assert last_run(session) == now  # the age keeps growing
+    session.expire_all()
+    assert session.get(SeatHold, offer.id).ended_at is None
+    assert len(_rows(session)) == 1
