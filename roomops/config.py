@@ -5,8 +5,11 @@ from __future__ import annotations
 import os
 import secrets
 from dataclasses import dataclass, field
+from datetime import timedelta
 from pathlib import Path
 from urllib.parse import urlsplit
+
+from roomops.rooms.session_rules import SessionLimits
 
 INSTANCE = Path(os.environ.get("ROOMOPS_INSTANCE", "instance"))
 DEV_PUBLIC_URL = "http://localhost:5000"  # `flask --app app serve`'s default port, on this machine
@@ -42,6 +45,12 @@ class Settings:
     # it, never the request's Host header. An https:// address also turns on HSTS on every answer.
     public_url: str = field(default_factory=lambda: os.environ.get(
         "ROOMOPS_PUBLIC_URL", DEV_PUBLIC_URL))
+    # R61: a log-in ends after this long without a request, and this long after it began however
+    # busy it is (a deployment setting, not a room's: docs/decisions.md, "Sessions end on the server")
+    session_idle_minutes: float = field(
+        default_factory=lambda: float(os.environ.get("ROOMOPS_SESSION_IDLE_MINUTES", "240")))
+    session_max_hours: float = field(
+        default_factory=lambda: float(os.environ.get("ROOMOPS_SESSION_MAX_HOURS", "14")))
     testing: bool = False
 
     def __post_init__(self) -> None:
@@ -49,8 +58,16 @@ class Settings:
         if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
             raise ValueError(f"ROOMOPS_PUBLIC_URL must be an http:// or https:// address without "
                              f"query or fragment, like {DEV_PUBLIC_URL} (got {self.public_url!r})")
+        if self.session_idle_minutes <= 0 or self.session_max_hours <= 0:
+            raise ValueError("ROOMOPS_SESSION_IDLE_MINUTES and ROOMOPS_SESSION_MAX_HOURS must be "
+                             "more than 0")
 
     @property
     def https(self) -> bool:
         """Whether the deployment is served over HTTPS (its public address is)."""
         return urlsplit(self.public_url).scheme == "https"
+
+    @property
+    def session_limits(self) -> SessionLimits:
+        return SessionLimits(idle=timedelta(minutes=self.session_idle_minutes),
+                             lifetime=timedelta(hours=self.session_max_hours))

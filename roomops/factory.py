@@ -28,6 +28,10 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None,
     app = Flask(__name__, template_folder="../templates", static_folder="../static")
     app.config.update(SECRET_KEY=settings.secret_key, TESTING=settings.testing,
                       SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_SAMESITE="Lax",
+                      # R61: over HTTPS only, and __Host- (Path=/, no Domain) so no sibling
+                      # host or path can set or shadow it (docs/security.md, "Sessions")
+                      SESSION_COOKIE_SECURE=settings.https, SESSION_COOKIE_PATH="/",
+                      SESSION_COOKIE_NAME="__Host-roomops" if settings.https else "roomops",
                       JSON_SORT_KEYS=False, **flask_config)
     engine = engine or make_engine(settings.database_url)
     app.extensions["roomops"] = Roomops(

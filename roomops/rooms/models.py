@@ -10,6 +10,7 @@ from sqlalchemy import (
     CheckConstraint,
     ForeignKey,
     Index,
+    Integer,
     String,
     Text,
     Time,
@@ -134,7 +135,8 @@ class Staff(Base):
     """A staff login with one role (R61). Passwords and API tokens are stored hashed."""
 
     __tablename__ = "staff"
-    __table_args__ = (CheckConstraint(one_of("role", Role), name="role"),)
+    __table_args__ = (CheckConstraint(one_of("role", Role), name="role"),
+                      CheckConstraint("session_version >= 1", name="session_version"))
 
     id: Mapped[int] = mapped_column(primary_key=True)
     room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"), index=True)
@@ -145,6 +147,9 @@ class Staff(Base):
     api_token_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
     active: Mapped[bool] = mapped_column(Boolean, default=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    # Every log-in carries the version it began under; moving it on ends them all (R61,
+    # roomops.rooms.services.end_sessions)
+    session_version: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
 
     # Flask-Login protocol
     @property

@@ -14,7 +14,8 @@ from werkzeug.security import generate_password_hash
 
 from roomops.actors import Actor, get_in_room
 from roomops.audit.service import record
-from roomops.errors import Conflict, Invalid
+from roomops.errors import Conflict, Forbidden, Invalid
+from roomops.floor.bus import command
 from roomops.money import check_currency_code, check_locale
 from roomops.rooms.models import BarredPair, Player, Room, Staff
 from roomops.rooms.shifts import shift_policy
@@ -65,6 +66,22 @@ def issue_api_token(staff: Staff) -> str:
     token = secrets.token_urlsafe(32)
     staff.api_token_hash = hash_token(token)
     return token
+
+
+@command
+def end_sessions(session: Session, actor: Actor, now: datetime) -> None:
+    """R61: end every log-in of the acting staff member, on every device, and their API token
+    (log-out; docs/security.md, "Sessions"): the user loader refuses a session whose version is
+    not the staff row's."""
+    if actor.staff_id is None:  # the sweep, a script: no log-in to end
+        raise Forbidden("only a staff member's own log-in can be ended", "R61")
+    staff = get_in_room(session, Staff, actor.staff_id, actor, "staff member", "R61")
+    # in SQL: two log-outs at once both move it on
+    staff.session_version = Staff.session_version + 1
+    staff.api_token_hash = None
+    session.flush()
+    record(session, actor, now, "staff.sessions_ended", ("staff", staff.id),
+           session_version=staff.session_version)
 
 
 # R26, R28: 0 turns the policy off (NULL)

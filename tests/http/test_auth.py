@@ -98,5 +98,5 @@ def test_the_log_in_is_read_back_from_the_signed_session_cookie(client, room, se
     assert client.get("/board").status_code == 200
     login(client, "main-supervisor")
     assert client.get("/desk").status_code == 200
-    client.set_cookie("session", "forged")  # a cookie with a bad signature is no log-in
+    client.set_cookie("roomops", "forged")  # a cookie with a bad signature is no log-in
     assert client.get("/desk").status_code == 302

@@ -146,6 +146,7 @@ def test_counts_and_close_from_the_cage_page(client, room, session, clock, table
     early = cashier.post(f"/desk/cage/days/{DAY}/close", data=close)
     assert early.status_code == 409 and "still running" in early.text and "R54" in early.text
     clock.set(END)
+    cashier = login(client, "main-cashier")  # the morning's log-in: the night's has expired (R61)
     assert "data-day-running" not in cashier.get(f"/desk/cage/days/{DAY}/report").text
     closed = cashier.post(f"/desk/cage/days/{DAY}/close", data=close)
     assert closed.status_code == 303
