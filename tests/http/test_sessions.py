@@ -4,11 +4,14 @@ cookie useless, as does deactivation; idle timeout and lifetime by the app's clo
 
 from __future__ import annotations
 
-from sqlalchemy import select
+import pytest
+from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
 
 from roomops.audit.models import AuditEvent
 from roomops.config import Settings
 from roomops.factory import create_app
+from roomops.rooms.models import Staff
 from tests.conftest import login
 from tests.factories import PASSWORD
 from tests.http.test_api import Api, token_for
@@ -140,3 +143,10 @@ def test_over_http_the_plain_name_without_secure(client, room, session):
     attrs = [a.strip() for a in cookie.split(";")]
     assert attrs[0].startswith("roomops=") and "Secure" not in attrs
     assert {"HttpOnly", "Path=/", "SameSite=Lax"} <= set(attrs)
+
+
+def test_the_database_refuses_a_version_below_one(room, session):
+    session.commit()
+    with pytest.raises(IntegrityError):
+        session.execute(update(Staff).values(session_version=0))
+    session.rollback()
