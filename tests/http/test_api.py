@@ -100,14 +100,17 @@ def test_bearer_request_sets_no_session_cookie(api):
 
 
 def _session_login(app, client: FlaskClient) -> str:
-    """Log in through the form with CSRF switched on; returns the session's CSRF token."""
+    """Log in through the form with CSRF switched on; returns the session's CSRF token, read from
+    a page after the login (the login starts a new session, CSRF token and all)."""
     app.config["WTF_CSRF_ENABLED"] = True
     page = client.get("/login").text
     csrf = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
     resp = client.post("/login", data={"username": "main-supervisor", "password": PASSWORD,
                                        "csrf_token": csrf})
     assert resp.status_code == 302, resp.text
-    return csrf
+    after = re.search(r'name="csrf_token" value="([^"]+)"', client.get("/desk").text).group(1)
+    assert after != csrf  # nothing of the session before the login survives it
+    return after
 
 
 def test_session_caller_needs_csrf_on_unsafe_methods(app, client, room, session):
