@@ -25,8 +25,16 @@ from roomops.ledger.approval import approval_needed, check_approver
 from roomops.ledger.idempotency import fingerprint, replay
 from roomops.ledger.models import LedgerEntry, unreversed
 from roomops.ledger.playover_rows import named
-from roomops.ledger.posting import Posting, SeatPlace, at_seat, check_seat, locked_hold, post
-from roomops.ledger.rules import check_amount, check_currency, check_method, signed
+from roomops.ledger.posting import (
+    Posting,
+    SeatPlace,
+    at_seat,
+    cash_request,
+    check_seat,
+    locked_hold,
+    post,
+)
+from roomops.ledger.rules import signed
 from roomops.rooms.models import Room, Staff
 from roomops.seating.models import SeatHold
 
@@ -41,11 +49,7 @@ def cash_out(session: Session, actor: Actor, now: datetime, hold_id: int, amount
     ``approver``: an active supervisor of the room other than the actor. With ``playover_id``:
     the overplayer of that ended playover of the seat, tied to the stack recorded as they left,
     once per playover (R29); the owner's seat may still be live."""
-    actor.require("cash")  # R61: cashiers (and supervisors) log cash-outs
-    check_amount(amount, RULE)
-    check_method(method, RULE, "cash_out")
-    room = session.get_one(Room, actor.room_id)
-    check_currency(currency, room.currency)
+    room = cash_request(session, actor, method, currency, RULE, "cash_out", amount)
     print_ = fingerprint(op="cash_out", hold_id=hold_id, amount=amount, method=method,
                          staff=actor.staff_id, approver=approver.id if approver else None,
                          **named(playover_id))

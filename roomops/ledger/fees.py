@@ -23,9 +23,9 @@ from roomops.games.models import Game, Table
 from roomops.ledger.fee_rules import PERIODS, due, fee_for_players, next_period, period
 from roomops.ledger.idempotency import fingerprint, replay
 from roomops.ledger.models import LedgerEntry, unreversed
-from roomops.ledger.posting import Posting, at_seat, check_seat, locked_hold, post
-from roomops.ledger.rules import check_currency, check_method, signed
-from roomops.rooms.models import Player, Room
+from roomops.ledger.posting import Posting, at_seat, cash_request, check_seat, locked_hold, post
+from roomops.ledger.rules import signed
+from roomops.rooms.models import Player
 from roomops.seating.models import SEATED, SeatHold
 
 
@@ -53,7 +53,7 @@ def collect(session: Session, actor: Actor, now: datetime, hold_id: int, method:
     players seated now (``time_fee_by_players``); the period starts where the paid one ends if the
     player is still covered, else now (``fee_rules.next_period``). Paid in chips or in cash at the
     cage. A retry with the same key returns the first row (R52)."""
-    room = _check_request(session, actor, method, currency)
+    room = cash_request(session, actor, method, currency, "R50", "session_fee")
     print_ = fingerprint(op="session_fee", hold_id=hold_id, method=method, staff=actor.staff_id)
     hold = locked_hold(session, actor, hold_id)  # serialises collections for one seat
     earlier = replay(session, LedgerEntry, room.id, key, print_)
@@ -90,7 +90,7 @@ def collect_table(session: Session, actor: Actor, now: datetime, table_id: int,
     (409, nothing written). The seats are locked in seat order first, as ``collect`` locks one,
     so a single collection for one of them waits. With a key, each row's key is derived from it
     and the seat: a retry returns the same rows and charges nobody again (R52)."""
-    room = _check_request(session, actor, method, currency)
+    room = cash_request(session, actor, method, currency, "R50", "session_fee")
     table = get_in_room(session, Table, table_id, actor, "table", "R50")
     game = session.get_one(Game, table.game_id)
     length = period(game.fee_kind, game.variant)
@@ -126,16 +126,6 @@ def _locked_seats(session: Session, table: Table) -> tuple[list[SeatHold], dict[
     paid = {hold_id: until for hold_id, until in session.execute(select(
         SeatHold.id, paid_until(SeatHold.id)).where(SeatHold.id.in_([h.id for h in holds])))}
     return holds, paid
-
-
-def _check_request(session: Session, actor: Actor, method: str, currency: str | None) -> Room:
-    """R50/R61: the cash right; a fee is paid in chips or cash at the cage (R32: not cash at the
-    table), in the room's currency."""
-    actor.require("cash")
-    check_method(method, "R50", "session_fee")
-    room = session.get_one(Room, actor.room_id)
-    check_currency(currency, room.currency)
-    return room
 
 
 def _time_fee(game: Game, players: int) -> int:

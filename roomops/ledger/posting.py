@@ -22,6 +22,7 @@ from roomops.games.models import Table
 from roomops.ledger.dayclose import closed_refused, shift_to_post
 from roomops.ledger.idempotency import insert_once
 from roomops.ledger.models import LedgerEntry
+from roomops.ledger.rules import check_amount, check_currency, check_method
 from roomops.rooms.models import Room
 from roomops.rooms.shifts import Shift
 from roomops.seating.models import SeatHold
@@ -59,6 +60,19 @@ class SeatPlace(TypedDict):
     game_id: int
     table_id: int
     hold_id: int
+
+
+def cash_request(session: Session, actor: Actor, method: str, currency: str | None, rule: str,
+                 kind: str, amount: int | None = None) -> Room:
+    """What every money request checks first: the cash right (R61), the amount when there is one,
+    a method allowed for ``kind`` (R32) and the room's currency; returns the room."""
+    actor.require("cash")
+    if amount is not None:
+        check_amount(amount, rule)
+    check_method(method, rule, kind)
+    room = session.get_one(Room, actor.room_id)
+    check_currency(currency, room.currency)
+    return room
 
 
 def at_seat(session: Session, hold: SeatHold) -> SeatPlace:

@@ -29,6 +29,7 @@ from roomops.ledger.posting import (
     Posting,
     SeatPlace,
     at_seat,
+    cash_request,
     check_seat,
     locked_hold,
     post,
@@ -37,9 +38,6 @@ from roomops.ledger.posting import (
 from roomops.ledger.rules import (
     AT_TABLE,
     TRANSFER,
-    check_amount,
-    check_currency,
-    check_method,
     check_reversible,
     check_second_person,
     signed,
@@ -149,12 +147,8 @@ def _movement(session: Session, actor: Actor, now: datetime, kind: str, hold_id:
               after_all_in: bool | None = None, playover_id: int | None = None) -> LedgerEntry:
     """``after_all_in``: None for an add-on; a bool for a rebuy (R30, ``rebuy``).
     ``playover_id``: the overplayer's chips on that playover of the seat (R29)."""
-    actor.require("cash")  # R61: cashiers (and supervisors) log buy-ins and cash-outs
     rule = RULES[kind]
-    check_amount(amount, rule)
-    check_method(method, rule, kind)
-    room = session.get_one(Room, actor.room_id)
-    check_currency(currency, room.currency)
+    room = cash_request(session, actor, method, currency, rule, kind, amount)
     print_ = fingerprint(op=kind, hold_id=hold_id, amount=amount, method=method,
                          staff=actor.staff_id, rebuy=after_all_in, **named(playover_id))
     hold = locked_hold(session, actor, hold_id)

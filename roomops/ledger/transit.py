@@ -23,17 +23,14 @@ from roomops.games.models import Table
 from roomops.ledger.idempotency import fingerprint, insert_once, replay
 from roomops.ledger.models import TransitSlip
 from roomops.ledger.numbers import last_slip_number, next_slip_number
-from roomops.ledger.posting import Posting, at_seat, check_seat, locked_hold, post
+from roomops.ledger.posting import Posting, at_seat, cash_request, check_seat, locked_hold, post
 from roomops.ledger.rules import (
     FACILITY,
     OPEN,
-    check_amount,
     check_confirmer,
-    check_currency,
-    check_method,
     next_state,
 )
-from roomops.rooms.models import Player, Room
+from roomops.rooms.models import Player
 from roomops.seating.models import SEATED, SeatHold
 
 
@@ -41,10 +38,7 @@ def request(session: Session, actor: Actor, now: datetime, hold_id: int, amount:
             method: str = "cash", currency: str | None = None, key: str | None = None) -> TransitSlip:
     """R31: a numbered slip for chips on their way to a seated player (player, table, seat,
     amount, method, who)."""
-    actor.require("cash")
-    check_amount(amount, "R31")
-    check_method(method, "R31", "transit")
-    check_currency(currency, session.get_one(Room, actor.room_id).currency)
+    cash_request(session, actor, method, currency, "R31", "transit", amount)
     print_ = fingerprint(op="transit", hold_id=hold_id, amount=amount, method=method,
                          staff=actor.staff_id)
     lock_room(session, actor.room_id)  # a slip moves the game's board mark (lock_room)
