@@ -18,10 +18,15 @@ def with_player_ids(form: MultiDict[str, str], *fields: str) -> MultiDict[str, s
     """The form with each of ``fields`` typed as a name replaced by that player's number."""
     out = form.copy()
     for name in fields:
-        raw = player_ref(form.get(name, ""))
-        if raw and not raw.isdigit():
-            out[name] = str(player_named(raw))
+        out[name] = typed_player(form.get(name, ""))
     return out
+
+
+def typed_player(raw: str) -> str:
+    """What was typed in a player box as the player's number, as text: the number typed or picked
+    ('12', 'Ann Lee #12'), or the number of the one player with the name typed; '' when empty."""
+    ref = player_ref(raw)
+    return ref if not ref or ref.isdigit() else str(player_named(ref))
 
 
 def player_named(name: str) -> int:

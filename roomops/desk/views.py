@@ -34,8 +34,8 @@ from roomops.absences.models import Absence
 from roomops.actors import Actor, get_in_room, has_right
 from roomops.audit.service import latest_id
 from roomops.audit.service import query as audit_query
-from roomops.desk.forms import from_steps, money_input, parse, player_ref
-from roomops.desk.players import player_named, with_player_ids
+from roomops.desk.forms import from_steps, money_input, parse
+from roomops.desk.players import typed_player, with_player_ids
 from roomops.errors import Invalid
 from roomops.games import services as games
 from roomops.games.models import Game, Table
@@ -348,10 +348,10 @@ def add_player() -> Response:
 
 @bp.post("/desk/join")
 def join() -> Response:
-    raw = player_ref(request.form.get("player_id", ""))
+    raw = typed_player(request.form.get("player_id", ""))
     if not raw:
         raise Invalid("player_id: type a player's name or pick one from the list", "R10")
-    player_id = parse_id(raw) if raw.isdigit() else player_named(raw)
+    player_id = parse_id(raw)
     if player_id is None:
         raise Invalid(f"player_id: no player #{raw}", "R10")
     game_ids, table_ids, source = _list_targets()
