@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import random
+import secrets
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, time, timedelta
@@ -34,8 +35,8 @@ from roomops.games.models import Game, Table
 from roomops.lists.models import ListEntry
 from roomops.playovers.models import Playover
 from roomops.rooms.gaming_day import gaming_day
-from roomops.rooms.models import BarredPair, Player, Room, Staff
-from roomops.rooms.services import issue_api_token
+from roomops.rooms.models import BarredPair, Player, Room, Staff, StaffRole
+from roomops.rooms.staff import hash_token
 from roomops.seating.models import SeatHold
 
 NOW = datetime(2026, 11, 21, 22, 0, 0, tzinfo=UTC)  # a Saturday night, 10 pm
@@ -132,15 +133,19 @@ class _Gen:
                                    auto_offer=True, placement="most_need",
                                    max_away_minutes=30 if s.absences_due else None,
                                    created_at=NOW - timedelta(days=90))]
-        staff = Staff(username="bench-supervisor")
-        self.token = issue_api_token(staff)
+        self.token = secrets.token_urlsafe(32)
+        roles = ("supervisor", "admin", "cashier")
         self.rows["staff"] = [
-            dict(id=i + 1, room_id=1, username=f"bench-{role}", display_name=f"Bench {role.title()}",
-                 role=role, password_hash=PASSWORD_HASH,
-                 api_token_hash=staff.api_token_hash if role == "supervisor" else None, active=True,
+            dict(id=i + 1, username=f"bench-{role}", display_name=f"Bench {role.title()}",
+                 password_hash=PASSWORD_HASH,
+                 api_token_hash=hash_token(self.token) if role == "supervisor" else None,
+                 api_token_room_id=1 if role == "supervisor" else None, active=True,
                  created_at=NOW - timedelta(days=90))
-            for i, role in enumerate(("supervisor", "admin", "cashier"))
+            for i, role in enumerate(roles)
         ]
+        self.rows["staff_roles"] = [dict(staff_id=i + 1, room_id=1, role=role,
+                                         granted_at=NOW - timedelta(days=90))
+                                    for i, role in enumerate(roles)]
         self.rows["games"] = []
         for g in range(1, s.games + 1):
             sb, bb = BLINDS[(g - 1) % len(BLINDS)]
@@ -472,9 +477,10 @@ def build(engine: Engine, spec: RoomSpec) -> Built:
     t0 = _time.perf_counter()
     gen = _Gen(spec)
     gen.build()
-    order = [("rooms", Room), ("staff", Staff), ("games", Game), ("players", Player),
-             ("barred_pairs", BarredPair), ("tables", Table), ("list_entries", ListEntry),
-             ("seat_holds", SeatHold), ("absences", Absence), ("playovers", Playover)]
+    order = [("rooms", Room), ("staff", Staff), ("staff_roles", StaffRole), ("games", Game),
+             ("players", Player), ("barred_pairs", BarredPair), ("tables", Table),
+             ("list_entries", ListEntry), ("seat_holds", SeatHold), ("absences", Absence),
+             ("playovers", Playover)]
     counts: dict[str, int] = {}
     with engine.begin() as conn:
         for name, model in order:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
@@ -10,20 +11,28 @@ from sqlalchemy.orm import Session
 from roomops.db import INT_MAX
 from roomops.errors import Forbidden, NotFound
 
-# cash: buy-ins, add-ons, cash-outs, transit requests and deliveries (R31, R61); authorise: a
-# supervisor's signature on money (transits, facility funds, reversals, R31, R52).
+# R61, the role matrix: the rights each role carries; a staff member holds the rights of every
+# role they have in the room they work in. floor: lists, seats, tables, offers, breaks,
+# playovers; policy: the room's settings; audit: read the audit trail; deal: hands, straddles,
+# blinds, rake and deliveries at a table; cash: buy-ins, add-ons, cash-outs, transit requests,
+# session fees, counts and closes (R31, R50); authorise: a supervisor's signature on money
+# (transits, reversals, cash-outs over the limit, R28, R31, R52); staff: create staff, give
+# and take roles, reset passwords, deactivate leavers. The pages and API routes each need one
+# of these (``roomops.web.access``); an admin posts no money and runs no floor unless also given
+# a role that does (separation of duties).
 ROLE_RIGHTS: dict[str, frozenset[str]] = {
-    "admin": frozenset({"admin", "floor", "policy", "audit", "deal", "cash", "authorise"}),
+    "admin": frozenset({"staff", "policy", "audit"}),
     "supervisor": frozenset({"floor", "policy", "audit", "deal", "cash", "authorise"}),
     "cashier": frozenset({"cash"}),
-    "dealer": frozenset({"deal"}),  # R61: records hands, straddles and blinds at their table
-    "system": frozenset({"floor"}),
+    "dealer": frozenset({"deal"}),
+    "system": frozenset({"floor"}),  # the scheduler's sweep
 }
+RIGHTS: frozenset[str] = frozenset().union(*ROLE_RIGHTS.values())
 
 
-def has_right(role: str, right: str) -> bool:
-    """R61: whether ``role`` carries ``right``."""
-    return right in ROLE_RIGHTS.get(role, frozenset())
+def rights_of(roles: Iterable[str]) -> frozenset[str]:
+    """R61: the rights of a staff member holding ``roles``."""
+    return frozenset().union(*(ROLE_RIGHTS.get(role, frozenset()) for role in roles))
 
 
 @dataclass(frozen=True)
@@ -31,16 +40,35 @@ class Actor:
     room_id: int
     staff_id: int | None
     label: str
-    role: str
+    roles: frozenset[str]
+
+    @property
+    def rights(self) -> frozenset[str]:
+        return rights_of(self.roles)
+
+    def can(self, right: str) -> bool:
+        return right in self.rights
 
     def require(self, right: str) -> None:
-        """R61: refuse an action the actor's role does not carry."""
-        if not has_right(self.role, right):
-            raise Forbidden(f"a {self.role} may not do this ({right} is needed)", "R61")
+        """R61: refuse an action none of the actor's roles carries."""
+        if not self.can(right):
+            raise Forbidden(f"{roles_named(self.roles)} may not do this ({right} is needed)", "R61")
+
+
+def roles_named(roles: Iterable[str]) -> str:
+    """'a cashier', 'an admin and supervisor': who is refused, in words."""
+    named = " and ".join(sorted(roles)) or "no role"
+    return f"{'an' if named[0] in 'aeiou' else 'a'} {named}"
 
 
 def scheduler(room_id: int) -> Actor:
-    return Actor(room_id=room_id, staff_id=None, label="scheduler", role="system")
+    return Actor(room_id=room_id, staff_id=None, label="scheduler", roles=frozenset({"system"}))
+
+
+def console(room_id: int) -> Actor:
+    """Whoever runs the CLI on the server (the deployment's operator), acting as an admin of the
+    room a command names: creating its first staff, say (R60 audits them as "console")."""
+    return Actor(room_id=room_id, staff_id=None, label="console", roles=frozenset({"admin"}))
 
 
 class InRoom(Protocol):

@@ -12,22 +12,28 @@ import waitress
 from flask import Flask, current_app
 from flask.cli import with_appcontext
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from roomops import migrate
+from roomops.actors import console
 from roomops.errors import RoomopsError
 from roomops.floor.unit import UnitOfWork, unit
+from roomops.rooms import staff
 from roomops.rooms.models import ROLES, Room, Staff
-from roomops.rooms.services import create_room, create_staff, issue_api_token
+from roomops.rooms.services import create_room
 from roomops.runtime import ext
 
 
 @contextmanager
-def _unit() -> Iterator[UnitOfWork]:
-    """A command's unit of work: its one commit point (``roomops.floor.unit``). A refusal is the
-    command's error message (exit status 1), nothing written."""
+def _unit(room: str | None = None) -> Iterator[UnitOfWork]:
+    """A command's unit of work: its one commit point (``roomops.floor.unit``), acting as the
+    console in ``room`` when one is named. A refusal is the command's error message (exit status
+    1), nothing written."""
     try:
-        with ext().sessions() as session, unit(session, None, ext().clock.now()) as uow:
-            yield uow
+        with ext().sessions() as session:
+            actor = console(_room(session, room).id) if room else None
+            with unit(session, actor, ext().clock.now()) as uow:
+                yield uow
     except RoomopsError as err:
         raise click.ClickException(str(err)) from None
 
@@ -74,34 +80,121 @@ def create_room_cmd(slug: str, name: str, timezone: str, currency: str, locale: 
     click.echo(f"room {slug} created")
 
 
-@click.command("create-staff", help="Create a staff login in ROOM (R61).")
+def _room(session: Session, slug: str) -> Room:
+    found = session.scalar(select(Room).where(Room.slug == slug))
+    if found is None:
+        raise click.ClickException(f"no room {slug}")
+    return found
+
+
+def _person(uow: UnitOfWork, username: str) -> Staff:
+    found = uow.session.scalar(select(Staff).where(Staff.username == username))
+    if found is None:
+        raise click.ClickException(f"no staff member {username}")
+    return found
+
+
+ROLE_OPTION = click.option("--role", "roles", type=click.Choice(ROLES), multiple=True,
+                           required=True, help="A role in ROOM (R61); repeat it for several.")
+
+
+@click.group("staff", help="Manage staff log-ins (R61) from the server's console, as an admin "
+             "of the room named; every change is audited as \"console\" (R60). Admins do the "
+             "same on the Staff screen.")
+def staff_group() -> None:
+    pass
+
+
+@staff_group.command("create", help="Create USERNAME with roles in ROOM; asks for a password "
+                     "(at least 12 characters, not a common one).")
 @click.argument("room")
 @click.argument("username")
-@click.option("--role", type=click.Choice(ROLES), required=True)
+@ROLE_OPTION
 @click.option("--name", "display_name", help="Name shown in the audit trail.")
 @click.password_option(help="Asked for when not given.")
 @with_appcontext
-def create_staff_cmd(room: str, username: str, role: str, display_name: str | None,
-                     password: str) -> None:
-    with _unit() as uow:
-        found = uow.session.scalar(select(Room).where(Room.slug == room))
-        if found is None:
-            raise click.ClickException(f"no room {room}")
-        create_staff(uow.session, uow.now, room=found, username=username, password=password,
-                     role=role, display_name=display_name)
+def staff_create(room: str, username: str, roles: tuple[str, ...], display_name: str | None,
+                 password: str) -> None:
+    with _unit(room) as uow:
+        uow.run(staff.create_staff, username=username, password=password, roles=roles,
+                display_name=display_name)
         uow.commit()
-    click.echo(f"{role} {username} created in {room}")
+    click.echo(f"{username} created in {room} as {', '.join(roles)}")
 
 
-@click.command("api-token", help="Issue a new API token for USERNAME (the old one stops working).")
+@staff_group.command("roles", help="Give USERNAME exactly these roles in ROOM (someone from "
+                     "another room joins it); their log-ins and API token end. --none: they no "
+                     "longer work in ROOM.")
+@click.argument("room")
+@click.argument("username")
+@click.option("--role", "roles", type=click.Choice(ROLES), multiple=True,
+              help="A role in ROOM; repeat it for several.")
+@click.option("--none", "leave", is_flag=True, help="Take every role in ROOM away.")
+@with_appcontext
+def staff_roles(room: str, username: str, roles: tuple[str, ...], leave: bool) -> None:
+    if bool(roles) == leave:
+        raise click.UsageError("give --role (one or more) or --none")
+    with _unit(room) as uow:
+        uow.run(staff.set_roles, username, roles)
+        uow.commit()
+    click.echo(f"{username} in {room}: {', '.join(roles) or 'no roles'}")
+
+
+@staff_group.command("reset-password", help="Set a new password for USERNAME (asked for); their "
+                     "log-ins and API token end.")
+@click.argument("room")
+@click.argument("username")
+@click.password_option(help="Asked for when not given.")
+@with_appcontext
+def staff_reset_password(room: str, username: str, password: str) -> None:
+    with _unit(room) as uow:
+        uow.run(staff.reset_password, _person(uow, username).id, password)
+        uow.commit()
+    click.echo(f"password of {username} reset")
+
+
+@staff_group.command("deactivate", help="Deactivate a leaver: every log-in and the API token "
+                     "end at once, in every room; what they recorded keeps their name.")
+@click.argument("room")
+@click.argument("username")
+@click.option("--reason", required=True, help="Why (they left, say): in the audit trail.")
+@with_appcontext
+def staff_deactivate(room: str, username: str, reason: str) -> None:
+    with _unit(room) as uow:
+        uow.run(staff.set_active, _person(uow, username).id, False, reason)
+        uow.commit()
+    click.echo(f"{username} deactivated")
+
+
+@staff_group.command("activate", help="Let a deactivated USERNAME log in again.")
+@click.argument("room")
 @click.argument("username")
 @with_appcontext
-def api_token_cmd(username: str) -> None:
+def staff_activate(room: str, username: str) -> None:
+    with _unit(room) as uow:
+        uow.run(staff.set_active, _person(uow, username).id, True)
+        uow.commit()
+    click.echo(f"{username} activated")
+
+
+@staff_group.command("list", help="The staff of ROOM: username, name, roles, active or not.")
+@click.argument("room")
+@with_appcontext
+def staff_list(room: str) -> None:
     with _unit() as uow:
-        staff = uow.session.scalar(select(Staff).where(Staff.username == username))
-        if staff is None:
-            raise click.ClickException(f"no staff member {username}")
-        token = issue_api_token(staff)
+        for person, roles in staff.room_staff(uow.session, _room(uow.session, room).id):
+            state = "" if person.active else "  (deactivated)"
+            click.echo(f"{person.username:<20} {person.display_name:<30} {', '.join(roles)}{state}")
+
+
+@click.command("api-token", help="Issue a new API token for USERNAME in ROOM, acting with their "
+               "roles there (the old token stops working).")
+@click.argument("room")
+@click.argument("username")
+@with_appcontext
+def api_token_cmd(room: str, username: str) -> None:
+    with _unit() as uow:
+        token = staff.issue_api_token(uow.session, _person(uow, username), _room(uow.session, room).id)
         uow.commit()
     click.echo(token)
 
@@ -164,6 +257,6 @@ def sweep_cmd() -> None:
 
 
 def install(app: Flask) -> None:
-    for command in (db_group, create_room_cmd, create_staff_cmd, api_token_cmd, demo_cmd,
+    for command in (db_group, create_room_cmd, staff_group, api_token_cmd, demo_cmd,
                     serve_cmd, scheduler_cmd, sweep_cmd):
         app.cli.add_command(command)

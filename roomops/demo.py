@@ -8,11 +8,12 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from roomops.actors import Actor
+from roomops.actors import Actor, console
 from roomops.games.services import open_game, open_table
 from roomops.lists.services import join
 from roomops.rooms.models import Room
-from roomops.rooms.services import add_player, create_room, create_staff
+from roomops.rooms.services import add_player, create_room
+from roomops.rooms.staff import create_staff
 from roomops.seating.seats import seat_directly
 
 PLAYERS = ["Ana Silva", "Ben Okafor", "Chen Wei", "Dara Byrne", "Eli Cohen", "Fatima Khan",
@@ -33,11 +34,11 @@ def load_demo(session: Session, now: datetime) -> list[tuple[str, str, str]]:
     logins, staff = [], {}
     for username, role in (("admin", "admin"), ("super", "supervisor"), ("cashier", "cashier"),
                            ("dealer", "dealer")):
-        password = secrets.token_urlsafe(9)
-        staff[role] = create_staff(session, now, room=room, username=username, password=password,
-                                   role=role)
+        password = secrets.token_urlsafe(12)
+        staff[role] = create_staff(session, console(room.id), now, username=username,
+                                   password=password, roles=(role,))
         logins.append((username, password, role))
-    boss = Actor(room.id, staff["supervisor"].id, "super", "supervisor")
+    boss = Actor(room.id, staff["supervisor"].id, "super", frozenset({"supervisor"}))
     nlh = open_game(session, boss, now, variant="NL Hold'em", small_blind=100, big_blind=200,
                     min_buyin=10000, max_buyin=40000, seats_per_table=9, fee_kind="rake",
                     rake_bp=500, rake_cap=500, straddle_allowed=True, max_straddles=1)

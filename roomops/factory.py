@@ -22,7 +22,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None,
                engine: Engine | None = None, **flask_config: Any) -> Flask:
     from roomops import api, board, dealer, desk
     from roomops.auth import views as auth_views
-    from roomops.web import errors, headers, health, money, routing, uow
+    from roomops.web import access, errors, headers, health, money, routing, uow
 
     settings = settings or Settings()
     app = Flask(__name__, template_folder="../templates", static_folder="../static")
@@ -46,6 +46,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None,
     errors.install(app)
     money.install(app)
     auth_views.install(app)
+    access.install(app)  # R61: after the log-in loaders, before every blueprint's own hooks
     app.register_blueprint(health.bp)
     for module in (desk, board, api, dealer):
         module.install(app, csrf)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from alembic import op
 
 
@@ -76,6 +78,21 @@ def replace_check(table: str, name: str, old: str, new: str, new_name: str | Non
         return
     _rewrite_sqlite_definition(table, f"CONSTRAINT {name} CHECK ({old})",
                                f"CONSTRAINT {renamed} CHECK ({new})")
+
+
+def drop_clause(table: str, name: str, body: str) -> None:
+    """Drop the table constraint ``CONSTRAINT name body`` of ``table`` (a CHECK or a FOREIGN KEY),
+    as SQLite must before the columns it names can be dropped: there its clause leaves the stored
+    definition (see ``replace_check``)."""
+    if op.get_context().dialect.name == "postgresql":
+        op.execute(f"ALTER TABLE {table} DROP CONSTRAINT {name}")
+        return
+    sql = op.get_bind().exec_driver_sql(
+        "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)).scalar_one()
+    found = re.search(rf",\s*CONSTRAINT {re.escape(name)} {re.escape(body)}", sql)
+    if found is None:
+        raise RuntimeError(f"{table}: no constraint {name} {body!r} in its definition")
+    _rewrite_sqlite_definition(table, found.group(0), "")
 
 
 def _rewrite_sqlite_definition(table: str, old: str, new: str) -> None:

@@ -5,15 +5,22 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from roomops.actors import Actor
+from roomops.actors import Actor, console
 from roomops.games.models import Game, Table
 from roomops.games.services import open_game, open_table
-from roomops.rooms.models import Player, Room, Staff
-from roomops.rooms.services import add_player, create_room, create_staff
+from roomops.rooms.models import Player, Room, Staff, StaffRole
+from roomops.rooms.services import add_player, create_room
+from roomops.rooms.staff import create_staff
 
 PASSWORD = "correct horse battery"
+# each test room's staff, by key (their username is "<slug>-<key>"): "admin" is the room's
+# manager, an admin who also supervises (R61: an admin alone runs no floor and posts no money)
+ROLES_OF: dict[str, tuple[str, ...]] = {
+    "admin": ("admin", "supervisor"), "supervisor": ("supervisor",), "cashier": ("cashier",),
+    "dealer": ("dealer",)}
 
 GAME_DEFAULTS: dict[str, Any] = dict(
     variant="NL Hold'em", small_blind=100, big_blind=200, min_buyin=10000, max_buyin=40000,
@@ -22,21 +29,21 @@ GAME_DEFAULTS: dict[str, Any] = dict(
 
 
 class Room_:
-    """A room with a supervisor, a cashier and an admin, and shortcuts to build on it."""
+    """A room with its staff (``ROLES_OF``), and shortcuts to build on it."""
 
     def __init__(self, session: Session, now: datetime, slug: str = "main", **policy: Any) -> None:
         self.session = session
         self.room: Room = create_room(session, now, slug=slug, name=f"Room {slug}", **policy)
         self.staff: dict[str, Staff] = {
-            role: create_staff(session, now, room=self.room, username=f"{slug}-{role}",
-                               password=PASSWORD, role=role)
-            for role in ("admin", "supervisor", "cashier", "dealer")
+            key: create_staff(session, console(self.room.id), now, username=f"{slug}-{key}",
+                              password=PASSWORD, roles=roles)
+            for key, roles in ROLES_OF.items()
         }
         self.sup = self.actor("supervisor")
 
-    def actor(self, role: str) -> Actor:
-        s = self.staff[role]
-        return Actor(self.room.id, s.id, s.username, s.role)
+    def actor(self, key: str) -> Actor:
+        s = self.staff[key]
+        return Actor(self.room.id, s.id, s.username, frozenset(ROLES_OF[key]))
 
     def game(self, now: datetime, **fields: Any) -> Game:
         return open_game(self.session, self.sup, now, **{**GAME_DEFAULTS, **fields})
@@ -49,3 +56,12 @@ class Room_:
 
     def players(self, now: datetime, n: int, prefix: str = "P") -> list[Player]:
         return [self.player(now, f"{prefix}{i}") for i in range(1, n + 1)]
+
+
+def as_staff(session: Session, username: str) -> Actor:
+    """The actor of ``username`` in their (one) room, with their roles there."""
+    staff = session.scalar(select(Staff).where(Staff.username == username))
+    assert staff is not None, username
+    rows = session.execute(select(StaffRole.room_id, StaffRole.role).where(
+        StaffRole.staff_id == staff.id)).all()
+    return Actor(rows[0][0], staff.id, staff.username, frozenset(role for _, role in rows))

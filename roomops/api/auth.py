@@ -1,5 +1,6 @@
 """Who calls the API: a staff member's Bearer token, or the browser session with a CSRF token on
-unsafe methods (the global CSRFProtect exempts the API blueprint, token callers have none)."""
+unsafe methods (the global CSRFProtect exempts the API blueprint, token callers have none). The
+log-in itself and the route's right are checked first, for every route (``roomops.web.access``)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,8 @@ from flask_login import current_user
 from werkzeug.wrappers import Response
 
 from roomops.api.views import bp
-from roomops.rooms.services import hash_token
-
-PUBLIC = {"api.openapi_json"}
+from roomops.rooms.staff import hash_token
+from roomops.web.access import PUBLIC
 
 
 def unauthorized(message: str) -> Response:
@@ -28,12 +28,10 @@ def authenticate() -> Response | None:
     if header is not None:
         # A token that does not resolve is refused even if a session cookie came along with it.
         scheme, _, token = header.partition(" ")
-        if (scheme != "Bearer" or not token.strip() or not current_user.is_authenticated
-                or current_user.api_token_hash != hash_token(token.strip())):
+        if (scheme != "Bearer" or not token.strip()
+                or current_user.staff.api_token_hash != hash_token(token.strip())):
             return unauthorized("the API token is not valid (or was revoked)")
         return None
-    if not current_user.is_authenticated:
-        return unauthorized("log in, or send Authorization: Bearer <token>")
     if current_app.config.get("WTF_CSRF_ENABLED", True):
         current_app.extensions["csrf"].protect()  # CSRFError (400) on POST/PATCH without X-CSRFToken
     return None

@@ -114,7 +114,8 @@ def document() -> dict[str, Any]:
             "schemas": schemas,
             "securitySchemes": {
                 "bearer": {"type": "http", "scheme": "bearer",
-                           "description": "a staff API token: flask --app app api-token USERNAME"},
+                           "description": "a staff API token for one room: "
+                                          "flask --app app api-token ROOM USERNAME"},
                 "cookie": {"type": "apiKey", "in": "cookie", "name": "session",
                            "description": "the browser session after /login; unsafe methods also "
                                           "need the X-CSRFToken header"},

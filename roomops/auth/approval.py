@@ -8,10 +8,11 @@ import logging
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
-from werkzeug.security import check_password_hash
 
 from roomops.errors import Forbidden
 from roomops.rooms.models import Staff
+from roomops.rooms.passwords import verify_password
+from roomops.rooms.staff import roles_in
 
 log = logging.getLogger("roomops.security")
 
@@ -20,8 +21,8 @@ def approver(session: Session, room_id: int, username: str, password: str, rule:
     """The staff member of the room whose credentials these are; refused (403 naming ``rule``)
     when they are wrong, as a failed log-in is, and logged the same way."""
     staff = session.scalar(select(Staff).where(Staff.username == username.strip()))
-    if staff is None or staff.room_id != room_id or not staff.active or not check_password_hash(
-            staff.password_hash, password):
+    if staff is None or not roles_in(session, staff.id, room_id) or not staff.active or not (
+            verify_password(staff.password_hash, password)):
         log.warning("approval refused: %r", username)
         raise Forbidden("the approving supervisor's username or password is wrong", rule)
     return staff

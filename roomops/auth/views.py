@@ -1,5 +1,6 @@
-"""Log-in and log-out; every log-in and failed log-in is logged. A log-in ends on the server
-(R61; docs/security.md, "Sessions"): at log-out, after the idle timeout and after its lifetime."""
+"""Log-in, the room a person works in now, and log-out; every log-in and failed log-in is
+logged. A log-in ends on the server (R61; docs/security.md, "Sessions"): at log-out, after the
+idle timeout and after its lifetime, and when the person's password, roles or status change."""
 
 from __future__ import annotations
 
@@ -7,22 +8,31 @@ import logging
 import secrets
 from datetime import UTC, datetime
 
-from flask import Blueprint, Flask, redirect, render_template, request, session, url_for
-from flask_login import LoginManager, login_required, login_user, logout_user
-from sqlalchemy import Select, bindparam, select
-from werkzeug.security import check_password_hash
+from flask import Blueprint, Flask, abort, redirect, render_template, request, session, url_for
+from flask_login import LoginManager, current_user, login_required, login_user, logout_user
+from sqlalchemy import select
 from werkzeug.wrappers import Response
 
+from roomops.auth.current import Login, by_id, by_token, rooms_of
 from roomops.rooms.models import Room, Staff
-from roomops.rooms.services import end_sessions, hash_token
+from roomops.rooms.passwords import verify_password
 from roomops.rooms.session_rules import session_expired
+from roomops.rooms.staff import end_sessions, hash_token, roles_in
 from roomops.runtime import ext
+from roomops.web.routing import parse_id
 from roomops.web.uow import db, now, run
 
 bp = Blueprint("auth", __name__)
 log = logging.getLogger("roomops.security")
-HOME = {"admin": "desk.index", "supervisor": "desk.index", "cashier": "desk.index",
-        "dealer": "dealer.index"}  # a dealer's tablet opens on the table picker
+# where a log-in opens, by the first right the person holds in the room
+HOME = (("floor", "desk.index"), ("cash", "cage.index"), ("deal", "dealer.index"),
+        ("staff", "staff.index"), ("audit", "audit.index"))
+
+
+def home(login: Login) -> str:
+    """R61: the screen a person's roles in their room open on (a dealer's tablet: the table
+    picker; a cashier: the cage; an admin: the staff)."""
+    return url_for(next((page for right, page in HOME if login.can(right)), "account.index"))
 
 
 @bp.route("/login", methods=["GET", "POST"])
@@ -31,14 +41,31 @@ def login() -> Response | str | tuple[str, int]:
     if request.method == "POST":
         username = request.form.get("username", "").strip()
         staff = db().scalar(select(Staff).where(Staff.username == username))
-        if staff and staff.active and check_password_hash(staff.password_hash,
-                                                          request.form.get("password", "")):
-            _begin(staff)
-            log.info("login ok: %s (%s) from %s", username, staff.role, request.remote_addr)
-            return redirect(url_for(HOME[staff.role]))
-        log.warning("login failed: %r from %s", username, request.remote_addr)
-        error = "Wrong username or password."
+        if staff and staff.active and verify_password(staff.password_hash,
+                                                      request.form.get("password", "")):
+            rooms = rooms_of(db(), staff.id)
+            if rooms:
+                _begin(staff, rooms[0])
+                log.info("login ok: %s from %s", username, request.remote_addr)
+                return redirect(_home_of(staff, rooms[0]))
+            error = "You have no room to work in: ask an admin to give you a role (R61)."
+        else:
+            log.warning("login failed: %r from %s", username, request.remote_addr)
+            error = "Wrong username or password."
     return render_template("login.html", error=error), 401 if error else 200
+
+
+@bp.post("/rooms")
+@login_required  # type: ignore[untyped-decorator]  # Flask-Login ships no type information
+def switch_room() -> Response:
+    """R1, R61: a person who works in several rooms moves to another: the session goes on with
+    the roles they hold there."""
+    room_id = parse_id(request.form.get("room", ""))
+    staff = current_user.staff
+    if room_id is None or not roles_in(db(), staff.id, room_id):
+        abort(404)
+    session["room"] = room_id
+    return redirect(_home_of(staff, db().get_one(Room, room_id)))
 
 
 @bp.post("/logout")
@@ -50,14 +77,24 @@ def logout() -> Response:
     return redirect(url_for("auth.login"))
 
 
-def _begin(staff: Staff) -> None:
+def _home_of(staff: Staff, room: Room) -> str:
+    return home(Login(staff, room, roles_in(db(), staff.id, room.id)))
+
+
+def _begin(staff: Staff, room: Room) -> None:
     """A new session: nothing from before the log-in survives (no fixation), and it carries a new
-    id, the staff member's session version and its times from the app's clock."""
+    id, the room, the staff member's session version and its times from the app's clock."""
     session.clear()
-    login_user(staff)
+    login_user(Login(staff, room, frozenset()))
     stamp = now().timestamp()
-    session.update(sid=secrets.token_urlsafe(16), version=staff.session_version,
+    session.update(sid=secrets.token_urlsafe(16), version=staff.session_version, room=room.id,
                    logged_in=stamp, seen=stamp)
+
+
+def renew(staff: Staff) -> None:
+    """The session goes on under the person's new session version: after they changed their own
+    password here, their other log-ins end but not this one."""
+    session.update(sid=secrets.token_urlsafe(16), version=staff.session_version)
 
 
 def _current(staff: Staff) -> bool:
@@ -75,39 +112,38 @@ def _current(staff: Staff) -> bool:
     return True
 
 
-# Built once: every request with a log-in or a token runs one. The staff member's room comes in
-# the same statement: nearly every request reads it next (its policies, its clock, R1).
-_STAFF = select(Staff, Room).join(Room, Room.id == Staff.room_id)
-_BY_ID = _STAFF.where(Staff.id == bindparam("id"))
-_BY_TOKEN = _STAFF.where(Staff.api_token_hash == bindparam("hash"))
-
-
-def _active(stmt: Select[tuple[Staff, Room]], params: dict[str, object]) -> Staff | None:
-    row = db().execute(stmt, params).first()
-    return row[0] if row is not None and row[0].active else None
-
-
-def _load_staff(staff_id: str) -> Staff | None:
-    staff = _active(_BY_ID, {"id": int(staff_id)})
-    if staff is not None and _current(staff):
-        return staff
+def _load_staff(staff_id: str) -> Login | None:
+    room = session.get("room")
+    found = by_id(db(), int(staff_id), room) if isinstance(room, int) else None
+    if found is not None and _current(found.staff):
+        return found
     log.info("session refused: staff %s from %s", staff_id, request.remote_addr)
     session.clear()  # the browser drops the dead cookie
     return None
 
 
-def _load_from_token(req: object) -> Staff | None:
-    """The staff member of the request's API token (R61)."""
+def _load_from_token(req: object) -> Login | None:
+    """The staff member of the request's API token, in the token's room (R61)."""
     header = request.headers.get("Authorization", "")
     if not header.startswith("Bearer "):
         return None
-    staff = _active(_BY_TOKEN, {"hash": hash_token(header[7:].strip())})
-    if staff is None:
+    found = by_token(db(), hash_token(header[7:].strip()))
+    if found is None:
         log.warning("bad API token from %s", request.remote_addr)
-    return staff
+    return found
+
+
+def _home_url() -> str:
+    return home(current_user) if current_user.is_authenticated else url_for("auth.login")
+
+
+def _my_rooms() -> list[Room]:
+    return rooms_of(db(), current_user.id) if current_user.is_authenticated else []
 
 
 def install(app: Flask) -> None:
+    app.add_template_global(_home_url, "home_url")
+    app.add_template_global(_my_rooms, "my_rooms")
     manager = LoginManager(app)
     manager.login_view = "auth.login"
     manager.user_loader(_load_staff)

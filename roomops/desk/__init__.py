@@ -1,4 +1,4 @@
-"""The supervisor's desk screen, the cage and the audit trail."""
+"""The supervisor's desk screen, the cage, the audit trail, the staff screen and one's account."""
 
 from __future__ import annotations
 
@@ -8,10 +8,14 @@ from flask_wtf.csrf import CSRFProtect
 
 def install(app: Flask, csrf: CSRFProtect) -> None:
     from roomops.desk import cage_slips, fees, moves, penalties, playovers, report  # noqa: F401  (they attach routes to the blueprints)
+    from roomops.desk.account import bp as account
     from roomops.desk.audit import bp as audit
     from roomops.desk.cage import bp as cage
+    from roomops.desk.staff import bp as staff
     from roomops.desk.views import bp
 
     app.register_blueprint(bp)
     app.register_blueprint(cage)
     app.register_blueprint(audit)
+    app.register_blueprint(staff)
+    app.register_blueprint(account)

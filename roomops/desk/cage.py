@@ -32,7 +32,6 @@ from roomops.ledger.rules import (
 from roomops.ledger.schemas import CancelSlip, CashOut, ChipsMovement, Movement, Reversal
 from roomops.ledger.search_terms import parse_search
 from roomops.rooms.models import Room
-from roomops.web.login import unauthorized
 from roomops.web.money import room_money
 from roomops.web.uow import db, now, run
 
@@ -48,13 +47,6 @@ REVERSIBLE = frozenset(KINDS) - {"reversal", TRANSFER}
 # how far back the search and the waiting cash-outs look: a player may cash out after the
 # gaming day turned
 LOOK_BACK = timedelta(hours=24)
-
-
-@bp.before_request
-def _staff_only() -> Response | None:
-    if not current_user.is_authenticated:
-        return unauthorized()
-    return None
 
 
 def _done(message: str) -> Response:

@@ -15,6 +15,7 @@ from flask_login import current_user
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
+from roomops.actors import rights_of
 from roomops.desk.cage import bp
 from roomops.desk.forms import to_minor
 from roomops.errors import Invalid
@@ -22,7 +23,8 @@ from roomops.games.models import Table
 from roomops.ledger import dayclose
 from roomops.ledger.closing import local, parse_day, running_warning
 from roomops.ledger.report import DayReport, expected_by_table, to_csv
-from roomops.rooms.models import Room, Staff
+from roomops.rooms.models import Room
+from roomops.rooms.staff import room_staff
 from roomops.web.routing import parse_id
 from roomops.web.uow import actor, db, now, run
 
@@ -63,11 +65,11 @@ def report(gaming_day: str) -> str:
     tables = session.execute(select(Table.id, Table.name).where(Table.room_id == room.id)
                              .order_by(Table.name)).all()
     running = dayclose.running_tables(session, room.id)  # R54: named before the close button
-    staff = session.scalars(select(Staff).where(Staff.room_id == room.id, Staff.active,
-                                                Staff.id != current_user.id,
-                                                Staff.role != "dealer").order_by(Staff.display_name))
+    # R54: the second counter holds the cash right here too
+    staff = [(person, roles) for person, roles in room_staff(session, room.id)
+             if person.active and person.id != current_user.id and "cash" in rights_of(roles)]
     return render_template("desk/report.html", room=room, r=rep, expected=expected, tables=tables,
-                           staff=list(staff), today=dayclose.today(room, now()), shifts=shifts,
+                           staff=staff, today=dayclose.today(room, now()), shifts=shifts,
                            target=target, closes=dayclose.day_closes(session, room.id, rep.gaming_day),
                            running=running_warning(running) if running else None,
                            day_ends=local(shifts[-1].end, room.timezone),

@@ -31,7 +31,7 @@ from werkzeug.wrappers import Response
 from roomops.absences import expiry
 from roomops.absences import services as absences
 from roomops.absences.models import Absence
-from roomops.actors import Actor, get_in_room, has_right
+from roomops.actors import Actor, get_in_room
 from roomops.audit.service import latest_id
 from roomops.audit.service import query as audit_query
 from roomops.desk.forms import from_steps, money_input, parse
@@ -68,7 +68,6 @@ from roomops.seating import offers, returns, seats, snapshot
 from roomops.seating.models import SeatHold
 from roomops.seating.return_rule import Requirement
 from roomops.web.health import scheduler_state
-from roomops.web.login import unauthorized
 from roomops.web.money import room_money
 from roomops.web.routing import parse_id
 from roomops.web.uow import actor, db, now, run
@@ -79,17 +78,6 @@ POLL_SECONDS = 3
 RECENT_PLAYERS = 500
 
 
-@bp.before_request
-def _staff_only() -> Response | None:
-    """Not logged in: to the log-in page. R61: a POST needs the floor right (policy: the policy
-    right); the services check again, this answers a cashier before any form is even parsed."""
-    if not current_user.is_authenticated:
-        return unauthorized()
-    if request.method == "POST":
-        actor().require("policy" if request.endpoint == "desk.policy" else "floor")
-    return None
-
-
 @bp.app_template_global("has_endpoint")
 def _has_endpoint(name: str) -> bool:
     return name in current_app.view_functions
@@ -97,7 +85,7 @@ def _has_endpoint(name: str) -> bool:
 
 @bp.app_template_global("can")
 def _can(right: str) -> bool:
-    return current_user.is_authenticated and has_right(current_user.role, right)
+    return bool(current_user.is_authenticated and current_user.can(right))
 
 
 @bp.app_template_global("local")
@@ -126,7 +114,8 @@ def _etag(version: int, sweep: SweepState) -> str:
     """The room's version, who looks and whether the sweep is late: the fragment is drawn again
     when the sweep goes late or runs again, not every second it stays late (desk.js counts)."""
     late = "-late" if sweep.stale else ""
-    return f"desk-{current_user.room_id}-{version}-{current_user.role}{late}"
+    rights = "-".join(sorted(current_user.rights))
+    return f"desk-{current_user.room_id}-{version}-{rights}{late}"
 
 
 def _stamp(resp: Response, snap_now: datetime) -> Response:

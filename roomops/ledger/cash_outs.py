@@ -18,7 +18,7 @@ from datetime import datetime
 from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
-from roomops.actors import Actor, has_right
+from roomops.actors import Actor
 from roomops.errors import Conflict
 from roomops.ledger import playover_rows
 from roomops.ledger.approval import approval_needed, check_approver
@@ -36,6 +36,7 @@ from roomops.ledger.posting import (
 )
 from roomops.ledger.rules import signed
 from roomops.rooms.models import Room, Staff
+from roomops.rooms.staff import rights_in
 from roomops.seating.models import SeatHold
 
 RULE = "R28"
@@ -63,7 +64,7 @@ def cash_out(session: Session, actor: Actor, now: datetime, hold_id: int, amount
     if why is not None:
         if approver is None:
             raise why
-        _check(approver, actor, room)
+        _check(session, approver, actor, room)
         note = {"approved_by": approver.display_name, "approval_for": why.rule}
     return post(session, actor, now, Posting(
         "cash_out", signed("cash_out", amount), method, **place,
@@ -100,9 +101,10 @@ def standing_cash_out(session: Session, hold_id: int) -> LedgerEntry | None:
     return session.scalar(_STANDING, {"hold": hold_id})
 
 
-def _check(approver: Staff, actor: Actor, room: Room) -> None:
-    """The approver is an active supervisor (or admin) of the actor's room, not the actor."""
-    supervises = approver.room_id == room.id and has_right(approver.role, "authorise")
+def _check(session: Session, approver: Staff, actor: Actor, room: Room) -> None:
+    """The approver authorises in the actor's room (a supervisor), is active and is not the
+    actor (R28, R61)."""
+    supervises = "authorise" in rights_in(session, approver.id, room.id)
     check_approver(approver.id, actor.staff_id, supervises, approver.active)
 
 

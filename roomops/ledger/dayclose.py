@@ -19,7 +19,7 @@ from sqlalchemy import bindparam, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from roomops.actors import Actor, get_in_room, has_right
+from roomops.actors import Actor, get_in_room
 from roomops.audit.service import record
 from roomops.errors import Conflict, Invalid
 from roomops.games.models import Table
@@ -40,8 +40,9 @@ from roomops.ledger.closing import (
 from roomops.ledger.models import DayClose, DayCount, LedgerEntry
 from roomops.ledger.report import DayReport, day_report, expected_by_table, latest_counts, rows_of
 from roomops.rooms.gaming_day import gaming_day
-from roomops.rooms.models import Room, Staff
+from roomops.rooms.models import Room
 from roomops.rooms.shifts import Shift, shift_of, shifts_of_day
+from roomops.rooms.staff import rights_in, staff_of_room
 from roomops.seating.models import SeatHold
 
 
@@ -157,11 +158,11 @@ def close_day(session: Session, actor: Actor, now: datetime, day: date,
         check_day_ended(day, target.end, room.timezone, now)
     running = running_tables(session, room.id)
     check_running(room.close_while_running, running)
-    other = get_in_room(session, Staff, second_staff_id, actor, "staff member")
+    other = staff_of_room(session, second_staff_id, actor.room_id)
+    others = rights_in(session, other.id, room.id)
     if not other.active:
         raise Conflict(f"{other.display_name} is not an active staff member", "R54")
-    check_pair(actor.staff_id or 0, has_right(actor.role, "authorise"),
-               other.id, has_right(other.role, "authorise"))
+    check_pair(actor.staff_id or 0, actor.can("authorise"), other.id, "authorise" in others)
     expected = expected_by_table(session, room.id, day, target.number, last)
     counts = latest_counts(session, room.id, day, (actor.staff_id or 0, other.id), target.number)
     names = {c.table_id: c.table for c in counts}
@@ -170,7 +171,7 @@ def close_day(session: Session, actor: Actor, now: datetime, day: date,
     for staff_id, who in ((actor.staff_id, actor.label), (other.id, other.display_name)):
         mine = {c.table_id: (c.counted, c.expected) for c in counts if c.staff_id == staff_id}
         check_counts_complete(who, expected, mine, names)
-    supervisor = actor.staff_id if has_right(actor.role, "authorise") else other.id
+    supervisor = actor.staff_id if actor.can("authorise") else other.id
     entries, last_id = session.execute(select(func.count(), func.max(LedgerEntry.id)).where(
         *rows_of(room.id, day, target.number, last))).one()
     row = DayClose(room_id=room.id, gaming_day=day, shift_no=target.number, closes_day=last,

@@ -26,7 +26,7 @@ from datetime import datetime
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from roomops.actors import ROLE_RIGHTS, Actor, get_in_room
+from roomops.actors import Actor, get_in_room
 from roomops.errors import Conflict, Invalid, NotFound
 from roomops.games.models import Game, Table
 from roomops.hands.models import Hand
@@ -45,9 +45,9 @@ from roomops.ledger.models import DealerDown, LedgerEntry
 from roomops.ledger.posting import Posting, post
 from roomops.ledger.rules import signed
 from roomops.rooms.models import Staff
+from roomops.rooms.staff import holding, rights_in, staff_of_room
 
 RECORDED = {"per_hand": "hand by hand", "per_down": "per dealer down"}
-DEALING_ROLES = tuple(role for role, rights in ROLE_RIGHTS.items() if "deal" in rights)
 
 
 def policy(game: Game) -> RakePolicy:
@@ -264,12 +264,16 @@ def downs_at(session: Session, actor: Actor, table_id: int, limit: int = 50) -> 
     return [DownLine(*row[:-1], bool(row[-1])) for row in rows]
 
 
+def _own_downs_only(actor: Actor) -> bool:
+    """A dealer who does not also authorise (a supervisor) names only themselves (R61)."""
+    return not actor.can("authorise")
+
+
 def dealers_for(session: Session, actor: Actor) -> list[Staff]:
     """R51/R61: whom ``actor`` may name as the dealer of a down: a dealer only themselves, a
     supervisor any active staff member of the room who deals (``_check_dealer``)."""
-    stmt = select(Staff).where(Staff.room_id == actor.room_id, Staff.active.is_(True),
-                               Staff.role.in_(DEALING_ROLES))
-    if actor.role == "dealer":
+    stmt = select(Staff).where(holding(actor.room_id, "deal"), Staff.active.is_(True))
+    if _own_downs_only(actor):
         stmt = stmt.where(Staff.id == actor.staff_id)
     return list(session.scalars(stmt.order_by(Staff.display_name)))
 
@@ -277,9 +281,9 @@ def dealers_for(session: Session, actor: Actor) -> list[Staff]:
 def _check_dealer(session: Session, actor: Actor, dealer_id: int) -> None:
     """R61: a dealer records their own downs; a supervisor names a staff member of the room who
     deals (``dealers_for`` lists them)."""
-    if actor.role == "dealer" and dealer_id != actor.staff_id:
+    if _own_downs_only(actor) and dealer_id != actor.staff_id:
         raise Conflict("a dealer records the rake of their own downs; a supervisor records "
                        "another dealer's", "R61")
-    staff = get_in_room(session, Staff, dealer_id, actor, "staff member")
-    if staff.role not in DEALING_ROLES or not staff.active:
+    staff = staff_of_room(session, dealer_id, actor.room_id)
+    if "deal" not in rights_in(session, staff.id, actor.room_id) or not staff.active:
         raise Conflict(f"{staff.display_name} does not deal", "R51")

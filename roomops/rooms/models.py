@@ -132,40 +132,38 @@ class Room(Base):
 
 
 class Staff(Base):
-    """A staff login with one role (R61). Passwords and API tokens are stored hashed."""
+    """A person who logs in (R61): their roles, per room, are ``StaffRole`` rows. Passwords and
+    API tokens are stored hashed; a token is issued for one of the person's rooms."""
 
     __tablename__ = "staff"
-    __table_args__ = (CheckConstraint(one_of("role", Role), name="role"),
-                      CheckConstraint("session_version >= 1", name="session_version"))
+    __table_args__ = (CheckConstraint("session_version >= 1", name="session_version"),
+                      CheckConstraint("(api_token_room_id IS NULL) = (api_token_hash IS NULL)",
+                                      name="api_token_room"))
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"), index=True)
     username: Mapped[str] = mapped_column(String(60), unique=True)
     display_name: Mapped[str] = mapped_column(String(120))
-    role: Mapped[Role] = mapped_column(String(12))
     password_hash: Mapped[str] = mapped_column(String(255))
     api_token_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
+    api_token_room_id: Mapped[int | None] = mapped_column(ForeignKey("rooms.id"))
     active: Mapped[bool] = mapped_column(Boolean, default=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     # Every log-in carries the version it began under; moving it on ends them all (R61,
-    # roomops.rooms.services.end_sessions)
+    # roomops.rooms.staff)
     session_version: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
 
-    # Flask-Login protocol
-    @property
-    def is_authenticated(self) -> bool:
-        return True
 
-    @property
-    def is_active(self) -> bool:
-        return self.active
+class StaffRole(Base):
+    """R61: one role a staff member holds in one room. A person with no role left in a room no
+    longer works there."""
 
-    @property
-    def is_anonymous(self) -> bool:
-        return False
+    __tablename__ = "staff_roles"
+    __table_args__ = (CheckConstraint(one_of("role", Role), name="role"),)
 
-    def get_id(self) -> str:
-        return str(self.id)
+    staff_id: Mapped[int] = mapped_column(ForeignKey("staff.id"), primary_key=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"), primary_key=True, index=True)
+    role: Mapped[Role] = mapped_column(String(12), primary_key=True)
+    granted_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 
 class Player(Base):

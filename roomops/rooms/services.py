@@ -1,23 +1,20 @@
-"""Rooms, policy (R3), staff (R61), players and barred pairs (R15). Services never commit."""
+"""Rooms, policy (R3), players and barred pairs (R15); staff are ``roomops.rooms.staff``.
+Services never commit."""
 
 from __future__ import annotations
 
-import hashlib
-import secrets
 from datetime import datetime, time
 from typing import Any
 from zoneinfo import available_timezones
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
-from werkzeug.security import generate_password_hash
 
 from roomops.actors import Actor, get_in_room
 from roomops.audit.service import record
-from roomops.errors import Conflict, Forbidden, Invalid
-from roomops.floor.bus import command
+from roomops.errors import Conflict, Invalid
 from roomops.money import check_currency_code, check_locale
-from roomops.rooms.models import BarredPair, Player, Room, Staff
+from roomops.rooms.models import BarredPair, Player, Room
 from roomops.rooms.shifts import shift_policy
 from roomops.text import check_shown
 
@@ -43,45 +40,6 @@ def create_room(session: Session, now: datetime, *, slug: str, name: str, **poli
     session.add(room)
     session.flush()
     return room
-
-
-def create_staff(session: Session, now: datetime, *, room: Room, username: str, password: str,
-                 role: str, display_name: str | None = None) -> Staff:
-    if session.scalar(select(Staff.id).where(Staff.username == username)):
-        raise Conflict(f"the username {username} is taken", "R61")
-    display_name = shown_name(display_name or username, "display_name")
-    staff = Staff(room_id=room.id, username=username, display_name=display_name,
-                  role=role, password_hash=generate_password_hash(password), created_at=now)
-    session.add(staff)
-    session.flush()
-    return staff
-
-
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def issue_api_token(staff: Staff) -> str:
-    """A new API token for the staff member; only its hash is stored, the old one stops working."""
-    token = secrets.token_urlsafe(32)
-    staff.api_token_hash = hash_token(token)
-    return token
-
-
-@command
-def end_sessions(session: Session, actor: Actor, now: datetime) -> None:
-    """R61: end every log-in of the acting staff member, on every device, and their API token
-    (log-out; docs/security.md, "Sessions"): the user loader refuses a session whose version is
-    not the staff row's."""
-    if actor.staff_id is None:  # the sweep, a script: no log-in to end
-        raise Forbidden("only a staff member's own log-in can be ended", "R61")
-    staff = get_in_room(session, Staff, actor.staff_id, actor, "staff member", "R61")
-    # in SQL: two log-outs at once both move it on
-    staff.session_version = Staff.session_version + 1
-    staff.api_token_hash = None
-    session.flush()
-    record(session, actor, now, "staff.sessions_ended", ("staff", staff.id),
-           session_version=staff.session_version)
 
 
 # R26, R28: 0 turns the policy off (NULL)

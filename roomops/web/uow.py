@@ -37,7 +37,8 @@ def actor() -> Actor:
     user = current_user._get_current_object()  # once: each use of the proxy looks it up again
     if not user.is_authenticated:
         raise Forbidden("log in first", "R61")
-    return Actor(room_id=user.room_id, staff_id=user.id, label=user.username, role=user.role)
+    actor: Actor = user.actor()
+    return actor
 
 
 def run(service: Callable[Concatenate[Session, Actor, datetime, P], T],

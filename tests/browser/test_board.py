@@ -13,13 +13,12 @@ from playwright.sync_api import expect
 from sqlalchemy import select
 
 from roomops.absences import services as absences
-from roomops.actors import Actor
 from roomops.lists import services as lists
-from roomops.rooms.models import Room, Staff
 from roomops.rooms.services import add_player
 from roomops.seating import seats
 from roomops.seating.models import SeatHold
 from tests.browser.conftest import SHOTS
+from tests.factories import as_staff
 
 TV = {"width": 1920, "height": 1080}
 PHONE = {"width": 390, "height": 844}
@@ -33,9 +32,7 @@ def change(live, fn):
     """A desk action after the page has loaded: fn(session, actor, now) as the supervisor, committed."""
     ext = live.app.extensions["roomops"]
     with ext.sessions() as session:
-        room = session.scalar(select(Room).where(Room.slug == "main"))
-        sup = session.scalar(select(Staff).where(Staff.username == "main-supervisor"))
-        result = fn(session, Actor(room.id, sup.id, sup.username, sup.role), live.clock.now())
+        result = fn(session, as_staff(session, "main-supervisor"), live.clock.now())
         session.commit()
     return result
 

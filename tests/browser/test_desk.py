@@ -8,14 +8,12 @@ import re
 from datetime import timedelta
 
 from playwright.sync_api import expect
-from sqlalchemy import select
 
-from roomops.actors import Actor
 from roomops.lists import services as lists
-from roomops.rooms.models import Staff
 from roomops.rooms.services import add_player
 from roomops.seating import seats
 from tests.browser.conftest import SHOTS, log_in
+from tests.factories import as_staff
 
 
 def _one_free_seat(room, session, now):
@@ -114,8 +112,7 @@ def _in_room(live, fn):
     """Like live.build, for a room that already exists: fn(actor, session, now), then commit."""
     ext = live.app.extensions["roomops"]
     with ext.sessions() as session:
-        sup = session.scalar(select(Staff).where(Staff.username == "main-supervisor"))
-        fn(Actor(sup.room_id, sup.id, sup.username, sup.role), session, live.clock.now())
+        fn(as_staff(session, "main-supervisor"), session, live.clock.now())
         session.commit()
 
 

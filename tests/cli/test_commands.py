@@ -9,19 +9,25 @@ from sqlalchemy import func, select
 from roomops.audit.models import AuditEvent
 from roomops.jobs.scheduler import _add_job, sweep_once
 from roomops.rooms.models import Room, Staff
-from roomops.rooms.services import hash_token
+from roomops.rooms.staff import hash_token, roles_in
 from roomops.seating.models import SeatHold
+from tests.factories import PASSWORD, Room_
 
 
 def test_create_room_and_staff(app, session):
+    """R61: the console creates a room's first staff, with several roles, audited as "console"."""
     runner = app.test_cli_runner()
     out = runner.invoke(args=["create-room", "vic", "The Vic", "--timezone", "Europe/London"])
     assert out.exit_code == 0, out.output
-    out = runner.invoke(args=["create-staff", "vic", "alice", "--role", "supervisor",
-                              "--password", "s3cret-pass"])
+    out = runner.invoke(args=["staff", "create", "vic", "alice", "--role", "admin", "--role",
+                              "supervisor", "--password", PASSWORD])
     assert out.exit_code == 0, out.output
     staff = session.scalar(select(Staff).where(Staff.username == "alice"))
-    assert staff.role == "supervisor" and staff.password_hash != "s3cret-pass"
+    room = session.scalar(select(Room).where(Room.slug == "vic"))
+    assert roles_in(session, staff.id, room.id) == {"admin", "supervisor"}
+    assert PASSWORD not in staff.password_hash
+    audit = session.scalar(select(AuditEvent).where(AuditEvent.action == "staff.created"))
+    assert audit.actor == "console" and audit.detail["roles"] == ["admin", "supervisor"]
 
 
 def test_r32_a_room_is_created_with_its_currency_and_locale(app, session):
@@ -39,17 +45,63 @@ def test_r32_a_room_is_created_with_its_currency_and_locale(app, session):
 
 def test_create_staff_unknown_room_fails_cleanly(app):
     out = app.test_cli_runner().invoke(
-        args=["create-staff", "nowhere", "bob", "--role", "cashier", "--password", "x"])
+        args=["staff", "create", "nowhere", "bob", "--role", "cashier", "--password", PASSWORD])
     assert out.exit_code != 0 and "no room nowhere" in out.output
+
+
+def test_r61_a_short_password_is_refused_and_nothing_written(app, room, session):
+    session.commit()
+    out = app.test_cli_runner().invoke(
+        args=["staff", "create", "main", "bob", "--role", "cashier", "--password", "short"])
+    assert out.exit_code == 1 and "12 characters" in out.output and "R61" in out.output
+    assert session.scalar(select(Staff.id).where(Staff.username == "bob")) is None
+
+
+def test_r61_roles_reset_deactivate_and_list(app, room, session):
+    """Every staff command works on the named room and ends the person's log-ins (R61, R60)."""
+    session.commit()
+    runner = app.test_cli_runner()
+    cashier = room.staff["cashier"]
+    version = cashier.session_version
+    out = runner.invoke(args=["staff", "roles", "main", "main-cashier", "--role", "cashier",
+                              "--role", "dealer"])
+    assert out.exit_code == 0, out.output
+    out = runner.invoke(args=["staff", "reset-password", "main", "main-cashier",
+                              "--password", "a-new-long-password"])
+    assert out.exit_code == 0, out.output
+    listed = runner.invoke(args=["staff", "list", "main"]).output
+    assert "main-cashier" in listed and "cashier, dealer" in listed
+    out = runner.invoke(args=["staff", "deactivate", "main", "main-cashier", "--reason", "left"])
+    assert out.exit_code == 0, out.output
+    assert "(deactivated)" in runner.invoke(args=["staff", "list", "main"]).output
+    session.expire_all()
+    assert roles_in(session, cashier.id, room.room.id) == {"cashier", "dealer"}
+    assert not cashier.active and cashier.session_version == version + 3
+    actions = session.scalars(select(AuditEvent.action).where(
+        AuditEvent.entity_type == "staff", AuditEvent.entity_id == cashier.id,
+        AuditEvent.actor == "console")).all()
+    assert actions == ["staff.created", "staff.roles_changed", "staff.password_reset",
+                       "staff.deactivated"]
+    out = runner.invoke(args=["staff", "roles", "main", "main-cashier"])
+    assert out.exit_code == 2 and "--role" in out.output  # neither roles nor --none
 
 
 def test_api_token_is_stored_hashed(app, room, session):
     session.commit()
-    out = app.test_cli_runner().invoke(args=["api-token", "main-supervisor"])
+    out = app.test_cli_runner().invoke(args=["api-token", "main", "main-supervisor"])
     token = out.output.strip()
     assert out.exit_code == 0 and len(token) > 30
     session.expire_all()
     assert room.staff["supervisor"].api_token_hash == hash_token(token)
+    assert room.staff["supervisor"].api_token_room_id == room.room.id
+
+
+def test_api_token_only_for_a_room_the_person_works_in(app, room, session):
+    other = Room_(session, room.room.created_at, "other")
+    session.commit()
+    out = app.test_cli_runner().invoke(args=["api-token", "other", "main-supervisor"])
+    assert out.exit_code == 1 and "does not work in that room" in out.output
+    assert other.staff["supervisor"].api_token_hash is None
 
 
 def test_demo_loads_once_and_offers_open_seats(app, session):

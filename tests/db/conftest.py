@@ -10,5 +10,5 @@ from werkzeug.security import generate_password_hash
 
 @pytest.fixture(autouse=True)
 def _fast_password_hash(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("roomops.rooms.services.generate_password_hash",
+    monkeypatch.setattr("roomops.rooms.passwords.generate_password_hash",
                         partial(generate_password_hash, method="pbkdf2:sha256:1"))

@@ -11,7 +11,7 @@ from sqlalchemy.exc import IntegrityError
 from roomops import migrate
 from roomops.db import make_engine
 from tests.databases import backends, fresh_database
-from tests.db.test_schema import _seed
+from tests.db.test_schema import STAFF_BEFORE_0030, _seed
 
 AFTER = "SELECT rake_bp, small_blind, smallest_chip, rake_min_one_chip FROM games WHERE id = :g"
 BEFORE = "SELECT rake_percent FROM games WHERE id = :g"
@@ -24,7 +24,8 @@ def test_0025_moves_the_percent_to_basis_points_and_keeps_the_chip(backend, tmp_
         try:
             migrate.upgrade(url, "0023")
             with eng.begin() as conn:
-                game = _seed(conn, rake="rake_percent", fee="hourly_fee")["game"]
+                game = _seed(conn, rake="rake_percent", fee="hourly_fee",
+                             staff=STAFF_BEFORE_0030)["game"]
                 conn.execute(text("UPDATE games SET rake_percent = 5, small_blind = 25, "
                                   "big_blind = 50 WHERE id = :g"), {"g": game})
             migrate.upgrade(url, "0025")

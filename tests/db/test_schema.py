@@ -56,18 +56,19 @@ def test_upgrade_a_database_that_holds_a_room(backend, tmp_path):
         try:
             migrate.upgrade(url, "0002")
             with eng.begin() as conn:
-                ids = _seed(conn, rake="rake_percent", fee="hourly_fee")
+                ids = _seed(conn, rake="rake_percent", fee="hourly_fee", staff=STAFF_BEFORE_0030)
             migrate.upgrade(url)
-            with eng.connect() as conn:
-                assert conn.execute(text("SELECT count(*) FROM staff WHERE room_id = :r"),
-                                    {"r": ids["room"]}).scalar_one() == 1
+            with eng.connect() as conn:  # 0030: the staff member's room and role became a row
+                assert conn.execute(text("SELECT room_id, role FROM staff_roles WHERE staff_id = :s"),
+                                    {"s": ids["staff"]}).all() == [(ids["room"], "supervisor")]
         finally:
             eng.dispose()
 
 
 # -- invariants in the database itself, with raw SQL that bypasses the services -----------------
 
-def _seed(conn: Connection, rake: str = "rake_bp", fee: str = "time_fee") -> dict[str, int]:
+def _seed(conn: Connection, rake: str = "rake_bp", fee: str = "time_fee",
+          staff: str | None = None) -> dict[str, int]:
     def ins(sql: str, **kw) -> int:
         return conn.execute(text(sql + " RETURNING id"), kw).scalar_one()
 
@@ -75,9 +76,10 @@ def _seed(conn: Connection, rake: str = "rake_bp", fee: str = "time_fee") -> dic
                "claim_minutes, on_claim_expiry, checkin_minutes, auto_offer, placement, created_at) "
                "VALUES (:s, 'R', 'UTC', '06:00:00', 'full', 10, 'remove', 30, :t, 'most_need', :n)",
                s=f"raw{id(conn)}", t=True, n=NOW)
-    staff = ins("INSERT INTO staff (room_id, username, display_name, role, password_hash, active, "
-                "created_at) VALUES (:r, :u, 'S', 'supervisor', 'x', :t, :n)",
-                r=room, u=f"raw{id(conn)}", t=True, n=NOW)
+    staff_id = ins(staff or _STAFF, r=room, u=f"raw{id(conn)}", t=True, n=NOW)
+    if staff is None:
+        conn.execute(text("INSERT INTO staff_roles (staff_id, room_id, role, granted_at) "
+                          "VALUES (:s, :r, 'supervisor', :n)"), dict(s=staff_id, r=room, n=NOW))
     game = ins(_GAME_AT.format(rake=rake, fee=fee), r=room, seats=9, minb=100, n=NOW)
     table = ins("INSERT INTO tables (room_id, game_id, name, status, opened_at) "
                 "VALUES (:r, :g, '1', 'open', :n)", r=room, g=game, n=NOW)
@@ -86,10 +88,15 @@ def _seed(conn: Connection, rake: str = "rake_bp", fee: str = "time_fee") -> dic
     entry = ins(_ENTRY, r=room, p=players[0], g=game, n=NOW)
     ins("INSERT INTO audit_events (room_id, at, actor, action, entity_type, entity_id, detail) "
         "VALUES (:r, :n, 'x', 'test', 'room', :r, '{}')", r=room, n=NOW)
-    return dict(room=room, staff=staff, game=game, table=table, p0=players[0], p1=players[1],
+    return dict(room=room, staff=staff_id, game=game, table=table, p0=players[0], p1=players[1],
                 p2=players[2], entry=entry)
 
 
+_STAFF = ("INSERT INTO staff (username, display_name, password_hash, active, created_at) "
+          "VALUES (:u, 'S', 'x', :t, :n)")
+# a staff member had one room and one role until 0030
+STAFF_BEFORE_0030 = ("INSERT INTO staff (room_id, username, display_name, role, password_hash, "
+                      "active, created_at) VALUES (:r, :u, 'S', 'supervisor', 'x', :t, :n)")
 # the rake and fee columns' names at the revision: rake_percent until 0025 made it basis points,
 # hourly_fee until 0026 made it the time fee of an hourly or half-hourly game
 _GAME_AT = ("INSERT INTO games (room_id, variant, small_blind, big_blind, ante, min_buyin, max_buyin, "

@@ -16,7 +16,8 @@ from roomops.audit.models import AuditEvent
 from roomops.lists import services as lists
 from roomops.lists.models import ListEntry
 from roomops.rooms.models import Player
-from roomops.rooms.services import bar_pair, issue_api_token
+from roomops.rooms.services import bar_pair
+from roomops.rooms.staff import issue_api_token
 from roomops.seating import seats
 from roomops.seating.models import SeatHold
 from tests.factories import PASSWORD, Room_
@@ -40,7 +41,7 @@ class Api:
 
 
 def token_for(room: Room_, session: Session, role: str) -> str:
-    token = issue_api_token(room.staff[role])
+    token = issue_api_token(session, room.staff[role], room.room.id)
     session.commit()
     return token
 
@@ -443,7 +444,9 @@ def test_cashier_may_not_run_the_floor_r61(cashier, room, session, now):
     refused(cashier.post(f"/tables/{table.id}/close"), 403, "R61")
     refused(cashier.get("/audit"), 403, "R61")
     assert counts(session) == before
-    assert cashier.get("/room").status_code == 200  # reading the room is fine
+    # the floor is not the cashier's screen (R61): money is
+    refused(cashier.get("/room"), 403, "R61")
+    assert cashier.get("/transits/open").status_code == 200
 
 
 # --- games and tables ----------------------------------------------------------------------------

@@ -94,11 +94,12 @@ def test_a_close_with_tables_running_is_refused_by_the_policy(cashier, sup, room
 
 
 def test_a_non_supervisor_pair_is_refused(client, room, session, tables):
-    from roomops.rooms.services import create_staff
+    from roomops.actors import console
+    from roomops.rooms.staff import create_staff
     from tests.factories import PASSWORD
 
-    other = create_staff(session, room.room.created_at, room=room.room, username="main-cashier2",
-                         password=PASSWORD, role="cashier")
+    other = create_staff(session, console(room.room.id), room.room.created_at, username="main-cashier2",
+                         password=PASSWORD, roles=("cashier",))
     session.commit()
     cashier = Api(client, token_for(room, session, "cashier"))
     refused(cashier.post(f"/ledger/days/{DAY}/close", {"second_staff_id": other.id}), 409, "R54")

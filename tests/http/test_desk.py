@@ -15,7 +15,7 @@ from roomops.rooms.models import BarredPair, Player, Room
 from roomops.seating import seats
 from roomops.seating.models import SeatHold
 from tests.conftest import login
-from tests.factories import Room_
+from tests.factories import PASSWORD, Room_
 
 
 def _audit_count(session) -> int:
@@ -135,14 +135,16 @@ def test_snapshot_is_a_fixed_number_of_queries(sup_client, room, session, now, a
 # ---- roles (R61) ------------------------------------------------------------------------------
 
 
-def test_r61_cashier_sees_desk_read_only(client, room, session, now):
+def test_r61_a_cashier_works_at_the_cage_not_the_desk(client, room, session, now):
+    """R61: the cashier's log-in opens on the cage; the desk is refused, naming the right."""
     _game, _table = _table_with(room, session, now, free=1)
     session.commit()
-    login(client, "main-cashier")
-    html = client.get("/desk").text
-    assert "Table 1" in html
-    assert 'method="post" action="/desk/' not in html and 'data-act="seat"' not in html
-    assert 'action="/desk/players"' not in html
+    resp = client.post("/login", data={"username": "main-cashier", "password": PASSWORD})
+    assert resp.location == "/desk/cage"
+    refused = client.get("/desk")
+    assert refused.status_code == 403 and "needs the floor right" in refused.text
+    html = client.get("/desk/cage").text
+    assert ">Cage</a>" in html and ">Desk</a>" not in html
 
 
 @pytest.mark.parametrize("path", [

@@ -73,7 +73,8 @@ def test_dealer_screen_deals_hands_with_one_tap(client, room, session, now):
 def test_dealer_screen_refuses_a_cashier(client, room, session, now):
     table = _table(room, session, now)
     cashier = login(client, "main-cashier")
-    assert cashier.get(f"/dealer/tables/{table.id}").status_code == 200  # staff may look
+    # R61: the dealer's tables are not the cashier's (separation of duties)
+    assert cashier.get(f"/dealer/tables/{table.id}").status_code == 403
     resp = cashier.post(f"/dealer/tables/{table.id}/hands", data={"hand_no": "1", "high_card_seat": "1"})
     assert resp.status_code == 403 and "R61" in resp.text
 

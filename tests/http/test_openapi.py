@@ -22,7 +22,8 @@ from sqlalchemy.orm import Session
 
 from roomops.api.openapi import openapi_path
 from roomops.lists import services as lists
-from roomops.rooms.services import bar_pair, issue_api_token
+from roomops.rooms.services import bar_pair
+from roomops.rooms.staff import issue_api_token
 from roomops.seating import seats
 from roomops.seating.models import SeatHold
 from tests.factories import Room_
@@ -103,7 +104,7 @@ def fuzz_room(room: Room_, session: Session, now: Any) -> FuzzRoom:
                               source="phone"))
     bar_pair(session, room.sup, now, players[13].id, players[0].id, "fuzz")
     holds = list(session.scalars(select(SeatHold).where(SeatHold.room_id == room.room.id)))
-    token = issue_api_token(room.staff["supervisor"])
+    token = issue_api_token(session, room.staff["supervisor"], room.room.id)
     session.commit()
     return FuzzRoom(token, {
         "game": [game.id], "table": [main.id, side.id], "player": [p.id for p in players],

@@ -54,7 +54,7 @@ def test_log_out_ends_only_that_staff_members_sessions(app, client, room, sessio
     session.commit()
     cashier = login(app.test_client(), "main-cashier")
     login(client, "main-supervisor").post("/logout")
-    assert cashier.get("/desk").status_code == 200
+    assert cashier.get("/desk/cage").status_code == 200
 
 
 def test_deactivation_ends_the_session(app, client, room, session):

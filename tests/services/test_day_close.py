@@ -10,6 +10,7 @@ import pytest
 from sqlalchemy import func, select, text
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
+from roomops.actors import console
 from roomops.errors import Conflict, Invalid
 from roomops.ledger import cash_outs
 from roomops.ledger import services as ledger
@@ -17,7 +18,7 @@ from roomops.ledger.dayclose import Count, close_day, record_counts
 from roomops.ledger.models import DayClose, LedgerEntry
 from roomops.ledger.report import day_report
 from roomops.money import Money
-from roomops.rooms.services import create_staff
+from roomops.rooms.staff import create_staff
 from roomops.seating import seats
 from tests.factories import PASSWORD
 from tests.services.helpers import audits, refused, statements_sent
@@ -135,8 +136,8 @@ def test_close_needs_two_different_staff_one_a_supervisor(room, session, now, da
     _count_all(session, room.sup, now, day)
     refused(lambda: close_day(session, room.sup, END, DAY, room.sup.staff_id), "R54",
             "two different", error=Conflict)
-    second = create_staff(session, now, room=room.room, username="main-cashier2", password=PASSWORD,
-                          role="cashier")
+    second = create_staff(session, console(room.room.id), now, username="main-cashier2", password=PASSWORD,
+                          roles=("cashier",))
     _count_all(session, cashier, now, day)
     refused(lambda: close_day(session, cashier, END, DAY, second.id), "R54", "supervisor",
             error=Conflict)

@@ -1,0 +1,232 @@
+"""Staff accounts (R61): who works in which room with which roles, their passwords, and the
+end of their log-ins. An admin manages the staff of the rooms they are admin in; every change is
+audited (R60) and ends the person's log-ins and API token where it changes what they may do.
+Services never commit."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Iterable
+from datetime import datetime
+
+from sqlalchemy import ColumnElement, delete, select
+from sqlalchemy.orm import Session
+
+from roomops.actors import ROLE_RIGHTS, Actor, rights_of
+from roomops.audit.service import record
+from roomops.db import INT_MAX
+from roomops.errors import Conflict, Forbidden, Invalid, NotFound
+from roomops.floor.bus import command
+from roomops.rooms.models import ROLES, Staff, StaffRole
+from roomops.rooms.passwords import check_policy, hash_password, verify_password
+from roomops.text import check_shown
+
+RULE = "R61"
+
+
+def roles_in(session: Session, staff_id: int, room_id: int) -> frozenset[str]:
+    """The roles ``staff_id`` holds in ``room_id`` (none: they do not work there)."""
+    return frozenset(session.scalars(select(StaffRole.role).where(
+        StaffRole.staff_id == staff_id, StaffRole.room_id == room_id)))
+
+
+def rights_in(session: Session, staff_id: int, room_id: int) -> frozenset[str]:
+    """The rights ``staff_id`` holds in ``room_id`` through their roles there."""
+    return rights_of(roles_in(session, staff_id, room_id))
+
+
+def holding(room_id: int, right: str) -> ColumnElement[bool]:
+    """A condition on ``Staff``: they hold a role carrying ``right`` in ``room_id``."""
+    roles = [role for role in ROLES if right in ROLE_RIGHTS[role]]
+    return Staff.id.in_(select(StaffRole.staff_id).where(StaffRole.room_id == room_id,
+                                                         StaffRole.role.in_(roles)))
+
+
+def room_staff(session: Session, room_id: int) -> list[tuple[Staff, list[str]]]:
+    """Everyone who works in ``room_id``, by name, with their roles there (R61)."""
+    rows = session.execute(select(Staff, StaffRole.role).join(
+        StaffRole, StaffRole.staff_id == Staff.id).where(StaffRole.room_id == room_id)
+        .order_by(Staff.display_name, Staff.id, StaffRole.role))
+    people: dict[int, tuple[Staff, list[str]]] = {}
+    for person, role in rows.tuples():
+        people.setdefault(person.id, (person, []))[1].append(role)
+    return list(people.values())
+
+
+def staff_of_room(session: Session, staff_id: int, room_id: int,
+                  rule: str | None = None) -> Staff:
+    """A person who works in ``room_id`` (active or not); anyone else is as unknown as a missing
+    id (R1)."""
+    staff = session.get(Staff, staff_id) if 1 <= staff_id <= INT_MAX else None
+    if staff is None or not roles_in(session, staff.id, room_id):
+        raise NotFound(f"no staff member with id {staff_id} in this room", rule)
+    return staff
+
+
+def check_roles(roles: Iterable[str]) -> frozenset[str]:
+    chosen = frozenset(roles)
+    if unknown := chosen - set(ROLES):
+        raise Invalid(f"no role called {', '.join(sorted(unknown))} (roles: {', '.join(ROLES)})",
+                      RULE)
+    return chosen
+
+
+def _name(text: str, field: str) -> str:
+    text = text.strip()
+    if not text:
+        raise Invalid(f"{field} is required", RULE)
+    try:
+        return check_shown(text)
+    except ValueError as err:
+        raise Invalid(f"{field}: {err}", RULE) from None
+
+
+def end_all(staff: Staff) -> None:
+    """Every log-in of ``staff`` ends at its next request, on every device, and their API token
+    stops working (the user loader compares the session's version with the row's)."""
+    staff.session_version = Staff.session_version + 1  # in SQL: two changes at once both count
+    staff.api_token_hash = staff.api_token_room_id = None
+
+
+def _grant(session: Session, staff: Staff, room_id: int, roles: frozenset[str],
+           now: datetime) -> None:
+    session.add_all(StaffRole(staff_id=staff.id, room_id=room_id, role=role, granted_at=now)
+                    for role in sorted(roles))
+
+
+@command
+def create_staff(session: Session, actor: Actor, now: datetime, *, username: str, password: str,
+                 roles: Iterable[str], display_name: str | None = None) -> Staff:
+    """R61: an admin creates a log-in with its roles in the admin's room."""
+    actor.require("staff")
+    chosen = check_roles(roles)
+    if not chosen:
+        raise Invalid("a staff member needs at least one role", RULE)
+    username = _name(username, "username")
+    if " " in username:
+        raise Invalid("a username has no spaces", RULE)
+    if session.scalar(select(Staff.id).where(Staff.username == username)):
+        raise Conflict(f"the username {username} is taken", RULE)
+    check_policy(password, username)
+    staff = Staff(username=username, display_name=_name(display_name or username, "display_name"),
+                  password_hash=hash_password(password), created_at=now)
+    session.add(staff)
+    session.flush()
+    _grant(session, staff, actor.room_id, chosen, now)
+    record(session, actor, now, "staff.created", ("staff", staff.id), username=username,
+           roles=sorted(chosen))
+    return staff
+
+
+@command
+def set_roles(session: Session, actor: Actor, now: datetime, username: str,
+              roles: Iterable[str]) -> Staff:
+    """R61: an admin gives ``username`` exactly ``roles`` in the admin's room: a person from
+    another room of the deployment joins it, none leaves it. What they may do changes, so their
+    log-ins and API token end. An admin cannot change their own roles (another admin does)."""
+    actor.require("staff")
+    chosen = check_roles(roles)
+    staff = session.scalar(select(Staff).where(Staff.username == username.strip()))
+    if staff is None:
+        raise NotFound(f"no staff member {username.strip()}", RULE)
+    if staff.id == actor.staff_id:
+        raise Forbidden("an admin's own roles are changed by another admin", RULE)
+    before = roles_in(session, staff.id, actor.room_id)
+    if before == chosen:
+        return staff
+    if not before and not staff.active:
+        raise Conflict(f"{staff.display_name} is deactivated", RULE)
+    session.execute(delete(StaffRole).where(StaffRole.staff_id == staff.id,
+                                            StaffRole.room_id == actor.room_id,
+                                            StaffRole.role.not_in(chosen)))
+    _grant(session, staff, actor.room_id, chosen - before, now)
+    end_all(staff)
+    record(session, actor, now, "staff.roles_changed", ("staff", staff.id),
+           before=sorted(before), after=sorted(chosen))
+    return staff
+
+
+@command
+def reset_password(session: Session, actor: Actor, now: datetime, staff_id: int,
+                   password: str) -> Staff:
+    """R61: an admin sets a new password for someone of their room who forgot theirs; their
+    log-ins end. The admin tells them the password; they change it at their next log-in."""
+    actor.require("staff")
+    staff = staff_of_room(session, staff_id, actor.room_id, RULE)
+    check_policy(password, staff.username)
+    staff.password_hash = hash_password(password)
+    end_all(staff)
+    record(session, actor, now, "staff.password_reset", ("staff", staff.id))
+    return staff
+
+
+@command
+def change_password(session: Session, actor: Actor, now: datetime, current: str,
+                    new: str) -> Staff:
+    """R61: staff change their own password, proving the current one; every log-in of theirs
+    ends (the caller begins a new one for the screen it was changed on)."""
+    staff = _own(session, actor)
+    if not verify_password(staff.password_hash, current):
+        raise Forbidden("the current password is wrong", RULE)
+    if new == current:
+        raise Invalid("the new password is the current one", RULE)
+    check_policy(new, staff.username)
+    staff.password_hash = hash_password(new)
+    end_all(staff)
+    record(session, actor, now, "staff.password_changed", ("staff", staff.id))
+    return staff
+
+
+@command
+def set_active(session: Session, actor: Actor, now: datetime, staff_id: int, active: bool,
+               reason: str = "") -> Staff:
+    """R61: an admin deactivates a leaver (every log-in and the API token end at once, in every
+    room they worked in; the rows they recorded keep their name) or reactivates them. Not
+    themselves: another admin does."""
+    actor.require("staff")
+    staff = staff_of_room(session, staff_id, actor.room_id, RULE)
+    if staff.id == actor.staff_id:
+        raise Forbidden("an admin is deactivated by another admin", RULE)
+    if active == staff.active:
+        return staff
+    if not active and not reason.strip():
+        raise Invalid("deactivating a staff member needs a reason (they left, say)", RULE)
+    staff.active = active
+    end_all(staff)
+    record(session, actor, now, "staff.activated" if active else "staff.deactivated",
+           ("staff", staff.id), reason=reason.strip() or None)
+    return staff
+
+
+@command
+def end_sessions(session: Session, actor: Actor, now: datetime) -> None:
+    """R61: log-out ends every log-in of the acting staff member, on every device, and their API
+    token (docs/security.md, "Sessions")."""
+    staff = _own(session, actor)
+    end_all(staff)
+    session.flush()
+    record(session, actor, now, "staff.sessions_ended", ("staff", staff.id),
+           session_version=staff.session_version)
+
+
+def _own(session: Session, actor: Actor) -> Staff:
+    if actor.staff_id is None:  # the sweep, the console: no log-in of their own
+        raise Forbidden("only a staff member's own log-in can be changed", RULE)
+    return session.get_one(Staff, actor.staff_id)
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def issue_api_token(session: Session, staff: Staff, room_id: int) -> str:
+    """R61: a new API token for ``staff`` to act in ``room_id`` with their roles there; only its
+    hash is stored, the old token stops working."""
+    if not roles_in(session, staff.id, room_id):
+        raise NotFound(f"{staff.username} does not work in that room", RULE)
+    if not staff.active:
+        raise Conflict(f"{staff.username} is deactivated", RULE)
+    token = secrets.token_urlsafe(32)
+    staff.api_token_hash, staff.api_token_room_id = hash_token(token), room_id
+    return token

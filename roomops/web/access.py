@@ -1,0 +1,89 @@
+"""R61, the route matrix: the one right each page and API route needs, checked before any view
+runs. With ``roomops.actors.ROLE_RIGHTS`` (the rights each role carries) it is the whole of who
+may open what; the tests read both (tests/http/test_access_matrix.py). A route missing here is
+refused to everyone but the public (closed by default); the services check their right again.
+"""
+
+from __future__ import annotations
+
+from flask import Flask, jsonify, request
+from flask_login import current_user
+from werkzeug.wrappers import Response
+
+from roomops.errors import Forbidden
+from roomops.web.login import unauthorized
+
+# No log-in: the wall board, the phone page, the log-in page, the load balancer's health check,
+# static files and the API's description.
+PUBLIC = frozenset({"auth.login", "board.index", "board.room", "board.live", "health.health",
+                    "static", "api.openapi_json"})
+# Any logged-in person, whatever their roles: their own account and session.
+ANY_STAFF = frozenset({"auth.logout", "auth.switch_room", "account.index", "account.password"})
+
+_FLOOR = """
+desk.index desk.fragment desk.entry_history desk.return_requirement desk.absence_note
+desk.add_player desk.bar desk.break_table desk.change_game desk.change_seat desk.check_in
+desk.claim desk.claim_move desk.close_game desk.close_table desk.come_back desk.decline
+desk.give_penalty desk.grant_break desk.join desk.leave desk.mark_away desk.missed_big_blind
+desk.move_player desk.must_move desk.no_playover desk.offer desk.open_game desk.open_table
+desk.remove desk.reorder desk.seat desk.start_playover desk.stop_playover
+api.room_snapshot api.balance api.entry_history api.next_penalty api.return_requirement
+api.absence_note api.add_player api.bar_pair api.break_table api.change_game api.change_seat
+api.check_in api.claim_move api.claim_offer api.close_game api.close_table api.come_back
+api.decline_offer api.give_penalty api.grant_break api.join_list api.leave_seat api.make_offer
+api.mark_away api.missed_big_blind api.move_player api.must_move api.no_playover api.open_game
+api.open_table api.remove_entry api.reorder_entry api.seat_player api.start_playover
+api.stop_playover
+"""
+_CASH = """
+cage.index cage.slips cage.report cage.report_csv cage.today_report cage.fees_page
+cage.cash_out cage.close cage.collect_fee cage.collect_table cage.counts cage.record_movement
+cage.request_transit cage.step
+api.open_transits api.transit_numbers api.fees_due api.day_report api.close_day
+api.collect_session_fee api.collect_table_fees api.post_add_on api.post_buy_in api.post_cash_out
+api.post_rebuy api.record_day_counts api.request_transit api.deliver_transit
+"""
+_AUTHORISE = """
+cage.reverse api.reverse_entry api.confirm_transit_funds api.dispatch_transit api.cancel_transit
+"""
+_DEAL = """
+dealer.index dealer.table dealer.live dealer.rake_limit dealer.record dealer.rake dealer.down
+dealer.drop dealer.deliver
+api.table_hands api.rake_limit api.list_downs api.record_hand api.record_rake api.record_down
+api.record_drop api.deliver_transit_at_table
+"""
+_POLICY = "desk.policy api.get_policy api.change_policy"
+_AUDIT = "audit.index api.audit_trail"
+_STAFF = "staff.index staff.create staff.roles staff.password staff.active"
+
+RIGHTS: dict[str, str] = {
+    endpoint: right
+    for right, endpoints in (("floor", _FLOOR), ("cash", _CASH), ("authorise", _AUTHORISE),
+                             ("deal", _DEAL), ("policy", _POLICY), ("audit", _AUDIT),
+                             ("staff", _STAFF))
+    for endpoint in endpoints.split()
+}
+
+
+def check() -> Response | None:
+    """Before every request: public routes pass; anyone else logs in first (the API: 401); then
+    the route's right (R61), refused with 403 naming what is needed."""
+    endpoint = request.endpoint
+    if endpoint is None or endpoint in PUBLIC:
+        return None  # a 404 or 405 answers for itself
+    if not current_user.is_authenticated:
+        if request.path.startswith("/api/"):
+            resp = jsonify(error="log in, or send Authorization: Bearer <token>", rule="R61")
+            resp.status_code = 401
+            resp.headers["WWW-Authenticate"] = 'Bearer realm="roomops"'
+            return resp
+        return unauthorized()
+    right = RIGHTS.get(endpoint, "nobody") if endpoint not in ANY_STAFF else None
+    if right is not None and not current_user.can(right):
+        raise Forbidden(f"{current_user.actor().label} ({current_user.roles_named}) may not open "
+                        f"this page: it needs the {right} right", "R61")
+    return None
+
+
+def install(app: Flask) -> None:
+    app.before_request(check)
