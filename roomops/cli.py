@@ -79,7 +79,8 @@ def create_room_cmd(slug: str, name: str, timezone: str, currency: str, locale: 
 @click.argument("username")
 @click.option("--role", type=click.Choice(ROLES), required=True)
 @click.option("--name", "display_name", help="Name shown in the audit trail.")
-@click.password_option(help="Asked for when not given.")
+@click.password_option(help="Asked for when not given. At least 12 characters, not the username, "
+                       "not easy to guess: a few unrelated words do (R61).")
 @with_appcontext
 def create_staff_cmd(room: str, username: str, role: str, display_name: str | None,
                      password: str) -> None:

@@ -33,7 +33,7 @@ def load_demo(session: Session, now: datetime) -> list[tuple[str, str, str]]:
     logins, staff = [], {}
     for username, role in (("admin", "admin"), ("super", "supervisor"), ("cashier", "cashier"),
                            ("dealer", "dealer")):
-        password = secrets.token_urlsafe(9)
+        password = secrets.token_urlsafe(12)  # 16 characters: R61's policy
         staff[role] = create_staff(session, now, room=room, username=username, password=password,
                                    role=role)
         logins.append((username, password, role))

@@ -9,11 +9,13 @@ from werkzeug.wrappers import Response
 
 from roomops.api.views import bp
 from roomops.rooms.services import hash_token
+from roomops.security_log import security_event
 
 PUBLIC = {"api.openapi_json"}
 
 
 def unauthorized(message: str) -> Response:
+    security_event("access.refused", status=401, reason=message)
     resp = jsonify(error=message, rule="R61")
     resp.status_code = 401
     resp.headers["WWW-Authenticate"] = 'Bearer realm="roomops"'

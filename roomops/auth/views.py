@@ -1,5 +1,8 @@
-"""Log-in and log-out; every log-in and failed log-in is logged. A log-in ends on the server
-(R61; docs/security.md, "Sessions"): at log-out, after the idle timeout and after its lifetime."""
+"""Log-in and log-out; every log-in, failed log-in and log-out is in the security log, log-ins and
+failed log-ins of a known username in the audit trail too (docs/security.md, "Logins" and
+"Security logging"). Failed log-ins are throttled (``roomops.auth.throttle``). A log-in ends on
+the server (R61; docs/security.md, "Sessions"): at log-out, after the idle timeout and after its
+lifetime."""
 
 from __future__ import annotations
 
@@ -8,43 +11,68 @@ import secrets
 from datetime import UTC, datetime
 
 from flask import Blueprint, Flask, redirect, render_template, request, session, url_for
-from flask_login import LoginManager, login_required, login_user, logout_user
+from flask_login import LoginManager, current_user, login_required, login_user, logout_user, user_unauthorized
 from sqlalchemy import Select, bindparam, select
-from werkzeug.security import check_password_hash
 from werkzeug.wrappers import Response
 
+from roomops.actors import Actor
+from roomops.auth import throttle
+from roomops.floor.unit import unit
 from roomops.rooms.models import Room, Staff
-from roomops.rooms.services import end_sessions, hash_token
+from roomops.rooms.passwords import dummy_hash, verify_password
+from roomops.rooms.services import end_sessions, hash_token, logged_in, login_failed
 from roomops.rooms.session_rules import session_expired
 from roomops.runtime import ext
+from roomops.security_log import security_event
 from roomops.web.uow import db, now, run
 
 bp = Blueprint("auth", __name__)
 log = logging.getLogger("roomops.security")
+# who typed a wrong password, in the audit trail: not known, only which staff member it was for
+FORM = "log-in form"
 HOME = {"admin": "desk.index", "supervisor": "desk.index", "cashier": "desk.index",
         "dealer": "dealer.index"}  # a dealer's tablet opens on the table picker
 
 
 @bp.route("/login", methods=["GET", "POST"])
+@throttle.login_limits
 def login() -> Response | str | tuple[str, int]:
     error = None
     if request.method == "POST":
         username = request.form.get("username", "").strip()
-        staff = db().scalar(select(Staff).where(Staff.username == username))
-        if staff and staff.active and check_password_hash(staff.password_hash,
-                                                          request.form.get("password", "")):
+        password = request.form.get("password", "")
+        staff = _check(username, password)
+        if staff is not None:
             _begin(staff)
-            log.info("login ok: %s (%s) from %s", username, staff.role, request.remote_addr)
+            run(logged_in, password, request.remote_addr)
+            security_event("login.ok", staff_id=staff.id, room_id=staff.room_id, role=staff.role)
             return redirect(url_for(HOME[staff.role]))
-        log.warning("login failed: %r from %s", username, request.remote_addr)
+        security_event("login.failed", username=throttle.typed(username))
         error = "Wrong username or password."
     return render_template("login.html", error=error), 401 if error else 200
+
+
+def _check(username: str, password: str) -> Staff | None:
+    """The active staff member whose password this is. The password is checked once whether the
+    username is known or not (against a dummy hash when not, or when its staff member is
+    inactive): a refusal takes the same time either way and does not tell which usernames
+    exist. A wrong password for a known username is audited in that staff member's room."""
+    found = db().scalar(select(Staff).where(Staff.username == username))
+    staff = found if found is not None and found.active else None
+    if verify_password(staff.password_hash if staff else dummy_hash(), password) and staff:
+        return staff
+    if found is not None:
+        with unit(db(), Actor(found.room_id, None, FORM, "none"), now()) as uow:
+            uow.run(login_failed, found.id, request.remote_addr)
+            uow.commit()
+    return None
 
 
 @bp.post("/logout")
 @login_required  # type: ignore[untyped-decorator]  # Flask-Login ships no type information
 def logout() -> Response:
     run(end_sessions)  # every copy of the cookie, on every device, is refused from now on
+    security_event("logout", staff_id=current_user.id, room_id=current_user.room_id)
     logout_user()
     session.clear()
     return redirect(url_for("auth.login"))
@@ -103,11 +131,17 @@ def _load_from_token(req: object) -> Staff | None:
         return None
     staff = _active(_BY_TOKEN, {"hash": hash_token(header[7:].strip())})
     if staff is None:
-        log.warning("bad API token from %s", request.remote_addr)
+        security_event("api_token.refused")
     return staff
 
 
+def _unauthorized(_app: Flask) -> None:
+    """A page asked for without a log-in (Flask-Login redirects to the log-in page)."""
+    security_event("access.refused", status=401, reason="not logged in")
+
+
 def install(app: Flask) -> None:
+    user_unauthorized.connect(_unauthorized)  # once: blinker keeps one entry per receiver
     manager = LoginManager(app)
     manager.login_view = "auth.login"
     manager.user_loader(_load_staff)

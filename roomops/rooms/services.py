@@ -10,7 +10,6 @@ from zoneinfo import available_timezones
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
-from werkzeug.security import generate_password_hash
 
 from roomops.actors import Actor, get_in_room
 from roomops.audit.service import record
@@ -18,7 +17,9 @@ from roomops.errors import Conflict, Forbidden, Invalid
 from roomops.floor.bus import command
 from roomops.money import check_currency_code, check_locale
 from roomops.rooms.models import BarredPair, Player, Room, Staff
+from roomops.rooms.passwords import check_policy, hash_password, needs_rehash
 from roomops.rooms.shifts import shift_policy
+from roomops.security_log import security_event
 from roomops.text import check_shown
 
 
@@ -47,11 +48,13 @@ def create_room(session: Session, now: datetime, *, slug: str, name: str, **poli
 
 def create_staff(session: Session, now: datetime, *, room: Room, username: str, password: str,
                  role: str, display_name: str | None = None) -> Staff:
+    """R61: a staff member, whose password meets the policy (``roomops.rooms.passwords``)."""
     if session.scalar(select(Staff.id).where(Staff.username == username)):
         raise Conflict(f"the username {username} is taken", "R61")
     display_name = shown_name(display_name or username, "display_name")
+    check_policy(password, username)
     staff = Staff(room_id=room.id, username=username, display_name=display_name,
-                  role=role, password_hash=generate_password_hash(password), created_at=now)
+                  role=role, password_hash=hash_password(password), created_at=now)
     session.add(staff)
     session.flush()
     return staff
@@ -82,6 +85,29 @@ def end_sessions(session: Session, actor: Actor, now: datetime) -> None:
     session.flush()
     record(session, actor, now, "staff.sessions_ended", ("staff", staff.id),
            session_version=staff.session_version)
+
+
+def logged_in(session: Session, actor: Actor, now: datetime, password: str,
+              address: str | None) -> None:
+    """R60, R61: the acting staff member has just logged in with ``password`` (checked): audited;
+    a password hashed the old way, or with other Argon2 parameters than today's, is hashed again
+    in the same transaction (docs/security.md, "Logins")."""
+    if actor.staff_id is None:
+        raise Forbidden("only a staff member logs in", "R61")
+    staff = get_in_room(session, Staff, actor.staff_id, actor, "staff member", "R61")
+    rehashed = needs_rehash(staff.password_hash)
+    if rehashed:
+        staff.password_hash = hash_password(password)
+        security_event("password.rehashed", staff_id=staff.id, room_id=staff.room_id)
+    record(session, actor, now, "staff.logged_in", ("staff", staff.id), address=address,
+           password_rehashed=rehashed)
+
+
+def login_failed(session: Session, actor: Actor, now: datetime, staff_id: int,
+                 address: str | None) -> None:
+    """R60: a wrong password for the staff member of the actor's room (the actor: whoever typed
+    it, unknown). A username no one has is in the security log only: it names no room."""
+    record(session, actor, now, "staff.login_failed", ("staff", staff_id), address=address)
 
 
 # R26, R28: 0 turns the policy off (NULL)
