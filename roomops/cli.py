@@ -111,7 +111,8 @@ def staff_group() -> None:
 @click.argument("username")
 @ROLE_OPTION
 @click.option("--name", "display_name", help="Name shown in the audit trail.")
-@click.password_option(help="Asked for when not given.")
+@click.password_option(help="Asked for when not given. At least 12 characters, not the username, "
+                       "not easy to guess: a few unrelated words do (R61).")
 @with_appcontext
 def staff_create(room: str, username: str, roles: tuple[str, ...], display_name: str | None,
                  password: str) -> None:

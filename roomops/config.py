@@ -9,6 +9,8 @@ from datetime import timedelta
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from limits import parse_many
+
 from roomops.rooms.session_rules import SessionLimits
 
 INSTANCE = Path(os.environ.get("ROOMOPS_INSTANCE", "instance"))
@@ -51,6 +53,22 @@ class Settings:
         default_factory=lambda: float(os.environ.get("ROOMOPS_SESSION_IDLE_MINUTES", "240")))
     session_max_hours: float = field(
         default_factory=lambda: float(os.environ.get("ROOMOPS_SESSION_MAX_HOURS", "14")))
+    # R61: failed log-ins (and wrong approvals, counted apart) allowed per typed username and per
+    # address in a moving window, in limits' notation; where the counts are kept: "memory://"
+    # (one process) or "redis://127.0.0.1:6379" (shared by several workers; docs/security.md)
+    login_limit_per_account: str = field(default_factory=lambda: os.environ.get(
+        "ROOMOPS_LOGIN_LIMIT_PER_ACCOUNT", "10 per 15 minutes"))
+    login_limit_per_address: str = field(default_factory=lambda: os.environ.get(
+        "ROOMOPS_LOGIN_LIMIT_PER_ADDRESS", "30 per 15 minutes"))
+    ratelimit_storage_uri: str = field(default_factory=lambda: os.environ.get(
+        "ROOMOPS_RATELIMIT_STORAGE_URI", "memory://"))
+    # how many reverse proxies in front add X-Forwarded-For: the address counted and logged is
+    # the client's, not the proxy's (0: requests come straight from the clients)
+    trusted_proxies: int = field(
+        default_factory=lambda: int(os.environ.get("ROOMOPS_TRUSTED_PROXIES", "0")))
+    # where the security log's JSON lines go: "stderr" or a file's path
+    security_log: str = field(default_factory=lambda: os.environ.get(
+        "ROOMOPS_SECURITY_LOG", "stderr"))
     testing: bool = False
 
     def __post_init__(self) -> None:
@@ -61,6 +79,15 @@ class Settings:
         if self.session_idle_minutes <= 0 or self.session_max_hours <= 0:
             raise ValueError("ROOMOPS_SESSION_IDLE_MINUTES and ROOMOPS_SESSION_MAX_HOURS must be "
                              "more than 0")
+        for name, limit in (("ROOMOPS_LOGIN_LIMIT_PER_ACCOUNT", self.login_limit_per_account),
+                            ("ROOMOPS_LOGIN_LIMIT_PER_ADDRESS", self.login_limit_per_address)):
+            try:
+                parse_many(limit)
+            except ValueError:
+                raise ValueError(f"{name} must be a limit like '10 per 15 minutes' "
+                                 f"(got {limit!r})") from None
+        if self.trusted_proxies < 0:
+            raise ValueError("ROOMOPS_TRUSTED_PROXIES must be 0 or more")
 
     @property
     def https(self) -> bool:

@@ -34,7 +34,7 @@ def load_demo(session: Session, now: datetime) -> list[tuple[str, str, str]]:
     logins, staff = [], {}
     for username, role in (("admin", "admin"), ("super", "supervisor"), ("cashier", "cashier"),
                            ("dealer", "dealer")):
-        password = secrets.token_urlsafe(12)
+        password = secrets.token_urlsafe(12)  # 16 characters: R61's policy
         staff[role] = create_staff(session, console(room.id), now, username=username,
                                    password=password, roles=(role,))
         logins.append((username, password, role))

@@ -8,12 +8,14 @@ from typing import Any
 from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 from sqlalchemy import Engine
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from roomops.clock import Clock, SystemClock
 from roomops.config import Settings
 from roomops.db import make_engine, read_only
 from roomops.floor.handlers import session_factory
 from roomops.runtime import Roomops
+from roomops.security_log import configure as configure_security_log
 
 csrf = CSRFProtect()
 
@@ -21,8 +23,9 @@ csrf = CSRFProtect()
 def create_app(settings: Settings | None = None, clock: Clock | None = None,
                engine: Engine | None = None, **flask_config: Any) -> Flask:
     from roomops import api, board, dealer, desk
+    from roomops.auth import throttle
     from roomops.auth import views as auth_views
-    from roomops.web import access, errors, headers, health, money, routing, uow
+    from roomops.web import access, errors, headers, health, money, request_fields, routing, uow
 
     settings = settings or Settings()
     app = Flask(__name__, template_folder="../templates", static_folder="../static")
@@ -39,6 +42,10 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None,
         clock or SystemClock(),
     )
     logging.getLogger("roomops").setLevel(logging.INFO)
+    configure_security_log(settings.security_log)
+    request_fields.install()
+    if settings.trusted_proxies:  # the client's address, as the proxies in front report it
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.trusted_proxies)  # type: ignore[method-assign]
     routing.install(app)  # before any rule is added
     headers.install(app)
     csrf.init_app(app)
@@ -47,6 +54,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None,
     money.install(app)
     auth_views.install(app)
     access.install(app)  # R61: after the log-in loaders, before every blueprint's own hooks
+    throttle.install(app)
     app.register_blueprint(health.bp)
     for module in (desk, board, api, dealer):
         module.install(app, csrf)

@@ -4,20 +4,13 @@ log-in itself and the route's right are checked first, for every route (``roomop
 
 from __future__ import annotations
 
-from flask import current_app, jsonify, request
+from flask import current_app, request
 from flask_login import current_user
 from werkzeug.wrappers import Response
 
 from roomops.api.views import bp
 from roomops.rooms.staff import hash_token
-from roomops.web.access import PUBLIC
-
-
-def unauthorized(message: str) -> Response:
-    resp = jsonify(error=message, rule="R61")
-    resp.status_code = 401
-    resp.headers["WWW-Authenticate"] = 'Bearer realm="roomops"'
-    return resp
+from roomops.web.access import PUBLIC, api_unauthorized
 
 
 @bp.before_request
@@ -30,7 +23,7 @@ def authenticate() -> Response | None:
         scheme, _, token = header.partition(" ")
         if (scheme != "Bearer" or not token.strip()
                 or current_user.staff.api_token_hash != hash_token(token.strip())):
-            return unauthorized("the API token is not valid (or was revoked)")
+            return api_unauthorized("the API token is not valid (or was revoked)")
         return None
     if current_app.config.get("WTF_CSRF_ENABLED", True):
         current_app.extensions["csrf"].protect()  # CSRFError (400) on POST/PATCH without X-CSRFToken

@@ -14,8 +14,8 @@ from pydantic import BaseModel
 from werkzeug.wrappers import Response
 
 from roomops.api import ledger_models as out
-from roomops.api.views import DAY, ID, answer, body, query, route
-from roomops.auth.approval import approver
+from roomops.api.views import DAY, ID, REFUSED, answer, body, query, route
+from roomops.auth import throttle
 from roomops.errors import Invalid
 from roomops.ledger import cash_outs, dayclose, drops, fees, rake, transit
 from roomops.ledger import services as ledger
@@ -95,10 +95,11 @@ def post_rebuy() -> Response:
        "once per seat, or of the overplayer of its ended playover (playover_id, once per playover, "
        "R29); a supervisor's approval when the amount differs from the one recorded as "
        "they left or is above the room's threshold (R27, R28, R52)", response=out.LedgerEntryOut,
-       status=201, body=CashOut, tag="ledger")
+       status=201, body=CashOut, tag="ledger", refusals=(*REFUSED, 429))
+@throttle.approval_limits
 def post_cash_out() -> Response:
     b = _body(CashOut, "R28")
-    by = approver(db(), actor().room_id, b.approval.username, b.approval.password,
+    by = throttle.approver(db(), actor().room_id, b.approval.username, b.approval.password,
                   "R28") if b.approval else None
     return answer(out.LedgerEntryOut, run(cash_outs.cash_out, b.hold_id, b.amount, b.method,
                                           b.currency, _key(b.idempotency_key), approver=by,

@@ -26,6 +26,7 @@ REFUSALS = {
     404: "No such row in this room",
     409: "Refused by the room's state or rules; `rule` names the rule (e.g. R20, R22)",
     422: "The body or query does not fit the schema, or a rule refused its values (e.g. R13, R16)",
+    429: "Too many wrong approvals for this supervisor or from this address lately (R28, R61)",
 }
 
 

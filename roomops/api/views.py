@@ -63,6 +63,8 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 ID = f"int(min=1, max={INT_MAX})"
 DAY = "string(length=10)"  # a gaming day in a path, YYYY-MM-DD (R2); documented as a date
 M = TypeVar("M", bound=BaseModel)
+# the refusals every operation may answer with (roomops.api.openapi.REFUSALS says what each means)
+REFUSED = (400, 401, 403, 404, 409, 422)
 
 
 @dataclass(frozen=True)
@@ -77,7 +79,7 @@ class Operation:
     response: type[BaseModel]
     body: type[BaseModel] | None = None
     query: type[BaseModel] | None = None
-    refusals: tuple[int, ...] = (400, 401, 403, 404, 409, 422)
+    refusals: tuple[int, ...] = REFUSED
     tags: tuple[str, ...] = field(default_factory=tuple)
     body_optional: bool = False  # the route reads it with ``optional_body``
 
@@ -87,11 +89,11 @@ OPERATIONS: list[Operation] = []
 
 def route(method: str, rule: str, *, summary: str, response: type[BaseModel], status: int = 200,
           body: type[BaseModel] | None = None, query: type[BaseModel] | None = None,
-          tag: str, body_optional: bool = False,
+          tag: str, body_optional: bool = False, refusals: tuple[int, ...] = REFUSED,
           ) -> Callable[[Callable[..., ResponseReturnValue]], Callable[..., ResponseReturnValue]]:
     def register(view: Callable[..., ResponseReturnValue]) -> Callable[..., ResponseReturnValue]:
         OPERATIONS.append(Operation(method, "/v1" + rule, f"api.{view.__name__}", summary, status,
-                                    response, body, query, tags=(tag,),
+                                    response, body, query, refusals, tags=(tag,),
                                     body_optional=body_optional))
         bp.add_url_rule("/v1" + rule, view_func=view, methods=[method])
         return view

@@ -1,29 +1,43 @@
-"""Log-in, the room a person works in now, and log-out; every log-in and failed log-in is
-logged. A log-in ends on the server (R61; docs/security.md, "Sessions"): at log-out, after the
-idle timeout and after its lifetime, and when the person's password, roles or status change."""
+"""Log-in, the room a person works in now, and log-out; every log-in, failed log-in and log-out
+is in the security log, log-ins and failed log-ins of a known username in the audit trail too
+(docs/security.md, "Logins" and "Security logging"). Failed log-ins are throttled
+(``roomops.auth.throttle``). A log-in ends on the server (R61; docs/security.md, "Sessions"): at
+log-out, after the idle timeout and after its lifetime, and when the person's password, roles or
+status change."""
 
 from __future__ import annotations
 
-import logging
 import secrets
 from datetime import UTC, datetime
 
 from flask import Blueprint, Flask, abort, redirect, render_template, request, session, url_for
-from flask_login import LoginManager, current_user, login_required, login_user, logout_user
+from flask_login import (
+    LoginManager,
+    current_user,
+    login_required,
+    login_user,
+    logout_user,
+    user_unauthorized,
+)
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
+from roomops.actors import Actor
+from roomops.auth import throttle
 from roomops.auth.current import Login, by_id, by_token, rooms_of
+from roomops.floor.unit import unit
 from roomops.rooms.models import Room, Staff
-from roomops.rooms.passwords import verify_password
+from roomops.rooms.passwords import dummy_hash, verify_password
 from roomops.rooms.session_rules import session_expired
-from roomops.rooms.staff import end_sessions, hash_token, roles_in
+from roomops.rooms.staff import end_sessions, hash_token, logged_in, login_failed, roles_in
 from roomops.runtime import ext
+from roomops.security_log import security_event
 from roomops.web.routing import parse_id
 from roomops.web.uow import db, now, run
 
 bp = Blueprint("auth", __name__)
-log = logging.getLogger("roomops.security")
+# who typed a wrong password, in the audit trail: not known, only which staff member it was for
+FORM = "log-in form"
 # where a log-in opens, by the first right the person holds in the room
 HOME = (("floor", "desk.index"), ("cash", "cage.index"), ("deal", "dealer.index"),
         ("staff", "staff.index"), ("audit", "audit.index"))
@@ -36,23 +50,43 @@ def home(login: Login) -> str:
 
 
 @bp.route("/login", methods=["GET", "POST"])
+@throttle.login_limits
 def login() -> Response | str | tuple[str, int]:
     error = None
     if request.method == "POST":
         username = request.form.get("username", "").strip()
-        staff = db().scalar(select(Staff).where(Staff.username == username))
-        if staff and staff.active and verify_password(staff.password_hash,
-                                                      request.form.get("password", "")):
-            rooms = rooms_of(db(), staff.id)
-            if rooms:
-                _begin(staff, rooms[0])
-                log.info("login ok: %s from %s", username, request.remote_addr)
-                return redirect(_home_of(staff, rooms[0]))
+        password = request.form.get("password", "")
+        staff = _check(username, password)
+        rooms = rooms_of(db(), staff.id) if staff is not None else []
+        if staff is not None and rooms:
+            _begin(staff, rooms[0])
+            run(logged_in, password, request.remote_addr)
+            security_event("login.ok", staff_id=staff.id, room_id=rooms[0].id)
+            return redirect(_home_of(staff, rooms[0]))
+        if staff is not None:
+            security_event("login.refused", staff_id=staff.id, reason="no room")
             error = "You have no room to work in: ask an admin to give you a role (R61)."
         else:
-            log.warning("login failed: %r from %s", username, request.remote_addr)
+            security_event("login.failed", username=throttle.typed(username))
             error = "Wrong username or password."
     return render_template("login.html", error=error), 401 if error else 200
+
+
+def _check(username: str, password: str) -> Staff | None:
+    """The active staff member whose password this is. The password is checked once whether the
+    username is known or not (against a dummy hash when not, or when its staff member is
+    inactive): a refusal takes the same time either way and does not tell which usernames
+    exist. A wrong password for a known username is audited in the first room they work in."""
+    found = db().scalar(select(Staff).where(Staff.username == username))
+    staff = found if found is not None and found.active else None
+    if verify_password(staff.password_hash if staff else dummy_hash(), password) and staff:
+        return staff
+    rooms = rooms_of(db(), found.id) if found is not None else []
+    if found is not None and rooms:
+        with unit(db(), Actor(rooms[0].id, None, FORM, frozenset()), now()) as uow:
+            uow.run(login_failed, found.id, request.remote_addr)
+            uow.commit()
+    return None
 
 
 @bp.post("/rooms")
@@ -72,6 +106,7 @@ def switch_room() -> Response:
 @login_required  # type: ignore[untyped-decorator]  # Flask-Login ships no type information
 def logout() -> Response:
     run(end_sessions)  # every copy of the cookie, on every device, is refused from now on
+    security_event("logout", staff_id=current_user.id, room_id=current_user.room_id)
     logout_user()
     session.clear()
     return redirect(url_for("auth.login"))
@@ -117,7 +152,7 @@ def _load_staff(staff_id: str) -> Login | None:
     found = by_id(db(), int(staff_id), room) if isinstance(room, int) else None
     if found is not None and _current(found.staff):
         return found
-    log.info("session refused: staff %s from %s", staff_id, request.remote_addr)
+    security_event("session.refused", staff_id=int(staff_id))
     session.clear()  # the browser drops the dead cookie
     return None
 
@@ -129,8 +164,13 @@ def _load_from_token(req: object) -> Login | None:
         return None
     found = by_token(db(), hash_token(header[7:].strip()))
     if found is None:
-        log.warning("bad API token from %s", request.remote_addr)
+        security_event("api_token.refused")
     return found
+
+
+def _unauthorized(_app: Flask) -> None:
+    """A page asked for without a log-in (Flask-Login redirects to the log-in page)."""
+    security_event("access.refused", status=401, reason="not logged in")
 
 
 def _home_url() -> str:
@@ -142,6 +182,7 @@ def _my_rooms() -> list[Room]:
 
 
 def install(app: Flask) -> None:
+    user_unauthorized.connect(_unauthorized)  # once: blinker keeps one entry per receiver
     app.add_template_global(_home_url, "home_url")
     app.add_template_global(_my_rooms, "my_rooms")
     manager = LoginManager(app)

@@ -14,7 +14,7 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_login import current_user
 from werkzeug.wrappers import Response
 
-from roomops.auth.approval import approver
+from roomops.auth import throttle
 from roomops.desk.forms import form_data, parse, to_minor
 from roomops.errors import NotFound
 from roomops.ledger import cash_outs, dayclose, lookup, transit
@@ -79,6 +79,7 @@ def index() -> str:
 
 
 @bp.post("/desk/cage/cash-outs")
+@throttle.approval_limits
 def cash_out() -> Response:
     """R27/R28: a cash-out of a seat that ended (or of a playover of it that ended, R29), with a
     supervisor's approval typed in when the amount differs from the one recorded or is above the
@@ -88,7 +89,7 @@ def cash_out() -> Response:
     data["amount"] = to_minor(request.form.get("amount", ""))
     b = CashOut.model_validate(data)
     name = request.form.get("approver", "").strip()
-    by = approver(db(), current_user.room_id, name, request.form.get("approver_password", ""),
+    by = throttle.approver(db(), current_user.room_id, name, request.form.get("approver_password", ""),
                   "R28") if name else None
     row = run(cash_outs.cash_out, b.hold_id, b.amount, b.method, b.currency, b.idempotency_key,
               approver=by, playover_id=b.playover_id)

@@ -19,7 +19,8 @@ from roomops.db import INT_MAX
 from roomops.errors import Conflict, Forbidden, Invalid, NotFound
 from roomops.floor.bus import command
 from roomops.rooms.models import ROLES, Staff, StaffRole
-from roomops.rooms.passwords import check_policy, hash_password, verify_password
+from roomops.rooms.passwords import check_policy, hash_password, needs_rehash, verify_password
+from roomops.security_log import security_event
 from roomops.text import check_shown
 
 RULE = "R61"
@@ -208,6 +209,27 @@ def end_sessions(session: Session, actor: Actor, now: datetime) -> None:
     session.flush()
     record(session, actor, now, "staff.sessions_ended", ("staff", staff.id),
            session_version=staff.session_version)
+
+
+def logged_in(session: Session, actor: Actor, now: datetime, password: str,
+              address: str | None) -> None:
+    """R60, R61: the acting staff member has just logged in with ``password`` (checked): audited;
+    a password hashed the old way, or with other Argon2 parameters than today's, is hashed again
+    in the same transaction (docs/security.md, "Logins")."""
+    staff = _own(session, actor)
+    rehashed = needs_rehash(staff.password_hash)
+    if rehashed:
+        staff.password_hash = hash_password(password)
+        security_event("password.rehashed", staff_id=staff.id, room_id=actor.room_id)
+    record(session, actor, now, "staff.logged_in", ("staff", staff.id), address=address,
+           password_rehashed=rehashed)
+
+
+def login_failed(session: Session, actor: Actor, now: datetime, staff_id: int,
+                 address: str | None) -> None:
+    """R60: a wrong password for ``staff_id``, audited in the actor's room (the actor: whoever
+    typed it, unknown). A username no one has is in the security log only: it names no room."""
+    record(session, actor, now, "staff.login_failed", ("staff", staff_id), address=address)
 
 
 def _own(session: Session, actor: Actor) -> Staff:

@@ -11,6 +11,7 @@ from flask_login import current_user
 from werkzeug.wrappers import Response
 
 from roomops.errors import Forbidden
+from roomops.security_log import security_event
 from roomops.web.login import unauthorized
 
 # No log-in: the wall board, the phone page, the log-in page, the load balancer's health check,
@@ -65,6 +66,15 @@ RIGHTS: dict[str, str] = {
 }
 
 
+def api_unauthorized(message: str) -> Response:
+    """The API's 401: JSON naming R61, with the scheme to use; in the security log."""
+    security_event("access.refused", status=401, reason=message)
+    resp = jsonify(error=message, rule="R61")
+    resp.status_code = 401
+    resp.headers["WWW-Authenticate"] = 'Bearer realm="roomops"'
+    return resp
+
+
 def check() -> Response | None:
     """Before every request: public routes pass; anyone else logs in first (the API: 401); then
     the route's right (R61), refused with 403 naming what is needed."""
@@ -73,10 +83,7 @@ def check() -> Response | None:
         return None  # a 404 or 405 answers for itself
     if not current_user.is_authenticated:
         if request.path.startswith("/api/"):
-            resp = jsonify(error="log in, or send Authorization: Bearer <token>", rule="R61")
-            resp.status_code = 401
-            resp.headers["WWW-Authenticate"] = 'Bearer realm="roomops"'
-            return resp
+            return api_unauthorized("log in, or send Authorization: Bearer <token>")
         return unauthorized()
     right = RIGHTS.get(endpoint, "nobody") if endpoint not in ANY_STAFF else None
     if right is not None and not current_user.can(right):

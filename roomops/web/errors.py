@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Mapping
 
 from flask import Flask, g, jsonify, render_template, request
+from flask_login import current_user
+from flask_wtf.csrf import CSRFError
 from pydantic import ValidationError
 from sqlalchemy.exc import IntegrityError
 from werkzeug.exceptions import HTTPException
@@ -13,9 +14,11 @@ from werkzeug.wrappers import Response
 
 from roomops.errors import RoomopsError
 from roomops.schemas import SCHEDULE_RULES
+from roomops.security_log import security_event
 from roomops.web.money import room_money
 
-log = logging.getLogger("roomops.security")
+# the security log's event for a refusal, by status: someone kept out, someone slowed down
+EVENTS = {401: "access.refused", 403: "access.refused", 429: "throttled"}
 
 
 def wants_json() -> bool:
@@ -33,11 +36,12 @@ def describe(err: ValidationError) -> str:
 
 
 def refusal(message: str, rule: str | None, status: int,
-            amounts: Mapping[str, int] | None = None) -> Response:
-    """Roll back whatever the request wrote, log the refusal, answer 4xx (never half-written).
-    ``amounts``: those the message names, also given to the API in minor units."""
+            amounts: Mapping[str, int] | None = None, **logged: object) -> Response:
+    """Roll back whatever the request wrote, log the refusal (with ``logged``), answer 4xx (never
+    half-written). ``amounts``: those the message names, also given to the API in minor units."""
     _roll_back()
-    log.info("refused %s %s: %s (%s) status=%s", request.method, request.path, message, rule, status)
+    security_event(EVENTS.get(status, "request.refused"), status=status, rule=rule,
+                   reason=message, **logged)
     if wants_json():
         resp = jsonify(error=message, rule=rule, **({"amounts": amounts} if amounts else {}))
         resp.status_code = status
@@ -78,3 +82,11 @@ def install(app: Flask) -> None:
             resp.headers.extend((k, v) for k, v in err.get_headers() if k.lower() != "content-type")
             return resp
         return err.get_response()
+
+    @app.errorhandler(CSRFError)
+    def _csrf(err: CSRFError) -> Response:
+        # checked before the view, so before anything loaded the staff member: load them now
+        who = ({"staff_id": current_user.id, "room_id": current_user.room_id}
+               if current_user.is_authenticated else {})
+        security_event("csrf.failed", status=400, reason=err.description, **who)
+        return _http(err)

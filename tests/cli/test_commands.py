@@ -25,7 +25,7 @@ def test_create_room_and_staff(app, session):
     staff = session.scalar(select(Staff).where(Staff.username == "alice"))
     room = session.scalar(select(Room).where(Room.slug == "vic"))
     assert roles_in(session, staff.id, room.id) == {"admin", "supervisor"}
-    assert PASSWORD not in staff.password_hash
+    assert staff.password_hash.startswith("$argon2id$")
     audit = session.scalar(select(AuditEvent).where(AuditEvent.action == "staff.created"))
     assert audit.actor == "console" and audit.detail["roles"] == ["admin", "supervisor"]
 

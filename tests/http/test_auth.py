@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 import re
 
 import pytest
@@ -13,23 +12,23 @@ from tests.conftest import login
 from tests.factories import PASSWORD
 
 
-def test_login_ok_goes_to_the_desk(client, room, session, caplog):
+def test_login_ok_goes_to_the_desk(client, room, session, security_log):
     session.commit()
-    with caplog.at_level(logging.INFO, logger="roomops.security"):
-        resp = client.post("/login", data={"username": "main-supervisor", "password": PASSWORD})
+    resp = client.post("/login", data={"username": "main-supervisor", "password": PASSWORD})
     assert resp.status_code == 302 and resp.headers["Location"].endswith("/desk")
-    assert any("login ok: main-supervisor" in r.getMessage() for r in caplog.records)
+    [ok] = security_log.named("login.ok")
+    assert ok["staff_id"] == room.staff["supervisor"].id and ok["level"] == "INFO"
     assert client.get("/desk").status_code == 200
 
 
 @pytest.mark.parametrize("username,password", [("main-supervisor", "wrong"), ("nobody", PASSWORD)])
-def test_failed_login_is_refused_and_logged_as_warning(client, room, session, caplog, username, password):
+def test_failed_login_is_refused_and_logged_as_warning(client, room, session, security_log,
+                                                       username, password):
     session.commit()
-    with caplog.at_level(logging.INFO, logger="roomops.security"):
-        resp = client.post("/login", data={"username": username, "password": password})
+    resp = client.post("/login", data={"username": username, "password": password})
     assert resp.status_code == 401 and "Wrong username or password" in resp.text
-    warnings = [r for r in caplog.records if r.name == "roomops.security" and r.levelno == logging.WARNING]
-    assert warnings and username in warnings[0].getMessage()
+    [failed] = security_log.named("login.failed")
+    assert failed["level"] == "WARNING" and failed["username"] == username
     assert client.get("/desk").status_code == 302  # still not logged in
 
 

@@ -13,16 +13,17 @@ from roomops.errors import Invalid, NotFound
 from roomops.rooms.models import Player
 from roomops.rooms.services import create_room
 from roomops.rooms.staff import create_staff
+from tests.factories import PASSWORD
 
 
 def test_a_room_or_staff_name_with_an_override_is_refused(session, now, room):
     with pytest.raises(Invalid, match=r"name: may not contain U\+202E"):
         create_room(session, now, slug="other", name="Main\u202eRoom")
     with pytest.raises(Invalid, match=r"display_name: may not contain U\+0007"):
-        create_staff(session, console(room.room.id), now, username="bell", password="x" * 12,
+        create_staff(session, console(room.room.id), now, username="bell", password=PASSWORD,
                      roles=("dealer",), display_name="Bell\x07")
     with pytest.raises(Invalid, match=r"username: may not contain U\+2066"):
-        create_staff(session, console(room.room.id), now, username="iso\u2066", password="x" * 12,
+        create_staff(session, console(room.room.id), now, username="iso\u2066", password=PASSWORD,
                      roles=("dealer",))  # a username is shown too (the audit trail's actor)
 
 
