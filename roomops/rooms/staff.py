@@ -17,7 +17,7 @@ from roomops.actors import ROLE_RIGHTS, Actor, rights_of
 from roomops.audit.service import record
 from roomops.db import INT_MAX
 from roomops.errors import Conflict, Forbidden, Invalid, NotFound
-from roomops.floor.bus import command
+from roomops.floor.bus import after_commit, command
 from roomops.rooms.models import ROLES, Staff, StaffRole
 from roomops.rooms.passwords import check_policy, hash_password, needs_rehash, verify_password
 from roomops.security_log import security_event
@@ -115,7 +115,7 @@ def create_staff(session: Session, actor: Actor, now: datetime, *, username: str
     session.add(staff)
     session.flush()
     _grant(session, staff, actor.room_id, chosen, now)
-    record(session, actor, now, "staff.created", ("staff", staff.id), username=username,
+    _changed(session, actor, now, "staff.created", staff, username=username,
            roles=sorted(chosen))
     return staff
 
@@ -143,7 +143,7 @@ def set_roles(session: Session, actor: Actor, now: datetime, username: str,
                                             StaffRole.role.not_in(chosen)))
     _grant(session, staff, actor.room_id, chosen - before, now)
     end_all(staff)
-    record(session, actor, now, "staff.roles_changed", ("staff", staff.id),
+    _changed(session, actor, now, "staff.roles_changed", staff,
            before=sorted(before), after=sorted(chosen))
     return staff
 
@@ -158,7 +158,7 @@ def reset_password(session: Session, actor: Actor, now: datetime, staff_id: int,
     check_policy(password, staff.username)
     staff.password_hash = hash_password(password)
     end_all(staff)
-    record(session, actor, now, "staff.password_reset", ("staff", staff.id))
+    _changed(session, actor, now, "staff.password_reset", staff)
     return staff
 
 
@@ -175,7 +175,7 @@ def change_password(session: Session, actor: Actor, now: datetime, current: str,
     check_policy(new, staff.username)
     staff.password_hash = hash_password(new)
     end_all(staff)
-    record(session, actor, now, "staff.password_changed", ("staff", staff.id))
+    _changed(session, actor, now, "staff.password_changed", staff)
     return staff
 
 
@@ -195,8 +195,8 @@ def set_active(session: Session, actor: Actor, now: datetime, staff_id: int, act
         raise Invalid("deactivating a staff member needs a reason (they left, say)", RULE)
     staff.active = active
     end_all(staff)
-    record(session, actor, now, "staff.activated" if active else "staff.deactivated",
-           ("staff", staff.id), reason=reason.strip() or None)
+    _changed(session, actor, now, "staff.activated" if active else "staff.deactivated", staff,
+             reason=reason.strip() or None)
     return staff
 
 
@@ -230,6 +230,16 @@ def login_failed(session: Session, actor: Actor, now: datetime, staff_id: int,
     """R60: a wrong password for ``staff_id``, audited in the actor's room (the actor: whoever
     typed it, unknown). A username no one has is in the security log only: it names no room."""
     record(session, actor, now, "staff.login_failed", ("staff", staff_id), address=address)
+
+
+def _changed(session: Session, actor: Actor, now: datetime, action: str, staff: Staff,
+             reason: str | None = None, **detail: object) -> None:
+    """A change to a person's log-in: audited (R60) and, once committed, a security event (ASVS
+    V7: role and password changes); ``detail`` never holds a password."""
+    record(session, actor, now, action, ("staff", staff.id), reason, **detail)
+    staff_id, by, room_id = staff.id, actor.label, actor.room_id
+    after_commit(session, lambda: security_event(action, staff_id=staff_id, by=by,
+                                                 room_id=room_id, **detail))
 
 
 def _own(session: Session, actor: Actor) -> Staff:

@@ -13,7 +13,7 @@ from sqlalchemy import select
 from roomops.config import Settings
 from roomops.factory import create_app
 from roomops.rooms.models import Staff
-from roomops.rooms.services import hash_token
+from roomops.rooms.staff import hash_token
 from roomops.security_log import configure
 from tests.conftest import login
 from tests.factories import PASSWORD
@@ -108,3 +108,20 @@ def test_v7_the_lines_can_go_to_a_file(db_url, engine, sessions, clock, room, se
     app.test_client().post("/login", data={"username": "nobody", "password": WRONG})
     [line] = log_file.read_text().splitlines()
     assert json.loads(line)["event"] == "login.failed" and WRONG not in line
+
+
+def test_v7_role_and_password_changes_are_security_events(client, room, session, security_log):
+    """ASVS V7: who changed whose roles or password, once committed; never the password."""
+    session.commit()
+    admin = login(client, "main-admin")
+    dealer = room.staff["dealer"]
+    admin.post("/staff/roles", data={"username": "main-dealer", "role": ["dealer", "cashier"]})
+    admin.post(f"/staff/{dealer.id}/password", data={"password": "a much longer secret"})
+    admin.post(f"/staff/{dealer.id}/active", data={"active": "0", "reason": "left"})
+    admin.post("/staff", data={"username": "x", "password": "short", "role": "dealer"})  # refused
+    changes = [e for e in security_log.events if str(e["event"]).startswith("staff.")]
+    assert [(e["event"], e["staff_id"], e["by"], e["room_id"]) for e in changes] == [
+        (action, dealer.id, "main-admin", room.room.id)
+        for action in ("staff.roles_changed", "staff.password_reset", "staff.deactivated")]
+    assert changes[0]["after"] == ["cashier", "dealer"]
+    assert "a much longer secret" not in security_log.text
