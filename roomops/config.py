@@ -30,6 +30,10 @@ def _secret_key() -> str:
 class Settings:
     database_url: str = field(default_factory=lambda: os.environ.get(
         "ROOMOPS_DATABASE_URL", f"sqlite:///{(INSTANCE / 'roomops.db').absolute()}"))
+    # The tables' owner, who runs the migrations and `db create-roles` (docs/security.md, "The
+    # books"); empty: the app's own URL (SQLite, or one PostgreSQL role for both)
+    owner_database_url: str = field(default_factory=lambda: os.environ.get(
+        "ROOMOPS_OWNER_DATABASE_URL", ""))
     # embedded: the scheduler runs inside the web process; off: run `flask scheduler` separately.
     scheduler: str = field(default_factory=lambda: os.environ.get("ROOMOPS_SCHEDULER", "embedded"))
     sweep_seconds: float = field(
@@ -61,6 +65,11 @@ class Settings:
         if self.session_idle_minutes <= 0 or self.session_max_hours <= 0:
             raise ValueError("ROOMOPS_SESSION_IDLE_MINUTES and ROOMOPS_SESSION_MAX_HOURS must be "
                              "more than 0")
+
+    @property
+    def owner_url(self) -> str:
+        """The URL migrations and grants connect with: the owner's, else the app's own."""
+        return self.owner_database_url or self.database_url
 
     @property
     def https(self) -> bool:
