@@ -32,6 +32,10 @@ def _secret_key() -> str:
 class Settings:
     database_url: str = field(default_factory=lambda: os.environ.get(
         "ROOMOPS_DATABASE_URL", f"sqlite:///{(INSTANCE / 'roomops.db').absolute()}"))
+    # The tables' owner, who runs the migrations and `db create-roles` (docs/security.md, "The
+    # books"); empty: the app's own URL (SQLite, or one PostgreSQL role for both)
+    owner_database_url: str = field(default_factory=lambda: os.environ.get(
+        "ROOMOPS_OWNER_DATABASE_URL", ""))
     # embedded: the scheduler runs inside the web process; off: run `flask scheduler` separately.
     scheduler: str = field(default_factory=lambda: os.environ.get("ROOMOPS_SCHEDULER", "embedded"))
     sweep_seconds: float = field(
@@ -88,6 +92,11 @@ class Settings:
                                  f"(got {limit!r})") from None
         if self.trusted_proxies < 0:
             raise ValueError("ROOMOPS_TRUSTED_PROXIES must be 0 or more")
+
+    @property
+    def owner_url(self) -> str:
+        """The URL migrations and grants connect with: the owner's, else the app's own."""
+        return self.owner_database_url or self.database_url
 
     @property
     def https(self) -> bool:

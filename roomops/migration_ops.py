@@ -8,7 +8,8 @@ from alembic import op
 
 
 def append_only(table: str) -> None:
-    """R60: the database refuses to change or delete a row of ``table``."""
+    """R60: the database refuses to change or delete a row of ``table`` (and, on PostgreSQL, to
+    empty it with TRUNCATE, which fires no row trigger). SQLite has no TRUNCATE."""
     if op.get_context().dialect.name == "postgresql":
         op.execute(
             "CREATE OR REPLACE FUNCTION roomops_append_only() RETURNS trigger AS $$ BEGIN "
@@ -18,6 +19,7 @@ def append_only(table: str) -> None:
             f"CREATE TRIGGER {table}_append_only BEFORE UPDATE OR DELETE ON {table} "
             "FOR EACH ROW EXECUTE FUNCTION roomops_append_only()"
         )
+        no_truncate(table)
         return
     for verb in ("UPDATE", "DELETE"):
         op.execute(
@@ -26,9 +28,19 @@ def append_only(table: str) -> None:
         )
 
 
+def no_truncate(table: str) -> None:
+    """R60 on PostgreSQL: TRUNCATE of append-only ``table`` refused by a statement trigger, made
+    again if it is there (``append_only`` makes it for a new table; migration 0031 for the tables
+    made before it)."""
+    op.execute(f"DROP TRIGGER IF EXISTS {table}_no_truncate ON {table}")
+    op.execute(f"CREATE TRIGGER {table}_no_truncate BEFORE TRUNCATE ON {table} "
+               "FOR EACH STATEMENT EXECUTE FUNCTION roomops_append_only()")
+
+
 def drop_append_only(table: str) -> None:
     if op.get_context().dialect.name == "postgresql":
         op.execute(f"DROP TRIGGER IF EXISTS {table}_append_only ON {table}")
+        op.execute(f"DROP TRIGGER IF EXISTS {table}_no_truncate ON {table}")
         # the function is shared by every append-only table: dropped with the last trigger
         op.execute("DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_trigger t JOIN pg_proc p "
                    "ON p.oid = t.tgfoid WHERE p.proname = 'roomops_append_only') THEN "

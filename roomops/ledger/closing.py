@@ -157,6 +157,15 @@ def check_counts_complete(who: str, expected: Mapping[int | None, int],
                        "R54")
 
 
+def closed_now(shift: int, closes_day: bool, by_shift: Iterable[Line]) -> tuple[int, int]:
+    """R54: the rows and total a closed ``shift`` holds now, from its day's rows per shift
+    (``Line.key``: the shift number): its own rows and, when its close closed the day, those of
+    higher shift numbers (``roomops.ledger.report``). Equal to the close's figures unless the
+    ledger was changed after the close."""
+    lines = [x for x in by_shift if x.key == shift or (closes_day and int(x.key or 0) > shift)]
+    return sum(x.entries for x in lines), sum(x.amount for x in lines)
+
+
 def reconciles(total: Line, *parts: Iterable[Line]) -> bool:
     """R52: each breakdown of the day (per table, game, kind, staff, shift) adds up exactly to the total,
     in rows and in amount."""

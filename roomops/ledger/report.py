@@ -21,7 +21,7 @@ from sqlalchemy import ColumnElement, Select, func, select
 from sqlalchemy.orm import QueryableAttribute, Session
 
 from roomops.games.models import Game, Table
-from roomops.ledger.closing import Line, reconciles, variance
+from roomops.ledger.closing import Line, closed_now, reconciles, variance
 from roomops.ledger.models import DayClose, DayCount, LedgerEntry
 from roomops.ledger.rules import method_name
 from roomops.money import Money
@@ -74,12 +74,8 @@ class DayReport:
     def as_closed(self) -> bool:
         """R54: each closed shift's figures are still the ones closed (rows and total); always
         true while nothing is closed. False would mean a row reached a shift after its close."""
-        def now(close: DayClose) -> tuple[int, int]:
-            lines = [x for x in self.by_shift if x.key == close.shift_no
-                     or (close.closes_day and int(x.key or 0) > close.shift_no)]
-            return sum(x.entries for x in lines), sum(x.amount for x in lines)
-
-        return all(now(c) == (c.entries, c.expected_total) for c in self.closes)
+        return all(closed_now(c.shift_no, c.closes_day, self.by_shift) == (c.entries, c.expected_total)
+                   for c in self.closes)
 
 
 def _day(room_id: int, day: date, shift: int | None = None,
