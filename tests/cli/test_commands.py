@@ -146,7 +146,8 @@ def test_serve_freezes_what_start_up_built(app, monkeypatch):
     """The objects start-up made are frozen before serving: full garbage collections then leave
     them alone (~0.5 ms instead of ~40 ms a collection, docs/benchmarks.md)."""
     frozen: list[int] = []
-    monkeypatch.setattr("roomops.cli.waitress.serve", lambda *_a, **_kw: frozen.append(gc.get_freeze_count()))
+    monkeypatch.setattr("roomops.cli.running.waitress.serve",
+                        lambda *_a, **_kw: frozen.append(gc.get_freeze_count()))
     try:
         out = app.test_cli_runner().invoke(args=["serve", "--port", "5999"])
     finally:
