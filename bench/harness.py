@@ -44,6 +44,7 @@ from roomops import migrate  # noqa: E402
 from roomops.clock import FrozenClock  # noqa: E402
 from roomops.config import Settings  # noqa: E402
 from roomops.factory import create_app  # noqa: E402
+from roomops.web import access  # noqa: E402
 
 DEFAULT_PG = "postgresql+psycopg://postgres@127.0.0.1:5432/"
 API = "/api/v1"
@@ -193,8 +194,10 @@ class Bench:
         self.clock = FrozenClock(roomgen.NOW)
         settings = Settings(database_url=url, scheduler="off", secret_key="bench")
         self.app: Flask = create_app(settings, clock=self.clock)
-        # The floor: a route doing nothing, served by the same app, hooks and server as the rest.
+        # The floor: a route doing nothing, served by the same app, hooks and server as the rest,
+        # needing the right the desk's reads need (R61's route matrix checks it like theirs)
         self.app.add_url_rule(self.FLOOR, "bench_floor", lambda: "ok")
+        access.RIGHTS.setdefault("bench_floor", "floor")
         self.ext = self.app.extensions["roomops"]
         self.engine: Engine = self.ext.engine
         self.built = build_room(self.engine, spec, label)
