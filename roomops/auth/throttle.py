@@ -16,6 +16,7 @@ from typing import TypeVar, cast
 from flask import Flask, current_app, g, render_template, request
 from flask_limiter import Limiter, RateLimitExceeded, RouteLimit
 from flask_limiter.util import get_remote_address
+from flask_login import current_user
 from sqlalchemy.orm import Session
 from werkzeug.wrappers import Response
 
@@ -28,6 +29,7 @@ from roomops.web.errors import refusal, wants_json
 
 TYPED_MAX = 100  # characters of a typed username kept as a key (and logged)
 LOGIN = "auth.login"
+PASSWORD = "account.password"
 
 # One per process, as the app's CSRFProtect: the decorators below are bound to it at import,
 # each app (``install``) gives it its storage.
@@ -115,6 +117,21 @@ def approver(session: Session, room_id: int, username: str, password: str, rule:
         raise
 
 
+def _own_account() -> str:
+    return f"staff:{current_user.id}"
+
+
+def _wrong_password(response: Response) -> bool:
+    return response.status_code == 403
+
+
+# a desk left logged in: whoever sits at it cannot try current passwords without end (ASVS V2.2.1)
+password_limits = _throttle(
+    limiter.limit(_per_account, key_func=_own_account, methods=["POST"],
+                  deduct_when=_wrong_password,
+                  error_message="Too many wrong current passwords for this log-in"))
+
+
 def _wait() -> str:
     """How long until the limit that was hit lets one more through."""
     hit = limiter.current_limit
@@ -126,12 +143,14 @@ def _wait() -> str:
 def _throttled(err: RateLimitExceeded) -> Response | tuple[str, int]:
     login = request.endpoint == LOGIN
     message = f"{err.description}: try again in {_wait()}."
-    username = _login_username() if login else _approver_username()
     if login and not wants_json():
-        security_event("throttled", status=429, username=username, reason=message)
+        security_event("throttled", status=429, username=_login_username(), reason=message)
         return render_template("login.html", error=message), 429
+    if request.endpoint == PASSWORD:
+        return refusal(message, "R61", 429, username=current_user.username)
     # a log-in asking for JSON, or an approval at the cage or through the API
-    return refusal(message, "R61" if login else "R28", 429, username=username)
+    return refusal(message, "R61" if login else "R28", 429,
+                   username=_login_username() if login else _approver_username())
 
 
 def install(app: Flask) -> None:

@@ -10,6 +10,7 @@ from flask import current_app
 from flask.cli import with_appcontext
 
 from roomops.cli.common import command_unit, log_to_console
+from roomops.config import Settings
 from roomops.rooms.services import create_room
 from roomops.runtime import ext
 
@@ -66,7 +67,14 @@ def serve_cmd(host: str, port: int, threads: int) -> None:
     # full garbage collections that come every few hundred requests leave it alone and take
     # ~0.5 ms instead of ~40 ms in the middle of some request (docs/benchmarks.md).
     gc.freeze()
-    waitress.serve(app, host=host, port=port, threads=threads, ident="roomops")
+    waitress.serve(app, host=host, port=port, threads=threads, **server_options(ext().settings))
+
+
+def server_options(settings: Settings) -> dict[str, object]:
+    """waitress's settings. Behind trusted proxies (``ROOMOPS_TRUSTED_PROXIES``) waitress keeps
+    their ``X-Forwarded-*`` headers, which it drops by default, for the app's ProxyFix to read:
+    else every client would be counted and logged as the proxy (docs/security.md)."""
+    return {"ident": "roomops", "clear_untrusted_proxy_headers": settings.trusted_proxies == 0}
 
 
 @click.command("scheduler", help="Run only the scheduler (one per deployment with several workers).")

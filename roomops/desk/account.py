@@ -6,6 +6,7 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_login import current_user
 from werkzeug.wrappers import Response
 
+from roomops.auth import throttle
 from roomops.auth.current import rooms_of
 from roomops.auth.views import renew
 from roomops.rooms.staff import change_password, roles_in
@@ -24,6 +25,7 @@ def index() -> str:
 
 
 @bp.post("/account/password")
+@throttle.password_limits
 def password() -> Response:
     """Every other log-in of theirs ends; this one goes on under the new session version."""
     form = request.form

@@ -152,7 +152,8 @@ def set_roles(session: Session, actor: Actor, now: datetime, username: str,
 def reset_password(session: Session, actor: Actor, now: datetime, staff_id: int,
                    password: str) -> Staff:
     """R61: an admin sets a new password for someone of their room who forgot theirs; their
-    log-ins end. The admin tells them the password; they change it at their next log-in."""
+    log-ins end. The admin tells them the password; they can change it on their account page
+    (nothing makes them: docs/security.md, V2.3.1)."""
     actor.require("staff")
     staff = staff_of_room(session, staff_id, actor.room_id, RULE)
     check_policy(password, staff.username)

@@ -27,6 +27,10 @@ HEADERS = {
     "Referrer-Policy": "same-origin",
 }
 HSTS = "max-age=31536000; includeSubDomains"  # a year: browsers refuse plain HTTP to the host
+# ASVS V8.2.1: an answer that says nothing of caching is not kept (a shared desk PC's browser
+# keeps no cage figures or names after log-out); the board, the desk's live fragments and the
+# static files say how they are cached themselves
+NOT_KEPT = "no-store"
 
 
 def secure(resp: Response) -> Response:
@@ -34,6 +38,7 @@ def secure(resp: Response) -> Response:
     over HTTPS or the deployment's public address is https:// (TLS ended at a proxy)."""
     for name, value in HEADERS.items():
         resp.headers.setdefault(name, value)
+    resp.headers.setdefault("Cache-Control", NOT_KEPT)
     if request.is_secure or ext().settings.https:
         resp.headers.setdefault("Strict-Transport-Security", HSTS)
     return resp

@@ -318,3 +318,16 @@ def test_the_report_csv_writes_formulas_as_text_and_amounts_as_numbers(client, r
     assert ["table", str(table.id), "'=1+2", "1", "100.00"] in rows
     assert [str(table.id), "'=1+2", "main-cashier", "95.00", "100.00", "-5.00", "'-5 @bar", "1"] in rows
     refused(cashier.get(f"/tables/{2**31}/rake-downs"), 404, None)
+
+
+def test_v8_2_1_pages_with_names_or_money_are_not_kept_by_the_browser(client, room, session):
+    """A shared desk PC's browser keeps no cage figures, names or staff lists after log-out: an
+    answer that does not say how it is cached is ``no-store``; the board, the desk's polled
+    fragment and the static files keep their own (revalidated) caching."""
+    session.commit()
+    sup = login(client, "main-supervisor")
+    for path in ("/desk/cage", "/desk/fees", "/desk/cage/report", "/audit", "/account",
+                 "/api/v1/room", "/login"):
+        assert sup.get(path).headers["Cache-Control"] == "no-store", path
+    for path in ("/board", "/desk", "/static/roomops.css"):
+        assert sup.get(path).headers["Cache-Control"] != "no-store", path

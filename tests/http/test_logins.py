@@ -6,9 +6,14 @@ replaced at the next log-in in its transaction, audited."""
 from __future__ import annotations
 
 import os
+import threading
+import urllib.error
+import urllib.parse
+import urllib.request
 
 import pytest
 import redis
+import waitress
 from argon2 import PasswordHasher
 from flask.testing import FlaskClient
 from sqlalchemy import select
@@ -16,6 +21,7 @@ from werkzeug.security import generate_password_hash
 
 from roomops.audit.models import AuditEvent
 from roomops.auth.throttle import limiter
+from roomops.cli.running import server_options
 from roomops.config import Settings
 from roomops.factory import create_app
 from roomops.rooms.passwords import verify_password
@@ -238,3 +244,43 @@ def test_r60_log_ins_and_failed_log_ins_are_in_the_audit_trail(client, room, ses
     assert [(r.action, r.entity_id, r.actor_id, r.actor) for r in rows] == [
         ("staff.login_failed", sup, None, "log-in form"),
         ("staff.logged_in", sup, sup, "main-supervisor")]
+
+
+def test_v2_2_1_wrong_current_passwords_on_a_desk_left_logged_in_are_throttled(make_client):
+    """Whoever sits at a desk left logged in cannot try current passwords without end."""
+    me = login(make_client(login_limit_per_account="2 per 15 minutes"), "main-cashier")
+    tries = [me.post("/account/password", data={"current": f"not it {i}", "new": "x" * 20,
+                                                 "repeat": "x" * 20}).status_code
+             for i in range(3)]
+    assert tries == [403, 403, 429]
+    right = me.post("/account/password", data={"current": PASSWORD, "new": "a much longer secret",
+                                               "repeat": "a much longer secret"})
+    assert right.status_code == 429 and "Too many wrong current passwords" in right.text
+
+
+@pytest.mark.parametrize("proxies, seen", [(1, "192.0.2.7"), (0, "127.0.0.1")])
+def test_behind_a_proxy_waitress_passes_the_clients_address_on(db_url, engine, sessions, clock,
+                                                               room, session, security_log,
+                                                               proxies, seen):
+    """Through waitress as `flask serve` runs it: with a trusted proxy the client's address in
+    X-Forwarded-For reaches the app (waitress drops it by default); without one it is ignored."""
+    session.commit()
+    app = create_app(Settings(database_url=db_url, scheduler="off", secret_key="test",
+                              testing=True, trusted_proxies=proxies),
+                     clock=clock, engine=engine, WTF_CSRF_ENABLED=False)
+    app.extensions["roomops"].sessions = app.extensions["roomops"].read_sessions = sessions
+    server = waitress.create_server(app, host="127.0.0.1", port=0, threads=1,
+                                    **server_options(app.extensions["roomops"].settings))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        body = urllib.parse.urlencode({"username": "main-cashier", "password": "wrong"}).encode()
+        req = urllib.request.Request(f"http://127.0.0.1:{server.effective_port}/login", data=body,
+                                     headers={"X-Forwarded-For": "192.0.2.7"})
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(req, timeout=10)
+        assert refused.value.code == 401
+    finally:
+        server.close()
+        thread.join(timeout=10)
+    assert security_log.named("login.failed")[-1]["address"] == seen
