@@ -22,6 +22,7 @@ from roomops.config import DEV_PUBLIC_URL, Settings
 from roomops.db import INT_MAX
 from roomops.factory import create_app
 from roomops.schemas import MAX_AMOUNT, MAX_TOTAL
+from roomops.web import access
 from roomops.web.headers import CSP, HEADERS, HSTS
 from tests.conftest import login
 from tests.http.test_api import GAME, Api, refused, token_for
@@ -331,3 +332,28 @@ def test_v8_2_1_pages_with_names_or_money_are_not_kept_by_the_browser(client, ro
         assert sup.get(path).headers["Cache-Control"] == "no-store", path
     for path in ("/board", "/desk", "/static/roomops.css"):
         assert sup.get(path).headers["Cache-Control"] != "no-store", path
+
+
+def test_v5_3_3_a_name_with_markup_is_shown_as_text(client, room, session, now):
+    """ASVS V5.3.3: Jinja escapes every name it shows; markup typed as a name never runs."""
+    room.player(now, "<script>alert(1)</script>", "<b>Bold</b>")
+    session.commit()
+    page = login(client, "main-supervisor").get("/desk").text
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "<script>alert(1)" not in page
+
+
+def test_v7_4_1_an_unexpected_error_is_a_generic_500_with_the_headers(app, client, monkeypatch):
+    """ASVS V7.4.1: no stack trace or detail reaches the client; JSON on the API."""
+    app.config["PROPAGATE_EXCEPTIONS"] = False  # as in production: testing raises instead
+
+    def boom() -> str:
+        raise RuntimeError("secret detail")
+
+    app.add_url_rule("/boom", "boom", boom)
+    app.add_url_rule("/api/v1/boom", "api_boom", boom)
+    monkeypatch.setattr(access, "PUBLIC", access.PUBLIC | {"boom", "api_boom"})
+    page, api = client.get("/boom"), client.get("/api/v1/boom")
+    for resp in (page, api):
+        assert resp.status_code == 500 and resp.headers["X-Frame-Options"] == "DENY"
+        assert "secret detail" not in resp.text and "Traceback" not in resp.text
+    assert api.is_json and api.json["error"]

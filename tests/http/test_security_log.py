@@ -125,3 +125,10 @@ def test_v7_role_and_password_changes_are_security_events(client, room, session,
         for action in ("staff.roles_changed", "staff.password_reset", "staff.deactivated")]
     assert changes[0]["after"] == ["cashier", "dealer"]
     assert "a much longer secret" not in security_log.text
+
+
+def test_v7_3_1_a_typed_line_break_stays_inside_one_json_line(client, security_log):
+    """ASVS V7.3.1: what an attacker types cannot forge a log line."""
+    client.post("/login", data={"username": 'x\n{"event": "login.ok"}', "password": "wrong"})
+    [line] = security_log.text.splitlines()
+    assert json.loads(line)["event"] == "login.failed"

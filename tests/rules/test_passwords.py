@@ -45,6 +45,22 @@ def test_r61_the_policy_takes_long_unguessable_ones(password):
     check_policy(password, "main-supervisor")
 
 
+@pytest.mark.parametrize("password", ["lange Straße über Brücken", "café crème brûlée noir",
+                                      "🂡 ace of spades wins 🂡", "  spaces inside  and out  "])
+def test_v2_1_4_any_printable_unicode_and_spaces_are_taken_and_kept_as_typed(password):
+    """ASVS V2.1.3/V2.1.4: no character is refused or dropped; spaces count."""
+    check_policy(password, "main-supervisor")
+    stored = hash_password(password)
+    assert verify_password(stored, password) and not verify_password(stored, password + " ")
+
+
+def test_v2_1_3_long_passwords_are_not_truncated():
+    """Two 100-character passwords that differ only after the 72nd (bcrypt's limit) differ."""
+    base = "lantern cashbox river " * 4
+    first, second = base[:99] + "a", base[:99] + "b"
+    assert not verify_password(hash_password(first), second)
+
+
 def test_r61_hashes_are_argon2id_salted_and_verified():
     first, second = hash_password(PASSWORD), hash_password(PASSWORD)
     assert first.startswith("$argon2id$") and first != second  # a salt each
