@@ -7,7 +7,8 @@ Amounts are integer minor units (R52); bounds keep out-of-range numbers away fro
 from __future__ import annotations
 
 from itertools import pairwise
-from typing import Annotated, Literal
+from types import UnionType
+from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 from pydantic import (
     AfterValidator,
@@ -16,9 +17,11 @@ from pydantic import (
     ConfigDict,
     Field,
     StringConstraints,
+    ValidationInfo,
     field_validator,
     model_validator,
 )
+from pydantic_core import PydanticCustomError
 
 from roomops.blinds.missed import NewPlayerPosting
 from roomops.blinds.penalties import PenaltyKind
@@ -44,6 +47,9 @@ Id = Annotated[int, Field(ge=1, le=INT_MAX)]
 Money = Annotated[int, Field(strict=True, ge=1, le=MAX_AMOUNT, description="integer minor units")]
 MoneyOrZero = Annotated[int, Field(strict=True, ge=0, le=MAX_AMOUNT,
                                    description="integer minor units")]
+# A yes or no is strict too: 0, 1 and "true" are refused, as the document says boolean (the
+# desk's forms turn a checkbox into True or False first).
+Flag = Annotated[bool, Field(strict=True)]
 
 
 def _shown_note(text: str) -> str:
@@ -73,8 +79,26 @@ def storable(value: object) -> object:
     return value
 
 
+def _types(annotation: Any) -> set[Any]:
+    """The types a field's annotation takes, through Annotated, unions and optionals."""
+    if get_origin(annotation) in (Annotated, Union, UnionType):
+        return {t for arg in get_args(annotation) for t in _types(arg)}
+    return {annotation}
+
+
 class Body(BaseModel):
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _no_boolean_as_number(cls, value: object, info: ValidationInfo) -> object:
+        """JSON's true and false are no numbers, though pydantic would take them as 1 and 0 (an
+        amount is strict anyway, R52; a count, a percent or a limit is not)."""
+        if isinstance(value, bool) and info.field_name is not None:
+            takes = _types(cls.model_fields[info.field_name].annotation)
+            if int in takes and bool not in takes:
+                raise PydanticCustomError("int_type", "Input should be a valid integer")
+        return value
 
     @field_validator("*", mode="after")
     @classmethod
@@ -263,12 +287,12 @@ class GameConditions(ScheduleFields):
     rake_bp: RakeBp = 0
     rake_cap: MoneyOrZero = 0
     smallest_chip: SmallestChip | None = None  # R51: not given, the small blind
-    rake_min_one_chip: bool = False  # R51
-    straddle_allowed: bool = False
+    rake_min_one_chip: Flag = False  # R51
+    straddle_allowed: Flag = False
     max_straddles: Annotated[int, Field(ge=0, le=8)] = 0
-    button_straddle: bool = False
-    straddle_sanction: bool = False  # R40: straddles need the supervisor's sanction
-    rake_no_flop_no_drop: bool = True  # R51
+    button_straddle: Flag = False
+    straddle_sanction: Flag = False  # R40: straddles need the supervisor's sanction
+    rake_no_flop_no_drop: Flag = True  # R51
     rake_recorded: RakeRecorded = "per_hand"  # R51: per hand or per dealer down
 
     @model_validator(mode="after")
@@ -297,12 +321,12 @@ class GameChange(ScheduleFields):
     rake_bp: RakeBp | None = None
     rake_cap: MoneyOrZero | None = None
     smallest_chip: SmallestChip | None = None
-    rake_min_one_chip: bool | None = None
-    straddle_allowed: bool | None = None
+    rake_min_one_chip: Flag | None = None
+    straddle_allowed: Flag | None = None
     max_straddles: Annotated[int, Field(ge=0, le=8)] | None = None
-    button_straddle: bool | None = None
-    straddle_sanction: bool | None = None
-    rake_no_flop_no_drop: bool | None = None
+    button_straddle: Flag | None = None
+    straddle_sanction: Flag | None = None
+    rake_no_flop_no_drop: Flag | None = None
     rake_recorded: RakeRecorded | None = None
 
 
@@ -322,7 +346,7 @@ class Policy(Body):
     claim_minutes: Annotated[int, Field(ge=1, le=120)] | None = None
     on_claim_expiry: ExpiryPolicy | None = None
     checkin_minutes: Annotated[int, Field(ge=1, le=480)] | None = None
-    auto_offer: bool | None = None
+    auto_offer: Flag | None = None
     placement: Placement | None = None
     return_window: ReturnWindow | None = None  # R27
     return_window_minutes: Annotated[int, Field(ge=1, le=1440)] | None = None  # R27
@@ -336,14 +360,14 @@ class Policy(Body):
     max_away_minutes: Annotated[int, Field(ge=0, le=480, description="R26; 0 turns it off")] | None = None
     max_missed_bb: Annotated[int, Field(
         ge=0, le=100, description="R26; 0 turns it off")] | None = None
-    playover_needs_consent: bool | None = None  # R29
+    playover_needs_consent: Flag | None = None  # R29
     no_playover_max_minutes: Annotated[int, Field(ge=1, le=60)] | None = None  # R29
     new_player_posting: NewPlayerPosting | None = None  # R36
     must_move_refusal: MustMoveRefusal | None = None  # R17
     cash_out_approval_over: Annotated[MoneyOrZero, Field(description=(
         "R27/R28: a cash-out above this many minor units needs a supervisor's approval; 0 turns "
         "it off"))] | None = None
-    reversal_two_person: bool | None = Field(
+    reversal_two_person: Flag | None = Field(
         None, description="R52: nobody reverses a ledger row they posted themselves")
     close_while_running: Literal["warn", "refuse"] | None = Field(
         None, description="R54: a shift or day close with tables still running is warned of or "
@@ -378,7 +402,7 @@ class StartPlayover(Body):
     buy_in: Money
     entry_id: Id | None = None
     reason: Reason | None = None
-    owner_consents: bool = False
+    owner_consents: Flag = False
     buy_in_method: BuyInMethod = "table"
 
 
@@ -486,8 +510,8 @@ class RecordHand(Body):
     high_card_seat: Annotated[int, Field(ge=1, le=10)] | None = None
     posting: Annotated[list[Annotated[int, Field(ge=1, le=10)]], Field(max_length=10)] = []
     straddles: Annotated[list[StraddleIn], Field(max_length=8)] = []
-    floor_consent: bool = False
-    sanctioned: bool = False  # R40: the supervisor sanctioned this hand's straddles
+    floor_consent: Flag = False
+    sanctioned: Flag = False  # R40: the supervisor sanctioned this hand's straddles
 
 
 class GivePenalty(Body):

@@ -28,7 +28,7 @@ def table_hands(table_id: int) -> Response:
 
 @route("POST", f"/tables/<{ID}:table_id>/hands",
        summary="Record the next hand: button, blinds, posts and straddles (R33-R36, R40)",
-       response=out.HandOut, status=201, body=RecordHand, tag="hands")
+       response=out.HandOut, status=201, body=RecordHand, gives="hand_no", tag="hands")
 def record_hand(table_id: int) -> Response:
     b = body(RecordHand)
     hand = run(hands.record_hand, table_id, hand_no=b.hand_no, posting=b.posting,
@@ -41,7 +41,7 @@ def record_hand(table_id: int) -> Response:
 @route("POST", f"/seats/<{ID}:hold_id>/seat-change",
        summary="Move a seated player to another open seat of the same table with their counted stack; "
                "moving two or more occupied seats away from the button owes the big blind (R36)",
-       response=out.HoldOut, status=201, body=ChangeSeat, tag="seats")
+       response=out.HoldOut, status=201, body=ChangeSeat, gives="seat", tag="seats")
 def change_seat(hold_id: int) -> Response:
     b = body(ChangeSeat)
     return answer(out.HoldOut, run(seat_change.change_seat, hold_id, b.seat_no, stack=b.stack,

@@ -41,6 +41,8 @@ from roomops.rooms.models import Room
 from roomops.web.uow import actor, db, now, run
 
 B = TypeVar("B", bound=BaseModel)
+# a posted row: reversed by its id, counted and closed on its gaming day (roomops.api.links)
+ROW = ("ledger", "gaming_day")
 
 
 def _body(model: type[B], rule: str) -> B:
@@ -69,21 +71,21 @@ def _movement(service: Callable[..., Any], rule: str) -> Response:
 
 @route("POST", "/ledger/buy-ins", summary="Log a seated player's buy-in, within the game's range, or "
        "an overplayer's whose buy-in row was reversed (R29, R30, R32, R52)",
-       response=out.LedgerEntryOut, status=201, body=ChipsMovement, tag="ledger")
+       response=out.LedgerEntryOut, status=201, body=ChipsMovement, gives=ROW, tag="ledger")
 def post_buy_in() -> Response:
     return _movement(ledger.buy_in, "R30")
 
 
 @route("POST", "/ledger/add-ons", summary="Log chips added for a seated player, or for the "
        "overplayer of a live playover (playover_id); never negative (R28, R29, R32)",
-       response=out.LedgerEntryOut, status=201, body=ChipsMovement, tag="ledger")
+       response=out.LedgerEntryOut, status=201, body=ChipsMovement, gives=ROW, tag="ledger")
 def post_add_on() -> Response:
     return _movement(ledger.add_on, "R28")
 
 
 @route("POST", "/ledger/rebuys", summary="Log chips bought again by a seated player with none left: "
        "the minimum unless stated; below it once per session after an all-in loss (R30)",
-       response=out.LedgerEntryOut, status=201, body=Rebuy, tag="ledger")
+       response=out.LedgerEntryOut, status=201, body=Rebuy, gives=ROW, tag="ledger")
 def post_rebuy() -> Response:
     b = _body(Rebuy, "R30")
     return answer(out.LedgerEntryOut, run(
@@ -95,7 +97,8 @@ def post_rebuy() -> Response:
        "once per seat, or of the overplayer of its ended playover (playover_id, once per playover, "
        "R29); a supervisor's approval when the amount differs from the one recorded as "
        "they left or is above the room's threshold (R27, R28, R52)", response=out.LedgerEntryOut,
-       status=201, body=CashOut, tag="ledger", refusals=(*REFUSED, 429))
+       status=201, body=CashOut, gives=ROW, takes={"amount": "leave_amount"}, tag="ledger",
+       refusals=(*REFUSED, 429))
 @throttle.approval_limits
 def post_cash_out() -> Response:
     b = _body(CashOut, "R28")
@@ -108,7 +111,7 @@ def post_cash_out() -> Response:
 
 @route("POST", f"/ledger/<{ID}:entry_id>/reverse", summary="Reverse a ledger row with a reason; "
        "a reversal is never reversed (R52)", response=out.LedgerEntryOut, status=201, body=Reversal,
-       tag="ledger")
+       gives=ROW, takes={"entry_id": "ledger"}, tag="ledger")
 def reverse_entry(entry_id: int) -> Response:
     b = _body(Reversal, "R52")
     return answer(out.LedgerEntryOut, run(ledger.reverse, entry_id, b.reason,
@@ -117,7 +120,7 @@ def reverse_entry(entry_id: int) -> Response:
 
 @route("POST", "/ledger/session-fees", summary="Collect a seated player's session fee for the "
        "coming hour or half hour, in chips or cash at the cage (R50, R52)",
-       response=out.LedgerEntryOut, status=201, body=SessionFee, tag="ledger")
+       response=out.LedgerEntryOut, status=201, body=SessionFee, gives=ROW, tag="ledger")
 def collect_session_fee() -> Response:
     b = _body(SessionFee, "R50")
     row = run(fees.collect, b.hold_id, b.method, b.currency, _key(b.idempotency_key))
@@ -143,7 +146,7 @@ def fees_due() -> Response:
 # Only POST on this path (see roomops.api.hands: a path shared by two methods answers 405 for a bad id)
 @route("POST", f"/tables/<{ID}:table_id>/hands/<{ID}:hand_no>/rake", summary="Record the rake of "
        "a hand, within the game's percent and cap; no flop, no drop (R51, R52, R61)",
-       response=out.LedgerEntryOut, status=201, body=Rake, tag="ledger")
+       response=out.LedgerEntryOut, status=201, body=Rake, gives=ROW, tag="ledger")
 def record_rake(table_id: int, hand_no: int) -> Response:
     b = _body(Rake, "R51")
     row = run(rake.record_rake, table_id, hand_no, pot=b.pot, flop=b.flop, rake=b.rake,
@@ -154,7 +157,7 @@ def record_rake(table_id: int, hand_no: int) -> Response:
 # Only POST on this path, as for the rake
 @route("POST", f"/tables/<{ID}:table_id>/hands/<{ID}:hand_no>/drop", summary="Take the game's "
        "drop from a hand, in chips: the amount for its players dealt in; once a hand (R50, R52, "
-       "R61)", response=out.LedgerEntryOut, status=201, body=Drop, tag="ledger")
+       "R61)", response=out.LedgerEntryOut, status=201, body=Drop, gives=ROW, tag="ledger")
 def record_drop(table_id: int, hand_no: int) -> Response:
     b = _body(Drop, "R50")
     row = run(drops.record_drop, table_id, hand_no, players=b.players, amount=b.amount,
@@ -174,7 +177,7 @@ def rake_limit(table_id: int, hand_no: int) -> Response:
 
 @route("POST", f"/tables/<{ID}:table_id>/downs", summary="Record the total rake of a dealer down: "
        "hands first..last at the table, each raked once, within their caps added up (R51, R52, "
-       "R61)", response=out.LedgerEntryOut, status=201, body=RakeDown, tag="ledger")
+       "R61)", response=out.LedgerEntryOut, status=201, body=RakeDown, gives=ROW, tag="ledger")
 def record_down(table_id: int) -> Response:
     b = _body(RakeDown, "R51")
     row = run(rake.record_down, table_id, first_hand_no=b.first_hand_no,
@@ -192,7 +195,7 @@ def list_downs(table_id: int) -> Response:
 
 
 @route("POST", "/transits", summary="Request chips from the cage for a seated player: a numbered "
-       "slip (R31)", response=out.SlipOut, status=201, body=Movement, tag="ledger")
+       "slip (R31)", response=out.SlipOut, status=201, body=Movement, gives="slip", tag="ledger")
 def request_transit() -> Response:
     b = _body(Movement, "R31")
     slip = run(transit.request, b.hold_id, b.amount, b.method, b.currency, _key(b.idempotency_key))
@@ -200,13 +203,13 @@ def request_transit() -> Response:
 
 
 @route("POST", f"/transits/<{ID}:slip_id>/confirm-funds", summary="A supervisor confirms cheque "
-       "or credit funds are available (R31)", response=out.SlipOut, tag="ledger")
+       "or credit funds are available (R31)", response=out.SlipOut, gives="slip", tag="ledger")
 def confirm_transit_funds(slip_id: int) -> Response:
     return answer(out.SlipOut, run(transit.confirm_funds, slip_id))
 
 
 @route("POST", f"/transits/<{ID}:slip_id>/dispatch", summary="A supervisor authorises the "
-       "transit; the chips leave the cage (R31)", response=out.SlipOut, tag="ledger")
+       "transit; the chips leave the cage (R31)", response=out.SlipOut, gives="slip", tag="ledger")
 def dispatch_transit(slip_id: int) -> Response:
     return answer(out.SlipOut, run(transit.dispatch, slip_id))
 

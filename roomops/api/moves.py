@@ -21,7 +21,7 @@ FIELD_RULES["added"] = "R28"  # chips are never removed
 @route("POST", f"/seats/<{ID}:hold_id>/move",
        summary="Move a seated player to an open seat of another table of the game, carrying the "
                "stack; no blind owed (R15, R18, R19)",
-       response=out.HoldOut, status=201, body=MovePlayer, tag="moves")
+       response=out.HoldOut, status=201, body=MovePlayer, gives="seat", tag="moves")
 def move_player(hold_id: int) -> Response:
     return answer(out.HoldOut, run(moves.move_player, hold_id, **body(MovePlayer).model_dump()), 201)
 
@@ -29,7 +29,7 @@ def move_player(hold_id: int) -> Response:
 @route("POST", f"/offers/<{ID}:offer_id>/claim-move",
        summary="A player seated in the game claims the offered seat (table change or must-move), "
                "carrying the stack (R17, R18, R28)",
-       response=out.HoldOut, body=ClaimMove, tag="moves")
+       response=out.HoldOut, body=ClaimMove, gives="seat", tag="moves")
 def claim_move(offer_id: int) -> Response:
     b = body(ClaimMove)
     return answer(out.HoldOut, run(moves.claim_move, offer_id, b.stack, b.added))

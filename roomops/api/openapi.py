@@ -1,9 +1,9 @@
 """The OpenAPI 3.1 document of the JSON API, built from the route table (``views.OPERATIONS``), the
-request models (``roomops.schemas``) and the response models (``roomops.api.models``)."""
+request models (``roomops.schemas``), the response models (``roomops.api.models``) and the links
+between operations (``roomops.api.links``)."""
 
 from __future__ import annotations
 
-import re
 from functools import cache
 from typing import Any
 
@@ -13,11 +13,11 @@ from pydantic.json_schema import JsonSchemaMode, models_json_schema
 from werkzeug.wrappers import Response
 
 from roomops.api import models as out
-from roomops.api.views import DAY, OPERATIONS, Operation, bp
+from roomops.api.links import links
+from roomops.api.views import DAY, OPERATIONS, PARAM, Operation, bp
 from roomops.db import INT_MAX
 
 REF = "#/components/schemas/{model}"
-PARAM = re.compile(r"<(?:[^:<>]+:)?([a-z_]+)>")
 DATE = {"type": "string", "format": "date"}
 REFUSALS = {
     400: "Not JSON, wrong content type, or a missing CSRF token on a session-authenticated call",
@@ -62,15 +62,18 @@ def _query_parameters(model: type[BaseModel]) -> list[dict[str, Any]]:
 
 def _operation(op: Operation, refs: dict[tuple[type[BaseModel], str], dict[str, Any]]) -> dict[str, Any]:
     error = {"application/json": {"schema": refs[(out.Error, "serialization")]}}
+    done: dict[str, Any] = {
+        "description": "OK" if op.status == 200 else "Created",
+        "content": {"application/json": {"schema": refs[(op.response, "serialization")]}},
+    }
+    if found := dict(links(op, OPERATIONS)):
+        done["links"] = found
     doc: dict[str, Any] = {
-        "operationId": op.endpoint.removeprefix("api."),
+        "operationId": op.operation_id,
         "summary": op.summary,
         "tags": list(op.tags),
         "responses": {
-            str(op.status): {
-                "description": "OK" if op.status == 200 else "Created",
-                "content": {"application/json": {"schema": refs[(op.response, "serialization")]}},
-            },
+            str(op.status): done,
             **{str(code): {"description": REFUSALS[code], "content": error} for code in op.refusals},
         },
     }

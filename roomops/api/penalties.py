@@ -17,7 +17,7 @@ OWN_RULE.add(GivePenalty)
 @route("POST", f"/seats/<{ID}:hold_id>/penalty",
        summary="Give a seated player a warning, a sit-out of hands or rounds (R55), or remove them "
                "from the game (R57)", response=out.PenaltyOut, status=201, body=GivePenalty,
-       tag="seats")
+       gives="seat", tag="seats")
 def give_penalty(hold_id: int) -> Response:
     b = body(GivePenalty)
     return answer(out.PenaltyOut, run(penalties.give_penalty, hold_id, kind=b.kind, count=b.count,

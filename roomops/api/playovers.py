@@ -15,7 +15,7 @@ from roomops.web.uow import run
 @route("POST", f"/seats/<{ID}:hold_id>/playover",
        summary="The next player in list order plays over an absent owner's seat (R29; out of "
                "order with a reason, R13)", response=out.PlayoverOut, status=201, body=StartPlayover,
-       tag="seats")
+       gives="playover", tag="seats")
 def start_playover(hold_id: int) -> Response:
     return answer(out.PlayoverOut,
                   run(playovers.start_playover, hold_id, **body(StartPlayover).model_dump()), 201)
@@ -24,7 +24,8 @@ def start_playover(hold_id: int) -> Response:
 @route("POST", f"/seats/<{ID}:hold_id>/playover/end",
        summary="End the playover on the seat: the overplayer leaves with their counted stack and "
                "keeps their list place (R29, R27)",
-       response=out.PlayoverOut, body=StopPlayover, tag="seats")
+       response=out.PlayoverOut, body=StopPlayover,
+       gives=("playover", "leave_amount"), tag="seats")
 def stop_playover(hold_id: int) -> Response:
     return answer(out.PlayoverOut, run(playovers.stop_playover, hold_id, body(StopPlayover).stack))
 

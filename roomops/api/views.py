@@ -6,7 +6,8 @@ from the same table the URL map is: an undocumented route cannot exist."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -62,6 +63,7 @@ from roomops.web.uow import actor, db, now, run
 bp = Blueprint("api", __name__, url_prefix="/api")
 ID = f"int(min=1, max={INT_MAX})"
 DAY = "string(length=10)"  # a gaming day in a path, YYYY-MM-DD (R2); documented as a date
+PARAM = re.compile(r"<(?:[^:<>]+:)?([a-z_]+)>")  # a rule's parameter, e.g. <int(min=1):entry_id>
 M = TypeVar("M", bound=BaseModel)
 # the refusals every operation may answer with (roomops.api.openapi.REFUSALS says what each means)
 REFUSED = (400, 401, 403, 404, 409, 422)
@@ -82,6 +84,12 @@ class Operation:
     refusals: tuple[int, ...] = REFUSED
     tags: tuple[str, ...] = field(default_factory=tuple)
     body_optional: bool = False  # the route reads it with ``optional_body``
+    gives: tuple[str, ...] = ()  # the kinds of row the 2xx answer names (roomops.api.links)
+    takes: tuple[tuple[str, str], ...] = ()  # (parameter or field, kind) where KINDS says otherwise
+
+    @property
+    def operation_id(self) -> str:
+        return self.endpoint.removeprefix("api.")
 
 
 OPERATIONS: list[Operation] = []
@@ -90,11 +98,18 @@ OPERATIONS: list[Operation] = []
 def route(method: str, rule: str, *, summary: str, response: type[BaseModel], status: int = 200,
           body: type[BaseModel] | None = None, query: type[BaseModel] | None = None,
           tag: str, body_optional: bool = False, refusals: tuple[int, ...] = REFUSED,
+          gives: str | tuple[str, ...] = (), takes: Mapping[str, str] | None = None,
           ) -> Callable[[Callable[..., ResponseReturnValue]], Callable[..., ResponseReturnValue]]:
+    """Serve and document a route. ``gives``: the kinds of row its 2xx answer names (its ``id``,
+    or the field named for the kind), which link it to the routes taking them; ``takes``: the kind
+    a parameter or body field names where its name means something else than in
+    ``roomops.api.links.KINDS``."""
     def register(view: Callable[..., ResponseReturnValue]) -> Callable[..., ResponseReturnValue]:
         OPERATIONS.append(Operation(method, "/v1" + rule, f"api.{view.__name__}", summary, status,
                                     response, body, query, refusals, tags=(tag,),
-                                    body_optional=body_optional))
+                                    body_optional=body_optional,
+                                    gives=(gives,) if isinstance(gives, str) else gives,
+                                    takes=tuple((takes or {}).items())))
         bp.add_url_rule("/v1" + rule, view_func=view, methods=[method])
         return view
 
@@ -171,7 +186,7 @@ def answer(model: type[BaseModel], obj: Any, status: int = 200) -> Response:
 # --- players -----------------------------------------------------------------------------------
 
 @route("POST", "/players", summary="Add a player to the room", response=out.PlayerOut, status=201,
-       body=NewPlayer, tag="players")
+       body=NewPlayer, gives="player", tag="players")
 def add_player() -> Response:
     return answer(out.PlayerOut, run(rooms.add_player, **body(NewPlayer).model_dump()), 201)
 
@@ -186,7 +201,7 @@ def bar_pair() -> Response:
 # --- lists -------------------------------------------------------------------------------------
 
 @route("POST", "/entries", summary="Put a player on a waiting list or reserve list (R10-R12)",
-       response=out.EntryOut, status=201, body=JoinList, tag="lists")
+       response=out.EntryOut, status=201, body=JoinList, gives="entry", tag="lists")
 def join_list() -> Response:
     return answer(out.EntryOut, run(lists.join, **body(JoinList).model_dump()), 201)
 
@@ -199,14 +214,14 @@ def remove_entry(entry_id: int) -> Response:
 
 @route("POST", f"/entries/<{ID}:entry_id>/reorder",
        summary="Move an entry to another position, with a written reason (R13)",
-       response=out.EntryOut, body=ReorderEntry, tag="lists")
+       response=out.EntryOut, body=ReorderEntry, gives="entry", tag="lists")
 def reorder_entry(entry_id: int) -> Response:
     b = body(ReorderEntry)
     return answer(out.EntryOut, run(lists.reorder, entry_id, b.position, b.reason))
 
 
 @route("POST", f"/entries/<{ID}:entry_id>/check-in", summary="Check in a phone entry (R12)",
-       response=out.EntryOut, tag="lists")
+       response=out.EntryOut, gives="entry", tag="lists")
 def check_in(entry_id: int) -> Response:
     return answer(out.EntryOut, run(lists.check_in, entry_id))
 
@@ -224,14 +239,14 @@ def entry_history(entry_id: int) -> Response:
 # --- offers and seats --------------------------------------------------------------------------
 
 @route("POST", "/offers", summary="Offer a seat by hand; out of list order needs a reason (R13, R14)",
-       response=out.HoldOut, status=201, body=OfferSeat, tag="seats")
+       response=out.HoldOut, status=201, body=OfferSeat, gives="offer", tag="seats")
 def make_offer() -> Response:
     return answer(out.HoldOut, run(offers.offer_by_hand, **body(OfferSeat).model_dump()), 201)
 
 
 @route("POST", f"/offers/<{ID}:offer_id>/claim",
        summary="Claim an offered seat before its deadline (R21, R22, R30)",
-       response=out.HoldOut, body=Claim, tag="seats")
+       response=out.HoldOut, body=Claim, gives="seat", tag="seats")
 def claim_offer(offer_id: int) -> Response:
     b = body(Claim)
     return answer(out.HoldOut, run(seats.claim, offer_id, b.buy_in, b.override_reason, b.buy_in_method))
@@ -244,7 +259,7 @@ def decline_offer(offer_id: int) -> Response:
 
 
 @route("POST", "/seats", summary="Seat a player in an open seat (R14, R15, R30)",
-       response=out.HoldOut, status=201, body=SeatPlayer, tag="seats")
+       response=out.HoldOut, status=201, body=SeatPlayer, gives="seat", tag="seats")
 def seat_player() -> Response:
     return answer(out.HoldOut, run(seats.seat_directly, **body(SeatPlayer).model_dump()), 201)
 
@@ -278,20 +293,20 @@ def requirement_view(player_id: int, game: Game, required: Requirement | None,
 
 @route("POST", f"/seats/<{ID}:hold_id>/leave",
        summary="A seated player leaves with an amount (feeds R27)", response=out.HoldOut,
-       body=Leave, tag="seats")
+       body=Leave, gives=("seat", "leave_amount"), tag="seats")
 def leave_seat(hold_id: int) -> Response:
     return answer(out.HoldOut, run(seats.leave, hold_id, body(Leave).leave_amount))
 
 
 @route("POST", f"/seats/<{ID}:hold_id>/break",
        summary="Grant a seated player a break, with the stack left on the table (R23, R24)",
-       response=out.AbsenceOut, status=201, body=GrantBreak, tag="seats")
+       response=out.AbsenceOut, status=201, body=GrantBreak, gives="seat", tag="seats")
 def grant_break(hold_id: int) -> Response:
     return answer(out.AbsenceOut, run(absences.grant_break, hold_id, body(GrantBreak).stack), 201)
 
 
 @route("POST", f"/seats/<{ID}:hold_id>/away", summary="Mark a seated player away (R25, R26)",
-       response=out.AbsenceOut, status=201, body=MarkAway, tag="seats")
+       response=out.AbsenceOut, status=201, body=MarkAway, gives="seat", tag="seats")
 def mark_away(hold_id: int) -> Response:
     return answer(out.AbsenceOut, run(absences.mark_away, hold_id, body(MarkAway).stack), 201)
 
@@ -321,7 +336,7 @@ def absence_note(hold_id: int) -> Response:
 # --- games and tables --------------------------------------------------------------------------
 
 @route("POST", "/games", summary="Open a game at stakes (R4)", response=out.GameOut, status=201,
-       body=GameConditions, tag="games")
+       body=GameConditions, gives="game", tag="games")
 def open_game() -> Response:
     return answer(out.GameOut, run(games.open_game, **body(GameConditions).model_dump()), 201)
 
@@ -340,7 +355,7 @@ def close_game(game_id: int) -> Response:
 
 
 @route("POST", "/tables", summary="Open a table for a game (R5)", response=out.TableOut, status=201,
-       body=OpenTable, tag="games")
+       body=OpenTable, gives="table", tag="games")
 def open_table() -> Response:
     b = body(OpenTable)
     return answer(out.TableOut, run(games.open_table, b.game_id, b.name), 201)

@@ -13,7 +13,7 @@ from roomops.db import INT_MAX
 from roomops.ledger.rules import DropMethod
 from roomops.ledger.rules import FeeMethod as LedgerFeeMethod
 from roomops.rooms.shifts import MAX_SHIFTS
-from roomops.schemas import MAX_AMOUNT, MAX_TOTAL, Body, Id, Method, Money, Reason, ShownNote
+from roomops.schemas import MAX_AMOUNT, MAX_TOTAL, Body, Flag, Id, Method, Money, Reason, ShownNote
 
 StrictMoney = Annotated[Money, Field(description="integer minor units, positive; never a float")]
 IdempotencyKey = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100),
@@ -68,7 +68,7 @@ class Rebuy(Body):
 
     hold_id: Id
     amount: StrictMoney | None = None
-    after_all_in: bool = False
+    after_all_in: Flag = False
     method: Method = "cash"
     currency: Currency | None = None
     idempotency_key: IdempotencyKey | None = None
@@ -128,7 +128,7 @@ class Rake(Body):
     """R51: the rake taken from a hand; ``pot`` after any uncalled bet was returned."""
 
     pot: Annotated[int, Field(strict=True, ge=0, le=MAX_AMOUNT, description="integer minor units")]
-    flop: bool = Field(description="R51: whether the hand saw a flop (no flop, no drop)")
+    flop: Flag = Field(description="R51: whether the hand saw a flop (no flop, no drop)")
     rake: StrictMoney
     players: Players | None = Field(None, description=(
         "R51: players dealt in, for a cap by players; taken from the hand when it was recorded "

@@ -357,3 +357,58 @@ def test_v7_4_1_an_unexpected_error_is_a_generic_500_with_the_headers(app, clien
         assert resp.status_code == 500 and resp.headers["X-Frame-Options"] == "DENY"
         assert "secret detail" not in resp.text and "Traceback" not in resp.text
     assert api.is_json and api.json["error"]
+
+
+# ---- booleans are booleans, numbers are numbers ---------------------------------------------------
+
+
+def _typed(json_type: str) -> list[tuple[str, type[BaseModel], str]]:
+    """(model name, model, field) of every field of that JSON type of every API body, nested
+    models included."""
+    bodies = {m for op in OPERATIONS if op.body is not None for m in _models(op.body)}
+    return sorted(((m.__name__, m, name) for m in bodies
+                   for name, prop in m.model_json_schema()["properties"].items()
+                   if any(p.get("type") == json_type for p in prop.get("anyOf", [prop]))),
+                  key=lambda x: (x[0], x[2]))
+
+
+@pytest.mark.parametrize("bad", [True, False], ids=["true", "false"])
+def test_no_number_of_any_body_takes_a_boolean(app, bad):
+    """Not only amounts: a percent, a count or a limit took true as 1 (found by the schemathesis
+    negative checks: rake_bp on POST /games and PATCH /games, max_missed_bb on PATCH /policy)."""
+    numbers = _typed("integer")
+    assert {("GameChange", "rake_bp"), ("Policy", "max_missed_bb"), ("RecordHand", "hand_no"),
+            ("ReorderEntry", "position")} <= {(m, f) for m, _, f in numbers}
+    for name, model, field in numbers:
+        with pytest.raises(ValidationError) as err:
+            model.model_validate({field: bad})
+        assert any(e["loc"][:1] == (field,) and e["type"] in ("int_type", "literal_error")
+                   for e in err.value.errors()), (name, field)
+
+
+@pytest.mark.parametrize("bad", [0, 1, "true", "yes"], ids=["0", "1", "true-string", "yes"])
+def test_no_boolean_of_any_body_takes_a_number_or_a_string(app, bad):
+    """The document says boolean: 0 and "true" were taken as false and true (found by the
+    schemathesis negative checks on PATCH /games, PATCH /policy, POST /games, POST /ledger/rebuys)."""
+    flags = _typed("boolean")
+    assert {("GameChange", "straddle_sanction"), ("Rebuy", "after_all_in"), ("Rake", "flop"),
+            ("Policy", "reversal_two_person"), ("RecordHand", "sanctioned")} <= {
+        (m, f) for m, _, f in flags}
+    for name, model, field in flags:
+        with pytest.raises(ValidationError) as err:
+            model.model_validate({field: bad})
+        assert any(e["loc"][:1] == (field,) and e["type"] == "bool_type" for e in err.value.errors()), \
+            (name, field)
+
+
+def test_a_number_as_a_yes_or_no_and_a_yes_or_no_as_a_number_are_422_naming_the_field(sup):
+    """R6/R3: a game's or the room's yes-or-no takes true or false only, its numbers numbers."""
+    game = sup.post("/games", GAME).json["id"]
+    resp = sup.patch(f"/games/{game}", {"straddle_sanction": 0})
+    assert resp.status_code == 422
+    assert "straddle_sanction: Input should be a valid boolean" in resp.json["error"]
+    resp = sup.patch(f"/games/{game}", {"rake_bp": False})
+    assert resp.status_code == 422 and "rake_bp: Input should be a valid integer" in resp.json["error"]
+    assert sup.patch("/policy", {"reversal_two_person": 1}).status_code == 422
+    assert sup.patch("/policy", {"max_missed_bb": True}).status_code == 422
+    assert sup.patch(f"/games/{game}", {"straddle_sanction": False, "rake_bp": 0}).status_code == 200
