@@ -156,10 +156,7 @@ def reset_password(session: Session, actor: Actor, now: datetime, staff_id: int,
     (nothing makes them: docs/security.md, V2.3.1)."""
     actor.require("staff")
     staff = staff_of_room(session, staff_id, actor.room_id, RULE)
-    check_policy(password, staff.username)
-    staff.password_hash = hash_password(password)
-    end_all(staff)
-    _changed(session, actor, now, "staff.password_reset", staff)
+    _set_password(session, actor, now, staff, password, "staff.password_reset")
     return staff
 
 
@@ -173,11 +170,17 @@ def change_password(session: Session, actor: Actor, now: datetime, current: str,
         raise Forbidden("the current password is wrong", RULE)
     if new == current:
         raise Invalid("the new password is the current one", RULE)
-    check_policy(new, staff.username)
-    staff.password_hash = hash_password(new)
-    end_all(staff)
-    _changed(session, actor, now, "staff.password_changed", staff)
+    _set_password(session, actor, now, staff, new, "staff.password_changed")
     return staff
+
+
+def _set_password(session: Session, actor: Actor, now: datetime, staff: Staff, password: str,
+                  action: str) -> None:
+    """A new password that meets the policy; every log-in of the person ends."""
+    check_policy(password, staff.username)
+    staff.password_hash = hash_password(password)
+    end_all(staff)
+    _changed(session, actor, now, action, staff)
 
 
 @command

@@ -5,24 +5,12 @@ Refusals name the rule and the amount in the room's money; nothing is half-writt
 
 from __future__ import annotations
 
-import pytest
 from sqlalchemy import func, select
 
 from roomops.ledger.models import LedgerEntry
-from roomops.seating import seats
 from tests.conftest import login
 from tests.factories import PASSWORD
 from tests.http.test_api import refused
-from tests.services.ledger_helpers import seated_holds
-
-
-@pytest.fixture()
-def left(room, session, now):
-    """Seat 1 of table 1 left with 230.00; seat 2 is still played."""
-    holds = seated_holds(room, session, now)[2]
-    seats.leave(session, room.sup, now, holds[0].id, 23000)
-    session.commit()
-    return holds
 
 
 def _rows(session) -> list[tuple[str, int, int | None]]:

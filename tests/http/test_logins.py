@@ -25,10 +25,8 @@ from roomops.cli.running import server_options
 from roomops.config import Settings
 from roomops.factory import create_app
 from roomops.rooms.passwords import verify_password
-from roomops.seating import seats
 from tests.conftest import login
 from tests.factories import PASSWORD
-from tests.services.ledger_helpers import seated_holds
 
 REDIS = os.environ.get("ROOMOPS_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 
@@ -128,15 +126,6 @@ def test_r61_the_counts_can_be_kept_in_redis(redis_client):
     keys = redis.Redis.from_url(REDIS).keys("*roomops*")
     assert keys  # the counts are in Redis, where every worker reads them
     assert _log_in(redis_client, "main-cashier").status_code == 302
-
-
-@pytest.fixture()
-def left(room, session, now):
-    """Seat 1 of table 1 left with 230.00: paying 250 needs a supervisor's approval (R27)."""
-    holds = seated_holds(room, session, now)[2]
-    seats.leave(session, room.sup, now, holds[0].id, 23000)
-    session.commit()
-    return holds
 
 
 def test_r28_wrong_approvals_are_throttled_at_the_cage_and_through_the_api(
