@@ -416,7 +416,9 @@
       el.form.requestSubmit();
       return;
     }
-    if (typing(el) || (dialog && dialog.open) || (keysDialog && keysDialog.open)) return;
+    var windowOpen = (dialog && dialog.open) || (keysDialog && keysDialog.open);
+    if (ev.key === "Escape" && typing(el) && !windowOpen) { el.blur(); return; }  // out of the field: keys work
+    if (typing(el) || windowOpen) return;
     if (/^Arrow/.test(ev.key)) { if (moveSeat(ev.key)) ev.preventDefault(); return; }
     var act = ev.key.length === 1 ? KEYS[ev.key.toLowerCase()] : null;
     if (!act) return;
