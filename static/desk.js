@@ -86,7 +86,9 @@
         var tag = (resp.headers.get("ETag") || "").replace(/^W\//, "").replace(/"/g, "");
         return resp.text().then(function (html) {
           if (busy()) return;  // the supervisor started typing while we fetched: try next time
+          var focused = focusedSeat();
           live.innerHTML = html;
+          if (focused) refocus(focused);
           etag = tag;
           body.dataset.etag = tag;
           mark("ok");
@@ -226,7 +228,205 @@
     form.querySelector("[name=player_id]").addEventListener("change", function () { lookUpReturn(form); });
   });
 
-  /* Flash messages fade after a while; refusals stay on their own page. */
+  /* ---- forms: sent from here, so a refusal shows where it was tried and what was typed stays ---- */
+  /* Without JavaScript the forms post as usual and a refusal is a page of its own (errors.py). */
+  function refusalBox(form) {
+    var box = form.querySelector(".refusal");
+    if (!box) {
+      box = document.createElement("div");
+      box.className = "refusal";
+      box.setAttribute("role", "alert");
+      var button = form.querySelector("[type=submit]");
+      if (button) button.parentNode.insertBefore(box, button); else form.appendChild(box);
+    }
+    return box;
+  }
+
+  function clearRefusal(form) {
+    var box = form.querySelector(".refusal");
+    if (box) box.remove();
+    form.querySelectorAll("[aria-invalid]").forEach(function (el) { el.removeAttribute("aria-invalid"); });
+  }
+
+  /* The refusal's message names the problem (and a field first when one is wrong: "buy_in: …"),
+     its rule, and that nothing was changed; the named field is marked and gets the cursor. */
+  function showRefusal(form, answer) {
+    var box = refusalBox(form);
+    box.textContent = "";
+    var what = document.createElement("strong");
+    what.textContent = "Not done: ";
+    box.appendChild(what);
+    box.appendChild(document.createTextNode(answer.error || "refused"));
+    if (answer.rule) {
+      var rule = document.createElement("span");
+      rule.className = "rule";
+      rule.textContent = answer.rule;
+      box.appendChild(document.createTextNode(" "));
+      box.appendChild(rule);
+    }
+    var next = document.createElement("span");
+    next.className = "next";
+    next.textContent = "Nothing was changed: correct the form and send it again.";
+    box.appendChild(next);
+    var named = /^(\w+):/.exec(answer.error || "");
+    var field = named && form.querySelector("[name=" + named[1] + "]:not([type=hidden])");
+    if (field) { field.setAttribute("aria-invalid", "true"); field.focus(); }
+  }
+
+  function send(form, submitter) {
+    var buttons = form.querySelectorAll("[type=submit]");
+    buttons.forEach(function (b) { b.disabled = true; });  // one click, one request
+    clearRefusal(form);
+    // a redirect is the desk's "done": the desk is loaded again and shows its message (the flash)
+    fetch(form.action, { method: "POST", body: new FormData(form, submitter), credentials: "same-origin",
+                         redirect: "manual", headers: { Accept: "application/json" } })
+      .then(function (resp) {
+        if (resp.type === "opaqueredirect" || resp.ok) { window.location.assign(body.dataset.desk); return null; }
+        return resp.json().catch(function () {
+          return { error: "the server answered " + resp.status + " " + resp.statusText };
+        }).then(function (answer) { showRefusal(form, answer); });
+      })
+      .catch(function () { showRefusal(form, { error: "the desk could not reach the server; try again" }); })
+      .finally(function () { buttons.forEach(function (b) { b.disabled = false; }); });
+  }
+
+  /* On window, after confirm.js (on document) has had its say: a question answered "no" stops it. */
+  window.addEventListener("submit", function (ev) {
+    var form = ev.target;
+    if (ev.defaultPrevented || !form.closest(".desk-layout") || form.method !== "post") return;
+    ev.preventDefault();
+    send(form, ev.submitter && ev.submitter.form === form ? ev.submitter : null);
+  });
+
+  /* ---- the keyboard (docs/desk.md, "Keyboard"): never while typing in a field --------------- */
+  var keysDialog = document.getElementById("keys");
+
+  function seatButtons() { return Array.prototype.slice.call(live.querySelectorAll(".seat > button")); }
+
+  function focusedSeat() {
+    var a = document.activeElement;
+    var seat = a && live.contains(a) ? a.closest(".seat") : null;
+    return seat ? { table: seat.closest(".table-card").dataset.tableId, no: seat.dataset.seatNo } : null;
+  }
+
+  function seatButton(table, no) {
+    return live.querySelector(".table-card[data-table-id='" + table + "'] .seat[data-seat-no='" + no + "'] > button");
+  }
+
+  function refocus(where) {
+    var button = seatButton(where.table, where.no);
+    if (button) button.focus();
+  }
+
+  /* ←/→ the previous/next seat of the room; ↑/↓ the same seat at the previous/next table. */
+  function moveSeat(key) {
+    var a = document.activeElement, seat = a && a.closest ? a.closest(".seat") : null;
+    if (!seat || !live.contains(seat)) return false;
+    var buttons = seatButtons(), at = buttons.indexOf(a), target;
+    if (key === "ArrowLeft" || key === "ArrowRight") {
+      target = buttons[at + (key === "ArrowLeft" ? -1 : 1)];
+    } else {
+      var cards = Array.prototype.slice.call(live.querySelectorAll(".table-card"));
+      var card = cards[cards.indexOf(seat.closest(".table-card")) + (key === "ArrowUp" ? -1 : 1)];
+      var row = card ? card.querySelectorAll(".seat > button") : [];
+      var index = Array.prototype.indexOf.call(seat.parentNode.children, seat);
+      target = row[Math.min(index, row.length - 1)];
+    }
+    if (target) target.focus();
+    return true;
+  }
+
+  function hint(text) {
+    var box = document.createElement("div");
+    box.className = "flash warn key-hint";
+    box.setAttribute("role", "status");
+    box.textContent = text;
+    document.querySelector(".flashes").appendChild(box);
+    setTimeout(function () { box.remove(); }, 4000);
+  }
+
+  function openPanel(name, field) {
+    var form = document.querySelector("form[data-form=" + name + "]");
+    if (!form) return;
+    form.closest("details").open = true;
+    form.querySelector("[name=" + field + "]").focus();
+  }
+
+  /* The seat the key is for: the focused one when it is in one of the states, else (for offer
+     and seat) the first open seat, or the offer with the least time left: the next to seat. */
+  function seatFor(fits, pickFirst) {
+    var a = document.activeElement, seat = a && live.contains(a) ? a.closest(".seat") : null;
+    if (seat && fits(seat)) return seat;
+    if (!pickFirst) return null;
+    var found = Array.prototype.slice.call(live.querySelectorAll(".seat")).filter(function (s) {
+      return fits(s) && s.querySelector("button");
+    });
+    found.sort(function (x, y) { return (parseInt(x.dataset.deadline, 10) || 0) - (parseInt(y.dataset.deadline, 10) || 0); });
+    return found[0] || null;
+  }
+
+  /* Open the seat's dialog and put the cursor on what the key is for (a field, or the button
+     when everything is filled in, so Enter sends it). */
+  function onSeat(seat, focus) {
+    open("seat", seat.querySelector("button"));
+    var el = dialog.querySelector(focus);
+    if (el) el.focus();
+  }
+
+  function seatKey(fits, pickFirst, focus, missing) {
+    return function () {
+      var seat = seatFor(fits, pickFirst);
+      if (seat) onSeat(seat, typeof focus === "function" ? focus(seat) : focus); else hint(missing);
+    };
+  }
+
+  function inState() {
+    var states = Array.prototype.slice.call(arguments);
+    return function (seat) { return states.indexOf(seat.dataset.state) >= 0; };
+  }
+  function atTable(seat) { return seat.dataset.state === "seated" && !seat.dataset.absence; }
+  function absent(seat) { return seat.dataset.state === "seated" && !!seat.dataset.absence; }
+
+  var PICK = "pick a seat first (t, then the arrow keys; ? lists the keys): ";
+  var KEYS = {
+    a: function () { openPanel("add-player", "first_name"); },
+    l: function () { openPanel("join", "player_id"); },
+    o: seatKey(inState("empty"), true, "section[data-for=seat-empty] form [type=submit]", "no seat is open"),
+    s: seatKey(inState("offered", "expired"), true, "section[data-for=seat-offered] input[name=buy_in]",
+               "no seat is offered: o offers an open one"),
+    b: seatKey(atTable, false, "section[data-for=seat-present] input[name=stack]", PICK + "a player at the table"),
+    r: seatKey(absent, false, function (seat) {
+      return "section[data-for=seat-absent] form[data-when=" + (seat.dataset.playover ? "played] input[name=overplayer_stack]" : "unplayed] [type=submit]");
+    }, PICK + "a player on a break or away"),
+    x: seatKey(inState("seated"), false, "section[data-for=seat-seated] input[name=leave_amount]", PICK + "a seated player"),
+    t: function () { var first = seatButtons()[0]; if (first) first.focus(); },
+    "?": function () { if (keysDialog) keysDialog.showModal(); }
+  };
+
+  function typing(el) {
+    return !!el && (/^(INPUT|SELECT|TEXTAREA)$/.test(el.tagName) || el.isContentEditable);
+  }
+
+  document.addEventListener("keydown", function (ev) {
+    if (!dialog || ev.defaultPrevented || ev.ctrlKey || ev.metaKey || ev.altKey || ev.isComposing) return;
+    var el = ev.target;
+    // Enter on a ticked box of a desk form sends it, as Enter in its text fields does
+    if (ev.key === "Enter" && el.form && /^(checkbox|radio)$/.test(el.type) && el.closest(".desk-layout")) {
+      ev.preventDefault();
+      el.form.requestSubmit();
+      return;
+    }
+    var windowOpen = (dialog && dialog.open) || (keysDialog && keysDialog.open);
+    if (ev.key === "Escape" && typing(el) && !windowOpen) { el.blur(); return; }  // out of the field: keys work
+    if (typing(el) || windowOpen) return;
+    if (/^Arrow/.test(ev.key)) { if (moveSeat(ev.key)) ev.preventDefault(); return; }
+    var act = ev.key.length === 1 ? KEYS[ev.key.toLowerCase()] : null;
+    if (!act) return;
+    ev.preventDefault();  // the key is the shortcut's, not the field it puts the cursor in
+    act();
+  });
+
+  /* Flash messages fade after a while. */
   setTimeout(function () {
     document.querySelectorAll(".flash.ok").forEach(function (f) { f.classList.add("fade"); });
   }, 8000);

@@ -49,6 +49,13 @@ def home(login: Login) -> str:
     return url_for(next((page for right, page in HOME if login.can(right)), "account.index"))
 
 
+@bp.get("/")
+def root() -> Response:
+    """The address alone takes a logged-in person to their screen (R61, ``home``); without a
+    log-in the route matrix sends them to the log-in page first (``roomops.web.access``)."""
+    return redirect(home(current_user))
+
+
 @bp.route("/login", methods=["GET", "POST"])
 @throttle.login_limits
 def login() -> Response | str | tuple[str, int]:

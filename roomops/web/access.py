@@ -18,8 +18,8 @@ from roomops.web.login import unauthorized
 # static files and the API's description.
 PUBLIC = frozenset({"auth.login", "board.index", "board.room", "board.live", "health.health",
                     "static", "api.openapi_json"})
-# Any logged-in person, whatever their roles: their own account and session.
-ANY_STAFF = frozenset({"auth.logout", "auth.switch_room", "account.index", "account.password"})
+# Any logged-in person, whatever their roles: their own screen, account and session.
+ANY_STAFF = frozenset({"auth.root", "auth.logout", "auth.switch_room", "account.index", "account.password"})
 
 _FLOOR = """
 desk.index desk.fragment desk.entry_history desk.return_requirement desk.absence_note

@@ -37,6 +37,7 @@ def test_r19_balance_then_break_a_table_from_the_desk(live, page):
     page.locator(f"#table-{t2} button[data-act=table]").click()
     dialog = page.locator("dialog#act")
     expect(dialog).to_be_visible()
+    page.once("dialog", lambda question: question.accept())  # "Break this table?" (confirm.js)
     dialog.locator("section[data-for=table] button", has_text="Break table").click()
     expect(page.locator(".flash.ok")).to_contain_text("Broke table 2: 2 moved; 1 to the top of the "
                                                       "waiting list (R19)")

@@ -48,6 +48,21 @@ def test_logout(client, room, session):
     assert resp.status_code == 302 and "/login" in resp.headers["Location"]
 
 
+@pytest.mark.parametrize("key,screen", [("supervisor", "/desk"), ("cashier", "/desk/cage"),
+                                        ("dealer", "/dealer")])
+def test_r61_the_address_alone_opens_each_persons_screen(client, room, session, key, screen):
+    """R61: "/" takes a logged-in person to the screen their roles open on."""
+    session.commit()
+    login(client, f"main-{key}")
+    resp = client.get("/")
+    assert resp.status_code == 302 and resp.headers["Location"] == screen
+
+
+def test_r61_the_address_alone_without_a_log_in_is_the_log_in_page(client):
+    resp = client.get("/", follow_redirects=True)
+    assert resp.request.path == "/login" and 'name="username"' in resp.text
+
+
 def test_login_page_renders(client):
     html = client.get("/login").text
     assert 'name="username"' in html and 'name="csrf_token"' in html
