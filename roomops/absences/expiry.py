@@ -17,7 +17,7 @@ from roomops.audit.service import record
 from roomops.floor.bus import command, emit
 from roomops.floor.events import SeatsMayOpen
 from roomops.games.models import Game, Table
-from roomops.lists.services import to_bottom_of_waiting_list
+from roomops.lists.services import anyone_waiting, to_bottom_of_waiting_list
 from roomops.rooms.models import Room
 from roomops.seating.models import SeatHold
 from roomops.seating.seats import end_seats
@@ -26,13 +26,18 @@ WHY = {"break": "break ran out (R24)", "away": "away too long (R26)"}
 
 
 def release_due(session: Session, actor: Actor, now: datetime, game: Game) -> list[Absence]:
-    """R24/R26: every absence of the game at or past its deadline, to the second. The caller holds
-    the game's lock."""
-    due = list(session.scalars(select(Absence).join(SeatHold, SeatHold.id == Absence.hold_id).join(
-        Table, Table.id == SeatHold.table_id).where(
+    """R24/R26: every absence of the game at or past its deadline, to the second; where the room
+    releases a break that ran out only if somebody waits (``break_expiry``), a break whose seat
+    nobody could be offered runs on until somebody could. The caller holds the game's lock."""
+    due = [(a, table_id) for a, table_id in session.execute(select(Absence, SeatHold.table_id).join(
+        SeatHold, SeatHold.id == Absence.hold_id).join(Table, Table.id == SeatHold.table_id).where(
         Table.game_id == game.id, Absence.ended_at.is_(None), Absence.deadline <= now,
-    ).order_by(Absence.deadline, Absence.id)))
-    return release(session, actor, now, game, due, {a.id: WHY[a.kind] for a in due})
+    ).order_by(Absence.deadline, Absence.id)).tuples()]
+    if session.get_one(Room, game.room_id).break_expiry == "if_waiting":
+        due = [(a, t) for a, t in due
+               if a.kind != "break" or anyone_waiting(session, game.id, t, a.player_id)]
+    released = [a for a, _ in due]
+    return release(session, actor, now, game, released, {a.id: WHY[a.kind] for a in released})
 
 
 @command

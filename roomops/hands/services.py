@@ -47,7 +47,7 @@ def record_hand(session: Session, actor: Actor, now: datetime, table_id: int, *,
     room = session.get_one(Room, actor.room_id)
     sat = sittings(session, table.id)
     state = table_state(table, game, last)
-    seats = seat_states(state, sat, room.new_player_posting)
+    seats = seat_states(state, sat, game.posting(room.new_player_posting))
     plan = (next_hand(state, seats, posting) if high_card_seat is None
             else first_hand(state, seats, high_card_seat))
     straddles = list(straddles) or in_turn(plan, straddles_in_turn)
@@ -92,7 +92,7 @@ def preview(session: Session, actor: Actor, table_id: int) -> DealerView:
     last = last_hand(session, table.id)
     state = table_state(table, game, last)
     sat = sittings(session, table.id)
-    seats = seat_states(state, sat, room.new_player_posting)
+    seats = seat_states(state, sat, game.posting(room.new_player_posting))
     try:
         plan = None if last is None else next_hand(state, seats)
     except Conflict:

@@ -161,6 +161,9 @@ def offer_by_hand(session: Session, actor: Actor, now: datetime, *, table_id: in
                        "R14")
     if entry.checkin_deadline is not None and entry.checked_in_at is None:
         raise Conflict("the player has not checked in at the desk yet", "R12")
+    if entry.locked_until is not None:
+        raise Conflict("the player stepped away (locked up): end the lockup when they are back",
+                       "R13")
     if offered:
         raise Conflict("the player already holds an open offer", "R14")
     require_next(next_for_seat(session, game, seat), entry.player_id, reason, "R13")
