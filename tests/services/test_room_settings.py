@@ -15,9 +15,9 @@ from roomops.hands.services import preview, record_hand
 from roomops.jobs.sweep import sweep
 from roomops.lists import services as lists
 from roomops.rooms.services import update_policy
-from roomops.seating import seats
+from roomops.seating import moves, seats
 from roomops.seating.models import SeatHold
-from tests.services.helpers import audits, full_game, live_offer, refused
+from tests.services.helpers import audits, fill_table, full_game, live_offer, refused
 
 S = timedelta(seconds=1)
 MIN = timedelta(minutes=1)
@@ -252,3 +252,64 @@ def test_r13_one_lockup_at_a_time_and_not_with_a_seat_called(room, session, now)
     called = lists.list_entries(session, game.id, None)[1]
     assert called.player_id == bea.id and live_offer(session, bea.id) is not None
     refused(lambda: lists.lock_up(session, room.sup, now + 3 * MIN, called.id), "R20")
+
+
+# ---- R17: must-move players moved at once, or when the big blind reaches them ------------------
+
+
+def _must_move(room, session, now, when):
+    """Main table 1 full; must-move table 2 with F1, F2, F3 in seats 2-4 (sat down in that
+    order); one hand dealt at table 2 from the button in seat 4: the next big blind is seat 4."""
+    update_policy(session, room.sup, now, must_move_when=when)
+    game = room.game(now)
+    main, feeder = room.table(now, game, "1"), room.table(now, game, "2")
+    mains = fill_table(room, session, now, game, main, 0)
+    fed = [seats.seat_directly(session, room.sup, now + i * MIN, table_id=feeder.id, seat_no=i + 2,
+                               player_id=p.id, buy_in=10000)
+           for i, p in enumerate(room.players(now, 3, "F"))]
+    moves.set_must_move(session, room.sup, now + 5 * MIN, feeder.id, main.id)
+    record_hand(session, room.actor("dealer"), now + 6 * MIN, feeder.id, hand_no=1,
+                high_card_seat=3)  # button 3, SB 4, BB 2; next: button 4, SB 2, BB 3
+    return game, main, feeder, mains, fed
+
+
+def test_r17_at_once_the_longest_seated_moves_as_the_seat_opens(room, session, now):
+    """R17 ``at_once`` (the default): F1 is called to the main table's seat at once, though the
+    big blind is not theirs."""
+    _game, main, _feeder, mains, fed = _must_move(room, session, now, "at_once")
+    seats.leave(session, room.sup, now + 7 * MIN, mains[0].id, 5000)
+    offer = live_offer(session, fed[0].player_id)
+    assert (offer.table_id, offer.from_hold_id) == (main.id, fed[0].id)
+
+
+def test_r17_big_blind_the_seat_waits_until_the_big_blind_reaches_the_mover(room, session, now):
+    """R17 ``big_blind``: the next big blind at table 2 is F2's (seat 3), not F1's: the main
+    table's seat waits for F1 (nobody behind F1 nor on the list takes it; Wendy is called to
+    the must-move table); two hands later the big blind reaches F1 (seat 2) and the seat is
+    offered to F1."""
+    game, main, feeder, mains, fed = _must_move(room, session, now, "big_blind")
+    wendy = room.player(now, "Wendy")
+    lists.join(session, room.sup, now + 7 * MIN, player_id=wendy.id, game_id=game.id)
+    seats.leave(session, room.sup, now + 7 * MIN, mains[0].id, 5000)
+    assert [live_offer(session, h.player_id) for h in fed] == [None] * 3
+    assert live_offer(session, wendy.id).table_id == feeder.id
+    dealer = room.actor("dealer")
+    record_hand(session, dealer, now + 8 * MIN, feeder.id, hand_no=2)  # BB 3: next BB 4
+    assert live_offer(session, fed[0].player_id) is None
+    record_hand(session, dealer, now + 9 * MIN, feeder.id, hand_no=3)  # BB 4: next BB 2 (F1)
+    offer = live_offer(session, fed[0].player_id)
+    assert (offer.table_id, offer.seat_no, offer.from_hold_id) == (main.id, 1, fed[0].id)
+    assert live_offer(session, fed[1].player_id) is None
+
+
+def test_r17_big_blind_before_the_first_hand_moves_at_once(room, session, now):
+    """R17 ``big_blind``: with no hand dealt at the must-move table there is no blind to dodge."""
+    update_policy(session, room.sup, now, must_move_when="big_blind")
+    game = room.game(now)
+    main, feeder = room.table(now, game, "1"), room.table(now, game, "2")
+    mains = fill_table(room, session, now, game, main, 0)
+    mover = seats.seat_directly(session, room.sup, now, table_id=feeder.id, seat_no=1,
+                                player_id=room.player(now, "Mo").id, buy_in=10000)
+    moves.set_must_move(session, room.sup, now + MIN, feeder.id, main.id)
+    seats.leave(session, room.sup, now + 2 * MIN, mains[0].id, 5000)
+    assert live_offer(session, mover.player_id).from_hold_id == mover.id
