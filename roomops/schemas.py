@@ -116,6 +116,12 @@ class RemoveEntry(Body):
     reason: Reason  # R16
 
 
+class LockUp(Body):
+    """R13: a lockup, with the deposit taken for it if any."""
+
+    deposit: Money | None = Field(None, description="integer minor units; none: no deposit")
+
+
 class ReorderEntry(Body):
     position: Annotated[int, Field(ge=1, le=100000)]
     reason: Reason  # R13

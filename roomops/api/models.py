@@ -63,6 +63,9 @@ class EntryOut(Out):
     queue_at: datetime
     checkin_deadline: datetime | None
     checked_in_at: datetime | None
+    locked_until: datetime | None = Field(description=(
+        "R13: locked up (the player stepped away) until then: keeps the place, not offered"))
+    lockup_deposit: int | None = Field(description="R13: the deposit recorded for the lockup")
     ended_at: datetime | None
     end_reason: str | None
 

@@ -34,7 +34,7 @@ from roomops.absences.models import Absence
 from roomops.actors import Actor, get_in_room
 from roomops.audit.service import latest_id
 from roomops.audit.service import query as audit_query
-from roomops.desk.forms import from_steps, money_input, parse
+from roomops.desk.forms import from_steps, money_input, parse, to_minor
 from roomops.desk.players import typed_player, with_player_ids
 from roomops.errors import Invalid
 from roomops.games import services as games
@@ -490,7 +490,21 @@ POLICY_FIELDS = ("timezone", "display_name", "claim_minutes", "on_claim_expiry",
                  "break_minutes", "break_after_play_minutes", "breaks_per_gaming_day",
                  "max_breaks_per_table", "away_notify_minutes", "max_away_minutes", "max_missed_bb",
                  "playover_needs_consent", "no_playover_max_minutes", "new_player_posting",
-                 "must_move_refusal", "shifts")
+                 "must_move_refusal", "shifts", "call_ins", "break_expiry", "must_move_when",
+                 "return_tolerance", "lockup_minutes")
+
+
+def _tolerance(raw: str) -> dict[str, Any]:
+    """R27: the return tolerance typed as an amount ("50", "50.00") or a percent ("10%");
+    empty is none."""
+    text = raw.strip()
+    if text.endswith("%"):
+        number = text[:-1].strip()
+        if not number.isdigit():
+            raise Invalid("return tolerance: a whole percent, e.g. 10%", "R27")
+        return {"return_tolerance_unit": "percent", "return_tolerance": int(number)}
+    return {"return_tolerance_unit": "amount",
+            "return_tolerance": to_minor(text, "return_tolerance") if text else 0}
 
 
 @bp.route("/desk/policy", methods=["GET", "POST"])
@@ -501,9 +515,12 @@ def policy() -> Response | str:
     room = _room(session)
     if request.method == "POST":
         # R54: the shifts are typed as "06:00, 14:00, 22:00"; empty is one shift (the default)
-        body = parse(Policy, request.form, only=[f for f in Policy.model_fields if f != "shifts"])
+        typed = ("shifts", "return_tolerance", "return_tolerance_unit")
+        body = parse(Policy, request.form, only=[f for f in Policy.model_fields if f not in typed])
         sent = body.model_dump(exclude_none=True) | (
-            {"shifts": request.form["shifts"]} if "shifts" in request.form else {})
+            {"shifts": request.form["shifts"]} if "shifts" in request.form else {}) | (
+            _tolerance(request.form["return_tolerance"])
+            if "return_tolerance" in request.form else {})
         if request.form.get("cash_out_approval_over", "x").strip() == "":
             sent["cash_out_approval_over"] = 0  # R28: emptied, the threshold is taken off
         changes = {k: v for k, v in rooms.policy_values(sent, room).items()

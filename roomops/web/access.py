@@ -34,7 +34,7 @@ api.check_in api.claim_move api.claim_offer api.close_game api.close_table api.c
 api.decline_offer api.give_penalty api.grant_break api.join_list api.leave_seat api.make_offer
 api.mark_away api.missed_big_blind api.move_player api.must_move api.no_playover api.open_game
 api.open_table api.remove_entry api.reorder_entry api.seat_player api.start_playover
-api.stop_playover
+api.stop_playover api.lock_up api.end_lockup
 """
 _CASH = """
 cage.index cage.slips cage.report cage.report_csv cage.today_report cage.fees_page
