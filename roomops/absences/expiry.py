@@ -11,13 +11,13 @@ from sqlalchemy.orm import Session
 
 from roomops.absences.models import Absence
 from roomops.absences.rules import picked_up_for_blinds
-from roomops.absences.services import end_absences, running_absence
+from roomops.absences.services import end_absences, kept_past_deadline, running_absence
 from roomops.actors import Actor
 from roomops.audit.service import record
 from roomops.floor.bus import command, emit
 from roomops.floor.events import SeatsMayOpen
 from roomops.games.models import Game, Table
-from roomops.lists.services import anyone_waiting, to_bottom_of_waiting_list
+from roomops.lists.services import to_bottom_of_waiting_list
 from roomops.rooms.models import Room
 from roomops.seating.models import SeatHold
 from roomops.seating.seats import end_seats
@@ -33,10 +33,8 @@ def release_due(session: Session, actor: Actor, now: datetime, game: Game) -> li
         SeatHold, SeatHold.id == Absence.hold_id).join(Table, Table.id == SeatHold.table_id).where(
         Table.game_id == game.id, Absence.ended_at.is_(None), Absence.deadline <= now,
     ).order_by(Absence.deadline, Absence.id)).tuples()]
-    if session.get_one(Room, game.room_id).break_expiry == "if_waiting":
-        due = [(a, t) for a, t in due
-               if a.kind != "break" or anyone_waiting(session, game.id, t, a.player_id)]
-    released = [a for a, _ in due]
+    room = session.get_one(Room, game.room_id)
+    released = [a for a, t in due if not kept_past_deadline(session, room, a, game.id, t)]
     return release(session, actor, now, game, released, {a.id: WHY[a.kind] for a in released})
 
 

@@ -95,6 +95,24 @@ def test_r24_if_waiting_the_break_runs_on_until_somebody_waits(room, session, no
     assert (offer.table_id, offer.seat_no) == (table.id, 4)
 
 
+def test_r24_if_waiting_a_player_back_late_keeps_the_seat_while_nobody_waits(room, session, now):
+    """R24 ``if_waiting``: past the deadline, with nobody waiting, the player may still come back
+    (the seat is theirs); ``always``, and ``if_waiting`` once somebody waits, it is too late."""
+    game, table, hold, absence = _on_break(room, session, now, break_expiry="if_waiting",
+                                           breaks_per_gaming_day=2)
+    assert absences.come_back(session, room.sup, absence.deadline + MIN, hold.id).outcome == (
+        "returned")
+    second = absences.grant_break(session, room.sup, absence.deadline + 2 * HOUR, hold.id, 100)
+    lists.join(session, room.sup, second.deadline, player_id=room.player(now, "W").id,
+               game_id=game.id)
+    refused(lambda: absences.come_back(session, room.sup, second.deadline + S, hold.id), "R24",
+            "ran out")
+    update_policy(session, room.sup, now, break_expiry="always")
+    other = _holds(session, table)[5]
+    third = absences.grant_break(session, room.sup, now + HOUR, other.id, 100)
+    refused(lambda: absences.come_back(session, room.sup, third.deadline, other.id), "R24")
+
+
 def test_r24_if_waiting_a_reserve_entry_for_the_table_counts(room, session, now):
     """R24/R11: a player on the table's reserve list waits for that seat."""
     _game, table, _hold, absence = _on_break(room, session, now, break_expiry="if_waiting")
