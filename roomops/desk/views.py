@@ -55,6 +55,7 @@ from roomops.schemas import (
     GameConditions,
     GrantBreak,
     Leave,
+    LockUp,
     MarkAway,
     NewPlayer,
     OfferSeat,
@@ -355,6 +356,20 @@ def join() -> Response:
 def check_in(entry_id: int) -> Response:
     entry = run(lists.check_in, entry_id)
     return _done(f"{_name(entry.player_id)} checked in.")
+
+
+@bp.post("/desk/entries/<int:entry_id>/lockup")
+def lock_up(entry_id: int) -> Response:
+    """R13: the player steps away and keeps their place; a deposit typed is recorded."""
+    entry = run(lists.lock_up, entry_id, parse(LockUp, request.form).deposit)
+    return _done(f"{_name(entry.player_id)} is locked up: their place is kept until "
+                 f"{local(entry.locked_until, _room(db()).timezone)} (R13).")
+
+
+@bp.post("/desk/entries/<int:entry_id>/lockup/end")
+def end_lockup(entry_id: int) -> Response:
+    entry = run(lists.end_lockup, entry_id)
+    return _done(f"{_name(entry.player_id)} is back: offered in their place again (R13).")
 
 
 @bp.post("/desk/entries/<int:entry_id>/remove")

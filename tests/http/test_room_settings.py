@@ -8,6 +8,7 @@ from sqlalchemy import select
 
 from roomops.audit.models import AuditEvent
 from roomops.games.models import Game
+from roomops.lists import services as lists
 from roomops.lists.models import ListEntry
 from roomops.rooms.models import Room
 from tests.http.test_api import refused
@@ -154,3 +155,37 @@ def test_r12_api_call_in_refused_where_the_room_takes_none(sup, room, session, n
     sup.patch("/policy", json={"call_ins": False})
     refused(sup.post("/entries", json={"player_id": p.id, "game_id": game.id, "source": "phone"}),
             409, "R12")
+
+
+@pytest.mark.parametrize("call_ins", [True, False])
+def test_r12_desk_list_form_offers_by_phone_only_with_call_ins(sup_client, room, session, now,
+                                                              call_ins):
+    """R12: the desk's "put on a list" form offers "by phone" only where call-ins are taken."""
+    room.game(now)
+    room.room.call_ins = call_ins
+    session.commit()
+    html = sup_client.get("/desk").text
+    assert ('name="source" value="phone"' in html) is call_ins
+    assert 'name="source" value="in_person"' in html
+
+
+def test_r13_desk_lockup_with_a_deposit_and_back(sup_client, room, session, now):
+    """R13: the entry dialog offers a lockup only where the room has them; the deposit is typed
+    in the room's money; the row says "locked up until"; back ends it."""
+    game = room.game(now)
+    p = room.player(now, "Lou")
+    entry = lists.join(session, room.sup, now, player_id=p.id, game_id=game.id)
+    session.commit()
+    assert "Lock up" not in sup_client.get("/desk").text
+    room.room.lockup_minutes = 10
+    session.commit()
+    assert "Lock up" in sup_client.get("/desk").text
+    resp = sup_client.post(f"/desk/entries/{entry.id}/lockup", data={"deposit": "20"})
+    assert resp.status_code == 303, resp.text
+    session.refresh(entry)
+    assert entry.lockup_deposit == 2000 and entry.locked_until is not None
+    assert "locked up until 20:10" in sup_client.get("/desk").text
+    assert sup_client.post(f"/desk/entries/{entry.id}/lockup/end").status_code == 303
+    session.refresh(entry)
+    assert entry.locked_until is None
+    assert "locked up until" not in sup_client.get("/desk").text
