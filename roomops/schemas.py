@@ -23,13 +23,22 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from roomops.blinds.missed import NewPlayerPosting
+from roomops.blinds.missed import GamePosting, NewPlayerPosting
 from roomops.blinds.penalties import PenaltyKind
 from roomops.db import INT_MAX
 from roomops.games.models import FeeKind, RakeRecorded
 from roomops.ledger.rules import Method as LedgerMethod
 from roomops.lists.models import Source
-from roomops.rooms.models import DisplayName, ExpiryPolicy, MustMoveRefusal, Placement, ReturnWindow
+from roomops.rooms.models import (
+    BreakExpiry,
+    DisplayName,
+    ExpiryPolicy,
+    MustMoveRefusal,
+    MustMoveWhen,
+    Placement,
+    ReturnWindow,
+    ToleranceUnit,
+)
 from roomops.text import check_shown
 
 # R52: the largest amount accepted, in minor units. As large as any real table could see in any
@@ -129,6 +138,12 @@ class JoinList(Body):
 
 class RemoveEntry(Body):
     reason: Reason  # R16
+
+
+class LockUp(Body):
+    """R13: a lockup, with the deposit taken for it if any."""
+
+    deposit: Money | None = Field(None, description="integer minor units; none: no deposit")
 
 
 class ReorderEntry(Body):
@@ -294,6 +309,9 @@ class GameConditions(ScheduleFields):
     straddle_sanction: Flag = False  # R40: straddles need the supervisor's sanction
     rake_no_flop_no_drop: Flag = True  # R51
     rake_recorded: RakeRecorded = "per_hand"  # R51: per hand or per dealer down
+    new_player_posting: GamePosting = Field("room", description=(
+        "R36: a new player waits for the big blind or posts one ('post_or_wait'), or pays only in "
+        "turn ('free'); 'room': as the room's policy says"))
 
     @model_validator(mode="after")
     def _consistent(self) -> GameConditions:
@@ -328,6 +346,7 @@ class GameChange(ScheduleFields):
     straddle_sanction: Flag | None = None
     rake_no_flop_no_drop: Flag | None = None
     rake_recorded: RakeRecorded | None = None
+    new_player_posting: GamePosting | None = None  # R36
 
 
 class OpenTable(Body):
@@ -376,6 +395,19 @@ class Policy(Body):
         pattern=r"^([01][0-9]|2[0-3]):[0-5][0-9]$")]], Field(max_length=12)] | None = Field(
         None, description="R54: local start times of the gaming day's shifts, HH:MM; the gaming "
                           "day's start is always shift 1's; [] or one time: one shift, the day")
+    call_ins: Flag | None = Field(None, description="R12: phone entries (call-ins) are taken")
+    break_expiry: BreakExpiry | None = Field(None, description=(
+        "R24: a break that ran out loses the seat 'always', or 'if_waiting': only when somebody "
+        "waits for a seat of the game"))
+    must_move_when: MustMoveWhen | None = Field(None, description=(
+        "R17: a must-move player moves 'at_once', or at 'big_blind': when the big blind reaches "
+        "them at the must-move table"))
+    return_tolerance_unit: ToleranceUnit | None = Field(None, description=(
+        "R27: return_tolerance is an 'amount' (minor units) or a 'percent' of the counted stack"))
+    return_tolerance: MoneyOrZero | None = Field(None, description=(
+        "R27: a returning buy-in this far below the counted stack is still accepted; 0: none"))
+    lockup_minutes: Annotated[int, Field(ge=0, le=120)] | None = Field(None, description=(
+        "R10-R14: a listed player who steps away keeps their place this long; 0: no lockups"))
 
 
 class GrantBreak(Body):

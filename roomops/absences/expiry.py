@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 
 from roomops.absences.models import Absence
 from roomops.absences.rules import picked_up_for_blinds
-from roomops.absences.services import end_absences, running_absence
+from roomops.absences.services import end_absences, kept_past_deadline, running_absence
 from roomops.actors import Actor
 from roomops.audit.service import record
 from roomops.floor.bus import command, emit
@@ -26,13 +26,16 @@ WHY = {"break": "break ran out (R24)", "away": "away too long (R26)"}
 
 
 def release_due(session: Session, actor: Actor, now: datetime, game: Game) -> list[Absence]:
-    """R24/R26: every absence of the game at or past its deadline, to the second. The caller holds
-    the game's lock."""
-    due = list(session.scalars(select(Absence).join(SeatHold, SeatHold.id == Absence.hold_id).join(
-        Table, Table.id == SeatHold.table_id).where(
+    """R24/R26: every absence of the game at or past its deadline, to the second; where the room
+    releases a break that ran out only if somebody waits (``break_expiry``), a break whose seat
+    nobody could be offered runs on until somebody could. The caller holds the game's lock."""
+    due = [(a, table_id) for a, table_id in session.execute(select(Absence, SeatHold.table_id).join(
+        SeatHold, SeatHold.id == Absence.hold_id).join(Table, Table.id == SeatHold.table_id).where(
         Table.game_id == game.id, Absence.ended_at.is_(None), Absence.deadline <= now,
-    ).order_by(Absence.deadline, Absence.id)))
-    return release(session, actor, now, game, due, {a.id: WHY[a.kind] for a in due})
+    ).order_by(Absence.deadline, Absence.id)).tuples()]
+    room = session.get_one(Room, game.room_id)
+    released = [a for a, t in due if not kept_past_deadline(session, room, a, game.id, t)]
+    return release(session, actor, now, game, released, {a.id: WHY[a.kind] for a in released})
 
 
 @command

@@ -27,6 +27,7 @@ from roomops.errors import Conflict
 from roomops.floor.bus import command, emit
 from roomops.floor.events import AbsencesEnded, SeatsMayOpen
 from roomops.games.models import Table
+from roomops.lists.services import anyone_waiting
 from roomops.rooms.gaming_day import gaming_day
 from roomops.rooms.models import Room
 from roomops.seating.models import SeatHold
@@ -83,14 +84,23 @@ def running_absence(session: Session, actor: Actor, now: datetime,
                     hold_id: int) -> tuple[Absence, Table]:
     """The seat's break or time away and its table (the game locked), refused once it has run
     out: at the deadline, to the second, the seat is released (R24/R26) whether or not the sweep
-    has run."""
+    has run; a break the room keeps running until somebody waits (``break_expiry``) is not."""
     hold, table, _game = seated_hold(session, actor, hold_id, "R25")
     absence = _live_or_refuse(session, hold)
-    if not is_running(absence.deadline, now):
+    if not is_running(absence.deadline, now) and not kept_past_deadline(
+            session, session.get_one(Room, table.room_id), absence, table.game_id, table.id):
         rule = "R24" if absence.kind == "break" else "R26"
         raise Conflict(f"the {LABELS[absence.kind]} ran out at {absence.deadline:%H:%M:%S} UTC: "
                        "the seat is released", rule)
     return absence, table
+
+
+def kept_past_deadline(session: Session, room: Room, absence: Absence, game_id: int,
+                       table_id: int) -> bool:
+    """R24 ``break_expiry`` 'if_waiting': a break past its deadline keeps the seat while nobody
+    could be offered it (``anyone_waiting``)."""
+    return (absence.kind == "break" and room.break_expiry == "if_waiting"
+            and not anyone_waiting(session, game_id, table_id, absence.player_id))
 
 
 @command

@@ -9,14 +9,23 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from roomops.absences.models import AbsenceKind, AbsenceOutcome
-from roomops.blinds.missed import NewPlayerPosting
+from roomops.blinds.missed import GamePosting, NewPlayerPosting
 from roomops.blinds.penalties import PenaltyKind
 from roomops.blinds.state import OwedPost, PostKind
 from roomops.blinds.state import Status as BlindStatus
 from roomops.games.models import FeeKind, OpenClosed, RakeRecorded
 from roomops.lists.models import EntryStatus, ListKind, Source
 from roomops.playovers.models import PlayoverOutcome
-from roomops.rooms.models import DisplayName, ExpiryPolicy, MustMoveRefusal, Placement, ReturnWindow
+from roomops.rooms.models import (
+    BreakExpiry,
+    DisplayName,
+    ExpiryPolicy,
+    MustMoveRefusal,
+    MustMoveWhen,
+    Placement,
+    ReturnWindow,
+    ToleranceUnit,
+)
 from roomops.seating.models import HoldKind
 
 
@@ -54,6 +63,9 @@ class EntryOut(Out):
     queue_at: datetime
     checkin_deadline: datetime | None
     checked_in_at: datetime | None
+    locked_until: datetime | None = Field(description=(
+        "R13: locked up (the player stepped away) until then: keeps the place, not offered"))
+    lockup_deposit: int | None = Field(description="R13: the deposit recorded for the lockup")
     ended_at: datetime | None
     end_reason: str | None
 
@@ -113,6 +125,8 @@ class GameOut(Out):
         None, description="R51: [{players, cap}]: from that many players dealt in, that cap")
     rake_recorded: RakeRecorded = Field(
         "per_hand", description="R51: rake recorded hand by hand or per dealer down")
+    new_player_posting: GamePosting = Field(description=(
+        "R36: the game's new-player posting, or 'room': the room's policy"))
     status: OpenClosed
     opened_at: datetime
     closed_at: datetime | None
@@ -179,6 +193,16 @@ class PolicyOut(Out):
     new_player_posting: NewPlayerPosting = Field(
         description="R36: a new player waits for the big blind or posts one, or pays only in turn")
     must_move_refusal: MustMoveRefusal
+    call_ins: bool = Field(description="R12: phone entries (call-ins) are taken")
+    break_expiry: BreakExpiry = Field(description=(
+        "R24: a break that ran out loses the seat always, or only if somebody waits"))
+    must_move_when: MustMoveWhen = Field(description=(
+        "R17: a must-move player moves at once, or when the big blind reaches them"))
+    return_tolerance_unit: ToleranceUnit
+    return_tolerance: int = Field(description=(
+        "R27: how far below the counted stack a returning buy-in is accepted, in minor units or "
+        "percent (return_tolerance_unit)"))
+    lockup_minutes: int = Field(description="R10-R14: how long a lockup keeps a place; 0: none")
     shifts: list[str] = Field(description=(
         "R54: local start times of the gaming day's shifts, HH:MM, in gaming-day order; the "
         "first is the gaming day's start (one time: one shift, the gaming day)"))

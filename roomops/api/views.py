@@ -41,6 +41,7 @@ from roomops.schemas import (
     GrantBreak,
     JoinList,
     Leave,
+    LockUp,
     MarkAway,
     NewPlayer,
     NoPlayover,
@@ -124,7 +125,7 @@ class BadRequest(RoomopsError):
 BODY_RULES: dict[type[BaseModel], str] = {
     JoinList: "R10", RemoveEntry: "R16", ReorderEntry: "R13", OfferSeat: "R14", Claim: "R30",
     SeatPlayer: "R14", Leave: "R27", GameConditions: "R4", GameChange: "R6", OpenTable: "R5",
-    Policy: "R3", BarPair: "R15", GrantBreak: "R23", MarkAway: "R25", AbsenceNote: "R25",
+    Policy: "R3", LockUp: "R13", BarPair: "R15", GrantBreak: "R23", MarkAway: "R25", AbsenceNote: "R25",
     StartPlayover: "R29", NoPlayover: "R29", StopPlayover: "R29", ComeBack: "R29",
 }
 FIELD_RULES = {"buy_in": "R30", "reason": "R13", "seat_no": "R4", "override_reason": "R27",
@@ -224,6 +225,20 @@ def reorder_entry(entry_id: int) -> Response:
        response=out.EntryOut, gives="entry", tag="lists")
 def check_in(entry_id: int) -> Response:
     return answer(out.EntryOut, run(lists.check_in, entry_id))
+
+
+@route("POST", f"/entries/<{ID}:entry_id>/lockup",
+       summary="The player steps away and keeps their place for the room's lockup minutes (R13)",
+       response=out.EntryOut, body=LockUp, tag="lists")
+def lock_up(entry_id: int) -> Response:
+    return answer(out.EntryOut, run(lists.lock_up, entry_id, body(LockUp).deposit))
+
+
+@route("POST", f"/entries/<{ID}:entry_id>/lockup/end",
+       summary="The locked-up player is back: offered in their place again (R13)",
+       response=out.EntryOut, tag="lists")
+def end_lockup(entry_id: int) -> Response:
+    return answer(out.EntryOut, run(lists.end_lockup, entry_id))
 
 
 @route("GET", f"/entries/<{ID}:entry_id>/history",

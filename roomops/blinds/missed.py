@@ -10,6 +10,7 @@ from roomops.blinds.state import OwedPost, SeatState, TableState, between, seat_
 from roomops.errors import Conflict
 
 NewPlayerPosting = Literal["post_or_wait", "free"]
+GamePosting = Literal["room", "post_or_wait", "free"]  # R36: a game's own, or the room's
 Arrival = Literal["new", "floor_move", "broken_table"]
 
 

@@ -34,7 +34,7 @@ from roomops.absences.models import Absence
 from roomops.actors import Actor, get_in_room
 from roomops.audit.service import latest_id
 from roomops.audit.service import query as audit_query
-from roomops.desk.forms import from_steps, money_input, parse
+from roomops.desk.forms import from_steps, money_input, parse, to_minor
 from roomops.desk.players import typed_player, with_player_ids
 from roomops.errors import Invalid
 from roomops.games import services as games
@@ -55,6 +55,7 @@ from roomops.schemas import (
     GameConditions,
     GrantBreak,
     Leave,
+    LockUp,
     MarkAway,
     NewPlayer,
     OfferSeat,
@@ -357,6 +358,20 @@ def check_in(entry_id: int) -> Response:
     return _done(f"{_name(entry.player_id)} checked in.")
 
 
+@bp.post("/desk/entries/<int:entry_id>/lockup")
+def lock_up(entry_id: int) -> Response:
+    """R13: the player steps away and keeps their place; a deposit typed is recorded."""
+    entry = run(lists.lock_up, entry_id, parse(LockUp, request.form).deposit)
+    return _done(f"{_name(entry.player_id)} is locked up: their place is kept until "
+                 f"{local(entry.locked_until, _room(db()).timezone)} (R13).")
+
+
+@bp.post("/desk/entries/<int:entry_id>/lockup/end")
+def end_lockup(entry_id: int) -> Response:
+    entry = run(lists.end_lockup, entry_id)
+    return _done(f"{_name(entry.player_id)} is back: offered in their place again (R13).")
+
+
 @bp.post("/desk/entries/<int:entry_id>/remove")
 def remove(entry_id: int) -> Response:
     body = parse(RemoveEntry, request.form)
@@ -490,7 +505,21 @@ POLICY_FIELDS = ("timezone", "display_name", "claim_minutes", "on_claim_expiry",
                  "break_minutes", "break_after_play_minutes", "breaks_per_gaming_day",
                  "max_breaks_per_table", "away_notify_minutes", "max_away_minutes", "max_missed_bb",
                  "playover_needs_consent", "no_playover_max_minutes", "new_player_posting",
-                 "must_move_refusal", "shifts")
+                 "must_move_refusal", "shifts", "call_ins", "break_expiry", "must_move_when",
+                 "return_tolerance", "lockup_minutes")
+
+
+def _tolerance(raw: str) -> dict[str, Any]:
+    """R27: the return tolerance typed as an amount ("50", "50.00") or a percent ("10%");
+    empty is none."""
+    text = raw.strip()
+    if text.endswith("%"):
+        number = text[:-1].strip()
+        if not number.isdigit():
+            raise Invalid("return tolerance: a whole percent, e.g. 10%", "R27")
+        return {"return_tolerance_unit": "percent", "return_tolerance": int(number)}
+    return {"return_tolerance_unit": "amount",
+            "return_tolerance": to_minor(text, "return_tolerance") if text else 0}
 
 
 @bp.route("/desk/policy", methods=["GET", "POST"])
@@ -501,9 +530,12 @@ def policy() -> Response | str:
     room = _room(session)
     if request.method == "POST":
         # R54: the shifts are typed as "06:00, 14:00, 22:00"; empty is one shift (the default)
-        body = parse(Policy, request.form, only=[f for f in Policy.model_fields if f != "shifts"])
+        typed = ("shifts", "return_tolerance", "return_tolerance_unit")
+        body = parse(Policy, request.form, only=[f for f in Policy.model_fields if f not in typed])
         sent = body.model_dump(exclude_none=True) | (
-            {"shifts": request.form["shifts"]} if "shifts" in request.form else {})
+            {"shifts": request.form["shifts"]} if "shifts" in request.form else {}) | (
+            _tolerance(request.form["return_tolerance"])
+            if "return_tolerance" in request.form else {})
         if request.form.get("cash_out_approval_over", "x").strip() == "":
             sent["cash_out_approval_over"] = 0  # R28: emptied, the threshold is taken off
         changes = {k: v for k, v in rooms.policy_values(sent, room).items()

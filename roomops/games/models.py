@@ -19,6 +19,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
+from roomops.blinds.missed import GamePosting, NewPlayerPosting
 from roomops.checks import one_of
 from roomops.db import Base, Minor, UTCDateTime
 
@@ -50,6 +51,7 @@ class Game(Base):
         CheckConstraint("max_straddles BETWEEN 0 AND 8", name="max_straddles"),
         CheckConstraint(one_of("rake_recorded", RakeRecorded), name="rake_recorded"),
         CheckConstraint(one_of("status", OpenClosed), name="status"),
+        CheckConstraint(one_of("new_player_posting", GamePosting), name="new_player_posting"),
         Index("ix_games_room_status", "room_id", "status"),
     )
 
@@ -95,6 +97,13 @@ class Game(Base):
     smallest_chip: Mapped[Minor] = mapped_column(default=_small_blind)
     # R51: a pot that qualifies for rake is raked one smallest chip at least (policy, default off)
     rake_min_one_chip: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # R36: the game's own new-player posting, or the room's ("room")
+    new_player_posting: Mapped[GamePosting] = mapped_column(String(12), default="room",
+                                                            server_default="room")
+
+    def posting(self, room_posting: NewPlayerPosting) -> NewPlayerPosting:
+        """R36: what a new player in this game posts: the game's setting, else the room's."""
+        return room_posting if self.new_player_posting == "room" else self.new_player_posting
     status: Mapped[OpenClosed] = mapped_column(String(8), default="open")
     opened_at: Mapped[datetime] = mapped_column(UTCDateTime)
     closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)

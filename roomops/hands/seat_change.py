@@ -38,7 +38,8 @@ def change_seat(session: Session, actor: Actor, now: datetime, hold_id: int, sea
         raise Conflict(f"seat {seat_no} at table {table.name} is taken or called", "R20")
     room = session.get_one(Room, actor.room_id)
     state = table_state(table, game, last_hand(session, table.id))
-    seats = seat_states(state, sittings(session, table.id), room.new_player_posting)
+    seats = seat_states(state, sittings(session, table.id),
+                        game.posting(room.new_player_posting))
     after = move_seat(state, seats, hold.seat_no, seat_no)[seat_no - 1]
     (new,) = carry(session, actor, now, game, [Move(hold, table, seat_no, stack,
                                                     kind="seat_change")], reason, leave_lists=False)

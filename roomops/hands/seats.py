@@ -10,7 +10,9 @@ from sqlalchemy.orm import Session
 
 from roomops.absences.models import Absence
 from roomops.blinds.missed import NewPlayerPosting, arrive
+from roomops.blinds.positions import next_hand
 from roomops.blinds.state import SeatState, TableState
+from roomops.errors import Conflict
 from roomops.games.models import Game, Table
 from roomops.hands.models import Hand, SeatBlinds
 from roomops.penalties.models import PenaltyRecord
@@ -97,6 +99,22 @@ def table_state(table: Table, game: Game, last: Hand | None) -> TableState:
         "big_blind_seat": last.big_blind_seat}
     return TableState(game.seats_per_table, game.small_blind, game.big_blind,
                       dealers_choice=is_dealers_choice(game.variant), **positions)
+
+
+def next_big_blind(session: Session, table: Table, game: Game,
+                   posting: NewPlayerPosting) -> int | None:
+    """R17/R34: the seat the big blind reaches in the table's next hand if nobody posts; None
+    before the table's first hand, or when the next hand needs a fresh draw for the button
+    (R33)."""
+    last = last_hand(session, table.id)
+    if last is None:
+        return None
+    state = table_state(table, game, last)
+    try:
+        return next_hand(state, seat_states(state, sittings(session, table.id), posting)
+                         ).table.big_blind_seat
+    except Conflict:
+        return None
 
 
 def is_dealers_choice(variant: str) -> bool:

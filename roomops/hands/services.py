@@ -15,7 +15,8 @@ from roomops.blinds.positions import first_hand, next_hand
 from roomops.blinds.state import HandPlan, SeatState
 from roomops.blinds.straddles import Straddle, StraddleSettings, check_straddles, straddle_order
 from roomops.errors import Conflict, Invalid
-from roomops.floor.bus import command
+from roomops.floor.bus import command, emit
+from roomops.floor.events import SeatsMayOpen
 from roomops.games.locks import locked_game, table_in_room
 from roomops.games.models import Game, Table
 from roomops.hands.models import Hand, SeatBlinds
@@ -47,7 +48,7 @@ def record_hand(session: Session, actor: Actor, now: datetime, table_id: int, *,
     room = session.get_one(Room, actor.room_id)
     sat = sittings(session, table.id)
     state = table_state(table, game, last)
-    seats = seat_states(state, sat, room.new_player_posting)
+    seats = seat_states(state, sat, game.posting(room.new_player_posting))
     plan = (next_hand(state, seats, posting) if high_card_seat is None
             else first_hand(state, seats, high_card_seat))
     straddles = list(straddles) or in_turn(plan, straddles_in_turn)
@@ -70,6 +71,8 @@ def record_hand(session: Session, actor: Actor, now: datetime, table_id: int, *,
     missed = [absence for n in {*plan.missed_bb, *played["big_blind"]}
               if (absence := sat[n].absence) is not None]
     count_missed_big_blinds(session, actor, now, game, missed)
+    if table.feeds_table_id is not None and room.must_move_when == "big_blind":
+        emit(session, SeatsMayOpen(game.id))  # R17: the big blind moved on to the next mover
     return hand
 
 
@@ -92,7 +95,7 @@ def preview(session: Session, actor: Actor, table_id: int) -> DealerView:
     last = last_hand(session, table.id)
     state = table_state(table, game, last)
     sat = sittings(session, table.id)
-    seats = seat_states(state, sat, room.new_player_posting)
+    seats = seat_states(state, sat, game.posting(room.new_player_posting))
     try:
         plan = None if last is None else next_hand(state, seats)
     except Conflict:

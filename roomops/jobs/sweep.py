@@ -23,13 +23,13 @@ from roomops.seating.offers import expire_due
 @dataclass
 class SweepResult:
     expired_offers: list[int] = field(default_factory=list)
-    no_shows: list[int] = field(default_factory=list)
+    no_shows: list[int] = field(default_factory=list)  # R12 call-ins, and lockups run out (R13)
     released_absences: list[int] = field(default_factory=list)
 
 
 def due_games(session: Session, now: datetime) -> list[tuple[int, int]]:
-    """(room, game) pairs with an offer past its deadline, a check-in past due, or a break or time
-    away past its deadline."""
+    """(room, game) pairs with an offer past its deadline, a check-in past due, a lockup run out
+    (R13), or a break or time away past its deadline."""
     offers = select(Table.room_id, Table.game_id).join(SeatHold, SeatHold.table_id == Table.id).where(
         SeatHold.kind == OFFER, SeatHold.ended_at.is_(None), SeatHold.deadline <= now
     )
@@ -37,10 +37,12 @@ def due_games(session: Session, now: datetime) -> list[tuple[int, int]]:
         ListEntry.status == "active", ListEntry.checked_in_at.is_(None),
         ListEntry.checkin_deadline <= now,
     )
+    lockups = select(ListEntry.room_id, ListEntry.game_id).where(
+        ListEntry.status == "active", ListEntry.locked_until <= now)
     absences = select(Table.room_id, Table.game_id).join(SeatHold, SeatHold.table_id == Table.id).join(
         Absence, Absence.hold_id == SeatHold.id).where(
         Absence.ended_at.is_(None), Absence.deadline <= now)
-    return sorted({(r, g) for r, g in session.execute(offers.union(checkins, absences))})
+    return sorted({(r, g) for r, g in session.execute(offers.union(checkins, lockups, absences))})
 
 
 def sweep(session: Session, now: datetime) -> SweepResult:

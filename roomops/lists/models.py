@@ -9,7 +9,7 @@ from sqlalchemy import CheckConstraint, ForeignKey, Index, String, Text, text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from roomops.checks import one_of
-from roomops.db import Base, UTCDateTime
+from roomops.db import Base, Minor, UTCDateTime
 
 ListKind = Literal["waiting", "reserve"]
 Source = Literal["in_person", "phone"]
@@ -19,6 +19,7 @@ _ACTIVE_WAITING = text("status = 'active' AND kind = 'waiting'")
 _ACTIVE_RESERVE = text("status = 'active' AND kind = 'reserve'")
 _ACTIVE = text("status = 'active'")
 _AWAITING_CHECKIN = text("status = 'active' AND checked_in_at IS NULL")
+_LOCKED = text("status = 'active' AND locked_until IS NOT NULL")
 
 
 class ListEntry(Base):
@@ -59,6 +60,10 @@ class ListEntry(Base):
               sqlite_where=_ACTIVE, postgresql_where=_ACTIVE),
         Index("ix_list_entries_checkin_due", "checkin_deadline",
               sqlite_where=_AWAITING_CHECKIN, postgresql_where=_AWAITING_CHECKIN),
+        CheckConstraint("lockup_deposit IS NULL OR lockup_deposit > 0", name="lockup_deposit"),
+        # the sweep finds lockups that ran out
+        Index("ix_list_entries_lockup_due", "locked_until",
+              sqlite_where=_LOCKED, postgresql_where=_LOCKED),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -72,6 +77,10 @@ class ListEntry(Base):
     queue_at: Mapped[datetime] = mapped_column(UTCDateTime)
     checkin_deadline: Mapped[datetime | None] = mapped_column(UTCDateTime)
     checked_in_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    # R10-R14: a lockup: the player stepped away and keeps their place until then, passed over
+    # for offers meanwhile; a deposit taken for it is recorded
+    locked_until: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    lockup_deposit: Mapped[Minor | None]
     status: Mapped[EntryStatus] = mapped_column(String(8), default="active")
     ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     end_reason: Mapped[str | None] = mapped_column(Text)

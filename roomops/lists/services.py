@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from sqlalchemy import bindparam, func, select
+from sqlalchemy import and_, bindparam, func, or_, select
 from sqlalchemy.orm import Session
 
 from roomops.actors import Actor, get_in_room
@@ -20,6 +20,7 @@ from roomops.lists.history import end_entry
 from roomops.lists.models import ListEntry
 from roomops.lists.ordering import TICK
 from roomops.rooms.models import Player, Room
+from roomops.seating.queries import holds_offer
 from roomops.seating.seats import seated_in
 
 
@@ -27,10 +28,14 @@ from roomops.seating.seats import seated_in
 def join(session: Session, actor: Actor, now: datetime, *, player_id: int,
          game_id: int | None = None, table_id: int | None = None,
          source: str = "in_person") -> ListEntry:
-    """R10/R11/R12: put a player on a game's waiting list or a table's reserve list."""
+    """R10/R11/R12: put a player on a game's waiting list or a table's reserve list; a call-in
+    (``phone``) only where the room takes them."""
     actor.require("floor")
     if (game_id is None) == (table_id is None):
         raise Invalid("give either a game (waiting list) or a table (reserve list)", "R10")
+    if source == "phone" and not session.get_one(Room, actor.room_id).call_ins:
+        raise Conflict("this room takes no call-ins: the player puts their name down at the desk",
+                       "R12")
     get_in_room(session, Player, player_id, actor, "player")
     table = table_in_room(session, actor, table_id) if table_id else None
     game = locked_game(session, table.game_id if table else get_in_room(
@@ -183,16 +188,72 @@ def list_entries(session: Session, game_id: int, table_id: int | None) -> list[L
     return list(session.scalars(stmt))
 
 
+def anyone_waiting(session: Session, game_id: int, table_id: int, but: int) -> bool:
+    """R14/R24: whether a player other than ``but`` could be offered a seat of the table now: an
+    active entry on the game's waiting list or the table's reserve list, checked in if it is a
+    call-in (R12) and not locked up."""
+    return session.scalar(select(ListEntry.id).where(
+        ListEntry.game_id == game_id, ListEntry.status == "active", ListEntry.player_id != but,
+        or_(ListEntry.kind == "waiting", ListEntry.table_id == table_id),
+        or_(ListEntry.checkin_deadline.is_(None), ListEntry.checked_in_at.is_not(None)),
+        ListEntry.locked_until.is_(None)).limit(1)) is not None
+
+
 def drop_no_shows(session: Session, actor: Actor, now: datetime, game: Game) -> list[ListEntry]:
-    """R12: a phone entry that did not check in by its deadline is dropped as a no-show."""
+    """R12: a phone entry that did not check in by its deadline is dropped as a no-show; R13: so
+    is an entry whose lockup ran out before the player came back (a deposit stays recorded)."""
     stmt = select(ListEntry).where(
-        ListEntry.game_id == game.id, ListEntry.status == "active",
-        ListEntry.checked_in_at.is_(None), ListEntry.checkin_deadline <= now,
-    )
+        ListEntry.game_id == game.id, ListEntry.status == "active", or_(
+            and_(ListEntry.checked_in_at.is_(None), ListEntry.checkin_deadline <= now),
+            ListEntry.locked_until <= now),
+    ).order_by(ListEntry.id)
     dropped = list(session.scalars(stmt))
     for entry in dropped:
-        end_entry(session, actor, now, entry, "no-show: did not check in", action="entry.no_show")
+        if entry.locked_until is not None and entry.locked_until <= now:
+            end_entry(session, actor, now, entry, "no-show: the lockup ran out",
+                      action="entry.lockup_expired")
+        else:
+            end_entry(session, actor, now, entry, "no-show: did not check in",
+                      action="entry.no_show")
     return dropped
+
+
+@command
+def lock_up(session: Session, actor: Actor, now: datetime, entry_id: int,
+            deposit: int | None = None) -> ListEntry:
+    """R13/R14: a listed player steps away and keeps their place for the room's
+    ``lockup_minutes``, passed over for offers meanwhile; a deposit taken for it is recorded."""
+    actor.require("floor")
+    minutes = session.get_one(Room, actor.room_id).lockup_minutes
+    if not minutes:
+        raise Conflict("this room takes no lockups: a player who steps away is called in turn",
+                       "R13")
+    entry = _active_entry(session, actor, entry_id)
+    if entry.locked_until is not None:
+        raise Conflict("that entry is already locked up", "R13")
+    if holds_offer(session, actor.room_id, entry.player_id):
+        raise Conflict("the player has a seat called: they take it or decline it first", "R20")
+    entry.locked_until, entry.lockup_deposit = now + timedelta(minutes=minutes), deposit
+    record(session, actor, now, "entry.locked_up", ("list_entry", entry.id),
+           player_id=entry.player_id, until=entry.locked_until.isoformat(), deposit=deposit)
+    return entry
+
+
+@command
+def end_lockup(session: Session, actor: Actor, now: datetime, entry_id: int) -> ListEntry:
+    """R13/R14: the player is back before the lockup ran out: the entry is offered in its place
+    again (any deposit is handed back, as the audit row says)."""
+    actor.require("floor")
+    entry = _active_entry(session, actor, entry_id)
+    if entry.locked_until is None:
+        raise Conflict("that entry is not locked up", "R13")
+    if now >= entry.locked_until:
+        raise Conflict("the lockup has run out: the player joins the list again", "R13")
+    record(session, actor, now, "entry.lockup_ended", ("list_entry", entry.id),
+           player_id=entry.player_id, deposit_returned=entry.lockup_deposit)
+    entry.locked_until, entry.lockup_deposit = None, None
+    emit(session, SeatsMayOpen(entry.game_id))
+    return entry
 
 
 def _active_entry(session: Session, actor: Actor, entry_id: int) -> ListEntry:

@@ -33,6 +33,9 @@ Placement = Literal["most_need", "first_open"]
 ReturnWindow = Literal["minutes", "gaming_day"]  # R27
 MustMoveRefusal = Literal["forced", "skip"]  # R17
 CloseWhileRunning = Literal["warn", "refuse"]  # R54
+BreakExpiry = Literal["always", "if_waiting"]  # R24
+MustMoveWhen = Literal["at_once", "big_blind"]  # R17
+ToleranceUnit = Literal["amount", "percent"]  # R27
 
 ROLES: tuple[Role, ...] = get_args(Role)
 DISPLAY_NAMES: tuple[DisplayName, ...] = get_args(DisplayName)
@@ -69,6 +72,13 @@ class Room(Base):
                         name="cash_out_approval_over"),
         CheckConstraint(one_of("close_while_running", CloseWhileRunning),
                         name="close_while_running"),
+        CheckConstraint(one_of("break_expiry", BreakExpiry), name="break_expiry"),
+        CheckConstraint(one_of("must_move_when", MustMoveWhen), name="must_move_when"),
+        CheckConstraint(one_of("return_tolerance_unit", ToleranceUnit),
+                        name="return_tolerance_unit"),
+        CheckConstraint("return_tolerance >= 0 AND (return_tolerance_unit = 'amount' OR "
+                        "return_tolerance <= 100)", name="return_tolerance"),
+        CheckConstraint("lockup_minutes BETWEEN 0 AND 120", name="lockup_minutes"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -118,6 +128,21 @@ class Room(Base):
     # R54: a close with tables still running is only warned of, or refused
     close_while_running: Mapped[CloseWhileRunning] = mapped_column(
         String(8), default="warn", server_default="warn")
+    # R12: call-ins (phone entries) are taken at all
+    call_ins: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    # R24: a break that ran out loses the seat always, or only when somebody waits for a seat
+    break_expiry: Mapped[BreakExpiry] = mapped_column(String(12), default="always",
+                                                      server_default="always")
+    # R17: a must-move player moves at once, or when the big blind reaches them
+    must_move_when: Mapped[MustMoveWhen] = mapped_column(String(12), default="at_once",
+                                                         server_default="at_once")
+    # R27: a returning buy-in this much below the counted stack is still accepted (minor units,
+    # or a percent of the stack)
+    return_tolerance_unit: Mapped[ToleranceUnit] = mapped_column(String(8), default="amount",
+                                                                 server_default="amount")
+    return_tolerance: Mapped[Minor] = mapped_column(default=0, server_default=text("0"))
+    # R10-R14: a listed player who steps away keeps their place this long (0: no lockups)
+    lockup_minutes: Mapped[int] = mapped_column(default=0, server_default=text("0"))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
     @property

@@ -69,6 +69,9 @@ def update_policy(session: Session, actor: Actor, now: datetime, /, **policy: An
         raise Invalid(f"unknown time zone {policy['timezone']!r}", "R3")
     if "locale" in policy:
         policy["locale"] = check_locale(policy["locale"])
+    if (policy.get("return_tolerance_unit", room.return_tolerance_unit) == "percent"
+            and policy.get("return_tolerance", room.return_tolerance) > 100):
+        raise Invalid("a return tolerance in percent is at most 100", "R27")
     before = {k: getattr(room, k) for k in policy}
     for key, value in policy.items():
         setattr(room, key, value)

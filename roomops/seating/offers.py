@@ -17,12 +17,13 @@ from roomops.floor.bus import command, emit
 from roomops.floor.events import MustMoveRefused, OffersEnded, OffersMade, SeatsMayOpen
 from roomops.games.locks import locked_game, table_in_room
 from roomops.games.models import Game, Table
+from roomops.hands.seats import next_big_blind
 from roomops.lists.history import record_end
 from roomops.lists.models import ListEntry
 from roomops.lists.ordering import TICK
 from roomops.rooms.models import Room
 from roomops.seating import queries
-from roomops.seating.allocation import Assignment, TableState, allocate, is_barred
+from roomops.seating.allocation import Assignment, Candidate, TableState, allocate, is_barred
 from roomops.seating.models import OFFER, SeatHold
 from roomops.seating.rules import claim_deadline
 
@@ -54,6 +55,8 @@ def _allocate(session: Session, game: Game, seats: queries.GameSeats, barred: se
     all of them."""
     room = session.get_one(Room, game.room_id)
     movers, moving = queries.must_movers(session, game) if seats.must_move else ([], set())
+    if movers and room.must_move_when == "big_blind":
+        movers = _big_blind_reached(session, game, room, seats, movers, moving)
     open_seats = sum(len(state.open_seats) for state in seats.states)
 
     def give(first: tuple[int, list[int]] | None) -> tuple[list[Assignment], int]:
@@ -68,6 +71,33 @@ def _allocate(session: Session, game: Game, seats: queries.GameSeats, barred: se
     if len(found) < open_seats and read == n:  # the first entries ran out: read the whole lists
         found, _ = give(None)
     return found
+
+
+def _big_blind_reached(session: Session, game: Game, room: Room, seats: queries.GameSeats,
+                       movers: list[Candidate], moving: set[int]) -> list[Candidate]:
+    """R17 ``must_move_when`` 'big_blind': a main table's next must-move player (the longest
+    seated at its must-move tables, holding no offer yet) moves when the big blind reaches them
+    there, instead of posting it; until then the main table's open seats wait for them (nobody
+    behind them, on a must-move table or a list, takes their place). Before the must-move table's
+    first hand there is no blind to dodge: they move at once."""
+    holds = {h.id: h for h in session.scalars(select(SeatHold).where(
+        SeatHold.id.in_([m.from_hold_id for m in movers])))}
+    tables = {t.id: t for t in session.scalars(select(Table).where(
+        Table.id.in_({h.table_id for h in holds.values()})))}
+    posting = game.posting(room.new_player_posting)
+    checked: set[int | None] = set()
+    waiting: set[int | None] = set()
+    for mover in sorted((m for m in movers if m.player_id not in moving), key=Candidate.order):
+        if mover.table_id in checked or mover.from_hold_id is None:
+            continue
+        checked.add(mover.table_id)
+        hold = holds[mover.from_hold_id]
+        if next_big_blind(session, tables[hold.table_id], game, posting) not in (None, hold.seat_no):
+            waiting.add(mover.table_id)
+    for state in seats.states:
+        if state.table_id in waiting:
+            state.open_seats = []
+    return [m for m in movers if m.table_id not in waiting]
 
 
 @dataclass
@@ -161,6 +191,9 @@ def offer_by_hand(session: Session, actor: Actor, now: datetime, *, table_id: in
                        "R14")
     if entry.checkin_deadline is not None and entry.checked_in_at is None:
         raise Conflict("the player has not checked in at the desk yet", "R12")
+    if entry.locked_until is not None:
+        raise Conflict("the player stepped away (locked up): end the lockup when they are back",
+                       "R13")
     if offered:
         raise Conflict("the player already holds an open offer", "R14")
     require_next(next_for_seat(session, game, seat), entry.player_id, reason, "R13")

@@ -39,8 +39,8 @@ _CANDIDATES = select(ListEntry.id, ListEntry.player_id, ListEntry.queue_at, List
     _OFFER.room_id == ListEntry.room_id, _OFFER.player_id == ListEntry.player_id,
     _OFFER.kind == OFFER, _OFFER.ended_at.is_(None))).where(
     ListEntry.game_id == bindparam("game_id"), ListEntry.status == "active",
-    or_(ListEntry.checkin_deadline.is_(None), ListEntry.checked_in_at.is_not(None))).order_by(
-    ListEntry.queue_at, ListEntry.id)
+    or_(ListEntry.checkin_deadline.is_(None), ListEntry.checked_in_at.is_not(None)),
+    ListEntry.locked_until.is_(None)).order_by(ListEntry.queue_at, ListEntry.id)
 
 
 # ``_CANDIDATES`` that could go to the tables given, holding no offer
@@ -172,7 +172,8 @@ def candidates(session: Session, game: Game, first: tuple[int, list[int]] | None
     R14): one statement. ``first`` (n, table ids): only the first n entries that could go to one
     of those tables (on the waiting list or those tables' reserve lists, holding no offer).
 
-    A phone entry that has not checked in keeps its place but is not offered a seat (R12)."""
+    A phone entry that has not checked in (R12), or one locked up (R13), keeps its place but is
+    not offered a seat."""
     found: list[Candidate] = []
     busy: set[int] = set()
     stmt, params = (_CANDIDATES, {"game_id": game.id}) if first is None else (

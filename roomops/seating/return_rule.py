@@ -56,6 +56,13 @@ class ReturnPolicy:
     minutes: int
     timezone: str
     gaming_day_start: time
+    tolerance: int = 0  # how far below the stack left with a buy-in is still accepted
+    tolerance_unit: str = "amount"  # 'amount' (minor units) or 'percent' of that stack
+
+    def allowance(self, left: int) -> int:
+        """The tolerance in minor units for a player who left with ``left``; a percent rounds
+        down, so the player never brings back less than the room allows."""
+        return self.tolerance if self.tolerance_unit == "amount" else left * self.tolerance // 100
 
     def lookback(self) -> timedelta:
         """How far back a departure can be and still count: the caller reads no older seats."""
@@ -127,12 +134,14 @@ def last_departure(stints: Iterable[Stint], stakes: Stakes) -> Departure | None:
 def return_requirement(stints: Iterable[Stint], stakes: Stakes, min_buyin: int, max_buyin: int,
                        policy: ReturnPolicy, now: datetime) -> Requirement | None:
     """R27 with R30: returning to the same game within the window, the buy-in must be at least the
-    amount left with, even above the table maximum, provided that amount is greater than the table
-    minimum. None means the normal range (R30) applies."""
+    amount left with, less the room's tolerance but never below the table minimum, and may reach
+    that amount even above the table maximum, provided it is greater than the table minimum. None
+    means the normal range (R30) applies."""
     left = last_departure(stints, stakes)
     if left is None or left.amount <= min_buyin or not policy.covers(left.at, now):
         return None
-    return Requirement(minimum=left.amount, maximum=max(max_buyin, left.amount),
+    return Requirement(minimum=max(min_buyin, left.amount - policy.allowance(left.amount)),
+                       maximum=max(max_buyin, left.amount),
                        left_amount=left.amount, left_at=left.at, left_table=left.table_name,
                        left_game_id=left.game_id, window=policy.describe())
 
@@ -142,9 +151,12 @@ def check_return_buy_in(amount: int, req: Requirement, tz_name: str) -> None:
     above the table maximum only up to that amount (R30)."""
     if amount < req.minimum:
         why = req.why(tz_name, "{minimum}")
-        raise Conflict(f"buy-in {{amount}} is below the {{minimum}} the player left with: {why}; a "
-                       "supervisor may override with a written reason", "R27",
-                       amounts={"amount": amount, "minimum": req.minimum})
+        amounts = {"amount": amount, "minimum": req.minimum}
+        kept = "the player left with"
+        if req.minimum != req.left_amount:  # the room's tolerance
+            kept, amounts["left"] = "the room accepts from the {left} the player left with", req.left_amount
+        raise Conflict(f"buy-in {{amount}} is below the {{minimum}} {kept}: {why}; a supervisor "
+                       "may override with a written reason", "R27", amounts=amounts)
     if amount > req.maximum:
         raise Invalid("buy-in {amount} is above the table maximum and the {left} the player left "
                       "with (R27)", "R30", amounts={"amount": amount, "left": req.left_amount})

@@ -17,7 +17,7 @@ from roomops.seating.return_rule import Requirement, ReturnPolicy, Stakes, Stint
 
 def policy_of(room: Room) -> ReturnPolicy:
     return ReturnPolicy(room.return_window, room.return_window_minutes, room.timezone,
-                        room.gaming_day_start)
+                        room.gaming_day_start, room.return_tolerance, room.return_tolerance_unit)
 
 
 def stakes_of(game: Game) -> Stakes:

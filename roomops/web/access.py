@@ -27,14 +27,15 @@ desk.add_player desk.bar desk.break_table desk.change_game desk.change_seat desk
 desk.claim desk.claim_move desk.close_game desk.close_table desk.come_back desk.decline
 desk.give_penalty desk.grant_break desk.join desk.leave desk.mark_away desk.missed_big_blind
 desk.move_player desk.must_move desk.no_playover desk.offer desk.open_game desk.open_table
-desk.remove desk.reorder desk.seat desk.start_playover desk.stop_playover
+desk.remove desk.reorder desk.seat desk.start_playover desk.stop_playover desk.lock_up
+desk.end_lockup
 api.room_snapshot api.balance api.entry_history api.next_penalty api.return_requirement
 api.absence_note api.add_player api.bar_pair api.break_table api.change_game api.change_seat
 api.check_in api.claim_move api.claim_offer api.close_game api.close_table api.come_back
 api.decline_offer api.give_penalty api.grant_break api.join_list api.leave_seat api.make_offer
 api.mark_away api.missed_big_blind api.move_player api.must_move api.no_playover api.open_game
 api.open_table api.remove_entry api.reorder_entry api.seat_player api.start_playover
-api.stop_playover
+api.stop_playover api.lock_up api.end_lockup
 """
 _CASH = """
 cage.index cage.slips cage.report cage.report_csv cage.today_report cage.fees_page

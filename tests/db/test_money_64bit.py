@@ -210,9 +210,11 @@ def test_0021_widens_every_amount_column(backend, tmp_path):
             eng.dispose()
 
 
-# amount columns added after 0021 by migrations that make them 64-bit themselves (0023, 0025-0027)
+# amount columns added after 0021 by migrations that make them 64-bit themselves (0023, 0025-0027,
+# 0034)
 BORN_64BIT = {("rooms", "cash_out_approval_over"), ("games", "smallest_chip"), ("games", "drop_fee"),
-              ("playovers", "leave_amount")}
+              ("playovers", "leave_amount"), ("rooms", "return_tolerance"),
+              ("list_entries", "lockup_deposit")}
 # amount columns renamed after 0021, by their names there (0026)
 RENAMED = {("games", "time_fee"): "hourly_fee"}
 

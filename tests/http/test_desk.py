@@ -580,7 +580,8 @@ def test_r3_policy_page_edits_and_audits(sup_client, room, session):
     resp = sup_client.post("/desk/policy", data={"timezone": "Europe/London", "display_name": "initials",
                                                   "claim_minutes": "7", "on_claim_expiry": "bottom",
                                                   "checkin_minutes": "30", "placement": "most_need",
-                                                  "auto_offer": "on", "reversal_two_person": "on"})
+                                                  "auto_offer": "on", "reversal_two_person": "on",
+                                                  "call_ins": "on"})
     assert resp.status_code == 303
     r = session.get_one(Room, room.room.id)
     session.refresh(r)

@@ -1,0 +1,333 @@
+"""Issue 20, the settings rooms differ on (R12, R17, R24, R27, R36, R10-R14 lockups), each at each
+of its values, on the services and on every configured database."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from sqlalchemy import select
+
+from roomops.absences import services as absences
+from roomops.errors import Conflict, Invalid
+from roomops.games.services import update_game
+from roomops.hands.services import preview, record_hand
+from roomops.jobs.sweep import sweep
+from roomops.lists import services as lists
+from roomops.rooms.services import update_policy
+from roomops.seating import moves, seats
+from roomops.seating.models import SeatHold
+from tests.services.helpers import audits, fill_table, full_game, live_offer, refused
+
+S = timedelta(seconds=1)
+MIN = timedelta(minutes=1)
+HOUR = timedelta(hours=1)
+
+
+def _holds(session, table):
+    return {h.seat_no: h for h in session.scalars(select(SeatHold).where(
+        SeatHold.table_id == table.id, SeatHold.kind == "seated", SeatHold.ended_at.is_(None)))}
+
+
+# ---- R12: call-ins -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("call_ins", [True, False])
+def test_r12_call_ins_taken_only_where_the_room_allows_them(room, session, now, call_ins):
+    """R12: with call-ins on, a phone entry joins with its check-in deadline; off, it is refused
+    and nothing is written; an in-person entry joins either way."""
+    update_policy(session, room.sup, now, call_ins=call_ins, checkin_minutes=20)
+    game = room.game(now)
+    caller, walk_in = room.player(now, "Cal"), room.player(now, "Walt")
+    if call_ins:
+        entry = lists.join(session, room.sup, now, player_id=caller.id, game_id=game.id,
+                           source="phone")
+        assert entry.checkin_deadline == now + 20 * MIN
+    else:
+        before = len(audits(session))
+        refused(lambda: lists.join(session, room.sup, now, player_id=caller.id, game_id=game.id,
+                                   source="phone"), "R12", "no call-ins")
+        assert len(audits(session)) == before and lists.list_entries(session, game.id, None) == []
+    assert lists.join(session, room.sup, now, player_id=walk_in.id, game_id=game.id).source == (
+        "in_person")
+
+
+# ---- R24: a seat lost at break expiry always, or only when someone is waiting ------------------
+
+
+def _on_break(room, session, now, **policy):
+    update_policy(session, room.sup, now, **policy)
+    game, table = full_game(room, session, now, free=0)
+    hold = _holds(session, table)[4]
+    absence = absences.grant_break(session, room.sup, now + HOUR, hold.id, 23450)
+    return game, table, hold, absence
+
+
+def test_r24_always_the_seat_is_lost_at_the_deadline_with_nobody_waiting(room, session, now):
+    """R24 ``always`` (the default): the seat goes at the deadline even with empty lists."""
+    _game, _table, hold, absence = _on_break(room, session, now, break_expiry="always")
+    assert sweep(session, absence.deadline).released_absences == [absence.id]
+    session.refresh(hold)
+    assert (hold.outcome, hold.leave_amount) == ("released", 23450)
+
+
+def test_r24_if_waiting_the_break_runs_on_until_somebody_waits(room, session, now):
+    """R24 ``if_waiting``: past the deadline the seat is kept while nobody could be offered it
+    (an unchecked call-in and a locked-up entry do not count); the first sweep after somebody
+    joins the list releases it and offers them the seat (R14)."""
+    game, table, hold, absence = _on_break(room, session, now, break_expiry="if_waiting",
+                                           lockup_minutes=15)
+    caller, locked = room.player(now, "Cal"), room.player(now, "Lock")
+    lists.join(session, room.sup, now, player_id=caller.id, game_id=game.id, source="phone")
+    entry = lists.join(session, room.sup, now, player_id=locked.id, game_id=game.id)
+    lists.lock_up(session, room.sup, now + HOUR, entry.id)
+    later = absence.deadline + 10 * MIN
+    assert sweep(session, absence.deadline).released_absences == []
+    assert sweep(session, later).released_absences == []
+    assert absence.ended_at is None and hold.ended_at is None
+    # the player's own entry for another seat does not count either
+    wanda = room.player(now, "Wanda")
+    lists.join(session, room.sup, later, player_id=wanda.id, game_id=game.id)
+    assert sweep(session, later + S).released_absences == [absence.id]
+    session.refresh(hold)
+    assert (hold.outcome, hold.leave_amount, hold.ended_at) == ("released", 23450, later + S)
+    offer = live_offer(session, wanda.id)
+    assert (offer.table_id, offer.seat_no) == (table.id, 4)
+
+
+def test_r24_if_waiting_a_player_back_late_keeps_the_seat_while_nobody_waits(room, session, now):
+    """R24 ``if_waiting``: past the deadline, with nobody waiting, the player may still come back
+    (the seat is theirs); ``always``, and ``if_waiting`` once somebody waits, it is too late."""
+    game, table, hold, absence = _on_break(room, session, now, break_expiry="if_waiting",
+                                           breaks_per_gaming_day=2)
+    assert absences.come_back(session, room.sup, absence.deadline + MIN, hold.id).outcome == (
+        "returned")
+    second = absences.grant_break(session, room.sup, absence.deadline + 2 * HOUR, hold.id, 100)
+    lists.join(session, room.sup, second.deadline, player_id=room.player(now, "W").id,
+               game_id=game.id)
+    refused(lambda: absences.come_back(session, room.sup, second.deadline + S, hold.id), "R24",
+            "ran out")
+    update_policy(session, room.sup, now, break_expiry="always")
+    other = _holds(session, table)[5]
+    third = absences.grant_break(session, room.sup, now + HOUR, other.id, 100)
+    refused(lambda: absences.come_back(session, room.sup, third.deadline, other.id), "R24")
+
+
+def test_r24_if_waiting_a_reserve_entry_for_the_table_counts(room, session, now):
+    """R24/R11: a player on the table's reserve list waits for that seat."""
+    _game, table, _hold, absence = _on_break(room, session, now, break_expiry="if_waiting")
+    rita = room.player(now, "Rita")
+    lists.join(session, room.sup, now, player_id=rita.id, table_id=table.id)
+    assert sweep(session, absence.deadline).released_absences == [absence.id]
+
+
+def test_r24_if_waiting_leaves_time_away_to_r26(room, session, now):
+    """R24's setting is about breaks: away past ``max_away_minutes`` still loses the seat (R26)."""
+    update_policy(session, room.sup, now, break_expiry="if_waiting", max_away_minutes=20)
+    _game, table = full_game(room, session, now, free=0)
+    away = absences.mark_away(session, room.sup, now, _holds(session, table)[2].id, stack=5000)
+    assert sweep(session, away.deadline).released_absences == [away.id]
+
+
+# ---- R36: new-player posting per game ----------------------------------------------------------
+
+
+def _newcomer_dealt_in(room, session, now, game, table) -> bool:
+    record_hand(session, room.actor("dealer"), now, table.id, hand_no=1, high_card_seat=1)
+    newcomer = room.player(now, "Nell")
+    seats.seat_directly(session, room.sup, now, table_id=table.id, seat_no=9,
+                        player_id=newcomer.id, buy_in=game.min_buyin)
+    hand = record_hand(session, room.actor("dealer"), now + MIN, table.id, hand_no=2)
+    return 9 in hand.dealt_in
+
+
+@pytest.mark.parametrize("room_posting,game_posting,dealt_in", [
+    ("post_or_wait", "room", False), ("free", "room", True),
+    ("post_or_wait", "free", True), ("free", "post_or_wait", False)])
+def test_r36_a_game_sets_its_own_new_player_posting(room, session, now, room_posting,
+                                                    game_posting, dealt_in):
+    """R36: a game's own posting wins over the room's; ``room`` follows the room's."""
+    update_policy(session, room.sup, now, new_player_posting=room_posting)
+    game, table = full_game(room, session, now, free=1, new_player_posting=game_posting)
+    assert _newcomer_dealt_in(room, session, now, game, table) is dealt_in
+    assert preview(session, room.actor("dealer"), table.id).seats[8].owes_bb is not dealt_in
+
+
+def test_r36_r6_changing_a_games_posting_is_audited(room, session, now):
+    """R6: the game's posting is one of its conditions: changed by the floor, audited."""
+    game, _table = full_game(room, session, now)
+    assert game.new_player_posting == "room"
+    update_game(session, room.sup, now, game.id, new_player_posting="free")
+    row = audits(session, "game.changed")[-1]
+    assert (row.detail["before"], row.detail["after"]) == (
+        {"new_player_posting": "room"}, {"new_player_posting": "free"})
+
+
+# ---- R27: the return-rule tolerance ------------------------------------------------------------
+
+LEFT_WITH = 65000  # above the 400.00 maximum of tests.factories.GAME_DEFAULTS
+
+
+def _returning(room, session, now, **policy):
+    update_policy(session, room.sup, now, **policy)
+    room.room.auto_offer = False
+    game = room.game(now)
+    table = room.table(now, game, "1")
+    ann = room.player(now, "Ann")
+    hold = seats.seat_directly(session, room.sup, now - HOUR, table_id=table.id, seat_no=1,
+                               player_id=ann.id, buy_in=game.min_buyin)
+    seats.leave(session, room.sup, now, hold.id, LEFT_WITH)
+    return table, ann
+
+
+@pytest.mark.parametrize("unit,tolerance,lowest", [
+    ("amount", 0, LEFT_WITH), ("amount", 5000, 60000), ("percent", 10, 58500),
+    ("percent", 100, 10000), ("amount", 99999, 10000)])
+def test_r27_a_buy_in_within_the_tolerance_is_accepted(room, session, now, unit, tolerance,
+                                                       lowest):
+    """R27: the buy-in may be the tolerance (an amount, or a percent rounded down in the
+    player's favour of the house) below the stack left with, never below the table minimum."""
+    table, ann = _returning(room, session, now, return_tolerance_unit=unit,
+                            return_tolerance=tolerance)
+    sit = lambda amount: seats.seat_directly(  # noqa: E731
+        session, room.sup, now + 30 * MIN, table_id=table.id, seat_no=2, player_id=ann.id,
+        buy_in=amount)
+    if lowest > 10000:
+        with pytest.raises(Conflict) as err:
+            sit(lowest - 1)
+        assert err.value.rule == "R27" and err.value.amounts["minimum"] == lowest
+        assert err.value.amounts.get("left", LEFT_WITH) == LEFT_WITH
+    assert sit(lowest).buy_in == lowest
+
+
+def test_r27_a_percent_tolerance_is_at_most_100(room, session, now):
+    """R27: 'percent' above 100 is refused whichever of the two fields is sent."""
+    update_policy(session, room.sup, now, return_tolerance=5000)
+    with pytest.raises(Invalid) as err:
+        update_policy(session, room.sup, now, return_tolerance_unit="percent")
+    assert err.value.rule == "R27"
+    update_policy(session, room.sup, now, return_tolerance_unit="percent", return_tolerance=20)
+    refused(lambda: update_policy(session, room.sup, now, return_tolerance=101), "R27")
+
+
+# ---- R13/R14: lockups --------------------------------------------------------------------------
+
+
+def test_r13_no_lockups_when_the_room_sets_none(room, session, now):
+    """R13: ``lockup_minutes`` 0 (the default): a lockup is refused, nothing changes."""
+    game = room.game(now)
+    entry = lists.join(session, room.sup, now, player_id=room.player(now, "Al").id, game_id=game.id)
+    refused(lambda: lists.lock_up(session, room.sup, now, entry.id), "R13", "no lockups")
+    assert entry.locked_until is None
+
+
+def _locked(room, session, now, deposit=None):
+    """Lou heads the waiting list and steps away; Bea is next; table 1 has one open seat later."""
+    update_policy(session, room.sup, now, lockup_minutes=15)
+    game, table = full_game(room, session, now, free=0)
+    lou, bea = room.player(now, "Lou"), room.player(now, "Bea")
+    first = lists.join(session, room.sup, now, player_id=lou.id, game_id=game.id)
+    lists.join(session, room.sup, now + S, player_id=bea.id, game_id=game.id)
+    lists.lock_up(session, room.sup, now + MIN, first.id, deposit=deposit)
+    return game, table, first, lou, bea
+
+
+def test_r13_a_locked_up_entry_keeps_its_place_and_is_passed_over(room, session, now):
+    """R13/R14: locked up, Lou stays first on the list but the open seat goes to Bea; offering
+    Lou by hand is refused until the lockup ends; back in time, Lou gets the next seat."""
+    game, table, first, lou, bea = _locked(room, session, now, deposit=2000)
+    assert (first.locked_until, first.lockup_deposit) == (now + 16 * MIN, 2000)
+    assert audits(session, "entry.locked_up")[-1].detail["deposit"] == 2000
+    seats.leave(session, room.sup, now + 2 * MIN, _holds(session, table)[1].id, 10000)
+    assert live_offer(session, lou.id) is None and live_offer(session, bea.id).seat_no == 1
+    assert next(e.player_id for e in lists.list_entries(session, game.id, None)) == lou.id
+    lists.end_lockup(session, room.sup, now + 5 * MIN, first.id)
+    assert (first.locked_until, first.lockup_deposit) == (None, None)
+    assert audits(session, "entry.lockup_ended")[-1].detail["deposit_returned"] == 2000
+    seats.leave(session, room.sup, now + 6 * MIN, _holds(session, table)[2].id, 10000)
+    assert live_offer(session, lou.id).seat_no == 2
+
+
+def test_r13_a_lockup_that_runs_out_is_dropped_by_the_sweep(room, session, now):
+    """R13/R16: at the lockup's end, to the second, the sweep drops the entry with a reason; the
+    player cannot end it any more."""
+    _game, _table, first, _lou, _bea = _locked(room, session, now)
+    assert sweep(session, first.locked_until - S).no_shows == []
+    refused(lambda: lists.end_lockup(session, room.sup, first.locked_until, first.id), "R13",
+            "run out")
+    assert sweep(session, first.locked_until).no_shows == [first.id]
+    assert (first.status, first.end_reason) == ("removed", "no-show: the lockup ran out")
+    assert audits(session, "entry.lockup_expired")[-1].entity_id == first.id
+
+
+def test_r13_one_lockup_at_a_time_and_not_with_a_seat_called(room, session, now):
+    """R13: locked up twice is refused; R20: a player with a seat called claims or declines it."""
+    game, table, first, _lou, bea = _locked(room, session, now)
+    refused(lambda: lists.lock_up(session, room.sup, now + 2 * MIN, first.id), "R13", "already")
+    refused(lambda: lists.end_lockup(session, room.sup, now + 2 * MIN,
+                                     lists.list_entries(session, game.id, None)[1].id), "R13")
+    seats.leave(session, room.sup, now + 2 * MIN, _holds(session, table)[1].id, 10000)
+    called = lists.list_entries(session, game.id, None)[1]
+    assert called.player_id == bea.id and live_offer(session, bea.id) is not None
+    refused(lambda: lists.lock_up(session, room.sup, now + 3 * MIN, called.id), "R20")
+
+
+# ---- R17: must-move players moved at once, or when the big blind reaches them ------------------
+
+
+def _must_move(room, session, now, when):
+    """Main table 1 full; must-move table 2 with F1, F2, F3 in seats 2-4 (sat down in that
+    order); one hand dealt at table 2 from the button in seat 4: the next big blind is seat 4."""
+    update_policy(session, room.sup, now, must_move_when=when)
+    game = room.game(now)
+    main, feeder = room.table(now, game, "1"), room.table(now, game, "2")
+    mains = fill_table(room, session, now, game, main, 0)
+    fed = [seats.seat_directly(session, room.sup, now + i * MIN, table_id=feeder.id, seat_no=i + 2,
+                               player_id=p.id, buy_in=10000)
+           for i, p in enumerate(room.players(now, 3, "F"))]
+    moves.set_must_move(session, room.sup, now + 5 * MIN, feeder.id, main.id)
+    record_hand(session, room.actor("dealer"), now + 6 * MIN, feeder.id, hand_no=1,
+                high_card_seat=3)  # button 3, SB 4, BB 2; next: button 4, SB 2, BB 3
+    return game, main, feeder, mains, fed
+
+
+def test_r17_at_once_the_longest_seated_moves_as_the_seat_opens(room, session, now):
+    """R17 ``at_once`` (the default): F1 is called to the main table's seat at once, though the
+    big blind is not theirs."""
+    _game, main, _feeder, mains, fed = _must_move(room, session, now, "at_once")
+    seats.leave(session, room.sup, now + 7 * MIN, mains[0].id, 5000)
+    offer = live_offer(session, fed[0].player_id)
+    assert (offer.table_id, offer.from_hold_id) == (main.id, fed[0].id)
+
+
+def test_r17_big_blind_the_seat_waits_until_the_big_blind_reaches_the_mover(room, session, now):
+    """R17 ``big_blind``: the next big blind at table 2 is F2's (seat 3), not F1's: the main
+    table's seat waits for F1 (nobody behind F1 nor on the list takes it; Wendy is called to
+    the must-move table); two hands later the big blind reaches F1 (seat 2) and the seat is
+    offered to F1."""
+    game, main, feeder, mains, fed = _must_move(room, session, now, "big_blind")
+    wendy = room.player(now, "Wendy")
+    lists.join(session, room.sup, now + 7 * MIN, player_id=wendy.id, game_id=game.id)
+    seats.leave(session, room.sup, now + 7 * MIN, mains[0].id, 5000)
+    assert [live_offer(session, h.player_id) for h in fed] == [None] * 3
+    assert live_offer(session, wendy.id).table_id == feeder.id
+    dealer = room.actor("dealer")
+    record_hand(session, dealer, now + 8 * MIN, feeder.id, hand_no=2)  # BB 3: next BB 4
+    assert live_offer(session, fed[0].player_id) is None
+    record_hand(session, dealer, now + 9 * MIN, feeder.id, hand_no=3)  # BB 4: next BB 2 (F1)
+    offer = live_offer(session, fed[0].player_id)
+    assert (offer.table_id, offer.seat_no, offer.from_hold_id) == (main.id, 1, fed[0].id)
+    assert live_offer(session, fed[1].player_id) is None
+
+
+def test_r17_big_blind_before_the_first_hand_moves_at_once(room, session, now):
+    """R17 ``big_blind``: with no hand dealt at the must-move table there is no blind to dodge."""
+    update_policy(session, room.sup, now, must_move_when="big_blind")
+    game = room.game(now)
+    main, feeder = room.table(now, game, "1"), room.table(now, game, "2")
+    mains = fill_table(room, session, now, game, main, 0)
+    mover = seats.seat_directly(session, room.sup, now, table_id=feeder.id, seat_no=1,
+                                player_id=room.player(now, "Mo").id, buy_in=10000)
+    moves.set_must_move(session, room.sup, now + MIN, feeder.id, main.id)
+    seats.leave(session, room.sup, now + 2 * MIN, mains[0].id, 5000)
+    assert live_offer(session, mover.player_id).from_hold_id == mover.id
