@@ -153,6 +153,13 @@ class Leave(Body):
     leave_amount: MoneyOrZero  # feeds R27
 
 
+class Decline(Body):
+    """R22; R17 with ``forced``: the refusing player's chips counted as they give up their seat
+    (its leave amount, R27); only for a must-move offer."""
+
+    stack: MoneyOrZero | None = None
+
+
 # the schedule fields' rules, whatever the body: an error in one names its rule on the API and the desk
 SCHEDULE_RULES = {"time_fee_by_players": "R50", "hourly_fee_by_players": "R50",
                   "drop_by_players": "R50", "rake_schedule": "R51", "rake_caps_by_players": "R51"}

@@ -158,7 +158,8 @@ def _start(session: Session, actor: Actor, now: datetime, hold: SeatHold, kind: 
     if live_absences(session, [hold.id]):
         raise Conflict("the player is already on a break or away", "R23" if kind == "break" else "R25")
     absence = Absence(room_id=hold.room_id, hold_id=hold.id, player_id=hold.player_id, kind=kind,
-                      started_at=now, deadline=deadline, gaming_day=day, stack=stack)
+                      started_at=now, deadline=deadline, gaming_day=day, stack=stack,
+                      stack_counted=counted)
     session.add(absence)
     session.flush()
     record(session, actor, now, f"{kind}.started", ("seat_hold", hold.id), absence_id=absence.id,

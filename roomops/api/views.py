@@ -35,6 +35,7 @@ from roomops.schemas import (
     BarPair,
     Claim,
     ComeBack,
+    Decline,
     GameChange,
     GameConditions,
     GrantBreak,
@@ -110,7 +111,7 @@ BODY_RULES: dict[type[BaseModel], str] = {
     JoinList: "R10", RemoveEntry: "R16", ReorderEntry: "R13", OfferSeat: "R14", Claim: "R30",
     SeatPlayer: "R14", Leave: "R27", GameConditions: "R4", GameChange: "R6", OpenTable: "R5",
     Policy: "R3", BarPair: "R15", GrantBreak: "R23", MarkAway: "R25", AbsenceNote: "R25",
-    StartPlayover: "R29", NoPlayover: "R29", StopPlayover: "R29", ComeBack: "R29",
+    StartPlayover: "R29", NoPlayover: "R29", StopPlayover: "R29", ComeBack: "R29", Decline: "R17",
 }
 FIELD_RULES = {"buy_in": "R30", "reason": "R13", "seat_no": "R4", "override_reason": "R27",
                "shifts": "R54", "rake_recorded": "R51", **SCHEDULE_RULES}
@@ -237,10 +238,12 @@ def claim_offer(offer_id: int) -> Response:
     return answer(out.HoldOut, run(seats.claim, offer_id, b.buy_in, b.override_reason, b.buy_in_method))
 
 
-@route("POST", f"/offers/<{ID}:offer_id>/decline", summary="Decline an offer: a missed call (R22)",
-       response=out.HoldOut, tag="seats")
+@route("POST", f"/offers/<{ID}:offer_id>/decline",
+       summary="Decline an offer: a missed call (R22); refusing a forced must-move seat, the "
+               "stack counted is the leave amount of the seat given up (R17, R27)",
+       response=out.HoldOut, body=Decline, tag="seats")
 def decline_offer(offer_id: int) -> Response:
-    return answer(out.HoldOut, run(offers.decline, offer_id))
+    return answer(out.HoldOut, run(offers.decline, offer_id, optional_body(Decline).stack))
 
 
 @route("POST", "/seats", summary="Seat a player in an open seat (R14, R15, R30)",

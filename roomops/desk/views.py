@@ -51,6 +51,7 @@ from roomops.schemas import (
     BarPair,
     Claim,
     ComeBack,
+    Decline,
     GameChange,
     GameConditions,
     GrantBreak,
@@ -408,7 +409,7 @@ def claim(offer_id: int) -> Response:
 
 @bp.post("/desk/offers/<int:offer_id>/decline")
 def decline(offer_id: int) -> Response:
-    hold = run(offers.decline, offer_id)
+    hold = run(offers.decline, offer_id, parse(Decline, request.form).stack)
     name = _name(hold.player_id)
     return _done(f"{name} declined {_seat_name(hold)}: missed call; the seat goes to the next player.")
 

@@ -1,0 +1,80 @@
+"""Issue 20's rule holes over HTTP, on every configured database: a seat lost to the room (R17,
+R24) feeds the return rule (R27) through the API and the desk's forms, naming the cause."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from sqlalchemy import select
+
+from roomops.absences import services as absences
+from roomops.jobs.sweep import sweep
+from roomops.rooms.services import update_policy
+from roomops.seating import moves, seats
+from roomops.seating.models import SeatHold
+from tests.http.test_api import counts, refused
+from tests.services.helpers import full_game, live_offer
+
+MIN = timedelta(minutes=1)
+
+
+def _must_move(room, session, now, refusal="forced"):
+    """T2 (main, one free seat) fed by T1, where Fay sits: she is called to T2."""
+    update_policy(session, room.sup, now, must_move_refusal=refusal)
+    game, main = full_game(room, session, now, free=1, name="2")
+    feeder = room.table(now, game, "1")
+    fay = room.player(now, "Fay")
+    fed = seats.seat_directly(session, room.sup, now + MIN, table_id=feeder.id, seat_no=1,
+                              player_id=fay.id, buy_in=10000)
+    moves.set_must_move(session, room.sup, now + 2 * MIN, feeder.id, main.id)
+    offer = live_offer(session, fay.id)
+    session.commit()
+    return game, fed, offer
+
+
+def test_r17_r27_api_forced_refusal_with_a_counted_stack(api, room, session, now):
+    game, fed, offer = _must_move(room, session, now)
+    before = counts(session)
+    refused(api.post(f"/offers/{offer.id}/decline", json={"stack": -5}), 422, "R17")
+    assert counts(session) == before
+    resp = api.post(f"/offers/{offer.id}/decline", json={"stack": 41000})
+    assert resp.status_code == 200 and resp.json["outcome"] == "declined", resp.text
+    session.expire_all()
+    assert (session.get_one(SeatHold, fed.id).leave_amount,
+            session.get_one(SeatHold, fed.id).release_cause) == (41000, "must_move")
+    body = api.get(f"/players/{fed.player_id}/return-requirement?game_id={game.id}").json
+    assert (body["rule"], body["minimum"]) == ("R27", 41000)
+    assert "refused a must-move seat, R17" in body["why"]
+
+
+def test_r17_api_a_stack_with_skip_is_refused_and_no_body_still_declines(api, room, session, now):
+    _game, _fed, offer = _must_move(room, session, now, "skip")
+    before = counts(session)
+    refused(api.post(f"/offers/{offer.id}/decline", json={"stack": 100}), 422, "R17")
+    assert counts(session) == before
+    assert api.post(f"/offers/{offer.id}/decline").json["outcome"] == "declined"
+
+
+def test_r24_r27_api_and_desk_refuse_a_short_return_naming_r24(api, sup_client, room, session, now,
+                                                                clock):
+    _game, table = full_game(room, session, now, free=0)
+    hold = session.scalar(select(SeatHold).where(SeatHold.table_id == table.id,
+                                                 SeatHold.seat_no == 1, SeatHold.kind == "seated"))
+    absence = absences.grant_break(session, room.sup, now + 60 * MIN, hold.id, 23450)
+    sweep(session, absence.deadline)
+    session.commit()
+    clock.advance(minutes=130)  # the break ran out at now + 2 h
+    seat = {"table_id": table.id, "seat_no": 1, "player_id": hold.player_id}
+    body = refused(api.post("/seats", json={**seat, "buy_in": 23449}), 409, "R27")
+    assert "the break ran out, R24" in body["error"] and "lost the seat at table 1" in body["error"]
+    page = sup_client.post("/desk/seat", data={**seat, "buy_in": "234.49"})
+    assert page.status_code == 409 and "the break ran out, R24" in page.text
+    assert api.post("/seats", json={**seat, "buy_in": 23450}).status_code == 201
+
+
+def test_r17_desk_decline_form_takes_the_counted_stack(sup_client, room, session, now):
+    _game, fed, offer = _must_move(room, session, now)
+    assert sup_client.post(f"/desk/offers/{offer.id}/decline", data={"stack": "410"}).status_code == 303
+    session.expire_all()
+    assert session.get_one(SeatHold, fed.id).leave_amount == 41000
+    assert 'name="stack"' in sup_client.get("/desk").text
