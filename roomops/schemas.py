@@ -362,9 +362,13 @@ class Policy(Body):
 
 
 class GrantBreak(Body):
-    """R23/R24: the stack the player leaves on the table, counted when the break starts."""
+    """R23/R24: the stack the player leaves on the table, counted when the break starts; a break
+    the rules refuse is granted with a supervisor's written reason (audited, R60)."""
 
     stack: MoneyOrZero
+    override_reason: Annotated[Reason | None, Field(
+        description="R23: a supervisor's written reason to grant a break the room's break rules "
+                    "refuse; audited")] = None
 
 
 class MarkAway(Body):

@@ -116,7 +116,7 @@ BODY_RULES: dict[type[BaseModel], str] = {
 FIELD_RULES = {"buy_in": "R30", "reason": "R13", "seat_no": "R4", "override_reason": "R27",
                "shifts": "R54", "rake_recorded": "R51", **SCHEDULE_RULES}
 # bodies whose every field answers with the body's own rule (a reason here is not an R13 reason)
-OWN_RULE: set[type[BaseModel]] = {RemoveEntry, BarPair}
+OWN_RULE: set[type[BaseModel]] = {RemoveEntry, BarPair, GrantBreak}
 
 
 def body(model: type[M]) -> M:
@@ -290,7 +290,8 @@ def leave_seat(hold_id: int) -> Response:
        summary="Grant a seated player a break, with the stack left on the table (R23, R24)",
        response=out.AbsenceOut, status=201, body=GrantBreak, tag="seats")
 def grant_break(hold_id: int) -> Response:
-    return answer(out.AbsenceOut, run(absences.grant_break, hold_id, body(GrantBreak).stack), 201)
+    b = body(GrantBreak)
+    return answer(out.AbsenceOut, run(absences.grant_break, hold_id, b.stack, b.override_reason), 201)
 
 
 @route("POST", f"/seats/<{ID}:hold_id>/away", summary="Mark a seated player away (R25, R26)",

@@ -442,10 +442,12 @@ def _absent(absence: Absence) -> tuple[str, str]:
 @bp.post("/desk/seats/<int:hold_id>/break")
 def grant_break(hold_id: int) -> Response:
     body = parse(GrantBreak, request.form)
-    absence = run(absences.grant_break, hold_id, body.stack)
+    absence = run(absences.grant_break, hold_id, body.stack, body.override_reason)
     name, seat = _absent(absence)
     until = local(absence.deadline, _room(db()).timezone)
-    return _done(f"{name} ({seat}) is on a break until {until}, stack {room_money()(body.stack)} (R23).")
+    over = ", granted over the break rules" if body.override_reason else ""
+    return _done(f"{name} ({seat}) is on a break until {until}, stack {room_money()(body.stack)} "
+                 f"(R23{over}).")
 
 
 @bp.post("/desk/seats/<int:hold_id>/away")

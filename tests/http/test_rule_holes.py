@@ -8,6 +8,7 @@ from datetime import timedelta
 from sqlalchemy import select
 
 from roomops.absences import services as absences
+from roomops.audit.models import AuditEvent
 from roomops.jobs.sweep import sweep
 from roomops.rooms.services import update_policy
 from roomops.seating import moves, seats
@@ -78,3 +79,40 @@ def test_r17_desk_decline_form_takes_the_counted_stack(sup_client, room, session
     session.expire_all()
     assert session.get_one(SeatHold, fed.id).leave_amount == 41000
     assert 'name="stack"' in sup_client.get("/desk").text
+
+
+# ---- R23 with R60: a break the rules refuse, granted with a written reason ----------------------
+
+
+def _first_seat(room, session, now):
+    _game, table = full_game(room, session, now, free=0)
+    hold = session.scalar(select(SeatHold).where(SeatHold.table_id == table.id,
+                                                 SeatHold.seat_no == 1, SeatHold.kind == "seated"))
+    session.commit()
+    return hold
+
+
+def test_r23_api_a_refused_break_with_an_override_reason(api, room, session, now):
+    hold = _first_seat(room, session, now)  # sat down just now: continuous play refuses (R23)
+    before = counts(session)
+    body = refused(api.post(f"/seats/{hold.id}/break", json={"stack": 9000}), 409, "R23")
+    assert "a supervisor may grant it with a written reason" in body["error"]
+    refused(api.post(f"/seats/{hold.id}/break", json={"stack": 9000, "override_reason": "  "}),
+            422, "R23")
+    assert counts(session) == before
+    resp = api.post(f"/seats/{hold.id}/break", json={"stack": 9000, "override_reason": "family call"})
+    assert resp.status_code == 201, resp.text
+    session.expire_all()
+    row = session.scalar(select(AuditEvent).where(AuditEvent.action == "break.rules_overridden"))
+    assert row.reason == "family call" and row.detail["rule"] == "R23"
+
+
+def test_r23_desk_break_form_grants_over_the_rules_with_a_reason(sup_client, room, session, now):
+    hold = _first_seat(room, session, now)
+    page = sup_client.post(f"/desk/seats/{hold.id}/break", data={"stack": "90"})
+    assert page.status_code == 409 and "written reason" in page.text
+    resp = sup_client.post(f"/desk/seats/{hold.id}/break",
+                           data={"stack": "90", "override_reason": "family call"},
+                           follow_redirects=True)
+    assert resp.status_code == 200 and "granted over the break rules" in resp.text
+    assert 'name="override_reason"' in sup_client.get("/desk").text

@@ -157,3 +157,36 @@ def test_r19_r27_a_broken_table_player_with_no_seat_left_names_r19(room, session
     assert (holds[0].leave_amount, holds[0].release_cause) == (55000, "broken")
     req = returns.requirement(session, room.room, now + 2 * MIN, holds[0].player_id, game)
     assert req.minimum == 55000 and "the table was broken with no seat left, R19" in req.why("UTC", "x")
+
+
+# ---- R23 with R60: a break the rules refuse, granted by a supervisor with a reason -------------
+
+
+def test_r23_a_refused_break_granted_with_a_reason_is_audited(room, session, now):
+    _game, _table, holds = _seated(room, session, now)
+    before = len(audits(session))
+    refused(lambda: absences.grant_break(session, room.sup, now + MIN, holds[0].id, 9000), "R23",
+            "continuous play", "a supervisor may grant it with a written reason")
+    refused(lambda: absences.grant_break(session, room.sup, now + MIN, holds[0].id, 9000, "  "),
+            "R23", "written reason", error=Invalid)
+    assert len(audits(session)) == before
+    absence = absences.grant_break(session, room.sup, now + MIN, holds[0].id, 9000,
+                                   " wife in hospital ")
+    assert absence.kind == "break" and absence.deadline == now + MIN + HOUR
+    (row,) = audits(session, "break.rules_overridden")
+    assert (row.reason, row.actor, row.entity_id) == ("wife in hospital", room.sup.label, holds[0].id)
+    assert row.detail["rule"] == "R23" and "continuous play" in row.detail["refused"]
+    # the break then runs and runs out like any other (R24)
+    assert sweep(session, absence.deadline).released_absences == [absence.id]
+
+
+def test_r23_an_allowed_break_records_no_override(room, session, now):
+    _game, _table, holds = _seated(room, session, now)
+    absences.grant_break(session, room.sup, now + HOUR, holds[0].id, 9000, "not needed")
+    assert audits(session, "break.rules_overridden") == []
+
+
+def test_r61_a_dealer_cannot_grant_a_break(room, session, now):
+    _game, _table, holds = _seated(room, session, now)
+    refused(lambda: absences.grant_break(session, room.actor("dealer"), now + MIN, holds[0].id,
+                                         9000, "the dealer says so"), "R61")
