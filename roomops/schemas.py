@@ -86,6 +86,9 @@ class NewPlayer(Body):
     first_name: Name
     last_name: Annotated[str, StringConstraints(strip_whitespace=True, max_length=60), ShownName] = ""
     phone: Annotated[str, StringConstraints(max_length=40), ShownName] | None = None
+    create_anyway: bool = Field(False, description=(
+        "R10: add a new player even though the name or phone matches a known one (otherwise "
+        "409 with the candidates)"))
 
 
 class JoinList(Body):

@@ -148,9 +148,23 @@ class SuggestionOut(Out):
     why: Literal["transfer list", "last to join"]
 
 
+class ApartOut(Out):
+    """R15: two barred players seated at one table: the later to sit down (``hold_id``,
+    ``player_id``) should move to ``to_table`` seat ``seat_no``; both null when no seat is free
+    (a reserve list or a must-move, the floor decides)."""
+
+    hold_id: int
+    player_id: int
+    barred_from: int
+    table_id: int
+    to_table: int | None
+    seat_no: int | None
+
+
 class BalanceOut(Out):
     game_id: int
     suggestion: SuggestionOut | None
+    barred_together: list[ApartOut]  # R15
 
 
 class PolicyOut(Out):
@@ -256,6 +270,7 @@ class BarredPairOut(Out):
     player_high_id: int
     reason: str
     created_at: datetime
+    together: list[ApartOut] = []  # R15: the two sit at one table now: who should move, where
 
 
 class AuditOut(Out):

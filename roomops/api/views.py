@@ -56,6 +56,7 @@ from roomops.schemas import (
 )
 from roomops.seating import offers, returns, seats, snapshot
 from roomops.seating.return_rule import Requirement
+from roomops.seating.suggest import apart_of
 from roomops.web.errors import describe
 from roomops.web.money import room_money
 from roomops.web.uow import actor, db, now, run
@@ -171,17 +172,26 @@ def answer(model: type[BaseModel], obj: Any, status: int = 200) -> Response:
 
 # --- players -----------------------------------------------------------------------------------
 
-@route("POST", "/players", summary="Add a player to the room", response=out.PlayerOut, status=201,
-       body=NewPlayer, tag="players")
+@route("POST", "/players",
+       summary="Add a player to the room; a name or phone the room knows answers 409 (R10) with "
+               "the candidates unless create_anyway is sent",
+       response=out.PlayerOut, status=201, body=NewPlayer, tag="players")
 def add_player() -> Response:
     return answer(out.PlayerOut, run(rooms.add_player, **body(NewPlayer).model_dump()), 201)
 
 
-@route("POST", "/barred-pairs", summary="Bar two players from playing in the same game (R15)",
+@route("POST", "/barred-pairs",
+       summary="Bar two players from playing in the same game (R15); when they sit at one table "
+               "now, `together` says who should move, and where to",
        response=out.BarredPairOut, status=201, body=BarPair, tag="players")
 def bar_pair() -> Response:
     b = body(BarPair)
-    return answer(out.BarredPairOut, run(rooms.bar_pair, b.player_a, b.player_b, b.reason), 201)
+    pair = run(rooms.bar_pair, b.player_a, b.player_b, b.reason)
+    session = db()
+    together = apart_of(session, snapshot.load(session, pair.room_id, now()),
+                        frozenset((pair.player_low_id, pair.player_high_id)))
+    return answer(out.BarredPairOut, {**out.BarredPairOut.model_validate(pair).model_dump(),
+                                      "together": together}, 201)
 
 
 # --- lists -------------------------------------------------------------------------------------

@@ -13,9 +13,13 @@ from roomops.absences import services as absences
 from roomops.errors import Invalid
 from roomops.jobs.sweep import sweep
 from roomops.lists import services as lists
-from roomops.rooms.services import update_policy
-from roomops.seating import moves, offers, returns, seats
+from roomops.rooms.models import Player
+from roomops.rooms.services import add_player, bar_pair, update_policy
+from roomops.rooms.twins import LikelyTwin
+from roomops.seating import moves, offers, returns, seats, snapshot
 from roomops.seating.models import SeatHold
+from roomops.seating.suggest import apart
+from tests.factories import Room_
 from tests.services.helpers import audits, full_game, live_offer, refused
 
 S = timedelta(seconds=1)
@@ -190,3 +194,45 @@ def test_r61_a_dealer_cannot_grant_a_break(room, session, now):
     _game, _table, holds = _seated(room, session, now)
     refused(lambda: absences.grant_break(session, room.actor("dealer"), now + MIN, holds[0].id,
                                          9000, "the dealer says so"), "R61")
+
+
+# ---- R10: adding a player the room may already know --------------------------------------------
+
+
+def test_r10_adding_a_known_name_or_phone_is_refused_with_the_candidates(room, session, now):
+    ann = add_player(session, room.sup, now, first_name="Ann", last_name="Smith", phone="07700 900123")
+    before = (len(audits(session)), session.query(Player).count())
+    err = refused(lambda: add_player(session, room.sup, now, first_name=" ANN ", last_name="smith"),
+                  "R10", "did you mean Ann Smith", error=LikelyTwin)
+    assert [t.player.id for t in err.twins] == [ann.id]
+    err = refused(lambda: add_player(session, room.sup, now, first_name="Annie",
+                                     phone="+44 7700 900123"), "R10", error=LikelyTwin)
+    assert err.twins[0].matched == "phone"
+    assert (len(audits(session)), session.query(Player).count()) == before
+    twin = add_player(session, room.sup, now, first_name="Ann", last_name="Smith",
+                      create_anyway=True)
+    assert twin.id != ann.id
+    assert audits(session, "player.added")[-1].detail["twins"] == [ann.id]
+
+
+def test_r10_a_player_of_another_room_is_no_twin(room, session, now):
+    other = Room_(session, now, slug="other")
+    add_player(session, other.sup, now, first_name="Ann", last_name="Smith")
+    assert add_player(session, room.sup, now, first_name="Ann", last_name="Smith").id
+    assert "twins" not in audits(session, "player.added")[-1].detail
+
+
+# ---- R15: barring two players who sit at one table ----------------------------------------------
+
+
+def test_r15_barring_two_seated_together_names_the_later_and_a_seat_elsewhere(room, session, now):
+    game, t1, holds = _seated(room, session, now, free=3)  # six seated, sitting down in seat order
+    t2 = room.table(now, game, "2")
+    bar_pair(session, room.sup, now + MIN, holds[4].player_id, holds[1].player_id, "a fight")
+    (move,) = apart(session, snapshot.load(session, room.room.id, now + MIN))[game.id]
+    assert (move.hold_id, move.barred_from, move.table_id, move.to_table) == (
+        holds[4].id, holds[1].player_id, t1.id, t2.id)
+    moved = moves.move_player(session, room.sup, now + 2 * MIN, move.hold_id, table_id=move.to_table,
+                              seat_no=move.seat_no, stack=12000)
+    assert moved.table_id == t2.id
+    assert apart(session, snapshot.load(session, room.room.id, now + 2 * MIN)) == {}
