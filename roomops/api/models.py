@@ -225,6 +225,10 @@ class ReturnRequirementOut(Out):
     left_at: datetime | None
     left_table: str | None
     left_game_id: int | None
+    left_cause: Literal["break", "away", "missed_bb", "must_move", "broken"] | None = Field(
+        None, description="the seat was lost, not left: a break ran out (R24), away too long or "
+                          "missed big blinds (R26), a forced must-move refused (R17), a broken "
+                          "table (R19); null when the player left")
 
 
 class AbsenceOut(Out):

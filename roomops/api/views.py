@@ -286,7 +286,7 @@ def requirement_view(player_id: int, game: Game, required: Requirement | None,
     return {**base, "minimum": required.minimum, "maximum": required.maximum, "rule": "R27",
             "why": required.why(tz, room_money()(required.minimum)), "left_amount": required.left_amount,
             "left_at": required.left_at, "left_table": required.left_table,
-            "left_game_id": required.left_game_id}
+            "left_game_id": required.left_game_id, "left_cause": required.left_cause}
 
 
 @route("POST", f"/seats/<{ID}:hold_id>/leave",

@@ -45,7 +45,7 @@ def test_r17_r27_api_forced_refusal_with_a_counted_stack(api, room, session, now
     assert (session.get_one(SeatHold, fed.id).leave_amount,
             session.get_one(SeatHold, fed.id).release_cause) == (41000, "must_move")
     body = api.get(f"/players/{fed.player_id}/return-requirement?game_id={game.id}").json
-    assert (body["rule"], body["minimum"]) == ("R27", 41000)
+    assert (body["rule"], body["minimum"], body["left_cause"]) == ("R27", 41000, "must_move")
     assert "refused a must-move seat, R17" in body["why"]
 
 
