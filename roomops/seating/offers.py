@@ -308,7 +308,7 @@ def decline(session: Session, actor: Actor, now: datetime, offer_id: int,
 
 def _check_refusal_stack(session: Session, offer: SeatHold, stack: int) -> None:
     if stack < 0:
-        raise Invalid("a counted stack cannot be negative", "R27")
+        raise Invalid("a counted stack cannot be negative", "R17")
     room = session.get_one(Room, offer.room_id)
     if offer.from_hold_id is None or room.must_move_refusal != "forced":
         raise Invalid("a stack is counted only when a player refuses a forced must-move seat and "

@@ -133,8 +133,8 @@ def test_r17_a_stack_only_where_a_seat_is_given_up(room, session, now, refusal):
     refused (nothing is written); a negative one always."""
     _game, fed, offer = _must_move(room, session, now, refusal)
     before = len(audits(session))
-    refused(lambda: offers.decline(session, room.sup, now + 3 * MIN, offer.id, stack=-1), "R27",
-            error=Invalid)
+    refused(lambda: offers.decline(session, room.sup, now + 3 * MIN, offer.id, stack=-1), "R17",
+            "negative", error=Invalid)
     if refusal == "skip":
         refused(lambda: offers.decline(session, room.sup, now + 3 * MIN, offer.id, stack=100), "R17",
                 "forced must-move", error=Invalid)
