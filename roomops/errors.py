@@ -18,10 +18,12 @@ class RoomopsError(Exception):
     status = 400
 
     def __init__(self, message: str, rule: str | None = None, *, status: int | None = None,
-                 amounts: Mapping[str, int] | None = None) -> None:
+                 amounts: Mapping[str, int] | None = None,
+                 extra: Mapping[str, object] | None = None) -> None:
         super().__init__(message)
         self.template = message
         self.amounts = dict(amounts or {})
+        self.extra = dict(extra or {})  # more for the API's answer: what a client can act on
         self.rule = rule
         if status is not None:
             self.status = status

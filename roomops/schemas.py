@@ -119,6 +119,9 @@ class NewPlayer(Body):
     first_name: Name
     last_name: Annotated[str, StringConstraints(strip_whitespace=True, max_length=60), ShownName] = ""
     phone: Annotated[str, StringConstraints(max_length=40), ShownName] | None = None
+    create_anyway: Flag = Field(False, description=(
+        "R10: add a new player even though the name or phone matches a known one (otherwise "
+        "409 with the candidates)"))
 
 
 class JoinList(Body):
@@ -190,6 +193,13 @@ class SeatPlayer(Body):
 
 class Leave(Body):
     leave_amount: MoneyOrZero  # feeds R27
+
+
+class Decline(Body):
+    """R22; R17 with ``forced``: the refusing player's chips counted as they give up their seat
+    (its leave amount, R27); only for a must-move offer."""
+
+    stack: MoneyOrZero | None = None
 
 
 # the schedule fields' rules, whatever the body: an error in one names its rule on the API and the desk
@@ -411,9 +421,13 @@ class Policy(Body):
 
 
 class GrantBreak(Body):
-    """R23/R24: the stack the player leaves on the table, counted when the break starts."""
+    """R23/R24: the stack the player leaves on the table, counted when the break starts; a break
+    the rules refuse is granted with a supervisor's written reason (audited, R60)."""
 
     stack: MoneyOrZero
+    override_reason: Annotated[Reason | None, Field(
+        description="R23: a supervisor's written reason to grant a break the room's break rules "
+                    "refuse; audited")] = None
 
 
 class MarkAway(Body):

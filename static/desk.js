@@ -282,6 +282,9 @@
                          redirect: "manual", headers: { Accept: "application/json" } })
       .then(function (resp) {
         if (resp.type === "opaqueredirect" || resp.ok) { window.location.assign(body.dataset.desk); return null; }
+        // a refusal that is a page of its own (R10's "did you mean"): nothing was written, so
+        // the form is sent again the plain way and the page shown
+        if ((resp.headers.get("Content-Type") || "").indexOf("text/html") === 0) { form.submit(); return null; }
         return resp.json().catch(function () {
           return { error: "the server answered " + resp.status + " " + resp.statusText };
         }).then(function (answer) { showRefusal(form, answer); });

@@ -19,10 +19,12 @@ from roomops.floor.events import SeatsMayOpen
 from roomops.games.models import Game, Table
 from roomops.lists.services import to_bottom_of_waiting_list
 from roomops.rooms.models import Room
-from roomops.seating.models import SeatHold
+from roomops.seating.models import ReleaseCause, SeatHold
 from roomops.seating.seats import end_seats
 
 WHY = {"break": "break ran out (R24)", "away": "away too long (R26)"}
+# A reason given to the waiting list, and the seat's release cause (R27 names it)
+Why = tuple[ReleaseCause, str]
 
 
 def release_due(session: Session, actor: Actor, now: datetime, game: Game) -> list[Absence]:
@@ -35,7 +37,8 @@ def release_due(session: Session, actor: Actor, now: datetime, game: Game) -> li
     ).order_by(Absence.deadline, Absence.id)).tuples()]
     room = session.get_one(Room, game.room_id)
     released = [a for a, t in due if not kept_past_deadline(session, room, a, game.id, t)]
-    return release(session, actor, now, game, released, {a.id: WHY[a.kind] for a in released})
+    return release(session, actor, now, game, released,
+                   {a.id: (a.kind, WHY[a.kind]) for a in released})
 
 
 @command
@@ -60,23 +63,29 @@ def count_missed_big_blinds(session: Session, actor: Actor, now: datetime, game:
                absence_id=absence.id, player_id=absence.player_id, missed_bb=absence.missed_bb)
     lost = [a for a in absences if picked_up_for_blinds(a.kind, a.missed_bb, room.max_missed_bb)]
     return release(session, actor, now, game, lost,
-                   {a.id: f"missed {a.missed_bb} big blinds (R26)" for a in lost}) if lost else []
+                   {a.id: ("missed_bb", f"missed {a.missed_bb} big blinds (R26)") for a in lost}
+                   ) if lost else []
 
 
 def release(session: Session, actor: Actor, now: datetime, game: Game, absences: list[Absence],
-            why: dict[int, str]) -> list[Absence]:
-    """R24/R26: the seats are released with the stack left behind as the leave amount (it feeds
-    R27; a playover of the seat ends with the absence, R29), the players go to the bottom of the
-    game's waiting list, and the seats are offered to the next players (R14), not handed straight
-    back. Batched: a sweep may release thousands.
+            why: dict[int, Why]) -> list[Absence]:
+    """R24/R26: the seats are released with the stack counted at the start of the break or time
+    away as the leave amount, which feeds R27 as a player's leaving does (an away stack that was
+    never counted, the buy-in kept for want of one, sets none); each seat records its cause, which
+    the return rule names. A playover of the seat ends with the absence (R29), the players go to
+    the bottom of the game's waiting list, and the seats are offered to the next players (R14),
+    not handed straight back. Batched: a sweep may release thousands.
     Returns the absences this transaction ended (two sweepers never release one twice)."""
     mine = end_absences(session, actor, now, absences, "released")
     if not mine:
         return []
     by_id = {h.id: h for h in session.scalars(
         select(SeatHold).where(SeatHold.id.in_([a.hold_id for a in mine])))}
-    end_seats(session, actor, now, game, [by_id[a.hold_id] for a in mine], "released",
-              {a.hold_id: a.stack for a in mine})
-    to_bottom_of_waiting_list(session, actor, now, game, [(a.player_id, why[a.id]) for a in mine])
+    for cause in sorted({why[a.id][0] for a in mine}):
+        of_cause = [a for a in mine if why[a.id][0] == cause]
+        end_seats(session, actor, now, game, [by_id[a.hold_id] for a in of_cause], "released",
+                  {a.hold_id: a.stack if a.stack_counted else None for a in of_cause}, cause=cause)
+    to_bottom_of_waiting_list(session, actor, now, game,
+                              [(a.player_id, why[a.id][1]) for a in mine])
     emit(session, SeatsMayOpen(game.id, frozenset(a.player_id for a in mine)))
     return mine

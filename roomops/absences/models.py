@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Literal
 
-from sqlalchemy import CheckConstraint, Date, ForeignKey, Index, String, Text, text
+from sqlalchemy import Boolean, CheckConstraint, Date, ForeignKey, Index, String, Text, text, true
 from sqlalchemy.orm import Mapped, mapped_column
 
 from roomops.checks import one_of
@@ -57,6 +57,8 @@ class Absence(Base):
     outcome: Mapped[AbsenceOutcome | None] = mapped_column(String(10))
     note: Mapped[str | None] = mapped_column(Text)
     stack: Mapped[Minor]  # the stack left on the table, in minor units (feeds R27 via R24)
+    # R25: false when the stack is the buy-in kept for want of a count: then it sets no R27 amount
+    stack_counted: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     missed_bb: Mapped[int] = mapped_column(default=0, server_default=text("0"))  # R26
     # R29: the owner asked for no playover until then (exclusive); None: not asked
     no_playover_until: Mapped[datetime | None] = mapped_column(UTCDateTime)

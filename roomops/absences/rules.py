@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from roomops.errors import Invalid
+from roomops.errors import Conflict, Invalid
 
 
 @dataclass(frozen=True)
@@ -43,6 +43,20 @@ def break_refusal(policy: BreakPolicy, now: datetime, playing_since: datetime, b
         return Refusal(f"{on_break_at_table} players at this table are on a break already "
                        f"(at most {policy.per_table})", "R23")
     return None
+
+
+def granted_over(refusal: Refusal | None, override_reason: str | None) -> str | None:
+    """R23 with R60: a break the rules allow needs no reason (None; one given is not recorded); a
+    refused one is granted only by a supervisor's written reason, returned stripped for the audit
+    row. Without one the refusal stands, saying it can be overridden; a blank reason is refused."""
+    if override_reason is not None and not override_reason.strip():
+        raise Invalid("granting a break the rules refuse needs a written reason", "R23")
+    if refusal is None:
+        return None
+    if override_reason is None:
+        raise Conflict(f"{refusal.reason}; a supervisor may grant it with a written reason",
+                       refusal.rule)
+    return override_reason.strip()
 
 
 def break_deadline(started_at: datetime, break_minutes: int) -> datetime:

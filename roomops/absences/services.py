@@ -18,6 +18,7 @@ from roomops.absences.rules import (
     break_deadline,
     break_refusal,
     check_overplayer_stack,
+    granted_over,
     is_running,
 )
 from roomops.actors import Actor
@@ -37,19 +38,26 @@ LABELS = {"break": "break", "away": "time away"}
 
 
 @command
-def grant_break(session: Session, actor: Actor, now: datetime, hold_id: int, stack: int) -> Absence:
+def grant_break(session: Session, actor: Actor, now: datetime, hold_id: int, stack: int,
+                override_reason: str | None = None) -> Absence:
     """R23: a seated player takes a break of ``break_minutes`` if the room's break policies allow
-    it; ``stack`` is the count of the chips left on the table (recorded on release, R24)."""
+    it, or a supervisor grants it over them with a written reason (``override_reason``, audited
+    as ``break.rules_overridden``, R60); ``stack`` is the count of the chips left on the table
+    (recorded on release, R24)."""
     actor.require("floor")
     hold, table, _game = seated_hold(session, actor, hold_id, "R23")
     room = session.get_one(Room, actor.room_id)
     day = room_day(room, now)
     refusal = break_refusal(policy(room), now, _playing_since(session, hold), _breaks_on(
         session, hold.player_id, day), _on_break_at(session, table.id, now))
+    reason = granted_over(refusal, override_reason)
+    absence = _start(session, actor, now, hold, "break", break_deadline(now, room.break_minutes),
+                     day, stack, counted=True)
     if refusal is not None:
-        raise Conflict(refusal.reason, refusal.rule)
-    return _start(session, actor, now, hold, "break", break_deadline(now, room.break_minutes), day,
-                  stack, counted=True)
+        record(session, actor, now, "break.rules_overridden", ("seat_hold", hold.id), reason=reason,
+               absence_id=absence.id, player_id=hold.player_id, refused=refusal.reason,
+               rule=refusal.rule)
+    return absence
 
 
 @command
@@ -168,7 +176,8 @@ def _start(session: Session, actor: Actor, now: datetime, hold: SeatHold, kind: 
     if live_absences(session, [hold.id]):
         raise Conflict("the player is already on a break or away", "R23" if kind == "break" else "R25")
     absence = Absence(room_id=hold.room_id, hold_id=hold.id, player_id=hold.player_id, kind=kind,
-                      started_at=now, deadline=deadline, gaming_day=day, stack=stack)
+                      started_at=now, deadline=deadline, gaming_day=day, stack=stack,
+                      stack_counted=counted)
     session.add(absence)
     session.flush()
     record(session, actor, now, f"{kind}.started", ("seat_hold", hold.id), absence_id=absence.id,

@@ -162,9 +162,23 @@ class SuggestionOut(Out):
     why: Literal["transfer list", "last to join"]
 
 
+class ApartOut(Out):
+    """R15: two barred players seated at one table: the later to sit down (``hold_id``,
+    ``player_id``) should move to ``to_table`` seat ``seat_no``; both null when no seat is free
+    (a reserve list or a must-move, the floor decides)."""
+
+    hold_id: int
+    player_id: int
+    barred_from: int
+    table_id: int
+    to_table: int | None
+    seat_no: int | None
+
+
 class BalanceOut(Out):
     game_id: int
     suggestion: SuggestionOut | None
+    barred_together: list[ApartOut]  # R15
 
 
 class PolicyOut(Out):
@@ -235,6 +249,10 @@ class ReturnRequirementOut(Out):
     left_at: datetime | None
     left_table: str | None
     left_game_id: int | None
+    left_cause: Literal["break", "away", "missed_bb", "must_move", "broken"] | None = Field(
+        None, description="the seat was lost, not left: a break ran out (R24), away too long or "
+                          "missed big blinds (R26), a forced must-move refused (R17), a broken "
+                          "table (R19); null when the player left")
 
 
 class AbsenceOut(Out):
@@ -280,6 +298,7 @@ class BarredPairOut(Out):
     player_high_id: int
     reason: str
     created_at: datetime
+    together: list[ApartOut] = []  # R15: the two sit at one table now: who should move, where
 
 
 class AuditOut(Out):

@@ -11,7 +11,7 @@ from roomops.api.views import BODY_RULES, FIELD_RULES, ID, answer, body, route
 from roomops.games.models import Game
 from roomops.schemas import BreakTable, ClaimMove, MovePlayer, MustMove
 from roomops.seating import moves, snapshot
-from roomops.seating.suggest import suggestions
+from roomops.seating.suggest import apart, suggestions
 from roomops.web.uow import actor, db, now, run
 
 BODY_RULES.update({MovePlayer: "R19", ClaimMove: "R18", BreakTable: "R19", MustMove: "R17"})
@@ -51,10 +51,13 @@ def must_move(table_id: int) -> Response:
 
 
 @route("GET", f"/games/<{ID}:game_id>/balance",
-       summary="Who should move to balance the game's tables: a suggestion (R19)",
+       summary="Who should move to balance the game's tables (R19), and barred players seated at "
+               "one table, who should move where (R15): suggestions",
        response=out.BalanceOut, tag="moves")
 def balance(game_id: int) -> Response:
     who, session = actor(), db()
     game = get_in_room(session, Game, game_id, who, "game")
-    found = suggestions(session, snapshot.load(session, who.room_id, now())).get(game.id)
-    return answer(out.BalanceOut, {"game_id": game.id, "suggestion": found})
+    snap = snapshot.load(session, who.room_id, now())
+    return answer(out.BalanceOut, {"game_id": game.id,
+                                   "suggestion": suggestions(session, snap).get(game.id),
+                                   "barred_together": apart(session, snap).get(game.id, [])})

@@ -36,6 +36,7 @@ from roomops.schemas import (
     BarPair,
     Claim,
     ComeBack,
+    Decline,
     GameChange,
     GameConditions,
     GrantBreak,
@@ -57,6 +58,7 @@ from roomops.schemas import (
 )
 from roomops.seating import offers, returns, seats, snapshot
 from roomops.seating.return_rule import Requirement
+from roomops.seating.suggest import apart_of
 from roomops.web.errors import describe
 from roomops.web.money import room_money
 from roomops.web.uow import actor, db, now, run
@@ -126,12 +128,12 @@ BODY_RULES: dict[type[BaseModel], str] = {
     JoinList: "R10", RemoveEntry: "R16", ReorderEntry: "R13", OfferSeat: "R14", Claim: "R30",
     SeatPlayer: "R14", Leave: "R27", GameConditions: "R4", GameChange: "R6", OpenTable: "R5",
     Policy: "R3", LockUp: "R13", BarPair: "R15", GrantBreak: "R23", MarkAway: "R25", AbsenceNote: "R25",
-    StartPlayover: "R29", NoPlayover: "R29", StopPlayover: "R29", ComeBack: "R29",
+    StartPlayover: "R29", NoPlayover: "R29", StopPlayover: "R29", ComeBack: "R29", Decline: "R17",
 }
 FIELD_RULES = {"buy_in": "R30", "reason": "R13", "seat_no": "R4", "override_reason": "R27",
                "shifts": "R54", "rake_recorded": "R51", **SCHEDULE_RULES}
 # bodies whose every field answers with the body's own rule (a reason here is not an R13 reason)
-OWN_RULE: set[type[BaseModel]] = {RemoveEntry, BarPair}
+OWN_RULE: set[type[BaseModel]] = {RemoveEntry, BarPair, GrantBreak}
 
 
 def body(model: type[M]) -> M:
@@ -186,17 +188,26 @@ def answer(model: type[BaseModel], obj: Any, status: int = 200) -> Response:
 
 # --- players -----------------------------------------------------------------------------------
 
-@route("POST", "/players", summary="Add a player to the room", response=out.PlayerOut, status=201,
-       body=NewPlayer, gives="player", tag="players")
+@route("POST", "/players",
+       summary="Add a player to the room; a name or phone the room knows answers 409 (R10) with "
+               "the candidates unless create_anyway is sent",
+       response=out.PlayerOut, status=201, body=NewPlayer, gives="player", tag="players")
 def add_player() -> Response:
     return answer(out.PlayerOut, run(rooms.add_player, **body(NewPlayer).model_dump()), 201)
 
 
-@route("POST", "/barred-pairs", summary="Bar two players from playing in the same game (R15)",
+@route("POST", "/barred-pairs",
+       summary="Bar two players from playing in the same game (R15); when they sit at one table "
+               "now, `together` says who should move, and where to",
        response=out.BarredPairOut, status=201, body=BarPair, tag="players")
 def bar_pair() -> Response:
     b = body(BarPair)
-    return answer(out.BarredPairOut, run(rooms.bar_pair, b.player_a, b.player_b, b.reason), 201)
+    pair = run(rooms.bar_pair, b.player_a, b.player_b, b.reason)
+    session = db()
+    together = apart_of(session, snapshot.load(session, pair.room_id, now()),
+                        frozenset((pair.player_low_id, pair.player_high_id)))
+    return answer(out.BarredPairOut, {**out.BarredPairOut.model_validate(pair).model_dump(),
+                                      "together": together}, 201)
 
 
 # --- lists -------------------------------------------------------------------------------------
@@ -267,10 +278,12 @@ def claim_offer(offer_id: int) -> Response:
     return answer(out.HoldOut, run(seats.claim, offer_id, b.buy_in, b.override_reason, b.buy_in_method))
 
 
-@route("POST", f"/offers/<{ID}:offer_id>/decline", summary="Decline an offer: a missed call (R22)",
-       response=out.HoldOut, tag="seats")
+@route("POST", f"/offers/<{ID}:offer_id>/decline",
+       summary="Decline an offer: a missed call (R22); refusing a forced must-move seat, the "
+               "stack counted is the leave amount of the seat given up (R17, R27)",
+       response=out.HoldOut, body=Decline, tag="seats")
 def decline_offer(offer_id: int) -> Response:
-    return answer(out.HoldOut, run(offers.decline, offer_id))
+    return answer(out.HoldOut, run(offers.decline, offer_id, optional_body(Decline).stack))
 
 
 @route("POST", "/seats", summary="Seat a player in an open seat (R14, R15, R30)",
@@ -303,7 +316,7 @@ def requirement_view(player_id: int, game: Game, required: Requirement | None,
     return {**base, "minimum": required.minimum, "maximum": required.maximum, "rule": "R27",
             "why": required.why(tz, room_money()(required.minimum)), "left_amount": required.left_amount,
             "left_at": required.left_at, "left_table": required.left_table,
-            "left_game_id": required.left_game_id}
+            "left_game_id": required.left_game_id, "left_cause": required.left_cause}
 
 
 @route("POST", f"/seats/<{ID}:hold_id>/leave",
@@ -317,7 +330,8 @@ def leave_seat(hold_id: int) -> Response:
        summary="Grant a seated player a break, with the stack left on the table (R23, R24)",
        response=out.AbsenceOut, status=201, body=GrantBreak, gives="seat", tag="seats")
 def grant_break(hold_id: int) -> Response:
-    return answer(out.AbsenceOut, run(absences.grant_break, hold_id, body(GrantBreak).stack), 201)
+    b = body(GrantBreak)
+    return answer(out.AbsenceOut, run(absences.grant_break, hold_id, b.stack, b.override_reason), 201)
 
 
 @route("POST", f"/seats/<{ID}:hold_id>/away", summary="Mark a seated player away (R25, R26)",

@@ -13,9 +13,9 @@ from roomops.hands import seat_change
 from roomops.hands.models import SeatBlinds
 from roomops.schemas import ChangeSeat, ClaimMove, MovePlayer, MustMove
 from roomops.seating import moves
-from roomops.seating.balance import Suggestion
+from roomops.seating.balance import Apart, Suggestion
 from roomops.seating.snapshot import RoomSnapshot
-from roomops.seating.suggest import suggestions
+from roomops.seating.suggest import apart, suggestions
 from roomops.web.money import room_money
 from roomops.web.uow import db, run
 
@@ -23,6 +23,11 @@ from roomops.web.uow import db, run
 @bp.app_template_global("balance_suggestions")
 def _balance(snap: RoomSnapshot) -> dict[int, Suggestion]:
     return suggestions(db(), snap)
+
+
+@bp.app_template_global("barred_apart")
+def _apart(snap: RoomSnapshot) -> dict[int, list[Apart]]:
+    return apart(db(), snap)
 
 
 @bp.post("/desk/seats/<int:hold_id>/move")

@@ -46,11 +46,13 @@ from roomops.lists.models import ListEntry
 from roomops.playovers.services import told_to_leave
 from roomops.rooms import services as rooms
 from roomops.rooms.models import Player, Room
+from roomops.rooms.twins import LikelyTwin
 from roomops.schemas import (
     AbsenceNote,
     BarPair,
     Claim,
     ComeBack,
+    Decline,
     GameChange,
     GameConditions,
     GrantBreak,
@@ -68,6 +70,7 @@ from roomops.schemas import (
 from roomops.seating import offers, returns, seats, snapshot
 from roomops.seating.models import SeatHold
 from roomops.seating.return_rule import Requirement
+from roomops.seating.suggest import apart_of
 from roomops.web.health import scheduler_state
 from roomops.web.money import room_money
 from roomops.web.routing import parse_id
@@ -332,8 +335,23 @@ def _joined_message(player: Player, entries: list[ListEntry], source: str) -> st
 def add_player() -> Response:
     body = parse(NewPlayer, request.form)
     game_ids, table_ids, source = _list_targets()
-    player, entries = run(add_and_join, body, game_ids, table_ids, source)
+    try:
+        player, entries = run(add_and_join, body, game_ids, table_ids, source)
+    except LikelyTwin as err:
+        return _did_you_mean(err, game_ids, table_ids, source)
     return _done(_joined_message(player, entries, source))
+
+
+def _did_you_mean(err: LikelyTwin, game_ids: list[int], table_ids: list[int],
+                  source: str) -> Response:
+    """R10: the known players the one typed may be, each to put on the lists chosen instead, and
+    the form as typed to add a new player anyway. Nothing was written."""
+    db().rollback()
+    typed = [(k, v) for k, v in request.form.items(multi=True)
+             if k not in ("csrf_token", "create_anyway")]
+    page = render_template("desk/twins.html", twins=err.twins, typed=typed, rule=err.rule,
+                           lists={"game_id": game_ids, "table_id": table_ids}, source=source)
+    return Response(page, status=409, mimetype="text/html")
 
 
 @bp.post("/desk/join")
@@ -390,8 +408,14 @@ def reorder(entry_id: int) -> Response:
 @bp.post("/desk/barred")
 def bar() -> Response:
     body = parse(BarPair, with_player_ids(request.form, "player_a", "player_b"))
-    run(rooms.bar_pair, body.player_a, body.player_b, body.reason)
-    return _done(f"Barred {_name(body.player_a)} and {_name(body.player_b)} from playing together (R15).")
+    pair = run(rooms.bar_pair, body.player_a, body.player_b, body.reason)
+    done = f"Barred {_name(body.player_a)} and {_name(body.player_b)} from playing together (R15)."
+    session = db()
+    for move in apart_of(session, snapshot.load(session, pair.room_id, now()),
+                         frozenset((pair.player_low_id, pair.player_high_id))):
+        done += (f" They sit at one table: {_name(move.player_id)}, who sat down last, should move"
+                 " (see the game on the desk).")
+    return _done(done)
 
 
 # ---- seats (R14, R20-R22, R30) --------------------------------------------------------------
@@ -423,7 +447,7 @@ def claim(offer_id: int) -> Response:
 
 @bp.post("/desk/offers/<int:offer_id>/decline")
 def decline(offer_id: int) -> Response:
-    hold = run(offers.decline, offer_id)
+    hold = run(offers.decline, offer_id, parse(Decline, request.form).stack)
     name = _name(hold.player_id)
     return _done(f"{name} declined {_seat_name(hold)}: missed call; the seat goes to the next player.")
 
@@ -456,10 +480,12 @@ def _absent(absence: Absence) -> tuple[str, str]:
 @bp.post("/desk/seats/<int:hold_id>/break")
 def grant_break(hold_id: int) -> Response:
     body = parse(GrantBreak, request.form)
-    absence = run(absences.grant_break, hold_id, body.stack)
+    absence = run(absences.grant_break, hold_id, body.stack, body.override_reason)
     name, seat = _absent(absence)
     until = local(absence.deadline, _room(db()).timezone)
-    return _done(f"{name} ({seat}) is on a break until {until}, stack {room_money()(body.stack)} (R23).")
+    over = ", granted over the break rules" if body.override_reason else ""
+    return _done(f"{name} ({seat}) is on a break until {until}, stack {room_money()(body.stack)} "
+                 f"(R23{over}).")
 
 
 @bp.post("/desk/seats/<int:hold_id>/away")

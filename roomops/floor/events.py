@@ -127,8 +127,10 @@ class OffersEnded(Event):
 @dataclass(frozen=True)
 class MustMoveRefused(Event):
     """A player refused a must-move seat, or let its call run out, where the room's
-    ``must_move_refusal`` is ``forced``: they give up the seat at the must-move table (R17)."""
+    ``must_move_refusal`` is ``forced``: they give up the seat at the must-move table (R17),
+    with ``stack`` as its leave amount when the desk counted it (R27)."""
 
     game_id: int
     hold_id: int
     player_id: int
+    stack: int | None = None

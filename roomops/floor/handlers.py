@@ -98,12 +98,13 @@ def cancel_offers_of_entries(c: Context, event: EntriesLeft) -> None:
 
 
 def release_refused_seat(c: Context, event: MustMoveRefused) -> None:
-    """R17 (``forced``): the seat at the must-move table is released, no stack counted, and the
-    player goes to the bottom of the waiting list, as when a seat is lost (R24). A seat that has
-    ended already (the player left it meanwhile) has nothing left to release."""
+    """R17 (``forced``): the seat at the must-move table is released with the stack the desk
+    counted as its leave amount (it feeds R27, which names R17; none when the call ran out), and
+    the player goes to the bottom of the waiting list, as when a seat is lost (R24). A seat that
+    has ended already (the player left it meanwhile) has nothing left to release."""
     seat = c.session.get_one(SeatHold, event.hold_id)
     if seat.ended_at is None:
-        game = end_seat(c.session, c.actor, c.now, seat, "released", None)
+        game = end_seat(c.session, c.actor, c.now, seat, "released", event.stack, "must_move")
         to_bottom_of_waiting_list(c.session, c.actor, c.now, game,
                                   [(event.player_id, "refused a must-move seat (R17)")])
 

@@ -16,6 +16,7 @@ from roomops.errors import Conflict, Invalid
 from roomops.money import check_currency_code, check_locale
 from roomops.rooms.models import BarredPair, Player, Room
 from roomops.rooms.shifts import shift_policy
+from roomops.rooms.twins import Known, LikelyTwin, region_of, twins_of
 from roomops.text import check_shown
 
 
@@ -82,14 +83,34 @@ def update_policy(session: Session, actor: Actor, now: datetime, /, **policy: An
 
 
 def add_player(session: Session, actor: Actor, now: datetime, *, first_name: str,
-               last_name: str = "", phone: str | None = None) -> Player:
+               last_name: str = "", phone: str | None = None,
+               create_anyway: bool = False) -> Player:
+    """A new player record. One whose name or phone matches a player the room knows is refused
+    with those players as candidates (``twins.LikelyTwin``, R10) unless ``create_anyway``: then
+    the audit row names them."""
     actor.require("floor")
-    player = Player(room_id=actor.room_id, first_name=first_name.strip(),
-                    last_name=last_name.strip(), phone=phone, created_at=now)
+    new = Known(0, first_name.strip(), last_name.strip(), phone)
+    found = twins_of(new, known_players(session, actor.room_id),
+                     region_of(session.get_one(Room, actor.room_id).locale))
+    if found and not create_anyway:
+        raise LikelyTwin(found)
+    player = Player(room_id=actor.room_id, first_name=new.first_name, last_name=new.last_name,
+                    phone=phone, created_at=now)
     session.add(player)
     session.flush()
-    record(session, actor, now, "player.added", ("player", player.id), name=player.full_name)
+    twins: dict[str, Any] = {"twins": [t.player.id for t in found]} if found else {}
+    record(session, actor, now, "player.added", ("player", player.id), name=player.full_name,
+           **twins)
     return player
+
+
+def known_players(session: Session, room_id: int) -> list[Known]:
+    """The room's players as the twin check reads them: one narrow statement (a room knows some
+    thousands of players; names and phones are compared in Python, as SQL cannot fold case and
+    read phone numbers the same way on both databases)."""
+    return [Known(*row) for row in session.execute(
+        select(Player.id, Player.first_name, Player.last_name, Player.phone).where(
+            Player.room_id == room_id).order_by(Player.id))]
 
 
 def bar_pair(session: Session, actor: Actor, now: datetime, a: int, b: int,

@@ -76,3 +76,42 @@ def suggest_move(tables: list[TableCount], barred: set[frozenset[int]]) -> Sugge
             return Suggestion(seat.hold_id, seat.player_id, full.table_id, short.table_id,
                               short.open_seats[0], why)
     return None
+
+
+@dataclass(frozen=True)
+class Apart:
+    """R15: two barred players seated at one table; the one who sat down last (``hold_id``,
+    ``player_id``) should move, to ``to_table`` seat ``seat_no``, or, with no such seat free, to a
+    table's reserve list or by a must-move (the floor decides: both None)."""
+
+    hold_id: int
+    player_id: int
+    barred_from: int
+    table_id: int
+    to_table: int | None
+    seat_no: int | None
+
+
+def barred_together(tables: list[TableCount], barred: set[frozenset[int]]) -> list[Apart]:
+    """R15: every barred pair seated at one table of the game (barred after they sat down, or
+    seated by hand over it), each with a move: the later of the two to sit down there moves (R19,
+    the last to join), to an open seat at the game's table with the fewest players where they are
+    barred from nobody. Tables in order, pairs by the mover's sitting down."""
+    found = []
+    for table in tables:
+        ordered = sorted(table.seated, key=lambda s: (s.started_at, s.hold_id))
+        for i, mover in enumerate(ordered):
+            other = next((s for s in ordered[:i] if frozenset((s.player_id, mover.player_id))
+                          in barred), None)
+            if other is not None:
+                found.append(_apart(mover, other.player_id, table, tables, barred))
+    return found
+
+
+def _apart(mover: Seated, barred_from: int, table: TableCount, tables: list[TableCount],
+           barred: set[frozenset[int]]) -> Apart:
+    free = [t for t in tables if t.table_id != table.table_id and t.open_seats and not is_barred(
+        mover.player_id, {s.player_id for s in t.seated}, barred)]
+    to = min(free, key=lambda t: (len(t.seated), t.table_id), default=None)
+    return Apart(mover.hold_id, mover.player_id, barred_from, table.table_id,
+                 to.table_id if to else None, to.open_seats[0] if to else None)

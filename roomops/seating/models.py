@@ -27,6 +27,9 @@ from roomops.db import Base, Minor, UTCDateTime
 
 HoldKind = Literal["offer", "seated"]
 HoldOutcome = Literal["claimed", "declined", "expired", "cancelled", "left", "moved", "released"]
+# Why the room released a seat (R27 names it): a break ran out (R24), away too long or missed big
+# blinds (R26), a forced must-move refused (R17), a broken table with no seat left (R19)
+ReleaseCause = Literal["break", "away", "missed_bb", "must_move", "broken"]
 
 # Hold kinds as SQL literals, not bound parameters: PostgreSQL's generic plan for a prepared
 # statement can use the partial indexes below only when the query states the kind literally.
@@ -53,6 +56,8 @@ class SeatHold(Base):
         CheckConstraint("kind <> 'seated' OR buy_in > 0", name="seated_buy_in"),
         CheckConstraint("leave_amount IS NULL OR leave_amount >= 0", name="leave_amount"),
         CheckConstraint("(ended_at IS NULL) = (outcome IS NULL)", name="ended"),
+        CheckConstraint(f"release_cause IS NULL OR (outcome = 'released' AND "
+                        f"{one_of('release_cause', ReleaseCause)})", name="release_cause"),
         Index("uq_seat_holds_live_seat", "table_id", "seat_no", unique=True,
               sqlite_where=_LIVE, postgresql_where=_LIVE),
         Index("uq_seat_holds_live_player_seat", "room_id", "player_id", unique=True,
@@ -83,6 +88,7 @@ class SeatHold(Base):
     outcome: Mapped[HoldOutcome | None] = mapped_column(String(10))
     buy_in: Mapped[Minor | None]
     leave_amount: Mapped[Minor | None]
+    release_cause: Mapped[ReleaseCause | None] = mapped_column(String(10))
     # R17-R19: a must-move offer's seat to move from, or the seat a moved player came from
     from_hold_id: Mapped[int | None] = mapped_column(ForeignKey("seat_holds.id"))
     # R19/R36: moved by the floor or from a broken table: no blind to post to come in

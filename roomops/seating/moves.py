@@ -187,7 +187,7 @@ def break_table(session: Session, actor: Actor, now: datetime, table_id: int,
     moved = carry(session, actor, now, game, moves, why) if moves else []
     left = [h for h in holds if h.id not in placed]
     for hold in left:
-        end_seat(session, actor, now, hold, "released", counted.get(hold.id))
+        end_seat(session, actor, now, hold, "released", counted.get(hold.id), "broken")
     listed = to_top_of_waiting_list(session, actor, now, game, [h.player_id for h in left], why)
     record(session, actor, now, "table.broken", ("table", table.id), reason=why,
            moved=[h.id for h in moved], listed=[e.id for e in listed])

@@ -260,17 +260,17 @@ def cancel_entry_offers(session: Session, actor: Actor, now: datetime,
 
 
 def release_offers(session: Session, actor: Actor, now: datetime, game: Game,
-                   offers: list[SeatHold], outcome: str) -> list[SeatHold]:
+                   offers: list[SeatHold], outcome: str, stack: int | None = None) -> list[SeatHold]:
     """R22: a declined or expired offer is a missed call; the entry is removed or sent to the
-    bottom per ``on_claim_expiry`` (a must-move seat refused: ``must_move_refusal``, R17), and
-    the seat goes to the next player."""
+    bottom per ``on_claim_expiry`` (a must-move seat refused: ``must_move_refusal``, R17, with
+    the ``stack`` the desk counted), and the seat goes to the next player."""
     ended = set(end_live(session, SeatHold, [o.id for o in offers], now, outcome))
     mine = sorted((o for o in offers if o.id in ended), key=lambda o: o.started_at)
     room = session.get_one(Room, game.room_id)
     changed = _missed_calls(session, now, room, mine, outcome)
     for offer in mine:
         if offer.entry_id is None:
-            refuse_must_move(session, actor, now, room, game, offer, outcome)
+            refuse_must_move(session, actor, now, room, game, offer, outcome, stack)
             continue
         record(session, actor, now, f"offer.{outcome}", ("list_entry", offer.entry_id),
                offer_id=offer.id, missed_call=True, policy=room.on_claim_expiry)
@@ -311,24 +311,41 @@ def _missed(outcome: str) -> str:
 
 
 def refuse_must_move(session: Session, actor: Actor, now: datetime, room: Room, game: Game,
-                     offer: SeatHold, outcome: str) -> None:
+                     offer: SeatHold, outcome: str, stack: int | None = None) -> None:
     """R17: a player who declines a must-move seat, or lets its call run out, with ``forced``
-    gives up the seat at the must-move table: it is released (no stack counted) and the player
-    goes to the bottom of the waiting list, as when a seat is lost (R24; ``MustMoveRefused``).
-    With ``skip`` they keep their seat and the next player at the must-move table is offered the
-    main table's seat."""
+    gives up the seat at the must-move table: it is released, with ``stack`` (counted by the desk
+    as the player declined; none when the call ran out) feeding R27 as leaving does, and the
+    player goes to the bottom of the waiting list, as when a seat is lost (R24;
+    ``MustMoveRefused``). With ``skip`` they keep their seat and the next player at the must-move
+    table is offered the main table's seat."""
     record(session, actor, now, f"offer.{outcome}", offer_entity(offer), offer_id=offer.id,
-           missed_call=True, policy=room.must_move_refusal, player_id=offer.player_id)
+           missed_call=True, policy=room.must_move_refusal, player_id=offer.player_id,
+           stack=stack)
     if room.must_move_refusal == "forced" and offer.from_hold_id is not None:
-        emit(session, MustMoveRefused(game.id, offer.from_hold_id, offer.player_id))
+        emit(session, MustMoveRefused(game.id, offer.from_hold_id, offer.player_id, stack))
 
 
 @command
-def decline(session: Session, actor: Actor, now: datetime, offer_id: int) -> SeatHold:
+def decline(session: Session, actor: Actor, now: datetime, offer_id: int,
+            stack: int | None = None) -> SeatHold:
+    """R22: the player declines, a missed call. ``stack``: the player's chips counted as they
+    refuse a must-move seat under ``forced`` (R17), the leave amount of the seat they give up
+    (R27); refused for any other offer, where no seat is given up."""
     actor.require("floor")
     offer, _table, game = live_offer(session, actor, offer_id)
-    release_offers(session, actor, now, game, [offer], "declined")
+    if stack is not None:
+        _check_refusal_stack(session, offer, stack)
+    release_offers(session, actor, now, game, [offer], "declined", stack)
     return offer
+
+
+def _check_refusal_stack(session: Session, offer: SeatHold, stack: int) -> None:
+    if stack < 0:
+        raise Invalid("a counted stack cannot be negative", "R17")
+    room = session.get_one(Room, offer.room_id)
+    if offer.from_hold_id is None or room.must_move_refusal != "forced":
+        raise Invalid("a stack is counted only when a player refuses a forced must-move seat and "
+                      "gives up their own", "R17")
 
 
 def expire_due(session: Session, actor: Actor, now: datetime, game: Game) -> list[SeatHold]:

@@ -15,6 +15,13 @@ from zoneinfo import ZoneInfo
 from roomops.errors import Conflict, Invalid
 from roomops.rooms.gaming_day import gaming_day
 
+# R27 counts a stack the room took with the seat as it counts one a player left with; the refusal
+# names why the seat was lost (``seat_holds.release_cause``)
+LOST = {"break": ("the break ran out", "R24"), "away": ("away too long", "R26"),
+        "missed_bb": ("missed big blinds", "R26"), "must_move": ("refused a must-move seat", "R17"),
+        "broken": ("the table was broken with no seat left", "R19")}
+ENDED_WITH_A_STACK = ("left", "released")
+
 # A gaming day lasts at most 25 hours (a DST fall-back day): no departure of the same gaming day
 # is older than this.
 GAMING_DAY_LOOKBACK = timedelta(hours=26)
@@ -43,9 +50,10 @@ class Stint:
     table_name: str
     started_at: datetime
     ended_at: datetime | None
-    outcome: str | None  # 'left' | 'moved' | None while seated
+    outcome: str | None  # 'left' | 'moved' | 'released' | None while seated
     leave_amount: int | None
     hold_id: int | None = None  # the seat hold it was read from
+    cause: str | None = None  # why the room released the seat (``LOST``), None otherwise
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,12 +94,14 @@ class ReturnPolicy:
 
 @dataclass(frozen=True, slots=True)
 class Departure:
-    """A player leaving a game (R27): the amount counted, when, and at which table."""
+    """A player leaving a game (R27), or losing the seat (``cause``, ``LOST``): the amount
+    counted, when, and at which table."""
 
     amount: int
     at: datetime
     table_name: str
     game_id: int
+    cause: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,30 +115,39 @@ class Requirement:
     left_table: str
     left_game_id: int
     window: str  # e.g. "within 2 h" or "the same gaming day"
+    left_cause: str | None = None  # the seat was lost, not left (``LOST``)
 
     def allows(self, amount: int) -> bool:
         return self.minimum <= amount <= self.maximum
 
     def why(self, tz_name: str, shown: str) -> str:
-        """e.g. "returning within 2 h: at least £650.00 (left table 3 at 21:14)"; ``shown`` is the
-        required amount as the caller writes it (a refusal: its ``{minimum}``, ``roomops.errors``)."""
+        """e.g. "returning within 2 h: at least £650.00 (left table 3 at 21:14)", or "(lost the
+        seat at table 3 at 21:14: the break ran out, R24)"; ``shown`` is the required amount as the
+        caller writes it (a refusal: its ``{minimum}``, ``roomops.errors``)."""
         when = self.left_at.astimezone(ZoneInfo(tz_name)).strftime("%H:%M")
-        return f"returning {self.window}: at least {shown} (left table {self.left_table} at {when})"
+        if self.left_cause is None:
+            return f"returning {self.window}: at least {shown} (left table {self.left_table} at {when})"
+        words, rule = LOST[self.left_cause]
+        return (f"returning {self.window}: at least {shown} (lost the seat at table "
+                f"{self.left_table} at {when}: {words}, {rule})")
 
 
 def last_departure(stints: Iterable[Stint], stakes: Stakes) -> Departure | None:
     """The departure that counts for sitting down in a game at ``stakes``: the player's latest
-    seat in the same game (R4), whichever table or opening of the game it was at. None when that
-    seat is still live (a table change within the game, R18, carries the stack with it) or ended
-    as 'moved' (the player took the stack to another game, no amount was counted), or when the
-    player has not sat in the same game."""
+    seat in the same game (R4), whichever table or opening of the game it was at, left or lost
+    with a counted stack (released by the room: R17, R19, R24, R26). None when that seat is still
+    live (a table change within the game, R18, carries the stack with it), ended as 'moved' (the
+    player took the stack to another game, no amount was counted) or with no stack counted, or
+    when the player has not sat in the same game."""
     same = [s for s in stints if s.stakes.same_game(stakes)]
     if not same:
         return None
     latest = max(same, key=lambda s: s.started_at)
-    if latest.ended_at is None or latest.outcome != "left" or latest.leave_amount is None:
+    if (latest.ended_at is None or latest.outcome not in ENDED_WITH_A_STACK
+            or latest.leave_amount is None):
         return None
-    return Departure(latest.leave_amount, latest.ended_at, latest.table_name, latest.game_id)
+    return Departure(latest.leave_amount, latest.ended_at, latest.table_name, latest.game_id,
+                     latest.cause)
 
 
 def return_requirement(stints: Iterable[Stint], stakes: Stakes, min_buyin: int, max_buyin: int,
@@ -143,7 +162,7 @@ def return_requirement(stints: Iterable[Stint], stakes: Stakes, min_buyin: int, 
     return Requirement(minimum=max(min_buyin, left.amount - policy.allowance(left.amount)),
                        maximum=max(max_buyin, left.amount),
                        left_amount=left.amount, left_at=left.at, left_table=left.table_name,
-                       left_game_id=left.game_id, window=policy.describe())
+                       left_game_id=left.game_id, window=policy.describe(), left_cause=left.cause)
 
 
 def check_return_buy_in(amount: int, req: Requirement, tz_name: str) -> None:

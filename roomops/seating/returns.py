@@ -26,7 +26,8 @@ def stakes_of(game: Game) -> Stakes:
 
 # built once: every claim and seating runs it
 _STINTS = select(SeatHold.id.label("hold_id"), SeatHold.player_id, SeatHold.started_at,
-                 SeatHold.ended_at, SeatHold.outcome, SeatHold.leave_amount, Table.name, Game.id,
+                 SeatHold.ended_at, SeatHold.outcome, SeatHold.leave_amount, SeatHold.release_cause,
+                 Table.name, Game.id,
                  Game.variant, Game.small_blind, Game.big_blind, Game.ante).join(
     Table, Table.id == SeatHold.table_id).join(Game, Game.id == Table.game_id).where(
     SeatHold.player_id.in_(bindparam("players", expanding=True)), SeatHold.kind == "seated",
@@ -42,7 +43,7 @@ def stints(session: Session, room: Room, now: datetime, player_ids: list[int]) -
     for r in rows:
         found.setdefault(r.player_id, []).append(Stint(
             Stakes(r.variant, r.small_blind, r.big_blind, r.ante), r.id, r.name, r.started_at,
-            r.ended_at, r.outcome, r.leave_amount, r.hold_id))
+            r.ended_at, r.outcome, r.leave_amount, r.hold_id, r.release_cause))
     return found
 
 

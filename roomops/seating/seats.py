@@ -21,7 +21,7 @@ from roomops.lists.history import record_end
 from roomops.lists.models import ListEntry
 from roomops.rooms.models import Player, Room
 from roomops.seating import returns
-from roomops.seating.models import OFFER, SEATED, SeatHold
+from roomops.seating.models import OFFER, SEATED, ReleaseCause, SeatHold
 from roomops.seating.offers import (
     live_offer,
     next_for_seat,
@@ -180,32 +180,35 @@ def leave(session: Session, actor: Actor, now: datetime, hold_id: int,
 
 
 def end_seat(session: Session, actor: Actor, now: datetime, hold: SeatHold, outcome: str,
-             leave_amount: int | None) -> Game:
-    """End one seated player's hold (left, moved, released) with the amount they leave with
-    (R27), its game locked first."""
+             leave_amount: int | None, cause: ReleaseCause | None = None) -> Game:
+    """End one seated player's hold (left, moved, released for ``cause``) with the amount they
+    leave with (R27), its game locked first."""
     game = locked_game(session, session.get_one(Table, hold.table_id).game_id, reread=hold)
-    if not end_seats(session, actor, now, game, [hold], outcome, {hold.id: leave_amount}):
+    if not end_seats(session, actor, now, game, [hold], outcome, {hold.id: leave_amount},
+                     cause=cause):
         raise Conflict("the player has already left that seat", "R21")
     return game
 
 
 def end_seats(session: Session, actor: Actor, now: datetime, game: Game, holds: list[SeatHold],
               outcome: str, leave_amounts: dict[int, int | None] | None = None, *,
-              reason: str | None = None,
+              reason: str | None = None, cause: ReleaseCause | None = None,
               detail: dict[int, dict[str, object]] | None = None) -> list[SeatHold]:
     """End seated players' holds of ``game``, whose lock the caller holds, in one UPDATE, each
-    with the amount its player leaves with (R27) and audited with ``detail[hold id]``. Returns the
+    with the amount its player leaves with (R27) and, when the room released them, its ``cause``
+    (the return rule names it), audited with ``detail[hold id]``. Returns the
     holds this transaction ended (a sweep racing a desk action never ends one twice); what sat on
     them ends and the seats are offered (``SeatsEnded``)."""
     left = leave_amounts or {}
     amounts = {hold_id: a for hold_id, a in left.items() if a is not None}
+    caused = {} if cause is None else {"release_cause": cause}
     ended = set(end_live(session, SeatHold, [h.id for h in holds], now, outcome,
-                         **_leave_amounts(amounts, len(holds))))
+                         **_leave_amounts(amounts, len(holds)), **caused))
     mine = [h for h in holds if h.id in ended]
     for hold in mine:
         record(session, actor, now, f"seat.{outcome}", ("seat_hold", hold.id), reason=reason,
                player_id=hold.player_id, table_id=hold.table_id, seat_no=hold.seat_no,
-               leave_amount=left.get(hold.id), **(detail or {}).get(hold.id, {}))
+               leave_amount=left.get(hold.id), **caused, **(detail or {}).get(hold.id, {}))
     if mine:
         emit(session, SeatsEnded(game.id, tuple(h.id for h in mine)))
     return mine

@@ -1,10 +1,18 @@
-"""The balancing suggestion (R19) for every game on the room snapshot, for the desk and the API."""
+"""The balancing suggestion (R19), and barred players seated together (R15), for every game on the
+room snapshot, for the desk and the API."""
 
 from __future__ import annotations
 
 from sqlalchemy.orm import Session
 
-from roomops.seating.balance import Seated, Suggestion, TableCount, suggest_move
+from roomops.seating.balance import (
+    Apart,
+    Seated,
+    Suggestion,
+    TableCount,
+    barred_together,
+    suggest_move,
+)
 from roomops.seating.queries import barred_pairs
 from roomops.seating.snapshot import GameView, RoomSnapshot
 
@@ -27,3 +35,19 @@ def suggestions(session: Session, snap: RoomSnapshot) -> dict[int, Suggestion]:
     barred = barred_pairs(session, snap.room.id)
     found = {gv.game.id: suggest_move(table_counts(gv), barred) for gv in snap.games}
     return {game_id: s for game_id, s in found.items() if s is not None}
+
+
+def apart(session: Session, snap: RoomSnapshot) -> dict[int, list[Apart]]:
+    """R15 by game id, only where two barred players sit at one table: who should move, and where
+    to; one statement (the barred pairs) whatever the number of games."""
+    if not snap.games:
+        return {}
+    barred = barred_pairs(session, snap.room.id)
+    found = {gv.game.id: barred_together(table_counts(gv), barred) for gv in snap.games}
+    return {game_id: moves for game_id, moves in found.items() if moves}
+
+
+def apart_of(session: Session, snap: RoomSnapshot, players: frozenset[int]) -> list[Apart]:
+    """R15: the moves ``apart`` names for one barred pair (just barred, say)."""
+    return [a for found in apart(session, snap).values() for a in found
+            if frozenset((a.player_id, a.barred_from)) == players]

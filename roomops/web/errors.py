@@ -36,14 +36,17 @@ def describe(err: ValidationError) -> str:
 
 
 def refusal(message: str, rule: str | None, status: int,
-            amounts: Mapping[str, int] | None = None, **logged: object) -> Response:
+            amounts: Mapping[str, int] | None = None, extra: Mapping[str, object] | None = None,
+            **logged: object) -> Response:
     """Roll back whatever the request wrote, log the refusal (with ``logged``), answer 4xx (never
-    half-written). ``amounts``: those the message names, also given to the API in minor units."""
+    half-written). ``amounts``: those the message names, also given to the API in minor units;
+    ``extra``: more the API answers with (a refusal's candidates)."""
     _roll_back()
     security_event(EVENTS.get(status, "request.refused"), status=status, rule=rule,
                    reason=message, **logged)
     if wants_json():
-        resp = jsonify(error=message, rule=rule, **({"amounts": amounts} if amounts else {}))
+        resp = jsonify(error=message, rule=rule, **({"amounts": amounts} if amounts else {}),
+                       **(extra or {}))
         resp.status_code = status
         return resp
     page = render_template("error.html", message=message, rule=rule, back=request.referrer)
@@ -61,7 +64,7 @@ def install(app: Flask) -> None:
     def _domain(err: RoomopsError) -> Response:
         _roll_back()  # first: the room's money may be read, not in a transaction a failure ended
         text = err.text(room_money()) if err.amounts else err.template
-        return refusal(text, err.rule, err.status, err.amounts)
+        return refusal(text, err.rule, err.status, err.amounts, err.extra)
 
     @app.errorhandler(ValidationError)
     def _invalid(err: ValidationError) -> Response:

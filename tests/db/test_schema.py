@@ -182,6 +182,16 @@ def test_db_hold_check_constraints(raw):
     _refused(conn, _HOLD.replace(":k", "'ghost'"), **_seated(ids, 1, "p0"))
 
 
+def test_db_release_cause_only_on_a_released_seat(raw):
+    """R27 (issue 20): a release cause is one of the known ones, on a seat the room released."""
+    conn, ids = raw
+    seat = conn.execute(text(_HOLD + " RETURNING id"), _seated(ids, 1, "p0")).scalar_one()
+    ending = "UPDATE seat_holds SET ended_at = :n, outcome = :o, release_cause = :c WHERE id = :h"
+    _refused(conn, ending, n=NOW, o="left", c="break", h=seat)
+    _refused(conn, ending, n=NOW, o="released", c="tired", h=seat)
+    conn.execute(text(ending), {"n": NOW, "o": "released", "c": "break", "h": seat})
+
+
 _MOVE_OFFER = ("INSERT INTO seat_holds (room_id, table_id, seat_no, player_id, kind, from_hold_id, "
                "started_at, deadline) VALUES (:r, :t, :s, :p, 'offer', :f, :n, :n)")
 

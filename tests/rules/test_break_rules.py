@@ -8,13 +8,16 @@ import pytest
 
 from roomops.absences.rules import (
     BreakPolicy,
+    Refusal,
     away_deadline,
     break_deadline,
     break_refusal,
+    granted_over,
     is_running,
     note_needed,
     picked_up_for_blinds,
 )
+from roomops.errors import Conflict, Invalid
 
 T0 = datetime(2026, 11, 21, 20, 0, tzinfo=UTC)
 S = timedelta(seconds=1)
@@ -79,3 +82,23 @@ def test_r25_note_needed_after_notify_minutes_until_a_note_is_recorded():
 ])
 def test_r26_pickup_after_max_missed_big_blinds(kind, missed, limit, lost):
     assert picked_up_for_blinds(kind, missed, limit) is lost
+
+
+# ---- R23 with R60: a supervisor grants a refused break with a written reason --------------------
+
+
+def test_r23_a_refused_break_is_granted_only_with_a_written_reason():
+    refusal = Refusal("the player has had 1 of 1 breaks allowed this gaming day", "R23")
+    with pytest.raises(Conflict) as err:
+        granted_over(refusal, None)
+    assert err.value.rule == "R23" and "a supervisor may grant it with a written reason" in err.value.message
+    assert granted_over(refusal, "  doctor's call  ") == "doctor's call"
+    for blank in ("", "   "):
+        with pytest.raises(Invalid) as bad:
+            granted_over(refusal, blank)
+        assert bad.value.rule == "R23"
+
+
+def test_r23_an_allowed_break_needs_no_reason_and_records_none():
+    assert granted_over(None, None) is None
+    assert granted_over(None, "not needed") is None

@@ -187,3 +187,32 @@ def test_r27_a_seat_ended_by_a_move_counts_no_amount():
     moved = stint(None, LEFT + timedelta(minutes=5), outcome="moved", started=LEFT + S)
     assert required([stint(), moved], LEFT + timedelta(minutes=10)) is None
     assert required([], LEFT) is None
+
+
+# ---- a seat lost to the room (R17, R19, R24, R26) counts as leaving -----------------------------
+
+
+def lost(cause: str | None, amount: int | None = 65000) -> Stint:
+    return Stint(NL, 1, "3", LEFT - timedelta(hours=1), LEFT, "released", amount, 7, cause)
+
+
+@pytest.mark.parametrize(("cause", "words"), [
+    ("break", "the break ran out, R24"), ("away", "away too long, R26"),
+    ("missed_bb", "missed big blinds, R26"), ("must_move", "refused a must-move seat, R17"),
+    ("broken", "the table was broken with no seat left, R19"),
+])
+def test_r27_a_released_seat_with_a_counted_stack_sets_the_amount_and_names_its_cause(cause, words):
+    req = required([lost(cause)], LEFT + S)
+    assert (req.minimum, req.left_cause) == (65000, cause)
+    assert req.why("UTC", "£650.00") == (
+        f"returning within 2 h: at least £650.00 (lost the seat at table 3 at 21:14: {words})")
+    with pytest.raises(Conflict) as err:
+        check_return_buy_in(64999, req, "UTC")
+    assert err.value.rule == "R27" and words in err.value.message
+
+
+def test_r27_a_released_seat_with_no_stack_counted_sets_nothing():
+    assert required([lost("away", None)], LEFT + S) is None
+    # and, being the latest, it ends an earlier departure's requirement, as a move does
+    earlier = stint(started=LEFT - timedelta(hours=3), ended=LEFT - timedelta(hours=2))
+    assert required([earlier, lost("must_move", None)], LEFT + S) is None
