@@ -15,7 +15,8 @@ from roomops.blinds.positions import first_hand, next_hand
 from roomops.blinds.state import HandPlan, SeatState
 from roomops.blinds.straddles import Straddle, StraddleSettings, check_straddles, straddle_order
 from roomops.errors import Conflict, Invalid
-from roomops.floor.bus import command
+from roomops.floor.bus import command, emit
+from roomops.floor.events import HandRecorded
 from roomops.games.locks import locked_game, table_in_room
 from roomops.games.models import Game, Table
 from roomops.hands.models import Hand, SeatBlinds
@@ -70,6 +71,7 @@ def record_hand(session: Session, actor: Actor, now: datetime, table_id: int, *,
     missed = [absence for n in {*plan.missed_bb, *played["big_blind"]}
               if (absence := sat[n].absence) is not None]
     count_missed_big_blinds(session, actor, now, game, missed)
+    emit(session, HandRecorded(table.id))
     return hand
 
 
