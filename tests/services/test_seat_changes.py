@@ -47,7 +47,7 @@ def test_r36_seat_change_list_in_request_order_once_per_seat(room, session, now)
 
 
 def test_r36_only_a_seated_player_asks(room, session, now):
-    game, table, holds = _table(room, session, now)
+    _game, table, holds = _table(room, session, now)
     seats.leave(session, room.sup, now + S, holds[3].id, 10000)
     refused(lambda: ask(session, room.sup, now + 2 * S, holds[3].id), "R36", "left",
             error=Conflict)
@@ -97,7 +97,7 @@ def test_r22_r36_decline_then_time_out_pass_the_seat_on_and_only_then_to_the_lis
 def test_r36_a_claim_moves_the_stack_and_the_old_seat_goes_to_the_next_requester(room, session, now):
     """R36/R14: the requester moves with the counted stack (no money posted: the chips stay at
     the table); their old seat is the next open seat, offered to the next requester first."""
-    game, table, holds = _table(room, session, now, free=0)
+    _game, table, holds = _table(room, session, now, free=0)
     request = ask(session, room.sup, now + S, holds[7].id)
     ask(session, room.sup, now + 2 * S, holds[2].id)
     seats.leave(session, room.sup, now + MIN, holds[4].id, 12000)
@@ -125,7 +125,7 @@ def test_r36_a_seat_change_offer_is_not_claimed_with_a_buy_in_or_as_a_table_move
 
 def test_r36_the_request_ends_when_the_player_leaves_the_table(room, session, now):
     """R36: leaving the seat ends the request and voids a seat it was called to (offered on)."""
-    game, table, holds = _table(room, session, now, free=0)
+    _game, table, holds = _table(room, session, now, free=0)
     request = ask(session, room.sup, now + S, holds[7].id)
     seats.leave(session, room.sup, now + MIN, holds[4].id, 12000)
     seats.leave(session, room.sup, now + 2 * MIN, holds[7].id, 9000)
@@ -136,7 +136,7 @@ def test_r36_the_request_ends_when_the_player_leaves_the_table(room, session, no
 
 
 def test_r36_withdrawing_gives_the_called_seat_to_the_next(room, session, now):
-    game, table, holds = _table(room, session, now, free=0)
+    _game, table, holds = _table(room, session, now, free=0)
     request = ask(session, room.sup, now + S, holds[7].id)
     ask(session, room.sup, now + 2 * S, holds[2].id)
     seats.leave(session, room.sup, now + MIN, holds[4].id, 12000)
