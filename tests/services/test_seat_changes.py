@@ -47,7 +47,7 @@ def test_r36_seat_change_list_in_request_order_once_per_seat(room, session, now)
 
 
 def test_r36_only_a_seated_player_asks(room, session, now):
-    _game, table, holds = _table(room, session, now)
+    _, _, holds = _table(room, session, now)
     seats.leave(session, room.sup, now + S, holds[3].id, 10000)
     refused(lambda: ask(session, room.sup, now + 2 * S, holds[3].id), "R36", "left",
             error=Conflict)
@@ -57,7 +57,7 @@ def test_r36_only_a_seated_player_asks(room, session, now):
 def test_r14_r36_an_opened_seat_goes_to_the_requesters_first_with_their_own_timer(room, session, now):
     """R14/R36: a seat that opens at the table is offered to the oldest requester, for the room's
     seat_change_claim_minutes (2 by default), before a waiting-list player who joined earlier."""
-    game, table, holds = _table(room, session, now, free=0)
+    game, _, holds = _table(room, session, now, free=0)
     waiting = room.player(now, "Wendy")
     lists.join(session, room.sup, now, player_id=waiting.id, game_id=game.id)
     ask(session, room.sup, now + S, holds[7].id)
@@ -97,7 +97,7 @@ def test_r22_r36_decline_then_time_out_pass_the_seat_on_and_only_then_to_the_lis
 def test_r36_a_claim_moves_the_stack_and_the_old_seat_goes_to_the_next_requester(room, session, now):
     """R36/R14: the requester moves with the counted stack (no money posted: the chips stay at
     the table); their old seat is the next open seat, offered to the next requester first."""
-    _game, table, holds = _table(room, session, now, free=0)
+    _, _, holds = _table(room, session, now, free=0)
     request = ask(session, room.sup, now + S, holds[7].id)
     ask(session, room.sup, now + 2 * S, holds[2].id)
     seats.leave(session, room.sup, now + MIN, holds[4].id, 12000)
@@ -114,7 +114,7 @@ def test_r36_a_claim_moves_the_stack_and_the_old_seat_goes_to_the_next_requester
 
 
 def test_r36_a_seat_change_offer_is_not_claimed_with_a_buy_in_or_as_a_table_move(room, session, now):
-    _game, _table_, holds = _table(room, session, now, free=0)
+    _, _, holds = _table(room, session, now, free=0)
     ask(session, room.sup, now + S, holds[7].id)
     seats.leave(session, room.sup, now + MIN, holds[4].id, 12000)
     offer = live_offer(session, holds[7].player_id)
@@ -136,7 +136,7 @@ def test_r36_the_request_ends_when_the_player_leaves_the_table(room, session, no
 
 
 def test_r36_withdrawing_gives_the_called_seat_to_the_next(room, session, now):
-    _game, table, holds = _table(room, session, now, free=0)
+    _, _, holds = _table(room, session, now, free=0)
     request = ask(session, room.sup, now + S, holds[7].id)
     ask(session, room.sup, now + 2 * S, holds[2].id)
     seats.leave(session, room.sup, now + MIN, holds[4].id, 12000)
@@ -151,7 +151,7 @@ def test_r36_withdrawing_gives_the_called_seat_to_the_next(room, session, now):
 
 def test_r36_policy_seat_change_claim_minutes(room, session, now):
     update_policy(session, room.sup, now, seat_change_claim_minutes=5)
-    _game, _table_, holds = _table(room, session, now, free=0)
+    _, _, holds = _table(room, session, now, free=0)
     ask(session, room.sup, now + S, holds[7].id)
     seats.leave(session, room.sup, now + MIN, holds[4].id, 12000)
     assert live_offer(session, holds[7].player_id).deadline == now + 6 * MIN
@@ -159,7 +159,7 @@ def test_r36_policy_seat_change_claim_minutes(room, session, now):
 
 def test_r36_floor_swaps_two_players_with_both_stacks_counted(room, session, now):
     """R36: a swap carries both counted stacks, audited; at two tables it is refused."""
-    game, table, holds = _table(room, session, now, free=0)
+    game, _, holds = _table(room, session, now, free=0)
     a, b = swap_seats(session, room.sup, now + S, holds[2].id, holds[6].id, stack=15000,
                       other_stack=30000, reason="dispute")
     assert (a.seat_no, a.player_id, a.buy_in) == (6, holds[2].player_id, 15000)
