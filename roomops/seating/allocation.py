@@ -31,9 +31,9 @@ class Candidate:
     seated_at: int | None = None  # R18: a table change from this table of the game
     seat_change_id: int | None = None
 
-    def order(self) -> tuple[bool, bool, datetime, int, int]:
+    def order(self) -> tuple[bool, bool, datetime, int, int, int]:
         return (self.seat_change_id is None, self.from_hold_id is None, self.queue_at,
-                self.entry_id or 0, self.from_hold_id or 0)
+                self.entry_id or 0, self.seat_change_id or 0, self.from_hold_id or 0)
 
 
 @dataclass

@@ -29,7 +29,7 @@ _LIVE_OF_HOLD = select(SeatChangeRequest).where(SeatChangeRequest.hold_id == bin
 _LIST = select(SeatChangeRequest, SeatHold.seat_no, Player).join(
     SeatHold, SeatHold.id == SeatChangeRequest.hold_id).join(
     Player, Player.id == SeatChangeRequest.player_id).where(
-    SeatChangeRequest.table_id.in_(bindparam("tables", expanding=True)),
+    SeatChangeRequest.room_id == bindparam("room_id"),
     SeatChangeRequest.ended_at.is_(None)).order_by(SeatChangeRequest.asked_at, SeatChangeRequest.id)
 _OFFER_OF = select(SeatHold).where(SeatHold.seat_change_id == bindparam("request_id"),
                                    SeatHold.kind == OFFER, SeatHold.ended_at.is_(None))
@@ -102,11 +102,10 @@ class Asking:
     asked_at: datetime
 
 
-def seat_change_lists(session: Session, table_ids: list[int]) -> dict[int, list[Asking]]:
-    """The live seat-change list of each table, in request order (R36): one statement."""
-    lists: dict[int, list[Asking]] = {t: [] for t in table_ids}
-    if table_ids:
-        for request, seat_no, player in session.execute(_LIST, {"tables": table_ids}):
-            lists[request.table_id].append(Asking(request.id, request.table_id, seat_no, player,
-                                                  request.asked_at))
+def seat_change_lists(session: Session, room_id: int) -> dict[int, list[Asking]]:
+    """The room's live seat-change lists by table, each in request order (R36): one statement."""
+    lists: dict[int, list[Asking]] = {}
+    for request, seat_no, player in session.execute(_LIST, {"room_id": room_id}):
+        lists.setdefault(request.table_id, []).append(
+            Asking(request.id, request.table_id, seat_no, player, request.asked_at))
     return lists

@@ -197,3 +197,11 @@ def test_r14_r36_a_requester_sits_beside_the_players_they_already_sit_beside():
     tables = [TableState(1, [3], {21, 30})]
     result = allocate(tables, [requester(1, 21, 10)], {frozenset((21, 30))}, set())
     assert result == [Assignment(1, 3, None, 21, 901, 1)]
+
+
+def test_r36_requests_made_at_once_go_in_the_order_they_were_made():
+    """R36: two requests with the same time go by request, not by the seat asked from."""
+    tables = [TableState(1, [3], {21, 22})]
+    first = Candidate(None, 22, at(0), 1, from_hold_id=907, seat_change_id=1)
+    second = Candidate(None, 21, at(0), 1, from_hold_id=902, seat_change_id=2)
+    assert allocate(tables, [second, first], set(), set())[0].seat_change_id == 1

@@ -32,7 +32,8 @@ def _table(room, session, now, free=1):
 
 
 def _listed(session, table):
-    return [(a.seat_no, a.player.id) for a in seat_change_lists(session, [table.id])[table.id]]
+    return [(a.seat_no, a.player.id)
+            for a in seat_change_lists(session, table.room_id).get(table.id, [])]
 
 
 def test_r36_seat_change_list_in_request_order_once_per_seat(room, session, now):
