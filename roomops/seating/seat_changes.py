@@ -54,7 +54,8 @@ def ask(session: Session, actor: Actor, now: datetime, hold_id: int) -> SeatChan
 
 @command
 def withdraw(session: Session, actor: Actor, now: datetime, request_id: int) -> SeatChangeRequest:
-    """R36: the player takes the request back; a seat they were called to is offered on (R14)."""
+    """R36: the player takes the request back; a seat they were called to, or held for them until
+    the hand's end, is offered on (R14)."""
     actor.require("floor")
     request = get_in_room(session, SeatChangeRequest, request_id, actor, "seat-change request")
     game = locked_game(session, session.get_one(Table, request.table_id).game_id, reread=request)
@@ -62,8 +63,7 @@ def withdraw(session: Session, actor: Actor, now: datetime, request_id: int) -> 
         raise Conflict(f"the seat-change request already ended ({request.outcome})", "R36")
     offer = session.scalar(_OFFER_OF, {"request_id": request.id})
     end_requests(session, actor, now, [request.id], "withdrawn")
-    if offer is not None and offer.reserved_at is None and end_live(
-            session, SeatHold, [offer.id], now, "cancelled"):
+    if offer is not None and end_live(session, SeatHold, [offer.id], now, "cancelled"):
         record(session, actor, now, "offer.cancelled", ("seat_change", request.id),
                offer_id=offer.id, player_id=offer.player_id, table_id=offer.table_id,
                seat_no=offer.seat_no)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
 from sqlalchemy import select
 
 from roomops.errors import Conflict, Invalid, NotFound
@@ -192,9 +193,11 @@ def test_r36_a_swap_never_lets_the_big_blind_go_round_a_player(room, session, no
     assert 1 not in plan.dealt_in and [w.seat_no for w in plan.waiting] == [1]
 
 
-def test_r36_a_seat_change_claimed_during_a_hand_waits_for_its_end(room, session, now):
+@pytest.mark.parametrize("withdrawn", [False, True])
+def test_r36_a_seat_change_claimed_during_a_hand_waits_for_its_end(room, session, now, withdrawn):
     """R36: claimed during a hand, the seat is held (the sweep leaves it) and the player moves,
-    with their last known stack, when the dealer records the hand."""
+    with their last known stack, when the dealer records the hand; unless the request is taken
+    back meanwhile."""
     _game, table, holds = _table(room, session, now, free=0)
     record_hand(session, room.actor("dealer"), now, table.id, hand_no=1, high_card_seat=1)
     ask(session, room.sup, now + S, holds[7].id)
@@ -205,6 +208,12 @@ def test_r36_a_seat_change_claimed_during_a_hand_waits_for_its_end(room, session
     assert live_seat(session, holds[7].player_id).seat_no == 7
     refused(lambda: claim_seat_change(session, room.sup, now + MIN, offer.id, stack=20000),
             "R36", "held", error=Conflict)
+    if withdrawn:  # taken back meanwhile: the held seat goes on, nobody moves at the hand's end
+        withdraw(session, room.sup, now + 2 * MIN, offer.seat_change_id)
+        record_hand(session, room.actor("dealer"), now + 11 * MIN, table.id, hand_no=2)
+        assert live_seat(session, holds[7].player_id).seat_no == 7
+        assert session.get(SeatHold, offer.id).outcome == "cancelled"
+        return
     record_hand(session, room.actor("dealer"), now + 11 * MIN, table.id, hand_no=2)
     moved = live_seat(session, holds[7].player_id)
     assert (moved.seat_no, moved.buy_in, moved.from_hold_id) == (4, 10000, holds[7].id)
