@@ -331,7 +331,8 @@ class SeatPlayover(Out):
 
 class SeatOut(Out):
     seat_no: int
-    state: Literal["empty", "offered", "expired", "seated"]
+    state: Literal["empty", "offered", "expired", "held", "seated"] = Field(description=(
+        "held: a seat change claimed during a hand, made when the dealer records it (R36)"))
     player_id: int | None
     player: str | None
     hold_id: int | None

@@ -116,3 +116,19 @@ def test_policy_screen_and_api_carry_the_seat_change_claim_time(client, room, se
     page = desk.post("/desk/policy", data={"seat_change_claim_minutes": "4"}, follow_redirects=True)
     assert "seat change claim minutes (R3, audited)" in page.text
     assert api.get("/policy").json["seat_change_claim_minutes"] == 4
+
+
+def test_a_seat_held_for_the_hands_end_reads_as_held_not_expired(client, room, session, now):
+    """R36: a seat change claimed during a hand has no claim timer: the desk and the API show the
+    seat as held for the player, long after the call's time, until the dealer records the hand."""
+    table, holds = _table(room, session, now)
+    api = Api(client, token_for(room, session, "supervisor"))
+    api.post(f"/seats/{holds[6]}/seat-change-request")
+    api.post(f"/seats/{holds[5]}/leave", json={"leave_amount": 5000})
+    offer = _offer_of(session, holds[6])
+    api.post(f"/offers/{offer.id}/claim-seat-change", json={"stack": 9000, "during_hand": True})
+    client.application.extensions["roomops"].clock.advance(seconds=600)
+    seat = next(s for g in api.get("/room").json["games"] for t in g["tables"] for s in t["seats"]
+                if t["id"] == table.id and s["seat_no"] == 5)
+    assert (seat["state"], seat["hold_id"]) == ("held", offer.id)
+    assert "seat change after the hand" in login(client, "main-supervisor").get("/desk").text
