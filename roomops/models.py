@@ -18,7 +18,7 @@ from roomops.lists.models import ListEntry
 from roomops.penalties.models import PenaltyRecord
 from roomops.playovers.models import Playover
 from roomops.rooms.models import BarredPair, Player, Room, Staff
-from roomops.seating.models import SeatHold
+from roomops.seating.models import SeatChangeRequest, SeatHold
 
 __all__ = [
            "Absence",
@@ -37,6 +37,7 @@ __all__ = [
            "Playover",
            "Room",
            "SeatBlinds",
+           "SeatChangeRequest",
            "SeatHold",
            "SlipCounter",
            "Staff",

@@ -373,6 +373,7 @@ class Policy(Body):
         None, description="R32: how amounts are written and typed, e.g. en_GB, de_DE, en_US")
     display_name: DisplayName | None = None
     claim_minutes: Annotated[int, Field(ge=1, le=120)] | None = None
+    seat_change_claim_minutes: Annotated[int, Field(ge=1, le=30)] | None = None  # R36
     on_claim_expiry: ExpiryPolicy | None = None
     checkin_minutes: Annotated[int, Field(ge=1, le=480)] | None = None
     auto_offer: Flag | None = None
@@ -488,6 +489,23 @@ class ChangeSeat(Body):
 
     seat_no: SeatNo
     stack: Money
+    reason: Reason | None = None
+
+
+class ClaimSeatChange(Body):
+    """R36: the player on the table's seat-change list takes the seat called, with the stack
+    counted now; ``during_hand``: the seat is held and the move made when the hand is recorded."""
+
+    stack: Money
+    during_hand: Flag = False
+
+
+class SwapSeats(Body):
+    """R36: the floor swaps two players of one table, each stack counted now."""
+
+    other_hold_id: Id
+    stack: Money
+    other_stack: Money
     reason: Reason | None = None
 
 

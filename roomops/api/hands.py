@@ -10,11 +10,14 @@ from roomops.blinds.missed import owed
 from roomops.blinds.straddles import Straddle, straddle_order
 from roomops.hands import seat_change
 from roomops.hands import services as hands
-from roomops.schemas import ChangeSeat, RecordHand
+from roomops.schemas import ChangeSeat, ClaimSeatChange, RecordHand, SwapSeats
+from roomops.seating import seat_changes
 from roomops.web.uow import actor, db, run
 
 BODY_RULES[RecordHand] = "R33"
 BODY_RULES[ChangeSeat] = "R36"
+BODY_RULES[ClaimSeatChange] = "R36"
+BODY_RULES[SwapSeats] = "R36"
 
 
 # Not GET on the POST's path: werkzeug answers 405 instead of 404 for a bad id on a path two rules
@@ -40,12 +43,48 @@ def record_hand(table_id: int) -> Response:
 
 @route("POST", f"/seats/<{ID}:hold_id>/seat-change",
        summary="Move a seated player to another open seat of the same table with their counted stack; "
-               "moving two or more occupied seats away from the button owes the big blind (R36)",
+               "a move that would let the big blind pass the player by owes it (R36)",
        response=out.HoldOut, status=201, body=ChangeSeat, gives="seat", tag="seats")
 def change_seat(hold_id: int) -> Response:
     b = body(ChangeSeat)
     return answer(out.HoldOut, run(seat_change.change_seat, hold_id, b.seat_no, stack=b.stack,
                                    reason=b.reason), 201)
+
+
+@route("POST", f"/seats/<{ID}:hold_id>/seat-change-request",
+       summary="Put the seated player on their table's seat-change list: asked first, oldest "
+               "first, when a seat of the table opens (R14, R36)",
+       response=out.SeatChangeOut, status=201, tag="seats")
+def ask_seat_change(hold_id: int) -> Response:
+    return answer(out.SeatChangeOut, run(seat_changes.ask, hold_id), 201)
+
+
+@route("POST", f"/seat-change-requests/<{ID}:request_id>/withdraw",
+       summary="Take a seat-change request back; a seat it was called to is offered on (R36)",
+       response=out.SeatChangeOut, tag="seats")
+def withdraw_seat_change(request_id: int) -> Response:
+    return answer(out.SeatChangeOut, run(seat_changes.withdraw, request_id))
+
+
+@route("POST", f"/offers/<{ID}:offer_id>/claim-seat-change",
+       summary="The requester takes the seat of their table they were called to with their "
+               "counted stack, at once or when the hand being played is recorded (R36)",
+       response=out.HoldOut, status=201, body=ClaimSeatChange, tag="seats")
+def claim_seat_change(offer_id: int) -> Response:
+    b = body(ClaimSeatChange)
+    return answer(out.HoldOut, run(seat_change.claim_seat_change, offer_id, stack=b.stack,
+                                   during_hand=b.during_hand), 201)
+
+
+@route("POST", f"/seats/<{ID}:hold_id>/swap",
+       summary="Swap two players of one table, both stacks counted; neither skips a big blind "
+               "(R36)", response=out.HoldsOut, status=201, body=SwapSeats, tag="seats")
+def swap_seats(hold_id: int) -> Response:
+    b = body(SwapSeats)
+    holds = run(seat_change.swap_seats, hold_id, b.other_hold_id, stack=b.stack,
+                other_stack=b.other_stack, reason=b.reason)
+    return answer(out.HoldsOut, out.HoldsOut(holds=[out.HoldOut.model_validate(h) for h in holds]),
+                  201)
 
 
 def table_view(table_id: int) -> out.TableHandsOut:

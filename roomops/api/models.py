@@ -88,6 +88,25 @@ class HoldOut(Out):
     from_hold_id: int | None = Field(description="R17-R19: the seat a moved player came from, or "
                                                  "a must-move offer's seat to move from")
     no_blind_owed: bool = Field(description="R19: moved by the floor or from a broken table")
+    seat_change_id: int | None = Field(None, description="R36: a seat-change offer's request")
+    reserved_at: datetime | None = Field(None, description=(
+        "R36: a seat change claimed during a hand: held until the dealer records it"))
+
+
+class HoldsOut(Out):
+    holds: list[HoldOut]
+
+
+class SeatChangeOut(Out):
+    """R36: a place on a table's seat-change list."""
+
+    id: int
+    table_id: int
+    hold_id: int
+    player_id: int
+    asked_at: datetime
+    ended_at: datetime | None
+    outcome: str | None
 
 
 class GameOut(Out):
@@ -187,6 +206,7 @@ class PolicyOut(Out):
     timezone: str
     display_name: DisplayName
     claim_minutes: int
+    seat_change_claim_minutes: int = Field(description="R36: a seat-change requester's claim time")
     on_claim_expiry: ExpiryPolicy
     checkin_minutes: int
     auto_offer: bool
@@ -354,7 +374,8 @@ class SeatPlayover(Out):
 
 class SeatOut(Out):
     seat_no: int
-    state: Literal["empty", "offered", "expired", "seated"]
+    state: Literal["empty", "offered", "expired", "held", "seated"] = Field(description=(
+        "held: a seat change claimed during a hand, made when the dealer records it (R36)"))
     player_id: int | None
     player: str | None
     hold_id: int | None

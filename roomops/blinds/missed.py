@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import Literal
 
-from roomops.blinds.state import OwedPost, SeatState, TableState, between, seat_map
+from roomops.blinds.state import OwedPost, SeatState, TableState, between, clockwise, seat_map
 from roomops.errors import Conflict
 
 NewPlayerPosting = Literal["post_or_wait", "free"]
@@ -39,19 +39,35 @@ def arrive(seat_no: int, player_id: int, how: Arrival = "new",
 
 def move_seat(table: TableState, seats: Sequence[SeatState], from_seat: int, to_seat: int,
               by_floor: bool = False) -> tuple[SeatState, ...]:
-    """R36: a player who moves two or more seats occupied by active players away from the button
-    (clockwise) at the same table owes the big blind; a move ordered by the floor owes nothing
-    (R19). Missed-blind buttons go with the player."""
+    """R36: a player who changes seats at the same table owes the big blind when the move would
+    let the big blind go round them (``skips_big_blind``); a move ordered by the floor owes
+    nothing (R19). Missed-blind buttons go with the player."""
     by_no = seat_map(table, seats)
     mover, target = by_no[from_seat], by_no[to_seat]
     if mover.player_id is None or target.player_id is not None:
         raise Conflict(f"move from seat {from_seat} to seat {to_seat}: the first must be taken "
                        "and the second free", "R36")
-    away = 0 if by_floor or table.button is None else _passed(
-        table.button, table.seats_per_table, by_no.values(), from_seat, to_seat)
-    moved = replace(mover, seat_no=to_seat, status="new", owes_bb=mover.owes_bb or away >= 2)
+    skips = not by_floor and table.button is not None and skips_big_blind(
+        table, by_no, from_seat, to_seat)
+    moved = replace(mover, seat_no=to_seat, status="new", owes_bb=mover.owes_bb or skips)
     by_no[from_seat], by_no[to_seat] = SeatState(from_seat), moved
     return tuple(by_no[n] for n in sorted(by_no))
+
+
+def skips_big_blind(table: TableState, by_no: dict[int, SeatState], from_seat: int,
+                    to_seat: int) -> bool:
+    """R36: does moving from ``from_seat`` to ``to_seat`` let the big blind pass the player by?
+    It does when they pass two or more active players moving clockwise away from the button
+    (``002_…`` 16), one when they were due the next big blind, or when they move into a seat the
+    blinds have just passed (the last hand's button, small or big blind) from outside them: the
+    big blind would come back to them last."""
+    button, sb, bb = table.places
+    n = table.seats_per_table
+    passed = _passed(button, n, by_no.values(), from_seat, to_seat)
+    due_next = from_seat == next(s for s in clockwise(bb, n) if by_no[s].present or s == bb)
+    just_passed = {button, sb, bb}
+    return passed >= 2 or (due_next and passed >= 1) or (
+        to_seat in just_passed and from_seat not in just_passed)
 
 
 def _passed(button: int, n: int, seats: Iterable[SeatState], from_seat: int, to_seat: int) -> int:

@@ -29,8 +29,8 @@ M = TypeVar("M", bound=BaseModel)
 
 MONEY_FIELDS = frozenset({"small_blind", "big_blind", "ante", "min_buyin", "max_buyin", "time_fee",
                           "drop_fee", "rake_cap", "buy_in", "leave_amount", "stack", "added",
-                          "overplayer_stack", "cash_out_approval_over", "smallest_chip",
-                          "deposit"})
+                          "overplayer_stack", "other_stack", "cash_out_approval_over",
+                          "smallest_chip", "deposit"})
 # R51: typed as a percent ("5.5", in the locale's decimal sign), kept in basis points (550)
 PERCENT_FIELDS = frozenset({"rake_bp"})
 # Schedules typed as "20:1, 40:2" (R51: from a pot of 20, rake 1), "2:3, 5:5" (R51: from 2 players

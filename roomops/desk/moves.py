@@ -4,15 +4,15 @@ suggestion shown on the live view. Attached to the desk blueprint (``roomops.des
 
 from __future__ import annotations
 
-from flask import request
+from flask import g, request
 from werkzeug.wrappers import Response
 
 from roomops.desk.forms import parse
 from roomops.desk.views import _done, _name, _seat_name, bp
 from roomops.hands import seat_change
 from roomops.hands.models import SeatBlinds
-from roomops.schemas import ChangeSeat, ClaimMove, MovePlayer, MustMove
-from roomops.seating import moves
+from roomops.schemas import ChangeSeat, ClaimMove, ClaimSeatChange, MovePlayer, MustMove, SwapSeats
+from roomops.seating import moves, seat_changes
 from roomops.seating.balance import Apart, Suggestion
 from roomops.seating.snapshot import RoomSnapshot
 from roomops.seating.suggest import apart, suggestions
@@ -30,6 +30,15 @@ def _apart(snap: RoomSnapshot) -> dict[int, list[Apart]]:
     return apart(db(), snap)
 
 
+@bp.app_template_global("seat_change_list")
+def _seat_change_list(room_id: int, table_id: int) -> list[seat_changes.Asking]:
+    """R36: a table's seat-change list, the room's lists read once per page (desk, dealer)."""
+    if "seat_changes" not in g:
+        g.seat_changes = seat_changes.seat_change_lists(db(), room_id)
+    found: list[seat_changes.Asking] = g.seat_changes.get(table_id, [])
+    return found
+
+
 @bp.post("/desk/seats/<int:hold_id>/move")
 def move_player(hold_id: int) -> Response:
     body = parse(MovePlayer, request.form)
@@ -43,8 +52,44 @@ def move_player(hold_id: int) -> Response:
 def change_seat(hold_id: int) -> Response:
     body = parse(ChangeSeat, request.form)
     hold = run(seat_change.change_seat, hold_id, body.seat_no, stack=body.stack, reason=body.reason)
-    owes = "; owes the big blind to be dealt in" if db().get_one(SeatBlinds, hold.id).owes_bb else ""
-    return _done(f"{_name(hold.player_id)} changed to {_seat_name(hold)}{owes} (R36).")
+    return _done(f"{_name(hold.player_id)} changed to {_seat_name(hold)}{_owes(hold.id)} (R36).")
+
+
+@bp.post("/desk/seats/<int:hold_id>/seat-change-request")
+def ask_seat_change(hold_id: int) -> Response:
+    request_ = run(seat_changes.ask, hold_id)
+    return _done(f"{_name(request_.player_id)} is on the seat-change list of the table (R36).")
+
+
+@bp.post("/desk/seat-change-requests/<int:request_id>/withdraw")
+def withdraw_seat_change(request_id: int) -> Response:
+    request_ = run(seat_changes.withdraw, request_id)
+    return _done(f"{_name(request_.player_id)} is off the seat-change list (R36).")
+
+
+@bp.post("/desk/offers/<int:offer_id>/claim-seat-change")
+def claim_seat_change(offer_id: int) -> Response:
+    body = parse(ClaimSeatChange, request.form)
+    hold = run(seat_change.claim_seat_change, offer_id, stack=body.stack,
+               during_hand=body.during_hand)
+    if hold.kind == "offer":
+        return _done(f"{_seat_name(hold)} is held for {_name(hold.player_id)} until the dealer "
+                     "records the hand (R36).")
+    return _done(f"{_name(hold.player_id)} changed to {_seat_name(hold)}{_owes(hold.id)} (R36).")
+
+
+@bp.post("/desk/seats/<int:hold_id>/swap")
+def swap_seats(hold_id: int) -> Response:
+    body = parse(SwapSeats, request.form)
+    a, b = run(seat_change.swap_seats, hold_id, body.other_hold_id, stack=body.stack,
+               other_stack=body.other_stack, reason=body.reason)
+    return _done(f"Swapped {_name(a.player_id)} to {_seat_name(a)}{_owes(a.id)} and "
+                 f"{_name(b.player_id)} to {_seat_name(b)}{_owes(b.id)} (R36).")
+
+
+def _owes(hold_id: int) -> str:
+    """R36: what the desk tells the floor when a seat change costs the big blind."""
+    return "; owes the big blind to be dealt in" if db().get_one(SeatBlinds, hold_id).owes_bb else ""
 
 
 @bp.post("/desk/offers/<int:offer_id>/claim-move")

@@ -526,7 +526,8 @@ def absence_note(hold_id: int) -> Response:
 # ---- policy (R3) ---------------------------------------------------------------------------
 
 
-POLICY_FIELDS = ("timezone", "display_name", "claim_minutes", "on_claim_expiry", "checkin_minutes",
+POLICY_FIELDS = ("timezone", "display_name", "claim_minutes", "seat_change_claim_minutes",
+                 "on_claim_expiry", "checkin_minutes",
                  "auto_offer", "placement", "return_window", "return_window_minutes", "gaming_day_start",
                  "break_minutes", "break_after_play_minutes", "breaks_per_gaming_day",
                  "max_breaks_per_table", "away_notify_minutes", "max_away_minutes", "max_missed_bb",

@@ -26,6 +26,14 @@ class SeatsEnded(Event):
 
 
 @dataclass(frozen=True)
+class HandRecorded(Event):
+    """The dealer recorded a hand at the table (R33): seat changes held for its end are made
+    (R36)."""
+
+    table_id: int
+
+
+@dataclass(frozen=True)
 class AbsencesEnded(Event):
     """Breaks or time away on these seats ended (``outcome``: returned, released, seat_ended): a
     playover of the seat ends with them (R29)."""

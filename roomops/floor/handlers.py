@@ -19,6 +19,7 @@ from roomops.floor.bus import HANDLERS_KEY, Context, Handlers, after_commit, emi
 from roomops.floor.events import (
     AbsencesEnded,
     EntriesLeft,
+    HandRecorded,
     MustMoveRefused,
     OffersEnded,
     OffersMade,
@@ -29,12 +30,14 @@ from roomops.floor.events import (
     StacksCarried,
 )
 from roomops.games.models import Game
+from roomops.hands.seat_change import on_hand_recorded
 from roomops.ledger import playover_rows
 from roomops.ledger import services as ledger
 from roomops.lists.services import to_bottom_of_waiting_list
 from roomops.playovers.services import end_playovers
 from roomops.seating.models import SeatHold
 from roomops.seating.offers import cancel_entry_offers, fill_open_seats
+from roomops.seating.seat_changes import end_requests_of_seats
 from roomops.seating.seats import cancel_must_move_offers, end_seat, leave_game_lists
 
 # R29: why a playover ends when the owner's absence does
@@ -42,10 +45,11 @@ _PLAYOVER_ENDS = {"returned": "owner_back", "released": "seat_released", "seat_e
 
 
 def end_what_sat_on_seats(c: Context, event: SeatsEnded) -> None:
-    """A break or time away ends with its seat (R23, R25); a must-move offer from it is void
-    (R17); the seats are free (R14)."""
+    """A break or time away ends with its seat (R23, R25); a must-move or seat-change offer from
+    it is void (R17, R36), and so is a seat-change request; the seats are free (R14)."""
     end_seat_absences(c.session, c.actor, c.now, list(event.hold_ids), "seat_ended")
     cancel_must_move_offers(c.session, c.actor, c.now, list(event.hold_ids))
+    end_requests_of_seats(c.session, c.actor, c.now, list(event.hold_ids))
     emit(c.session, SeatsMayOpen(event.game_id))
 
 
@@ -109,6 +113,11 @@ def release_refused_seat(c: Context, event: MustMoveRefused) -> None:
                                   [(event.player_id, "refused a must-move seat (R17)")])
 
 
+def make_held_seat_changes(c: Context, event: HandRecorded) -> None:
+    """R36: a seat change claimed during the hand is made once the dealer records it."""
+    on_hand_recorded(c.session, c.actor, c.now, event.table_id)
+
+
 def offer_open_seats(c: Context, event: SeatsMayOpen) -> None:
     """R14/R20: the game's open seats are offered, once, after every other change."""
     fill_open_seats(c.session, c.actor, c.now, c.session.get_one(Game, event.game_id), event.skip,
@@ -131,6 +140,7 @@ HANDLERS: Handlers = {
     StacksCarried: [post_transfers],
     EntriesLeft: [cancel_offers_of_entries],
     MustMoveRefused: [release_refused_seat],
+    HandRecorded: [make_held_seat_changes],
     SeatsMayOpen: [offer_open_seats],
     OffersMade: [tell_players_offered],
     OffersEnded: [tell_players_offers_ended],

@@ -1,24 +1,39 @@
-"""A seat change at the same table (R36): the player carries their chips to an open seat of the
-table; their missed-blind buttons go with them, and moving two or more occupied seats away from
-the button costs a big blind. The stack is counted as for a table change. Services never commit."""
+"""Seat changes at the same table (R36): the player carries their chips to another seat of the
+table; their missed-blind buttons go with them, and a move that would let the big blind go round
+them costs a big blind. The stack is counted as for a table change. A player on the table's
+seat-change list claims the seat they were called to (R14), at once or, during a hand, when the
+dealer records its end; the floor may swap two players. Services never commit."""
 
 from __future__ import annotations
 
 from datetime import datetime
 
+from sqlalchemy import bindparam, select, update
 from sqlalchemy.orm import Session
 
 from roomops.actors import Actor
+from roomops.audit.service import record
 from roomops.blinds.missed import move_seat
+from roomops.blinds.state import SeatState, TableState
+from roomops.db import end_live
 from roomops.errors import Conflict, Invalid
-from roomops.floor.bus import command
+from roomops.floor.bus import command, emit
+from roomops.floor.events import OffersEnded
+from roomops.games.models import Game, Table
 from roomops.hands.models import SeatBlinds
 from roomops.hands.seats import last_hand, seat_states, sittings, table_state
 from roomops.rooms.models import Room
 from roomops.seating import queries
 from roomops.seating.balance import check_added
-from roomops.seating.models import SeatHold
+from roomops.seating.models import OFFER, SeatHold
 from roomops.seating.moves import Move, carry
+from roomops.seating.offers import live_offer, offer_entity
+from roomops.seating.rules import check_claimable
+from roomops.seating.seat_changes import end_requests
+
+_RESERVED = select(SeatHold).where(SeatHold.table_id == bindparam("table_id"),
+                                   SeatHold.kind == OFFER, SeatHold.ended_at.is_(None),
+                                   SeatHold.reserved_at.is_not(None)).order_by(SeatHold.reserved_at)
 
 
 @command
@@ -36,13 +51,101 @@ def change_seat(session: Session, actor: Actor, now: datetime, hold_id: int, sea
         raise Invalid(f"seat {seat_no} does not exist at a {game.seats_per_table}-seat table", "R4")
     if any(h.seat_no == seat_no for h in queries.live_holds(session, [table.id])):
         raise Conflict(f"seat {seat_no} at table {table.name} is taken or called", "R20")
-    room = session.get_one(Room, actor.room_id)
+    return _move(session, actor, now, table, game, [(hold, seat_no, stack)], reason)[0]
+
+
+@command
+def claim_seat_change(session: Session, actor: Actor, now: datetime, offer_id: int, *,
+                      stack: int, during_hand: bool = False) -> SeatHold:
+    """R14/R36: the player on the seat-change list takes the seat of their table they were
+    called to, before the call runs out (R22), with their counted ``stack``. ``during_hand``: a
+    hand is being played, so the seat is held for them (its call no longer runs out) and they
+    move when the dealer records the hand (``on_hand_recorded``). Their old seat is then the next
+    open seat (R14: the next requester first)."""
+    actor.require("floor")
+    offer, table, game = live_offer(session, actor, offer_id)
+    if offer.seat_change_id is None or offer.from_hold_id is None:
+        raise Conflict("that offer is not a seat change: claim it with a buy-in, or as a move",
+                       "R36")
+    if offer.reserved_at is not None:
+        raise Conflict("the seat is already held for the player until the hand ends", "R36")
+    assert offer.deadline is not None  # every offer has one (ck_seat_holds_offer_fields)
+    check_claimable(offer.deadline, now)
+    check_added(stack, 0, game.max_buyin)
+    if during_hand:
+        session.execute(update(SeatHold).where(SeatHold.id == offer.id).values(reserved_at=now))
+        offer.reserved_at = now
+        record(session, actor, now, "offer.reserved", offer_entity(offer), offer_id=offer.id,
+               player_id=offer.player_id, seat_no=offer.seat_no, stack=stack)
+        return offer
+    return _claim(session, actor, now, table, game, offer, stack, counted=True)
+
+
+def on_hand_recorded(session: Session, actor: Actor, now: datetime, table_id: int) -> None:
+    """R36: the seat changes claimed during the hand just recorded at the table are made, each
+    carrying the player's last known stack (the chips stay at the table; docs/decisions.md)."""
+    table = session.get_one(Table, table_id)
+    game = session.get_one(Game, table.game_id)
+    for offer in session.scalars(_RESERVED, {"table_id": table_id}).all():
+        hold = session.get_one(SeatHold, offer.from_hold_id)
+        _claim(session, actor, now, table, game, offer, hold.buy_in or 0, counted=False)
+
+
+def _claim(session: Session, actor: Actor, now: datetime, table: Table, game: Game,
+           offer: SeatHold, stack: int, *, counted: bool) -> SeatHold:
+    if not end_live(session, SeatHold, [offer.id], now, "claimed"):
+        raise Conflict("the offer was already taken", "R20")
+    record(session, actor, now, "offer.claimed", offer_entity(offer), offer_id=offer.id,
+           player_id=offer.player_id)
+    emit(session, OffersEnded((offer.id,), "claimed"))
+    assert offer.seat_change_id is not None and offer.from_hold_id is not None
+    end_requests(session, actor, now, [offer.seat_change_id], "moved")
+    hold = session.get_one(SeatHold, offer.from_hold_id)
+    return _move(session, actor, now, table, game, [(hold, offer.seat_no, stack)], None,
+                 counted=counted)[0]
+
+
+@command
+def swap_seats(session: Session, actor: Actor, now: datetime, hold_id: int, other_hold_id: int, *,
+               stack: int, other_stack: int, reason: str | None = None) -> list[SeatHold]:
+    """R36: the floor swaps two players seated at the same table, each with their stack counted
+    now; each owes the big blind as if they had moved into the other's seat alone (a swap never
+    lets the big blind go round either), and both moves are audited."""
+    actor.require("floor")
+    hold, table, game = queries.seated_hold(session, actor, hold_id, "R36")
+    other, other_table, _ = queries.seated_hold(session, actor, other_hold_id, "R36", lock=False)
+    if other.id == hold.id:
+        raise Invalid("a swap needs two different players", "R36")
+    if other_table.id != table.id:
+        raise Conflict(f"the players sit at tables {table.name} and {other_table.name}: a swap "
+                       "is at one table; moving to another table is a move", "R36")
+    for counted in (stack, other_stack):
+        check_added(counted, 0, game.max_buyin)
+    return _move(session, actor, now, table, game,
+                 [(hold, other.seat_no, stack), (other, hold.seat_no, other_stack)], reason)
+
+
+def _move(session: Session, actor: Actor, now: datetime, table: Table, game: Game,
+          moves: list[tuple[SeatHold, int, int]], reason: str | None, *,
+          counted: bool = True) -> list[SeatHold]:
+    """Carry each (seat, new seat number, stack) at the table, each player's blind state worked
+    out by the blind engine as if they alone had moved (R35, R36)."""
+    room = session.get_one(Room, table.room_id)
     state = table_state(table, game, last_hand(session, table.id))
     seats = seat_states(state, sittings(session, table.id),
                         game.posting(room.new_player_posting))
-    after = move_seat(state, seats, hold.seat_no, seat_no)[seat_no - 1]
-    (new,) = carry(session, actor, now, game, [Move(hold, table, seat_no, stack,
-                                                    kind="seat_change")], reason, leave_lists=False)
-    session.add(SeatBlinds(hold_id=new.id, status="new", missed_sb=after.missed_sb,
-                           missed_bb=after.missed_bb, owes_bb=after.owes_bb, updated_at=now))
+    after = {hold.id: _after(state, seats, hold.seat_no, seat_no) for hold, seat_no, _ in moves}
+    new = carry(session, actor, now, game, [
+        Move(hold, table, seat_no, stack, kind="seat_change", counted=counted)
+        for hold, seat_no, stack in moves], reason, leave_lists=False)
+    for hold, seat in zip((m[0] for m in moves), new, strict=True):
+        a = after[hold.id]
+        session.add(SeatBlinds(hold_id=seat.id, status="new", missed_sb=a.missed_sb,
+                               missed_bb=a.missed_bb, owes_bb=a.owes_bb, updated_at=now))
     return new
+
+
+def _after(state: TableState, seats: list[SeatState], from_seat: int, to_seat: int) -> SeatState:
+    """The mover's seat state after moving into ``to_seat``, whoever sits there now leaving it."""
+    vacated = [SeatState(s.seat_no) if s.seat_no == to_seat else s for s in seats]
+    return move_seat(state, vacated, from_seat, to_seat)[to_seat - 1]

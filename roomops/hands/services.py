@@ -16,7 +16,7 @@ from roomops.blinds.state import HandPlan, SeatState
 from roomops.blinds.straddles import Straddle, StraddleSettings, check_straddles, straddle_order
 from roomops.errors import Conflict, Invalid
 from roomops.floor.bus import command, emit
-from roomops.floor.events import SeatsMayOpen
+from roomops.floor.events import HandRecorded, SeatsMayOpen
 from roomops.games.locks import locked_game, table_in_room
 from roomops.games.models import Game, Table
 from roomops.hands.models import Hand, SeatBlinds
@@ -73,6 +73,7 @@ def record_hand(session: Session, actor: Actor, now: datetime, table_id: int, *,
     count_missed_big_blinds(session, actor, now, game, missed)
     if table.feeds_table_id is not None and room.must_move_when == "big_blind":
         emit(session, SeatsMayOpen(game.id))  # R17: the big blind moved on to the next mover
+    emit(session, HandRecorded(table.id))
     return hand
 
 

@@ -31,8 +31,8 @@ def due_games(session: Session, now: datetime) -> list[tuple[int, int]]:
     """(room, game) pairs with an offer past its deadline, a check-in past due, a lockup run out
     (R13), or a break or time away past its deadline."""
     offers = select(Table.room_id, Table.game_id).join(SeatHold, SeatHold.table_id == Table.id).where(
-        SeatHold.kind == OFFER, SeatHold.ended_at.is_(None), SeatHold.deadline <= now
-    )
+        SeatHold.kind == OFFER, SeatHold.ended_at.is_(None), SeatHold.deadline <= now,
+        SeatHold.reserved_at.is_(None))  # R36: a seat change held for a hand's end runs out never
     checkins = select(ListEntry.room_id, ListEntry.game_id).where(
         ListEntry.status == "active", ListEntry.checked_in_at.is_(None),
         ListEntry.checkin_deadline <= now,

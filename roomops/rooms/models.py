@@ -50,6 +50,8 @@ class Room(Base):
         CheckConstraint(one_of("on_claim_expiry", ExpiryPolicy), name="on_claim_expiry"),
         CheckConstraint(one_of("placement", Placement), name="placement"),
         CheckConstraint("claim_minutes BETWEEN 1 AND 120", name="claim_minutes"),
+        CheckConstraint("seat_change_claim_minutes BETWEEN 1 AND 30",
+                        name="seat_change_claim_minutes"),
         CheckConstraint("checkin_minutes BETWEEN 1 AND 480", name="checkin_minutes"),
         CheckConstraint(one_of("return_window", ReturnWindow), name="return_window"),
         CheckConstraint("return_window_minutes BETWEEN 1 AND 1440", name="return_window_minutes"),
@@ -89,6 +91,8 @@ class Room(Base):
     display_name: Mapped[DisplayName] = mapped_column(String(16), default="first_initial")
     claim_minutes: Mapped[int] = mapped_column(default=10)
     on_claim_expiry: Mapped[ExpiryPolicy] = mapped_column(String(8), default="remove")
+    # R14/R36: a player asking for a seat change has this long to take a seat of their table
+    seat_change_claim_minutes: Mapped[int] = mapped_column(default=2, server_default=text("2"))
     checkin_minutes: Mapped[int] = mapped_column(default=30)
     auto_offer: Mapped[bool] = mapped_column(Boolean, default=True)
     placement: Mapped[Placement] = mapped_column(String(12), default="most_need")

@@ -2,10 +2,11 @@
 
 Each open seat goes to the earliest-joined eligible entry among the table's reserve list and the
 game's waiting list; a player due to move from a must-move table to its main table goes before
-any list, longest seated first (R17). A waiting-list entry goes to the table that most needs a
-player (fewest players seated or called), or to the first table with a seat, per the room's
-``placement`` policy. A seated player's table change (R18) is not offered while it would leave
-their table short.
+any list, longest seated first (R17); a player seated at the table who asked for a seat change
+there goes before anyone, oldest request first (R14/R36, docs/decisions.md). A waiting-list
+entry goes to the table that most needs a player (fewest players seated or called), or to the
+first table with a seat, per the room's ``placement`` policy. A seated player's table change
+(R18) is not offered while it would leave their table short.
 """
 
 from __future__ import annotations
@@ -18,7 +19,9 @@ from datetime import datetime
 @dataclass(frozen=True)
 class Candidate:
     """A list entry, or (``from_hold_id``) a player due to move from that seat (R17, R19), who
-    goes before every list entry; ``queue_at`` orders each kind (joining, or sitting down)."""
+    goes before every list entry, or (``seat_change_id``) a player asking to change seats at
+    their table (R36), before both; ``queue_at`` orders each kind (joining, sitting down,
+    asking)."""
 
     entry_id: int | None
     player_id: int
@@ -26,9 +29,11 @@ class Candidate:
     table_id: int | None = None  # None: any table (waiting list); else only that table
     from_hold_id: int | None = None
     seated_at: int | None = None  # R18: a table change from this table of the game
+    seat_change_id: int | None = None
 
-    def order(self) -> tuple[bool, datetime, int, int]:
-        return self.from_hold_id is None, self.queue_at, self.entry_id or 0, self.from_hold_id or 0
+    def order(self) -> tuple[bool, bool, datetime, int, int, int]:
+        return (self.seat_change_id is None, self.from_hold_id is None, self.queue_at,
+                self.entry_id or 0, self.seat_change_id or 0, self.from_hold_id or 0)
 
 
 @dataclass
@@ -50,6 +55,7 @@ class Assignment:
     entry_id: int | None
     player_id: int
     from_hold_id: int | None = None
+    seat_change_id: int | None = None
 
 
 def is_barred(player_id: int, others: Iterable[int], barred: set[frozenset[int]]) -> bool:
@@ -66,6 +72,8 @@ def leaves_short(from_seated: int, to_seated: int) -> bool:
 def _eligible(c: Candidate, t: TableState, barred: set[frozenset[int]], seated: dict[int, int]) -> bool:
     if c.table_id is not None and c.table_id != t.table_id:
         return False
+    if c.seat_change_id is not None:  # already at the table, beside the same players
+        return bool(t.open_seats)
     if c.seated_at is not None and c.from_hold_id is None and leaves_short(
             seated.get(c.seated_at, 0), t.seated):
         return False
@@ -87,8 +95,9 @@ def allocate(
     busy: set[int],
     placement: str = "most_need",
 ) -> list[Assignment]:
-    """Offer every open seat at once: players due a must-move seat first (R17), then in list order
-    (R14). ``busy``: players holding an offer. ``tables`` are left as they are."""
+    """Offer every open seat at once: players asking for a seat change at its table first (R36),
+    then players due a must-move seat (R17), then in list order (R14). ``busy``: players holding
+    an offer. ``tables`` are left as they are."""
     tables = [replace(t, open_seats=list(t.open_seats), players=set(t.players)) for t in tables]
     taken = set(busy)
     seated = {t.table_id: t.seated for t in tables}
@@ -107,5 +116,5 @@ def allocate(
         table.players.add(cand.player_id)
         taken.add(cand.player_id)
         result.append(Assignment(table.table_id, seat, cand.entry_id, cand.player_id,
-                                 cand.from_hold_id))
+                                 cand.from_hold_id, cand.seat_change_id))
     return result

@@ -120,6 +120,8 @@ def claim_move(session: Session, actor: Actor, now: datetime, offer_id: int, sta
     the table joined is refused; a must-move is ordered by the rule and owes no blind (R19)."""
     actor.require("floor")
     offer, table, game = live_offer(session, actor, offer_id)
+    if offer.seat_change_id is not None:
+        raise Conflict("a seat change at the player's own table: claim it as a seat change", "R36")
     assert offer.deadline is not None  # every offer has one (ck_seat_holds_offer_fields)
     check_claimable(offer.deadline, now)
     hold = seated_in(session, game, offer.player_id)

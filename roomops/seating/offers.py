@@ -26,10 +26,11 @@ from roomops.seating import queries
 from roomops.seating.allocation import Assignment, Candidate, TableState, allocate, is_barred
 from roomops.seating.models import OFFER, SeatHold
 from roomops.seating.rules import claim_deadline
+from roomops.seating.seat_changes import end_requests
 
 _DUE = select(SeatHold).join(Table, Table.id == SeatHold.table_id).where(
     Table.game_id == bindparam("game_id"), SeatHold.kind == OFFER, SeatHold.ended_at.is_(None),
-    SeatHold.deadline <= bindparam("now"))
+    SeatHold.deadline <= bindparam("now"), SeatHold.reserved_at.is_(None))
 # The allocation's first read, in entries for each open seat: more than one, as some are passed
 # over (barred, already at the table, a table change that would leave their table short, just
 # missed a call).
@@ -58,16 +59,19 @@ def _allocate(session: Session, game: Game, seats: queries.GameSeats, barred: se
     if movers and room.must_move_when == "big_blind":
         movers = _big_blind_reached(session, game, room, seats, movers, moving)
     open_seats = sum(len(state.open_seats) for state in seats.states)
+    with_seats = [state.table_id for state in seats.states if state.open_seats]
+    askers, asking = queries.requesters(session, with_seats)
+    first_asked = askers + movers
 
     def give(first: tuple[int, list[int]] | None) -> tuple[list[Assignment], int]:
         entries, busy = queries.candidates(session, game, first)
         entries = [replace(e, seated_at=seats.seated_at[e.player_id])
                    if e.player_id in seats.seated_at else e for e in entries]
-        return allocate(seats.states, movers + entries, barred, busy | moving | skip,
+        return allocate(seats.states, first_asked + entries, barred, busy | moving | asking | skip,
                         room.placement), len(entries)
 
     n = _PER_SEAT * open_seats
-    found, read = give((n, [state.table_id for state in seats.states if state.open_seats]))
+    found, read = give((n, with_seats))
     if len(found) < open_seats and read == n:  # the first entries ran out: read the whole lists
         found, _ = give(None)
     return found
@@ -156,24 +160,37 @@ def make_offers(session: Session, actor: Actor, now: datetime, room: Room, assig
     must-move offer (R17) names the seat the player moves from instead of a list entry."""
     if not assignments:
         return []
-    deadline = claim_deadline(now, room.claim_minutes)
+    deadlines = {False: claim_deadline(now, room.claim_minutes),
+                 True: claim_deadline(now, room.seat_change_claim_minutes)}
     made = {o.player_id: o for o in insert_rows(session, SeatHold, [
         {"room_id": room.id, "table_id": a.table_id, "seat_no": a.seat_no, "player_id": a.player_id,
          "kind": "offer", "entry_id": a.entry_id, "from_hold_id": a.from_hold_id,
-         "started_at": now, "deadline": deadline}
+         "seat_change_id": a.seat_change_id, "started_at": now,
+         "deadline": deadlines[a.seat_change_id is not None]}
         for a in assignments])}
     offers = [made[a.player_id] for a in assignments]
     for offer in offers:
+        assert offer.deadline is not None  # every offer has one (ck_seat_holds_offer_fields)
         record(session, actor, now, "offer.made", offer_entity(offer), reason=reason,
                offer_id=offer.id, table_id=offer.table_id, seat_no=offer.seat_no,
-               deadline=deadline.isoformat(), player_id=offer.player_id,
-               **({"must_move_from": offer.from_hold_id} if offer.from_hold_id else {}))
+               deadline=offer.deadline.isoformat(), player_id=offer.player_id,
+               **_moving_from(offer))
     emit(session, OffersMade(tuple(o.id for o in offers)))
     return offers
 
 
+def _moving_from(offer: SeatHold) -> dict[str, int]:
+    """The audit's words for a seated player's offer: a seat change (R36) or a must-move (R17)."""
+    if offer.seat_change_id is not None:
+        return {"seat_change_from": offer.from_hold_id or 0}
+    return {"must_move_from": offer.from_hold_id} if offer.from_hold_id else {}
+
+
 def offer_entity(offer: SeatHold) -> tuple[str, int]:
-    """What an offer's audit rows belong to: its list entry, or the must-move seat (R17)."""
+    """What an offer's audit rows belong to: its list entry, its seat-change request (R36), or
+    the must-move seat (R17)."""
+    if offer.seat_change_id is not None:
+        return "seat_change", offer.seat_change_id
     return ("list_entry", offer.entry_id) if offer.entry_id else ("seat_hold", offer.from_hold_id or 0)
 
 
@@ -263,20 +280,26 @@ def release_offers(session: Session, actor: Actor, now: datetime, game: Game,
                    offers: list[SeatHold], outcome: str, stack: int | None = None) -> list[SeatHold]:
     """R22: a declined or expired offer is a missed call; the entry is removed or sent to the
     bottom per ``on_claim_expiry`` (a must-move seat refused: ``must_move_refusal``, R17, with
-    the ``stack`` the desk counted), and the seat goes to the next player."""
+    the ``stack`` the desk counted; a seat change: the request ends, R36), and the seat goes to
+    the next player."""
     ended = set(end_live(session, SeatHold, [o.id for o in offers], now, outcome))
     mine = sorted((o for o in offers if o.id in ended), key=lambda o: o.started_at)
     room = session.get_one(Room, game.room_id)
     changed = _missed_calls(session, now, room, mine, outcome)
     for offer in mine:
-        if offer.entry_id is None:
+        if offer.seat_change_id is not None:
+            record(session, actor, now, f"offer.{outcome}", offer_entity(offer), offer_id=offer.id,
+                   missed_call=True, player_id=offer.player_id)
+        elif offer.entry_id is None:
             refuse_must_move(session, actor, now, room, game, offer, outcome, stack)
-            continue
-        record(session, actor, now, f"offer.{outcome}", ("list_entry", offer.entry_id),
-               offer_id=offer.id, missed_call=True, policy=room.on_claim_expiry)
-        if offer.entry_id in changed and room.on_claim_expiry != "bottom":
-            record_end(session, actor, now, "entry.removed", offer.entry_id, offer.player_id,
-                       _missed(outcome))
+        else:
+            record(session, actor, now, f"offer.{outcome}", ("list_entry", offer.entry_id),
+                   offer_id=offer.id, missed_call=True, policy=room.on_claim_expiry)
+            if offer.entry_id in changed and room.on_claim_expiry != "bottom":
+                record_end(session, actor, now, "entry.removed", offer.entry_id, offer.player_id,
+                           _missed(outcome))
+    end_requests(session, actor, now, [o.seat_change_id for o in mine if o.seat_change_id],
+                 outcome)
     if mine:
         emit(session, OffersEnded(tuple(o.id for o in mine), outcome))
     emit(session, SeatsMayOpen(game.id, frozenset(o.player_id for o in mine)))

@@ -16,7 +16,7 @@ from roomops.games.models import Game, Table
 from roomops.lists.models import ListEntry
 from roomops.rooms.models import BarredPair, Player, Room
 from roomops.seating.allocation import Candidate, TableState
-from roomops.seating.models import OFFER, SEATED, SeatHold
+from roomops.seating.models import OFFER, SEATED, SeatChangeRequest, SeatHold
 
 _OFFER = aliased(SeatHold, name="offer")
 _LIVE_HOLDS = select(SeatHold.id, SeatHold.table_id, SeatHold.seat_no, SeatHold.player_id).where(
@@ -41,6 +41,15 @@ _CANDIDATES = select(ListEntry.id, ListEntry.player_id, ListEntry.queue_at, List
     ListEntry.game_id == bindparam("game_id"), ListEntry.status == "active",
     or_(ListEntry.checkin_deadline.is_(None), ListEntry.checked_in_at.is_not(None)),
     ListEntry.locked_until.is_(None)).order_by(ListEntry.queue_at, ListEntry.id)
+
+
+_REQUESTERS = select(SeatChangeRequest.id, SeatChangeRequest.player_id, SeatChangeRequest.asked_at,
+                     SeatChangeRequest.table_id, SeatChangeRequest.hold_id, _OFFER.id).outerjoin(
+    _OFFER, and_(_OFFER.room_id == SeatChangeRequest.room_id,
+                 _OFFER.player_id == SeatChangeRequest.player_id, _OFFER.kind == OFFER,
+                 _OFFER.ended_at.is_(None))).where(
+    SeatChangeRequest.table_id.in_(bindparam("tables", expanding=True)),
+    SeatChangeRequest.ended_at.is_(None))
 
 
 # ``_CANDIDATES`` that could go to the tables given, holding no offer
@@ -160,6 +169,22 @@ def must_movers(session: Session, game: Game) -> tuple[list[Candidate], set[int]
     for hold_id, player_id, started_at, main_id, offer_id in session.execute(
             _MUST_MOVERS, {"game_id": game.id}):
         found.append(Candidate(None, player_id, started_at, main_id, from_hold_id=hold_id))
+        if offer_id is not None:
+            busy.add(player_id)
+    return found, busy
+
+
+def requesters(session: Session, table_ids: list[int]) -> tuple[list[Candidate], set[int]]:
+    """R14/R36: the players asking for a seat change at these tables, each due a seat of their
+    own table only, and those of them holding an open offer (not eligible): one statement."""
+    found: list[Candidate] = []
+    busy: set[int] = set()
+    if not table_ids:
+        return found, busy
+    for request_id, player_id, asked_at, table_id, hold_id, offer_id in session.execute(
+            _REQUESTERS, {"tables": table_ids}):
+        found.append(Candidate(None, player_id, asked_at, table_id, from_hold_id=hold_id,
+                               seat_change_id=request_id))
         if offer_id is not None:
             busy.add(player_id)
     return found, busy

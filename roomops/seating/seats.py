@@ -226,10 +226,11 @@ def _leave_amounts(amounts: dict[int, int], holds: int) -> dict[str, object]:
 
 
 def cancel_must_move_offers(session: Session, actor: Actor, now: datetime, hold_ids: list[int]) -> None:
-    """R17: a must-move offer is void once the seat to move from has ended (not a missed call);
-    one conditional UPDATE."""
+    """R17/R36: a must-move or seat-change offer is void once the seat to move from has ended (not
+    a missed call); one conditional UPDATE."""
     for offer_id, from_hold_id, player_id, table_id, seat_no in end_live_by(
             session, SeatHold, "from_hold_id", hold_ids, now, "cancelled",
             ("from_hold_id", "player_id", "table_id", "seat_no"), kind=OFFER):
         record(session, actor, now, "offer.cancelled", ("seat_hold", from_hold_id), offer_id=offer_id,
-               player_id=player_id, table_id=table_id, seat_no=seat_no, why="the must-move seat ended")
+               player_id=player_id, table_id=table_id, seat_no=seat_no,
+               why="the seat to move from ended")

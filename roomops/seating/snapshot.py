@@ -42,7 +42,7 @@ class PlayerRef:
 
 
 HOLD_COLUMNS = (SeatHold.id, SeatHold.kind, SeatHold.table_id, SeatHold.seat_no, SeatHold.entry_id,
-                SeatHold.started_at, SeatHold.deadline, SeatHold.buy_in)
+                SeatHold.started_at, SeatHold.deadline, SeatHold.buy_in, SeatHold.reserved_at)
 ENTRY_COLUMNS = (ListEntry.id, ListEntry.kind, ListEntry.game_id, ListEntry.table_id, ListEntry.source,
                  ListEntry.joined_at, ListEntry.queue_at, ListEntry.checkin_deadline,
                  ListEntry.checked_in_at, ListEntry.locked_until)
@@ -95,7 +95,7 @@ class PlayoverView:
 @dataclass
 class SeatView:
     seat_no: int
-    state: str = "empty"  # empty | offered | expired | seated
+    state: str = "empty"  # empty | offered | expired | held (R36: after the hand) | seated
     player: PlayerRef | None = None
     hold: Row[Any] | None = None  # HOLD_COLUMNS
     seconds_left: int = 0
@@ -189,6 +189,8 @@ def _seat_view(seat_no: int, hold: Row[Any] | None, player: PlayerRef | None,
     if hold.kind == "seated":
         return SeatView(seat_no, "seated", player, hold, absence=_absence_view(hold, room, now),
                         playover=_playover_view(hold))
+    if hold.reserved_at is not None:  # R36: a seat change claimed during a hand, no timer
+        return SeatView(seat_no, "held", player, hold)
     # State is derived from the deadline: an unswept offer past it already reads as expired (R22).
     left = seconds_left(hold.deadline, now)
     return SeatView(seat_no, "offered" if left > 0 else "expired", player, hold, left)

@@ -35,7 +35,9 @@ api.check_in api.claim_move api.claim_offer api.close_game api.close_table api.c
 api.decline_offer api.give_penalty api.grant_break api.join_list api.leave_seat api.make_offer
 api.mark_away api.missed_big_blind api.move_player api.must_move api.no_playover api.open_game
 api.open_table api.remove_entry api.reorder_entry api.seat_player api.start_playover
-api.stop_playover api.lock_up api.end_lockup
+api.stop_playover api.lock_up api.end_lockup api.ask_seat_change api.withdraw_seat_change
+api.claim_seat_change api.swap_seats
+desk.ask_seat_change desk.withdraw_seat_change desk.claim_seat_change desk.swap_seats
 """
 _CASH = """
 cage.index cage.slips cage.report cage.report_csv cage.today_report cage.fees_page

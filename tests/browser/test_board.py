@@ -47,12 +47,13 @@ def fill(room, session, now, game, name, seated, prefix):
 
 def populated(room, session, now):
     """A Saturday night: three games with tables, called seats, reserve and waiting lists."""
-    people = iter(NAMES)
+    people = iter(enumerate(NAMES))
 
     def person(source="in_person"):
-        first, last = next(people).split()
+        n, name = next(people)
+        first, last = name.split()
         return add_player(session, room.sup, now, first_name=first, last_name=last,
-                          phone="+44 7700 900" + str(100 + len(first) * 7))
+                          phone=f"+44 7700 900{100 + n}")  # R10: one phone each
 
     nlh = room.game(now, variant="NL Hold'em", small_blind=100, big_blind=200, min_buyin=10000,
                     max_buyin=40000, fee_kind="rake", rake_bp=500, rake_cap=500,

@@ -166,3 +166,42 @@ def test_r14_r15_allocation_properties(scenario):
     # assignments are made in list order
     keys = [(by_id[a.entry_id].queue_at, a.entry_id) for a in result]
     assert keys == sorted(keys)
+
+
+def requester(request_id: int, player_id: int, seconds: float, table_id: int = 1) -> Candidate:
+    """A player seated at ``table_id`` (seat hold 900 + id) asking for a seat change there."""
+    return Candidate(None, player_id, at(seconds), table_id, from_hold_id=900 + request_id,
+                     seat_change_id=request_id)
+
+
+def test_r14_r36_seat_change_requesters_first_oldest_first_then_must_move_then_lists():
+    """R14/R36: a seat of table 1 goes to its seat-change requesters, oldest request first, before
+    a player due a must-move seat (R17) and before the lists; each seat to one requester."""
+    tables = [TableState(1, [3, 8], {21, 22, 23})]
+    cands = [Candidate(1, 1, at(0)),  # waiting list, joined before anyone asked
+             Candidate(None, 5, at(0), 1, from_hold_id=50),  # due a must-move seat
+             requester(2, 22, 20), requester(1, 21, 10), requester(3, 23, 5, table_id=2)]
+    assert allocate(tables, cands, set(), set()) == [Assignment(1, 3, None, 21, 901, 1),
+                                                      Assignment(1, 8, None, 22, 902, 2)]
+
+
+def test_r14_r36_a_requester_holding_an_offer_is_passed_over_not_the_seat():
+    """R14: a requester already called to a seat is not eligible; the next requester is asked."""
+    tables = [TableState(1, [3], {21, 22})]
+    result = allocate(tables, [requester(1, 21, 10), requester(2, 22, 20)], set(), {21})
+    assert result == [Assignment(1, 3, None, 22, 902, 2)]
+
+
+def test_r14_r36_a_requester_sits_beside_the_players_they_already_sit_beside():
+    """R15 does not refuse a requester a seat of their own table (they already play there)."""
+    tables = [TableState(1, [3], {21, 30})]
+    result = allocate(tables, [requester(1, 21, 10)], {frozenset((21, 30))}, set())
+    assert result == [Assignment(1, 3, None, 21, 901, 1)]
+
+
+def test_r36_requests_made_at_once_go_in_the_order_they_were_made():
+    """R36: two requests with the same time go by request, not by the seat asked from."""
+    tables = [TableState(1, [3], {21, 22})]
+    first = Candidate(None, 22, at(0), 1, from_hold_id=907, seat_change_id=1)
+    second = Candidate(None, 21, at(0), 1, from_hold_id=902, seat_change_id=2)
+    assert allocate(tables, [second, first], set(), set())[0].seat_change_id == 1

@@ -1,0 +1,111 @@
+"""The seat-change list of a table (R14, R36): a seated player asks for another seat of their
+table; when one opens, the requesters are offered it first, oldest request first, each with the
+room's own short claim timer (``seat_change_claim_minutes``). A request ends when the player
+moves, declines or lets the call run out, takes it back, or leaves the seat they asked from.
+Services never commit."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import bindparam, select
+from sqlalchemy.orm import Session
+
+from roomops.actors import Actor, get_in_room
+from roomops.audit.service import record
+from roomops.db import end_live, end_live_by, insert_one
+from roomops.errors import Conflict
+from roomops.floor.bus import command, emit
+from roomops.floor.events import OffersEnded, SeatsMayOpen
+from roomops.games.locks import locked_game
+from roomops.games.models import Table
+from roomops.rooms.models import Player
+from roomops.seating import queries
+from roomops.seating.models import OFFER, SeatChangeRequest, SeatHold
+
+_LIVE_OF_HOLD = select(SeatChangeRequest).where(SeatChangeRequest.hold_id == bindparam("hold_id"),
+                                                SeatChangeRequest.ended_at.is_(None))
+_LIST = select(SeatChangeRequest, SeatHold.seat_no, Player).join(
+    SeatHold, SeatHold.id == SeatChangeRequest.hold_id).join(
+    Player, Player.id == SeatChangeRequest.player_id).where(
+    SeatChangeRequest.room_id == bindparam("room_id"),
+    SeatChangeRequest.ended_at.is_(None)).order_by(SeatChangeRequest.asked_at, SeatChangeRequest.id)
+_OFFER_OF = select(SeatHold).where(SeatHold.seat_change_id == bindparam("request_id"),
+                                   SeatHold.kind == OFFER, SeatHold.ended_at.is_(None))
+
+
+@command
+def ask(session: Session, actor: Actor, now: datetime, hold_id: int) -> SeatChangeRequest:
+    """R14/R36: the player seated on ``hold_id`` goes on their table's seat-change list, at its
+    bottom (request order); an open seat of the table is offered at once (``SeatsMayOpen``)."""
+    actor.require("floor")
+    hold, table, game = queries.seated_hold(session, actor, hold_id, "R36")
+    if session.scalar(_LIVE_OF_HOLD, {"hold_id": hold.id}) is not None:
+        raise Conflict(f"the player already asked for a seat change at table {table.name}", "R36")
+    request = insert_one(session, SeatChangeRequest, {
+        "room_id": hold.room_id, "table_id": table.id, "hold_id": hold.id,
+        "player_id": hold.player_id, "asked_at": now})
+    record(session, actor, now, "seat_change.asked", ("seat_change", request.id),
+           hold_id=hold.id, player_id=hold.player_id, table_id=table.id, seat_no=hold.seat_no)
+    emit(session, SeatsMayOpen(game.id))
+    return request
+
+
+@command
+def withdraw(session: Session, actor: Actor, now: datetime, request_id: int) -> SeatChangeRequest:
+    """R36: the player takes the request back; a seat they were called to, or held for them until
+    the hand's end, is offered on (R14)."""
+    actor.require("floor")
+    request = get_in_room(session, SeatChangeRequest, request_id, actor, "seat-change request")
+    game = locked_game(session, session.get_one(Table, request.table_id).game_id, reread=request)
+    if request.ended_at is not None:
+        raise Conflict(f"the seat-change request already ended ({request.outcome})", "R36")
+    offer = session.scalar(_OFFER_OF, {"request_id": request.id})
+    end_requests(session, actor, now, [request.id], "withdrawn")
+    if offer is not None and end_live(session, SeatHold, [offer.id], now, "cancelled"):
+        record(session, actor, now, "offer.cancelled", ("seat_change", request.id),
+               offer_id=offer.id, player_id=offer.player_id, table_id=offer.table_id,
+               seat_no=offer.seat_no)
+        emit(session, OffersEnded((offer.id,), "cancelled"))
+        emit(session, SeatsMayOpen(game.id))
+    return request
+
+
+def end_requests(session: Session, actor: Actor, now: datetime, request_ids: list[int],
+                 outcome: str) -> list[int]:
+    """End the live requests among ``request_ids`` (one UPDATE), audited; returns those ended."""
+    ended = end_live(session, SeatChangeRequest, request_ids, now, outcome)
+    for request_id in ended:
+        record(session, actor, now, f"seat_change.{outcome}", ("seat_change", request_id))
+    return ended
+
+
+def end_requests_of_seats(session: Session, actor: Actor, now: datetime,
+                          hold_ids: list[int]) -> None:
+    """R36: a request ends with the seat it was asked from (the player left, moved or was
+    swapped): one UPDATE."""
+    for request_id, hold_id in end_live_by(session, SeatChangeRequest, "hold_id", hold_ids, now,
+                                           "seat_ended", ("hold_id",)):
+        record(session, actor, now, "seat_change.seat_ended", ("seat_change", request_id),
+               hold_id=hold_id)
+
+
+@dataclass(frozen=True)
+class Asking:
+    """One place on a table's seat-change list, for the desk and the dealer's screen."""
+
+    request_id: int
+    table_id: int
+    seat_no: int
+    player: Player
+    asked_at: datetime
+
+
+def seat_change_lists(session: Session, room_id: int) -> dict[int, list[Asking]]:
+    """The room's live seat-change lists by table, each in request order (R36): one statement."""
+    lists: dict[int, list[Asking]] = {}
+    for request, seat_no, player in session.execute(_LIST, {"room_id": room_id}):
+        lists.setdefault(request.table_id, []).append(
+            Asking(request.id, request.table_id, seat_no, player, request.asked_at))
+    return lists
