@@ -260,7 +260,13 @@ def test_behind_a_proxy_waitress_passes_the_clients_address_on(db_url, engine, s
     app.extensions["roomops"].sessions = app.extensions["roomops"].read_sessions = sessions
     server = waitress.create_server(app, host="127.0.0.1", port=0, threads=1,
                                     **server_options(app.extensions["roomops"].settings))
-    thread = threading.Thread(target=server.run, daemon=True)
+    stop = threading.Event()
+
+    def serve() -> None:  # waitress's loop a turn at a time, so that it ends before the close
+        while not stop.is_set():
+            server.asyncore.loop(timeout=0.05, map=server._map, count=1)
+
+    thread = threading.Thread(target=serve, daemon=True)
     thread.start()
     try:
         body = urllib.parse.urlencode({"username": "main-cashier", "password": "wrong"}).encode()
@@ -270,6 +276,8 @@ def test_behind_a_proxy_waitress_passes_the_clients_address_on(db_url, engine, s
             urllib.request.urlopen(req, timeout=10)
         assert refused.value.code == 401
     finally:
-        server.close()
+        stop.set()
         thread.join(timeout=10)
+        server.task_dispatcher.shutdown()
+        server.close()
     assert security_log.named("login.failed")[-1]["address"] == seen
