@@ -494,9 +494,10 @@ class ChangeSeat(Body):
 
 class ClaimSeatChange(Body):
     """R36: the player on the table's seat-change list takes the seat called, with the stack
-    counted now; ``during_hand``: the seat is held and the move made when the hand is recorded."""
+    counted now; ``during_hand``: the seat is held and the move made when the hand is recorded,
+    carrying the seat's last known stack (no stack is given: the chips are in play)."""
 
-    stack: Money
+    stack: Money | None = None
     during_hand: Flag = False
 
 

@@ -109,6 +109,25 @@
     Object.keys(fills || {}).forEach(function (name) {
       section.querySelectorAll("[name=" + name + "]").forEach(function (el) { el.value = fills[name]; });
     });
+    section.querySelectorAll("input[data-disables]").forEach(disables);
+  }
+
+  /* R36: a swap is with another player of the same table: only they are offered. */
+  function swapOptions(select, card, seat) {
+    if (!select) return;
+    var first = null;
+    Array.prototype.forEach.call(select.options, function (o) {
+      var other = o.dataset.tableId !== card.dataset.tableId || o.value === seat.dataset.holdId;
+      o.hidden = o.disabled = other;
+      if (!other && !first) first = o;
+    });
+    select.value = first ? first.value : "";
+  }
+
+  /* A ticked box that makes a field meaningless turns it off (a disabled field is not sent). */
+  function disables(box) {
+    var field = box.form.elements.namedItem(box.dataset.disables);
+    if (field) { field.disabled = box.checked; if (box.checked) field.value = ""; }
   }
 
   /* R27: a returning player's required buy-in and why, shown above the buy-in and filled in. */
@@ -186,8 +205,12 @@
         prepare(dialog.querySelector("section[data-for=" + (absent ? "seat-absent" : "seat-present") + "]"), seat.dataset.holdId, { buy_in: min });
         prepare(dialog.querySelector("section[data-for=seat-seated]"), seat.dataset.holdId, {});
         if (absent) playoverForms(seat, game, card);
+        swapOptions(dialog.querySelector("section[data-for=seat-seated] select[name=other_hold_id]"), card, seat);
         sub.textContent = seat.dataset.player + (absent ? " · " + (absent === "break" ? "on a break" : "away")
           : " · bought in for " + seat.dataset.buyin) + (seat.dataset.playover ? " · played over by " + seat.dataset.playover : "");
+      } else if (state === "held") {
+        prepare(dialog.querySelector("section[data-for=seat-held]"), seat.dataset.requestId, {});
+        sub.textContent = seat.dataset.player + " · seat change held: no claim timer runs; the move carries the last known stack";
       } else {
         var osec = dialog.querySelector("section[data-for=seat-offered]");
         prepare(osec, seat.dataset.holdId, { buy_in: min });
@@ -224,6 +247,9 @@
     open(btn.dataset.act, btn);
   });
   if (dialog) dialog.addEventListener("close", function () { setTimeout(poll, 50); });
+  if (dialog) dialog.querySelectorAll("input[data-disables]").forEach(function (box) {
+    box.addEventListener("change", function () { disables(box); });
+  });
   if (dialog) dialog.querySelectorAll("form[data-return]").forEach(function (form) {
     form.querySelector("[name=player_id]").addEventListener("change", function () { lookUpReturn(form); });
   });

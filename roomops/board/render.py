@@ -58,7 +58,7 @@ class FragmentCache(LRU[Hashable, Timed]):
 class Called(NamedTuple):
     seat_no: int
     name: str
-    state: str  # offered | expired
+    state: str  # offered | expired | held (R36: a seat change waits for the hand's end)
     countdown: Markup
 
 
@@ -85,6 +85,7 @@ class Place(NamedTuple):
 class TableBoard:
     name: str
     # (seat_no, state): seated | break | over | away | played (R29) | empty | offered | expired
+    # | held (R36)
     seats: list[tuple[int, str]]
     seated: int
     open_seats: list[int]
@@ -146,6 +147,7 @@ def _place(position: int, entry: EntryRow, call: tuple[str, Call] | None, policy
     name = public_name(first, last, policy)
     if call is not None:
         table_name, ((_t, seat_no, _e, deadline_ms, _f, _l), live) = call
+        assert deadline_ms is not None  # only a seat change is held without a call (R36)
         where = f"table {table_name} seat {seat_no}"
         missed = f"missed {where}, re-calling"
         if live:
@@ -164,8 +166,20 @@ def _seat(seat_no: int, taken: set[int], absent: dict[int, Absent], calls: dict[
     if seat_no in taken:
         return seat_no, "seated"
     if seat_no in calls:
-        return seat_no, "offered" if calls[seat_no][1] else "expired"
+        call, live = calls[seat_no]
+        return seat_no, "held" if call[3] is None else "offered" if live else "expired"
     return seat_no, "empty"
+
+
+def _called(seat_no: int, call: CallRow, live: bool, policy: str) -> Called:
+    """A called seat (R20), past its call (R22), or held for a seat change until the hand's end
+    (R36: no call runs)."""
+    name, deadline_ms = public_name(call[4], call[5], policy), call[3]
+    if deadline_ms is None:
+        return Called(seat_no, name, "held", Markup())
+    if live:
+        return Called(seat_no, name, "offered", countdown.mark(deadline_ms))
+    return Called(seat_no, name, "expired", countdown.expired(deadline_ms))
 
 
 def _table(name: str, seated: int, away: list[Away], calls: dict[int, Call], seats_per_table: int,
@@ -177,9 +191,7 @@ def _table(name: str, seated: int, away: list[Away], calls: dict[int, Call], sea
     taken = set(taken_seats(seated, seats_per_table))
     absent = {row[0]: _absent(row, running, tz, names) for row, running in away}
     seats = [_seat(n, taken, absent, calls) for n in range(1, seats_per_table + 1)]
-    called = [Called(n, public_name(c[4], c[5], policy), "offered" if live else "expired",
-                     countdown.mark(c[3]) if live else countdown.expired(c[3]))
-              for n, (c, live) in sorted(calls.items())]
+    called = [_called(n, c, live, policy) for n, (c, live) in sorted(calls.items())]
     return TableBoard(name, seats, len(taken), [n for n, state in seats if state == "empty"], called,
                       [absent[n] for n in sorted(absent)], reserve, feeds,
                       [f"Seat {n}: playing behind {money(amount)}" for n, amount in behind])
@@ -203,7 +215,8 @@ def game_board(rows: GameRows, policy: str, tz: ZoneInfo, money: Money, live: tu
     call_of: dict[int, tuple[str, Call]] = {}  # by entry
     for call, is_live in zip(calls, live, strict=True):
         calls_at.setdefault(call[0], {})[call[1]] = (call, is_live)
-        call_of[call[2]] = (names[call[0]], (call, is_live))
+        if call[2] is not None:  # a seat change's call belongs to no list entry (R36)
+            call_of[call[2]] = (names[call[0]], (call, is_live))
     lists: dict[int | None, list[EntryRow]] = {}
     for entry in entries:
         # A reserve entry of a table no longer open stays on the game's list (R11).
@@ -236,7 +249,7 @@ def games_html(room_games: list[GameRows], room_id: int, policy: str, timezone: 
     """Every game's section as served at ``now_ms``: from the cache, or drawn and cached."""
     parts = []
     for rows in room_games:
-        live = tuple(countdown.is_live(call[3], now_ms) for call in rows[2])
+        live = tuple(call[3] is None or countdown.is_live(call[3], now_ms) for call in rows[2])
         running = absences_running(rows, now_ms)
         key = (MARKUP, room_id, policy, timezone, money, rows, live, running)
         game = cache.get(key)

@@ -24,7 +24,9 @@ keys its cache on them. They are tuples of plain values, so equal rows compare e
     absent   = ((seat_no, kind, deadline_ms, played_by), ...)   by seat: a seated player's live
                absence (R23, R25), kind 'break' or 'away'; deadline_ms a break's deadline (R24),
                None for away; played_by the list entry of who plays over the seat (R29), or None
-    calls    = ((table_id, seat_no, entry_id, deadline_ms, first_name, last_name), ...)
+    calls    = ((table_id, seat_no, entry_id, deadline_ms, first_name, last_name), ...)   live
+               offers (R20); entry_id None for a seat change (R36), deadline_ms None for a seat
+               held for a seat change until the hand ends
     entries  = ((entry_id, table_id, checkin_by, first_name, last_name), ...)   in list order (R13)
 
 ``checkin_by`` is the check-in deadline of a phone entry not yet checked in (R12), else None: the
@@ -76,7 +78,7 @@ SCHEDULES = (("players", "fee"), ("pot", "rake"), ("players", "cap"), ("players"
 AbsentRow = tuple[int, str, int | None, int | None]
 BehindRow = tuple[int, int]
 TableRow = tuple[int, str, int, tuple[AbsentRow, ...], int | None, tuple[BehindRow, ...]]
-CallRow = tuple[int, int, int, int, str, str]
+CallRow = tuple[int, int, int | None, int | None, str, str]
 EntryRow = tuple[int, int | None, str | None, str, str]
 GameParts = tuple[tuple[TableRow, ...], tuple[CallRow, ...], tuple[EntryRow, ...]]
 GameRows = tuple[tuple[Any, ...], tuple[TableRow, ...], tuple[CallRow, ...], tuple[EntryRow, ...]]
@@ -104,8 +106,10 @@ _BEHIND = select(SeatHold.table_id, SeatHold.seat_no, _BEHIND_BY_HOLD.c.behind).
     _BEHIND_BY_HOLD, _BEHIND_BY_HOLD.c.hold_id == SeatHold.id).join(
     Table, Table.id == SeatHold.table_id).where(
     SeatHold.ended_at.is_(None), SeatHold.kind == SEATED, Table.game_id.in_(_STALE))
+# A seat held for a seat change until the hand ends (R36) has no running call: no deadline.
 _CALLS = select(Table.game_id, SeatHold.table_id, SeatHold.seat_no, SeatHold.entry_id,
-                cast(SeatHold.deadline, String), Player.first_name, Player.last_name).join(
+                case((SeatHold.reserved_at.is_(None), cast(SeatHold.deadline, String))),
+                Player.first_name, Player.last_name).join(
     Table, Table.id == SeatHold.table_id).join(Player, Player.id == SeatHold.player_id).where(
     SeatHold.room_id == _ROOM, SeatHold.ended_at.is_(None), SeatHold.kind == OFFER,
     Table.game_id.in_(_STALE)).order_by(
@@ -202,7 +206,7 @@ def _by_seat(rows: dict[int, list[Any]]) -> dict[int, tuple[Any, ...]]:
 
 def _call(row: Any) -> CallRow:
     _game, table_id, seat_no, entry_id, deadline, first, last = row
-    return table_id, seat_no, entry_id, to_ms(utc(deadline)), first, last
+    return table_id, seat_no, entry_id, None if deadline is None else to_ms(utc(deadline)), first, last
 
 
 def _grouped(conn: Connection, stmt: Select[Any], room: dict[str, Any],

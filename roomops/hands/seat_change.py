@@ -56,12 +56,12 @@ def change_seat(session: Session, actor: Actor, now: datetime, hold_id: int, sea
 
 @command
 def claim_seat_change(session: Session, actor: Actor, now: datetime, offer_id: int, *,
-                      stack: int, during_hand: bool = False) -> SeatHold:
+                      stack: int | None = None, during_hand: bool = False) -> SeatHold:
     """R14/R36: the player on the seat-change list takes the seat of their table they were
     called to, before the call runs out (R22), with their counted ``stack``. ``during_hand``: a
     hand is being played, so the seat is held for them (its call no longer runs out) and they
-    move when the dealer records the hand (``on_hand_recorded``). Their old seat is then the next
-    open seat (R14: the next requester first)."""
+    move when the dealer records the hand (``on_hand_recorded``); no stack is given then (the
+    chips are in play: what moves is the seat's last known stack)."""
     actor.require("floor")
     offer, table, game = live_offer(session, actor, offer_id)
     if offer.seat_change_id is None or offer.from_hold_id is None:
@@ -71,14 +71,24 @@ def claim_seat_change(session: Session, actor: Actor, now: datetime, offer_id: i
         raise Conflict("the seat is already held for the player until the hand ends", "R36")
     assert offer.deadline is not None  # every offer has one (ck_seat_holds_offer_fields)
     check_claimable(offer.deadline, now)
-    check_added(stack, 0, game.max_buyin)
     if during_hand:
-        session.execute(update(SeatHold).where(SeatHold.id == offer.id).values(reserved_at=now))
-        offer.reserved_at = now
-        record(session, actor, now, "offer.reserved", offer_entity(offer), offer_id=offer.id,
-               player_id=offer.player_id, seat_no=offer.seat_no, stack=stack)
-        return offer
+        if stack is not None:
+            raise Invalid("during a hand the chips are in play: leave the stack out; the move "
+                          "carries the seat's last known stack when the hand is recorded", "R36")
+        return _reserve(session, actor, now, offer)
+    if stack is None:
+        raise Invalid("count the stack that moves with the player", "R18")
+    check_added(stack, 0, game.max_buyin)
     return _claim(session, actor, now, table, game, offer, stack, counted=True)
+
+
+def _reserve(session: Session, actor: Actor, now: datetime, offer: SeatHold) -> SeatHold:
+    """R36: hold the called seat for the player until the table's hand is recorded."""
+    session.execute(update(SeatHold).where(SeatHold.id == offer.id).values(reserved_at=now))
+    offer.reserved_at = now
+    record(session, actor, now, "offer.reserved", offer_entity(offer), offer_id=offer.id,
+           player_id=offer.player_id, seat_no=offer.seat_no)
+    return offer
 
 
 def on_hand_recorded(session: Session, actor: Actor, now: datetime, table_id: int) -> None:

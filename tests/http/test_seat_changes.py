@@ -41,7 +41,7 @@ def test_api_ask_offer_claim_and_withdraw(client, room, session, now):
     assert api.post(f"/seats/{holds[4]}/leave", json={"leave_amount": 5000}).status_code == 200
     offer = _offer_of(session, holds[7])
     assert (offer.seat_no, offer.seat_change_id) == (4, first.json["id"])
-    refused(api.post(f"/offers/{offer.id}/claim-seat-change", json={}), 422, "R36")
+    refused(api.post(f"/offers/{offer.id}/claim-seat-change", json={}), 422, "R18")
     refused(api.post(f"/offers/{offer.id}/claim-move", json={"stack": 100}), 409, "R36")
     moved = api.post(f"/offers/{offer.id}/claim-seat-change", json={"stack": 17500})
     assert moved.status_code == 201, moved.text
@@ -71,7 +71,7 @@ def test_api_swap_and_a_claim_during_a_hand(client, room, session, now):
     api.post(f"/seats/{holds[5]}/leave", json={"leave_amount": 5000})
     offer = _offer_of(session, holds[6])
     held = api.post(f"/offers/{offer.id}/claim-seat-change",
-                    json={"stack": 9000, "during_hand": True})
+                    json={"during_hand": True})
     assert held.status_code == 201 and held.json["kind"] == "offer" and held.json["reserved_at"]
     assert dealer.post(f"/tables/{table.id}/hands", json={"hand_no": 2}).status_code == 201
     session.expire_all()
@@ -119,16 +119,22 @@ def test_policy_screen_and_api_carry_the_seat_change_claim_time(client, room, se
 
 
 def test_a_seat_held_for_the_hands_end_reads_as_held_not_expired(client, room, session, now):
-    """R36: a seat change claimed during a hand has no claim timer: the desk and the API show the
-    seat as held for the player, long after the call's time, until the dealer records the hand."""
+    """R36: a seat change claimed during a hand has no claim timer: the desk, the API and the
+    public board show the seat as held for the player, long after the call's time, until the
+    dealer records the hand; a stack typed during the hand is refused (the chips are in play)."""
     table, holds = _table(room, session, now)
     api = Api(client, token_for(room, session, "supervisor"))
     api.post(f"/seats/{holds[6]}/seat-change-request")
     api.post(f"/seats/{holds[5]}/leave", json={"leave_amount": 5000})
     offer = _offer_of(session, holds[6])
-    api.post(f"/offers/{offer.id}/claim-seat-change", json={"stack": 9000, "during_hand": True})
+    assert "in play" in refused(api.post(f"/offers/{offer.id}/claim-seat-change",
+                                         json={"stack": 9000, "during_hand": True}), 422, "R36")["error"]
+    api.post(f"/offers/{offer.id}/claim-seat-change", json={"during_hand": True})
     client.application.extensions["roomops"].clock.advance(seconds=600)
     seat = next(s for g in api.get("/room").json["games"] for t in g["tables"] for s in t["seats"]
                 if t["id"] == table.id and s["seat_no"] == 5)
     assert (seat["state"], seat["hold_id"]) == ("held", offer.id)
     assert "seat change after the hand" in login(client, "main-supervisor").get("/desk").text
+    board = client.get("/board/main").text
+    assert "Seat 5 held" in board and "seat change after this hand" in board
+    assert "re-calling" not in board and 'data-seat="5"' in board

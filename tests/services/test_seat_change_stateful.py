@@ -145,7 +145,8 @@ def _machine(session: Session, start: datetime) -> type[RuleBasedStateMachine]:
         def claim(self, k: int, stack: int, during_hand: bool) -> None:
             offer = self.pick(self.live("offer"), k)
             if offer.seat_change_id is not None:
-                self.act(claim_seat_change, offer.id, stack=stack * self.game.min_buyin,
+                self.act(claim_seat_change, offer.id,
+                         stack=None if during_hand else stack * self.game.min_buyin,
                          during_hand=during_hand, reallocates=not during_hand)
             else:
                 self.act(seats.claim, offer.id, self.game.min_buyin)

@@ -197,13 +197,17 @@ def test_r36_a_swap_never_lets_the_big_blind_go_round_a_player(room, session, no
 def test_r36_a_seat_change_claimed_during_a_hand_waits_for_its_end(room, session, now, withdrawn):
     """R36: claimed during a hand, the seat is held (the sweep leaves it) and the player moves,
     with their last known stack, when the dealer records the hand; unless the request is taken
-    back meanwhile."""
+    back meanwhile. A stack typed during the hand is refused (the chips are in play), and a claim
+    made at once must give the counted stack (R18)."""
     _game, table, holds = _table(room, session, now, free=0)
     record_hand(session, room.actor("dealer"), now, table.id, hand_no=1, high_card_seat=1)
     ask(session, room.sup, now + S, holds[7].id)
     seats.leave(session, room.sup, now + MIN, holds[4].id, 12000)
     offer = live_offer(session, holds[7].player_id)
-    claim_seat_change(session, room.sup, now + MIN, offer.id, stack=20000, during_hand=True)
+    refused(lambda: claim_seat_change(session, room.sup, now + MIN, offer.id, stack=20000,
+                                      during_hand=True), "R36", "chips are in play")
+    refused(lambda: claim_seat_change(session, room.sup, now + MIN, offer.id), "R18", "count")
+    claim_seat_change(session, room.sup, now + MIN, offer.id, during_hand=True)
     assert sweep(session, now + 10 * MIN).expired_offers == []
     assert live_seat(session, holds[7].player_id).seat_no == 7
     refused(lambda: claim_seat_change(session, room.sup, now + MIN, offer.id, stack=20000),
