@@ -60,6 +60,15 @@ def _query_parameters(model: type[BaseModel]) -> list[dict[str, Any]]:
     return params
 
 
+def _path_schema(rule: str, name: str) -> dict[str, Any]:
+    """A path parameter: an id, a gaming day (R2), or a room's slug (a plain string)."""
+    if f"<{DAY}:{name}>" in rule:
+        return DATE
+    if f"<{name}>" in rule:
+        return {"type": "string", "minLength": 1, "maxLength": 40}
+    return {"type": "integer", "minimum": 1, "maximum": INT_MAX}
+
+
 def _operation(op: Operation, refs: dict[tuple[type[BaseModel], str], dict[str, Any]]) -> dict[str, Any]:
     error = {"application/json": {"schema": refs[(out.Error, "serialization")]}}
     done: dict[str, Any] = {
@@ -77,10 +86,10 @@ def _operation(op: Operation, refs: dict[tuple[type[BaseModel], str], dict[str, 
             **{str(code): {"description": REFUSALS[code], "content": error} for code in op.refusals},
         },
     }
-    params = [{"name": name, "in": "path", "required": True,
-               "schema": DATE if f"<{DAY}:{name}>" in op.rule else
-               {"type": "integer", "minimum": 1, "maximum": INT_MAX}}
+    params = [{"name": name, "in": "path", "required": True, "schema": _path_schema(op.rule, name)}
               for name in PARAM.findall(op.rule)]
+    if op.public:
+        doc["security"] = []
     if op.query is not None:
         params += _query_parameters(op.query)
     if params:

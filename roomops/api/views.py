@@ -89,6 +89,7 @@ class Operation:
     body_optional: bool = False  # the route reads it with ``optional_body``
     gives: tuple[str, ...] = ()  # the kinds of row the 2xx answer names (roomops.api.links)
     takes: tuple[tuple[str, str], ...] = ()  # (parameter or field, kind) where KINDS says otherwise
+    public: bool = False  # served with no log-in (roomops.web.access.PUBLIC names it too)
 
     @property
     def operation_id(self) -> str:
@@ -102,6 +103,7 @@ def route(method: str, rule: str, *, summary: str, response: type[BaseModel], st
           body: type[BaseModel] | None = None, query: type[BaseModel] | None = None,
           tag: str, body_optional: bool = False, refusals: tuple[int, ...] = REFUSED,
           gives: str | tuple[str, ...] = (), takes: Mapping[str, str] | None = None,
+          public: bool = False,
           ) -> Callable[[Callable[..., ResponseReturnValue]], Callable[..., ResponseReturnValue]]:
     """Serve and document a route. ``gives``: the kinds of row its 2xx answer names (its ``id``,
     or the field named for the kind), which link it to the routes taking them; ``takes``: the kind
@@ -112,7 +114,7 @@ def route(method: str, rule: str, *, summary: str, response: type[BaseModel], st
                                     response, body, query, refusals, tags=(tag,),
                                     body_optional=body_optional,
                                     gives=(gives,) if isinstance(gives, str) else gives,
-                                    takes=tuple((takes or {}).items())))
+                                    takes=tuple((takes or {}).items()), public=public))
         bp.add_url_rule("/v1" + rule, view_func=view, methods=[method])
         return view
 

@@ -103,7 +103,7 @@ def test_r61_every_api_route_with_a_token(app: Flask, room: Room_, session: Sess
     client = app.test_client()
     held = rights_of(ROLES_OF[key])
     for rule, method in _routes(app):
-        if not rule.rule.startswith("/api/v1/"):
+        if not rule.rule.startswith("/api/v1/") or rule.endpoint in PUBLIC:
             continue
         resp = _call(client, method, _url(rule), {"Authorization": f"Bearer {token}"})
         needed = RIGHTS[rule.endpoint]
