@@ -22,8 +22,8 @@ branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
 COLUMNS = {"over_reason": "TEXT"}
-MESSAGE = ("seat_holds: a live hold in a seat beyond its game's seats_per_table + 1, or in seat "
-           "seats_per_table + 1 without the floor's written reason (R4)")
+MESSAGE = ("seat_holds: a live hold beyond seat seats_per_table + 1 of its game, or a hold in seat "
+           "seats_per_table + 1 without the written reason of the floor (R4)")
 # the hold's game's seat count, and whether the row breaks the rule (NEW: the row written)
 _N = "(SELECT g.seats_per_table FROM tables t JOIN games g ON g.id = t.game_id WHERE t.id = NEW.table_id)"
 BAD = (f"(NEW.ended_at IS NULL AND NEW.seat_no > {_N} + 1) OR (NEW.seat_no = {_N} + 1 AND "
