@@ -162,6 +162,12 @@ class TableView:
         return extra[0].hold.over_reason if extra and extra[0].hold is not None else None
 
     @property
+    def can_go_over(self) -> bool:
+        """R4: seats 1..N all seated and nobody in N+1: the floor may seat one more there."""
+        return len(self.seats) == self.seats_per_table and all(
+            s.state == "seated" for s in self.seats)
+
+    @property
     def open_seats(self) -> list[int]:
         """R14/R19: the seats a player may be offered or moved into (none at or over its count)."""
         return offerable(self.seats_per_table, [s.seat_no for s in self.seats if s.hold is not None])
