@@ -47,8 +47,10 @@ def change_seat(session: Session, actor: Actor, now: datetime, hold_id: int, sea
     actor.require("floor")
     hold, table, game = queries.seated_hold(session, actor, hold_id, "R36")
     check_added(stack, 0, game.max_buyin)
-    if not 1 <= seat_no <= game.seats_per_table:
-        raise Invalid(f"seat {seat_no} does not exist at a {game.seats_per_table}-seat table", "R4")
+    if not 1 <= seat_no <= game.seats_per_table:  # never into the extra seat, N+1 (R4)
+        raise Invalid(f"a seat change is to seats 1 to {game.seats_per_table} of the table: seat "
+                      f"{seat_no} is not one (seat {game.seats_per_table + 1} is taken one over "
+                      "only by seating a player there)", "R4")
     if any(h.seat_no == seat_no for h in queries.live_holds(session, [table.id])):
         raise Conflict(f"seat {seat_no} at table {table.name} is taken or called", "R20")
     return _move(session, actor, now, table, game, [(hold, seat_no, stack)], reason)[0]

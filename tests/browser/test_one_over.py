@@ -44,7 +44,8 @@ def test_r4_a_tenth_player_at_a_nine_seat_table_and_offers_only_once_under(live,
     expect(dialog).to_contain_text("One over a full table")
     form = dialog.locator("form", has=page.get_by_role("button", name="Seat player"))
     form.get_by_label("Player").fill("Ten Player")
-    form.get_by_label("Buy-in", exact=True).fill("5")  # below the game's minimum: refused, what was typed stays
+    # below the game's minimum: refused, and what was typed stays
+    form.get_by_label("Buy-in", exact=True).fill("5")
     form.get_by_label("One over the table's count").fill(REASON)
     form.get_by_role("button", name="Seat player").click()
     expect(form.locator(".refusal")).to_contain_text("Nothing was changed")

@@ -10,6 +10,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from roomops.errors import Conflict, Invalid
+from roomops.hands import seat_change
 from roomops.hands.services import preview, record_hand
 from roomops.lists import services as lists
 from roomops.lists.models import ListEntry
@@ -132,3 +133,21 @@ def test_r4_the_database_refuses_seat_ten_without_its_reason(room, session, now)
                          kind="seated", started_at=now, buy_in=10000))
     with pytest.raises(IntegrityError):
         session.flush()
+
+
+def test_r36_r4_a_swap_with_the_extra_seat_keeps_its_reason_and_a_change_out_ends_it(
+        room, session, now):
+    _game, table, holds, (w1, _w2, _w3) = _full(room, session, now)
+    room.room.auto_offer = False
+    ten = _tenth(room, session, now, table, w1)
+    refused(lambda: seat_change.change_seat(session, room.sup, now, holds[3].id, 10, stack=10000),
+            "R4", "seats 1 to 9", error=Invalid)
+    three, in_ten = seat_change.swap_seats(session, room.sup, now + MIN, ten.id, holds[3].id,
+                                           stack=10000, other_stack=12000)
+    assert (three.seat_no, three.over_reason) == (3, None)
+    assert (in_ten.seat_no, in_ten.over_reason) == (10, REASON)
+    seats.leave(session, room.sup, now + 2 * MIN, holds[5].id, 10000)
+    back = seat_change.change_seat(session, room.sup, now + 3 * MIN, in_ten.id, 5, stack=12000)
+    assert (back.seat_no, back.over_reason) == (5, None)
+    view = _table_view(session, room, now)
+    assert len(view.seats) == 9 and view.over_reason is None and view.can_go_over
