@@ -8,6 +8,7 @@ from sqlalchemy import select
 from roomops.lists import services as lists
 from roomops.seating import seats
 from roomops.seating.models import SeatHold
+from tests.conftest import login
 from tests.http.test_api import counts, refused
 from tests.services.helpers import full_game
 
@@ -65,3 +66,14 @@ def test_r4_desk_marks_the_table_over_and_refuses_in_json_where_it_was_tried(
         SeatHold.table_id == table.id, SeatHold.seat_no == 4, SeatHold.ended_at.is_(None))), 0)
     session.commit()
     assert "9/9 · extra seat in use · no offers until under 9" in sup_client.get("/desk").text
+
+
+def test_r4_r33_the_dealer_screen_shows_ten_seats_at_a_nine_seat_table_one_over(
+        client, room, session, now):
+    _game, table, ten, _later = _full(room, session, now)
+    seats.seat_directly(session, room.sup, now, table_id=table.id, seat_no=10, player_id=ten.id,
+                        buy_in=10000, over_reason=REASON)
+    session.commit()
+    page = login(client, "main-dealer").get(f"/dealer/tables/{table.id}").text
+    assert 'data-seat="10"' in page and 'data-seat="11"' not in page
+    assert '<option value="10">10: ' in page  # the high card may be drawn in seat 10 (R33)
