@@ -72,7 +72,8 @@ ShownNote = AfterValidator(_shown_note)
 Reason = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=500),
                    ShownNote]
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=60), ShownName]
-SeatNo = Annotated[int, Field(ge=1, le=10)]
+# R4: seats 1..seats_per_table (9 or 10), and the next one while a table is one over its count
+SeatNo = Annotated[int, Field(ge=1, le=11)]
 
 
 def storable(value: object) -> object:
@@ -154,6 +155,11 @@ class ReorderEntry(Body):
     reason: Reason  # R13
 
 
+OverReason = Annotated[Reason | None, Field(
+    description="R4: the floor's written reason to seat a full table one over its count, in seat "
+                "seats_per_table + 1 (refused without it, and for any other seat); audited")]
+
+
 class OfferSeat(Body):
     """R14: offering by hand; out of list order needs a reason (R13)."""
 
@@ -161,6 +167,7 @@ class OfferSeat(Body):
     seat_no: SeatNo
     entry_id: Id
     reason: Reason | None = None
+    over_reason: OverReason = None
 
 
 OverrideReason = Annotated[Reason | None, Field(
@@ -189,6 +196,7 @@ class SeatPlayer(Body):
     reason: Reason | None = None
     override_reason: OverrideReason = None
     buy_in_method: BuyInMethod = "table"
+    over_reason: OverReason = None
 
 
 class Leave(Body):
@@ -561,7 +569,7 @@ class AuditQuery(BaseModel):
 
 
 class StraddleIn(Body):
-    seat_no: Annotated[int, Field(ge=1, le=10)]
+    seat_no: SeatNo
     amount: Money
 
 
@@ -572,8 +580,8 @@ class RecordHand(Body):
     the order made."""
 
     hand_no: Annotated[int, Field(ge=1, le=INT_MAX)]
-    high_card_seat: Annotated[int, Field(ge=1, le=10)] | None = None
-    posting: Annotated[list[Annotated[int, Field(ge=1, le=10)]], Field(max_length=10)] = []
+    high_card_seat: SeatNo | None = None
+    posting: Annotated[list[SeatNo], Field(max_length=11)] = []
     straddles: Annotated[list[StraddleIn], Field(max_length=8)] = []
     floor_consent: Flag = False
     sanctioned: Flag = False  # R40: the supervisor sanctioned this hand's straddles

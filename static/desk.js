@@ -192,14 +192,19 @@
     if (kind === "seat") {
       var seat = target.closest(".seat"), state = seat.dataset.state;
       title.textContent = "Table " + card.dataset.tableName + " · seat " + seat.dataset.seatNo;
-      if (state === "empty") {
+      if (state === "empty" || state === "extra") {
         var sec = dialog.querySelector("section[data-for=seat-empty]");
         prepare(sec, 0, { table_id: card.dataset.tableId, seat_no: seat.dataset.seatNo, buy_in: min });
         sec.dataset.gameId = game.dataset.gameId;
         sec.dataset.min = min;
         showReturn(sec, "", "");
         entryOptions(sec.querySelector("select[name=entry_id]"), game, card);
-        sub.textContent = "Open seat.";
+        // R4: the extra seat of a full table needs the floor's written reason
+        sec.querySelectorAll("[data-over]").forEach(function (l) {
+          l.hidden = state !== "extra";
+          l.querySelector("input").required = state === "extra";
+        });
+        sub.textContent = state === "extra" ? "One over a full table: nobody new sits here until it is under its count again (R4)." : "Open seat.";
       } else if (state === "seated") {
         var absent = seat.dataset.absence;
         prepare(dialog.querySelector("section[data-for=" + (absent ? "seat-absent" : "seat-present") + "]"), seat.dataset.holdId, { buy_in: min });
@@ -207,7 +212,8 @@
         if (absent) playoverForms(seat, game, card);
         swapOptions(dialog.querySelector("section[data-for=seat-seated] select[name=other_hold_id]"), card, seat);
         sub.textContent = seat.dataset.player + (absent ? " · " + (absent === "break" ? "on a break" : "away")
-          : " · bought in for " + seat.dataset.buyin) + (seat.dataset.playover ? " · played over by " + seat.dataset.playover : "");
+          : " · bought in for " + seat.dataset.buyin) + (seat.dataset.playover ? " · played over by " + seat.dataset.playover : "") +
+          (seat.dataset.over ? " · one over (R4): " + seat.dataset.over : "");
       } else if (state === "held") {
         prepare(dialog.querySelector("section[data-for=seat-held]"), seat.dataset.requestId, {});
         sub.textContent = seat.dataset.player + " · seat change held: no claim timer runs; the move carries the last known stack";

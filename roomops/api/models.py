@@ -91,6 +91,8 @@ class HoldOut(Out):
     seat_change_id: int | None = Field(None, description="R36: a seat-change offer's request")
     reserved_at: datetime | None = Field(None, description=(
         "R36: a seat change claimed during a hand: held until the dealer records it"))
+    over_reason: str | None = Field(None, description=(
+        "R4: the floor's reason for seat seats_per_table + 1, one over the table's count"))
 
 
 class HoldsOut(Out):
@@ -402,6 +404,11 @@ class TableView(Out):
     name: str
     feeds_table_id: int | None
     seated: int
+    over_reason: str | None = Field(None, description=(
+        "R4: the floor's reason while someone sits in seat seats_per_table + 1, one over the "
+        "table's count (its seats then run to that seat)"))
+    open_seats: list[int] = Field(default_factory=list, description=(
+        "R14/R20: the seats to offer; none while the table holds seats_per_table or more"))
     seats: list[SeatOut]
     reserve: list[ListPlace]
 

@@ -463,6 +463,7 @@ def room_view(snap: snapshot.RoomSnapshot) -> dict[str, Any]:
                           "sanction": gm.straddle_sanction},
             "tables": [{"id": tv.table.id, "name": tv.table.name, "seated": tv.seated,
                         "feeds_table_id": tv.table.feeds_table_id,
+                        "over_reason": tv.over_reason, "open_seats": tv.open_seats,
                         "seats": [seat(s) for s in tv.seats],
                         "reserve": [place(v) for v in tv.reserve]} for tv in gv.tables],
             "waiting": [place(v) for v in gv.waiting],

@@ -41,6 +41,7 @@ from roomops.board.rows import (
 )
 from roomops.games.terms import fee_text, min_chip, natural, straddle_text
 from roomops.money import Money
+from roomops.seating.extra_seat import offerable, seat_count
 
 # Bump when the games' markup changes: it is in every ETag (pollers holding an old one fetch the new
 # markup) and in every cache key.
@@ -187,12 +188,16 @@ def _table(name: str, seated: int, away: list[Away], calls: dict[int, Call], sea
            feeds: str | None, behind: tuple[BehindRow, ...] = ()) -> TableBoard:
     """A table's seat map, open seats, absent seats (R23-R25) and who plays over them (R29),
     called seats (R14, R20, R22), the main table it feeds if it is a must-move table (R17) and the
-    seats playing behind with chips on their way from the cage (R31)."""
-    taken = set(taken_seats(seated, seats_per_table))
+    seats playing behind with chips on their way from the cage (R31). The extra seat shows like
+    any seat while someone holds it; no seat is open while the table is at or over its count (R4,
+    ``extra_seat``)."""
+    taken = set(taken_seats(seated, seats_per_table + 1))
+    held = taken | set(calls)
     absent = {row[0]: _absent(row, running, tz, names) for row, running in away}
-    seats = [_seat(n, taken, absent, calls) for n in range(1, seats_per_table + 1)]
+    seats = [_seat(n, taken, absent, calls)
+             for n in range(1, seat_count(seats_per_table, held) + 1)]
     called = [_called(n, c, live, policy) for n, (c, live) in sorted(calls.items())]
-    return TableBoard(name, seats, len(taken), [n for n, state in seats if state == "empty"], called,
+    return TableBoard(name, seats, len(taken), offerable(seats_per_table, held), called,
                       [absent[n] for n in sorted(absent)], reserve, feeds,
                       [f"Seat {n}: playing behind {money(amount)}" for n, amount in behind])
 

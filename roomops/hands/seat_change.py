@@ -47,8 +47,10 @@ def change_seat(session: Session, actor: Actor, now: datetime, hold_id: int, sea
     actor.require("floor")
     hold, table, game = queries.seated_hold(session, actor, hold_id, "R36")
     check_added(stack, 0, game.max_buyin)
-    if not 1 <= seat_no <= game.seats_per_table:
-        raise Invalid(f"seat {seat_no} does not exist at a {game.seats_per_table}-seat table", "R4")
+    if not 1 <= seat_no <= game.seats_per_table:  # never into the extra seat, N+1 (R4)
+        raise Invalid(f"a seat change is to seats 1 to {game.seats_per_table} of the table: seat "
+                      f"{seat_no} is not one (seat {game.seats_per_table + 1} is taken one over "
+                      "only by seating a player there)", "R4")
     if any(h.seat_no == seat_no for h in queries.live_holds(session, [table.id])):
         raise Conflict(f"seat {seat_no} at table {table.name} is taken or called", "R20")
     return _move(session, actor, now, table, game, [(hold, seat_no, stack)], reason)[0]
@@ -139,15 +141,18 @@ def _move(session: Session, actor: Actor, now: datetime, table: Table, game: Gam
           moves: list[tuple[SeatHold, int, int]], reason: str | None, *,
           counted: bool = True) -> list[SeatHold]:
     """Carry each (seat, new seat number, stack) at the table, each player's blind state worked
-    out by the blind engine as if they alone had moved (R35, R36)."""
+    out by the blind engine as if they alone had moved (R35, R36). A player moving into the extra
+    seat (a swap with its player) keeps the floor's reason for it on the new hold (R4)."""
     room = session.get_one(Room, table.room_id)
-    state = table_state(table, game, last_hand(session, table.id))
-    seats = seat_states(state, sittings(session, table.id),
-                        game.posting(room.new_player_posting))
+    sat = sittings(session, table.id)
+    state = table_state(table, game, last_hand(session, table.id), sat)
+    seats = seat_states(state, sat, game.posting(room.new_player_posting))
     after = {hold.id: _after(state, seats, hold.seat_no, seat_no) for hold, seat_no, _ in moves}
+    reasons = {hold.seat_no: hold.over_reason for hold, _, _ in moves}
     new = carry(session, actor, now, game, [
-        Move(hold, table, seat_no, stack, kind="seat_change", counted=counted)
-        for hold, seat_no, stack in moves], reason, leave_lists=False)
+        Move(hold, table, seat_no, stack, kind="seat_change", counted=counted,
+             over_reason=reasons.get(seat_no)) for hold, seat_no, stack in moves],
+        reason, leave_lists=False)
     for hold, seat in zip((m[0] for m in moves), new, strict=True):
         a = after[hold.id]
         session.add(SeatBlinds(hold_id=seat.id, status="new", missed_sb=a.missed_sb,

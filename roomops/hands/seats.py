@@ -17,6 +17,7 @@ from roomops.games.models import Game, Table
 from roomops.hands.models import Hand, SeatBlinds
 from roomops.penalties.models import PenaltyRecord
 from roomops.playovers.models import Playover
+from roomops.seating.extra_seat import seat_count
 from roomops.seating.models import SEATED, SeatHold
 
 
@@ -91,13 +92,16 @@ def last_hand(session: Session, table_id: int) -> Hand | None:
     return session.scalar(_LAST_HAND, {"table_id": table_id})
 
 
-def table_state(table: Table, game: Game, last: Hand | None) -> TableState:
+def table_state(table: Table, game: Game, last: Hand | None, sat: dict[int, Sitting]) -> TableState:
     """R33/R34: the positions of the table's last hand (none before the first) and the stakes;
-    Dealer's Choice has the button post the small blind."""
+    Dealer's Choice has the button post the small blind. The table's seat count (R4): N+1 while
+    someone sits in the extra seat, or while the last hand's button or a blind is there, so they
+    move on round it (``extra_seat.seat_count``)."""
     positions = {} if last is None else {
         "hand_no": last.hand_no, "button": last.button, "small_blind_seat": last.small_blind_seat,
         "big_blind_seat": last.big_blind_seat}
-    return TableState(game.seats_per_table, game.small_blind, game.big_blind,
+    places = [] if last is None else [last.button, last.small_blind_seat, last.big_blind_seat]
+    return TableState(seat_count(game.seats_per_table, sat, places), game.small_blind, game.big_blind,
                       dealers_choice=is_dealers_choice(game.variant), **positions)
 
 
@@ -109,10 +113,10 @@ def next_big_blind(session: Session, table: Table, game: Game,
     last = last_hand(session, table.id)
     if last is None:
         return None
-    state = table_state(table, game, last)
+    sat = sittings(session, table.id)
+    state = table_state(table, game, last, sat)
     try:
-        return next_hand(state, seat_states(state, sittings(session, table.id), posting)
-                         ).table.big_blind_seat
+        return next_hand(state, seat_states(state, sat, posting)).table.big_blind_seat
     except Conflict:
         return None
 

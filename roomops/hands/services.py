@@ -43,11 +43,11 @@ def record_hand(session: Session, actor: Actor, now: datetime, table_id: int, *,
     if last is None and high_card_seat is None:
         raise Conflict(f"the first hand at table {table.name} needs the seat that drew the high "
                        "card for the button", "R33")
-    _require_seats(game, [*posting, *(s.seat_no for s in straddles),
-                          *([high_card_seat] if high_card_seat else [])])
     room = session.get_one(Room, actor.room_id)
     sat = sittings(session, table.id)
-    state = table_state(table, game, last)
+    state = table_state(table, game, last, sat)
+    _require_seats(state.seats_per_table, [*posting, *(s.seat_no for s in straddles),
+                                           *([high_card_seat] if high_card_seat else [])])
     seats = seat_states(state, sat, game.posting(room.new_player_posting))
     plan = (next_hand(state, seats, posting) if high_card_seat is None
             else first_hand(state, seats, high_card_seat))
@@ -94,8 +94,8 @@ def preview(session: Session, actor: Actor, table_id: int) -> DealerView:
     game = session.get_one(Game, table.game_id)
     room = session.get_one(Room, actor.room_id)
     last = last_hand(session, table.id)
-    state = table_state(table, game, last)
     sat = sittings(session, table.id)
+    state = table_state(table, game, last, sat)
     seats = seat_states(state, sat, game.posting(room.new_player_posting))
     try:
         plan = None if last is None else next_hand(state, seats)
@@ -129,10 +129,11 @@ def _open_table(session: Session, actor: Actor, table_id: int) -> tuple[Table, G
     return table, game
 
 
-def _require_seats(game: Game, seat_nos: Sequence[int]) -> None:
+def _require_seats(seats: int, seat_nos: Sequence[int]) -> None:
+    """R4: seats of the table as it is now (``seats``: its seat count, N+1 while one over)."""
     for n in seat_nos:
-        if not 1 <= n <= game.seats_per_table:
-            raise Invalid(f"seat {n} does not exist at a {game.seats_per_table}-seat table", "R4")
+        if not 1 <= n <= seats:
+            raise Invalid(f"seat {n} does not exist at a {seats}-seat table", "R4")
 
 
 def _store_seats(session: Session, now: datetime, plan: HandPlan, sat: dict[int, Sitting]) -> None:

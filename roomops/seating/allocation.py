@@ -56,6 +56,7 @@ class Assignment:
     player_id: int
     from_hold_id: int | None = None
     seat_change_id: int | None = None
+    over_reason: str | None = None  # R4: the floor's reason for seat N+1, one over
 
 
 def is_barred(player_id: int, others: Iterable[int], barred: set[frozenset[int]]) -> bool:

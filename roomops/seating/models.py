@@ -16,6 +16,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     String,
+    Text,
     false,
     literal_column,
     text,
@@ -51,7 +52,9 @@ class SeatHold(Base):
     __tablename__ = "seat_holds"
     __table_args__ = (
         CheckConstraint(one_of("kind", HoldKind), name="kind"),
-        CheckConstraint("seat_no BETWEEN 1 AND 10", name="seat_no"),
+        # R4: seats 1..N, and N+1 one over (N is 9 or 10); the trigger of migration 0035 holds a
+        # live hold to its game's N+1 and seat N+1 to a written reason (roomops.seating.extra_seat)
+        CheckConstraint("seat_no BETWEEN 1 AND 11", name="seat_no"),
         CheckConstraint(
             "kind <> 'offer' OR (deadline IS NOT NULL AND "
             "(entry_id IS NOT NULL OR from_hold_id IS NOT NULL))", name="offer_fields"
@@ -106,6 +109,8 @@ class SeatHold(Base):
     seat_change_id: Mapped[int | None] = mapped_column(ForeignKey("seat_change_requests.id",
                                                                   use_alter=True))
     reserved_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    # R4: the floor's written reason for a hold in seat N+1, one over the table's seat count
+    over_reason: Mapped[str | None] = mapped_column(Text)
 
     def is_open_offer(self, now: datetime) -> bool:
         """R20/R22: an offer is claimable strictly before its deadline, whether or not swept."""

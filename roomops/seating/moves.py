@@ -40,7 +40,8 @@ NO_BLIND = frozenset({"must_move", "floor", "broken"})  # R19/R36: no blind to c
 class Move:
     """One seated player to a seat of another table of the game, or another seat of theirs
     (``seat_change``, R36); ``kind``: table_change (R18), must_move (R17), floor (R19), broken
-    (R19) or seat_change; ``counted``: the stack was counted now."""
+    (R19) or seat_change; ``counted``: the stack was counted now; ``over_reason``: the seat is
+    N+1 of a table one over its count (R4: a swap into the extra seat keeps its reason)."""
 
     hold: SeatHold
     table: Table
@@ -49,6 +50,7 @@ class Move:
     added: int = 0
     kind: str = "floor"
     counted: bool = True
+    over_reason: str | None = None
 
 
 @dataclass(frozen=True)
@@ -75,7 +77,8 @@ def carry(session: Session, actor: Actor, now: datetime, game: Game, moves: list
     new = {h.from_hold_id: h for h in insert_rows(session, SeatHold, [
         {"room_id": m.hold.room_id, "table_id": m.table.id, "seat_no": m.seat_no,
          "player_id": m.hold.player_id, "kind": "seated", "started_at": now,
-         "buy_in": m.stack + m.added, "from_hold_id": m.hold.id, "no_blind_owed": m.kind in NO_BLIND}
+         "buy_in": m.stack + m.added, "from_hold_id": m.hold.id, "no_blind_owed": m.kind in NO_BLIND,
+         "over_reason": m.over_reason}
         for m in moves])}
     ended = leave_game_lists(session, actor, now, game, [m.hold.player_id for m in moves],
                              "moved to another table of the game") if leave_lists else []

@@ -24,6 +24,7 @@ from roomops.lists.ordering import TICK
 from roomops.rooms.models import Room
 from roomops.seating import queries
 from roomops.seating.allocation import Assignment, Candidate, TableState, allocate, is_barred
+from roomops.seating.extra_seat import check_seat
 from roomops.seating.models import OFFER, SeatHold
 from roomops.seating.rules import claim_deadline
 from roomops.seating.seat_changes import end_requests
@@ -47,7 +48,7 @@ def plan(session: Session, game: Game, *, skip: Set[int] = frozenset()) -> list[
 
 
 def _allocate(session: Session, game: Game, seats: queries.GameSeats, barred: set[frozenset[int]],
-              skip: Set[int]) -> list[Assignment]:
+              skip: Set[int], *, lists_only: bool = False) -> list[Assignment]:
     """The R14 allocation of ``seats``' open seats. It reads the first entries that could take
     one (``_PER_SEAT`` for each open seat: on the waiting list or the reserve list of a table with
     one, and holding no offer: the head of a list is often called already), and the whole lists
@@ -55,12 +56,13 @@ def _allocate(session: Session, game: Game, seats: queries.GameSeats, barred: se
     once the seats are given, so what it gives from the first entries is what it would give from
     all of them."""
     room = session.get_one(Room, game.room_id)
-    movers, moving = queries.must_movers(session, game) if seats.must_move else ([], set())
+    movers, moving = queries.must_movers(session, game) if seats.must_move and not lists_only else (
+        [], set())
     if movers and room.must_move_when == "big_blind":
         movers = _big_blind_reached(session, game, room, seats, movers, moving)
     open_seats = sum(len(state.open_seats) for state in seats.states)
     with_seats = [state.table_id for state in seats.states if state.open_seats]
-    askers, asking = queries.requesters(session, with_seats)
+    askers, asking = queries.requesters(session, [] if lists_only else with_seats)
     first_asked = askers + movers
 
     def give(first: tuple[int, list[int]] | None) -> tuple[list[Assignment], int]:
@@ -107,13 +109,15 @@ def _big_blind_reached(session: Session, game: Game, room: Room, seats: queries.
 @dataclass
 class OpenSeat:
     """One seat of one table with the game's seats as read for it (that seat the only one left
-    open, none if it is taken or the table closed) and the room's barred pairs: the seat checks
-    (R20, R14, R15) and the list-order check (R13) share one read of each."""
+    open, none if the table closed) and the room's barred pairs: the seat checks (R4, R20, R14,
+    R15) and the list-order check (R13) share one read of each. ``over_reason``: the floor's
+    reason for seat N+1, one over the table's count (R4)."""
 
     table_id: int
     seat_no: int
     seats: queries.GameSeats
     barred: set[frozenset[int]]
+    over_reason: str | None = None
 
     @property
     def state(self) -> TableState | None:
@@ -124,14 +128,15 @@ def open_seat(session: Session, game: Game, table_id: int, seat_no: int) -> Open
     """The seat as ``OpenSeat`` reads it: two statements (the game's seats, the barred pairs)."""
     seats = queries.table_states(session, game)
     for state in seats.states:
-        free = state.table_id == table_id and seat_no in state.open_seats
-        state.open_seats = [seat_no] if free else []
+        state.open_seats = [seat_no] if state.table_id == table_id else []
     return OpenSeat(table_id, seat_no, seats, queries.barred_pairs(session, game.room_id))
 
 
 def next_for_seat(session: Session, game: Game, seat: OpenSeat) -> Assignment | None:
-    """R14: the next eligible entry for the seat, if any."""
-    found = _allocate(session, game, seat.seats, seat.barred, set())
+    """R14: the next eligible entry for the seat, if any; for the extra seat (R4) the lists'
+    only: a must-move or a seat change never moves into it (R17, R36)."""
+    found = _allocate(session, game, seat.seats, seat.barred, set(),
+                      lists_only=seat.over_reason is not None)
     return found[0] if found else None
 
 
@@ -165,7 +170,7 @@ def make_offers(session: Session, actor: Actor, now: datetime, room: Room, assig
     made = {o.player_id: o for o in insert_rows(session, SeatHold, [
         {"room_id": room.id, "table_id": a.table_id, "seat_no": a.seat_no, "player_id": a.player_id,
          "kind": "offer", "entry_id": a.entry_id, "from_hold_id": a.from_hold_id,
-         "seat_change_id": a.seat_change_id, "started_at": now,
+         "seat_change_id": a.seat_change_id, "over_reason": a.over_reason, "started_at": now,
          "deadline": deadlines[a.seat_change_id is not None]}
         for a in assignments])}
     offers = [made[a.player_id] for a in assignments]
@@ -174,9 +179,14 @@ def make_offers(session: Session, actor: Actor, now: datetime, room: Room, assig
         record(session, actor, now, "offer.made", offer_entity(offer), reason=reason,
                offer_id=offer.id, table_id=offer.table_id, seat_no=offer.seat_no,
                deadline=offer.deadline.isoformat(), player_id=offer.player_id,
-               **_moving_from(offer))
+               **_moving_from(offer), **one_over(offer.over_reason))
     emit(session, OffersMade(tuple(o.id for o in offers)))
     return offers
+
+
+def one_over(over_reason: str | None) -> dict[str, str]:
+    """The audit's words for a hold in the extra seat (R4): the floor's reason."""
+    return {} if over_reason is None else {"one_over": over_reason}
 
 
 def _moving_from(offer: SeatHold) -> dict[str, int]:
@@ -196,13 +206,15 @@ def offer_entity(offer: SeatHold) -> tuple[str, int]:
 
 @command
 def offer_by_hand(session: Session, actor: Actor, now: datetime, *, table_id: int, seat_no: int,
-                  entry_id: int, reason: str | None = None) -> SeatHold:
-    """R14/R13: the supervisor offers a seat; out of list order only with a written reason."""
+                  entry_id: int, reason: str | None = None, over_reason: str | None = None
+                  ) -> SeatHold:
+    """R14/R13: the supervisor offers a seat; out of list order only with a written reason; seat
+    N+1 of a full table, one over its count, only with ``over_reason`` (R4)."""
     actor.require("floor")
     table = table_in_room(session, actor, table_id)
     game = locked_game(session, table.game_id)
     entry, offered = queries.entry_in_room(session, actor, entry_id)
-    seat = require_seat_for(session, table, game, seat_no, entry.player_id)
+    seat = require_seat_for(session, table, game, seat_no, entry.player_id, over_reason)
     if entry.status != "active" or entry.game_id != game.id or entry.table_id not in (None, table.id):
         raise Conflict("that entry is not on this table's reserve list or its game's waiting list",
                        "R14")
@@ -215,24 +227,25 @@ def offer_by_hand(session: Session, actor: Actor, now: datetime, *, table_id: in
         raise Conflict("the player already holds an open offer", "R14")
     require_next(next_for_seat(session, game, seat), entry.player_id, reason, "R13")
     return make_offers(session, actor, now, session.get_one(Room, actor.room_id),
-                       [Assignment(table.id, seat_no, entry.id, entry.player_id)], reason)[0]
+                       [Assignment(table.id, seat_no, entry.id, entry.player_id,
+                                   over_reason=seat.over_reason)], reason)[0]
 
 
 def require_seat_for(session: Session, table: Table, game: Game, seat_no: int,
-                     player_id: int) -> OpenSeat:
-    """R5/R20: the seat exists at an open table and is neither taken nor called; R14/R15: the
-    player is not already at the table, nor barred from anyone there. One read of the game's
-    seats and one of the barred pairs, returned for the list-order check (``next_for_seat``)."""
+                     player_id: int, over_reason: str | None = None) -> OpenSeat:
+    """R5/R20: the seat exists at an open table and is neither taken nor called; R4: the table is
+    under its count, or the seat is N+1 of a full table with the floor's ``over_reason``
+    (``extra_seat.check_seat``); R14/R15: the player is not already at the table, nor barred
+    from anyone there. One read of the game's seats and one of the barred pairs, returned for the
+    list-order check (``next_for_seat``)."""
     if table.status != "open":
         raise Conflict(f"table {table.name} is closed", "R5")
-    if not 1 <= seat_no <= game.seats_per_table:
-        raise Invalid(f"seat {seat_no} does not exist at a {game.seats_per_table}-seat table", "R4")
     seat = open_seat(session, game, table.id, seat_no)
     state = seat.state
     if state is None:  # closed since it was read, before the game's lock was taken
         raise Conflict(f"table {table.name} is closed", "R5")
-    if not state.open_seats:
-        raise Conflict(f"seat {seat_no} at table {table.name} is taken or called", "R20")
+    seat.over_reason = check_seat(game.seats_per_table, seat_no, seat.seats.taken[table.id],
+                                  seat.seats.seated_nos(table.id), over_reason, table.name)
     if player_id in state.players:
         raise Conflict(f"the player is already at table {table.name}", "R14")
     if is_barred(player_id, state.players, seat.barred):

@@ -16,6 +16,7 @@ from roomops.games.models import Game, Table
 from roomops.lists.models import ListEntry
 from roomops.rooms.models import BarredPair, Player, Room
 from roomops.seating.allocation import Candidate, TableState
+from roomops.seating.extra_seat import offerable
 from roomops.seating.models import OFFER, SEATED, SeatChangeRequest, SeatHold
 
 _OFFER = aliased(SeatHold, name="offer")
@@ -123,38 +124,43 @@ def live_holds(session: Session, table_ids: list[int]) -> list[Row[tuple[int, in
 
 @dataclass
 class GameSeats:
-    """The open tables of a game (``TableState``), which table each seated player sits at (R18)
-    and whether any table feeds a main table (R17)."""
+    """The open tables of a game (``TableState``), which table each seated player sits at (R18),
+    whether any table feeds a main table (R17) and each table's held seats (seat number: hold
+    kind; R4, one over)."""
 
     states: list[TableState]
     seated_at: dict[int, int] = field(default_factory=dict)
     must_move: bool = False
+    taken: dict[int, dict[int, str]] = field(default_factory=dict)
+
+    def seated_nos(self, table_id: int) -> set[int]:
+        return {n for n, kind in self.taken.get(table_id, {}).items() if kind == "seated"}
 
 
 def table_states(session: Session, game: Game) -> GameSeats:
-    """Open tables of the game with their free seats and the players seated at or called to them:
-    one statement, each table joined to its live holds (one row per seat taken, so the loop does
-    as little as it can for each)."""
+    """Open tables of the game with the seats to offer (R14/R20: none while a table is at or over
+    its count, ``extra_seat.offerable``) and the players seated at or called to them: one
+    statement, each table joined to its live holds (one row per seat taken, so the loop does as
+    little as it can for each)."""
     found = GameSeats([])
     states: dict[int, TableState] = {}
-    taken: dict[int, set[int]] = {}
+    taken = found.taken
     for table_id, feeds, seat_no, player_id, kind in session.execute(_TABLE_STATES,
                                                                      {"game_id": game.id}):
         state = states.get(table_id)
         if state is None:
             state = states[table_id] = TableState(table_id, [], set())
-            taken[table_id] = set()
+            taken[table_id] = {}
             found.must_move = found.must_move or feeds is not None
         if seat_no is None:
             continue  # a table with no seat taken
-        taken[table_id].add(seat_no)
+        taken[table_id][seat_no] = kind
         state.players.add(player_id)
         if kind == "seated":
             state.seated += 1
             found.seated_at[player_id] = table_id
-    seat_nos = range(1, game.seats_per_table + 1)
     for state in states.values():
-        state.open_seats = [n for n in seat_nos if n not in taken[state.table_id]]
+        state.open_seats = offerable(game.seats_per_table, taken[state.table_id])
     found.states = list(states.values())
     return found
 
@@ -215,8 +221,9 @@ def holds_offer(session: Session, room_id: int, player_id: int) -> bool:
 
 
 def any_open_seat(session: Session, game: Game) -> bool:
-    """Whether an open table of the game has a seat nobody sits in or is called to: one row at
-    most, where ``table_states`` hands back one per seat taken."""
+    """Whether an open table of the game has a seat nobody sits in or is called to, under its
+    count (a hold in the extra seat counts, R4): one row at most, where ``table_states`` hands
+    back one per seat taken."""
     return session.scalar(_ANY_OPEN_SEAT, {"game_id": game.id, "seats": game.seats_per_table}
                           ) is not None
 

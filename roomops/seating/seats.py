@@ -92,44 +92,52 @@ def claim(session: Session, actor: Actor, now: datetime, offer_id: int, buy_in: 
            offer_id=offer.id, player_id=offer.player_id)
     emit(session, OffersEnded((offer.id,), "claimed"))
     return sit(session, actor, now, table, game, offer.seat_no, offer.player_id, buy_in,
-               override=override, elsewhere=elsewhere, method=buy_in_method, claimed=True)
+               override=override, elsewhere=elsewhere, method=buy_in_method, claimed=True,
+               over_reason=offer.over_reason)
 
 
 @command
 def seat_directly(session: Session, actor: Actor, now: datetime, *, table_id: int, seat_no: int,
                   player_id: int, buy_in: int, reason: str | None = None,
-                  override_reason: str | None = None, buy_in_method: str = AT_TABLE) -> SeatHold:
+                  override_reason: str | None = None, buy_in_method: str = AT_TABLE,
+                  over_reason: str | None = None) -> SeatHold:
     """Seat a player in an open seat; ahead of the list only with a written reason (R13, R14); the
-    buy-in as for a claim (R27, R30, R32)."""
+    buy-in as for a claim (R27, R30, R32). Seat N+1 of a full table, one over its count, only
+    with ``over_reason``, the floor's written consent (R4)."""
     actor.require("floor")
     check_method(buy_in_method, "R30", "buy_in")
     table = table_in_room(session, actor, table_id)
     get_in_room(session, Player, player_id, actor, "player")
     game = locked_game(session, table.game_id)
-    seat = require_seat_for(session, table, game, seat_no, player_id)
+    seat = require_seat_for(session, table, game, seat_no, player_id, over_reason)
     require_next(next_for_seat(session, game, seat), player_id, reason, "R13")
     elsewhere, override = check_sitting_down(session, actor, now, game, player_id, buy_in,
                                              override_reason)
     return sit(session, actor, now, table, game, seat_no, player_id, buy_in, reason,
-               override=override, elsewhere=elsewhere, method=buy_in_method)
+               override=override, elsewhere=elsewhere, method=buy_in_method,
+               over_reason=seat.over_reason)
 
 
 def sit(session: Session, actor: Actor, now: datetime, table: Table, game: Game, seat_no: int,
         player_id: int, buy_in: int, reason: str | None = None, *,
         override: Override | None = None, elsewhere: SeatHold | None,
-        method: str = AT_TABLE, claimed: bool = False) -> SeatHold:
+        method: str = AT_TABLE, claimed: bool = False, over_reason: str | None = None) -> SeatHold:
     """R21: seat the player and end the seat they held elsewhere in the room (``elsewhere``, from
     ``check_sitting_down``: one seat per player). The caller has checked the buy-in with
     ``check_sitting_down`` (R27, R30) before writing anything; what follows a player sitting down
     (the buy-in on the books, off this game's lists; other games' lists keep them, R10) is the
-    handlers' (``PlayerSeated``). ``claimed``: the seat is the player's offer, claimed."""
+    handlers' (``PlayerSeated``). ``claimed``: the seat is the player's offer, claimed;
+    ``over_reason``: the seat is N+1, one over the table's count, with the floor's reason (R4)."""
     if elsewhere is not None:  # one live seat per player, enforced by the database
         end_seat(session, actor, now, elsewhere, "moved", None)
     hold = insert_one(session, SeatHold, {
         "room_id": table.room_id, "table_id": table.id, "seat_no": seat_no, "player_id": player_id,
-        "kind": "seated", "started_at": now, "buy_in": buy_in})
+        "kind": "seated", "started_at": now, "buy_in": buy_in, "over_reason": over_reason})
     record(session, actor, now, "seat.taken", ("seat_hold", hold.id), reason=reason,
            table_id=table.id, seat_no=seat_no, player_id=player_id, buy_in=buy_in)
+    if over_reason is not None:
+        record(session, actor, now, "seat.one_over", ("seat_hold", hold.id), reason=over_reason,
+               table_id=table.id, seat_no=seat_no, player_id=player_id, rule="R4")
     if override is not None:
         req = override.requirement
         record(session, actor, now, "seat.return_rule_overridden", ("seat_hold", hold.id),

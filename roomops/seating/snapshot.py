@@ -26,6 +26,7 @@ from roomops.lists.models import ListEntry
 from roomops.playovers.models import Playover
 from roomops.playovers.rules import no_playover_running
 from roomops.rooms.models import Player, Room
+from roomops.seating.extra_seat import offerable, seat_count
 from roomops.seating.models import SeatHold
 from roomops.seating.rules import seconds_left
 
@@ -42,7 +43,8 @@ class PlayerRef:
 
 
 HOLD_COLUMNS = (SeatHold.id, SeatHold.kind, SeatHold.table_id, SeatHold.seat_no, SeatHold.entry_id,
-                SeatHold.started_at, SeatHold.deadline, SeatHold.buy_in, SeatHold.reserved_at)
+                SeatHold.started_at, SeatHold.deadline, SeatHold.buy_in, SeatHold.reserved_at,
+                SeatHold.over_reason)
 ENTRY_COLUMNS = (ListEntry.id, ListEntry.kind, ListEntry.game_id, ListEntry.table_id, ListEntry.source,
                  ListEntry.joined_at, ListEntry.queue_at, ListEntry.checkin_deadline,
                  ListEntry.checked_in_at, ListEntry.locked_until)
@@ -136,13 +138,39 @@ class EntryView:
 
 @dataclass
 class TableView:
+    """A table's seats, 1 to its seat count: the game's ``seats_per_table`` (N), or N+1 while the
+    extra seat is held (R4, one over)."""
+
     table: Table
     seats: list[SeatView]
     reserve: list[EntryView] = field(default_factory=list)
+    seats_per_table: int = 9
 
     @property
     def seated(self) -> int:
         return sum(1 for s in self.seats if s.state == "seated")
+
+    @property
+    def held(self) -> int:
+        """Seats taken or called (R4: the table is under its count while fewer than N)."""
+        return sum(1 for s in self.seats if s.hold is not None)
+
+    @property
+    def over_reason(self) -> str | None:
+        """R4: the floor's reason for the extra seat, while someone holds it."""
+        extra = self.seats[self.seats_per_table:]
+        return extra[0].hold.over_reason if extra and extra[0].hold is not None else None
+
+    @property
+    def can_go_over(self) -> bool:
+        """R4: seats 1..N all seated and nobody in N+1: the floor may seat one more there."""
+        return len(self.seats) == self.seats_per_table and all(
+            s.state == "seated" for s in self.seats)
+
+    @property
+    def open_seats(self) -> list[int]:
+        """R14/R19: the seats a player may be offered or moved into (none at or over its count)."""
+        return offerable(self.seats_per_table, [s.seat_no for s in self.seats if s.hold is not None])
 
 
 @dataclass
@@ -230,15 +258,19 @@ def load(session: Session, room_id: int, now: datetime, *, version: int | None =
     # (None, None): an empty seat, unpacked as _seat_view's hold and player
     by_seat: dict[tuple[int, int], tuple[Row[Any] | None, PlayerRef | None]] = {
         (h.table_id, h.seat_no): (h, p) for h, p in holds}
+    taken: dict[int, set[int]] = {}
+    for h, _ in holds:
+        taken.setdefault(h.table_id, set()).add(h.seat_no)
     views = {g.id: GameView(g) for g in games}
     table_views: dict[int, TableView] = {}
     for t in tables:
         game = views.get(t.game_id)
         if game is None:
             continue
+        base = game.game.seats_per_table
         seats = [_seat_view(n, *by_seat.get((t.id, n), (None, None)), room, now)
-                 for n in range(1, game.game.seats_per_table + 1)]
-        table_views[t.id] = tv = TableView(t, seats)
+                 for n in range(1, seat_count(base, taken.get(t.id, set())) + 1)]
+        table_views[t.id] = tv = TableView(t, seats, seats_per_table=base)
         game.tables.append(tv)
     for entry, player in entries:
         target = (table_views[entry.table_id].reserve if entry.table_id in table_views

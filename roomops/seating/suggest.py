@@ -23,7 +23,7 @@ def table_counts(gv: GameView) -> list[TableCount]:
         tv.table.id,
         [Seated(sv.hold.id, sv.player.id, sv.hold.started_at) for sv in tv.seats
          if sv.state == "seated" and sv.hold is not None and sv.player is not None],
-        [sv.seat_no for sv in tv.seats if sv.state == "empty"],
+        tv.open_seats,
         tv.table.feeds_table_id, [ev.player.id for ev in tv.reserve]) for tv in gv.tables]
 
 

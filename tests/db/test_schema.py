@@ -182,6 +182,25 @@ def test_db_hold_check_constraints(raw):
     _refused(conn, _HOLD.replace(":k", "'ghost'"), **_seated(ids, 1, "p0"))
 
 
+_OVER = ("INSERT INTO seat_holds (room_id, table_id, seat_no, player_id, kind, started_at, buy_in, "
+         "over_reason, ended_at, outcome) VALUES (:r, :t, :s, :p, 'seated', :n, 100, :why, :e, :o)")
+
+
+def test_r4_db_extra_seat_only_with_its_reason_and_none_beyond(raw):
+    """R4 (issue 20, migration 0035's trigger): at a 9-seat table seat 10 is held only with the
+    floor's reason on the row, seat 11 never while live; an ended hold is history."""
+    conn, ids = raw
+    over = dict(r=ids["room"], t=ids["table"], p=ids["p0"], n=NOW, e=None, o=None)
+    _refused(conn, _OVER, **over, s=10, why=None)
+    _refused(conn, _OVER, **over, s=10, why="  ")
+    _refused(conn, _OVER, **over, s=11, why="busy night")
+    hold = conn.execute(text(_OVER + " RETURNING id"), {**over, "s": 10, "why": "busy night"}
+                        ).scalar_one()
+    _refused(conn, "UPDATE seat_holds SET over_reason = NULL WHERE id = :h", h=hold)
+    _refused(conn, "UPDATE seat_holds SET seat_no = 11 WHERE id = :h", h=hold)
+    conn.execute(text(_OVER), {**over, "p": ids["p1"], "s": 9, "why": None})  # seats 1..N as ever
+
+
 def test_db_release_cause_only_on_a_released_seat(raw):
     """R27 (issue 20): a release cause is one of the known ones, on a seat the room released."""
     conn, ids = raw

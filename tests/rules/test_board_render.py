@@ -222,3 +222,15 @@ def test_r40_a_game_whose_straddles_need_the_supervisors_sanction_says_so():
 
     assert straddle_text(True, 1, False, sanction=True) == (
         "Straddle: UTG only, only when the supervisor sanctions them, no button straddle")
+
+
+def test_r4_the_extra_seat_shows_like_any_seat_and_no_seat_is_open_at_the_count():
+    """R4/R14 (issue 20): a 9-seat table one over shows seat 10; at or over 9 nothing is open."""
+    rows = (GAME, ((30, "1", seats(*range(1, 11)), (), None, ()),
+                   (31, "2", seats(1, 2, 3, 4, 5, 6, 7, 8, 10), (), None, ()),
+                   (32, "3", seats(1, 2, 3, 4, 5, 6, 7, 10), (), None, ())), (), ())
+    over, at, under = game_board(rows, "full", ZoneInfo("UTC"), GBP, (), ()).tables
+    assert len(over.seats) == 10 and over.seats[9] == (10, "seated") and over.seated == 10
+    assert over.open_seats == []
+    assert at.seats[8:] == [(9, "empty"), (10, "seated")] and at.open_seats == []
+    assert under.open_seats == [8]  # one seat, never seat 10
