@@ -12,7 +12,7 @@
   var etag = body.dataset.etag || "";
   var offset = 0;
   var failures = 0;
-  var pages = [];
+  var pages = 1;  /* screens sideways (the TV layout) */
   var pageIndex = 0;
   var clock = document.getElementById("clock");
   var pager = document.getElementById("pager");
@@ -101,46 +101,42 @@
     box.style.columnCount = "";
   }
 
+  /* One screen sideways: the columns shown plus the gap before the next one. */
+  function screenWidth(box) {
+    return box.clientWidth + (parseFloat(getComputedStyle(box).columnGap) || 0);
+  }
+
+  /* Page i: the board scrolled sideways by i screens. The games flow through the columns one
+     after another (a game shorter than a column is never cut), so every page but the last is
+     full, and a game longer than a screen runs on over the next pages, each table saying which
+     game it is of. */
   function showPage(i) {
-    for (var p = 0; p < pages.length; p++) {
-      for (var c = 0; c < pages[p].length; c++) pages[p][c].hidden = p !== i;
-    }
     pageIndex = i;
     var box = document.getElementById("games");
-    if (box && pages[i] && pages[i].length) spread(box, pages[i].length);
+    if (box) box.scrollLeft = i * screenWidth(box);
     if (pager) {
-      pager.hidden = pages.length < 2;
-      pager.textContent = "Page " + (i + 1) + " of " + pages.length;
+      pager.hidden = pages < 2;
+      pager.textContent = "Page " + (i + 1) + " of " + pages;
     }
   }
 
   function paginate() {
     var box = document.getElementById("games");
-    var cards = box ? Array.prototype.slice.call(box.querySelectorAll(":scope > .game")) : [];
-    if (box) unspread(box);
-    cards.forEach(function (c) { c.hidden = false; });
-    pages = [cards];
-    if (box && tvMode() && overflows(box)) {
-      pages = [];
-      var current = [];
-      cards.forEach(function (c) { c.hidden = true; });
-      cards.forEach(function (c) {
-        c.hidden = false;
-        current.push(c);
-        if (current.length > 1 && overflows(box)) {
-          current.pop();
-          current.forEach(function (x) { x.hidden = true; });
-          pages.push(current);
-          current = [c];
-        }
-      });
-      if (current.length) pages.push(current);
+    pages = 1;
+    if (box) {
+      box.classList.remove("split");
+      box.scrollLeft = 0;
+      spread(box, box.querySelectorAll(":scope > .game").length);
+      if (tvMode() && overflows(box)) {
+        box.classList.add("split");  /* first: the tables' game labels take their room */
+        pages = Math.max(1, Math.ceil((box.scrollWidth - 1) / screenWidth(box)));
+      }
     }
-    showPage(Math.min(pageIndex, pages.length - 1));
+    showPage(Math.min(pageIndex, pages - 1));
   }
 
   function rotate() {
-    if (pages.length > 1) showPage((pageIndex + 1) % pages.length);
+    if (pages > 1) showPage((pageIndex + 1) % pages);
   }
 
   /* ---- the poll: If-None-Match with the last ETag; 304 only moves the clock offset ---------- */
@@ -184,5 +180,5 @@
     resizeTimer = window.setTimeout(paginate, 200);
   });
   window.setTimeout(poll, pollMs);
-  window.roomopsBoard = {paginate: paginate, next: rotate, pages: function () { return pages.length; }};
+  window.roomopsBoard = {paginate: paginate, next: rotate, pages: function () { return pages; }};
 })();

@@ -30,6 +30,7 @@ from sqlalchemy.orm import Session
 from werkzeug.wrappers import Response
 
 from roomops.board import countdown
+from roomops.board.qr import qr_svg
 from roomops.board.render import MARKUP, FragmentCache, games_html
 from roomops.board.rows import RowsCache, read_room
 from roomops.rooms.models import Room
@@ -104,7 +105,7 @@ def _page(room: Room) -> Response:
     page = render_template(
         "board/page.html", head=header, games_html=_games(session, room, at), late=late,
         etag_header=f'"{etag(room, mark, late)}"', poll=POLL_SECONDS, page_seconds=PAGE_SECONDS,
-        live_url=url_for("board.live", slug=room.slug),
+        live_url=url_for("board.live", slug=room.slug), slug=room.slug,
         phone_url=public_url("board.room", slug=room.slug))
     return _stamp(make_response(page), at)
 
@@ -141,3 +142,13 @@ def live(slug: str) -> Response:
                                          late=late))
     resp.set_etag(tag)
     return _stamp(resp, at)
+
+
+@bp.get("/board/<slug>/qr.svg")
+def qr(slug: str) -> Response:
+    """The QR code of the room's phone page, for the TV (the address is the deployment's, so it
+    changes only with ``ROOMOPS_PUBLIC_URL``: cached for a day)."""
+    resp = Response(qr_svg(public_url("board.room", slug=_room(slug).slug)),
+                    mimetype="image/svg+xml")
+    resp.headers["Cache-Control"] = "public, max-age=86400"
+    return resp
