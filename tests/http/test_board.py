@@ -659,3 +659,15 @@ def test_r23_back_from_a_break_shows_the_seat_plain_seated(client, room, session
     session.commit()
     page = client.get("/board/main").text
     assert 'class="absence' not in page and 's-seated" data-seat="2"' in page
+
+
+def test_the_tv_shows_a_qr_code_of_the_phone_page(client, room):
+    """Issue 21: the board's footer has a QR code of the room's phone page (its address from
+    ROOMOPS_PUBLIC_URL, as the footer's text), cacheable, public; an unknown room is a 404."""
+    page = client.get("/board/main").text
+    assert '<img class="qr" src="/board/main/qr.svg"' in page
+    qr = client.get("/board/main/qr.svg")
+    assert qr.status_code == 200 and qr.mimetype == "image/svg+xml"
+    assert qr.headers["Cache-Control"] == "public, max-age=86400"
+    assert qr.text.startswith("<svg") and "QR code: http://localhost:5000/board/main" in qr.text
+    assert client.get("/board/nowhere/qr.svg").status_code == 404
