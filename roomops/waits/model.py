@@ -1,0 +1,215 @@
+"""How long a waiting player will wait (R10, R13, R14): a model that learns from the room's history.
+
+Plain Python (no Flask, no SQLAlchemy); ``roomops.waits.services`` feeds it the database's rows and
+``bench/waits.py`` a simulated room's. docs/waits.md states its assumptions and its evaluation.
+
+- **What it learns** (``Tally`` -> ``fit``): how many seats open (a seated player's hold ends) per
+  hour a table of the game runs, for each of the week's 168 hours in the room's time zone, shrunk
+  towards the same hour of the day over the whole week, that towards the game's overall rate, and
+  that towards the room's (``prior``): an hour with little history borrows from the wider one, so a
+  quiet hour or a new game still gets a figure. And the share of offers claimed (the rest missed
+  or declined: no-shows, R20/R22).
+- **What it predicts** (``estimate``): seats open as a Poisson process whose rate is the fitted
+  rate of each coming hour times the tables running now. A player with ``ahead`` entries before
+  them (R13; the reserve lists, R11/R14) needs one seat for each of those who will show up
+  (binomial with the show rate) and one for themself, less the seats open now. The wait is the
+  time that many seats take to open: its 10th, 50th and 90th percentiles.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from statistics import NormalDist
+from zoneinfo import ZoneInfo
+
+HOURS = 168  # hours of the week
+PSEUDO_HOURS = 3.0  # table-hours of the wider rate each narrower rate is shrunk with
+PRIOR_OFFERS = 10.0  # offers of the prior show rate the learned one is shrunk with
+PRIOR_SHOW = 0.85  # share of offers claimed in a room with no history yet
+DEFAULT_RATE = 1.5  # seats opening per table-hour in a room with no history yet
+MIN_OPENINGS = 30  # a room with fewer seats opened has too little history to show a figure
+QUANTILES = (0.1, 0.5, 0.9)
+HORIZON_HOURS = 48  # an estimate never looks further ahead than this
+SPREAD = 0.35  # how far the coming hours' rate may stray from the fitted one (log-normal sigma)
+SIT_MINUTES = (0.0, 1.0, 3.0)  # from a seat's call to sitting in it: added to (low, median, high)
+EXACT_UP_TO = 60  # seats needed: exact gamma below, Wilson-Hilferty's approximation above
+_HOUR = timedelta(hours=1)
+# The rate's factor at equal-probability points of its log-normal spread (mean 1).
+_FACTORS = tuple(math.exp(SPREAD * NormalDist().inv_cdf((i + 0.5) / 9) - SPREAD ** 2 / 2) for i in range(9))
+
+
+def hour_of_week(at: datetime, tz: ZoneInfo) -> int:
+    """0 is Monday 00:00-01:00 in the room's time zone."""
+    local = at.astimezone(tz)
+    return local.weekday() * 24 + local.hour
+
+
+@dataclass
+class Tally:
+    """One game's history as counts: seats opened and table-hours run in each hour of the week,
+    offers made and claimed."""
+
+    openings: list[float] = field(default_factory=lambda: [0.0] * HOURS)
+    exposure: list[float] = field(default_factory=lambda: [0.0] * HOURS)
+    offers: int = 0
+    claimed: int = 0
+
+    def add_openings(self, at: datetime, tz: ZoneInfo, n: int = 1) -> None:
+        self.openings[hour_of_week(at, tz)] += n
+
+    def add_exposure(self, start: datetime, end: datetime, tz: ZoneInfo, tables: int = 1) -> None:
+        """``tables`` tables running from ``start`` to ``end``, split at the hours they cross."""
+        at = start
+        while at < end:
+            step = min(end, at.replace(minute=0, second=0, microsecond=0) + _HOUR)
+            self.exposure[hour_of_week(at, tz)] += tables * (step - at).total_seconds() / 3600
+            at = step
+
+    def add_offers(self, offers: int, claimed: int) -> None:
+        self.offers += offers
+        self.claimed += claimed
+
+    def merge(self, other: Tally) -> None:
+        for i in range(HOURS):
+            self.openings[i] += other.openings[i]
+            self.exposure[i] += other.exposure[i]
+        self.add_offers(other.offers, other.claimed)
+
+    @property
+    def seen(self) -> int:
+        return round(sum(self.openings))
+
+
+@dataclass(frozen=True)
+class Rates:
+    """Fitted: seats opening per table-hour in each hour of the week, and the share of offers claimed."""
+
+    per_table: tuple[float, ...]
+    show: float
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """Minutes to wait: ``low`` and ``high`` the 10th and 90th percentiles, ``median`` the 50th."""
+
+    low: float
+    median: float
+    high: float
+
+
+def _shrunk(count: float, hours: float, wider: float) -> float:
+    return (count + PSEUDO_HOURS * wider) / (hours + PSEUDO_HOURS)
+
+
+def overall_rate(tally: Tally, prior: float = DEFAULT_RATE) -> float:
+    """Seats opening per table-hour over the whole history, shrunk towards ``prior``."""
+    return _shrunk(sum(tally.openings), sum(tally.exposure), prior)
+
+
+def fit(tally: Tally, prior: float = DEFAULT_RATE) -> Rates:
+    """Each hour of the week's rate, shrunk towards its hour of the day's, that towards the game's
+    overall rate, that towards ``prior`` (the room's overall rate, ``overall_rate`` of all its games)."""
+    game = overall_rate(tally, prior)
+    by_hour = [_shrunk(sum(tally.openings[h::24]), sum(tally.exposure[h::24]), game) for h in range(24)]
+    per_table = tuple(_shrunk(tally.openings[i], tally.exposure[i], by_hour[i % 24]) for i in range(HOURS))
+    show = (tally.claimed + PRIOR_OFFERS * PRIOR_SHOW) / (tally.offers + PRIOR_OFFERS)
+    return Rates(per_table, show)
+
+
+def estimate(rates: Rates, ahead: int, tables: int, open_now: int, now: datetime, tz: ZoneInfo
+             ) -> Estimate | None:
+    """The wait of a player with ``ahead`` entries before them, ``tables`` tables running and
+    ``open_now`` seats open now; None with no table running (when one opens is the desk's call)."""
+    if tables <= 0:
+        return None
+    needed = _needed(ahead, rates.show, open_now)
+    if needed[-1][0] == 0:
+        return Estimate(*SIT_MINUTES)
+    hours = _hourly_mass(rates, tables, now, tz)
+    low, median, high = (_minutes(hours, _mass_quantile(needed, q)) + sit
+                         for q, sit in zip(QUANTILES, SIT_MINUTES, strict=True))
+    return Estimate(low, median, high)
+
+
+def _needed(ahead: int, show: float, open_now: int) -> list[tuple[int, float]]:
+    """Seats still to open before the player's, with their probabilities: one for each player
+    ahead who shows up (binomial), one for the player, less those open now; at or below 0 merged."""
+    pmf = _binomial(ahead, show)
+    out: dict[int, float] = {}
+    for shows, p in enumerate(pmf):
+        if p > 1e-12:
+            n = max(0, shows + 1 - open_now)
+            out[n] = out.get(n, 0.0) + p
+    return sorted(out.items())
+
+
+def _binomial(n: int, p: float) -> list[float]:
+    """P(k of n) for k = 0..n, in logs so a long list does not underflow."""
+    p = min(max(p, 1e-9), 1 - 1e-9)
+    lp, lq = math.log(p), math.log1p(-p)
+    return [math.exp(math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1) + k * lp + (n - k) * lq)
+            for k in range(n + 1)]
+
+
+def _seated_by(needed: list[tuple[int, float]], m: float) -> float:
+    """P(the seats needed have opened by the time ``m`` openings are expected): for each count
+    n, the n-th event of a unit-rate Poisson process has come by ``m``; exact (one running sum of
+    the Poisson terms for every n) up to ``EXACT_UP_TO``, Wilson-Hilferty's approximation above."""
+    if m <= 0:
+        return sum(p for n, p in needed if n <= 0)
+    total, term, below, j = 0.0, math.exp(-m), 0.0, 0  # below: P(fewer than j events by m)
+    for n, p in needed:
+        if n <= 0:
+            total += p
+        elif n <= EXACT_UP_TO and m < 700:
+            while j < n:
+                below += term
+                j += 1
+                term *= m / j
+            total += p * max(0.0, 1.0 - below)
+        elif m >= 700 and n <= EXACT_UP_TO:
+            total += p
+        else:
+            v = 1.0 / (9 * n)
+            total += p * 0.5 * math.erfc(-((m / n) ** (1 / 3) - (1 - v)) / math.sqrt(v) / math.sqrt(2))
+    return total
+
+
+def _mass_quantile(needed: list[tuple[int, float]], q: float) -> float:
+    """The expected number of openings (``m``) by which the player is seated with probability ``q``,
+    the rate's uncertainty (``SPREAD``) included."""
+    def cdf(m: float) -> float:
+        return sum(_seated_by(needed, m * f) for f in _FACTORS) / len(_FACTORS)
+    hi = 1.0 + needed[-1][0]
+    while cdf(hi) < q:
+        hi *= 2
+    lo = 0.0
+    for _ in range(30):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if cdf(mid) < q else (lo, mid)
+    return hi
+
+
+def _hourly_mass(rates: Rates, tables: int, now: datetime, tz: ZoneInfo) -> list[tuple[float, float]]:
+    """(hours, expected openings) of each stretch from ``now`` up to the horizon, cut at the hours."""
+    out = []
+    at, end = now, now + HORIZON_HOURS * _HOUR
+    while at < end:
+        step = at.replace(minute=0, second=0, microsecond=0) + _HOUR
+        span = (step - at).total_seconds() / 3600
+        out.append((span, span * tables * rates.per_table[hour_of_week(at, tz)]))
+        at = step
+    return out
+
+
+def _minutes(hours: list[tuple[float, float]], mass: float) -> float:
+    """When the expected openings from now reach ``mass``, in minutes (the horizon at most)."""
+    elapsed = 0.0
+    for span, m in hours:
+        if m >= mass:
+            return 60 * (elapsed + span * mass / m)
+        mass -= m
+        elapsed += span
+    return 60 * elapsed
