@@ -76,7 +76,7 @@ def demand(how: int) -> float:
 def session_minutes(r: random.Random, how: int) -> float:
     """A seated player's stay: shorter on busy evenings and late nights, longer in the afternoon."""
     day, hour = divmod(how, 24)
-    mean = 140 if 18 <= hour or hour < 3 else (240 if 10 <= hour < 18 else 180)
+    mean = 140 if hour >= 18 or hour < 3 else (240 if 10 <= hour < 18 else 180)
     mean *= 0.8 if day in (4, 5) else 1.0
     return r.lognormvariate(math.log(mean) - 0.32, 0.8)
 

@@ -36,6 +36,7 @@ SPREAD = 0.35  # how far the coming hours' rate may stray from the fitted one (l
 SIT_MINUTES = (0.0, 1.0, 3.0)  # from a seat's call to sitting in it: added to (low, median, high)
 EXACT_UP_TO = 60  # seats needed: exact gamma below, Wilson-Hilferty's approximation above
 _HOUR = timedelta(hours=1)
+_WEEK = timedelta(weeks=1)
 # The rate's factor at equal-probability points of its log-normal spread (mean 1).
 _FACTORS = tuple(math.exp(SPREAD * NormalDist().inv_cdf((i + 0.5) / 9) - SPREAD ** 2 / 2) for i in range(9))
 
@@ -60,7 +61,12 @@ class Tally:
         self.openings[hour_of_week(at, tz)] += n
 
     def add_exposure(self, start: datetime, end: datetime, tz: ZoneInfo, tables: int = 1) -> None:
-        """``tables`` tables running from ``start`` to ``end``, split at the hours they cross."""
+        """``tables`` tables running from ``start`` to ``end``, split at the hours they cross
+        (whole weeks at once: a table open for months costs no more than one open for a week)."""
+        weeks = int((end - start) / _WEEK)
+        if weeks:
+            self.exposure = [x + tables * weeks for x in self.exposure]
+            start += weeks * _WEEK
         at = start
         while at < end:
             step = min(end, at.replace(minute=0, second=0, microsecond=0) + _HOUR)

@@ -1,0 +1,244 @@
+"""Estimated waits from the room's own history (issue 21, R10, R13, R14; docs/waits.md).
+
+Reads only. The room's history of the last ``HISTORY_WEEKS`` comes in one statement (``_HISTORY``:
+seats opened by game and hour, the tables' spans, offers by outcome), is fitted per game by
+``roomops.waits.model`` and kept in a ``WaitsCache`` (one per app) for ``TTL`` of the app's
+clock, so a poll never recomputes history. An estimate for a given line (places ahead, tables
+running, seats open, the five minutes it is asked in) is kept too (``_estimate``).
+
+- ``typical_wait``: a new player joining a game now (the board, from the rows it read anyway:
+  ``typical_for``).
+- ``estimate_for_entry``: a player already on a list (their personal page), by entry id, or by
+  game and place (``estimate_at``).
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from functools import lru_cache
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from sqlalchemy import String, and_, cast, func, literal, or_, select, union_all
+from sqlalchemy.orm import Session
+
+from roomops.errors import NotFound
+from roomops.games.models import Game, Table
+from roomops.lists.models import ListEntry
+from roomops.rooms.models import Room
+from roomops.seating.models import OFFER, SEATED, SeatHold
+from roomops.waits.model import (
+    DEFAULT_RATE,
+    MIN_OPENINGS,
+    Estimate,
+    Rates,
+    Tally,
+    estimate,
+    fit,
+    overall_rate,
+)
+
+HISTORY_WEEKS = 8
+TTL = timedelta(minutes=10)  # how long a room's fitted history is used before it is read again
+BUCKET = timedelta(minutes=5)  # estimates are worked out for the start of each such stretch
+ROOMS = 64  # rooms whose history a cache keeps
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_NO_SHOW = ("declined", "expired")  # offers not taken up (R20, R22); a cancelled one says nothing
+
+
+@dataclass(frozen=True)
+class History:
+    """A room's fitted history: each game's rates, the room's own (a game with no history yet, or
+    one opened after the read) and whether the room has seen enough seats open to show a figure."""
+
+    read_at: datetime
+    timezone: str
+    games: dict[int, Rates]
+    room: Rates
+    enough: bool
+
+    def rates(self, game_id: int) -> Rates:
+        return self.games.get(game_id, self.room)
+
+
+class WaitsCache:
+    """Each room's ``History`` while younger than ``TTL`` (one per app; thread-safe)."""
+
+    def __init__(self, rooms: int = ROOMS) -> None:
+        self._rooms: dict[int, History] = {}
+        self._lock = threading.Lock()
+        self._size = rooms
+        self.reads = 0  # how many times history was read (tests)
+
+    def history(self, session: Session, room_id: int, now: datetime) -> History:
+        with self._lock:
+            kept = self._rooms.get(room_id)
+        if kept is not None and now - kept.read_at < TTL and kept.read_at <= now:
+            return kept
+        fresh = read_history(session, room_id, now)
+        with self._lock:
+            self.reads += 1
+            self._rooms.pop(room_id, None)
+            self._rooms[room_id] = fresh
+            while len(self._rooms) > self._size:
+                self._rooms.pop(next(iter(self._rooms)))
+        return fresh
+
+
+# ---- reading the history: one statement ------------------------------------------------------
+
+
+def _text(column: Any) -> Any:
+    return cast(column, String)
+
+
+def _history_statement(room_id: int, since: datetime, now: datetime) -> Any:
+    """Rows of (what, game, text, number, text): 1 seats opened in an hour (the hour's text), 2 a
+    table's span (opened, seats per table, closed), 3 offers by outcome. A seat left as its table
+    closed (broken, R19) is no opening."""
+    hour = func.substr(_text(SeatHold.ended_at), 1, 13)
+    openings = select(literal(1).label("what"), Table.game_id, hour.label("at"),
+                      func.count().label("n"), cast(literal(None), String).label("until")).join(
+        Table, Table.id == SeatHold.table_id).where(
+        Table.room_id == room_id, SeatHold.kind == SEATED, SeatHold.ended_at >= since,
+        SeatHold.ended_at < now, or_(Table.closed_at.is_(None), SeatHold.ended_at < Table.closed_at),
+    ).group_by(Table.game_id, hour)
+    spans = select(literal(2), Table.game_id, _text(Table.opened_at), Game.seats_per_table,
+                   _text(Table.closed_at)).join(Game, Game.id == Table.game_id).where(
+        Table.room_id == room_id, Table.opened_at < now,
+        or_(Table.closed_at.is_(None), Table.closed_at > since))
+    offers = select(literal(3), Table.game_id, SeatHold.outcome, func.count(),
+                    cast(literal(None), String)).join(Table, Table.id == SeatHold.table_id).where(
+        Table.room_id == room_id, SeatHold.kind == OFFER, SeatHold.entry_id.is_not(None),
+        SeatHold.ended_at >= since, SeatHold.ended_at < now,
+        SeatHold.outcome.in_(("claimed", *_NO_SHOW))).group_by(Table.game_id, SeatHold.outcome)
+    return union_all(openings, spans, offers)
+
+
+def _utc(text: str) -> datetime:
+    """The database's text of a stored naive UTC time (or of its hour), as an aware datetime."""
+    return datetime.fromisoformat(text[:19]).replace(tzinfo=UTC)
+
+
+def read_tallies(session: Session, room_id: int, now: datetime) -> tuple[str, dict[int, Tally]]:
+    """The room's time zone and its games' last ``HISTORY_WEEKS`` as counts: two statements (the
+    time zone, then ``_history_statement``)."""
+    timezone = session.scalar(select(Room.timezone).where(Room.id == room_id))
+    if timezone is None:
+        raise NotFound(f"room {room_id}")
+    tz = ZoneInfo(timezone)
+    since = now - timedelta(weeks=HISTORY_WEEKS)
+    tallies: dict[int, Tally] = {}
+    for what, game_id, at, n, until in session.execute(_history_statement(room_id, since, now)):
+        tally = tallies.setdefault(game_id, Tally())
+        if what == 1:
+            tally.add_openings(_utc(at), tz, int(n))
+        elif what == 2:
+            opened = _utc(at)
+            if opened >= since:  # a new table's seats open with it
+                tally.add_openings(opened, tz, int(n))
+            tally.add_exposure(max(opened, since), now if until is None else min(_utc(until), now), tz)
+        else:
+            tally.add_offers(int(n), int(n) if at == "claimed" else 0)
+    return timezone, tallies
+
+
+def read_history(session: Session, room_id: int, now: datetime) -> History:
+    """The room's history fitted per game, each towards the room's overall rate (``fit``)."""
+    timezone, tallies = read_tallies(session, room_id, now)
+    room = Tally()
+    for tally in tallies.values():
+        room.merge(tally)
+    prior = overall_rate(room, DEFAULT_RATE)
+    return History(now, timezone, {game_id: fit(tally, prior) for game_id, tally in tallies.items()},
+                   fit(room, DEFAULT_RATE), room.seen >= MIN_OPENINGS)
+
+
+# ---- estimates ---------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=4096)
+def _estimate(rates: Rates, ahead: int, tables: int, open_now: int, at: datetime, timezone: str
+              ) -> Estimate | None:
+    return estimate(rates, ahead, tables, open_now, at, ZoneInfo(timezone))
+
+
+def _bucket(now: datetime) -> datetime:
+    return now - (now - _EPOCH) % BUCKET
+
+
+def typical_for(history: History, game_id: int, waiting: int, tables: int, open_now: int,
+                now: datetime) -> Estimate | None:
+    """The wait of a new player joining the game now, behind the ``waiting`` entries of its lists
+    (R13); None while the room has too little history or the game no table running."""
+    if not history.enough:
+        return None
+    return _estimate(history.rates(game_id), waiting, tables, open_now, _bucket(now), history.timezone)
+
+
+# the game's line now: its tables running and their free seats (neither seated nor called)
+def _line(game_id: int) -> Any:
+    tables = select(func.count()).where(Table.game_id == game_id, Table.status == "open").scalar_subquery()
+    seats = select(Game.seats_per_table).where(Game.id == game_id).scalar_subquery()
+    held = select(func.count()).select_from(SeatHold).join(Table, Table.id == SeatHold.table_id).where(
+        Table.game_id == game_id, Table.status == "open", SeatHold.ended_at.is_(None)).scalar_subquery()
+    return tables, seats, held
+
+
+def _ahead_filter(now: datetime) -> Any:
+    """Entries that take a seat before a later one: active and not locked up (R10-R14: a lockup is
+    passed over while it runs)."""
+    return and_(ListEntry.status == "active",
+                or_(ListEntry.locked_until.is_(None), ListEntry.locked_until <= now))
+
+
+def typical_wait(session: Session, cache: WaitsCache, room_id: int, game_id: int, now: datetime
+                 ) -> Estimate | None:
+    """``typical_for`` read from the database: the room's history (cached) and one statement."""
+    tables, seats, held = _line(game_id)
+    waiting = select(func.count()).where(ListEntry.game_id == game_id, _ahead_filter(now)).scalar_subquery()
+    row = session.execute(select(tables, seats, held, waiting)).one()
+    if row[1] is None:
+        raise NotFound(f"game {game_id}")
+    return typical_for(cache.history(session, room_id, now), game_id, int(row[3]), int(row[0]),
+                       _free(row), now)
+
+
+def _free(row: Any) -> int:
+    return max(0, int(row[0]) * int(row[1]) - int(row[2]))
+
+
+def estimate_at(session: Session, cache: WaitsCache, room_id: int, game_id: int, ahead: int,
+                now: datetime) -> Estimate | None:
+    """The wait of the player with ``ahead`` entries before them on the game's lists (R13)."""
+    tables, seats, held = _line(game_id)
+    row = session.execute(select(tables, seats, held)).one()
+    if row[1] is None:
+        raise NotFound(f"game {game_id}")
+    history = cache.history(session, room_id, now)
+    return _estimate(history.rates(game_id), ahead, int(row[0]), _free(row), _bucket(now), history.timezone)
+
+
+def estimate_for_entry(session: Session, cache: WaitsCache, entry_id: int, now: datetime
+                       ) -> Estimate | None:
+    """The wait of an active list entry: the entries of its game ahead of it in list order (R13;
+    waiting and reserve lists alike, as R14 offers a seat to the earliest of them; a reserve entry
+    is estimated as if any of the game's tables would do), the game's tables running and free
+    seats now. None when it is no longer waiting or no table runs. A must-move player (R17), who
+    goes first, frees a seat as they take one, so counts for nothing."""
+    entry = session.get(ListEntry, entry_id)
+    if entry is None:
+        raise NotFound(f"list entry {entry_id}")
+    if entry.status != "active":
+        return None
+    before = or_(ListEntry.queue_at < entry.queue_at,
+                 and_(ListEntry.queue_at == entry.queue_at, ListEntry.id < entry.id))
+    ahead = select(func.count()).where(ListEntry.game_id == entry.game_id, _ahead_filter(now),
+                                       before).scalar_subquery()
+    tables, seats, held = _line(entry.game_id)
+    row = session.execute(select(tables, seats, held, ahead)).one()
+    history = cache.history(session, entry.room_id, now)
+    return _estimate(history.rates(entry.game_id), int(row[3]), int(row[0]), _free(row), _bucket(now),
+                     history.timezone)
