@@ -32,6 +32,7 @@ DEFAULT_RATE = 1.5  # seats opening per table-hour in a room with no history yet
 MIN_OPENINGS = 30  # a room with fewer seats opened has too little history to show a figure
 QUANTILES = (0.1, 0.5, 0.9)
 HORIZON_HOURS = 48  # an estimate never looks further ahead than this
+LONG_MINUTES = 180  # the board says "over 3 hours" from here
 SPREAD = 0.35  # how far the coming hours' rate may stray from the fitted one (log-normal sigma)
 SIT_MINUTES = (0.0, 1.0, 3.0)  # from a seat's call to sitting in it: added to (low, median, high)
 EXACT_UP_TO = 60  # seats needed: exact gamma below, Wilson-Hilferty's approximation above
@@ -219,3 +220,21 @@ def _minutes(hours: list[tuple[float, float]], mass: float) -> float:
         mass -= m
         elapsed += span
     return 60 * elapsed
+
+
+def _round(minutes: float) -> int:
+    """Minutes to the nearest five, five at least: a board promises no finer than that."""
+    return max(5, 5 * round(minutes / 5))
+
+
+def wait_text(est: Estimate | None, seats_open: bool) -> str:
+    """The board's line for a new player: "Seats open now", "Typical wait ~25 min (15-40)",
+    "Typical wait over 3 hours", or nothing without a figure (too little history, no table)."""
+    if est is None:
+        return ""
+    if seats_open:
+        return "Seats open now"
+    if est.median >= LONG_MINUTES:
+        return f"Typical wait over {LONG_MINUTES // 60} hours"
+    low, median, high = _round(est.low), _round(est.median), _round(min(est.high, LONG_MINUTES))
+    return f"Typical wait ~{median} min ({min(low, median)}-{max(high, median)})"
