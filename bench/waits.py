@@ -40,7 +40,7 @@ from zoneinfo import ZoneInfo
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT)]
 
-from roomops.waits.model import Tally, estimate, fit, overall_rate  # noqa: E402
+from roomops.waits.model import Tally, estimate, fit, room_prior  # noqa: E402
 
 TZ = ZoneInfo("UTC")
 START = datetime(2026, 1, 5, tzinfo=UTC)  # a Monday
@@ -154,9 +154,10 @@ class Room:
                 return now
 
     def _count_tables(self, game: GameState, now: float) -> None:
-        """The table-hours run since last counted, into the history."""
+        """The table-hours run and player-hours seated since last counted, into the history."""
         if game.tables and now > game.last:
-            game.tally.add_exposure(at(game.last), at(now), TZ, len(game.tables))
+            game.tally.add_tables(at(game.last), at(now), TZ, len(game.tables))
+            game.tally.add_seated(at(game.last), at(now), TZ, sum(len(t.seated) for t in game.tables))
         game.last = now
 
     # ---- events ------------------------------------------------------------------------------
@@ -181,7 +182,7 @@ class Room:
         if table is None or pid not in table.seated:
             return  # moved when their table broke; their new seat's leave event is queued
         table.seated.discard(pid)
-        game.tally.add_openings(at(now), TZ)
+        game.tally.add_left(at(now), TZ)
         self._break_tables(game, now)
         self._fill(game, now)
 
@@ -201,7 +202,7 @@ class Room:
         game = self.games[g]
         self._count_tables(game, now)
         game.tables.append(Table(opened=now))
-        game.tally.add_openings(at(now), TZ, SEATS)  # a new table's seats open with it
+        game.tally.add_new_table(at(now), TZ, SEATS)
         game.opening = False
         self._fill(game, now)
 
@@ -267,8 +268,8 @@ class Room:
             room = Tally()
             for other in self.games:
                 room.merge(other.tally)
-            rates = self.rates[(g, hour)] = fit(game.tally, overall_rate(room))
-        est = estimate(rates, player.ahead, len(game.tables), game.open_seats(), at(now), TZ)  # type: ignore[arg-type]
+            rates = self.rates[(g, hour)] = fit(game.tally, room_prior(room))
+        est = estimate(rates, player.ahead, len(game.tables), game.open_seats(), at(now), TZ, SEATS)  # type: ignore[arg-type]
         player.guesses["model"] = None if est is None else (est.low, est.median, est.high)
         if game.seats_waited:
             per_seat = game.waited / game.seats_waited

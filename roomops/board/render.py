@@ -238,7 +238,7 @@ def typical_wait(rows: GameRows, history: History, now: datetime) -> str:
     game, tables, calls, entries = rows
     seats = game[7]
     free = sum(seats - len(taken_seats(t[2], seats)) for t in tables) - len(calls)
-    est = typical_for(history, game[0], len(entries), len(tables), max(0, free), now)
+    est = typical_for(history, game[0], len(entries), len(tables), seats, max(0, free), now)
     return wait_text(est, free > len(entries))
 
 

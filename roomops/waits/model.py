@@ -26,9 +26,11 @@ from zoneinfo import ZoneInfo
 
 HOURS = 168  # hours of the week
 PSEUDO_HOURS = 3.0  # table-hours of the wider rate each narrower rate is shrunk with
+PSEUDO_SEAT_HOURS = 27.0  # and player-hours (three full tables' hour)
 PRIOR_OFFERS = 10.0  # offers of the prior show rate the learned one is shrunk with
 PRIOR_SHOW = 0.85  # share of offers claimed in a room with no history yet
-DEFAULT_RATE = 1.5  # seats opening per table-hour in a room with no history yet
+DEFAULT_LEAVE = 0.3  # seated players leaving per player-hour in a room with no history yet
+DEFAULT_NEW = 0.2  # new tables' seats per table-hour in a room with no history yet
 MIN_OPENINGS = 30  # a room with fewer seats opened has too little history to show a figure
 QUANTILES = (0.1, 0.5, 0.9)
 HORIZON_HOURS = 48  # an estimate never looks further ahead than this
@@ -48,30 +50,63 @@ def hour_of_week(at: datetime, tz: ZoneInfo) -> int:
     return local.weekday() * 24 + local.hour
 
 
+def _spread(buckets: list[float], start: datetime, end: datetime, tz: ZoneInfo, weight: float) -> None:
+    """``weight`` times the hours from ``start`` to ``end`` into each hour of the week they cross
+    (whole weeks at once: a table open for months costs no more than one open for a week)."""
+    weeks = int((end - start) / _WEEK)
+    if weeks:
+        buckets[:] = [x + weight * weeks for x in buckets]
+        start += weeks * _WEEK
+    at = start
+    while at < end:
+        step = min(end, at.replace(minute=0, second=0, microsecond=0) + _HOUR)
+        buckets[hour_of_week(at, tz)] += weight * (step - at).total_seconds() / 3600
+        at = step
+
+
+def _zeros() -> list[float]:
+    return [0.0] * HOURS
+
+
 @dataclass
 class Tally:
-    """One game's history as counts: seats opened and table-hours run in each hour of the week,
-    offers made and claimed."""
+    """One game's history as counts in each hour of the week: seats a seated player left
+    (``left``) and the player-hours seated (``seat_hours``); seats of newly opened tables
+    (``new_seats``) and the table-hours run (``table_hours``); and offers made and claimed."""
 
-    openings: list[float] = field(default_factory=lambda: [0.0] * HOURS)
-    exposure: list[float] = field(default_factory=lambda: [0.0] * HOURS)
+    left: list[float] = field(default_factory=_zeros)
+    seat_hours: list[float] = field(default_factory=_zeros)
+    new_seats: list[float] = field(default_factory=_zeros)
+    table_hours: list[float] = field(default_factory=_zeros)
     offers: int = 0
     claimed: int = 0
 
-    def add_openings(self, at: datetime, tz: ZoneInfo, n: int = 1) -> None:
-        self.openings[hour_of_week(at, tz)] += n
+    def add_left(self, at: datetime, tz: ZoneInfo, n: int = 1) -> None:
+        self.left[hour_of_week(at, tz)] += n
 
-    def add_exposure(self, start: datetime, end: datetime, tz: ZoneInfo, tables: int = 1) -> None:
-        """``tables`` tables running from ``start`` to ``end``, split at the hours they cross
-        (whole weeks at once: a table open for months costs no more than one open for a week)."""
-        weeks = int((end - start) / _WEEK)
-        if weeks:
-            self.exposure = [x + tables * weeks for x in self.exposure]
-            start += weeks * _WEEK
-        at = start
-        while at < end:
-            step = min(end, at.replace(minute=0, second=0, microsecond=0) + _HOUR)
-            self.exposure[hour_of_week(at, tz)] += tables * (step - at).total_seconds() / 3600
+    def add_new_table(self, at: datetime, tz: ZoneInfo, seats: int) -> None:
+        self.new_seats[hour_of_week(at, tz)] += seats
+
+    def add_seated(self, start: datetime, end: datetime, tz: ZoneInfo, players: float = 1) -> None:
+        _spread(self.seat_hours, start, end, tz, players)
+
+    def add_tables(self, start: datetime, end: datetime, tz: ZoneInfo, tables: float = 1) -> None:
+        _spread(self.table_hours, start, end, tz, tables)
+
+    def add_seated_counts(self, since: datetime, now: datetime, tz: ZoneInfo, live: int,
+                          moves: dict[datetime, int]) -> None:
+        """Player-hours seated from ``since`` to ``now``, rebuilt from ``live`` players seated at
+        ``since`` and, by hour (its start), how many sat down less how many left: each hour counts
+        those seated at its start and half of its change (they came and went through it)."""
+        seated = float(live)
+        at = since
+        while at < now:
+            hour = at.replace(minute=0, second=0, microsecond=0)
+            step = min(now, hour + _HOUR)
+            change = moves.get(hour, 0)
+            self.seat_hours[hour_of_week(at, tz)] += max(0.0, seated + change / 2) * (
+                step - at).total_seconds() / 3600
+            seated += change
             at = step
 
     def add_offers(self, offers: int, claimed: int) -> None:
@@ -79,22 +114,39 @@ class Tally:
         self.claimed += claimed
 
     def merge(self, other: Tally) -> None:
-        for i in range(HOURS):
-            self.openings[i] += other.openings[i]
-            self.exposure[i] += other.exposure[i]
+        for mine, theirs in ((self.left, other.left), (self.seat_hours, other.seat_hours),
+                             (self.new_seats, other.new_seats), (self.table_hours, other.table_hours)):
+            mine[:] = [a + b for a, b in zip(mine, theirs, strict=True)]
         self.add_offers(other.offers, other.claimed)
 
     @property
     def seen(self) -> int:
-        return round(sum(self.openings))
+        """Seats seen to open by a player leaving."""
+        return round(sum(self.left))
+
+
+@dataclass(frozen=True)
+class Prior:
+    """What a game with no history of its own assumes: the room's figures (``room_prior``)."""
+
+    leave: float = DEFAULT_LEAVE
+    new: float = DEFAULT_NEW
+    show: float = PRIOR_SHOW
 
 
 @dataclass(frozen=True)
 class Rates:
-    """Fitted: seats opening per table-hour in each hour of the week, and the share of offers claimed."""
+    """Fitted, for each hour of the week: how often a seated player leaves (per player-hour) and
+    how many new tables' seats open per table running (per table-hour); and the share of offers
+    claimed."""
 
-    per_table: tuple[float, ...]
+    leave: tuple[float, ...]
+    new: tuple[float, ...]
     show: float
+
+    def per_table(self, how: int, seats: int) -> float:
+        """Seats opening per hour at a full table of ``seats`` (full: somebody is waiting)."""
+        return seats * self.leave[how] + self.new[how]
 
 
 @dataclass(frozen=True)
@@ -106,35 +158,46 @@ class Estimate:
     high: float
 
 
-def _shrunk(count: float, hours: float, wider: float) -> float:
-    return (count + PSEUDO_HOURS * wider) / (hours + PSEUDO_HOURS)
+def _shrunk(count: float, hours: float, wider: float, pseudo: float) -> float:
+    return (count + pseudo * wider) / (hours + pseudo)
 
 
-def overall_rate(tally: Tally, prior: float = DEFAULT_RATE) -> float:
-    """Seats opening per table-hour over the whole history, shrunk towards ``prior``."""
-    return _shrunk(sum(tally.openings), sum(tally.exposure), prior)
+def _by_hour(counts: list[float], hours: list[float], overall: float, pseudo: float) -> tuple[float, ...]:
+    """Each hour of the week's rate shrunk towards its hour of the day's over the whole week, that
+    towards ``overall``: an hour with little history borrows from the wider one."""
+    by_day_hour = [_shrunk(sum(counts[h::24]), sum(hours[h::24]), overall, pseudo) for h in range(24)]
+    return tuple(_shrunk(counts[i], hours[i], by_day_hour[i % 24], pseudo) for i in range(HOURS))
 
 
-def fit(tally: Tally, prior: float = DEFAULT_RATE) -> Rates:
-    """Each hour of the week's rate, shrunk towards its hour of the day's, that towards the game's
-    overall rate, that towards ``prior`` (the room's overall rate, ``overall_rate`` of all its games)."""
-    game = overall_rate(tally, prior)
-    by_hour = [_shrunk(sum(tally.openings[h::24]), sum(tally.exposure[h::24]), game) for h in range(24)]
-    per_table = tuple(_shrunk(tally.openings[i], tally.exposure[i], by_hour[i % 24]) for i in range(HOURS))
-    show = (tally.claimed + PRIOR_OFFERS * PRIOR_SHOW) / (tally.offers + PRIOR_OFFERS)
-    return Rates(per_table, show)
+def room_prior(room: Tally) -> Prior:
+    """The room's overall figures (all its games' tallies merged), shrunk towards the defaults."""
+    return Prior(_shrunk(sum(room.left), sum(room.seat_hours), DEFAULT_LEAVE, PSEUDO_SEAT_HOURS),
+                 _shrunk(sum(room.new_seats), sum(room.table_hours), DEFAULT_NEW, PSEUDO_HOURS),
+                 _shrunk(room.claimed, room.offers, PRIOR_SHOW, PRIOR_OFFERS))
 
 
-def estimate(rates: Rates, ahead: int, tables: int, open_now: int, now: datetime, tz: ZoneInfo
-             ) -> Estimate | None:
-    """The wait of a player with ``ahead`` entries before them, ``tables`` tables running and
-    ``open_now`` seats open now; None with no table running (when one opens is the desk's call)."""
+def fit(tally: Tally, prior: Prior | None = None) -> Rates:
+    """Each hour of the week's rates, shrunk towards the hour of the day's, those towards the
+    game's overall rate, that towards ``prior`` (the room's, ``room_prior``)."""
+    prior = prior or Prior()
+    leave = _shrunk(sum(tally.left), sum(tally.seat_hours), prior.leave, PSEUDO_SEAT_HOURS)
+    new = _shrunk(sum(tally.new_seats), sum(tally.table_hours), prior.new, PSEUDO_HOURS)
+    return Rates(_by_hour(tally.left, tally.seat_hours, leave, PSEUDO_SEAT_HOURS),
+                 _by_hour(tally.new_seats, tally.table_hours, new, PSEUDO_HOURS),
+                 _shrunk(tally.claimed, tally.offers, prior.show, PRIOR_OFFERS))
+
+
+def estimate(rates: Rates, ahead: int, tables: int, open_now: int, now: datetime, tz: ZoneInfo,
+             seats: int = 9) -> Estimate | None:
+    """The wait of a player with ``ahead`` entries before them, ``tables`` tables of ``seats``
+    running and ``open_now`` seats open now; None with no table running (when one opens is the
+    desk's call)."""
     if tables <= 0:
         return None
     needed = _needed(ahead, rates.show, open_now)
     if needed[-1][0] == 0:
         return Estimate(*SIT_MINUTES)
-    hours = _hourly_mass(rates, tables, now, tz)
+    hours = _hourly_mass(rates, tables, seats, now, tz)
     low, median, high = (_minutes(hours, _mass_quantile(needed, q)) + sit
                          for q, sit in zip(QUANTILES, SIT_MINUTES, strict=True))
     return Estimate(low, median, high)
@@ -199,14 +262,15 @@ def _mass_quantile(needed: list[tuple[int, float]], q: float) -> float:
     return hi
 
 
-def _hourly_mass(rates: Rates, tables: int, now: datetime, tz: ZoneInfo) -> list[tuple[float, float]]:
+def _hourly_mass(rates: Rates, tables: int, seats: int, now: datetime, tz: ZoneInfo
+                 ) -> list[tuple[float, float]]:
     """(hours, expected openings) of each stretch from ``now`` up to the horizon, cut at the hours."""
     out = []
     at, end = now, now + HORIZON_HOURS * _HOUR
     while at < end:
         step = at.replace(minute=0, second=0, microsecond=0) + _HOUR
         span = (step - at).total_seconds() / 3600
-        out.append((span, span * tables * rates.per_table[hour_of_week(at, tz)]))
+        out.append((span, span * tables * rates.per_table(hour_of_week(at, tz), seats)))
         at = step
     return out
 
@@ -228,8 +292,9 @@ def _round(minutes: float) -> int:
 
 
 def wait_text(est: Estimate | None, seats_open: bool) -> str:
-    """The board's line for a new player: "Seats open now", "Typical wait ~25 min (15-40)",
-    "Typical wait over 3 hours", or nothing without a figure (too little history, no table)."""
+    """The board's line for a new player: "Seats open now", "Typical wait ~25 min (15-40)" (the
+    median, then the 10th to 90th percentiles), "Typical wait over 3 hours", or nothing without a
+    figure (too little history, no table running)."""
     if est is None:
         return ""
     if seats_open:
@@ -237,4 +302,6 @@ def wait_text(est: Estimate | None, seats_open: bool) -> str:
     if est.median >= LONG_MINUTES:
         return f"Typical wait over {LONG_MINUTES // 60} hours"
     low, median, high = _round(est.low), _round(est.median), _round(min(est.high, LONG_MINUTES))
+    if low == high:
+        return f"Typical wait ~{median} min"
     return f"Typical wait ~{median} min ({min(low, median)}-{max(high, median)})"

@@ -15,13 +15,13 @@ running, seats open, the five minutes it is asked in) is kept too (``_estimate``
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import String, and_, cast, func, literal, or_, select, union_all
+from sqlalchemy import String, and_, case, cast, func, literal, or_, select, union_all
 from sqlalchemy.orm import Session
 
 from roomops.errors import NotFound
@@ -30,14 +30,13 @@ from roomops.lists.models import ListEntry
 from roomops.rooms.models import Room
 from roomops.seating.models import OFFER, SEATED, SeatHold
 from roomops.waits.model import (
-    DEFAULT_RATE,
     MIN_OPENINGS,
     Estimate,
     Rates,
     Tally,
     estimate,
     fit,
-    overall_rate,
+    room_prior,
 )
 
 HISTORY_WEEKS = 8
@@ -94,27 +93,39 @@ def _text(column: Any) -> Any:
     return cast(column, String)
 
 
+_NONE = cast(literal(None), String)
+
+
 def _history_statement(room_id: int, since: datetime, now: datetime) -> Any:
-    """Rows of (what, game, text, number, text): 1 seats opened in an hour (the hour's text), 2 a
-    table's span (opened, seats per table, closed), 3 offers by outcome. A seat left as its table
-    closed (broken, R19) is no opening."""
-    hour = func.substr(_text(SeatHold.ended_at), 1, 13)
-    openings = select(literal(1).label("what"), Table.game_id, hour.label("at"),
-                      func.count().label("n"), cast(literal(None), String).label("until")).join(
+    """Rows of (what, game, at, until, n, m), each ``at`` the database's text of a time or its hour:
+    1 seated players who left in an hour (``n``; ``m`` of them not as their table closed, R19: the
+    seats that opened); 2 a table's span (opened ``at``, closed ``until``, ``n`` seats per table);
+    3 offers by outcome (``at``); 4 players seated in an hour; 5 players seated as the window began."""
+    seated = (SeatHold.kind == SEATED) & (Table.room_id == room_id)
+    ended = func.substr(_text(SeatHold.ended_at), 1, 13)
+    opened = case((or_(Table.closed_at.is_(None), SeatHold.ended_at < Table.closed_at), 1), else_=0)
+    left = select(literal(1).label("what"), Table.game_id, ended.label("at"), _NONE.label("until"),
+                  func.count().label("n"), func.sum(opened).label("m")).select_from(SeatHold).join(
         Table, Table.id == SeatHold.table_id).where(
-        Table.room_id == room_id, SeatHold.kind == SEATED, SeatHold.ended_at >= since,
-        SeatHold.ended_at < now, or_(Table.closed_at.is_(None), SeatHold.ended_at < Table.closed_at),
-    ).group_by(Table.game_id, hour)
-    spans = select(literal(2), Table.game_id, _text(Table.opened_at), Game.seats_per_table,
-                   _text(Table.closed_at)).join(Game, Game.id == Table.game_id).where(
+        seated, SeatHold.ended_at >= since, SeatHold.ended_at < now).group_by(Table.game_id, ended)
+    spans = select(literal(2), Table.game_id, _text(Table.opened_at), _text(Table.closed_at),
+                   Game.seats_per_table, literal(0)).join(Game, Game.id == Table.game_id).where(
         Table.room_id == room_id, Table.opened_at < now,
         or_(Table.closed_at.is_(None), Table.closed_at > since))
-    offers = select(literal(3), Table.game_id, SeatHold.outcome, func.count(),
-                    cast(literal(None), String)).join(Table, Table.id == SeatHold.table_id).where(
+    offers = select(literal(3), Table.game_id, SeatHold.outcome, _NONE, func.count(), literal(0)).select_from(
+        SeatHold).join(Table, Table.id == SeatHold.table_id).where(
         Table.room_id == room_id, SeatHold.kind == OFFER, SeatHold.entry_id.is_not(None),
         SeatHold.ended_at >= since, SeatHold.ended_at < now,
         SeatHold.outcome.in_(("claimed", *_NO_SHOW))).group_by(Table.game_id, SeatHold.outcome)
-    return union_all(openings, spans, offers)
+    started = func.substr(_text(SeatHold.started_at), 1, 13)
+    sat = select(literal(4), Table.game_id, started, _NONE, func.count(), literal(0)).select_from(
+        SeatHold).join(Table, Table.id == SeatHold.table_id).where(
+        seated, SeatHold.started_at >= since, SeatHold.started_at < now).group_by(Table.game_id, started)
+    live = select(literal(5), Table.game_id, _NONE, _NONE, func.count(), literal(0)).select_from(
+        SeatHold).join(Table, Table.id == SeatHold.table_id).where(
+        seated, SeatHold.started_at < since, or_(SeatHold.ended_at.is_(None), SeatHold.ended_at >= since)
+    ).group_by(Table.game_id)
+    return union_all(left, spans, offers, sat, live)
 
 
 def _utc(text: str) -> datetime:
@@ -122,27 +133,44 @@ def _utc(text: str) -> datetime:
     return datetime.fromisoformat(text[:19]).replace(tzinfo=UTC)
 
 
+@dataclass
+class _Game:
+    """A game's rows of the history statement, gathered before they are counted."""
+
+    tally: Tally = field(default_factory=Tally)
+    live: int = 0  # players seated as the window began
+    moves: dict[datetime, int] = field(default_factory=dict)  # by hour: seated less those who left
+
+
 def read_tallies(session: Session, room_id: int, now: datetime) -> tuple[str, dict[int, Tally]]:
     """The room's time zone and its games' last ``HISTORY_WEEKS`` as counts: two statements (the
-    time zone, then ``_history_statement``)."""
+    time zone, then ``_history_statement``). Player-hours seated are rebuilt hour by hour from
+    who sat down and who left (``Tally.add_seated_counts``), so no seat's rows are read."""
     timezone = session.scalar(select(Room.timezone).where(Room.id == room_id))
     if timezone is None:
         raise NotFound(f"room {room_id}")
     tz = ZoneInfo(timezone)
     since = now - timedelta(weeks=HISTORY_WEEKS)
-    tallies: dict[int, Tally] = {}
-    for what, game_id, at, n, until in session.execute(_history_statement(room_id, since, now)):
-        tally = tallies.setdefault(game_id, Tally())
-        if what == 1:
-            tally.add_openings(_utc(at), tz, int(n))
+    games: dict[int, _Game] = {}
+    for what, game_id, at, until, n, m in session.execute(_history_statement(room_id, since, now)):
+        game = games.setdefault(game_id, _Game())
+        if what in (1, 4):
+            hour = _utc(at)
+            game.moves[hour] = game.moves.get(hour, 0) + (int(n) if what == 4 else -int(n))
+            if what == 1:
+                game.tally.add_left(hour, tz, int(m))
         elif what == 2:
-            opened = _utc(at)
-            if opened >= since:  # a new table's seats open with it
-                tally.add_openings(opened, tz, int(n))
-            tally.add_exposure(max(opened, since), now if until is None else min(_utc(until), now), tz)
+            start = _utc(at)
+            if start >= since:  # a new table's seats open with it
+                game.tally.add_new_table(start, tz, int(n))
+            game.tally.add_tables(max(start, since), now if until is None else min(_utc(until), now), tz)
+        elif what == 3:
+            game.tally.add_offers(int(n), int(n) if at == "claimed" else 0)
         else:
-            tally.add_offers(int(n), int(n) if at == "claimed" else 0)
-    return timezone, tallies
+            game.live = int(n)
+    for game in games.values():
+        game.tally.add_seated_counts(since, now, tz, game.live, game.moves)
+    return timezone, {game_id: game.tally for game_id, game in games.items()}
 
 
 def read_history(session: Session, room_id: int, now: datetime) -> History:
@@ -151,31 +179,33 @@ def read_history(session: Session, room_id: int, now: datetime) -> History:
     room = Tally()
     for tally in tallies.values():
         room.merge(tally)
-    prior = overall_rate(room, DEFAULT_RATE)
+    prior = room_prior(room)
     return History(now, timezone, {game_id: fit(tally, prior) for game_id, tally in tallies.items()},
-                   fit(room, DEFAULT_RATE), room.seen >= MIN_OPENINGS)
+                   fit(room, prior), room.seen >= MIN_OPENINGS)
 
 
 # ---- estimates ---------------------------------------------------------------------------------
 
 
 @lru_cache(maxsize=4096)
-def _estimate(rates: Rates, ahead: int, tables: int, open_now: int, at: datetime, timezone: str
-              ) -> Estimate | None:
-    return estimate(rates, ahead, tables, open_now, at, ZoneInfo(timezone))
+def _estimate(rates: Rates, ahead: int, tables: int, seats: int, open_now: int, at: datetime,
+              timezone: str) -> Estimate | None:
+    return estimate(rates, ahead, tables, open_now, at, ZoneInfo(timezone), seats)
 
 
 def _bucket(now: datetime) -> datetime:
     return now - (now - _EPOCH) % BUCKET
 
 
-def typical_for(history: History, game_id: int, waiting: int, tables: int, open_now: int,
+def typical_for(history: History, game_id: int, waiting: int, tables: int, seats: int, open_now: int,
                 now: datetime) -> Estimate | None:
     """The wait of a new player joining the game now, behind the ``waiting`` entries of its lists
-    (R13); None while the room has too little history or the game no table running."""
+    (R13), with ``tables`` of ``seats`` running; None while the room has too little history or the
+    game no table running."""
     if not history.enough:
         return None
-    return _estimate(history.rates(game_id), waiting, tables, open_now, _bucket(now), history.timezone)
+    return _estimate(history.rates(game_id), waiting, tables, seats, open_now, _bucket(now),
+                     history.timezone)
 
 
 # the game's line now: its tables running and their free seats (neither seated nor called)
@@ -203,7 +233,7 @@ def typical_wait(session: Session, cache: WaitsCache, room_id: int, game_id: int
     if row[1] is None:
         raise NotFound(f"game {game_id}")
     return typical_for(cache.history(session, room_id, now), game_id, int(row[3]), int(row[0]),
-                       _free(row), now)
+                       int(row[1]), _free(row), now)
 
 
 def _free(row: Any) -> int:
@@ -218,7 +248,8 @@ def estimate_at(session: Session, cache: WaitsCache, room_id: int, game_id: int,
     if row[1] is None:
         raise NotFound(f"game {game_id}")
     history = cache.history(session, room_id, now)
-    return _estimate(history.rates(game_id), ahead, int(row[0]), _free(row), _bucket(now), history.timezone)
+    return _estimate(history.rates(game_id), ahead, int(row[0]), int(row[1]), _free(row), _bucket(now),
+                     history.timezone)
 
 
 def estimate_for_entry(session: Session, cache: WaitsCache, entry_id: int, now: datetime
@@ -240,5 +271,5 @@ def estimate_for_entry(session: Session, cache: WaitsCache, entry_id: int, now: 
     tables, seats, held = _line(entry.game_id)
     row = session.execute(select(tables, seats, held, ahead)).one()
     history = cache.history(session, entry.room_id, now)
-    return _estimate(history.rates(entry.game_id), int(row[3]), int(row[0]), _free(row), _bucket(now),
-                     history.timezone)
+    return _estimate(history.rates(entry.game_id), int(row[3]), int(row[0]), int(row[1]), _free(row),
+                     _bucket(now), history.timezone)

@@ -38,9 +38,12 @@ def test_issue21_history_counts_seats_opened_table_hours_and_offers(room, sessio
     _tz, tallies = waits.read_tallies(session, room.room.id, now + 120 * M)
     tally = tallies[game.id]
     first, second = hour_of_week(now, UTC_ZONE), hour_of_week(now + 60 * M, UTC_ZONE)
-    assert tally.openings[first] == 9 + 2  # the new table's seats, and the two who left
-    assert tally.exposure[first] == 1.0 and tally.exposure[second] == 1.0
-    assert sum(tally.exposure) == 2.0
+    assert tally.new_seats[first] == 9 and tally.left[first] == 2  # the new table, the two who left
+    assert tally.table_hours[first] == 1.0 and tally.table_hours[second] == 1.0
+    assert sum(tally.table_hours) == 2.0
+    # rebuilt by the hour: 8 sat down and 2 left in the first (its change counted for half of
+    # it), Ann sat down in the second
+    assert tally.seat_hours[first] == (8 - 2) / 2 and tally.seat_hours[second] == 6 + 1 / 2
     assert (tally.offers, tally.claimed) == (2, 1)  # Ann claimed, Bob declined (a no-show, R22)
 
 
@@ -49,9 +52,9 @@ def test_issue21_fitted_rate_of_the_hour_is_above_a_quiet_hour(room, session, no
     history = waits.read_history(session, room.room.id, now + 120 * M)
     rates = history.rates(game.id)
     busy, quiet = hour_of_week(now, UTC_ZONE), hour_of_week(now + 120 * M, UTC_ZONE)
-    assert rates.per_table[busy] > rates.per_table[quiet]
+    assert rates.leave[busy] > rates.leave[quiet] and rates.new[busy] > rates.new[quiet]
     assert 0 < rates.show < 1
-    assert not history.enough  # 13 seats opened: too little history to show a figure
+    assert not history.enough  # 4 players left: too little history to show a figure
 
 
 def test_issue21_history_read_is_two_statements_whatever_its_size(room, session, now, connection):
