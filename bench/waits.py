@@ -95,7 +95,7 @@ class Player:
 @dataclass
 class Table:
     seated: set[int] = field(default_factory=set)
-    offered: dict[int, int] = field(default_factory=dict)  # pid -> seat count held for them
+    offered: dict[int, float] = field(default_factory=dict)  # pid -> when their seat was called
     opened: float = 0.0
 
 
@@ -192,8 +192,8 @@ class Room:
         self._count_tables(game, now)
         table = game.tables[t]
         player = self.players[pid - 1]
-        del table.offered[pid]
-        game.tally.add_offers(1, int(player.shows))
+        called = table.offered.pop(pid)
+        game.tally.add_offers(1, int(player.shows), called - player.joined)
         if player.shows:
             self._sit(game, t, player, now)
         self._fill(game, now)
@@ -228,7 +228,7 @@ class Room:
             t = min((i for i, tb in enumerate(game.tables) if SEATS - len(tb.seated) - len(tb.offered) > 0),
                     key=lambda i: len(game.tables[i].seated))
             player = game.waiting.pop(0)
-            game.tables[t].offered[player.pid] = 1
+            game.tables[t].offered[player.pid] = now
             player.shows = player.shows and now - player.joined < player.patience
             delay = self.r.uniform(0.5, 2.5) if player.shows else CLAIM_MINUTES
             self.push(now + delay, "answer", g, t, player.pid)

@@ -19,6 +19,7 @@ Plain Python (no Flask, no SQLAlchemy); ``roomops.waits.services`` feeds it the 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from statistics import NormalDist
@@ -29,6 +30,10 @@ PSEUDO_HOURS = 3.0  # table-hours of the wider rate each narrower rate is shrunk
 PSEUDO_SEAT_HOURS = 27.0  # and player-hours (three full tables' hour)
 PRIOR_OFFERS = 10.0  # offers of the prior show rate the learned one is shrunk with
 PRIOR_SHOW = 0.85  # share of offers claimed in a room with no history yet
+CALL_BUCKET = 15  # minutes: offers are counted by how long their player had waited, in these steps
+CALL_BUCKETS = 9  # the last one takes every longer wait (counted at its start plus half a step)
+PATIENCES = (30.0, 45.0, 60.0, 90.0, 120.0, 180.0, 240.0, 360.0, 600.0, math.inf)  # minutes, tried
+MIN_CALLS = 30  # a game with fewer offers takes the room's patience
 DEFAULT_LEAVE = 0.3  # seated players leaving per player-hour in a room with no history yet
 DEFAULT_NEW = 0.2  # new tables' seats per table-hour in a room with no history yet
 MIN_OPENINGS = 30  # a room with fewer seats opened has too little history to show a figure
@@ -78,8 +83,8 @@ class Tally:
     seat_hours: list[float] = field(default_factory=_zeros)
     new_seats: list[float] = field(default_factory=_zeros)
     table_hours: list[float] = field(default_factory=_zeros)
-    offers: int = 0
-    claimed: int = 0
+    called: list[float] = field(default_factory=lambda: [0.0] * CALL_BUCKETS)  # offers made ...
+    answered: list[float] = field(default_factory=lambda: [0.0] * CALL_BUCKETS)  # ... and claimed
 
     def add_left(self, at: datetime, tz: ZoneInfo, n: int = 1) -> None:
         self.left[hour_of_week(at, tz)] += n
@@ -109,15 +114,25 @@ class Tally:
             seated += change
             at = step
 
-    def add_offers(self, offers: int, claimed: int) -> None:
-        self.offers += offers
-        self.claimed += claimed
+    def add_offers(self, offers: int, claimed: int, waited: float = 0.0) -> None:
+        """``offers`` made to players who had waited ``waited`` minutes, ``claimed`` of them."""
+        bucket = min(CALL_BUCKETS - 1, int(waited // CALL_BUCKET))
+        self.called[bucket] += offers
+        self.answered[bucket] += claimed
+
+    @property
+    def offers(self) -> int:
+        return round(sum(self.called))
+
+    @property
+    def claimed(self) -> int:
+        return round(sum(self.answered))
 
     def merge(self, other: Tally) -> None:
         for mine, theirs in ((self.left, other.left), (self.seat_hours, other.seat_hours),
-                             (self.new_seats, other.new_seats), (self.table_hours, other.table_hours)):
+                             (self.new_seats, other.new_seats), (self.table_hours, other.table_hours),
+                             (self.called, other.called), (self.answered, other.answered)):
             mine[:] = [a + b for a, b in zip(mine, theirs, strict=True)]
-        self.add_offers(other.offers, other.claimed)
 
     @property
     def seen(self) -> int:
@@ -132,17 +147,24 @@ class Prior:
     leave: float = DEFAULT_LEAVE
     new: float = DEFAULT_NEW
     show: float = PRIOR_SHOW
+    patience: float = math.inf
 
 
 @dataclass(frozen=True)
 class Rates:
     """Fitted, for each hour of the week: how often a seated player leaves (per player-hour) and
     how many new tables' seats open per table running (per table-hour); and the share of offers
-    claimed."""
+    claimed by a player who has just joined (``show``), falling the longer they wait (players give
+    up: ``show_at``)."""
 
     leave: tuple[float, ...]
     new: tuple[float, ...]
     show: float
+    patience: float = math.inf  # minutes: the share claimed falls by e in this time
+
+    def show_at(self, waited: float) -> float:
+        """The share of offers claimed by players who have waited ``waited`` minutes."""
+        return self.show * math.exp(-waited / self.patience)
 
     def per_table(self, how: int, seats: int) -> float:
         """Seats opening per hour at a full table of ``seats`` (full: somebody is waiting)."""
@@ -169,11 +191,35 @@ def _by_hour(counts: list[float], hours: list[float], overall: float, pseudo: fl
     return tuple(_shrunk(counts[i], hours[i], by_day_hour[i % 24], pseudo) for i in range(HOURS))
 
 
+def _waited(bucket: int) -> float:
+    return (bucket + 0.5) * CALL_BUCKET
+
+
+def _fit_show(tally: Tally, prior: Prior) -> tuple[float, float]:
+    """(show, patience): the share claimed at no wait and the minutes it takes to fall by e, the
+    pair most likely to give the offers claimed at each wait (patience from ``PATIENCES``, no
+    decay first, so it wins a tie; the prior's with fewer than ``MIN_CALLS`` offers), the share
+    then shrunk towards the prior's."""
+    tried = PATIENCES[::-1] if tally.offers >= MIN_CALLS else (prior.patience,)
+    best = (-math.inf, prior.patience, 1.0)  # (how likely, patience, the offers' reach at it)
+    for patience in tried:
+        decay = [math.exp(-_waited(b) / patience) for b in range(CALL_BUCKETS)]
+        reach = sum(c * d for c, d in zip(tally.called, decay, strict=True))
+        show = min(0.999, sum(tally.answered) / reach) if reach else prior.show
+        likely = sum(a * math.log(max(show * d, 1e-9)) + (c - a) * math.log(max(1 - show * d, 1e-9))
+                     for c, a, d in zip(tally.called, tally.answered, decay, strict=True))
+        if likely > best[0] + 1e-9:
+            best = (likely, patience, reach)
+    _likely, patience, reach = best
+    return min(0.999, _shrunk(sum(tally.answered), reach, prior.show, PRIOR_OFFERS)), patience
+
+
 def room_prior(room: Tally) -> Prior:
     """The room's overall figures (all its games' tallies merged), shrunk towards the defaults."""
+    show, patience = _fit_show(room, Prior())
     return Prior(_shrunk(sum(room.left), sum(room.seat_hours), DEFAULT_LEAVE, PSEUDO_SEAT_HOURS),
                  _shrunk(sum(room.new_seats), sum(room.table_hours), DEFAULT_NEW, PSEUDO_HOURS),
-                 _shrunk(room.claimed, room.offers, PRIOR_SHOW, PRIOR_OFFERS))
+                 show, patience)
 
 
 def fit(tally: Tally, prior: Prior | None = None) -> Rates:
@@ -184,7 +230,7 @@ def fit(tally: Tally, prior: Prior | None = None) -> Rates:
     new = _shrunk(sum(tally.new_seats), sum(tally.table_hours), prior.new, PSEUDO_HOURS)
     return Rates(_by_hour(tally.left, tally.seat_hours, leave, PSEUDO_SEAT_HOURS),
                  _by_hour(tally.new_seats, tally.table_hours, new, PSEUDO_HOURS),
-                 _shrunk(tally.claimed, tally.offers, prior.show, PRIOR_OFFERS))
+                 *_fit_show(tally, prior))
 
 
 def estimate(rates: Rates, ahead: int, tables: int, open_now: int, now: datetime, tz: ZoneInfo,
@@ -194,13 +240,43 @@ def estimate(rates: Rates, ahead: int, tables: int, open_now: int, now: datetime
     desk's call)."""
     if tables <= 0:
         return None
-    needed = _needed(ahead, rates.show, open_now)
-    if needed[-1][0] == 0:
+    if ahead + 1 <= open_now:
         return Estimate(*SIT_MINUTES)
-    hours = _hourly_mass(rates, tables, seats, now, tz)
-    low, median, high = (_minutes(hours, _mass_quantile(needed, q)) + sit
-                         for q, sit in zip(QUANTILES, SIT_MINUTES, strict=True))
+    mass = _Mass(_hourly_mass(rates, tables, seats, now, tz))
+
+    def seated_by(minutes: float) -> float:
+        needed = _needed(ahead, rates.show_at(minutes), open_now)
+        m = mass(minutes)
+        return sum(_seated_by(needed, m * f) for f in _FACTORS) / len(_FACTORS)
+    low, median, high = (_quantile(seated_by, q) + sit for q, sit in zip(QUANTILES, SIT_MINUTES, strict=True))
     return Estimate(low, median, high)
+
+
+def _quantile(cdf: Callable[[float], float], q: float) -> float:
+    """The minutes by which ``cdf`` reaches ``q`` (the horizon at most), by bisection."""
+    lo, hi = 0.0, HORIZON_HOURS * 60.0
+    if cdf(hi) < q:
+        return hi
+    for _ in range(22):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if cdf(mid) < q else (lo, mid)
+    return hi
+
+
+class _Mass:
+    """The openings expected from now to a number of minutes ahead, from the hourly stretches."""
+
+    def __init__(self, hours: list[tuple[float, float]]) -> None:
+        self.hours = hours
+
+    def __call__(self, minutes: float) -> float:
+        left, total = minutes / 60, 0.0
+        for span, m in self.hours:
+            if left <= span:
+                return total + m * left / span
+            total += m
+            left -= span
+        return total
 
 
 def _needed(ahead: int, show: float, open_now: int) -> list[tuple[int, float]]:
@@ -247,21 +323,6 @@ def _seated_by(needed: list[tuple[int, float]], m: float) -> float:
     return total
 
 
-def _mass_quantile(needed: list[tuple[int, float]], q: float) -> float:
-    """The expected number of openings (``m``) by which the player is seated with probability ``q``,
-    the rate's uncertainty (``SPREAD``) included."""
-    def cdf(m: float) -> float:
-        return sum(_seated_by(needed, m * f) for f in _FACTORS) / len(_FACTORS)
-    hi = 1.0 + needed[-1][0]
-    while cdf(hi) < q:
-        hi *= 2
-    lo = 0.0
-    for _ in range(30):
-        mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if cdf(mid) < q else (lo, mid)
-    return hi
-
-
 def _hourly_mass(rates: Rates, tables: int, seats: int, now: datetime, tz: ZoneInfo
                  ) -> list[tuple[float, float]]:
     """(hours, expected openings) of each stretch from ``now`` up to the horizon, cut at the hours."""
@@ -273,17 +334,6 @@ def _hourly_mass(rates: Rates, tables: int, seats: int, now: datetime, tz: ZoneI
         out.append((span, span * tables * rates.per_table(hour_of_week(at, tz), seats)))
         at = step
     return out
-
-
-def _minutes(hours: list[tuple[float, float]], mass: float) -> float:
-    """When the expected openings from now reach ``mass``, in minutes (the horizon at most)."""
-    elapsed = 0.0
-    for span, m in hours:
-        if m >= mass:
-            return 60 * (elapsed + span * mass / m)
-        mass -= m
-        elapsed += span
-    return 60 * elapsed
 
 
 def _round(minutes: float) -> int:

@@ -21,8 +21,11 @@ from functools import lru_cache
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import String, and_, case, cast, func, literal, or_, select, union_all
+from sqlalchemy import Float, String, and_, case, cast, func, literal, or_, select, union_all
+from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.orm import Session
+from sqlalchemy.sql.compiler import SQLCompiler
+from sqlalchemy.sql.functions import FunctionElement
 
 from roomops.errors import NotFound
 from roomops.games.models import Game, Table
@@ -30,6 +33,8 @@ from roomops.lists.models import ListEntry
 from roomops.rooms.models import Room
 from roomops.seating.models import OFFER, SEATED, SeatHold
 from roomops.waits.model import (
+    CALL_BUCKET,
+    CALL_BUCKETS,
     MIN_OPENINGS,
     Estimate,
     Rates,
@@ -96,11 +101,37 @@ def _text(column: Any) -> Any:
 _NONE = cast(literal(None), String)
 
 
+class MinutesBetween(FunctionElement[float]):
+    """Minutes from one stored time to another, in each database's own arithmetic."""
+
+    type = Float()
+    inherit_cache = True
+
+
+@compiles(MinutesBetween, "sqlite")
+def _minutes_sqlite(element: MinutesBetween, compiler: SQLCompiler, **kw: Any) -> str:
+    start, end = (compiler.process(c, **kw) for c in element.clauses)
+    return f"((julianday({end}) - julianday({start})) * 1440.0)"
+
+
+@compiles(MinutesBetween, "postgresql")
+def _minutes_postgresql(element: MinutesBetween, compiler: SQLCompiler, **kw: Any) -> str:
+    start, end = (compiler.process(c, **kw) for c in element.clauses)
+    return f"(EXTRACT(EPOCH FROM ({end} - {start})) / 60.0)"
+
+
+def _call_bucket(minutes: Any) -> Any:
+    """Which ``CALL_BUCKET`` step a wait falls in, the last taking every longer one."""
+    return case(*((minutes < (b + 1) * CALL_BUCKET, b) for b in range(CALL_BUCKETS - 1)),
+                else_=CALL_BUCKETS - 1)
+
+
 def _history_statement(room_id: int, since: datetime, now: datetime) -> Any:
     """Rows of (what, game, at, until, n, m), each ``at`` the database's text of a time or its hour:
     1 seated players who left in an hour (``n``; ``m`` of them not as their table closed, R19: the
     seats that opened); 2 a table's span (opened ``at``, closed ``until``, ``n`` seats per table);
-    3 offers by outcome (``at``); 4 players seated in an hour; 5 players seated as the window began."""
+    3 offers by outcome (``at``) and how long their player had waited (``m``, in ``CALL_BUCKET``
+    steps); 4 players seated in an hour; 5 players seated as the window began."""
     seated = (SeatHold.kind == SEATED) & (Table.room_id == room_id)
     ended = func.substr(_text(SeatHold.ended_at), 1, 13)
     opened = case((or_(Table.closed_at.is_(None), SeatHold.ended_at < Table.closed_at), 1), else_=0)
@@ -112,11 +143,12 @@ def _history_statement(room_id: int, since: datetime, now: datetime) -> Any:
                    Game.seats_per_table, literal(0)).join(Game, Game.id == Table.game_id).where(
         Table.room_id == room_id, Table.opened_at < now,
         or_(Table.closed_at.is_(None), Table.closed_at > since))
-    offers = select(literal(3), Table.game_id, SeatHold.outcome, _NONE, func.count(), literal(0)).select_from(
-        SeatHold).join(Table, Table.id == SeatHold.table_id).where(
-        Table.room_id == room_id, SeatHold.kind == OFFER, SeatHold.entry_id.is_not(None),
-        SeatHold.ended_at >= since, SeatHold.ended_at < now,
-        SeatHold.outcome.in_(("claimed", *_NO_SHOW))).group_by(Table.game_id, SeatHold.outcome)
+    waited = _call_bucket(MinutesBetween(ListEntry.joined_at, SeatHold.started_at))
+    offers = select(literal(3), Table.game_id, SeatHold.outcome, _NONE, func.count(), waited).select_from(
+        SeatHold).join(Table, Table.id == SeatHold.table_id).join(
+        ListEntry, ListEntry.id == SeatHold.entry_id).where(
+        Table.room_id == room_id, SeatHold.kind == OFFER, SeatHold.ended_at >= since, SeatHold.ended_at < now,
+        SeatHold.outcome.in_(("claimed", *_NO_SHOW))).group_by(Table.game_id, SeatHold.outcome, waited)
     started = func.substr(_text(SeatHold.started_at), 1, 13)
     sat = select(literal(4), Table.game_id, started, _NONE, func.count(), literal(0)).select_from(
         SeatHold).join(Table, Table.id == SeatHold.table_id).where(
@@ -165,7 +197,7 @@ def read_tallies(session: Session, room_id: int, now: datetime) -> tuple[str, di
                 game.tally.add_new_table(start, tz, int(n))
             game.tally.add_tables(max(start, since), now if until is None else min(_utc(until), now), tz)
         elif what == 3:
-            game.tally.add_offers(int(n), int(n) if at == "claimed" else 0)
+            game.tally.add_offers(int(n), int(n) if at == "claimed" else 0, int(m) * CALL_BUCKET)
         else:
             game.live = int(n)
     for game in games.values():

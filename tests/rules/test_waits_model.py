@@ -3,6 +3,7 @@ of the week, its fall-backs, and how its estimate moves with the line."""
 
 from __future__ import annotations
 
+import math
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -99,7 +100,27 @@ def test_a_quiet_hour_falls_back_to_its_hour_of_the_day_then_the_game_then_the_r
 def test_show_rate_learns_from_offers_claimed():
     tally = Tally()
     tally.add_offers(100, 60)
-    assert fit(tally).show == pytest.approx((60 + 10 * 0.85) / 110)
+    rates = fit(tally)
+    assert rates.show == pytest.approx((60 + 10 * 0.85) / 110) and rates.patience == math.inf
+
+
+def test_show_rate_falls_with_the_wait_when_players_give_up():
+    tally = Tally()
+    tally.add_offers(100, 90, waited=5)
+    tally.add_offers(100, 45, waited=95)
+    rates = fit(tally)
+    assert rates.patience < math.inf
+    assert rates.show_at(5) > 0.8 and 0.35 < rates.show_at(97.5) < 0.55
+    few = Tally()
+    few.add_offers(10, 5, waited=95)
+    assert fit(few, Prior(patience=120.0)).patience == 120.0  # too few offers: the room's
+
+
+def test_players_giving_up_ahead_shorten_a_long_wait():
+    patient = flat(1.5, 0.9)
+    leaving = Rates(patient.leave, patient.new, 0.9, patience=90.0)
+    a, b = (estimate(r, 20, 2, 0, MONDAY, UTC_ZONE) for r in (patient, leaving))
+    assert b.median < a.median
 
 
 @pytest.mark.parametrize("ahead", [0, 3, 12, 40, 150])

@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 from roomops.lists import services as lists
 from roomops.seating import offers, seats
 from roomops.waits import services as waits
-from roomops.waits.model import hour_of_week
+from roomops.waits.model import CALL_BUCKET, hour_of_week
 from tests.services.helpers import fill_table, live_offer, statements_sent
 
 M = timedelta(minutes=1)
@@ -45,6 +45,20 @@ def test_issue21_history_counts_seats_opened_table_hours_and_offers(room, sessio
     # it), Ann sat down in the second
     assert tally.seat_hours[first] == (8 - 2) / 2 and tally.seat_hours[second] == 6 + 1 / 2
     assert (tally.offers, tally.claimed) == (2, 1)  # Ann claimed, Bob declined (a no-show, R22)
+    assert (tally.called[0], tally.answered[0]) == (2, 1)  # both called as they joined
+
+
+def test_issue21_offers_counted_by_how_long_their_player_had_waited(room, session, now):
+    game = room.game(now)
+    table = room.table(now, game, "1")
+    holds = fill_table(room, session, now, game, table, free=0)
+    cid = room.player(now, "Cid")
+    lists.join(session, room.sup, now, player_id=cid.id, game_id=game.id)
+    seats.leave(session, room.sup, now + 40 * M, holds[0].id, 0)  # Cid is called after 40 minutes
+    offers.decline(session, room.sup, now + 41 * M, live_offer(session, cid.id).id)
+    session.flush()
+    tally = waits.read_tallies(session, room.room.id, now + 60 * M)[1][game.id]
+    assert tally.called[40 // CALL_BUCKET] == 1 and sum(tally.called) == 1 and tally.claimed == 0
 
 
 def test_issue21_fitted_rate_of_the_hour_is_above_a_quiet_hour(room, session, now):
