@@ -291,12 +291,14 @@ def evaluate(weeks: int, warmup_weeks: int, seed: int) -> dict[str, object]:
     # both are scored on the same players: those seated, for whom the model had a figure
     both = [p for p in players if p.guesses.get("model") is not None and p.guesses.get("naive") is not None]
     model, naive = score(both, "model"), score(both, "naive")
+    queued = [p for p in both if p.ahead > 0]  # those who joined behind somebody
     waits = [p.seated - p.joined for p in both if p.seated is not None]
     return {
         "weeks": weeks, "warmup_weeks": warmup_weeks, "seed": seed, "joined": len(players),
         "no_table_running": sum(1 for p in players if "model" in p.guesses and p.guesses["model"] is None),
         "median_real_wait_min": statistics.median(waits), "model": model, "naive": naive,
         "error_ratio": model["median_abs_error_min"] / naive["median_abs_error_min"],
+        "behind_somebody": {"model": score(queued, "model"), "naive": score(queued, "naive")},
     }
 
 
@@ -308,6 +310,13 @@ def lines(result: dict[str, object]) -> Iterator[str]:
            f"median real wait {result['median_real_wait_min']:.1f} min")
     yield f"{'':8} {'median abs error':>17} {'mean abs error':>15} {'inside range':>13}"
     for name, s in (("model", model), ("naive", naive)):
+        yield (f"{name:8} {s['median_abs_error_min']:>13.1f} min {s['mean_abs_error_min']:>11.1f} min "
+               f"{s['inside_range']:>12.0%}")
+    behind = result["behind_somebody"]
+    assert isinstance(behind, dict)
+    yield f"those who joined behind somebody ({behind['model']['players']}):"
+    for name in ("model", "naive"):
+        s = behind[name]
         yield (f"{name:8} {s['median_abs_error_min']:>13.1f} min {s['mean_abs_error_min']:>11.1f} min "
                f"{s['inside_range']:>12.0%}")
     yield (f"the model's median absolute error is {result['error_ratio']:.0%} of the naive one's "
