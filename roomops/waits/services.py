@@ -131,32 +131,29 @@ def _history_statement(room_id: int, since: datetime, now: datetime) -> Any:
     1 seated players who left in an hour (``n``; ``m`` of them not as their table closed, R19: the
     seats that opened); 2 a table's span (opened ``at``, closed ``until``, ``n`` seats per table);
     3 offers by outcome (``at``) and how long their player had waited (``m``, in ``CALL_BUCKET``
-    steps); 4 players seated in an hour; 5 players seated as the window began."""
-    seated = (SeatHold.kind == SEATED) & (Table.room_id == room_id)
+    steps); 4 players seated in an hour; 5 players seated now. The seats are read by room and time
+    (the indexes of migration 0038), the players seated now through the live seats' index."""
+    in_room = (SeatHold.room_id == room_id) & (Table.id == SeatHold.table_id)
     ended = func.substr(_text(SeatHold.ended_at), 1, 13)
     opened = case((or_(Table.closed_at.is_(None), SeatHold.ended_at < Table.closed_at), 1), else_=0)
+    window_end = (SeatHold.ended_at >= since) & (SeatHold.ended_at < now)
     left = select(literal(1).label("what"), Table.game_id, ended.label("at"), _NONE.label("until"),
-                  func.count().label("n"), func.sum(opened).label("m")).select_from(SeatHold).join(
-        Table, Table.id == SeatHold.table_id).where(
-        seated, SeatHold.ended_at >= since, SeatHold.ended_at < now).group_by(Table.game_id, ended)
+                  func.count().label("n"), func.sum(opened).label("m")).where(
+        in_room, SeatHold.kind == SEATED, window_end).group_by(Table.game_id, ended)
     spans = select(literal(2), Table.game_id, _text(Table.opened_at), _text(Table.closed_at),
                    Game.seats_per_table, literal(0)).join(Game, Game.id == Table.game_id).where(
         Table.room_id == room_id, Table.opened_at < now,
         or_(Table.closed_at.is_(None), Table.closed_at > since))
     waited = _call_bucket(MinutesBetween(ListEntry.joined_at, SeatHold.started_at))
-    offers = select(literal(3), Table.game_id, SeatHold.outcome, _NONE, func.count(), waited).select_from(
-        SeatHold).join(Table, Table.id == SeatHold.table_id).join(
-        ListEntry, ListEntry.id == SeatHold.entry_id).where(
-        Table.room_id == room_id, SeatHold.kind == OFFER, SeatHold.ended_at >= since, SeatHold.ended_at < now,
+    offers = select(literal(3), Table.game_id, SeatHold.outcome, _NONE, func.count(), waited).where(
+        in_room, ListEntry.id == SeatHold.entry_id, SeatHold.kind == OFFER, window_end,
         SeatHold.outcome.in_(("claimed", *_NO_SHOW))).group_by(Table.game_id, SeatHold.outcome, waited)
     started = func.substr(_text(SeatHold.started_at), 1, 13)
-    sat = select(literal(4), Table.game_id, started, _NONE, func.count(), literal(0)).select_from(
-        SeatHold).join(Table, Table.id == SeatHold.table_id).where(
-        seated, SeatHold.started_at >= since, SeatHold.started_at < now).group_by(Table.game_id, started)
-    live = select(literal(5), Table.game_id, _NONE, _NONE, func.count(), literal(0)).select_from(
-        SeatHold).join(Table, Table.id == SeatHold.table_id).where(
-        seated, SeatHold.started_at < since, or_(SeatHold.ended_at.is_(None), SeatHold.ended_at >= since)
-    ).group_by(Table.game_id)
+    sat = select(literal(4), Table.game_id, started, _NONE, func.count(), literal(0)).where(
+        in_room, SeatHold.kind == SEATED, SeatHold.started_at >= since, SeatHold.started_at < now
+    ).group_by(Table.game_id, started)
+    live = select(literal(5), Table.game_id, _NONE, _NONE, func.count(), literal(0)).where(
+        in_room, SeatHold.kind == SEATED, SeatHold.ended_at.is_(None)).group_by(Table.game_id)
     return union_all(left, spans, offers, sat, live)
 
 
@@ -170,7 +167,7 @@ class _Game:
     """A game's rows of the history statement, gathered before they are counted."""
 
     tally: Tally = field(default_factory=Tally)
-    live: int = 0  # players seated as the window began
+    live: int = 0  # players seated now
     moves: dict[datetime, int] = field(default_factory=dict)  # by hour: seated less those who left
 
 
@@ -200,8 +197,8 @@ def read_tallies(session: Session, room_id: int, now: datetime) -> tuple[str, di
             game.tally.add_offers(int(n), int(n) if at == "claimed" else 0, int(m) * CALL_BUCKET)
         else:
             game.live = int(n)
-    for game in games.values():
-        game.tally.add_seated_counts(since, now, tz, game.live, game.moves)
+    for game in games.values():  # seated as the window began: those now, less the window's change
+        game.tally.add_seated_counts(since, now, tz, game.live - sum(game.moves.values()), game.moves)
     return timezone, {game_id: game.tally for game_id, game in games.items()}
 
 
