@@ -1,7 +1,8 @@
 """Estimated waits from the room's own history (issue 21, R10, R13, R14; docs/waits.md).
 
-Reads only. The room's history of the last ``HISTORY_WEEKS`` comes in one statement (``_HISTORY``:
-seats opened by game and hour, the tables' spans, offers by outcome), is fitted per game by
+Reads only. The room's history of the last ``HISTORY_WEEKS`` comes in one statement
+(``_history_statement``: players who sat down and left by game and hour, the tables' spans, offers
+by outcome and by how long their player had waited, the players seated now), is fitted per game by
 ``roomops.waits.model`` and kept in a ``WaitsCache`` (one per app) for ``TTL`` of the app's
 clock, so a poll never recomputes history. An estimate for a given line (places ahead, tables
 running, seats open, the five minutes it is asked in) is kept too (``_estimate``).
