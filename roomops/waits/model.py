@@ -3,17 +3,19 @@
 Plain Python (no Flask, no SQLAlchemy); ``roomops.waits.services`` feeds it the database's rows and
 ``bench/waits.py`` a simulated room's. docs/waits.md states its assumptions and its evaluation.
 
-- **What it learns** (``Tally`` -> ``fit``): how many seats open (a seated player's hold ends) per
-  hour a table of the game runs, for each of the week's 168 hours in the room's time zone, shrunk
-  towards the same hour of the day over the whole week, that towards the game's overall rate, and
-  that towards the room's (``prior``): an hour with little history borrows from the wider one, so a
-  quiet hour or a new game still gets a figure. And the share of offers claimed (the rest missed
-  or declined: no-shows, R20/R22).
-- **What it predicts** (``estimate``): seats open as a Poisson process whose rate is the fitted
-  rate of each coming hour times the tables running now. A player with ``ahead`` entries before
-  them (R13; the reserve lists, R11/R14) needs one seat for each of those who will show up
-  (binomial with the show rate) and one for themself, less the seats open now. The wait is the
-  time that many seats take to open: its 10th, 50th and 90th percentiles.
+- **What it learns** (``Tally`` -> ``fit``), for each of the week's 168 hours in the room's time
+  zone: how often a seated player leaves (per player-hour seated) and how many seats new tables
+  bring (per table-hour run), each shrunk towards the same hour of the day over the whole week,
+  that towards the game's overall rate, that towards the room's (``room_prior``): an hour with
+  little history borrows from the wider one, so a quiet hour or a new game still gets a figure.
+  And the share of calls answered (R20, R22), falling the longer the player has waited
+  (``Rates.show_at``: players give up).
+- **What it predicts** (``estimate``): with somebody waiting the tables are full, so seats open as
+  a Poisson process at the fitted rate of each coming hour times the tables running now (the rate
+  itself uncertain: a log-normal factor). A player with ``ahead`` entries before them (R13; the
+  reserve lists, R11/R14) needs one seat for each of those who answer (binomial) and one for
+  themself, less the seats open now. The wait is the time that takes: its 10th, 50th and 90th
+  percentiles, plus the walk to the seat.
 """
 
 from __future__ import annotations
