@@ -346,11 +346,12 @@ def _round(minutes: float) -> int:
 def wait_text(est: Estimate | None, seats_open: bool) -> str:
     """The board's line for a new player: "Seats open now", "Typical wait ~25 min (15-40)" (the
     median, then the 10th to 90th percentiles), "Typical wait over 3 hours", or nothing without a
-    figure (too little history, no table running)."""
-    if est is None:
-        return ""
+    figure (too little history, no table running). Seats open is a fact, not an estimate: it
+    needs no history."""
     if seats_open:
         return "Seats open now"
+    if est is None:
+        return ""
     if est.median >= LONG_MINUTES:
         return f"Typical wait over {LONG_MINUTES // 60} hours"
     low, median, high = _round(est.low), _round(est.median), _round(min(est.high, LONG_MINUTES))

@@ -37,8 +37,12 @@ def test_issue21_no_figure_while_the_room_has_too_little_history(client, room, s
     game = room.game(now)
     fill_table(room, session, now, game, room.table(now, game, "1"), free=0)
     lists.join(session, room.sup, now, player_id=room.player(now, "Ann").id, game_id=game.id)
+    other = room.game(now, variant="Omaha")
+    fill_table(room, session, now, other, room.table(now, other, "9"), free=3, prefix="O")
     session.commit()
-    assert "typical-wait" not in section(client.get("/board/main").text, game)
+    page = client.get("/board/main").text
+    assert "typical-wait" not in section(page, game)
+    assert "Seats open now" in section(page, other)  # a fact, not an estimate: no history needed
 
 
 def test_issue21_board_shows_a_typical_wait_that_grows_with_the_list(client, room, session, clock):
