@@ -24,6 +24,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from functools import lru_cache
 from statistics import NormalDist
 from zoneinfo import ZoneInfo
 
@@ -44,11 +45,11 @@ HORIZON_HOURS = 48  # an estimate never looks further ahead than this
 LONG_MINUTES = 180  # the board says "over 3 hours" from here
 SPREAD = 0.35  # how far the coming hours' rate may stray from the fitted one (log-normal sigma)
 SIT_MINUTES = (0.0, 1.0, 3.0)  # from a seat's call to sitting in it: added to (low, median, high)
-EXACT_UP_TO = 60  # seats needed: exact gamma below, Wilson-Hilferty's approximation above
+EXACT_UP_TO = 30  # seats needed: exact gamma below, Wilson-Hilferty's approximation above
 _HOUR = timedelta(hours=1)
 _WEEK = timedelta(weeks=1)
 # The rate's factor at equal-probability points of its log-normal spread (mean 1).
-_FACTORS = tuple(math.exp(SPREAD * NormalDist().inv_cdf((i + 0.5) / 9) - SPREAD ** 2 / 2) for i in range(9))
+_FACTORS = tuple(math.exp(SPREAD * NormalDist().inv_cdf((i + 0.5) / 5) - SPREAD ** 2 / 2) for i in range(5))
 
 
 def hour_of_week(at: datetime, tz: ZoneInfo) -> int:
@@ -259,7 +260,7 @@ def _quantile(cdf: Callable[[float], float], q: float) -> float:
     lo, hi = 0.0, HORIZON_HOURS * 60.0
     if cdf(hi) < q:
         return hi
-    for _ in range(22):
+    for _ in range(16):  # the horizon halved 16 times: to within 3 seconds
         mid = (lo + hi) / 2
         lo, hi = (mid, hi) if cdf(mid) < q else (lo, mid)
     return hi
@@ -284,21 +285,23 @@ class _Mass:
 def _needed(ahead: int, show: float, open_now: int) -> list[tuple[int, float]]:
     """Seats still to open before the player's, with their probabilities: one for each player
     ahead who shows up (binomial), one for the player, less those open now; at or below 0 merged."""
-    pmf = _binomial(ahead, show)
     out: dict[int, float] = {}
-    for shows, p in enumerate(pmf):
-        if p > 1e-12:
-            n = max(0, shows + 1 - open_now)
-            out[n] = out.get(n, 0.0) + p
+    for shows, p in _binomial(ahead, round(show, 3)):
+        n = max(0, shows + 1 - open_now)
+        out[n] = out.get(n, 0.0) + p
     return sorted(out.items())
 
 
-def _binomial(n: int, p: float) -> list[float]:
-    """P(k of n) for k = 0..n, in logs so a long list does not underflow."""
+@lru_cache(maxsize=8192)
+def _binomial(n: int, p: float) -> tuple[tuple[int, float], ...]:
+    """(k, P(k of n)) for the k whose chance is not negligible, in logs so a long list does not
+    underflow; kept by ``n`` and ``p`` to the thousandth (the estimate asks for the same ones
+    again and again)."""
     p = min(max(p, 1e-9), 1 - 1e-9)
-    lp, lq = math.log(p), math.log1p(-p)
-    return [math.exp(math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1) + k * lp + (n - k) * lq)
-            for k in range(n + 1)]
+    lp, lq, top = math.log(p), math.log1p(-p), math.lgamma(n + 1)
+    terms = ((k, math.exp(top - math.lgamma(k + 1) - math.lgamma(n - k + 1) + k * lp + (n - k) * lq))
+             for k in range(n + 1))
+    return tuple((k, q) for k, q in terms if q > 1e-9)
 
 
 def _seated_by(needed: list[tuple[int, float]], m: float) -> float:
@@ -316,7 +319,7 @@ def _seated_by(needed: list[tuple[int, float]], m: float) -> float:
                 below += term
                 j += 1
                 term *= m / j
-            total += p * max(0.0, 1.0 - below)
+            total += p * (1.0 - below if below < 1.0 else 0.0)
         elif m >= 700 and n <= EXACT_UP_TO:
             total += p
         else:

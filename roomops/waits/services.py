@@ -5,7 +5,7 @@ Reads only. The room's history of the last ``HISTORY_WEEKS`` comes in one statem
 by outcome and by how long their player had waited, the players seated now), is fitted per game by
 ``roomops.waits.model`` and kept in a ``WaitsCache`` (one per app) for ``TTL`` of the app's
 clock, so a poll never recomputes history. An estimate for a given line (places ahead, tables
-running, seats open, the five minutes it is asked in) is kept too (``_estimate``).
+running, seats open, the quarter hour it is asked in) is kept too (``_estimate``).
 
 - ``typical_wait``: a new player joining a game now (the board, from the rows it read anyway:
   ``typical_for``).
@@ -47,7 +47,7 @@ from roomops.waits.model import (
 
 HISTORY_WEEKS = 8
 TTL = timedelta(minutes=10)  # how long a room's fitted history is used before it is read again
-BUCKET = timedelta(minutes=5)  # estimates are worked out for the start of each such stretch
+BUCKET = timedelta(minutes=15)  # estimates are worked out for the start of each such stretch
 ROOMS = 64  # rooms whose history a cache keeps
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _NO_SHOW = ("declined", "expired")  # offers not taken up (R20, R22); a cancelled one says nothing
