@@ -33,6 +33,7 @@ from roomops.board import countdown
 from roomops.board.render import MARKUP, FragmentCache, games_html
 from roomops.board.rows import RowsCache, read_room
 from roomops.rooms.models import Room
+from roomops.waits.services import EXTENSION
 from roomops.web.health import scheduler_state
 from roomops.web.live import change_mark
 from roomops.web.money import use_room
@@ -45,7 +46,7 @@ POLL_SECONDS = 2
 PAGE_SECONDS = 12  # TV: how long each page of a large room stays up
 CACHE = "roomops.board"  # app.extensions key of the app's FragmentCache
 ROWS = "roomops.board.rows"  # and of its RowsCache
-WAITS = "roomops.waits"  # and of its WaitsCache (roomops.waits.services), the player's page's too
+WAITS = EXTENSION  # and of its WaitsCache (roomops.waits.services), the desk's and player's page's too
 WAIT_REFRESH = 15 * 60  # seconds: a board with nothing changed gets its typical waits anew this often
 POLICY_LABELS = {"full": "full names", "first_initial": "first name and initial",
                  "initials": "initials"}

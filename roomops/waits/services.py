@@ -45,6 +45,7 @@ from roomops.waits.model import (
     room_prior,
 )
 
+EXTENSION = "roomops.waits"  # the app's WaitsCache, in app.extensions (the board installs it)
 HISTORY_WEEKS = 8
 TTL = timedelta(minutes=10)  # how long a room's fitted history is used before it is read again
 BUCKET = timedelta(minutes=15)  # estimates are worked out for the start of each such stretch
