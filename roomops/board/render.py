@@ -236,7 +236,7 @@ def typical_wait(rows: GameRows, history: History, now: datetime) -> str:
     """The line of a new player joining the game now, from the rows the board read anyway: behind
     every entry of its lists (R13), with its open tables and the seats neither taken nor called."""
     game, tables, calls, entries = rows
-    seats = game[7]
+    seats = game[7]  # seats_per_table (GAME_COLUMNS)
     free = sum(seats - len(taken_seats(t[2], seats)) for t in tables) - len(calls)
     est = typical_for(history, game[0], len(entries), len(tables), seats, max(0, free), now)
     return wait_text(est, free > len(entries))
