@@ -1,10 +1,11 @@
 """The public live-games feed (R4, R40, R53, R61): each running game's stakes, buy-in, fees,
-straddle settings, tables, open seats and players waiting, for a room's website or a listing
+straddle settings, tables, open seats, players waiting and the typical wait, for a room's website or a listing
 site. No login, no player names or ids (R61: players appear only as counts).
 
 It is read from the board's own read model (``roomops.board.rows``: a fixed number of
 statements, whatever the room's size) and its words from the board's (``game_board``), so the
-feed and the wall board never disagree. Its ETag is the board's (the room's change mark): an
+feed and the wall board never disagree; the typical wait is the board's too (``roomops.waits``).
+Its ETag is the board's (the room's change mark and the quarter hour the waits are for): an
 unchanged poll costs one statement and answers 304. Any site may read it (CORS ``*``; no
 credentials are involved) and caches may keep it for ``MAX_AGE`` seconds."""
 
@@ -19,11 +20,12 @@ from werkzeug.wrappers import Response
 
 from roomops.api.views import route
 from roomops.board import countdown
-from roomops.board.render import GameBoard, absences_running, game_board
+from roomops.board.render import GameBoard, absences_running, game_board, game_wait
 from roomops.board.rows import GameRows, RowsCache, read_room
-from roomops.board.views import ROWS
+from roomops.board.views import ROWS, WAITS, etag
 from roomops.errors import NotFound
 from roomops.rooms.models import Room
+from roomops.waits.model import Estimate, wait_text
 from roomops.web.live import change_mark
 from roomops.web.money import use_room
 from roomops.web.uow import db, now
@@ -63,6 +65,16 @@ class FeedTable(BaseModel):
     open_seats: int = Field(description="seats nobody sits in or is called to (R14, R20)")
 
 
+class Wait(BaseModel):
+    """The typical wait of a player joining now, learned from the room's history (docs/waits.md)."""
+
+    text: str = Field(description="as the board says it, e.g. 'Typical wait ~25 min (15-40)'")
+    seats_open: bool = Field(description="a seat is free for a player joining now")
+    low_minutes: int | None = Field(description="10th percentile; null without a figure")
+    median_minutes: int | None
+    high_minutes: int | None
+
+
 class FeedGame(BaseModel):
     id: int
     variant: str
@@ -73,7 +85,8 @@ class FeedGame(BaseModel):
     seats_per_table: int
     tables: list[FeedTable]
     open_seats: int
-    waiting: int = Field(description="players on the game's waiting list (R10)")
+    waiting: int = Field(description="players on the game's lists (R10, R11)")
+    typical_wait: Wait
 
 
 class LiveGames(BaseModel):
@@ -82,7 +95,14 @@ class LiveGames(BaseModel):
     games: list[FeedGame] = Field(description="running games, lowest stakes first (R4)")
 
 
-def _game(rows: GameRows, board: GameBoard, currency: str) -> FeedGame:
+def _wait(est: Estimate | None, seats_open: bool) -> Wait:
+    minutes = (None, None, None) if est is None else (
+        round(est.low), round(est.median), round(est.high))
+    return Wait(text=wait_text(est, seats_open), seats_open=seats_open, low_minutes=minutes[0],
+                median_minutes=minutes[1], high_minutes=minutes[2])
+
+
+def _game(rows: GameRows, board: GameBoard, currency: str, wait: Wait) -> FeedGame:
     game = rows[0]
     (game_id, variant, small_blind, big_blind, ante, min_buyin, max_buyin, seats) = game[:8]
     allowed, max_straddles, button = game[12:15]
@@ -97,17 +117,19 @@ def _game(rows: GameRows, board: GameBoard, currency: str) -> FeedGame:
         seats_per_table=seats,
         tables=[FeedTable(name=t.name, seats=len(t.seats), seated=t.seated,
                           open_seats=len(t.open_seats)) for t in board.tables],
-        open_seats=board.open_count, waiting=len(board.waiting))
+        open_seats=board.open_count, waiting=len(rows[3]), typical_wait=wait)
 
 
 def _feed(room: Room) -> LiveGames:
     known: RowsCache = current_app.extensions[ROWS]
-    money, tz, at_ms = use_room(room), ZoneInfo(room.timezone), countdown.to_ms(now())
+    at = now()
+    money, tz, at_ms = use_room(room), ZoneInfo(room.timezone), countdown.to_ms(at)
+    history = current_app.extensions[WAITS].history(db(), room.id, at)
     games = []
     for rows in read_room(db(), room.id, known):
         live = tuple(c[3] is None or countdown.is_live(c[3], at_ms) for c in rows[2])
         board = game_board(rows, "initials", tz, money, live, absences_running(rows, at_ms))
-        games.append(_game(rows, board, room.currency))
+        games.append(_game(rows, board, room.currency, _wait(*game_wait(rows, history, at))))
     return LiveGames(room=room.name, timezone=room.timezone, games=games)
 
 
@@ -128,8 +150,7 @@ def live_games(slug: str) -> Response:
     room = db().scalar(select(Room).where(Room.slug == slug))
     if room is None:
         raise NotFound(f"no room called {slug}")
-    mark = change_mark(db(), room.id)
-    tag = f"games-{room.id}-{mark[0]}-{mark[1]}-{mark[2]}"
+    tag = "games-" + etag(room, change_mark(db(), room.id), False, now())
     if request.if_none_match.contains(tag):
         return _public(Response(status=304), tag)
     return _public(Response(_feed(room).model_dump_json(), mimetype="application/json"), tag)

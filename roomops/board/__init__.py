@@ -9,9 +9,11 @@ from flask_wtf.csrf import CSRFProtect
 def install(app: Flask, csrf: CSRFProtect) -> None:
     from roomops.board.render import FragmentCache
     from roomops.board.rows import RowsCache
-    from roomops.board.views import CACHE, ROWS, bp
+    from roomops.board.views import CACHE, ROWS, WAITS, bp
+    from roomops.waits.services import WaitsCache
 
     app.register_blueprint(bp)
     # One of each per app, shared by the server's threads: each game's rows, and its drawn HTML.
     app.extensions[ROWS] = RowsCache()
     app.extensions[CACHE] = FragmentCache()
+    app.extensions[WAITS] = WaitsCache()  # each room's fitted history (issue 21)

@@ -42,10 +42,12 @@ from roomops.board.rows import (
 from roomops.games.terms import fee_text, min_chip, natural, straddle_text
 from roomops.money import Money
 from roomops.seating.extra_seat import offerable, seat_count
+from roomops.waits.model import Estimate, wait_text
+from roomops.waits.services import History, typical_for
 
 # Bump when the games' markup changes: it is in every ETag (pollers holding an old one fetch the new
 # markup) and in every cache key.
-MARKUP = "6"
+MARKUP = "7"
 TV_LIST_ROWS = 12  # TV: entries shown per list before "and N more" (the phone shows them all)
 
 
@@ -108,6 +110,7 @@ class GameBoard:
     seats_per_table: int
     tables: list[TableBoard]
     waiting: list[Place]
+    wait: str = ""  # the typical wait of a player joining now (issue 21, roomops.waits)
 
     @property
     def open_count(self) -> int:
@@ -203,9 +206,10 @@ def _table(name: str, seated: int, away: list[Away], calls: dict[int, Call], sea
 
 
 def game_board(rows: GameRows, policy: str, tz: ZoneInfo, money: Money, live: tuple[bool, ...],
-               running: tuple[bool, ...]) -> GameBoard:
+               running: tuple[bool, ...], wait: str = "") -> GameBoard:
     """One game as the board shows it; ``live[i]`` says whether the i-th call is still live (R22),
-    ``running[i]`` whether the i-th absence is still running (R24, ``absences_running``)."""
+    ``running[i]`` whether the i-th absence is still running (R24, ``absences_running``); ``wait``
+    the typical wait's line (``typical_wait``)."""
     game, tables, calls, entries = rows
     (game_id, variant, small_blind, big_blind, ante, min_buyin, max_buyin, seats_per_table, fee_kind,
      time_fee, rake_bp, rake_cap, straddle_allowed, max_straddles, button_straddle,
@@ -243,24 +247,48 @@ def game_board(rows: GameRows, policy: str, tz: ZoneInfo, money: Money, live: tu
         tables=[_table(name, seated, away.get(table_id, []), calls_at.get(table_id, {}), seats_per_table,
                        policy, tz, money, places(table_id), entry_names, names.get(feeds or 0), behind)
                 for table_id, name, seated, _a, feeds, behind in sorted(tables, key=lambda t: natural(t[1]))],
-        waiting=places(None))
+        waiting=places(None), wait=wait)
+
+
+def game_wait(rows: GameRows, history: History, now: datetime) -> tuple[Estimate | None, bool]:
+    """The wait of a new player joining the game now, from the rows the board read anyway:
+    behind every entry of its lists (R13), with its open tables and the seats that may be offered
+    (neither taken nor called, and none while a table is at or over its count: R4, R14); and
+    whether a seat is open for them at once."""
+    game, tables, calls, entries = rows
+    seats = game[7]  # seats_per_table (GAME_COLUMNS)
+    called: dict[int, set[int]] = {}
+    for call in calls:
+        called.setdefault(call[0], set()).add(call[1])
+    free = sum(len(offerable(seats, set(taken_seats(t[2], seats + 1)) | called.get(t[0], set())))
+               for t in tables)
+    est = typical_for(history, game[0], len(entries), len(tables), seats, free, now)
+    return est, free > len(entries)
+
+
+def typical_wait(rows: GameRows, history: History, now: datetime) -> str:
+    """The board's line for a player joining the game now (``game_wait`` in words)."""
+    return wait_text(*game_wait(rows, history, now))
 
 
 # ---- the games of a room, from the cache where it can -----------------------------------------
 
 
 def games_html(room_games: list[GameRows], room_id: int, policy: str, timezone: str, money: Money,
-               now_ms: int, cache: FragmentCache) -> Markup:
-    """Every game's section as served at ``now_ms``: from the cache, or drawn and cached."""
+               now: datetime, cache: FragmentCache, history: History) -> Markup:
+    """Every game's section as served at ``now``: from the cache, or drawn and cached."""
     parts = []
+    now_ms = countdown.to_ms(now)
     for rows in room_games:
         live = tuple(call[3] is None or countdown.is_live(call[3], now_ms) for call in rows[2])
         running = absences_running(rows, now_ms)
-        key = (MARKUP, room_id, policy, timezone, money, rows, live, running)
+        wait = typical_wait(rows, history, now)
+        key = (MARKUP, room_id, policy, timezone, money, rows, live, running, wait)
         game = cache.get(key)
         if game is None:
             game = Timed.of(current_app.jinja_env.get_template("board/_game.html").render(
-                g=game_board(rows, policy, ZoneInfo(timezone), money, live, running), tv_rows=TV_LIST_ROWS))
+                g=game_board(rows, policy, ZoneInfo(timezone), money, live, running, wait),
+                tv_rows=TV_LIST_ROWS))
             cache.put(key, game)
         parts.append(game.at(now_ms))
     return Markup("".join(parts))

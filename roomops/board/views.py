@@ -34,6 +34,7 @@ from roomops.board.qr import qr_svg
 from roomops.board.render import MARKUP, FragmentCache, games_html
 from roomops.board.rows import RowsCache, read_room
 from roomops.rooms.models import Room
+from roomops.waits.services import EXTENSION
 from roomops.web.health import scheduler_state
 from roomops.web.live import change_mark
 from roomops.web.money import use_room
@@ -46,6 +47,8 @@ POLL_SECONDS = 2
 PAGE_SECONDS = 12  # TV: how long each page of a large room stays up
 CACHE = "roomops.board"  # app.extensions key of the app's FragmentCache
 ROWS = "roomops.board.rows"  # and of its RowsCache
+WAITS = EXTENSION  # and of its WaitsCache (roomops.waits.services), the desk's and player's page's too
+WAIT_REFRESH = 15 * 60  # seconds: a board with nothing changed gets its typical waits anew this often
 POLICY_LABELS = {"full": "full names", "first_initial": "first name and initial",
                  "initials": "initials"}
 
@@ -65,17 +68,20 @@ def _games(session: Session, room: Room, at: datetime) -> Markup:
     """The room's games as shown at ``at`` (countdowns included)."""
     cache: FragmentCache = current_app.extensions[CACHE]
     known: RowsCache = current_app.extensions[ROWS]
+    history = current_app.extensions[WAITS].history(session, room.id, at)
     return games_html(read_room(session, room.id, known), room.id, room.display_name, room.timezone,
-                      use_room(room), countdown.to_ms(at), cache)
+                      use_room(room), at, cache, history)
 
 
 # ---- change mark and ETag ---------------------------------------------------------------------
 
 
-def etag(room: Room, mark: tuple[int, int, int], late: bool) -> str:
+def etag(room: Room, mark: tuple[int, int, int], late: bool, at: datetime) -> str:
     """``late``: the sweep is late, so the board says its times may be (the page is redrawn when
-    that changes)."""
-    return f"board-{room.id}-{mark[0]}-{mark[1]}-{mark[2]}-m{MARKUP}{'-late' if late else ''}"
+    that changes). The stretch of ``WAIT_REFRESH`` that ``at`` is in: the typical waits follow the
+    hours of the week and the history they learn from, not only the floor's changes."""
+    stretch = countdown.to_ms(at) // (WAIT_REFRESH * 1000)
+    return f"board-{room.id}-{mark[0]}-{mark[1]}-{mark[2]}-m{MARKUP}-w{stretch}{'-late' if late else ''}"
 
 
 def _stamp(resp: Response, at: datetime) -> Response:
@@ -104,7 +110,7 @@ def _page(room: Room) -> Response:
                     f"{at.astimezone(ZoneInfo(room.timezone)):%H:%M}")
     page = render_template(
         "board/page.html", head=header, games_html=_games(session, room, at), late=late,
-        etag_header=f'"{etag(room, mark, late)}"', poll=POLL_SECONDS, page_seconds=PAGE_SECONDS,
+        etag_header=f'"{etag(room, mark, late, at)}"', poll=POLL_SECONDS, page_seconds=PAGE_SECONDS,
         live_url=url_for("board.live", slug=room.slug), slug=room.slug,
         phone_url=public_url("board.room", slug=room.slug))
     return _stamp(make_response(page), at)
@@ -133,7 +139,7 @@ def live(slug: str) -> Response:
     rm = _room(slug)
     mark = change_mark(session, rm.id)
     late = scheduler_state(session, at).stale
-    tag = etag(rm, mark, late)
+    tag = etag(rm, mark, late, at)
     if request.if_none_match.contains(tag):
         resp = Response(status=304)
         resp.set_etag(tag)

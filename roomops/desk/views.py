@@ -70,7 +70,10 @@ from roomops.schemas import (
 from roomops.seating import offers, returns, seats, snapshot
 from roomops.seating.models import SeatHold
 from roomops.seating.return_rule import Requirement
+from roomops.seating.snapshot import RoomSnapshot
 from roomops.seating.suggest import apart_of
+from roomops.waits.model import wait_text
+from roomops.waits.services import EXTENSION, WaitsCache, typical_for
 from roomops.web.health import scheduler_state
 from roomops.web.money import room_money
 from roomops.web.routing import parse_id
@@ -153,12 +156,27 @@ def index() -> Response:
     snap = snapshot.load(session, current_user.room_id, at)
     sweep = scheduler_state(session, at)
     page = render_template("desk/index.html", snap=snap, poll=POLL_SECONDS, sweep=sweep,
+                           waits=_waits(session, snap, at),
                            players=_recent_players(session) if _can("floor") else [],
                            etag=_etag(snap.version, sweep), money_input=money_input,
                            from_steps=from_steps,
                            returning=_returning(session, snap),
                            buy_in_methods=[(m, method_name(m)) for m in METHODS])
     return _stamp(make_response(page), at)
+
+
+def _waits(session: Session, snap: RoomSnapshot, at: datetime) -> dict[int, str]:
+    """Issue 21: each game's typical wait for a player joining now, behind every entry of its
+    lists (R13), as the board shows it (docs/waits.md); the room's history from the app's cache."""
+    cache: WaitsCache = current_app.extensions[EXTENSION]
+    history = cache.history(session, snap.room.id, at)
+    out = {}
+    for gv in snap.games:
+        entries = len(gv.waiting) + sum(len(t.reserve) for t in gv.tables)
+        free = sum(1 for t in gv.tables for s in t.seats if s.state == "empty")
+        est = typical_for(history, gv.game.id, entries, len(gv.tables), gv.game.seats_per_table, free, at)
+        out[gv.game.id] = wait_text(est, free > entries)
+    return out
 
 
 @bp.get("/desk/fragment")
@@ -178,7 +196,8 @@ def fragment() -> Response:
         return _stamp(resp, at)
     snap = snapshot.load(session, current_user.room_id, at, version=version)
     resp = make_response(render_template("desk/_live.html", snap=snap, sweep=sweep,
-                                         returning=_returning(session, snap)))
+                                         returning=_returning(session, snap),
+                                         waits=_waits(session, snap, at)))
     resp.set_etag(tag)
     return _stamp(resp, at)
 

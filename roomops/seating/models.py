@@ -80,6 +80,9 @@ class SeatHold(Base):
         Index("ix_seat_holds_live_reserved", "table_id",
               sqlite_where=_LIVE_RESERVED, postgresql_where=_LIVE_RESERVED),
         Index("ix_seat_holds_table_ended", "table_id", "ended_at"),
+        # issue 21: the room's seats that started or ended in the last weeks (roomops.waits)
+        Index("ix_seat_holds_room_started", "room_id", "started_at"),
+        Index("ix_seat_holds_room_ended", "room_id", "ended_at"),
         # R27: a player's recent and live seats, for the return rule
         Index("ix_seat_holds_player_seated", "player_id", "ended_at",
               sqlite_where=_SEATED, postgresql_where=_SEATED),

@@ -1,0 +1,94 @@
+"""Issue 21: the board shows each game's typical wait for a player joining now, learned from the
+room's history (roomops.waits), and keeps its statement counts (docs/board.md)."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+from roomops.board.views import WAITS
+from roomops.lists import services as lists
+from roomops.seating import queries, seats
+from roomops.waits.services import TTL
+from tests.http.test_board import Statements, section
+from tests.services.helpers import fill_table, live_offer
+
+S, M = timedelta(seconds=1), timedelta(minutes=1)
+TYPICAL = re.compile(r'<p class="typical-wait">Typical wait ~(\d+) min \((\d+)-(\d+)\)</p>')
+
+
+def turnover(room, session, start, cycles, every=10 * M):
+    """A full table where, every ``every``, a player leaves and the next on the list takes the seat
+    (R14, R21): ``cycles`` seats opened and offers claimed."""
+    game = room.game(start)
+    table = room.table(start, game, "1")
+    fill_table(room, session, start, game, table, free=0)
+    at = start
+    for i, player in enumerate(room.players(start, cycles, "T")):
+        at = start + (i + 1) * every
+        lists.join(session, room.sup, at - S, player_id=player.id, game_id=game.id)
+        seats.leave(session, room.sup, at, queries.live_holds(session, [table.id])[0].id, 0)
+        seats.claim(session, room.sup, at + S, live_offer(session, player.id).id, game.min_buyin)
+    session.commit()
+    return game, table, at
+
+
+def test_issue21_no_figure_while_the_room_has_too_little_history(client, room, session, now):
+    game = room.game(now)
+    fill_table(room, session, now, game, room.table(now, game, "1"), free=0)
+    lists.join(session, room.sup, now, player_id=room.player(now, "Ann").id, game_id=game.id)
+    other = room.game(now, variant="Omaha")
+    fill_table(room, session, now, other, room.table(now, other, "9"), free=3, prefix="O")
+    session.commit()
+    page = client.get("/board/main").text
+    assert "typical-wait" not in section(page, game)
+    assert "Seats open now" in section(page, other)  # a fact, not an estimate: no history needed
+
+
+def test_issue21_board_shows_a_typical_wait_that_grows_with_the_list(client, room, session, clock):
+    game, _table, at = turnover(room, session, clock.now(), 30)
+    clock.set(at + M)
+    first = TYPICAL.search(section(client.get("/board/main").text, game))
+    assert first, "a full table and nobody waiting: the next player waits for the next seat"
+    median, low, high = map(int, first.groups())
+    assert low <= median <= high
+    assert 5 <= median <= 30  # a seat opened every ten minutes
+    for i, p in enumerate(room.players(at, 6, "W")):
+        lists.join(session, room.sup, at + (i + 1) * S, player_id=p.id, game_id=game.id)
+    session.commit()
+    later = TYPICAL.search(section(client.get("/board/main").text, game))
+    assert later and int(later.group(1)) > median  # six more ahead (R13)
+
+
+def test_issue21_board_says_seats_open_now(client, room, session, clock):
+    _game, _table, at = turnover(room, session, clock.now(), 30)
+    clock.set(at + M)
+    other = room.game(at, variant="Omaha")
+    fill_table(room, session, at, other, room.table(at, other, "9"), free=3, prefix="O")
+    session.commit()
+    assert '<p class="typical-wait">Seats open now</p>' in section(client.get("/board/main").text, other)
+
+
+def test_issue21_wait_history_costs_two_statements_once_per_ttl(app, client, room, session, clock, engine):
+    _game, _table, at = turnover(room, session, clock.now(), 30)
+    clock.set(at + M)
+
+    def page_statements():
+        with Statements(engine) as st:
+            assert client.get("/board/main").status_code == 200
+        return len(st.sql)
+    first, again = page_statements(), page_statements()
+    clock.advance(minutes=5)
+    assert (first, again, page_statements()) == (11, 9, 9)
+    clock.advance(seconds=TTL.total_seconds())
+    assert page_statements() == 11
+    assert app.extensions[WAITS].reads == 2
+
+
+def test_issue21_unchanged_poll_gets_new_waits_every_quarter_hour(client, room, session, clock):
+    _game, _table, at = turnover(room, session, clock.now(), 30)
+    clock.set(at + M)
+    tag = client.get("/board/main/live").headers["ETag"]
+    assert client.get("/board/main/live", headers={"If-None-Match": tag}).status_code == 304
+    clock.advance(minutes=15)
+    assert client.get("/board/main/live", headers={"If-None-Match": tag}).status_code == 200
