@@ -15,9 +15,9 @@ from roomops.security_log import security_event
 from roomops.web.login import unauthorized
 
 # No log-in: the wall board, the phone page, the log-in page, the load balancer's health check,
-# static files and the API's description.
+# static files, the API's description and Twilio's delivery reports (signed: roomops/web/hooks.py).
 PUBLIC = frozenset({"auth.login", "board.index", "board.room", "board.live", "health.health",
-                    "static", "api.openapi_json"})
+                    "static", "api.openapi_json", "hooks.twilio_status"})
 # Any logged-in person, whatever their roles: their own screen, account and session.
 ANY_STAFF = frozenset({"auth.root", "auth.logout", "auth.switch_room", "account.index", "account.password"})
 
