@@ -43,6 +43,7 @@ from roomops.heartbeat.rules import SweepState
 from roomops.ledger.rules import METHODS, method_name
 from roomops.lists import services as lists
 from roomops.lists.models import ListEntry
+from roomops.messages.rules import desk_label
 from roomops.playovers.services import told_to_leave
 from roomops.rooms import services as rooms
 from roomops.rooms.models import Player, Room
@@ -80,6 +81,9 @@ bp = Blueprint("desk", __name__)
 
 POLL_SECONDS = 3
 RECENT_PLAYERS = 500
+
+# R20: an offer's text as the desk reads it beside the offer ("text sent", "text failed: ...")
+bp.add_app_template_global(desk_label, "text_label")
 
 
 @bp.app_template_global("has_endpoint")

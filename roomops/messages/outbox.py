@@ -16,7 +16,7 @@ from roomops.floor.bus import after_commit
 from roomops.games.models import Game, Table
 from roomops.messages.courier import Courier, courier_of
 from roomops.messages.models import OutboxMessage
-from roomops.messages.rules import OfferText
+from roomops.messages.rules import BAD_NUMBER, NO_NUMBER, NO_PROVIDER, OfferText
 from roomops.messages.sending import send_now
 from roomops.rooms.models import Player, Room
 from roomops.rooms.twins import phone_key, region_of
@@ -24,9 +24,6 @@ from roomops.seating.models import SeatHold
 
 log = logging.getLogger("roomops.messages")
 
-NO_PROVIDER = "no text-message provider"
-NO_NUMBER = "no phone number"
-BAD_NUMBER = "phone number not readable"
 
 _OFFERS = select(SeatHold.id, SeatHold.room_id, SeatHold.player_id, SeatHold.seat_no,
                  SeatHold.deadline, Table.name.label("table_name"), Game.variant,

@@ -15,6 +15,10 @@ Channel = Literal["sms"]
 # ended before it went out; not_sent: no number, or no provider, so nothing was ever to be sent
 MessageState = Literal["queued", "sending", "sent", "delivered", "failed", "cancelled", "not_sent"]
 
+NO_PROVIDER = "no text-message provider"  # why a room without a provider texts nobody
+NO_NUMBER = "no phone number"
+BAD_NUMBER = "phone number not readable"
+
 FIRST_RETRY = timedelta(seconds=15)
 LONGEST_RETRY = timedelta(minutes=2)
 MAX_ATTEMPTS = 5
@@ -86,6 +90,6 @@ def desk_label(state: str | None, error: str | None) -> str | None:
     """How the desk reads a live offer's text (R20): "text sent", "text failed: ...", "no text:
     no phone number"; None when there is none to show (no row, or cancelled)."""
     label = _DESK.get(state or "")
-    if label is None:
+    if label is None or error == NO_PROVIDER:
         return None
     return f"{label}: {error}" if error and state in ("failed", "not_sent", "queued") else label
