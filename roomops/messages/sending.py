@@ -119,10 +119,11 @@ def claim_one(session: Session, now: datetime, message_id: int) -> tuple[str, st
 def record_sent(session: Session, now: datetime, message_id: int, attempt: int,
                 provider_id: str | None) -> None:
     """The provider took it. A delivery report that came first keeps its word."""
+    sending = M.state == "sending"
     session.execute(_update().where(M.id == message_id, M.attempts == attempt).values(
-        state=case((M.state == "sending", "sent"), else_=M.state), lease_until=None,
-        provider_id=func.coalesce(M.provider_id, provider_id), sent_at=now, last_error=None,
-        updated_at=now))
+        state=case((sending, "sent"), else_=M.state), lease_until=None,
+        provider_id=func.coalesce(M.provider_id, provider_id), sent_at=now,
+        last_error=case((sending, None), else_=M.last_error), updated_at=now))
 
 
 def record_failure(session: Session, now: datetime, message_id: int, attempt: int,
