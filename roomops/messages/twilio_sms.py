@@ -80,7 +80,8 @@ class TwilioSms:
         except TwilioRestException as exc:
             # 4xx: Twilio refused this message, and will again; 429 and 5xx: try later
             permanent = 400 <= exc.status < 500 and exc.status != 429
-            raise SendFailed(error_text(exc.code, str(exc.msg)), permanent=permanent) from exc
+            message = str(exc.msg).removeprefix("Unable to create record: ")  # the library's words
+            raise SendFailed(error_text(exc.code, message), permanent=permanent) from exc
         except (requests.RequestException, TwilioException) as exc:
             raise SendFailed(f"Twilio did not answer ({type(exc).__name__})",
                              permanent=False) from exc
