@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs
 
+from roomops.messages.settings import TwilioSettings
+
 ACCOUNT = "AC" + "0" * 31 + "1"
 TOKEN = "test-auth-token"
 FROM = "+15005550006"
@@ -110,3 +112,12 @@ def fake_twilio() -> Iterator[FakeTwilio]:
         server.shutdown()
         server.server_close()
         thread.join(5)
+
+
+def twilio_settings(url: str, **over: object) -> TwilioSettings:
+    """A provider pointed at the fake (every field given: nothing read from the environment)."""
+    values: dict[str, object] = {
+        "account_sid": ACCOUNT, "auth_token": TOKEN, "api_key_sid": "", "api_key_secret": "",
+        "from_number": FROM, "messaging_service_sid": "", "status_callback_url": "",
+        "api_base": url, "timeout_seconds": 0.5}
+    return TwilioSettings(**{**values, **over})

@@ -14,7 +14,16 @@ from roomops.messages.models import OutboxMessage
 from roomops.messages.providers import SendFailed
 from roomops.messages.settings import TwilioSettings
 from roomops.messages.twilio_sms import TwilioSms
-from tests.fake_twilio import ACCOUNT, BROKEN, FROM, REFUSED, SLOW, TOKEN, fake_twilio
+from tests.fake_twilio import (
+    ACCOUNT,
+    BROKEN,
+    FROM,
+    REFUSED,
+    SLOW,
+    TOKEN,
+    fake_twilio,
+    twilio_settings,
+)
 from tests.services.outbox_helpers import PHONE, join, messages, texted_player
 
 CALLBACK = "https://poker.example/hooks/twilio/status"
@@ -27,11 +36,7 @@ def twilio():
 
 
 def _adapter(url: str, **over) -> TwilioSms:
-    settings = TwilioSettings(**{"account_sid": ACCOUNT, "auth_token": TOKEN, "api_key_sid": "",
-                                 "api_key_secret": "", "from_number": FROM,
-                                 "messaging_service_sid": "", "status_callback_url": "",
-                                 "api_base": url, "timeout_seconds": 0.5, **over})
-    return TwilioSms(settings, CALLBACK)
+    return TwilioSms(twilio_settings(url, **over), CALLBACK)
 
 
 def test_a_text_twilio_takes(twilio):
