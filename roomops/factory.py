@@ -40,10 +40,11 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None,
                       SESSION_COOKIE_NAME="__Host-roomops" if settings.https else "roomops",
                       JSON_SORT_KEYS=False, **flask_config)
     engine = engine or make_engine(settings.database_url)
-    courier = Courier(sms_provider(settings), lambda slug: _board_address(app, slug))
+    clock = clock or SystemClock()
+    courier = Courier(sms_provider(settings), lambda slug: _board_address(app, slug), clock.now)
     app.extensions["roomops"] = Roomops(
         settings, engine, session_factory(engine, courier), session_factory(read_only(engine)),
-        clock or SystemClock(),
+        clock,
     )
     logging.getLogger("roomops").setLevel(logging.INFO)
     configure_security_log(settings.security_log)

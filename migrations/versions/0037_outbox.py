@@ -67,9 +67,12 @@ def upgrade() -> None:
                     sqlite_where=PENDING, postgresql_where=PENDING)
     # Twilio's delivery callback names the message by its SID
     op.create_index("ix_outbox_provider_id", "outbox", ["provider_id"])
+    # the desk's poll: when the room's texts last changed
+    op.create_index("ix_outbox_room_updated", "outbox", ["room_id", "updated_at"])
 
 
 def downgrade() -> None:
+    op.drop_index("ix_outbox_room_updated", "outbox")
     op.drop_index("ix_outbox_provider_id", "outbox")
     op.drop_index("ix_outbox_pending", "outbox")
     op.drop_index("uq_outbox_hold_channel", "outbox")

@@ -42,7 +42,7 @@ def sweep_once(app: Flask) -> SweepResult:
         beat(uow.session, scheduler_id(roomops.settings), uow.now, elapsed(), counts)
         uow.commit()
         # R20: texts due (retries, leases run out), after the sweep's commit and its heartbeat
-        send_due(uow.session, courier_of(uow.session).provider, uow.now)
+        send_due(uow.session, courier_of(uow.session).provider, roomops.clock.now)
     if result.expired_offers or result.no_shows or result.released_absences:
         log.info("sweep: %d offers expired, %d no-shows, %d seats released", len(result.expired_offers),
                  len(result.no_shows), len(result.released_absences))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from sqlalchemy.orm import Session
 
@@ -22,6 +23,8 @@ def _no_link(_slug: str) -> str:
 class Courier:
     provider: Provider = field(default_factory=LogOnly)
     board_link: Callable[[str], str] = _no_link  # a room's slug -> its board's public address
+    # the app's clock, read as each text changes state; None: the time of the change that queued it
+    clock: Callable[[], datetime] | None = None
 
 
 LOG_ONLY = Courier()

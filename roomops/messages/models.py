@@ -34,6 +34,7 @@ class OutboxMessage(Base):
         Index("ix_outbox_pending", "next_attempt_at",
               sqlite_where=_PENDING, postgresql_where=_PENDING),
         Index("ix_outbox_provider_id", "provider_id"),
+        Index("ix_outbox_room_updated", "room_id", "updated_at"),  # the desk's poll
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)

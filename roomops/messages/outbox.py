@@ -52,7 +52,7 @@ def _after(session: Session, courier: Courier, now: datetime, queued: list[int],
     for hold_id, reason in unsent:
         log.info("text for offer %d not sent: %s", hold_id, reason)
     if queued:
-        send_now(session, courier.provider, now, queued)
+        send_now(session, courier.provider, courier.clock or (lambda: now), queued)
 
 
 def _message(row: Any, room: Room, courier: Courier, now: datetime) -> dict[str, Any]:

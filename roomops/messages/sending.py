@@ -12,7 +12,7 @@ is never held for more than one timeout."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 
 from sqlalchemy import ColumnElement, Update, and_, case, exists, func, or_, select, update
@@ -26,6 +26,7 @@ from roomops.seating.models import SeatHold
 log = logging.getLogger("roomops.messages")
 
 M = OutboxMessage
+Clock = Callable[[], datetime]
 DUE_PER_SWEEP = 20  # at most this many per sweep: each may take the provider's timeout
 
 
@@ -45,23 +46,25 @@ def _claimable(now: datetime) -> ColumnElement[bool]:
                and_(M.state == "sending", M.lease_until <= now))
 
 
-def send_now(session: Session, provider: Provider, now: datetime, hold_ids: Sequence[int]) -> int:
-    """The texts of these offers, just committed; returns how many the provider took."""
+def send_now(session: Session, provider: Provider, clock: Clock, hold_ids: Sequence[int]) -> int:
+    """The texts of these offers, just committed; returns how many the provider took. ``clock``
+    is read at each step: a state's time is when it happened (the desk's poll keys on it)."""
     ids = list(session.scalars(select(M.id).where(M.hold_id.in_(hold_ids), M.state == "queued")
                                .order_by(M.id)))
     session.commit()
-    return _send_each(session, provider, now, ids)
+    return _send_each(session, provider, clock, ids)
 
 
-def send_due(session: Session, provider: Provider, now: datetime,
+def send_due(session: Session, provider: Provider, clock: Clock,
              limit: int = DUE_PER_SWEEP) -> int:
     """The sweep's part: texts of offers that ended or ran out are cancelled, then the due ones
     sent, oldest first; idempotent, and safe to run in several processes at once."""
+    now = clock()
     cancel_stale(session, now)
     ids = list(session.scalars(select(M.id).where(_claimable(now), M.state.in_(
         ("queued", "sending"))).order_by(M.next_attempt_at, M.id).limit(limit)))
     session.commit()
-    return _send_each(session, provider, now, ids) if provider.configured else 0
+    return _send_each(session, provider, clock, ids) if provider.configured else 0
 
 
 def cancel_stale(session: Session, now: datetime) -> int:
@@ -72,10 +75,10 @@ def cancel_stale(session: Session, now: datetime) -> int:
     return int(result.rowcount)  # type: ignore[attr-defined]  # a CursorResult for an UPDATE
 
 
-def _send_each(session: Session, provider: Provider, now: datetime, ids: list[int]) -> int:
+def _send_each(session: Session, provider: Provider, clock: Clock, ids: list[int]) -> int:
     sent = 0
     for message_id in ids:
-        outcome = _send_one(session, provider, now, message_id)
+        outcome = _send_one(session, provider, clock, message_id)
         if outcome is None:
             continue
         if not outcome:
@@ -84,10 +87,10 @@ def _send_each(session: Session, provider: Provider, now: datetime, ids: list[in
     return sent
 
 
-def _send_one(session: Session, provider: Provider, now: datetime, message_id: int) -> bool | None:
+def _send_one(session: Session, provider: Provider, clock: Clock, message_id: int) -> bool | None:
     """None: someone else had it, or its offer is over; True: sent; False: a passing failure
     (stop sending for now)."""
-    claim = claim_one(session, now, message_id)
+    claim = claim_one(session, clock(), message_id)
     session.commit()
     if claim is None:
         return None
@@ -95,11 +98,11 @@ def _send_one(session: Session, provider: Provider, now: datetime, message_id: i
     try:
         accepted = provider.send(number, body, message_id)
     except SendFailed as exc:
-        record_failure(session, now, message_id, attempt, exc)
+        record_failure(session, clock(), message_id, attempt, exc)
         session.commit()
         log.warning("text %d, attempt %d, failed: %s", message_id, attempt, exc.reason)
         return exc.permanent
-    record_sent(session, now, message_id, attempt, accepted.provider_id)
+    record_sent(session, clock(), message_id, attempt, accepted.provider_id)
     session.commit()
     return True
 
@@ -151,3 +154,10 @@ def record_report(session: Session, now: datetime, message_id: int | None, provi
         state=state, provider_id=provider_id, lease_until=None, updated_at=now,
         last_error=error if state == "failed" else None))
     return bool(result.rowcount)  # type: ignore[attr-defined]  # a CursorResult for an UPDATE
+
+
+def texts_changed(session: Session, room_id: int) -> datetime | None:
+    """When a text of the room last changed state: the desk's poll keys on it with the audit
+    trail's version, as a text's sending and delivery are not audited (docs/decisions.md). One
+    indexed statement (``ix_outbox_room_updated``)."""
+    return session.scalar(select(func.max(M.updated_at)).where(M.room_id == room_id))

@@ -51,9 +51,9 @@ def test_racing_senders_send_each_text_once(pg):
     def sender(i: int) -> int:
         with sessions() as s:
             if i % 2:
-                return sending.send_due(s, sms, T0)
+                return sending.send_due(s, sms, lambda: T0)
             # as the web process does after its commit: the texts of the offers it made
-            return sending.send_now(s, sms, T0, [m.hold_id for m in messages(s)])
+            return sending.send_now(s, sms, lambda: T0, [m.hold_id for m in messages(s)])
 
     sent = _race(4, sender)
     assert sum(sent) == TEXTS, sent

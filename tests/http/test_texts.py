@@ -76,11 +76,16 @@ def test_r20_the_desk_action_texts_the_player_after_its_commit(offered, twilio, 
     assert "text sent" in client.get("/desk/fragment").text
 
 
-def test_r20_a_signed_delivery_report_moves_the_text_on(offered, client, session, room):
+def test_r20_a_signed_delivery_report_moves_the_text_on(offered, client, session, room, clock):
+    polled = client.get("/desk/fragment")
+    assert "text sent" in polled.text
+    clock.advance(seconds=4)
     resp = _report(client, offered.id, "delivered", offered.provider_id)
     assert resp.status_code == 204, resp.text
     assert messages(session)[0].state == "delivered"
-    assert "text delivered" in client.get("/desk/fragment").text
+    # not audited, yet the desk's poll sees it: its ETag keys on the texts' last change too
+    again = client.get("/desk/fragment", headers={"If-None-Match": polled.headers["ETag"]})
+    assert again.status_code == 200 and "text delivered" in again.text
     seats = Api(client, token_for(room, session, "supervisor")).get("/room").json["games"][0][
         "tables"][0]["seats"]
     assert [s["text"] for s in seats if s["state"] == "offered"] == [

@@ -26,6 +26,11 @@ from tests.services.helpers import live_offer
 from tests.services.outbox_helpers import PHONE, FakeSms, join, messages, texted_player
 
 S = timedelta(seconds=1)
+
+
+def at_(when):
+    """A clock stopped at ``when``."""
+    return lambda: when
 TRANSIENT = SendFailed("Twilio did not answer (ReadTimeout)", permanent=False)
 
 
@@ -123,8 +128,8 @@ def test_a_lease_that_runs_out_is_sent_again(room, session, now, sms):
     join(room, session, now, game, ann)
     (msg,) = messages(session)
     sending.claim_one(session, now, msg.id)  # a sender that stopped before it sent
-    assert sending.send_due(session, sms, now + LEASE - S) == 0
-    assert sending.send_due(session, sms, now + LEASE) == 1
+    assert sending.send_due(session, sms, lambda: now + LEASE - S) == 0
+    assert sending.send_due(session, sms, lambda: now + LEASE) == 1
     (msg,) = messages(session)
     assert (msg.state, msg.attempts) == ("sent", 2) and len(sms.sent) == 1
 
@@ -135,14 +140,14 @@ def test_a_passing_failure_is_retried_with_back_off_then_fails(room, session, no
     join(room, session, now, game, ann)
     at = now
     for attempt in range(1, MAX_ATTEMPTS):
-        assert sending.send_due(session, sms, at) == 0
+        assert sending.send_due(session, sms, at_(at)) == 0
         (msg,) = messages(session)
         assert (msg.state, msg.attempts, msg.last_error) == ("queued", attempt, TRANSIENT.reason)
         assert msg.next_attempt_at == at + timedelta(seconds=min(15 * 2 ** (attempt - 1), 120))
-        assert sending.send_due(session, sms, msg.next_attempt_at - S) == 0  # not yet due
+        assert sending.send_due(session, sms, at_(msg.next_attempt_at - S)) == 0  # not yet due
         assert messages(session)[0].attempts == attempt
         at = msg.next_attempt_at
-    sending.send_due(session, sms, at)
+    sending.send_due(session, sms, lambda: at)
     (msg,) = messages(session)
     assert (msg.state, msg.attempts, msg.next_attempt_at) == ("failed", MAX_ATTEMPTS, None)
     assert sms.sent == []
@@ -152,7 +157,7 @@ def test_a_refused_number_fails_at_once(room, session, now):
     sms = FakeSms(SendFailed("not a valid phone number (Twilio 21211)", permanent=True))
     game, ann = texted_player(room, session, now)
     join(room, session, now, game, ann)
-    sending.send_due(session, sms, now)
+    sending.send_due(session, sms, lambda: now)
     (msg,) = messages(session)
     assert (msg.state, msg.attempts, msg.last_error) == (
         "failed", 1, "not a valid phone number (Twilio 21211)")
@@ -167,7 +172,7 @@ def test_a_sender_stops_at_the_first_passing_failure(room, session, now):
     room.table(now, game, "2")  # an empty table: Bob is offered a seat of his own
     join(room, session, now, game, bob)
     assert len(messages(session)) == 2
-    assert sending.send_due(session, sms, now) == 0  # the provider is down: Bob's waits
+    assert sending.send_due(session, sms, lambda: now) == 0  # the provider is down: Bob's waits
     assert [m.attempts for m in messages(session)] == [1, 0]
 
 
@@ -177,7 +182,7 @@ def test_r21_a_claimed_offer_cancels_its_text(room, session, now, sms):
     seats.claim(session, room.sup, now + S, live_offer(session, ann.id).id, game.min_buyin)
     (msg,) = messages(session)
     assert msg.state == "cancelled"
-    assert sending.send_due(session, sms, now + S) == 0 and sms.sent == []
+    assert sending.send_due(session, sms, lambda: now + S) == 0 and sms.sent == []
 
 
 def test_r22_a_declined_offer_cancels_its_text(room, session, now, sms):
@@ -191,14 +196,14 @@ def test_r22_an_offer_run_out_before_the_sweep_is_not_texted(room, session, now,
     game, ann = texted_player(room, session, now)
     join(room, session, now, game, ann)
     deadline = live_offer(session, ann.id).deadline
-    assert sending.send_due(session, sms, deadline) == 0  # expired, not yet swept
+    assert sending.send_due(session, sms, lambda: deadline) == 0  # expired, not yet swept
     assert messages(session)[0].state == "cancelled" and sms.sent == []
 
 
 def test_delivery_reports_move_the_text_forward_only(room, session, now, sms):
     game, ann = texted_player(room, session, now)
     join(room, session, now, game, ann)
-    sending.send_due(session, sms, now)
+    sending.send_due(session, sms, lambda: now)
     (msg,) = messages(session)
     sid = msg.provider_id
     assert sending.record_report(session, now, msg.id, sid, "delivered", None)
@@ -224,7 +229,7 @@ def test_a_report_before_the_send_is_recorded_keeps_its_word(room, session, now)
 def test_r20_the_desk_snapshot_shows_the_text_beside_the_offer(room, session, now, sms):
     game, ann = texted_player(room, session, now)
     join(room, session, now, game, ann)
-    sending.send_due(session, sms, now)
+    sending.send_due(session, sms, lambda: now)
     snap = load(session, room.room.id, now)
     (seat,) = [s for s in snap.games[0].tables[0].seats if s.state == "offered"]
     assert (seat.hold.text_state, seat.hold.text_error) == ("sent", None)
