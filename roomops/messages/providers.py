@@ -7,6 +7,8 @@ import logging
 from dataclasses import dataclass
 from typing import Protocol
 
+from roomops.messages.rules import NO_PROVIDER
+
 log = logging.getLogger("roomops.messages")
 
 
@@ -39,10 +41,12 @@ class Provider(Protocol):
 
 
 class LogOnly:
-    """No provider: the texts that would have gone out are logged, and marked ``not_sent``."""
+    """No provider: texts are written ``not_sent`` with the offer, and logged. One queued while
+    the deployment had a provider, and due after it was taken away, fails when the sweep comes
+    to it rather than waiting for ever."""
 
     configured = False
 
     def send(self, number: str, body: str, message_id: int) -> Accepted:
-        log.info("text %d not sent (no text-message provider): %s", message_id, body)
-        return Accepted(None)
+        log.info("text %d not sent (%s): %s", message_id, NO_PROVIDER, body)
+        raise SendFailed(NO_PROVIDER, permanent=True)

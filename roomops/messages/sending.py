@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 from datetime import datetime
+from typing import Literal
 
 from sqlalchemy import ColumnElement, Update, and_, case, exists, func, or_, select, update
 from sqlalchemy.orm import Session
@@ -64,7 +65,7 @@ def send_due(session: Session, provider: Provider, clock: Clock,
     ids = list(session.scalars(select(M.id).where(_claimable(now), M.state.in_(
         ("queued", "sending"))).order_by(M.next_attempt_at, M.id).limit(limit)))
     session.commit()
-    return _send_each(session, provider, clock, ids) if provider.configured else 0
+    return _send_each(session, provider, clock, ids)
 
 
 def cancel_stale(session: Session, now: datetime) -> int:
@@ -79,21 +80,20 @@ def _send_each(session: Session, provider: Provider, clock: Clock, ids: list[int
     sent = 0
     for message_id in ids:
         outcome = _send_one(session, provider, clock, message_id)
-        if outcome is None:
-            continue
-        if not outcome:
+        if outcome == "wait":
             break
-        sent += 1
+        sent += outcome == "sent"
     return sent
 
 
-def _send_one(session: Session, provider: Provider, clock: Clock, message_id: int) -> bool | None:
-    """None: someone else had it, or its offer is over; True: sent; False: a passing failure
-    (stop sending for now)."""
+def _send_one(session: Session, provider: Provider, clock: Clock,
+              message_id: int) -> Literal["sent", "skipped", "failed", "wait"]:
+    """skipped: another sender had it, or its offer is over; failed: refused for good; wait: a
+    failure that may pass (stop sending for now)."""
     claim = claim_one(session, clock(), message_id)
     session.commit()
     if claim is None:
-        return None
+        return "skipped"
     number, body, attempt = claim
     try:
         accepted = provider.send(number, body, message_id)
@@ -101,10 +101,10 @@ def _send_one(session: Session, provider: Provider, clock: Clock, message_id: in
         record_failure(session, clock(), message_id, attempt, exc)
         session.commit()
         log.warning("text %d, attempt %d, failed: %s", message_id, attempt, exc.reason)
-        return exc.permanent
+        return "failed" if exc.permanent else "wait"
     record_sent(session, clock(), message_id, attempt, accepted.provider_id)
     session.commit()
-    return True
+    return "sent"
 
 
 def claim_one(session: Session, now: datetime, message_id: int) -> tuple[str, str, int] | None:

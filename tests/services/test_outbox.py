@@ -16,7 +16,7 @@ from roomops.lists import services as lists
 from roomops.messages import sending
 from roomops.messages.courier import Courier
 from roomops.messages.models import OutboxMessage
-from roomops.messages.providers import SendFailed
+from roomops.messages.providers import LogOnly, SendFailed
 from roomops.messages.rules import LEASE, MAX_ATTEMPTS, NO_NUMBER, NO_PROVIDER
 from roomops.rooms.services import add_player
 from roomops.seating import offers, seats
@@ -101,6 +101,14 @@ def test_no_number_and_no_provider_are_not_sent(room, session, now, connection):
         join(room2, other, now, game2, cy)
         texts = [m for m in messages(other) if m.room_id == room2.room.id]
         assert [(m.state, m.last_error) for m in texts] == [("not_sent", NO_PROVIDER)]
+
+
+def test_a_text_queued_before_the_provider_was_taken_away_fails(room, session, now):
+    game, ann = texted_player(room, session, now)
+    join(room, session, now, game, ann)
+    assert sending.send_due(session, LogOnly(), at_(now)) == 0
+    (msg,) = messages(session)
+    assert (msg.state, msg.last_error) == ("failed", NO_PROVIDER)
 
 
 def test_one_text_per_offer_and_channel_is_a_database_fact(room, session, now):
