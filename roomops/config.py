@@ -11,6 +11,7 @@ from urllib.parse import urlsplit
 
 from limits import parse_many
 
+from roomops.messages.settings import TwilioSettings
 from roomops.rooms.session_rules import SessionLimits
 
 INSTANCE = Path(os.environ.get("ROOMOPS_INSTANCE", "instance"))
@@ -73,6 +74,8 @@ class Settings:
     # where the security log's JSON lines go: "stderr" or a file's path
     security_log: str = field(default_factory=lambda: os.environ.get(
         "ROOMOPS_SECURITY_LOG", "stderr"))
+    # R20: the text-message provider (docs/messages.md); no account SID: no texts (LogOnly)
+    twilio: TwilioSettings = field(default_factory=TwilioSettings)
     testing: bool = False
 
     def __post_init__(self) -> None:
@@ -92,6 +95,7 @@ class Settings:
                                  f"(got {limit!r})") from None
         if self.trusted_proxies < 0:
             raise ValueError("ROOMOPS_TRUSTED_PROXIES must be 0 or more")
+        self.twilio.check()
 
     @property
     def owner_url(self) -> str:
@@ -102,6 +106,12 @@ class Settings:
     def https(self) -> bool:
         """Whether the deployment is served over HTTPS (its public address is)."""
         return urlsplit(self.public_url).scheme == "https"
+
+    @property
+    def twilio_status_url(self) -> str:
+        """Where Twilio reports delivery: the setting, else the public URL's hook (no query)."""
+        return self.twilio.status_callback_url or (
+            f"{self.public_url.rstrip('/')}/hooks/twilio/status")
 
     @property
     def session_limits(self) -> SessionLimits:

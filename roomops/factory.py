@@ -14,6 +14,9 @@ from roomops.clock import Clock, SystemClock
 from roomops.config import Settings
 from roomops.db import make_engine, read_only
 from roomops.floor.handlers import session_factory
+from roomops.messages.courier import Courier
+from roomops.messages.providers import LogOnly, Provider
+from roomops.messages.twilio_sms import TwilioSms
 from roomops.runtime import Roomops
 from roomops.security_log import configure as configure_security_log
 
@@ -25,7 +28,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None,
     from roomops import api, board, dealer, desk
     from roomops.auth import throttle
     from roomops.auth import views as auth_views
-    from roomops.web import access, errors, headers, health, money, request_fields, routing, uow
+    from roomops.web import access, errors, headers, health, hooks, money, request_fields, routing, uow
 
     settings = settings or Settings()
     app = Flask(__name__, template_folder="../templates", static_folder="../static")
@@ -37,9 +40,11 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None,
                       SESSION_COOKIE_NAME="__Host-roomops" if settings.https else "roomops",
                       JSON_SORT_KEYS=False, **flask_config)
     engine = engine or make_engine(settings.database_url)
+    clock = clock or SystemClock()
+    courier = Courier(sms_provider(settings), lambda slug: _board_address(app, slug), clock.now)
     app.extensions["roomops"] = Roomops(
-        settings, engine, session_factory(engine), session_factory(read_only(engine)),
-        clock or SystemClock(),
+        settings, engine, session_factory(engine, courier), session_factory(read_only(engine)),
+        clock,
     )
     logging.getLogger("roomops").setLevel(logging.INFO)
     configure_security_log(settings.security_log)
@@ -56,9 +61,24 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None,
     access.install(app)  # R61: after the log-in loaders, before every blueprint's own hooks
     throttle.install(app)
     app.register_blueprint(health.bp)
-    for module in (desk, board, api, dealer):
+    for module in (desk, board, api, dealer, hooks):
         module.install(app, csrf)
     from roomops import cli
 
     cli.install(app)
     return app
+
+
+def sms_provider(settings: Settings) -> Provider:
+    """Twilio when its account is configured, else nobody: texts are logged, not sent (R20)."""
+    if settings.twilio.configured:
+        return TwilioSms(settings.twilio, settings.twilio_status_url)
+    return LogOnly()
+
+
+def _board_address(app: Flask, slug: str) -> str:
+    """The room's board under the public URL, for the texts (the sweep runs outside requests)."""
+    from roomops.web.public import public_url
+
+    with app.app_context():
+        return public_url("board.room", slug=slug)

@@ -15,6 +15,7 @@ from roomops.ledger.models import (
     TransitSlip,
 )
 from roomops.lists.models import ListEntry
+from roomops.messages.models import OutboxMessage
 from roomops.penalties.models import PenaltyRecord
 from roomops.playovers.models import Playover
 from roomops.rooms.models import BarredPair, Player, Room, Staff
@@ -32,6 +33,7 @@ __all__ = [
            "Hand",
            "LedgerEntry",
            "ListEntry",
+           "OutboxMessage",
            "PenaltyRecord",
            "Player",
            "Playover",

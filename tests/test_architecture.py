@@ -21,7 +21,7 @@ PRESENTATION = {"desk", "board", "api", "web", "auth", "dealer", "factory", "cli
                 "runtime"}
 DOMAIN = {
     "absences", "audit", "blinds", "floor", "games", "hands", "heartbeat", "ledger", "lists", "penalties",
-    "playovers", "rooms", "seating", "books", "waits",
+    "playovers", "rooms", "seating", "books", "waits", "messages",
     "db", "actors", "errors", "clock", "config", "schemas", "models", "migrate", "migration_ops",
     "checks", "money", "text", "security_log",
 }

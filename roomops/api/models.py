@@ -15,6 +15,7 @@ from roomops.blinds.state import OwedPost, PostKind
 from roomops.blinds.state import Status as BlindStatus
 from roomops.games.models import FeeKind, OpenClosed, RakeRecorded
 from roomops.lists.models import EntryStatus, ListKind, Source
+from roomops.messages.rules import MessageState
 from roomops.playovers.models import PlayoverOutcome
 from roomops.rooms.models import (
     BreakExpiry,
@@ -374,6 +375,15 @@ class SeatPlayover(Out):
     started_at: datetime
 
 
+class OfferTextOut(Out):
+    """R20: the text to the player offered the seat (docs/messages.md)."""
+
+    state: MessageState = Field(description=(
+        "queued, sending, sent, delivered, failed, cancelled, or not_sent (no number, or no "
+        "text-message provider)"))
+    error: str | None = Field(description="why it failed, is retried or was not sent")
+
+
 class SeatOut(Out):
     seat_no: int
     state: Literal["empty", "offered", "expired", "held", "seated"] = Field(description=(
@@ -385,6 +395,7 @@ class SeatOut(Out):
     seconds_left: int
     absence: SeatAbsence | None
     playover: SeatPlayover | None
+    text: OfferTextOut | None = Field(None, description="R20: an offered seat's text to the player")
 
 
 class ListPlace(Out):

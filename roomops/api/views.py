@@ -444,7 +444,9 @@ def room_view(snap: snapshot.RoomSnapshot) -> dict[str, Any]:
                 "player": s.player.full_name if s.player else None,
                 "hold_id": s.hold.id if s.hold else None,
                 "deadline": s.hold.deadline if s.hold and s.hold.kind == "offer" else None,
-                "seconds_left": s.seconds_left, "absence": s.absence, "playover": s.playover}
+                "seconds_left": s.seconds_left, "absence": s.absence, "playover": s.playover,
+                "text": {"state": s.hold.text_state, "error": s.hold.text_error}
+                if s.hold and s.hold.kind == "offer" and s.hold.text_state else None}
 
     def game(gv: snapshot.GameView) -> dict[str, Any]:
         gm: Game = gv.game

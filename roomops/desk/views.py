@@ -43,6 +43,8 @@ from roomops.heartbeat.rules import SweepState
 from roomops.ledger.rules import METHODS, method_name
 from roomops.lists import services as lists
 from roomops.lists.models import ListEntry
+from roomops.messages.rules import desk_label
+from roomops.messages.sending import texts_changed
 from roomops.playovers.services import told_to_leave
 from roomops.rooms import services as rooms
 from roomops.rooms.models import Player, Room
@@ -84,6 +86,9 @@ bp = Blueprint("desk", __name__)
 POLL_SECONDS = 3
 RECENT_PLAYERS = 500
 
+# R20: an offer's text as the desk reads it beside the offer ("text sent", "text failed: ...")
+bp.add_app_template_global(desk_label, "text_label")
+
 
 @bp.app_template_global("has_endpoint")
 def _has_endpoint(name: str) -> bool:
@@ -117,12 +122,14 @@ def _recent_players(session: Session) -> list[Player]:
     return list(session.scalars(stmt.order_by(Player.id.desc()).limit(RECENT_PLAYERS)))
 
 
-def _etag(version: int, sweep: SweepState) -> str:
-    """The room's version, who looks and whether the sweep is late: the fragment is drawn again
-    when the sweep goes late or runs again, not every second it stays late (desk.js counts)."""
+def _etag(version: int, sweep: SweepState, texts: datetime | None) -> str:
+    """The room's version, when its texts last changed (R20: sent and delivered outside the
+    audit trail), who looks and whether the sweep is late: the fragment is drawn again when the
+    sweep goes late or runs again, not every second it stays late (desk.js counts)."""
     late = "-late" if sweep.stale else ""
     rights = "-".join(sorted(current_user.rights))
-    return f"desk-{current_user.room_id}-{version}-{rights}{late}"
+    sent = f"-t{texts.timestamp():.6f}" if texts else ""
+    return f"desk-{current_user.room_id}-{version}{sent}-{rights}{late}"
 
 
 def _stamp(resp: Response, snap_now: datetime) -> Response:
@@ -158,7 +165,9 @@ def index() -> Response:
     page = render_template("desk/index.html", snap=snap, poll=POLL_SECONDS, sweep=sweep,
                            waits=_waits(session, snap, at),
                            players=_recent_players(session) if _can("floor") else [],
-                           etag=_etag(snap.version, sweep), money_input=money_input,
+                           etag=_etag(snap.version, sweep,
+                                      texts_changed(session, current_user.room_id)),
+                           money_input=money_input,
                            from_steps=from_steps,
                            returning=_returning(session, snap),
                            buy_in_methods=[(m, method_name(m)) for m in METHODS])
@@ -183,13 +192,14 @@ def _waits(session: Session, snap: RoomSnapshot, at: datetime) -> dict[int, str]
 def fragment() -> Response:
     """The seats and lists, for the desk's poll: 304 while nothing audited has changed.
 
-    The version and the freshest sweep are read first, so an unchanged poll costs two indexed
-    queries, not a snapshot; the time-derived states (an offer past its deadline, how long the
-    sweep has been late) are worked out by desk.js from X-Server-Now."""
+    The version, the texts' last change (R20) and the freshest sweep are read first, so an
+    unchanged poll costs three indexed queries, not a snapshot; the time-derived states (an
+    offer past its deadline, how long the sweep has been late) are worked out by desk.js from
+    X-Server-Now."""
     session, at = db(), now()
     version = latest_id(session, current_user.room_id)
     sweep = scheduler_state(session, at)
-    tag = _etag(version, sweep)
+    tag = _etag(version, sweep, texts_changed(session, current_user.room_id))
     if request.if_none_match.contains(tag):
         resp = make_response("", 304)
         resp.set_etag(tag)

@@ -34,6 +34,8 @@ from roomops.hands.seat_change import on_hand_recorded
 from roomops.ledger import playover_rows
 from roomops.ledger import services as ledger
 from roomops.lists.services import to_bottom_of_waiting_list
+from roomops.messages.courier import COURIER_KEY, Courier
+from roomops.messages.outbox import cancel_offer_texts, queue_offer_texts
 from roomops.playovers.services import end_playovers
 from roomops.seating.models import SeatHold
 from roomops.seating.offers import cancel_entry_offers, fill_open_seats
@@ -124,6 +126,16 @@ def offer_open_seats(c: Context, event: SeatsMayOpen) -> None:
                     only_if_open=event.only_if_open)
 
 
+def queue_texts(c: Context, event: OffersMade) -> None:
+    """R20: a text to each player offered a seat, written with the offer, sent after the commit."""
+    queue_offer_texts(c.session, c.now, event.offer_ids)
+
+
+def cancel_texts(c: Context, event: OffersEnded) -> None:
+    """R21/R22: an offer over before its text went out is not texted."""
+    cancel_offer_texts(c.session, c.now, event.offer_ids)
+
+
 def tell_players_offered(c: Context, event: OffersMade) -> None:
     after_commit(c.session, lambda: notify.offers_made(event.offer_ids))
 
@@ -142,11 +154,16 @@ HANDLERS: Handlers = {
     MustMoveRefused: [release_refused_seat],
     HandRecorded: [make_held_seat_changes],
     SeatsMayOpen: [offer_open_seats],
-    OffersMade: [tell_players_offered],
-    OffersEnded: [tell_players_offers_ended],
+    OffersMade: [queue_texts, tell_players_offered],
+    OffersEnded: [cancel_texts, tell_players_offers_ended],
 }
 
 
-def session_factory(bind: Engine | Connection, **options: Any) -> sessionmaker[Session]:
-    """The app's sessions, each carrying the handler table its commands use."""
-    return make_sessionmaker(bind, info={HANDLERS_KEY: HANDLERS}, **options)
+def session_factory(bind: Engine | Connection, courier: Courier | None = None,
+                    **options: Any) -> sessionmaker[Session]:
+    """The app's sessions, each carrying the handler table its commands use and who sends their
+    texts (none given: nobody, ``LogOnly``)."""
+    info: dict[str, object] = {HANDLERS_KEY: HANDLERS}
+    if courier is not None:
+        info[COURIER_KEY] = courier
+    return make_sessionmaker(bind, info=info, **options)

@@ -18,6 +18,8 @@ from roomops.config import Settings
 from roomops.floor.unit import unit
 from roomops.heartbeat.services import beat
 from roomops.jobs.sweep import SweepResult, sweep
+from roomops.messages.courier import courier_of
+from roomops.messages.sending import send_due
 from roomops.runtime import ext
 
 log = logging.getLogger("roomops.jobs")
@@ -39,6 +41,8 @@ def sweep_once(app: Flask) -> SweepResult:
         counts = {name: len(ids) for name, ids in asdict(result).items()}
         beat(uow.session, scheduler_id(roomops.settings), uow.now, elapsed(), counts)
         uow.commit()
+        # R20: texts due (retries, leases run out), after the sweep's commit and its heartbeat
+        send_due(uow.session, courier_of(uow.session).provider, roomops.clock.now)
     if result.expired_offers or result.no_shows or result.released_absences:
         log.info("sweep: %d offers expired, %d no-shows, %d seats released", len(result.expired_offers),
                  len(result.no_shows), len(result.released_absences))

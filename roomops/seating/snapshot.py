@@ -23,6 +23,7 @@ from roomops.games.models import Game, Table
 from roomops.hands.models import SeatBlinds
 from roomops.ledger.transit import behind_by_hold
 from roomops.lists.models import ListEntry
+from roomops.messages.models import OutboxMessage
 from roomops.playovers.models import Playover
 from roomops.playovers.rules import no_playover_running
 from roomops.rooms.models import Player, Room
@@ -64,6 +65,8 @@ PLAYOVER_COLUMNS = (Playover.id.label("playover_id"), Playover.player_id.label("
 OWED = {"dead_small_blind": "SB dead", "live_big_blind": "BB live"}  # R35 wording
 # a seated player's missed-blind buttons and debts (R35, R36), joined the same way
 BLIND_COLUMNS = (SeatBlinds.missed_sb, SeatBlinds.missed_bb, SeatBlinds.owes_bb)
+# an offer's text and how it went (R20, docs/messages.md), joined the same way
+TEXT_COLUMNS = (OutboxMessage.state.label("text_state"), OutboxMessage.last_error.label("text_error"))
 
 
 @dataclass(slots=True, frozen=True)
@@ -242,12 +245,14 @@ def load(session: Session, room_id: int, now: datetime, *, version: int | None =
     behind = behind_by_hold(room_id)  # R31: open transits playing behind, joined like the rest
     holds = [(h, _player(h)) for h in session.execute(select(
         *HOLD_COLUMNS, *PLAYER_COLUMNS, *ABSENCE_COLUMNS, *PLAYOVER_COLUMNS, *BLIND_COLUMNS,
-        behind.c.behind).join(
+        *TEXT_COLUMNS, behind.c.behind).join(
         Player, Player.id == SeatHold.player_id).outerjoin(
         Absence, and_(Absence.hold_id == SeatHold.id, Absence.ended_at.is_(None))).outerjoin(
         Playover, and_(Playover.hold_id == SeatHold.id, Playover.ended_at.is_(None))).outerjoin(
         OVERPLAYER, OVERPLAYER.id == Playover.player_id).outerjoin(
         SeatBlinds, SeatBlinds.hold_id == SeatHold.id).outerjoin(
+        OutboxMessage, and_(OutboxMessage.hold_id == SeatHold.id,
+                            OutboxMessage.channel == "sms")).outerjoin(
         behind, behind.c.hold_id == SeatHold.id).where(
         SeatHold.room_id == room_id, SeatHold.ended_at.is_(None)))]
     entries = [(e, _player(e)) for e in session.execute(select(*ENTRY_COLUMNS, *PLAYER_COLUMNS).join(

@@ -15,9 +15,10 @@ from roomops.security_log import security_event
 from roomops.web.login import unauthorized
 
 # No log-in: the wall board, the phone page, the log-in page, the load balancer's health check,
-# static files and the API's description.
+# static files, the API's description, the public live-games feed, the board's QR code and Twilio's
+# delivery reports (signed: roomops/web/hooks.py).
 PUBLIC = frozenset({"auth.login", "board.index", "board.room", "board.live", "board.qr", "health.health",
-                    "static", "api.openapi_json", "api.live_games"})
+                    "static", "api.openapi_json", "api.live_games", "hooks.twilio_status"})
 # Any logged-in person, whatever their roles: their own screen, account and session.
 ANY_STAFF = frozenset({"auth.root", "auth.logout", "auth.switch_room", "account.index", "account.password"})
 

@@ -1,0 +1,78 @@
+"""The outbox, in the floor's transaction (docs/messages.md): a text queued for every offer made
+(R20), written with the offer, and cancelled when the offer ends before it went out (R21, R22).
+Sending is ``roomops.messages.sending``, after the commit."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import insert, select, update
+from sqlalchemy.orm import Session
+
+from roomops.floor.bus import after_commit
+from roomops.games.models import Game, Table
+from roomops.messages.courier import Courier, courier_of
+from roomops.messages.models import OutboxMessage
+from roomops.messages.rules import BAD_NUMBER, NO_NUMBER, NO_PROVIDER, OfferText
+from roomops.messages.sending import send_now
+from roomops.rooms.models import Player, Room
+from roomops.rooms.twins import phone_key, region_of
+from roomops.seating.models import SeatHold
+
+log = logging.getLogger("roomops.messages")
+
+
+_OFFERS = select(SeatHold.id, SeatHold.room_id, SeatHold.player_id, SeatHold.seat_no,
+                 SeatHold.deadline, Table.name.label("table_name"), Game.variant,
+                 Game.small_blind, Game.big_blind, Game.ante, Player.phone).join(
+    Table, Table.id == SeatHold.table_id).join(Game, Game.id == Table.game_id).join(
+    Player, Player.id == SeatHold.player_id)
+
+
+def queue_offer_texts(session: Session, now: datetime, offer_ids: Sequence[int]) -> None:
+    """R20: one text per offer, in the offer's transaction (one read, one INSERT for all of
+    them); those with a number and a provider are sent once the transaction has committed."""
+    courier = courier_of(session)
+    rows = session.execute(_OFFERS.where(SeatHold.id.in_(offer_ids))).all()
+    if not rows:
+        return
+    rooms = {r: session.get_one(Room, r) for r in {row.room_id for row in rows}}
+    values = [_message(row, rooms[row.room_id], courier, now) for row in rows]
+    session.execute(insert(OutboxMessage), values)
+    queued = [v["hold_id"] for v in values if v["state"] == "queued"]
+    unsent = [(v["hold_id"], v["last_error"]) for v in values if v["state"] == "not_sent"]
+    after_commit(session, lambda: _after(session, courier, now, queued, unsent))
+
+
+def _after(session: Session, courier: Courier, now: datetime, queued: list[int],
+           unsent: list[tuple[int, str]]) -> None:
+    for hold_id, reason in unsent:
+        log.info("text for offer %d not sent: %s", hold_id, reason)
+    if queued:
+        send_now(session, courier.provider, courier.clock or (lambda: now), queued)
+
+
+def _message(row: Any, room: Room, courier: Courier, now: datetime) -> dict[str, Any]:
+    game = f"{row.variant} {room.money.stakes(row.small_blind, row.big_blind, row.ante)}"
+    body = OfferText(room.name, game, row.table_name, row.seat_no, row.deadline, room.timezone,
+                     courier.board_link(room.slug)).body()
+    number = phone_key(row.phone, region_of(room.locale))
+    reason = (NO_NUMBER if number is None else BAD_NUMBER if not number.startswith("+")
+              else None if courier.provider.configured else NO_PROVIDER)
+    return {"room_id": row.room_id, "hold_id": row.id, "player_id": row.player_id,
+            "channel": "sms", "number": number, "body": body,
+            "state": "not_sent" if reason else "queued", "attempts": 0,
+            "next_attempt_at": None if reason else now, "lease_until": None,
+            "last_error": reason, "provider_id": None, "created_at": now, "updated_at": now,
+            "sent_at": None}
+
+
+def cancel_offer_texts(session: Session, now: datetime, offer_ids: Sequence[int]) -> None:
+    """R21/R22: an offer claimed, declined, expired or cancelled before its text went out: the
+    text is not sent (a stale "your seat is ready" is worse than none). One UPDATE, no read."""
+    session.execute(update(OutboxMessage).execution_options(synchronize_session=False).where(
+        OutboxMessage.hold_id.in_(offer_ids), OutboxMessage.state == "queued").values(
+        state="cancelled", next_attempt_at=None, updated_at=now))

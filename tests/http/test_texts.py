@@ -1,0 +1,120 @@
+"""R20 over HTTP: a desk action that offers a seat texts the player through Twilio after its
+commit; Twilio's delivery report, signed, moves the text on, and the desk and the API show it
+beside the offer; an unsigned or wrongly signed report is refused (403)."""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+import pytest
+from sqlalchemy import select
+from twilio.request_validator import RequestValidator
+
+from roomops.config import Settings
+from roomops.factory import create_app
+from roomops.floor.handlers import session_factory
+from roomops.messages.courier import Courier
+from roomops.messages.models import OutboxMessage
+from roomops.messages.twilio_sms import TwilioSms
+from tests.conftest import login
+from tests.fake_twilio import TOKEN, fake_twilio, twilio_settings
+from tests.http.test_api import Api, token_for
+from tests.services.helpers import full_game
+from tests.services.outbox_helpers import PHONE, messages
+
+PUBLIC = "https://poker.example"
+HOOK = f"{PUBLIC}/hooks/twilio/status"
+
+
+@pytest.fixture()
+def twilio():
+    with fake_twilio() as fake:
+        yield fake
+
+
+@pytest.fixture()
+def app(db_url, engine, connection, clock, twilio):
+    settings = Settings(database_url=db_url, scheduler="off", secret_key="test", testing=True,
+                        public_url=PUBLIC, twilio=twilio_settings(twilio.url))
+    application = create_app(settings, clock=clock, engine=engine, WTF_CSRF_ENABLED=False)
+    ext = application.extensions["roomops"]
+    courier = Courier(TwilioSms(settings.twilio, settings.twilio_status_url),
+                      lambda slug: f"{PUBLIC}/board/{slug}")
+    ext.sessions = ext.read_sessions = session_factory(
+        connection, courier, join_transaction_mode="create_savepoint")
+    return application
+
+
+@pytest.fixture()
+def offered(client, room, session, now):
+    """Ann, with a phone, joins a game with a seat open at the desk: offered it and texted."""
+    game, _table = full_game(room, session, now, free=1)
+    ann = room.player(now, "Ann")
+    ann.phone = PHONE
+    session.commit()
+    login(client, "main-supervisor")
+    resp = client.post("/desk/join", data={"player_id": str(ann.id), "game_id": str(game.id)})
+    assert resp.status_code == 303, resp.text
+    (msg,) = messages(session)
+    return msg
+
+
+def _report(client, message_id, status, sid, signed_with=TOKEN, **extra):
+    form = {"MessageSid": sid, "MessageStatus": status, "AccountSid": "AC1", **extra}
+    url = f"{HOOK}?{urlencode({'message': message_id})}"
+    signature = RequestValidator(signed_with).compute_signature(url, form)
+    return client.post(f"/hooks/twilio/status?message={message_id}", data=form,
+                       headers={"X-Twilio-Signature": signature})
+
+
+def test_r20_the_desk_action_texts_the_player_after_its_commit(offered, twilio, client):
+    assert (offered.state, offered.number, offered.attempts) == ("sent", PHONE, 1)
+    (seen,) = twilio.requests
+    assert seen.form["To"] == PHONE and seen.form["Body"] == offered.body
+    assert offered.body.endswith(f"{PUBLIC}/board/main")
+    assert seen.form["StatusCallback"] == f"{HOOK}?message={offered.id}"
+    assert "text sent" in client.get("/desk/fragment").text
+
+
+def test_r20_a_signed_delivery_report_moves_the_text_on(offered, client, session, room, clock):
+    polled = client.get("/desk/fragment")
+    assert "text sent" in polled.text
+    clock.advance(seconds=4)
+    resp = _report(client, offered.id, "delivered", offered.provider_id)
+    assert resp.status_code == 204, resp.text
+    assert messages(session)[0].state == "delivered"
+    # not audited, yet the desk's poll sees it: its ETag keys on the texts' last change too
+    again = client.get("/desk/fragment", headers={"If-None-Match": polled.headers["ETag"]})
+    assert again.status_code == 200 and "text delivered" in again.text
+    seats = Api(client, token_for(room, session, "supervisor")).get("/room").json["games"][0][
+        "tables"][0]["seats"]
+    assert [s["text"] for s in seats if s["state"] == "offered"] == [
+        {"state": "delivered", "error": None}]
+
+
+def test_r20_an_undelivered_text_shows_why_on_the_desk(offered, client, session):
+    resp = _report(client, offered.id, "undelivered", offered.provider_id, ErrorCode="30003")
+    assert resp.status_code == 204
+    (msg,) = messages(session)
+    assert (msg.state, msg.last_error) == ("failed", "phone unreachable (Twilio 30003)")
+    assert "text failed: phone unreachable (Twilio 30003)" in client.get("/desk/fragment").text
+
+
+@pytest.mark.parametrize("signed_with", ["another-token", None])
+def test_a_report_not_signed_by_the_account_is_refused(offered, client, session, signed_with):
+    if signed_with is None:
+        resp = client.post(f"/hooks/twilio/status?message={offered.id}",
+                           data={"MessageSid": offered.provider_id, "MessageStatus": "delivered"})
+    else:
+        resp = _report(client, offered.id, "delivered", offered.provider_id, signed_with)
+    assert resp.status_code == 403 and "not signed" in resp.json["error"]
+    assert messages(session)[0].state == "sent"
+
+
+def test_a_report_signed_for_another_message_is_refused(offered, client, session):
+    form = {"MessageSid": offered.provider_id, "MessageStatus": "failed"}
+    signature = RequestValidator(TOKEN).compute_signature(f"{HOOK}?message=999", form)
+    resp = client.post(f"/hooks/twilio/status?message={offered.id}", data=form,
+                       headers={"X-Twilio-Signature": signature})
+    assert resp.status_code == 403
+    assert session.scalar(select(OutboxMessage.state)) == "sent"

@@ -1,0 +1,57 @@
+"""A provider the tests control, and a game with one seat about to be offered (R20)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from datetime import datetime
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from roomops.lists import services as lists
+from roomops.messages.models import OutboxMessage
+from roomops.messages.providers import Accepted, SendFailed
+from roomops.rooms.services import add_player
+from tests.factories import Room_
+from tests.services.helpers import full_game
+
+PHONE = "+447700900123"
+
+
+class FakeSms:
+    """Records what it sends; ``failures`` are raised first, one per send, in order."""
+
+    configured = True
+
+    def __init__(self, *failures: SendFailed, pause: float = 0.0) -> None:
+        self.failures = list(failures)
+        self.pause = pause
+        self.sent: list[tuple[str, str, int]] = []
+        self.lock = threading.Lock()
+
+    def send(self, number: str, body: str, message_id: int) -> Accepted:
+        time.sleep(self.pause)
+        with self.lock:
+            if self.failures:
+                raise self.failures.pop(0)
+            self.sent.append((number, body, message_id))
+        return Accepted(f"SM{message_id:032d}")
+
+
+def texted_player(room: Room_, session: Session, now: datetime, phone: str | None = PHONE,
+                  name: str = "Ann"):
+    """A player with ``phone`` on the list of a game with one open seat: offered it (R20)."""
+    game, _table = full_game(room, session, now, free=1)
+    player = add_player(session, room.sup, now, first_name=name, last_name="Texted", phone=phone,
+                        create_anyway=True)
+    return game, player
+
+
+def join(room: Room_, session: Session, now: datetime, game, player) -> None:
+    lists.join(session, room.sup, now, player_id=player.id, game_id=game.id)
+
+
+def messages(session: Session) -> list[OutboxMessage]:
+    session.expire_all()
+    return list(session.scalars(select(OutboxMessage).order_by(OutboxMessage.id)))
