@@ -33,12 +33,14 @@ from roomops.board import countdown
 from roomops.board.qr import qr_svg
 from roomops.board.render import MARKUP, FragmentCache, games_html
 from roomops.board.rows import RowsCache, read_room
+from roomops.errors import Invalid
 from roomops.rooms.models import Room
 from roomops.waits.services import EXTENSION
 from roomops.web.health import scheduler_state
 from roomops.web.live import change_mark
 from roomops.web.money import use_room
 from roomops.web.public import public_url
+from roomops.web.routing import parse_id
 from roomops.web.uow import db, now
 
 bp = Blueprint("board", __name__)
@@ -65,12 +67,28 @@ class Header:
 
 
 def _games(session: Session, room: Room, at: datetime) -> Markup:
-    """The room's games as shown at ``at`` (countdowns included)."""
+    """The room's games as shown at ``at`` (countdowns included), only those of ``?games=``
+    when a TV is given some (``_chosen``)."""
     cache: FragmentCache = current_app.extensions[CACHE]
     known: RowsCache = current_app.extensions[ROWS]
     history = current_app.extensions[WAITS].history(session, room.id, at)
-    return games_html(read_room(session, room.id, known), room.id, room.display_name, room.timezone,
-                      use_room(room), at, cache, history)
+    chosen = _chosen()
+    games = [rows for rows in read_room(session, room.id, known)
+             if chosen is None or rows[0][0] in chosen]
+    return games_html(games, room.id, room.display_name, room.timezone, use_room(room), at, cache,
+                      history)
+
+
+def _chosen() -> frozenset[int] | None:
+    """``?games=3,7``: a room with several TVs gives each some of its games (their ids, as the
+    desk's game menu and the public feed name them); absent, every game."""
+    raw = request.args.get("games")
+    if raw is None:
+        return None
+    ids = [parse_id(part) for part in raw.split(",")]
+    if not ids or None in ids:
+        raise Invalid(f"games= takes game numbers separated by commas, like 3,7 (got {raw!r})")
+    return frozenset(i for i in ids if i is not None)
 
 
 # ---- change mark and ETag ---------------------------------------------------------------------
@@ -111,7 +129,8 @@ def _page(room: Room) -> Response:
     page = render_template(
         "board/page.html", head=header, games_html=_games(session, room, at), late=late,
         etag_header=f'"{etag(room, mark, late, at)}"', poll=POLL_SECONDS, page_seconds=PAGE_SECONDS,
-        live_url=url_for("board.live", slug=room.slug), slug=room.slug,
+        live_url=url_for("board.live", slug=room.slug, games=request.args.get("games")),
+        slug=room.slug,
         phone_url=public_url("board.room", slug=room.slug))
     return _stamp(make_response(page), at)
 

@@ -673,3 +673,19 @@ def test_the_tv_shows_a_qr_code_of_the_phone_page(client, room):
     assert qr.headers["Cache-Control"] == "public, max-age=86400"
     assert qr.text.startswith("<svg") and "QR code: http://localhost:5000/board/main" in qr.text
     assert client.get("/board/nowhere/qr.svg").status_code == 404
+
+
+def test_a_tv_given_some_games_shows_only_those_and_keeps_them_on_its_poll(client, room, session, now):
+    """A room with several TVs gives each some games (?games=ids): the page and its live fragment
+    show only those; a filter that is not game numbers is a clear 422 (no 500)."""
+    small = room.game(now)
+    big = room.game(now, small_blind=500, big_blind=1000, min_buyin=50000, max_buyin=200000)
+    session.commit()
+    page = client.get(f"/board/main?games={big.id}").text
+    assert f'data-key="g{big.id}"' in page and f'data-key="g{small.id}"' not in page
+    assert f'data-live-url="/board/main/live?games={big.id}"' in page
+    both = client.get(f"/board/main/live?games={small.id},{big.id}").text
+    assert f'data-key="g{big.id}"' in both and f'data-key="g{small.id}"' in both
+    assert f'data-key="g{small.id}"' in client.get("/board/main").text
+    bad = client.get("/board/main?games=3,x")
+    assert bad.status_code == 422 and "games= takes game numbers" in bad.text
