@@ -28,7 +28,7 @@ from roomops.blinds.penalties import PenaltyKind
 from roomops.db import INT_MAX
 from roomops.games.models import FeeKind, RakeRecorded
 from roomops.ledger.rules import Method as LedgerMethod
-from roomops.lists.models import Source
+from roomops.lists.models import DeskSource
 from roomops.rooms.models import (
     BreakExpiry,
     DisplayName,
@@ -130,7 +130,7 @@ class JoinList(Body):
     player_id: Id
     game_id: Id | None = None
     table_id: Id | None = None
-    source: Source = "in_person"
+    source: DeskSource = "in_person"
 
     @model_validator(mode="after")
     def _one_list(self) -> JoinList:
