@@ -17,7 +17,9 @@ from roomops.web.login import unauthorized
 # No log-in: the wall board, the phone page, the log-in page, the load balancer's health check,
 # static files and the API's description.
 PUBLIC = frozenset({"auth.login", "board.index", "board.room", "board.live", "health.health",
-                    "static", "api.openapi_json"})
+                    "static", "api.openapi_json",
+                    # R12: a player's own entries, from the phone page and their personal link
+                    "board.join", "board.me", "board.link", "board.leave"})
 # Any logged-in person, whatever their roles: their own screen, account and session.
 ANY_STAFF = frozenset({"auth.root", "auth.logout", "auth.switch_room", "account.index", "account.password"})
 
@@ -28,7 +30,7 @@ desk.claim desk.claim_move desk.close_game desk.close_table desk.come_back desk.
 desk.give_penalty desk.grant_break desk.join desk.leave desk.mark_away desk.missed_big_blind
 desk.move_player desk.must_move desk.no_playover desk.offer desk.open_game desk.open_table
 desk.remove desk.reorder desk.seat desk.start_playover desk.stop_playover desk.lock_up
-desk.end_lockup
+desk.end_lockup desk.phones desk.block_phone desk.lift_block
 api.room_snapshot api.balance api.entry_history api.next_penalty api.return_requirement
 api.absence_note api.add_player api.bar_pair api.break_table api.change_game api.change_seat
 api.check_in api.claim_move api.claim_offer api.close_game api.close_table api.come_back
