@@ -70,9 +70,10 @@ def _keep_link(resp: Response, room: Room, token: str) -> Response:
 
 
 def _games(session: Session, room: Room) -> list[GameChoice]:
-    waiting = dict(session.execute(select(ListEntry.game_id, func.count()).where(
+    waiting = {game_id: n for game_id, n in session.execute(select(
+        ListEntry.game_id, func.count()).where(
         ListEntry.room_id == room.id, ListEntry.status == "active",
-        ListEntry.kind == "waiting").group_by(ListEntry.game_id)).tuples())
+        ListEntry.kind == "waiting").group_by(ListEntry.game_id))}
     games = session.scalars(select(Game).where(Game.room_id == room.id, Game.status == "open")
                             .order_by(Game.big_blind, Game.small_blind, Game.id))
     return [GameChoice(g.id, f"{g.variant} {room.money.stakes(g.small_blind, g.big_blind, g.ante)}",
