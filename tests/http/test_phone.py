@@ -136,7 +136,7 @@ def test_r12_a_blocked_number_is_refused_with_a_clear_message(client, sup_client
 def test_r16_the_player_leaves_a_list_from_the_phone(client, games, session):
     g1, g2 = games
     joined(client, g1, g2)
-    first, second = entries(session)
+    first, _second = entries(session)
     resp = client.post(f"/board/main/me/entries/{first.id}/leave")
     assert resp.status_code == 303
     assert [e.status for e in entries(session)] == ["removed", "active"]
