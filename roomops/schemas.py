@@ -135,6 +135,13 @@ class PhoneJoin(Body):
         description="R12: read in the room's country, or with its country code (+44 ...)")
 
 
+class RemoteJoin(PhoneJoin):
+    """R12: ``PhoneJoin`` through the API, naming the room by its board's slug."""
+
+    room: Annotated[str, StringConstraints(min_length=1, max_length=40)] = Field(
+        description="the room's slug, as in its board's address /board/<slug>")
+
+
 class BlockPhone(Body):
     """R12: a number the desk refuses remote entries from, and why."""
 

@@ -136,10 +136,10 @@ def _per_address_joins() -> str:
     return ext().settings.join_limit_per_address
 
 
+JOIN_REFUSED = "Too many tries to join a list from this address"
 # R12: joining lists from the phone page (the page and the API), every attempt counted per address
 join_limits = _throttle(limiter.shared_limit(
-    _per_address_joins, "join", methods=["POST"],
-    error_message="Too many tries to join a list from this address"))
+    _per_address_joins, "join", methods=["POST"], error_message=JOIN_REFUSED))
 # a page that shows its own refusal, with what was typed (the phone page's join form)
 PAGES: dict[str, Callable[[str], str]] = {}
 
@@ -155,17 +155,17 @@ def _wait() -> str:
 def _throttled(err: RateLimitExceeded) -> Response | tuple[str, int]:
     login = request.endpoint == LOGIN
     message = f"{err.description}: try again in {_wait()}."
-    if request.endpoint in PAGES and not wants_json():
-        security_event("throttled", status=429, reason=message)
-        return PAGES[request.endpoint](message), 429
+    if err.description == JOIN_REFUSED:
+        if request.endpoint in PAGES and not wants_json():
+            security_event("throttled", status=429, reason=message)
+            return PAGES[request.endpoint](message), 429
+        return refusal(message, "R12", 429)
     if login and not wants_json():
         security_event("throttled", status=429, username=_login_username(), reason=message)
         return render_template("login.html", error=message), 429
     if request.endpoint == PASSWORD:
         return refusal(message, "R61", 429, username=current_user.username)
     # a log-in asking for JSON, or an approval at the cage or through the API
-    if request.endpoint in PAGES:  # a join through the API
-        return refusal(message, "R12", 429)
     return refusal(message, "R61" if login else "R28", 429,
                    username=_login_username() if login else _approver_username())
 

@@ -32,7 +32,6 @@ from roomops.lists.models import ListEntry
 from roomops.remote import reads
 from roomops.remote import services as remote
 from roomops.remote.models import PlayerLink
-from roomops.remote.rules import token_hash
 from roomops.rooms.models import Room
 from roomops.runtime import ext
 from roomops.schemas import PhoneJoin
@@ -174,8 +173,7 @@ def estimate(entry: reads.MyEntry) -> str | None:
 def link(token: str) -> Response:
     """R61: the personal link: the phone keeps it in a cookie and opens its entries."""
     session = db()
-    found = session.scalar(select(PlayerLink).where(
-        PlayerLink.token_hash == token_hash(token))) if len(token) <= 64 else None
+    found = remote.find_link(session, token)
     if found is None:
         abort(404)
     room = session.get_one(Room, found.room_id)

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 TOKEN_BYTES = 24  # 192 random bits: a link cannot be guessed, so a fast hash is enough to store it
+TOKEN_MAX = 64  # longer is no token of ours: not even hashed
 
 
 def new_token() -> str:

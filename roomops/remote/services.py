@@ -137,10 +137,17 @@ def _link(session: Session, actor: Actor, now: datetime, player: Player,
     return link, fresh
 
 
-def link_for(session: Session, room_id: int, token: str) -> PlayerLink | None:
-    """The room's link of this token (looked up by its hash), if any."""
-    link = session.scalar(select(PlayerLink).where(
+def find_link(session: Session, token: str) -> PlayerLink | None:
+    """The link of this token (looked up by its hash), if any."""
+    if not token or len(token) > rules.TOKEN_MAX:
+        return None
+    return session.scalar(select(PlayerLink).where(
         PlayerLink.token_hash == rules.token_hash(token)))
+
+
+def link_for(session: Session, room_id: int, token: str) -> PlayerLink | None:
+    """The room's link of this token, if any."""
+    link = find_link(session, token)
     return link if link is not None and link.room_id == room_id else None
 
 

@@ -196,3 +196,52 @@ def test_r12_joins_are_throttled_per_address(limited, games, security_log):
     assert security_log.named("throttled")
     other = client.post("/board/main/join", data=form(g1), environ_base={"REMOTE_ADDR": "10.0.0.8"})
     assert other.status_code == 303
+
+
+# ---- the JSON API (R12, R16, R61) ----------------------------------------------------------
+
+
+def test_r12_r16_the_api_joins_reads_and_leaves_with_the_link_token(client, games, session):
+    g1, g2 = games
+    resp = client.post("/api/v1/remote-entries", json={
+        "room": "main", "game_ids": [g1.id, g2.id], "first_name": "Ann", "phone": PHONE})
+    assert resp.status_code == 201, resp.json
+    token = resp.json["link_token"]
+    assert [(e["place"], e["ahead"], e["status"]) for e in resp.json["entries"]] == [
+        (1, 0, "active"), (1, 0, "active")]
+    assert resp.json["entries"][0]["history"][0]["text"] == (
+        "You joined the waiting list from your phone (R12).")
+    mine = client.get("/api/v1/remote-entries", headers={"X-Player-Link": token})
+    assert mine.status_code == 200 and mine.json["link_token"] is None
+    assert len(mine.json["entries"]) == 2 and "7700" not in str(mine.json)  # no number (R61)
+    first = mine.json["entries"][0]["id"]
+    left = client.post(f"/api/v1/remote-entries/{first}/leave", headers={"X-Player-Link": token})
+    assert left.status_code == 200
+    assert [e["status"] for e in left.json["entries"]] == ["active", "removed"]
+    again = client.post("/api/v1/remote-entries", headers={"X-Player-Link": token}, json={
+        "room": "main", "game_ids": [g1.id], "first_name": "Ann", "phone": PHONE})
+    assert again.status_code == 201 and again.json["link_token"] is None  # the same link
+
+
+def test_r61_the_api_refuses_without_the_link_and_names_the_rule(client, games):
+    g1, _ = games
+    assert client.get("/api/v1/remote-entries").json["rule"] == "R61"
+    wrong = client.get("/api/v1/remote-entries", headers={"X-Player-Link": "x" * 32})
+    assert wrong.status_code == 404
+    refused = client.post("/api/v1/remote-entries", json={
+        "room": "main", "game_ids": [g1.id], "first_name": "Ann", "phone": "12"})
+    assert refused.status_code == 422 and refused.json["rule"] == "R12"
+    nowhere = client.post("/api/v1/remote-entries", json={
+        "room": "nowhere", "game_ids": [g1.id], "first_name": "Ann", "phone": PHONE})
+    assert nowhere.status_code == 404 and nowhere.json["rule"] == "R12"
+
+
+def test_r12_the_api_joins_count_against_the_same_limit(limited, games):
+    g1, _ = games
+    client = limited.test_client()
+    body = {"room": "main", "game_ids": [g1.id], "first_name": "Ann", "phone": "12"}
+    address = {"REMOTE_ADDR": "10.0.0.9"}
+    client.post("/board/main/join", data=form(g1, phone="12"), environ_base=address)
+    client.post("/api/v1/remote-entries", json=body, environ_base=address)
+    throttled = client.post("/api/v1/remote-entries", json=body, environ_base=address)
+    assert throttled.status_code == 429 and throttled.json["rule"] == "R12"
