@@ -41,11 +41,10 @@ PASSED = {
 OWN = {
     "entry.checked_in": "You checked in at the desk (R12).",
     "entry.no_show": "You were dropped: you did not check in at the desk in time (R12).",
-    "entry.seated": "You were seated. Good luck!",
+    "entry.seated": "You were seated. Good luck!",  # a claim's own row would say it twice
     "entry.left": "You left this list (R16).",
     "entry.lockup_ended": "You were back in time: your place was kept (R13).",
     "entry.lockup_expired": "You were dropped: you were not back before your lockup ran out (R13).",
-    "offer.claimed": "You took the seat (R21).",
 }
 
 

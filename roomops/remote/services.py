@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 
 from roomops.actors import Actor, get_in_room, player_link
 from roomops.audit.service import record
-from roomops.db import insert_one
+from roomops.db import INT_MAX, insert_one
 from roomops.errors import Conflict, Invalid, NotFound
 from roomops.floor.bus import command, emit
 from roomops.floor.events import EntriesLeft
@@ -156,7 +156,7 @@ def leave(session: Session, actor: Actor, now: datetime, entry_id: int) -> ListE
     """R16: the player leaves a list through their link; the history keeps who (the link) and
     why. Only the link's own entries (R61): any other is unknown."""
     actor.require("remote")
-    entry = session.get(ListEntry, entry_id) if 0 < entry_id < 2**31 else None
+    entry = session.get(ListEntry, entry_id) if 1 <= entry_id <= INT_MAX else None
     if entry is None or actor.link_id is None or entry.link_id != actor.link_id:
         raise NotFound(f"no entry {entry_id} of yours", "R61")
     locked_game(session, entry.game_id, reread=entry)
