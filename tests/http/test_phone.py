@@ -14,9 +14,13 @@ from sqlalchemy import select
 from roomops.audit.models import AuditEvent
 from roomops.config import Settings
 from roomops.factory import create_app
+from roomops.games.models import Table
+from roomops.lists import services as lists
 from roomops.lists.models import ListEntry
 from roomops.remote import services as remote
 from roomops.rooms.services import update_policy
+from roomops.seating import seats
+from roomops.seating.models import SeatHold
 from roomops.security_log import security_event
 from tests.conftest import login
 from tests.services.helpers import full_game
@@ -245,3 +249,19 @@ def test_r12_the_api_joins_count_against_the_same_limit(limited, games):
     client.post("/api/v1/remote-entries", json=body, environ_base=address)
     throttled = client.post("/api/v1/remote-entries", json=body, environ_base=address)
     assert throttled.status_code == 429 and throttled.json["rule"] == "R12"
+
+
+def test_r20_a_seat_offered_shows_on_the_personal_page_with_its_claim_countdown(
+        client, games, room, session, now):
+    g1, _ = games
+    joined(client, g1)
+    [entry] = entries(session)
+    lists.check_in(session, room.sup, now + M, entry.id)
+    hold = session.scalars(select(SeatHold).join(Table, Table.id == SeatHold.table_id).where(
+        Table.game_id == g1.id, SeatHold.kind == "seated", SeatHold.ended_at.is_(None))
+        .order_by(SeatHold.seat_no)).first()
+    seats.leave(session, room.sup, now + 2 * M, hold.id, 10000)
+    session.commit()
+    text = html.unescape(client.get("/board/main/me").text)
+    assert f"Seat offered: table 1 seat {hold.seat_no}, claim within" in text
+    assert "Checked in" in text and "You were called to table 1 seat" in text
