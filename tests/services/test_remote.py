@@ -97,6 +97,21 @@ def test_r12_the_database_holds_one_active_remote_entry_per_number_and_game(remo
         session.flush()
 
 
+@pytest.mark.parametrize("source, link, phone", [("remote", False, True), ("remote", True, False),
+                                                 ("phone", True, True)])
+def test_r12_the_database_ties_a_remote_entry_to_its_link_and_number(
+        remote_room, session, now, source, link, phone):
+    game, _ = full_game(remote_room, session, now, free=0)
+    joined = join(remote_room, session, now, [game])
+    other = remote_room.player(now, "Zed")
+    session.add(ListEntry(room_id=remote_room.room.id, player_id=other.id, kind="waiting",
+                          game_id=game.id, source=source, joined_at=now, queue_at=now,
+                          status="active", link_id=joined.link.id if link else None,
+                          remote_phone="+447700900999" if phone else None))
+    with pytest.raises(IntegrityError):
+        session.flush()
+
+
 def test_r12_a_number_holds_at_most_the_rooms_cap(remote_room, session, now):
     rooms.update_policy(session, remote_room.sup, now, remote_entry_cap=2)
     games = [full_game(remote_room, session, now, free=0, name=str(i), variant=f"V{i}")[0]
