@@ -219,6 +219,12 @@ def entry_history(entry_id: int) -> str:
 
 
 MISSED = {"offer.expired": "expired", "offer.declined": "declined"}
+# why an entry was passed over for a seat (``entry.passed_over``, R13-R18, R36)
+PASSED_OVER = {"barred": "barred from a player there (R15)", "at_table": "already at that table (R14)",
+               "short": "the move would leave their table short (R18)",
+               "must_move": "a must-move player went first (R17)",
+               "seat_change": "a seat change at that table went first (R36)",
+               "reserve": "the table's reserve list was ahead (R11, R14)"}
 
 
 def describe(action: str, detail: dict[str, Any], tables: dict[int, str]) -> str:
@@ -236,7 +242,8 @@ def describe(action: str, detail: dict[str, Any], tables: dict[int, str]) -> str
                 else "removed from the list")
         return f"Missed call: offer {MISSED[action]}, {then}"
     if action == "entry.passed_over":
-        return f"Passed over for seat {detail.get('seat_no')} at table {table} ({detail.get('because')})"
+        why = PASSED_OVER.get(detail.get("because") or "", detail.get("because"))
+        return f"Passed over for seat {detail.get('seat_no')} at table {table}: {why}"
     if action == "entry.reordered":
         return f"Moved from position {detail.get('from_position')} to {detail.get('to_position')}"
     return {

@@ -9,6 +9,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from roomops.actors import phone_page, player_link
+from roomops.desk.views import describe
 from roomops.errors import Conflict, Forbidden, Invalid, NotFound
 from roomops.jobs.sweep import sweep
 from roomops.lists import services as lists
@@ -240,6 +241,9 @@ def test_r15_skipped_because_barred_is_in_the_players_history(remote_room, sessi
     assert offer is not None and live_offer(session, joined.link.player_id) is None
     [row] = audits(session, "entry.passed_over")
     assert (row.entity_id, row.detail["because"]) == (joined.entries[0].id, "barred")
+    assert describe(row.action, row.detail, {table.id: table.name}) == (
+        f"Passed over for seat {offer.seat_no} at table {table.name}: barred from a player there "
+        "(R15)")
     [view] = reads.entries_of(session, joined.link, now + 3 * M)
     assert view.history[-1][1] == (
         f"A seat opened at table {table.name} seat {offer.seat_no}: it went to a player after "
