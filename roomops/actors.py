@@ -26,6 +26,8 @@ ROLE_RIGHTS: dict[str, frozenset[str]] = {
     "cashier": frozenset({"cash"}),
     "dealer": frozenset({"deal"}),
     "system": frozenset({"floor"}),  # the scheduler's sweep
+    # R12: a player on the phone page or through their personal link: their own remote entries
+    "player": frozenset({"remote"}),
 }
 RIGHTS: frozenset[str] = frozenset().union(*ROLE_RIGHTS.values())
 
@@ -41,6 +43,7 @@ class Actor:
     staff_id: int | None
     label: str
     roles: frozenset[str]
+    link_id: int | None = None  # R12/R61: the personal link a player acts through
 
     @property
     def rights(self) -> frozenset[str]:
@@ -63,6 +66,18 @@ def roles_named(roles: Iterable[str]) -> str:
 
 def scheduler(room_id: int) -> Actor:
     return Actor(room_id=room_id, staff_id=None, label="scheduler", roles=frozenset({"system"}))
+
+
+def phone_page(room_id: int) -> Actor:
+    """R12: a player joining lists on the room's phone page, before their link exists."""
+    return Actor(room_id=room_id, staff_id=None, label="phone page", roles=frozenset({"player"}))
+
+
+def player_link(room_id: int, link_id: int) -> Actor:
+    """R12/R60: a player acting through their personal link, audited as "player link #id" (the
+    token is never written down)."""
+    return Actor(room_id=room_id, staff_id=None, label=f"player link #{link_id}",
+                 roles=frozenset({"player"}), link_id=link_id)
 
 
 def console(room_id: int) -> Actor:

@@ -65,6 +65,9 @@ class Settings:
         "ROOMOPS_LOGIN_LIMIT_PER_ACCOUNT", "10 per 15 minutes"))
     login_limit_per_address: str = field(default_factory=lambda: os.environ.get(
         "ROOMOPS_LOGIN_LIMIT_PER_ADDRESS", "30 per 15 minutes"))
+    # R12: joins from the phone page allowed per address (every attempt counts)
+    join_limit_per_address: str = field(default_factory=lambda: os.environ.get(
+        "ROOMOPS_JOIN_LIMIT_PER_ADDRESS", "20 per hour"))
     ratelimit_storage_uri: str = field(default_factory=lambda: os.environ.get(
         "ROOMOPS_RATELIMIT_STORAGE_URI", "memory://"))
     # how many reverse proxies in front add X-Forwarded-For: the address counted and logged is
@@ -87,7 +90,8 @@ class Settings:
             raise ValueError("ROOMOPS_SESSION_IDLE_MINUTES and ROOMOPS_SESSION_MAX_HOURS must be "
                              "more than 0")
         for name, limit in (("ROOMOPS_LOGIN_LIMIT_PER_ACCOUNT", self.login_limit_per_account),
-                            ("ROOMOPS_LOGIN_LIMIT_PER_ADDRESS", self.login_limit_per_address)):
+                            ("ROOMOPS_LOGIN_LIMIT_PER_ADDRESS", self.login_limit_per_address),
+                            ("ROOMOPS_JOIN_LIMIT_PER_ADDRESS", self.join_limit_per_address)):
             try:
                 parse_many(limit)
             except ValueError:

@@ -28,7 +28,7 @@ from roomops.blinds.penalties import PenaltyKind
 from roomops.db import INT_MAX
 from roomops.games.models import FeeKind, RakeRecorded
 from roomops.ledger.rules import Method as LedgerMethod
-from roomops.lists.models import Source
+from roomops.lists.models import DeskSource
 from roomops.rooms.models import (
     BreakExpiry,
     DisplayName,
@@ -125,13 +125,38 @@ class NewPlayer(Body):
         "409 with the candidates)"))
 
 
+class PhoneJoin(Body):
+    """R12: a player's own entry on one or more games' waiting lists, from the phone page."""
+
+    game_ids: Annotated[list[Id], Field(min_length=1, max_length=20, description=(
+        "the running games whose waiting lists to join"))]
+    first_name: Name
+    last_name: Annotated[str, StringConstraints(strip_whitespace=True, max_length=60), ShownName] = ""
+    phone: Annotated[str, StringConstraints(min_length=1, max_length=40), ShownName] = Field(
+        description="R12: read in the room's country, or with its country code (+44 ...)")
+
+
+class RemoteJoin(PhoneJoin):
+    """R12: ``PhoneJoin`` through the API, naming the room by its board's slug."""
+
+    room: Annotated[str, StringConstraints(min_length=1, max_length=40)] = Field(
+        description="the room's slug, as in its board's address /board/<slug>")
+
+
+class BlockPhone(Body):
+    """R12: a number the desk refuses remote entries from, and why."""
+
+    phone: Annotated[str, StringConstraints(min_length=1, max_length=40), ShownName]
+    reason: Reason
+
+
 class JoinList(Body):
     """R10/R11/R12: a game's waiting list or a table's reserve list, in person or by phone."""
 
     player_id: Id
     game_id: Id | None = None
     table_id: Id | None = None
-    source: Source = "in_person"
+    source: DeskSource = "in_person"
 
     @model_validator(mode="after")
     def _one_list(self) -> JoinList:
@@ -427,6 +452,10 @@ class Policy(Body):
         "R27: a returning buy-in this far below the counted stack is still accepted; 0: none"))
     lockup_minutes: Annotated[int, Field(ge=0, le=120)] | None = Field(None, description=(
         "R10-R14: a listed player who steps away keeps their place this long; 0: no lockups"))
+    remote_entries: Flag | None = Field(None, description=(
+        "R12: players may join waiting lists themselves from the phone page"))
+    remote_entry_cap: Annotated[int, Field(ge=1, le=20)] | None = Field(None, description=(
+        "R12: a phone number's active remote entries, at most"))
 
 
 class GrantBreak(Body):

@@ -141,7 +141,7 @@ def _public(resp: Response, tag: str) -> Response:
     return resp
 
 
-@route("GET", "/public/rooms/<slug>/games", public=True, response=LiveGames, tag="public",
+@route("GET", "/public/rooms/<slug>/games", security=(), response=LiveGames, tag="public",
        refusals=(404,),
        summary="The room's running games for its website or a listing site: stakes, buy-in, "
                "fees (R53), straddles (R40), tables, open seats and players waiting; no names "

@@ -240,6 +240,8 @@ class PolicyOut(Out):
         "R27: how far below the counted stack a returning buy-in is accepted, in minor units or "
         "percent (return_tolerance_unit)"))
     lockup_minutes: int = Field(description="R10-R14: how long a lockup keeps a place; 0: none")
+    remote_entries: bool = Field(description="R12: players may join lists from the phone page")
+    remote_entry_cap: int = Field(description="R12: a phone number's active remote entries, at most")
     shifts: list[str] = Field(description=(
         "R54: local start times of the gaming day's shifts, HH:MM, in gaming-day order; the "
         "first is the gaming day's start (one time: one shift, the gaming day)"))

@@ -26,7 +26,8 @@ REFUSALS = {
     404: "No such row in this room",
     409: "Refused by the room's state or rules; `rule` names the rule (e.g. R20, R22)",
     422: "The body or query does not fit the schema, or a rule refused its values (e.g. R13, R16)",
-    429: "Too many wrong approvals for this supervisor or from this address lately (R28, R61)",
+    429: "Too many wrong approvals for this supervisor or from this address lately (R28, R61), "
+         "or too many joins from the phone from this address (R12)",
 }
 
 
@@ -88,12 +89,12 @@ def _operation(op: Operation, refs: dict[tuple[type[BaseModel], str], dict[str, 
     }
     params = [{"name": name, "in": "path", "required": True, "schema": _path_schema(op.rule, name)}
               for name in PARAM.findall(op.rule)]
-    if op.public:
-        doc["security"] = []
     if op.query is not None:
         params += _query_parameters(op.query)
     if params:
         doc["parameters"] = params
+    if op.security is not None:
+        doc["security"] = [{scheme: []} for scheme in op.security]
     if op.body is not None:
         doc["requestBody"] = {"required": not op.body_optional, "content": {
             "application/json": {"schema": refs[(op.body, "validation")]}}}
@@ -129,6 +130,9 @@ def document() -> dict[str, Any]:
                 "bearer": {"type": "http", "scheme": "bearer",
                            "description": "a staff API token for one room: "
                                           "flask --app app api-token ROOM USERNAME"},
+                "playerLink": {"type": "apiKey", "in": "header", "name": "X-Player-Link",
+                               "description": "a player's personal link token, as a join "
+                                              "answered it (R12, R61; docs/phone.md)"},
                 "cookie": {"type": "apiKey", "in": "cookie", "name": "session",
                            "description": "the browser session after /login; unsafe methods also "
                                           "need the X-CSRFToken header"},

@@ -89,7 +89,8 @@ class Operation:
     body_optional: bool = False  # the route reads it with ``optional_body``
     gives: tuple[str, ...] = ()  # the kinds of row the 2xx answer names (roomops.api.links)
     takes: tuple[tuple[str, str], ...] = ()  # (parameter or field, kind) where KINDS says otherwise
-    public: bool = False  # served with no log-in (roomops.web.access.PUBLIC names it too)
+    # who may call it where that is not staff (bearer, cookie): [] for anyone, or a player's link
+    security: tuple[str, ...] | None = None
 
     @property
     def operation_id(self) -> str:
@@ -103,7 +104,7 @@ def route(method: str, rule: str, *, summary: str, response: type[BaseModel], st
           body: type[BaseModel] | None = None, query: type[BaseModel] | None = None,
           tag: str, body_optional: bool = False, refusals: tuple[int, ...] = REFUSED,
           gives: str | tuple[str, ...] = (), takes: Mapping[str, str] | None = None,
-          public: bool = False,
+          security: tuple[str, ...] | None = None,
           ) -> Callable[[Callable[..., ResponseReturnValue]], Callable[..., ResponseReturnValue]]:
     """Serve and document a route. ``gives``: the kinds of row its 2xx answer names (its ``id``,
     or the field named for the kind), which link it to the routes taking them; ``takes``: the kind
@@ -114,7 +115,7 @@ def route(method: str, rule: str, *, summary: str, response: type[BaseModel], st
                                     response, body, query, refusals, tags=(tag,),
                                     body_optional=body_optional,
                                     gives=(gives,) if isinstance(gives, str) else gives,
-                                    takes=tuple((takes or {}).items()), public=public))
+                                    takes=tuple((takes or {}).items()), security=security))
         bp.add_url_rule("/v1" + rule, view_func=view, methods=[method])
         return view
 

@@ -132,6 +132,18 @@ password_limits = _throttle(
                   error_message="Too many wrong current passwords for this log-in"))
 
 
+def _per_address_joins() -> str:
+    return ext().settings.join_limit_per_address
+
+
+JOIN_REFUSED = "Too many tries to join a list from this address"
+# R12: joining lists from the phone page (the page and the API), every attempt counted per address
+join_limits = _throttle(limiter.shared_limit(
+    _per_address_joins, "join", methods=["POST"], error_message=JOIN_REFUSED))
+# a page that shows its own refusal, with what was typed (the phone page's join form)
+PAGES: dict[str, Callable[[str], str]] = {}
+
+
 def _wait() -> str:
     """How long until the limit that was hit lets one more through."""
     hit = limiter.current_limit
@@ -143,6 +155,11 @@ def _wait() -> str:
 def _throttled(err: RateLimitExceeded) -> Response | tuple[str, int]:
     login = request.endpoint == LOGIN
     message = f"{err.description}: try again in {_wait()}."
+    if err.description == JOIN_REFUSED:
+        if request.endpoint in PAGES and not wants_json():
+            security_event("throttled", status=429, reason=message)
+            return PAGES[request.endpoint](message), 429
+        return refusal(message, "R12", 429)
     if login and not wants_json():
         security_event("throttled", status=429, username=_login_username(), reason=message)
         return render_template("login.html", error=message), 429

@@ -7,6 +7,7 @@ from flask_wtf.csrf import CSRFProtect
 
 
 def install(app: Flask, csrf: CSRFProtect) -> None:
+    from roomops.board import phone  # noqa: F401  (attaches the phone pages to the blueprint)
     from roomops.board.render import FragmentCache
     from roomops.board.rows import RowsCache
     from roomops.board.views import CACHE, ROWS, WAITS, bp

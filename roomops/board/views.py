@@ -130,8 +130,8 @@ def _page(room: Room) -> Response:
         "board/page.html", head=header, games_html=_games(session, room, at), late=late,
         etag_header=f'"{etag(room, mark, late, at)}"', poll=POLL_SECONDS, page_seconds=PAGE_SECONDS,
         live_url=url_for("board.live", slug=room.slug, games=request.args.get("games")),
-        slug=room.slug,
-        phone_url=public_url("board.room", slug=room.slug))
+        slug=room.slug, phone_url=public_url("board.room", slug=room.slug),
+        join_url=url_for("board.join", slug=room.slug) if room.remote_entries else None)  # R12
     return _stamp(make_response(page), at)
 
 

@@ -7,7 +7,7 @@ from flask_wtf.csrf import CSRFProtect
 
 
 def install(app: Flask, csrf: CSRFProtect) -> None:
-    from roomops.desk import cage_slips, fees, moves, penalties, playovers, report  # noqa: F401  (they attach routes to the blueprints)
+    from roomops.desk import cage_slips, fees, moves, penalties, phones, playovers, report  # noqa: F401  (they attach routes to the blueprints)
     from roomops.desk.account import bp as account
     from roomops.desk.audit import bp as audit
     from roomops.desk.cage import bp as cage

@@ -248,6 +248,12 @@ def entry_history(entry_id: int) -> str:
 
 
 MISSED = {"offer.expired": "expired", "offer.declined": "declined"}
+# why an entry was passed over for a seat (``entry.passed_over``, R13-R18, R36)
+PASSED_OVER = {"barred": "barred from a player there (R15)", "at_table": "already at that table (R14)",
+               "short": "the move would leave their table short (R18)",
+               "must_move": "a must-move player went first (R17)",
+               "seat_change": "a seat change at that table went first (R36)",
+               "reserve": "the table's reserve list was ahead (R11, R14)"}
 
 
 def describe(action: str, detail: dict[str, Any], tables: dict[int, str]) -> str:
@@ -255,7 +261,8 @@ def describe(action: str, detail: dict[str, Any], tables: dict[int, str]) -> str
     table = tables.get(detail.get("table_id") or 0, "?")
     if action == "entry.joined":
         where = f"table {table} reserve list" if detail.get("kind") == "reserve" else "waiting list"
-        how = "by phone" if detail.get("source") == "phone" else "in person"
+        how = {"phone": "by phone", "remote": "from their phone (remote, R12)"}.get(
+            detail.get("source") or "", "in person")
         return f"Joined the {where} {how}"
     if action == "offer.made":
         return f"Offered seat {detail.get('seat_no')} at table {table}"
@@ -263,6 +270,9 @@ def describe(action: str, detail: dict[str, Any], tables: dict[int, str]) -> str
         then = ("sent to the bottom of the list" if detail.get("policy") == "bottom"
                 else "removed from the list")
         return f"Missed call: offer {MISSED[action]}, {then}"
+    if action == "entry.passed_over":
+        why = PASSED_OVER.get(detail.get("because") or "", detail.get("because"))
+        return f"Passed over for seat {detail.get('seat_no')} at table {table}: {why}"
     if action == "entry.reordered":
         return f"Moved from position {detail.get('from_position')} to {detail.get('to_position')}"
     return {
@@ -271,6 +281,7 @@ def describe(action: str, detail: dict[str, Any], tables: dict[int, str]) -> str
         "entry.no_show": "Dropped: did not check in (no-show)",
         "offer.claimed": "Claimed the seat",
         "entry.seated": "Seated",
+        "entry.left": "Left the list from their phone (R16)",
     }.get(action, action)
 
 
@@ -562,7 +573,7 @@ POLICY_FIELDS = ("timezone", "display_name", "claim_minutes", "seat_change_claim
                  "max_breaks_per_table", "away_notify_minutes", "max_away_minutes", "max_missed_bb",
                  "playover_needs_consent", "no_playover_max_minutes", "new_player_posting",
                  "must_move_refusal", "shifts", "call_ins", "break_expiry", "must_move_when",
-                 "return_tolerance", "lockup_minutes")
+                 "return_tolerance", "lockup_minutes", "remote_entries", "remote_entry_cap")
 
 
 def _tolerance(raw: str) -> dict[str, Any]:

@@ -12,7 +12,10 @@ from roomops.checks import one_of
 from roomops.db import Base, Minor, UTCDateTime
 
 ListKind = Literal["waiting", "reserve"]
-Source = Literal["in_person", "phone"]
+# R12: "phone" is a call-in the desk took; "remote" the player's own entry from the phone page
+Source = Literal["in_person", "phone", "remote"]
+DeskSource = Literal["in_person", "phone"]
+CHECK_IN_SOURCES: frozenset[str] = frozenset({"phone", "remote"})
 EntryStatus = Literal["active", "seated", "removed"]
 
 _ACTIVE_WAITING = text("status = 'active' AND kind = 'waiting'")
@@ -20,6 +23,8 @@ _ACTIVE_RESERVE = text("status = 'active' AND kind = 'reserve'")
 _ACTIVE = text("status = 'active'")
 _AWAITING_CHECKIN = text("status = 'active' AND checked_in_at IS NULL")
 _LOCKED = text("status = 'active' AND locked_until IS NOT NULL")
+_ACTIVE_REMOTE = text("status = 'active' AND source = 'remote'")
+_LINKED = text("link_id IS NOT NULL")
 
 
 class ListEntry(Base):
@@ -64,6 +69,14 @@ class ListEntry(Base):
         # the sweep finds lockups that ran out
         Index("ix_list_entries_lockup_due", "locked_until",
               sqlite_where=_LOCKED, postgresql_where=_LOCKED),
+        # R12: a player's own remote entry names the link and the number it came from: one
+        # active remote entry per number and game; the number's active entries are counted
+        # against the room's cap from this index's prefix
+        CheckConstraint("(source = 'remote') = (link_id IS NOT NULL AND remote_phone IS NOT NULL)",
+                        name="remote"),
+        Index("uq_list_entries_remote_phone", "remote_phone", "game_id", unique=True,
+              sqlite_where=_ACTIVE_REMOTE, postgresql_where=_ACTIVE_REMOTE),
+        Index("ix_list_entries_link", "link_id", sqlite_where=_LINKED, postgresql_where=_LINKED),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -81,6 +94,8 @@ class ListEntry(Base):
     # for offers meanwhile; a deposit taken for it is recorded
     locked_until: Mapped[datetime | None] = mapped_column(UTCDateTime)
     lockup_deposit: Mapped[Minor | None]
+    link_id: Mapped[int | None] = mapped_column(ForeignKey("player_links.id"))
+    remote_phone: Mapped[str | None] = mapped_column(String(20))
     status: Mapped[EntryStatus] = mapped_column(String(8), default="active")
     ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     end_reason: Mapped[str | None] = mapped_column(Text)

@@ -17,11 +17,20 @@ from roomops.games.locks import locked_game, table_in_room
 from roomops.games.models import Game, Table
 from roomops.lists import ordering
 from roomops.lists.history import end_entry
-from roomops.lists.models import ListEntry
+from roomops.lists.models import CHECK_IN_SOURCES, ListEntry
 from roomops.lists.ordering import TICK
 from roomops.rooms.models import Player, Room
 from roomops.seating.queries import holds_offer
 from roomops.seating.seats import seated_in
+
+
+def join_remote(session: Session, actor: Actor, now: datetime, game: Game, player_id: int,
+                link_id: int, phone: str) -> ListEntry:
+    """R12: the player's own entry on the game's waiting list, from the phone page, made through
+    their link with the number it came from. The caller locked the game."""
+    _require_joinable(session, game, None, player_id)
+    return _add_entry(session, actor, now, game, None, player_id, "remote", link_id=link_id,
+                      remote_phone=phone)
 
 
 @command
@@ -31,6 +40,9 @@ def join(session: Session, actor: Actor, now: datetime, *, player_id: int,
     """R10/R11/R12: put a player on a game's waiting list or a table's reserve list; a call-in
     (``phone``) only where the room takes them."""
     actor.require("floor")
+    if source not in ("in_person", "phone"):
+        raise Invalid("the desk enters a player in person or by phone; a remote entry is the "
+                      "player's own, from the phone page", "R12")
     if (game_id is None) == (table_id is None):
         raise Invalid("give either a game (waiting list) or a table (reserve list)", "R10")
     if source == "phone" and not session.get_one(Room, actor.room_id).call_ins:
@@ -85,15 +97,19 @@ def _waiting_in_order(session: Session, actor: Actor, now: datetime, game: Game,
 
 
 def _add_entry(session: Session, actor: Actor, now: datetime, game: Game, table: Table | None,
-               player_id: int, source: str, reason: str | None = None) -> ListEntry:
-    """A new entry at the bottom of its list (its time is now), audited."""
+               player_id: int, source: str, reason: str | None = None,
+               **remote: object) -> ListEntry:
+    """A new entry at the bottom of its list (its time is now), audited; a call-in or remote
+    entry checks in within the room's minutes (R12). ``remote``: a remote entry's link and
+    number."""
     room = session.get_one(Room, actor.room_id)
     entry = insert_one(session, ListEntry, {
         "room_id": actor.room_id, "player_id": player_id, "kind": "reserve" if table else "waiting",
         "game_id": game.id, "table_id": table.id if table else None, "source": source,
         "joined_at": now, "queue_at": now, "status": "active",
-        "checkin_deadline": now + timedelta(minutes=room.checkin_minutes) if source == "phone" else None,
-    })
+        "checkin_deadline": (now + timedelta(minutes=room.checkin_minutes)
+                             if source in CHECK_IN_SOURCES else None),
+    } | remote)
     _joined(session, actor, now, entry, reason)
     return entry
 

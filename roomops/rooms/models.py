@@ -81,6 +81,7 @@ class Room(Base):
         CheckConstraint("return_tolerance >= 0 AND (return_tolerance_unit = 'amount' OR "
                         "return_tolerance <= 100)", name="return_tolerance"),
         CheckConstraint("lockup_minutes BETWEEN 0 AND 120", name="lockup_minutes"),
+        CheckConstraint("remote_entry_cap BETWEEN 1 AND 20", name="remote_entry_cap"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -147,6 +148,10 @@ class Room(Base):
     return_tolerance: Mapped[Minor] = mapped_column(default=0, server_default=text("0"))
     # R10-R14: a listed player who steps away keeps their place this long (0: no lockups)
     lockup_minutes: Mapped[int] = mapped_column(default=0, server_default=text("0"))
+    # R12: players may join lists themselves from the phone page, at most this many active
+    # entries per phone number
+    remote_entries: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    remote_entry_cap: Mapped[int] = mapped_column(default=3, server_default=text("3"))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
     @property

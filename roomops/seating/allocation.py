@@ -57,6 +57,9 @@ class Assignment:
     from_hold_id: int | None = None
     seat_change_id: int | None = None
     over_reason: str | None = None  # R4: the floor's reason for seat N+1, one over
+    # R13-R18, R36: list entries that were due before this seat went to someone else, with why
+    # (``roomops.remote.rules.PASSED``); the offer's audit tells those players (``entry.passed_over``)
+    passed: tuple[tuple[int, str], ...] = field(default=(), compare=False)
 
 
 def is_barred(player_id: int, others: Iterable[int], barred: set[frozenset[int]]) -> bool:
@@ -70,17 +73,24 @@ def leaves_short(from_seated: int, to_seated: int) -> bool:
     return from_seated - 1 < to_seated + 1
 
 
-def _eligible(c: Candidate, t: TableState, barred: set[frozenset[int]], seated: dict[int, int]) -> bool:
+def _why_not(c: Candidate, t: TableState, barred: set[frozenset[int]],
+             seated: dict[int, int]) -> str | None:
+    """Why ``c`` may not sit at ``t``, its open seats aside: "table" (another table's reserve
+    list), "short" (R18), "at_table" (R14), "barred" (R15); None when they may."""
     if c.table_id is not None and c.table_id != t.table_id:
-        return False
+        return "table"
     if c.seat_change_id is not None:  # already at the table, beside the same players
-        return bool(t.open_seats)
+        return None
     if c.seated_at is not None and c.from_hold_id is None and leaves_short(
             seated.get(c.seated_at, 0), t.seated):
-        return False
-    return bool(t.open_seats) and c.player_id not in t.players and not is_barred(
-        c.player_id, t.players, barred
-    )
+        return "short"
+    if c.player_id in t.players:
+        return "at_table"
+    return "barred" if is_barred(c.player_id, t.players, barred) else None
+
+
+def _eligible(c: Candidate, t: TableState, barred: set[frozenset[int]], seated: dict[int, int]) -> bool:
+    return bool(t.open_seats) and _why_not(c, t, barred, seated) is None
 
 
 def _table_order(tables: list[TableState], placement: str) -> list[TableState]:
@@ -102,8 +112,10 @@ def allocate(
     tables = [replace(t, open_seats=list(t.open_seats), players=set(t.players)) for t in tables]
     taken = set(busy)
     seated = {t.table_id: t.seated for t in tables}
-    result: list[Assignment] = []
-    for cand in sorted(candidates, key=Candidate.order):
+    ordered = sorted(candidates, key=Candidate.order)
+    result: list[tuple[Candidate, TableState, Assignment]] = []
+    skipped: list[Candidate] = []  # list entries no table could take, in order (R13)
+    for cand in ordered:
         if not any(t.open_seats for t in tables):
             break  # every seat is given: the rest of the list waits
         if cand.player_id in taken:
@@ -112,10 +124,31 @@ def allocate(
             (t for t in _table_order(tables, placement) if _eligible(cand, t, barred, seated)), None
         )
         if table is None:
+            skipped += [cand] if cand.entry_id is not None else []
             continue
+        passed = tuple((c.entry_id or 0, why) for c in skipped
+                       if (why := _why_not(c, table, barred, seated)) in ("barred", "at_table", "short"))
+        skipped = [c for c in skipped if (c.entry_id or 0) not in dict(passed)]  # told once
         seat = table.open_seats.pop(0)
         table.players.add(cand.player_id)
         taken.add(cand.player_id)
-        result.append(Assignment(table.table_id, seat, cand.entry_id, cand.player_id,
-                                 cand.from_hold_id, cand.seat_change_id))
-    return result
+        result.append((cand, table, Assignment(table.table_id, seat, cand.entry_id, cand.player_id,
+                                               cand.from_hold_id, cand.seat_change_id, passed=passed)))
+    return [_went_first(cand, table, a, ordered, taken, barred, seated)
+            for cand, table, a in result]
+
+
+def _went_first(cand: Candidate, table: TableState, a: Assignment, ordered: list[Candidate],
+                taken: set[int], barred: set[frozenset[int]], seated: dict[int, int]) -> Assignment:
+    """R11/R14/R17/R36: a seat that went to a player asking to change seats at its table, a
+    must-move player or a reserve-list entry names the waiting-list entry it would have gone to
+    otherwise: the first one left without a seat that may sit there."""
+    because = ("seat_change" if cand.seat_change_id is not None else "must_move"
+               if cand.from_hold_id is not None else "reserve" if cand.table_id is not None else None)
+    if because is None:
+        return a
+    after = ordered[ordered.index(cand) + 1:] if because == "reserve" else ordered
+    nxt = next((c for c in after if c.entry_id is not None and c.table_id is None
+                and c.from_hold_id is None and c.player_id not in taken
+                and _why_not(c, table, barred, seated) is None), None)
+    return a if nxt is None else replace(a, passed=(*a.passed, (nxt.entry_id or 0, because)))

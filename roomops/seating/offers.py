@@ -180,6 +180,11 @@ def make_offers(session: Session, actor: Actor, now: datetime, room: Room, assig
                offer_id=offer.id, table_id=offer.table_id, seat_no=offer.seat_no,
                deadline=offer.deadline.isoformat(), player_id=offer.player_id,
                **_moving_from(offer), **one_over(offer.over_reason))
+    for a in assignments:
+        for entry_id, because in a.passed:  # R13-R18: the players passed over are told why
+            record(session, actor, now, "entry.passed_over", ("list_entry", entry_id),
+                   offer_id=made[a.player_id].id, table_id=a.table_id, seat_no=a.seat_no,
+                   because=because)
     emit(session, OffersMade(tuple(o.id for o in offers)))
     return offers
 

@@ -18,7 +18,10 @@ from roomops.web.login import unauthorized
 # static files, the API's description, the public live-games feed, the board's QR code and Twilio's
 # delivery reports (signed: roomops/web/hooks.py).
 PUBLIC = frozenset({"auth.login", "board.index", "board.room", "board.live", "board.qr", "health.health",
-                    "static", "api.openapi_json", "api.live_games", "hooks.twilio_status"})
+                    "static", "api.openapi_json", "api.live_games", "hooks.twilio_status",
+                    # R12: a player's own entries, from the phone page and their personal link
+                    "board.join", "board.me", "board.link", "board.leave",
+                    "api.join_remote", "api.my_entries", "api.leave_remote"})
 # Any logged-in person, whatever their roles: their own screen, account and session.
 ANY_STAFF = frozenset({"auth.root", "auth.logout", "auth.switch_room", "account.index", "account.password"})
 
@@ -29,7 +32,7 @@ desk.claim desk.claim_move desk.close_game desk.close_table desk.come_back desk.
 desk.give_penalty desk.grant_break desk.join desk.leave desk.mark_away desk.missed_big_blind
 desk.move_player desk.must_move desk.no_playover desk.offer desk.open_game desk.open_table
 desk.remove desk.reorder desk.seat desk.start_playover desk.stop_playover desk.lock_up
-desk.end_lockup
+desk.end_lockup desk.phones desk.block_phone desk.lift_block
 api.room_snapshot api.balance api.entry_history api.next_penalty api.return_requirement
 api.absence_note api.add_player api.bar_pair api.break_table api.change_game api.change_seat
 api.check_in api.claim_move api.claim_offer api.close_game api.close_table api.come_back

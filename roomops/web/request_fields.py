@@ -21,13 +21,21 @@ class RequestFields(logging.Filter):
 
 def _fields() -> dict[str, object]:
     fields: dict[str, object] = {"address": request.remote_addr, "method": request.method,
-                                 "path": request.path, "endpoint": request.endpoint}
+                                 "path": _path(), "endpoint": request.endpoint}
     # Flask-Login's user once loaded: ``current_user`` would run the user loader, which may be
     # what is logging this very line
     user = g.get("_login_user")
     if user is not None and user.is_authenticated:
         fields.update(staff_id=user.id, room_id=user.room_id)
     return fields
+
+
+def _path() -> str:
+    """The path, or its route's pattern ("/p/<token>") when it carries a personal link's token:
+    tokens are never logged (R61)."""
+    if request.url_rule is not None and "token" in (request.view_args or {}):
+        return request.url_rule.rule
+    return request.path
 
 
 def install() -> None:

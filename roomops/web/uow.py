@@ -47,7 +47,13 @@ def run(service: Callable[Concatenate[Session, Actor, datetime, P], T],
     the request's one commit point (``roomops.floor.unit``).
 
     A refusal raises before the commit, so nothing is half-written."""
-    uow = UnitOfWork(db(), actor(), now())
+    return run_as(actor(), service, *args, **kwargs)
+
+
+def run_as(who: Actor, service: Callable[Concatenate[Session, Actor, datetime, P], T],
+           *args: P.args, **kwargs: P.kwargs) -> T:
+    """``run`` as ``who``: a player on the phone page or through their personal link (R12)."""
+    uow = UnitOfWork(db(), who, now())
     result = uow.run(service, *args, **kwargs)
     uow.commit()
     return result

@@ -1,0 +1,197 @@
+"""The player's phone pages (R12-R16, R20, R61), no log-in, beside the board they are linked from:
+
+* ``/board/<slug>/join``: "Join a list" where the room takes remote entries (R12): games, name,
+  number; throttled per address; a refusal says what and the rule, keeping what was typed.
+* ``/board/<slug>/me``: the entries of the phone's personal link, found by its cookie: place
+  (R13), players ahead as a count, the check-in countdown (R12), a live call with its claim
+  countdown (R20), "Leave this list" (R16) and each entry's history in plain words (R13-R16).
+* ``/p/<token>``: the personal link itself (to open on another phone): it sets the cookie and
+  sends the phone to ``/board/<slug>/me``, so the token leaves the address bar. Tokens are
+  stored hashed, never logged (``roomops.web.request_fields``), and the pages are ``no-store``
+  and ``noindex``. Nothing of another player is shown but counts (R61).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from flask import abort, make_response, redirect, render_template, request, url_for
+from pydantic import ValidationError
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+from werkzeug.wrappers import Response
+
+from roomops.actors import phone_page, player_link
+from roomops.auth.throttle import PAGES, join_limits
+from roomops.board import countdown
+from roomops.board.views import _room, bp
+from roomops.errors import NotFound, RoomopsError
+from roomops.games.models import Game
+from roomops.lists.models import ListEntry
+from roomops.remote import reads
+from roomops.remote import services as remote
+from roomops.remote.models import PlayerLink
+from roomops.rooms.models import Room
+from roomops.runtime import ext
+from roomops.schemas import PhoneJoin
+from roomops.security_log import security_event
+from roomops.web.errors import describe
+from roomops.web.public import public_url
+from roomops.web.uow import db, now, run_as
+
+LINK_DAYS = 2  # the cookie outlives a long night; the link itself works as long as its entries
+
+
+@dataclass
+class GameChoice:
+    id: int
+    label: str
+    waiting: int  # R61: others appear only as counts
+
+
+def cookie_name(room: Room) -> str:
+    """R61: the phone's link for this room; ``__Host-`` over HTTPS (no other host or path can
+    set or shadow it)."""
+    return f"{'__Host-' if ext().settings.https else ''}roomops-link-{room.id}"
+
+
+def _private(resp: Response) -> Response:
+    resp.headers["Cache-Control"] = "no-store"
+    resp.headers["X-Robots-Tag"] = "noindex"
+    return resp
+
+
+def _keep_link(resp: Response, room: Room, token: str) -> Response:
+    resp.set_cookie(cookie_name(room), token, max_age=LINK_DAYS * 86400, httponly=True,
+                    secure=ext().settings.https, samesite="Lax", path="/")
+    return resp
+
+
+def _games(session: Session, room: Room) -> list[GameChoice]:
+    waiting = {game_id: n for game_id, n in session.execute(select(
+        ListEntry.game_id, func.count()).where(
+        ListEntry.room_id == room.id, ListEntry.status == "active",
+        ListEntry.kind == "waiting").group_by(ListEntry.game_id))}
+    games = session.scalars(select(Game).where(Game.room_id == room.id, Game.status == "open")
+                            .order_by(Game.big_blind, Game.small_blind, Game.id))
+    return [GameChoice(g.id, f"{g.variant} {room.money.stakes(g.small_blind, g.big_blind, g.ante)}",
+                       waiting.get(g.id, 0)) for g in games]
+
+
+def _my_link(session: Session, room: Room) -> PlayerLink | None:
+    token = request.cookies.get(cookie_name(room))
+    return remote.link_for(session, room.id, token) if token else None
+
+
+def _join_page(room: Room, error: str | None = None, rule: str | None = None,
+               typed: dict[str, Any] | None = None) -> str:
+    session = db()
+    return render_template(
+        "phone/join.html", room=room, games=_games(session, room), error=error, rule=rule,
+        typed=typed or {}, has_link=_my_link(session, room) is not None,
+        board_url=url_for("board.room", slug=room.slug))
+
+
+def _typed() -> dict[str, Any]:
+    form = request.form
+    return {"game_ids": [int(g) for g in form.getlist("game_id") if g.isdigit()],
+            "first_name": form.get("first_name", ""), "last_name": form.get("last_name", ""),
+            "phone": form.get("phone", "")}
+
+
+@bp.route("/board/<slug>/join", methods=["GET", "POST"])
+@join_limits
+def join(slug: str) -> Response:
+    """R12: the join form; joined, the phone keeps its link and opens its entries."""
+    room = _room(slug)
+    if request.method == "GET":
+        return _private(make_response(_join_page(room)))
+    typed = _typed()
+    try:
+        body = PhoneJoin.model_validate(typed)
+        joined = run_as(phone_page(room.id), remote.join_from_phone, **body.model_dump(),
+                        token=request.cookies.get(cookie_name(room)))
+    except (RoomopsError, ValidationError) as err:
+        return _private(_refused(room, err, typed))
+    resp = redirect(url_for("board.me", slug=room.slug), code=303)
+    return _private(_keep_link(resp, room, joined.token) if joined.token else resp)
+
+
+def _refused(room: Room, err: RoomopsError | ValidationError, typed: dict[str, Any]) -> Response:
+    """The form again with what was typed and the refusal's words and rule (R12), nothing kept."""
+    db().rollback()
+    rule: str | None = "R12"
+    if isinstance(err, ValidationError):
+        message, status = describe(err), 422
+    else:
+        message, rule, status = err.template, err.rule, err.status
+    security_event("request.refused", status=status, rule=rule, reason=message)
+    return make_response(_join_page(room, message, rule, typed), status)
+
+
+def _throttled_join(message: str) -> str:
+    """R12: the join form refused by the per-address limit, with what was typed."""
+    room = _room(request.view_args["slug"] if request.view_args else "")
+    return _join_page(room, message, "R12", _typed())
+
+
+PAGES["board.join"] = _throttled_join
+
+
+@bp.get("/board/<slug>/me")
+def me(slug: str) -> Response:
+    """R12-R16, R20: the phone's own entries, from its cookie."""
+    return _me_page(_room(slug))
+
+
+def _me_page(room: Room, error: str | None = None, rule: str | None = None,
+             status: int = 200) -> Response:
+    session, at = db(), now()
+    link = _my_link(session, room)
+    entries = reads.entries_of(session, link, at) if link else []
+    token = request.cookies.get(cookie_name(room)) if link else None
+    page = render_template(
+        "phone/me.html", room=room, entries=entries, error=error, rule=rule,
+        link_url=public_url("board.link", token=token) if token else None,
+        now_ms=countdown.to_ms(at), ms=countdown.to_ms, estimate=estimate,
+        join_url=url_for("board.join", slug=room.slug),
+        board_url=url_for("board.room", slug=room.slug))
+    resp = make_response(page, status)
+    resp.headers["X-Server-Now"] = str(countdown.to_ms(at))
+    return _private(resp)
+
+
+def estimate(entry: reads.MyEntry) -> str | None:
+    """The estimated wait for the entry, in words: None (nothing shown) until the estimate is
+    built (issue 21's wait estimate fills this in; ``phone/me.html``'s ``estimate`` block)."""
+    del entry
+    return None
+
+
+@bp.get("/p/<token>")
+def link(token: str) -> Response:
+    """R61: the personal link: the phone keeps it in a cookie and opens its entries."""
+    session = db()
+    found = remote.find_link(session, token)
+    if found is None:
+        abort(404)
+    room = session.get_one(Room, found.room_id)
+    return _private(_keep_link(redirect(url_for("board.me", slug=room.slug), code=303), room, token))
+
+
+@bp.post("/board/<slug>/me/entries/<int:entry_id>/leave")
+def leave(slug: str, entry_id: int) -> Response:
+    """R16: "Leave this list", through the phone's link; audited as that link. A refusal shows
+    on the page of entries."""
+    room = _room(slug)
+    link = _my_link(db(), room)
+    try:
+        if link is None:
+            raise NotFound("this phone has no entries here: its link is gone", "R61")
+        run_as(player_link(room.id, link.id), remote.leave, entry_id)
+    except RoomopsError as err:
+        db().rollback()
+        security_event("request.refused", status=err.status, rule=err.rule, reason=err.template)
+        return _me_page(room, err.template, err.rule, err.status)
+    return _private(redirect(url_for("board.me", slug=room.slug), code=303))

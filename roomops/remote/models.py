@@ -1,0 +1,48 @@
+"""Personal links and blocked numbers (R12, R61). Nothing is deleted: a block is lifted."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import CheckConstraint, ForeignKey, Index, String, Text, text
+from sqlalchemy.orm import Mapped, mapped_column
+
+from roomops.db import Base, UTCDateTime
+
+_BLOCKING = text("lifted_at IS NULL")
+
+
+class PlayerLink(Base):
+    """R12/R61: one phone's personal link to the remote entries it made. Only the SHA-256 of the
+    token is stored; the token itself is shown once, to the phone that joined, and kept in its
+    cookie. A link sees and leaves only its own entries (``list_entries.link_id``)."""
+
+    __tablename__ = "player_links"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"), index=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class BlockedPhone(Base):
+    """R12: a number the desk refuses remote entries from, with why; lifted, never deleted. The
+    number is stored as ``roomops.rooms.twins.phone_key`` reads it (E.164)."""
+
+    __tablename__ = "blocked_phones"
+    __table_args__ = (
+        CheckConstraint("length(reason) > 0", name="reason"),
+        CheckConstraint("(lifted_at IS NULL) = (lifted_by_id IS NULL)", name="lifted"),
+        Index("uq_blocked_phones_active", "room_id", "phone", unique=True,
+              sqlite_where=_BLOCKING, postgresql_where=_BLOCKING),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"), index=True)
+    phone: Mapped[str] = mapped_column(String(20))
+    reason: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    created_by_id: Mapped[int] = mapped_column(ForeignKey("staff.id"))
+    lifted_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    lifted_by_id: Mapped[int | None] = mapped_column(ForeignKey("staff.id"))

@@ -1,0 +1,80 @@
+"""A player's phone in Chromium (390x844): join two games from the phone page, see the place and
+the check-in countdown, the desk sees both as remote and checks one in, the player leaves the
+other (R12, R13, R16, R61). The server's clock is frozen; nothing sleeps."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from roomops.lists import services as lists
+from roomops.rooms.services import update_policy
+from roomops.seating import seats
+from tests.browser.conftest import SHOTS, log_in
+
+PHONE = {"width": 390, "height": 844}
+
+
+def _room(room, session, now):
+    update_policy(session, room.sup, now, remote_entries=True)
+    for variant, name in (("NL Hold'em", "1"), ("PL Omaha", "2")):
+        game = room.game(now, variant=variant)
+        table = room.table(now, game, name)
+        for i, p in enumerate(room.players(now, 9, f"S{name}-"), start=1):
+            seats.seat_directly(session, room.sup, now, table_id=table.id, seat_no=i,
+                                player_id=p.id, buy_in=20000)
+    waiting = room.player(now, "Wes", "Ahead")
+    lists.join(session, room.sup, now, player_id=waiting.id, game_id=game.id)
+
+
+def test_r12_r16_join_two_games_from_the_phone_desk_checks_one_in_player_leaves_the_other(
+        live, browser, page):
+    live.build(_room)
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    blocked: list[str] = []
+    context.on("console", lambda msg: blocked.append(msg.text)
+               if "Content Security Policy" in msg.text else None)
+    phone = context.new_page()
+    phone.goto(f"{live.url}/board/main")
+    phone.get_by_role("link", name="Join a list").click()
+    phone.get_by_label(re.compile("NL Hold'em")).check()
+    phone.get_by_label(re.compile("PL Omaha")).check()
+    phone.get_by_label("First name").fill("Nora")
+    phone.get_by_label(re.compile("Last name")).fill("Quinn")
+    phone.get_by_label("Phone number").fill("07700 900123")
+    phone.get_by_role("button", name="Join").click()
+    expect(phone).to_have_url(f"{live.url}/board/main/me")
+    entries = phone.locator("section.entry")
+    expect(entries).to_have_count(2)
+    nlh, plo = entries.nth(0), entries.nth(1)
+    expect(nlh.locator(".place")).to_contain_text("Place 1 on the list: you are next (R13)")
+    expect(plo.locator(".place")).to_contain_text("Place 2 on the list: 1 player ahead (R13)")
+    expect(nlh.locator(".checkin .countdown")).to_have_text(re.compile(r"^(30:00|29:5\d)$"))
+    live.clock.advance(minutes=4)
+    phone.reload()
+    expect(nlh.locator(".checkin .countdown")).to_have_text(re.compile(r"^(26:00|25:5\d)$"))
+    expect(phone.locator(".link")).to_contain_text("/p/")
+    phone.screenshot(path=str(SHOTS / "phone-entries.png"), full_page=True)
+
+    log_in(page, live)
+    remote = page.locator("#desk-live tr.entry", has=page.locator(".tag.remote"))
+    expect(remote).to_have_count(2)
+    expect(remote.first.locator(".countdown")).to_have_text(re.compile(r"^(26:00|25:5\d)$"))
+    nlh_row = page.locator("#desk-live tr.entry[data-name='Nora Quinn']").first
+    nlh_row.locator("button[data-act=entry]").click()
+    page.get_by_role("button", name="Checked in at the desk (R12)").click()
+    expect(page.locator(".flash.ok")).to_be_visible()
+
+    phone.reload()
+    expect(nlh.locator(".checkin")).to_have_text("Checked in")
+    nlh.locator("summary").click()
+    expect(nlh.locator(".history")).to_contain_text("You checked in at the desk (R12).")
+    plo.get_by_role("button", name="Leave this list").click()
+    expect(phone.get_by_role("button", name="Leave this list")).to_have_count(1)
+    expect(phone.locator("section.entry.removed .history")).to_contain_text(
+        "You left this list (R16).")
+    page.reload()
+    expect(page.locator("#desk-live tr.entry", has=page.locator(".tag.remote"))).to_have_count(1)
+    context.close()
+    assert not blocked, f"the CSP blocked: {blocked}"

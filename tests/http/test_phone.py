@@ -1,0 +1,267 @@
+"""The phone pages over HTTP (R12-R16, R20, R61): joining from the phone, the personal page and
+link, leaving, refusals that keep what was typed, throttling per address, and the desk's side
+(remote entries marked, blocked numbers)."""
+
+from __future__ import annotations
+
+import html
+from datetime import timedelta
+
+import pytest
+from flask import Flask
+from sqlalchemy import select
+
+from roomops.audit.models import AuditEvent
+from roomops.config import Settings
+from roomops.factory import create_app
+from roomops.games.models import Table
+from roomops.lists import services as lists
+from roomops.lists.models import ListEntry
+from roomops.remote import services as remote
+from roomops.rooms.services import update_policy
+from roomops.seating import seats
+from roomops.seating.models import SeatHold
+from roomops.security_log import security_event
+from tests.conftest import login
+from tests.services.helpers import full_game
+
+M = timedelta(minutes=1)
+PHONE = "07700 900123"
+
+
+@pytest.fixture()
+def games(room, session, now):
+    update_policy(session, room.sup, now, remote_entries=True)
+    g1, _ = full_game(room, session, now, free=0)
+    g2, _ = full_game(room, session, now, free=0, name="2", variant="PL Omaha")
+    session.commit()
+    return g1, g2
+
+
+def form(*games, first="Ann", phone=PHONE, last=""):
+    return {"game_id": [str(g.id) for g in games], "first_name": first, "last_name": last,
+            "phone": phone}
+
+
+def joined(client, *games, **kw):
+    resp = client.post("/board/main/join", data=form(*games, **kw))
+    assert resp.status_code == 303 and resp.headers["Location"].endswith("/board/main/me"), resp.text
+    return resp
+
+
+def entries(session):
+    session.expire_all()
+    return list(session.scalars(select(ListEntry).where(ListEntry.source == "remote")
+                                .order_by(ListEntry.id)))
+
+
+def test_r12_join_page_says_the_desk_takes_names_when_remote_entries_are_off(client, room, session):
+    session.commit()
+    resp = client.get("/board/main/join")
+    assert resp.status_code == 200 and "at the desk only (R12)" in resp.text
+    assert "Join a list</a>" not in client.get("/board/main").text
+
+
+def test_r12_join_two_games_then_the_personal_page(client, games, session):
+    g1, g2 = games
+    board = client.get("/board/main").text
+    assert 'href="/board/main/join">Join a list</a>' in board
+    page = client.get("/board/main/join")
+    assert page.headers["Cache-Control"] == "no-store" and page.headers["X-Robots-Tag"] == "noindex"
+    assert "NL Hold&#39;em" in page.text and "PL Omaha" in page.text
+    resp = joined(client, g1, g2)
+    assert "HttpOnly" in resp.headers["Set-Cookie"] and "SameSite=Lax" in resp.headers["Set-Cookie"]
+    me = client.get("/board/main/me")
+    assert me.status_code == 200 and me.headers["Cache-Control"] == "no-store"
+    text = html.unescape(me.text)
+    assert text.count("Leave this list") == 2
+    assert "Place <strong>1</strong> on the list: you are next (R13)" in text
+    assert "Check in at the desk within" in text
+    assert "You joined the waiting list from your phone (R12)." in text
+    assert "/p/" in text  # the personal link
+    assert PHONE not in client.get("/board/main").text and "+447700900123" not in board
+
+
+def test_r61_the_personal_link_opens_the_entries_on_another_phone(app, client, games, session):
+    g1, _ = games
+    joined(client, g1)
+    link = client.get("/board/main/me").text.split('class="link" href="')[1].split('"')[0]
+    other = app.test_client()
+    assert "on no list here" in other.get("/board/main/me").text
+    resp = other.get(link.replace("http://localhost:5000", ""))
+    assert resp.status_code == 303 and resp.headers["Location"].endswith("/board/main/me")
+    assert "Leave this list" in other.get("/board/main/me").text
+    assert other.get("/p/not-a-token").status_code == 404
+
+
+def test_r61_tokens_are_never_in_the_security_log(app, security_log):
+    with app.test_request_context("/p/s3cr3t-token-value"):
+        security_event("request.refused", status=404, reason="test")
+    assert "s3cr3t" not in security_log.text and "/p/<token>" in security_log.text
+
+
+def test_r12_refusal_says_what_and_the_rule_and_keeps_what_was_typed(client, games):
+    g1, _ = games
+    resp = client.post("/board/main/join", data=form(g1, first="Ann", phone="12"))
+    assert resp.status_code == 422
+    text = html.unescape(resp.text)
+    assert "is not a phone number we can read" in text and "(R12)" in text
+    assert 'value="Ann"' in text and 'value="12"' in text and "checked" in text
+    resp = client.post("/board/main/join", data=form(first="Ann"))
+    assert resp.status_code == 422 and "game_ids" in resp.text
+
+
+def test_r12_one_entry_per_number_and_game_and_the_cap(client, games, room, session, now):
+    g1, g2 = games
+    joined(client, g1)
+    again = client.post("/board/main/join", data=form(g1))
+    assert again.status_code == 409 and "already on the NL Hold&#39;em list" in again.text
+    update_policy(session, room.sup, now, remote_entry_cap=1)
+    session.commit()
+    capped = client.post("/board/main/join", data=form(g2))
+    assert capped.status_code == 409 and "at most 1 list entries" in capped.text
+
+
+def test_r12_a_blocked_number_is_refused_with_a_clear_message(client, sup_client, games, session):
+    g1, _ = games
+    resp = sup_client.post("/desk/phones", data={"phone": "+44 7700 900123", "reason": "abuse"})
+    assert resp.status_code == 303
+    page = sup_client.get("/desk/phones").text
+    assert "+447700900123" in page and "abuse" in page
+    sup_client.get("/logout")
+    refused = client.post("/board/main/join", data=form(g1))
+    assert refused.status_code == 409 and "may not join lists from the phone" in refused.text
+    login(sup_client, "main-supervisor")
+    block_id = remote.blocks(session, games[0].room_id)[0].id
+    assert sup_client.post(f"/desk/phones/{block_id}/lift").status_code == 303
+    assert "No number is blocked" in sup_client.get("/desk/phones").text
+
+
+def test_r16_the_player_leaves_a_list_from_the_phone(client, games, session):
+    g1, g2 = games
+    joined(client, g1, g2)
+    first, _second = entries(session)
+    resp = client.post(f"/board/main/me/entries/{first.id}/leave")
+    assert resp.status_code == 303
+    assert [e.status for e in entries(session)] == ["removed", "active"]
+    row = session.scalar(select(AuditEvent).where(AuditEvent.action == "entry.left"))
+    assert row.actor.startswith("player link #") and row.entity_id == first.id
+    text = html.unescape(client.get("/board/main/me").text)
+    assert "You left this list (R16)." in text and text.count("Leave this list") == 1
+    again = client.post(f"/board/main/me/entries/{first.id}/leave")
+    assert again.status_code == 409 and "no longer on the list" in again.text
+
+
+def test_r61_another_phone_cannot_leave_my_entry(app, client, games, session):
+    g1, _ = games
+    joined(client, g1)
+    [mine] = entries(session)
+    stranger = app.test_client()
+    assert stranger.post(f"/board/main/me/entries/{mine.id}/leave").status_code == 404
+    joined(stranger, g1, phone="07700 900999", first="Cy")
+    resp = stranger.post(f"/board/main/me/entries/{mine.id}/leave")
+    assert resp.status_code == 404 and "(R61)" in resp.text
+    assert entries(session)[0].status == "active"
+
+
+def test_r12_the_desk_marks_remote_entries_with_their_countdown(client, sup_client, games, session):
+    g1, _ = games
+    sup_client.get("/logout")
+    joined(client, g1)
+    login(sup_client, "main-supervisor")
+    desk = sup_client.get("/desk").text
+    assert 'title="joined from their phone (R12)">remote</span>' in desk
+    assert 'class="countdown" data-deadline=' in desk
+    policy = html.unescape(sup_client.get("/desk/policy").text)
+    assert "players may join waiting lists themselves from the phone page" in policy
+
+
+@pytest.fixture()
+def limited(db_url, engine, sessions, clock, games) -> Flask:
+    app = create_app(Settings(database_url=db_url, scheduler="off", secret_key="test",
+                              testing=True, join_limit_per_address="2 per hour"),
+                     clock=clock, engine=engine, WTF_CSRF_ENABLED=False)
+    app.extensions["roomops"].sessions = app.extensions["roomops"].read_sessions = sessions
+    return app
+
+
+def test_r12_joins_are_throttled_per_address(limited, games, security_log):
+    g1, _ = games
+    client = limited.test_client()
+    for _ in range(2):
+        client.post("/board/main/join", data=form(g1, phone="12"),
+                    environ_base={"REMOTE_ADDR": "10.0.0.7"})
+    resp = client.post("/board/main/join", data=form(g1, first="Eve"),
+                       environ_base={"REMOTE_ADDR": "10.0.0.7"})
+    assert resp.status_code == 429
+    text = html.unescape(resp.text)
+    assert "Too many tries to join a list from this address" in text and "(R12)" in text
+    assert 'value="Eve"' in text
+    assert security_log.named("throttled")
+    other = client.post("/board/main/join", data=form(g1), environ_base={"REMOTE_ADDR": "10.0.0.8"})
+    assert other.status_code == 303
+
+
+# ---- the JSON API (R12, R16, R61) ----------------------------------------------------------
+
+
+def test_r12_r16_the_api_joins_reads_and_leaves_with_the_link_token(client, games, session):
+    g1, g2 = games
+    resp = client.post("/api/v1/remote-entries", json={
+        "room": "main", "game_ids": [g1.id, g2.id], "first_name": "Ann", "phone": PHONE})
+    assert resp.status_code == 201, resp.json
+    token = resp.json["link_token"]
+    assert [(e["place"], e["ahead"], e["status"]) for e in resp.json["entries"]] == [
+        (1, 0, "active"), (1, 0, "active")]
+    assert resp.json["entries"][0]["history"][0]["text"] == (
+        "You joined the waiting list from your phone (R12).")
+    mine = client.get("/api/v1/remote-entries", headers={"X-Player-Link": token})
+    assert mine.status_code == 200 and mine.json["link_token"] is None
+    assert len(mine.json["entries"]) == 2 and "7700" not in str(mine.json)  # no number (R61)
+    first = mine.json["entries"][0]["id"]
+    left = client.post(f"/api/v1/remote-entries/{first}/leave", headers={"X-Player-Link": token})
+    assert left.status_code == 200
+    assert [e["status"] for e in left.json["entries"]] == ["active", "removed"]
+    again = client.post("/api/v1/remote-entries", headers={"X-Player-Link": token}, json={
+        "room": "main", "game_ids": [g1.id], "first_name": "Ann", "phone": PHONE})
+    assert again.status_code == 201 and again.json["link_token"] is None  # the same link
+
+
+def test_r61_the_api_refuses_without_the_link_and_names_the_rule(client, games):
+    g1, _ = games
+    assert client.get("/api/v1/remote-entries").json["rule"] == "R61"
+    wrong = client.get("/api/v1/remote-entries", headers={"X-Player-Link": "x" * 32})
+    assert wrong.status_code == 404
+    refused = client.post("/api/v1/remote-entries", json={
+        "room": "main", "game_ids": [g1.id], "first_name": "Ann", "phone": "12"})
+    assert refused.status_code == 422 and refused.json["rule"] == "R12"
+    nowhere = client.post("/api/v1/remote-entries", json={
+        "room": "nowhere", "game_ids": [g1.id], "first_name": "Ann", "phone": PHONE})
+    assert nowhere.status_code == 404 and nowhere.json["rule"] == "R12"
+
+
+def test_r12_the_api_joins_count_against_the_same_limit(limited, games):
+    g1, _ = games
+    client = limited.test_client()
+    body = {"room": "main", "game_ids": [g1.id], "first_name": "Ann", "phone": "12"}
+    address = {"REMOTE_ADDR": "10.0.0.9"}
+    client.post("/board/main/join", data=form(g1, phone="12"), environ_base=address)
+    client.post("/api/v1/remote-entries", json=body, environ_base=address)
+    throttled = client.post("/api/v1/remote-entries", json=body, environ_base=address)
+    assert throttled.status_code == 429 and throttled.json["rule"] == "R12"
+
+
+def test_r20_a_seat_offered_shows_on_the_personal_page_with_its_claim_countdown(
+        client, games, room, session, now):
+    g1, _ = games
+    joined(client, g1)
+    [entry] = entries(session)
+    lists.check_in(session, room.sup, now + M, entry.id)
+    hold = session.scalars(select(SeatHold).join(Table, Table.id == SeatHold.table_id).where(
+        Table.game_id == g1.id, SeatHold.kind == "seated", SeatHold.ended_at.is_(None))
+        .order_by(SeatHold.seat_no)).first()
+    seats.leave(session, room.sup, now + 2 * M, hold.id, 10000)
+    session.commit()
+    text = html.unescape(client.get("/board/main/me").text)
+    assert f"Seat offered: table 1 seat {hold.seat_no}, claim within" in text
+    assert "Checked in" in text and "You were called to table 1 seat" in text

@@ -1,0 +1,95 @@
+"""R12-R18, R61: the pure rules of a player's remote entries, and why an entry was passed over
+(the allocation's ``passed``, no database)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from roomops.remote.rules import PASSED, history_line, new_token, over_cap, token_hash
+from roomops.seating.allocation import Candidate, TableState, allocate
+
+T0 = datetime(2026, 11, 21, 20, 0, tzinfo=UTC)
+
+
+def at(seconds: float) -> datetime:
+    return T0 + timedelta(seconds=seconds)
+
+
+def test_r61_tokens_are_unguessable_and_stored_as_their_hash():
+    tokens = {new_token() for _ in range(100)}
+    assert len(tokens) == 100 and all(len(t) >= 32 for t in tokens)
+    token = tokens.pop()
+    assert token_hash(token) == token_hash(token) != token and len(token_hash(token)) == 64
+
+
+def test_r12_cap_counts_what_is_held_and_what_is_joining():
+    assert not over_cap(1, 2, 3)
+    assert over_cap(2, 2, 3)
+    assert over_cap(3, 1, 3)
+
+
+def test_r15_an_entry_passed_over_because_barred_is_named_once():
+    tables = [TableState(1, [3, 4], {9})]
+    cands = [Candidate(1, 1, at(0)), Candidate(2, 2, at(1)), Candidate(3, 3, at(2))]
+    first, second = allocate(tables, cands, {frozenset((1, 9))}, set())
+    assert (first.entry_id, first.passed) == (2, ((1, "barred"),))
+    assert second.passed == ()  # told once per round
+
+
+def test_r14_already_at_the_table_and_r18_short_are_named():
+    tables = [TableState(1, [3], {1}, seated=8), TableState(2, [], {5, 6}, seated=2)]
+    cands = [Candidate(1, 1, at(0), table_id=1), Candidate(5, 5, at(1), seated_at=2),
+             Candidate(7, 7, at(2))]
+    [a] = allocate(tables, cands, set(), set())
+    assert a.entry_id == 7
+    assert dict(a.passed) == {1: "at_table", 5: "short"}
+
+
+def test_r17_a_must_move_player_going_first_names_the_head_of_the_list():
+    tables = [TableState(1, [3], set())]
+    mover = Candidate(None, 50, at(5), from_hold_id=77)
+    [a] = allocate(tables, [Candidate(1, 1, at(0)), Candidate(2, 2, at(1)), mover], set(), set())
+    assert (a.player_id, a.passed) == (50, ((1, "must_move"),))
+
+
+def test_r11_r14_a_reserve_entry_ahead_names_the_waiting_entry_it_went_before():
+    tables = [TableState(1, [5], set())]
+    [a] = allocate(tables, [Candidate(2, 2, at(10), table_id=1), Candidate(1, 1, at(30))],
+                   set(), set())
+    assert (a.entry_id, a.passed) == (2, ((1, "reserve"),))
+
+
+def test_r14_list_order_names_nobody():
+    tables = [TableState(1, [5], set())]
+    [a] = allocate(tables, [Candidate(1, 1, at(0)), Candidate(2, 2, at(1))], set(), set())
+    assert a.passed == ()
+
+
+TABLES = {4: "4"}
+
+
+def test_r13_r16_history_in_the_players_words():
+    assert history_line("entry.joined", {"source": "remote"}, None, TABLES) == (
+        "You joined the waiting list from your phone (R12).")
+    assert history_line("offer.made", {"table_id": 4, "seat_no": 7}, None, TABLES) == (
+        "You were called to table 4 seat 7 (R20).")
+    assert history_line("offer.expired", {"policy": "remove"}, None, TABLES) == (
+        "You missed the call: the time to claim ran out, so you came off the list (R22).")
+    assert history_line("offer.declined", {"policy": "bottom"}, None, TABLES) == (
+        "You missed the call: you declined it, so you went to the bottom of the list (R22).")
+    for because, words in PASSED.items():
+        assert history_line("entry.passed_over", {"table_id": 4, "seat_no": 2, "because": because},
+                            None, TABLES) == f"A seat opened at table 4 seat 2: {words}."
+    assert "(R15)" in PASSED["barred"] and "(R17)" in PASSED["must_move"]
+    assert "R11" in PASSED["reserve"]
+    assert history_line("entry.reordered", {"from_position": 5, "to_position": 2}, "a mistake",
+                        TABLES) == "A supervisor moved you from place 5 to place 2: a mistake (R13)."
+    assert history_line("entry.seated", {}, None, TABLES) == "You were seated. Good luck!"
+    assert history_line("entry.left", {}, "left from the phone", TABLES) == "You left this list (R16)."
+
+
+def test_r16_a_removal_says_why_and_a_missed_calls_second_row_says_nothing():
+    assert history_line("entry.removed", {}, "went home", TABLES) == (
+        "The desk took you off the list: went home (R16).")
+    assert history_line("entry.removed", {}, "missed call (expired)", TABLES) is None
+    assert history_line("player_link.made", {}, None, TABLES) is None
