@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from flask import abort, make_response, redirect, render_template, request, url_for
+from flask import abort, current_app, make_response, redirect, render_template, request, url_for
 from pydantic import ValidationError
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -25,7 +25,7 @@ from werkzeug.wrappers import Response
 from roomops.actors import phone_page, player_link
 from roomops.auth.throttle import PAGES, join_limits
 from roomops.board import countdown
-from roomops.board.views import _room, bp
+from roomops.board.views import WAITS, _room, bp
 from roomops.errors import NotFound, RoomopsError
 from roomops.games.models import Game
 from roomops.lists.models import ListEntry
@@ -36,6 +36,8 @@ from roomops.rooms.models import Room
 from roomops.runtime import ext
 from roomops.schemas import PhoneJoin
 from roomops.security_log import security_event
+from roomops.waits.model import minutes_text
+from roomops.waits.services import WaitsCache, estimate_for_entry
 from roomops.web.errors import describe
 from roomops.web.public import public_url
 from roomops.web.uow import db, now, run_as
@@ -163,10 +165,16 @@ def _me_page(room: Room, error: str | None = None, rule: str | None = None,
 
 
 def estimate(entry: reads.MyEntry) -> str | None:
-    """The estimated wait for the entry, in words: None (nothing shown) until the estimate is
-    built (issue 21's wait estimate fills this in; ``phone/me.html``'s ``estimate`` block)."""
-    del entry
-    return None
+    """The entry's estimated wait to be seated, in words ("Estimated wait ~25 min (15-40)",
+    docs/waits.md): nothing once it has ended or been called (R20: the call says it all), while
+    the room has too little history, or when no table of the game runs."""
+    if entry.status != "active" or entry.call is not None:
+        return None
+    cache: WaitsCache = current_app.extensions[WAITS]
+    est = estimate_for_entry(db(), cache, entry.id, now())
+    if est is None or not cache.history(db(), entry.game.room_id, now()).enough:
+        return None
+    return f"Estimated wait {minutes_text(est)}"
 
 
 @bp.get("/p/<token>")

@@ -353,11 +353,14 @@ def wait_text(est: Estimate | None, seats_open: bool) -> str:
     needs no history."""
     if seats_open:
         return "Seats open now"
-    if est is None:
-        return ""
+    return "" if est is None else f"Typical wait {minutes_text(est)}"
+
+
+def minutes_text(est: Estimate) -> str:
+    """The estimate in words: "~25 min (15-40)", "~5 min", or "over 3 hours"."""
     if est.median >= LONG_MINUTES:
-        return f"Typical wait over {LONG_MINUTES // 60} hours"
+        return f"over {LONG_MINUTES // 60} hours"
     low, median, high = _round(est.low), _round(est.median), _round(min(est.high, LONG_MINUTES))
     if low == high:
-        return f"Typical wait ~{median} min"
-    return f"Typical wait ~{median} min ({min(low, median)}-{max(high, median)})"
+        return f"~{median} min"
+    return f"~{median} min ({min(low, median)}-{max(high, median)})"

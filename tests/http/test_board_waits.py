@@ -8,6 +8,7 @@ from datetime import timedelta
 
 from roomops.board.views import WAITS
 from roomops.lists import services as lists
+from roomops.rooms.services import update_policy
 from roomops.seating import queries, seats
 from roomops.waits.services import TTL
 from tests.http.test_board import Statements, section
@@ -15,6 +16,7 @@ from tests.services.helpers import fill_table, live_offer
 
 S, M = timedelta(seconds=1), timedelta(minutes=1)
 TYPICAL = re.compile(r'<p class="typical-wait">Typical wait ~(\d+) min \((\d+)-(\d+)\)</p>')
+ESTIMATED = re.compile(r'<p class="estimate">Estimated wait ~(\d+) min \((\d+)-(\d+)\)</p>')
 
 
 def turnover(room, session, start, cycles, every=10 * M):
@@ -92,3 +94,34 @@ def test_issue21_unchanged_poll_gets_new_waits_every_quarter_hour(client, room, 
     assert client.get("/board/main/live", headers={"If-None-Match": tag}).status_code == 304
     clock.advance(minutes=15)
     assert client.get("/board/main/live", headers={"If-None-Match": tag}).status_code == 200
+
+
+def test_issue21_the_players_own_page_estimates_their_wait(client, room, session, clock):
+    """The personal page shows each waiting entry's estimated wait, learned as the board's is;
+    the further down the list (R13), the longer; none while the room has too little history."""
+    update_policy(session, room.sup, clock.now(), remote_entries=True)
+    game, _table, at = turnover(room, session, clock.now(), 30)
+    clock.set(at + M)
+    for i, p in enumerate(room.players(at, 4, "W")):
+        lists.join(session, room.sup, at + (i + 1) * S, player_id=p.id, game_id=game.id)
+    session.commit()
+    resp = client.post("/board/main/join", data={"game_id": [str(game.id)], "first_name": "Ann",
+                                                  "last_name": "", "phone": "07700 900123"})
+    assert resp.status_code == 303, resp.text
+    mine = ESTIMATED.search(client.get("/board/main/me").text)
+    assert mine, "five ahead of a full table that turns over every ten minutes"
+    median, low, high = map(int, mine.groups())
+    assert low <= median <= high and median >= 10
+    typical = TYPICAL.search(section(client.get("/board/main").text, game))
+    assert typical and int(typical.group(1)) >= median  # a newcomer joins behind Ann
+
+
+def test_issue21_no_estimate_on_the_players_page_without_history(client, room, session, now):
+    update_policy(session, room.sup, now, remote_entries=True)
+    game = room.game(now)
+    fill_table(room, session, now, game, room.table(now, game, "1"), free=0)
+    session.commit()
+    client.post("/board/main/join", data={"game_id": [str(game.id)], "first_name": "Ann",
+                                          "last_name": "", "phone": "07700 900123"})
+    page = client.get("/board/main/me").text
+    assert "Place <strong>1</strong>" in page and "Estimated wait" not in page
