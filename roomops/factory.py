@@ -41,7 +41,8 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None,
                       JSON_SORT_KEYS=False, **flask_config)
     engine = engine or make_engine(settings.database_url)
     clock = clock or SystemClock()
-    courier = Courier(sms_provider(settings), lambda slug: _board_address(app, slug), clock.now)
+    courier = Courier(sms_provider(settings), lambda slug, own: board_address(app, slug, own),
+                      clock.now)
     app.extensions["roomops"] = Roomops(
         settings, engine, session_factory(engine, courier), session_factory(read_only(engine)),
         clock,
@@ -76,9 +77,10 @@ def sms_provider(settings: Settings) -> Provider:
     return LogOnly()
 
 
-def _board_address(app: Flask, slug: str) -> str:
-    """The room's board under the public URL, for the texts (the sweep runs outside requests)."""
+def board_address(app: Flask, slug: str, own_page: bool) -> str:
+    """The room's board under the public URL, or the player's own page (R12: they joined from
+    this phone, whose cookie opens it), for the texts (the sweep runs outside requests)."""
     from roomops.web.public import public_url
 
     with app.app_context():
-        return public_url("board.room", slug=slug)
+        return public_url("board.me" if own_page else "board.room", slug=slug)

@@ -15,14 +15,16 @@ from roomops.messages.providers import LogOnly, Provider
 COURIER_KEY = "roomops.messages.courier"
 
 
-def _no_link(_slug: str) -> str:
+def _no_link(_slug: str, _own_page: bool) -> str:
     return ""
 
 
 @dataclass(frozen=True)
 class Courier:
     provider: Provider = field(default_factory=LogOnly)
-    board_link: Callable[[str], str] = _no_link  # a room's slug -> its board's public address
+    # a room's slug, and whether the player has a page of their own (they joined from the phone,
+    # R12) -> the public address the text gives: that page, else the room's board
+    board_link: Callable[[str, bool], str] = _no_link
     # the app's clock, read as each text changes state; None: the time of the change that queued it
     clock: Callable[[], datetime] | None = None
 

@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 
 from roomops.floor.bus import after_commit
 from roomops.games.models import Game, Table
+from roomops.lists.models import ListEntry
 from roomops.messages.courier import Courier, courier_of
 from roomops.messages.models import OutboxMessage
 from roomops.messages.rules import BAD_NUMBER, NO_NUMBER, NO_PROVIDER, OfferText
@@ -27,9 +28,9 @@ log = logging.getLogger("roomops.messages")
 
 _OFFERS = select(SeatHold.id, SeatHold.room_id, SeatHold.player_id, SeatHold.seat_no,
                  SeatHold.deadline, Table.name.label("table_name"), Game.variant,
-                 Game.small_blind, Game.big_blind, Game.ante, Player.phone).join(
+                 Game.small_blind, Game.big_blind, Game.ante, Player.phone, ListEntry.source).join(
     Table, Table.id == SeatHold.table_id).join(Game, Game.id == Table.game_id).join(
-    Player, Player.id == SeatHold.player_id)
+    Player, Player.id == SeatHold.player_id).outerjoin(ListEntry, ListEntry.id == SeatHold.entry_id)
 
 
 def queue_offer_texts(session: Session, now: datetime, offer_ids: Sequence[int]) -> None:
@@ -58,7 +59,7 @@ def _after(session: Session, courier: Courier, now: datetime, queued: list[int],
 def _message(row: Any, room: Room, courier: Courier, now: datetime) -> dict[str, Any]:
     game = f"{row.variant} {room.money.stakes(row.small_blind, row.big_blind, row.ante)}"
     body = OfferText(room.name, game, row.table_name, row.seat_no, row.deadline, room.timezone,
-                     courier.board_link(room.slug)).body()
+                     courier.board_link(room.slug, row.source == "remote")).body()
     number = phone_key(row.phone, region_of(room.locale))
     reason = (NO_NUMBER if number is None else BAD_NUMBER if not number.startswith("+")
               else None if courier.provider.configured else NO_PROVIDER)

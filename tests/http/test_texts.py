@@ -11,11 +11,14 @@ from sqlalchemy import select
 from twilio.request_validator import RequestValidator
 
 from roomops.config import Settings
-from roomops.factory import create_app
+from roomops.factory import board_address, create_app
 from roomops.floor.handlers import session_factory
+from roomops.lists.models import ListEntry
 from roomops.messages.courier import Courier
 from roomops.messages.models import OutboxMessage
 from roomops.messages.twilio_sms import TwilioSms
+from roomops.rooms.services import update_policy
+from roomops.seating.models import SeatHold
 from tests.conftest import login
 from tests.fake_twilio import TOKEN, fake_twilio, twilio_settings
 from tests.http.test_api import Api, token_for
@@ -39,7 +42,7 @@ def app(db_url, engine, connection, clock, twilio):
     application = create_app(settings, clock=clock, engine=engine, WTF_CSRF_ENABLED=False)
     ext = application.extensions["roomops"]
     courier = Courier(TwilioSms(settings.twilio, settings.twilio_status_url),
-                      lambda slug: f"{PUBLIC}/board/{slug}")
+                      lambda slug, own: board_address(application, slug, own))
     ext.sessions = ext.read_sessions = session_factory(
         connection, courier, join_transaction_mode="create_savepoint")
     return application
@@ -118,3 +121,22 @@ def test_a_report_signed_for_another_message_is_refused(offered, client, session
                        headers={"X-Twilio-Signature": signature})
     assert resp.status_code == 403
     assert session.scalar(select(OutboxMessage.state)) == "sent"
+
+
+def test_r12_r20_a_player_who_joined_from_the_phone_is_texted_their_own_page(
+        client, room, session, now):
+    """The text of an offer to a remote entry links the player's own page (their phone's
+    cookie opens it), not the board."""
+    update_policy(session, room.sup, now, remote_entries=True)
+    game, _table = full_game(room, session, now, free=0)
+    session.commit()
+    joined = client.post("/board/main/join", data={"game_id": [str(game.id)], "first_name": "Ann",
+                                                    "last_name": "", "phone": PHONE})
+    assert joined.status_code == 303, joined.text
+    login(client, "main-supervisor")
+    entry = session.scalar(select(ListEntry).where(ListEntry.source == "remote"))
+    assert client.post(f"/desk/entries/{entry.id}/checkin").status_code == 303  # R12: here now
+    hold = session.scalars(select(SeatHold).where(SeatHold.kind == "seated")).first()
+    assert client.post(f"/desk/seats/{hold.id}/leave", data={"leave_amount": "100"}).status_code == 303
+    (msg,) = messages(session)
+    assert msg.body.endswith(f"{PUBLIC}/board/main/me")

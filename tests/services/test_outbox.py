@@ -42,7 +42,7 @@ def sms() -> FakeSms:
 @pytest.fixture()
 def sessions(connection, sms):
     """The app's sessions with a provider set up (overrides the conftest's)."""
-    courier = Courier(sms, lambda slug: f"https://poker.example/board/{slug}")
+    courier = Courier(sms, lambda slug, _own: f"https://poker.example/board/{slug}")
     return session_factory(connection, courier, join_transaction_mode="create_savepoint")
 
 
