@@ -73,6 +73,12 @@ class Settings:
     # where the security log's JSON lines go: "stderr" or a file's path
     security_log: str = field(default_factory=lambda: os.environ.get(
         "ROOMOPS_SECURITY_LOG", "stderr"))
+    # Pushed screens (docs/board.md, "Pushed"): empty, the app serves the board's streams itself to
+    # at most push_streams screens (one process, no broker; 0: every screen polls); a redis://
+    # URL, the web processes publish there and `flask push-server` serves the streams
+    push_broker: str = field(default_factory=lambda: os.environ.get("ROOMOPS_PUSH_BROKER", ""))
+    push_streams: int = field(
+        default_factory=lambda: int(os.environ.get("ROOMOPS_PUSH_STREAMS", "16")))
     testing: bool = False
 
     def __post_init__(self) -> None:

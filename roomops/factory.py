@@ -25,6 +25,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None,
     from roomops import api, board, dealer, desk
     from roomops.auth import throttle
     from roomops.auth import views as auth_views
+    from roomops.push import embedded as push
     from roomops.web import access, errors, headers, health, money, request_fields, routing, uow
 
     settings = settings or Settings()
@@ -58,6 +59,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None,
     app.register_blueprint(health.bp)
     for module in (desk, board, api, dealer):
         module.install(app, csrf)
+    push.install(app)
     from roomops import cli
 
     cli.install(app)

@@ -1,7 +1,8 @@
 """The public board (no login, GET only): every running game, its tables, called seats and lists.
 
 ``/board`` is the room when the deployment has exactly one (a chooser when it has several);
-``/board/<slug>`` always works. The page polls ``/board/<slug>/live`` every ``POLL_SECONDS``: an
+``/board/<slug>`` always works. Where a stream is served (``roomops.push``) the page is pushed each
+change; otherwise, or when the stream fails, it polls ``/board/<slug>/live`` every ``POLL_SECONDS``: an
 HTML fragment whose ETag is the room's change mark (``roomops.web.live.change_mark``) and whether
 the sweep is late (``roomops.web.health``: the header's "times may be late"), so an unchanged poll
 costs three statements and answers 304. Every answer carries ``X-Server-Now`` (the
@@ -45,6 +46,7 @@ POLL_SECONDS = 2
 PAGE_SECONDS = 12  # TV: how long each page of a large room stays up
 CACHE = "roomops.board"  # app.extensions key of the app's FragmentCache
 ROWS = "roomops.board.rows"  # and of its RowsCache
+STREAMS = "roomops.board.streams"  # and whether the page offers its pushed stream (roomops.push)
 POLICY_LABELS = {"full": "full names", "first_initial": "first name and initial",
                  "initials": "initials"}
 
@@ -105,6 +107,8 @@ def _page(room: Room) -> Response:
         "board/page.html", head=header, games_html=_games(session, room, at), late=late,
         etag_header=f'"{etag(room, mark, late)}"', poll=POLL_SECONDS, page_seconds=PAGE_SECONDS,
         live_url=url_for("board.live", slug=room.slug),
+        events_url=url_for("push.board_events", slug=room.slug)
+        if current_app.extensions.get(STREAMS) else "",
         phone_url=public_url("board.room", slug=room.slug))
     return _stamp(make_response(page), at)
 

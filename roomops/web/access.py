@@ -16,8 +16,8 @@ from roomops.web.login import unauthorized
 
 # No log-in: the wall board, the phone page, the log-in page, the load balancer's health check,
 # static files and the API's description.
-PUBLIC = frozenset({"auth.login", "board.index", "board.room", "board.live", "health.health",
-                    "static", "api.openapi_json"})
+PUBLIC = frozenset({"auth.login", "board.index", "board.room", "board.live", "push.board_events",
+                    "health.health", "static", "api.openapi_json"})
 # Any logged-in person, whatever their roles: their own screen, account and session.
 ANY_STAFF = frozenset({"auth.root", "auth.logout", "auth.switch_room", "account.index", "account.password"})
 

@@ -1,0 +1,88 @@
+"""Where the publisher sends a room's update: the process's own hub (the embedded default, one
+process, no broker) or Redis pub/sub, which carries it to the push servers (``ROOMOPS_PUSH_BROKER``).
+
+With Redis one script numbers the room's message (``INCR``, so every web process and the scheduler
+share one sequence and ``Last-Event-ID`` means the same everywhere), keeps the room's current state
+in a hash (a push server that starts, or first sees a room, reads the whole page from it) and
+publishes, atomically: messages reach the push servers in the order of their numbers."""
+
+from __future__ import annotations
+
+import json
+from typing import Protocol
+
+import redis
+
+from roomops.push.hub import Hub
+from roomops.push.messages import Message, Update
+
+PREFIX = "roomops:push"
+SLUGS = f"{PREFIX}:slugs"  # hash: room slug -> room id, for the push server's routes
+CHANNELS = f"{PREFIX}:room:*"
+
+
+def channel(room_id: int) -> str:
+    return f"{PREFIX}:room:{room_id}"
+
+
+def state_key(room_id: int) -> str:
+    return f"{PREFIX}:state:{room_id}"
+
+
+def seq_key(room_id: int) -> str:
+    return f"{PREFIX}:seq:{room_id}"
+
+
+class Broker(Protocol):
+    def send(self, update: Update, slug: str) -> None: ...
+
+
+class LocalBroker:
+    """The embedded default: straight into this process's hub."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+
+    def send(self, update: Update, slug: str) -> None:
+        self.hub.publish(update)
+
+
+# KEYS: seq, state, slugs; ARGV: payload, full, order, late, now, slug, room, then game/html pairs
+# ("" for a game gone). The state's own fields start with "_"; games are "g<id>".
+_SEND = """
+local id = redis.call('INCR', KEYS[1])
+if ARGV[2] == '1' then redis.call('DEL', KEYS[2]) end
+for i = 8, #ARGV, 2 do
+  if ARGV[i + 1] == '' then redis.call('HDEL', KEYS[2], ARGV[i])
+  else redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1]) end
+end
+redis.call('HSET', KEYS[2], '_order', ARGV[3], '_late', ARGV[4], '_now', ARGV[5], '_id', id)
+redis.call('HSET', KEYS[3], ARGV[6], ARGV[7])
+redis.call('PUBLISH', KEYS[4], id .. '|' .. ARGV[1])
+return id
+"""
+
+
+class RedisBroker:
+    def __init__(self, url: str) -> None:
+        self.client = redis.Redis.from_url(url)
+        self._send = self.client.register_script(_SEND)
+
+    def send(self, update: Update, slug: str) -> None:
+        pairs = [part for key, html in update.games.items() for part in (key, html or "")]
+        self._send(keys=[seq_key(update.room_id), state_key(update.room_id), SLUGS,
+                         channel(update.room_id)],
+                   args=[Message(0, update).payload(), "1" if update.full else "0",
+                         json.dumps(update.order), "1" if update.late else "0", update.now_ms, slug,
+                         update.room_id, *pairs])
+
+
+def stored_update(room_id: int, fields: dict[bytes, bytes]) -> tuple[int, Update] | None:
+    """A room's state as Redis keeps it (``HGETALL``), as a full update with its message id."""
+    if b"_id" not in fields:
+        return None
+    order = tuple(json.loads(fields[b"_order"]))
+    games: dict[str, str | None] = {k: fields[k.encode()].decode() for k in order
+                                    if k.encode() in fields}
+    return int(fields[b"_id"]), Update(room_id, int(fields[b"_now"]), order, games,
+                                       fields[b"_late"] == b"1", full=True)
