@@ -99,3 +99,11 @@ def board_events(slug: str) -> Response:
     sent = [m.with_now(now_ms).sse if m.update.full else m.sse for m in first]
     return Response(_stream(sub, sent), mimetype="text/event-stream",
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+def start_publishing(app: Flask) -> None:
+    """A long-running process with a broker publishes from the start (every room sent whole once,
+    then every change and every ``TICK``), not from its first commit."""
+    push: Push = app.extensions[KEY]
+    if not push.embedded:
+        push.publisher.start()

@@ -1,0 +1,122 @@
+"""The push server (``flask push-server``): an asyncio process that holds the screens' open
+streams, thousands of them, so they never take a web worker's thread.
+
+It subscribes to the Redis channels the web processes publish to (``roomops.push.brokers``) and
+fans each message out to the room's screens through its own hub. It needs no database: a room's
+slug, and its whole current state for a screen that connects or falls behind, are read from Redis
+the first time it meets the room. aiohttp: one well-kept library for both the server and its
+streaming responses, with no ASGI layer between (docs/decisions.md, "Pushed screens")."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import AsyncIterator
+from typing import cast
+
+import redis.asyncio as aioredis
+from aiohttp import web
+
+from roomops.push.brokers import CHANNELS, PREFIX, SLUGS, state_key, stored_update
+from roomops.push.hub import AsyncSubscription, Hub
+from roomops.push.messages import KEEPALIVE, RETRY, last_event_id, parse
+
+log = logging.getLogger("roomops.push")
+KEEPALIVE_SECONDS = 15.0
+ROOM_ID = f"{PREFIX}:room:"
+
+
+class Fanout:
+    """The hub, fed from Redis in the order the messages were numbered."""
+
+    def __init__(self, client: aioredis.Redis) -> None:
+        self.client, self.hub = client, Hub()
+        self._loaded: dict[int, asyncio.Future[None]] = {}
+
+    async def room(self, room_id: int) -> None:
+        """The room's whole state from Redis, once, before any message of it is applied."""
+        done = self._loaded.get(room_id)
+        if done is None:
+            done = self._loaded[room_id] = asyncio.get_running_loop().create_future()
+            try:
+                fields = cast(dict[bytes, bytes], await self.client.hgetall(state_key(room_id)))
+                stored = stored_update(room_id, fields)
+                if stored is not None:
+                    self.hub.publish(stored[1], stored[0])
+            finally:
+                done.set_result(None)
+        await done
+
+    async def listen(self) -> None:
+        pubsub = self.client.pubsub()
+        await pubsub.psubscribe(CHANNELS)
+        async for item in pubsub.listen():
+            if item["type"] != "pmessage":
+                continue
+            room_id = int(item["channel"].decode().removeprefix(ROOM_ID))
+            number, _, payload = item["data"].decode().partition("|")
+            await self.room(room_id)
+            self.hub.publish(parse(int(number), payload).update, int(number))
+
+    async def room_id(self, slug: str) -> int | None:
+        found = await self.client.hget(SLUGS, slug)
+        return None if found is None else int(found)
+
+
+FANOUT = web.AppKey("fanout", Fanout)
+
+
+async def board_events(request: web.Request) -> web.StreamResponse:
+    fanout = request.app[FANOUT]
+    room_id = await fanout.room_id(request.match_info["slug"])
+    if room_id is None:
+        raise web.HTTPNotFound(text="no such room, or nothing published for it yet\n")
+    await fanout.room(room_id)
+    sub = AsyncSubscription(fanout.hub, room_id)
+    first = fanout.hub.subscribe(sub, last_event_id(request.headers.get("Last-Event-ID")))
+    resp = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache",
+                                       "X-Accel-Buffering": "no"})
+    try:
+        await resp.prepare(request)
+        await resp.write(RETRY)
+        now_ms = int(time.time() * 1000)
+        for missed in first:
+            await resp.write(missed.with_now(now_ms).sse if missed.update.full else missed.sse)
+        while True:
+            message = await sub.next(KEEPALIVE_SECONDS)
+            await resp.write(KEEPALIVE if message is None else message.sse)
+    except (ConnectionResetError, asyncio.CancelledError):
+        pass  # the screen went away
+    finally:
+        sub.close()
+    return resp
+
+
+async def health(request: web.Request) -> web.Response:
+    return web.json_response({"status": "ok", "streams": request.app[FANOUT].hub.watched()})
+
+
+def make_app(broker_url: str) -> web.Application:
+    app = web.Application()
+
+    async def lifetime(app: web.Application) -> AsyncIterator[None]:
+        client = aioredis.Redis.from_url(broker_url)
+        app[FANOUT] = Fanout(client)
+        task = asyncio.create_task(app[FANOUT].listen())
+        yield
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        await client.aclose()
+
+    app.cleanup_ctx.append(lifetime)
+    app.router.add_get("/board/{slug}/events", board_events)
+    app.router.add_get("/push/health", health)
+    return app
+
+
+def serve(broker_url: str, host: str, port: int) -> None:
+    web.run_app(make_app(broker_url), host=host, port=port, access_log=None,
+                print=lambda text: log.info("%s", text))
