@@ -79,6 +79,9 @@ class Settings:
     push_broker: str = field(default_factory=lambda: os.environ.get("ROOMOPS_PUSH_BROKER", ""))
     push_streams: int = field(
         default_factory=lambda: int(os.environ.get("ROOMOPS_PUSH_STREAMS", "16")))
+    # the broker's keys and channels start with this (deployments sharing one Redis)
+    push_prefix: str = field(
+        default_factory=lambda: os.environ.get("ROOMOPS_PUSH_PREFIX", "roomops:push"))
     testing: bool = False
 
     def __post_init__(self) -> None:

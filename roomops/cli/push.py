@@ -15,12 +15,14 @@ from roomops.runtime import ext
 @click.option("--port", default=5001, show_default=True)
 @with_appcontext
 def push_server_cmd(host: str, port: int) -> None:
+    from roomops.push.brokers import Keys
     from roomops.push.server import serve
 
-    broker = ext().settings.push_broker
+    settings = ext().settings
+    broker = settings.push_broker
     if not broker:
         raise click.UsageError("set ROOMOPS_PUSH_BROKER (redis://...): without a broker the web "
                                "process serves the streams itself")
     log_to_console()
     click.echo(f"push server on http://{host}:{port}, from {broker}")
-    serve(broker, host, port)
+    serve(broker, Keys(settings.push_prefix), host, port)

@@ -9,6 +9,7 @@ publishes, atomically: messages reach the push servers in the order of their num
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Protocol
 
 import redis
@@ -16,21 +17,32 @@ import redis
 from roomops.push.hub import Hub
 from roomops.push.messages import Message, Update
 
-PREFIX = "roomops:push"
-SLUGS = f"{PREFIX}:slugs"  # hash: room slug -> room id, for the push server's routes
-CHANNELS = f"{PREFIX}:room:*"
 
+@dataclass(frozen=True)
+class Keys:
+    """The broker's names, under ``ROOMOPS_PUSH_PREFIX`` (deployments, or tests, sharing a Redis)."""
 
-def channel(room_id: int) -> str:
-    return f"{PREFIX}:room:{room_id}"
+    prefix: str = "roomops:push"
 
+    @property
+    def slugs(self) -> str:  # hash: room slug -> room id, for the push server's routes
+        return f"{self.prefix}:slugs"
 
-def state_key(room_id: int) -> str:
-    return f"{PREFIX}:state:{room_id}"
+    @property
+    def channels(self) -> str:
+        return f"{self.prefix}:room:*"
 
+    def channel(self, room_id: int) -> str:
+        return f"{self.prefix}:room:{room_id}"
 
-def seq_key(room_id: int) -> str:
-    return f"{PREFIX}:seq:{room_id}"
+    def room_of(self, channel: str) -> int:
+        return int(channel.removeprefix(f"{self.prefix}:room:"))
+
+    def state(self, room_id: int) -> str:
+        return f"{self.prefix}:state:{room_id}"
+
+    def seq(self, room_id: int) -> str:
+        return f"{self.prefix}:seq:{room_id}"
 
 
 class Broker(Protocol):
@@ -64,14 +76,15 @@ return id
 
 
 class RedisBroker:
-    def __init__(self, url: str) -> None:
-        self.client = redis.Redis.from_url(url)
+    def __init__(self, url: str, keys: Keys) -> None:
+        self.client, self.keys = redis.Redis.from_url(url), keys
         self._send = self.client.register_script(_SEND)
 
     def send(self, update: Update, slug: str) -> None:
         pairs = [part for key, html in update.games.items() for part in (key, html or "")]
-        self._send(keys=[seq_key(update.room_id), state_key(update.room_id), SLUGS,
-                         channel(update.room_id)],
+        room = update.room_id
+        self._send(keys=[self.keys.seq(room), self.keys.state(room), self.keys.slugs,
+                         self.keys.channel(room)],
                    args=[Message(0, update).payload(), "1" if update.full else "0",
                          json.dumps(update.order), "1" if update.late else "0", update.now_ms, slug,
                          update.room_id, *pairs])

@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 from werkzeug.wrappers import Response
 
 from roomops.board.views import STREAMS
-from roomops.push.brokers import LocalBroker, RedisBroker
+from roomops.push.brokers import Keys, LocalBroker, RedisBroker
 from roomops.push.hub import Hub, Subscription
 from roomops.push.messages import KEEPALIVE, RETRY, last_event_id
 from roomops.push.publisher import Publisher
@@ -60,7 +60,8 @@ def _committed(_session: Session) -> None:
 def install(app: Flask) -> None:
     settings = ext(app).settings
     hub = Hub()
-    broker = RedisBroker(settings.push_broker) if settings.push_broker else LocalBroker(hub)
+    keys = Keys(settings.push_prefix)
+    broker = RedisBroker(settings.push_broker, keys) if settings.push_broker else LocalBroker(hub)
     app.extensions[KEY] = Push(hub, Publisher(app, broker), not settings.push_broker,
                                settings.push_streams)
     if not event.contains(Session, "after_commit", _committed):

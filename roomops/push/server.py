@@ -19,20 +19,19 @@ from typing import cast
 import redis.asyncio as aioredis
 from aiohttp import web
 
-from roomops.push.brokers import CHANNELS, PREFIX, SLUGS, state_key, stored_update
+from roomops.push.brokers import Keys, stored_update
 from roomops.push.hub import AsyncSubscription, Hub
 from roomops.push.messages import KEEPALIVE, RETRY, last_event_id, parse
 
 log = logging.getLogger("roomops.push")
 KEEPALIVE_SECONDS = 15.0
-ROOM_ID = f"{PREFIX}:room:"
 
 
 class Fanout:
     """The hub, fed from Redis in the order the messages were numbered."""
 
-    def __init__(self, client: aioredis.Redis) -> None:
-        self.client, self.hub = client, Hub()
+    def __init__(self, client: aioredis.Redis, keys: Keys) -> None:
+        self.client, self.keys, self.hub = client, keys, Hub()
         self._loaded: dict[int, asyncio.Future[None]] = {}
 
     async def room(self, room_id: int) -> None:
@@ -41,7 +40,7 @@ class Fanout:
         if done is None:
             done = self._loaded[room_id] = asyncio.get_running_loop().create_future()
             try:
-                fields = cast(dict[bytes, bytes], await self.client.hgetall(state_key(room_id)))
+                fields = cast(dict[bytes, bytes], await self.client.hgetall(self.keys.state(room_id)))
                 stored = stored_update(room_id, fields)
                 if stored is not None:
                     self.hub.publish(stored[1], stored[0])
@@ -51,17 +50,17 @@ class Fanout:
 
     async def listen(self) -> None:
         pubsub = self.client.pubsub()
-        await pubsub.psubscribe(CHANNELS)
+        await pubsub.psubscribe(self.keys.channels)
         async for item in pubsub.listen():
             if item["type"] != "pmessage":
                 continue
-            room_id = int(item["channel"].decode().removeprefix(ROOM_ID))
+            room_id = self.keys.room_of(item["channel"].decode())
             number, _, payload = item["data"].decode().partition("|")
             await self.room(room_id)
             self.hub.publish(parse(int(number), payload).update, int(number))
 
     async def room_id(self, slug: str) -> int | None:
-        found = await self.client.hget(SLUGS, slug)
+        found = await self.client.hget(self.keys.slugs, slug)
         return None if found is None else int(found)
 
 
@@ -98,12 +97,12 @@ async def health(request: web.Request) -> web.Response:
     return web.json_response({"status": "ok", "streams": request.app[FANOUT].hub.watched()})
 
 
-def make_app(broker_url: str) -> web.Application:
+def make_app(broker_url: str, keys: Keys) -> web.Application:
     app = web.Application()
 
     async def lifetime(app: web.Application) -> AsyncIterator[None]:
         client = aioredis.Redis.from_url(broker_url)
-        app[FANOUT] = Fanout(client)
+        app[FANOUT] = Fanout(client, keys)
         task = asyncio.create_task(app[FANOUT].listen())
         yield
         task.cancel()
@@ -117,6 +116,6 @@ def make_app(broker_url: str) -> web.Application:
     return app
 
 
-def serve(broker_url: str, host: str, port: int) -> None:
-    web.run_app(make_app(broker_url), host=host, port=port, access_log=None,
+def serve(broker_url: str, keys: Keys, host: str, port: int) -> None:
+    web.run_app(make_app(broker_url, keys), host=host, port=port, access_log=None,
                 print=lambda text: log.info("%s", text))
