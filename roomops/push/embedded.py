@@ -38,11 +38,13 @@ class Push:
     publisher: Publisher
     embedded: bool  # the app serves the streams (no broker)
     streams: int
+    # False under the test client: a test publishes by hand (no thread on the test's connection)
+    autostart: bool = True
 
     def committed(self) -> None:
         """With a broker every process publishes its own commits; embedded, only once a screen
         is watching."""
-        if not self.embedded:
+        if not self.embedded and self.autostart:
             self.publisher.start()
         if self.publisher.running:
             self.publisher.nudge()
@@ -63,7 +65,7 @@ def install(app: Flask) -> None:
     keys = Keys(settings.push_prefix)
     broker = RedisBroker(settings.push_broker, keys) if settings.push_broker else LocalBroker(hub)
     app.extensions[KEY] = Push(hub, Publisher(app, broker), not settings.push_broker,
-                               settings.push_streams)
+                               settings.push_streams, autostart=not settings.testing)
     if not event.contains(Session, "after_commit", _committed):
         event.listen(Session, "after_commit", _committed)
     app.register_blueprint(bp)
@@ -93,7 +95,7 @@ def board_events(slug: str) -> Response:
                         mimetype="text/plain")
     sub = Subscription(push.hub, room_id)
     first = push.hub.subscribe(sub, last_event_id(flask_request.headers.get("Last-Event-ID")))
-    if not push.publisher.running:
+    if push.autostart and not push.publisher.running:
         push.publisher.start()
         push.publisher.nudge()
     now_ms = int(ext().clock.now().timestamp() * 1000)
@@ -106,5 +108,5 @@ def start_publishing(app: Flask) -> None:
     """A long-running process with a broker publishes from the start (every room sent whole once,
     then every change and every ``TICK``), not from its first commit."""
     push: Push = app.extensions[KEY]
-    if not push.embedded:
+    if not push.embedded and push.autostart:
         push.publisher.start()

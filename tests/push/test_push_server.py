@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 
 import aiohttp
 import pytest
@@ -119,4 +120,11 @@ def test_a_change_committed_in_the_web_process_reaches_the_push_servers_screens(
         finally:
             await cold.cleanup()
 
-    asyncio.run(run())
+    in_own_loop(run)
+
+
+def in_own_loop(main) -> None:  # type: ignore[no-untyped-def]
+    """``asyncio.run(main())`` on a thread of its own: Playwright's sync API, when browser tests ran
+    first in this process, leaves an event loop running on the main thread."""
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, main()).result()
