@@ -33,6 +33,7 @@ class Fanout:
     def __init__(self, client: aioredis.Redis, keys: Keys) -> None:
         self.client, self.keys, self.hub = client, keys, Hub()
         self._loaded: dict[int, asyncio.Future[None]] = {}
+        self._slugs: dict[str, asyncio.Future[bytes | str | None]] = {}
 
     async def room(self, room_id: int) -> None:
         """The room's whole state from Redis, once, before any message of it is applied."""
@@ -60,8 +61,20 @@ class Fanout:
             self.hub.publish(parse(int(number), payload).update, int(number))
 
     async def room_id(self, slug: str) -> int | None:
-        found = await self.client.hget(self.keys.slugs, slug)
-        return None if found is None else int(found)
+        """The room of ``slug``: asked of Redis once however many screens connect at once (each
+        asking would take a connection each), kept once found."""
+        asked = self._slugs.get(slug)
+        if asked is None:
+            asked = self._slugs[slug] = asyncio.ensure_future(self.client.hget(self.keys.slugs, slug))
+        try:
+            found = await asyncio.shield(asked)
+        except Exception:
+            self._slugs.pop(slug, None)
+            raise
+        if found is None:
+            self._slugs.pop(slug, None)  # not published yet: ask again next time
+            return None
+        return int(found)
 
 
 FANOUT = web.AppKey("fanout", Fanout)
