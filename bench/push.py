@@ -241,9 +241,10 @@ async def phase(mode: str, n: int, servers: Servers, slug: str, token: str,
                     f"{time.monotonic() - t0:.1f} s")
         await asyncio.sleep(INTERVAL)
         web0, push0 = servers.cpu()
-        receiver, sender = mp.Pipe(duplex=False)
-        start = time.time() + 1
-        worker = mp.Process(target=desk, args=(servers.web_url, token, joins, start, sender))
+        spawn = mp.get_context("spawn")  # forking this process (threads, a loop) could deadlock
+        receiver, sender = spawn.Pipe(duplex=False)
+        start = time.time() + 3  # the desk's process starts afresh
+        worker = spawn.Process(target=desk, args=(servers.web_url, token, joins, start, sender))
         worker.start()
         changes, reads = await asyncio.to_thread(receiver.recv)
         await asyncio.to_thread(worker.join)
