@@ -232,6 +232,10 @@
       failures = 0;
       apply(JSON.parse(e.data));
     });
+    source.addEventListener("clock", function (e) {  /* after the whole state, and as keep-alive */
+      setServerNow(e.data);
+      tick();
+    });
     source.onerror = function () {
       failures += 1;
       if (source.readyState === EventSource.CLOSED || failures >= 3) {

@@ -18,17 +18,19 @@ from sqlalchemy import event, select
 from sqlalchemy.orm import Session
 from werkzeug.wrappers import Response
 
+from roomops.board.countdown import to_ms
 from roomops.board.views import STREAMS
+from roomops.clock import Clock
 from roomops.push.brokers import Keys, LocalBroker, RedisBroker
 from roomops.push.hub import Hub, Subscription
-from roomops.push.messages import KEEPALIVE, RETRY, last_event_id
+from roomops.push.messages import KEEPALIVE_SECONDS, RETRY, last_event_id
+from roomops.push.messages import clock as server_clock
 from roomops.push.publisher import Publisher
 from roomops.rooms.models import Room
 from roomops.runtime import ext
 from roomops.web.uow import db
 
 KEY = "roomops.push"
-KEEPALIVE_SECONDS = 15.0
 bp = Blueprint("push", __name__)
 
 
@@ -73,13 +75,13 @@ def install(app: Flask) -> None:
     app.extensions[STREAMS] = bool(settings.push_broker) or settings.push_streams > 0
 
 
-def _stream(sub: Subscription, first: list[bytes]) -> Iterator[bytes]:
+def _stream(sub: Subscription, first: list[bytes], clock: Clock) -> Iterator[bytes]:
     try:
         yield RETRY
         yield from first
         while True:
             message = sub.next(KEEPALIVE_SECONDS)
-            yield KEEPALIVE if message is None else message.sse
+            yield server_clock(to_ms(clock.now())) if message is None else message.sse
     finally:  # the screen went away (the server's write failed and closed us)
         sub.close()
 
@@ -98,9 +100,9 @@ def board_events(slug: str) -> Response:
     if push.autostart and not push.publisher.running:
         push.publisher.start()
         push.publisher.nudge()
-    now_ms = int(ext().clock.now().timestamp() * 1000)
-    sent = [m.with_now(now_ms).sse if m.update.full else m.sse for m in first]
-    return Response(_stream(sub, sent), mimetype="text/event-stream",
+    clock = ext().clock
+    sent = [m.sse for m in first] + [server_clock(to_ms(clock.now()))]
+    return Response(_stream(sub, sent, clock), mimetype="text/event-stream",
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
 

@@ -30,6 +30,7 @@ class _Room:
     late: bool = False
     ring: deque[Message] = field(default_factory=lambda: deque(maxlen=RING))
     subs: set[_Subscription] = field(default_factory=set)
+    whole: Message | None = None  # the full state as last built: encoded once for every screen
 
 
 class _Subscription:
@@ -137,6 +138,7 @@ class Hub:
                 else:
                     room.games[key] = html
             room.id, room.now_ms, room.order, room.late = number, update.now_ms, update.order, update.late
+            room.whole = None
             message = Message(number, update)
             room.ring.append(message)
             subs = list(room.subs)
@@ -153,8 +155,11 @@ class Hub:
         room = self._rooms.get(room_id)
         if room is None or not room.id:
             return None
-        games: dict[str, str | None] = {k: room.games[k] for k in room.order if k in room.games}
-        return Message(room.id, Update(room_id, room.now_ms, room.order, games, room.late, full=True))
+        if room.whole is None:
+            games: dict[str, str | None] = {k: room.games[k] for k in room.order if k in room.games}
+            room.whole = Message(room.id, Update(room_id, room.now_ms, room.order, games, room.late,
+                                                 full=True))
+        return room.whole
 
     def latest(self, room_id: int) -> int:
         with self._lock:

@@ -10,7 +10,7 @@ here (R61: no player data beyond the public names the board shows)."""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
@@ -48,8 +48,12 @@ class Message:
         """The event as sent (JSON escapes newlines, so the data is one line)."""
         return f"id: {self.id}\nevent: {EVENT}\ndata: {self.payload()}\n\n".encode()
 
-    def with_now(self, now_ms: int) -> Message:
-        return Message(self.id, replace(self.update, now_ms=now_ms))
+
+
+def clock(now_ms: int) -> bytes:
+    """The server's clock alone: sent after the whole state (its ``now`` is when it was last
+    changed) and as the keep-alive, so a page's countdowns stay on the server's time."""
+    return f"event: clock\ndata: {now_ms}\n\n".encode()
 
 
 def parse(message_id: int, payload: str) -> Message:
@@ -58,7 +62,7 @@ def parse(message_id: int, payload: str) -> Message:
                                       dict(data["games"]), bool(data["late"]), bool(data["full"])))
 
 
-KEEPALIVE = b": keep-alive\n\n"  # an SSE comment: keeps proxies from closing an idle stream
+KEEPALIVE_SECONDS = 15.0  # a clock event this often keeps proxies from closing an idle stream
 RETRY = b"retry: 3000\n\n"  # how long a browser waits before it reconnects
 
 

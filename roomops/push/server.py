@@ -21,10 +21,14 @@ from aiohttp import web
 
 from roomops.push.brokers import Keys, stored_update
 from roomops.push.hub import AsyncSubscription, Hub
-from roomops.push.messages import KEEPALIVE, RETRY, last_event_id, parse
+from roomops.push.messages import KEEPALIVE_SECONDS, RETRY, clock, last_event_id, parse
 
 log = logging.getLogger("roomops.push")
-KEEPALIVE_SECONDS = 15.0
+
+
+def wall_ms() -> int:
+    """The push server has no app clock: it is the machine's, as the web processes' in production."""
+    return time.time_ns() // 1_000_000
 
 
 class Fanout:
@@ -93,12 +97,12 @@ async def board_events(request: web.Request) -> web.StreamResponse:
     try:
         await resp.prepare(request)
         await resp.write(RETRY)
-        now_ms = int(time.time() * 1000)
         for missed in first:
-            await resp.write(missed.with_now(now_ms).sse if missed.update.full else missed.sse)
+            await resp.write(missed.sse)
+        await resp.write(clock(wall_ms()))
         while True:
             message = await sub.next(KEEPALIVE_SECONDS)
-            await resp.write(KEEPALIVE if message is None else message.sse)
+            await resp.write(clock(wall_ms()) if message is None else message.sse)
     except (ConnectionResetError, asyncio.CancelledError):
         pass  # the screen went away
     finally:

@@ -48,7 +48,8 @@ def test_a_screen_gets_the_room_whole_then_each_change(client, sup_client, push,
     ((first, whole),) = events([next(stream)])
     key = f"g{push.game.id}"
     assert whole["full"] and whole["order"] == [key] and "7" in whole["games"][key]
-    assert whole["now"] == int(now.timestamp() * 1000)  # the page's countdowns run on this (R20)
+    # then the server's clock, which the page's countdowns run on (R20)
+    assert next(stream) == f"event: clock\ndata: {int(now.timestamp() * 1000)}\n\n".encode()
     assert push.hub.watched() == 1
 
     ann = sup_client.post("/desk/players", data={"first_name": "Ann", "last_name": "Lee",
@@ -77,6 +78,7 @@ def test_reconnecting_with_last_event_id_gets_what_it_missed(client, push, app, 
     stream = iter(resp.response)
     next(stream)
     ((number, missed),) = events([next(stream)])
+    assert next(stream).startswith(b"event: clock\n")
     assert number == latest + 1 and not missed["full"] and list(missed["games"]) == [key]
     assert "Ann P." in missed["games"][key]
     resp.close()
