@@ -111,7 +111,8 @@ class AsyncSubscription(_Subscription):
         if (full := self._catch_up()) is not None:
             return full
         try:
-            return await asyncio.wait_for(self._queue.get(), timeout)
+            async with asyncio.timeout(timeout):  # no task of its own, as wait_for would make
+                return await self._queue.get()
         except TimeoutError:
             return self._catch_up()
 
