@@ -99,7 +99,11 @@ class Servers:
     def stop(self) -> None:
         for proc in (self.web, self.push):
             proc.terminate()
-            proc.wait(10)
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:  # aiohttp closing thousands of streams one by one
+                proc.kill()
+                proc.wait(10)
 
 
 def start_servers(url: str, prefix: str, workdir: Path) -> Servers:
