@@ -20,6 +20,7 @@ entries, no staff.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from zoneinfo import ZoneInfo
@@ -46,7 +47,9 @@ POLL_SECONDS = 2
 PAGE_SECONDS = 12  # TV: how long each page of a large room stays up
 CACHE = "roomops.board"  # app.extensions key of the app's FragmentCache
 ROWS = "roomops.board.rows"  # and of its RowsCache
-STREAMS = "roomops.board.streams"  # and whether the page offers its pushed stream (roomops.push)
+# and, where the page offers its pushed stream (roomops.push), the room's latest message number:
+# the page is at least that new, so its stream starts after it (no redraw as it connects)
+STREAMS = "roomops.board.streams"
 POLICY_LABELS = {"full": "full names", "first_initial": "first name and initial",
                  "initials": "initials"}
 
@@ -96,6 +99,11 @@ def _room(slug: str) -> Room:
     return room
 
 
+def _events_url(room: Room) -> str:
+    latest: Callable[[int], int] | None = current_app.extensions.get(STREAMS)
+    return "" if latest is None else url_for("push.board_events", slug=room.slug, last=latest(room.id))
+
+
 def _page(room: Room) -> Response:
     session, at = db(), now()
     mark = change_mark(session, room.id)
@@ -107,8 +115,7 @@ def _page(room: Room) -> Response:
         "board/page.html", head=header, games_html=_games(session, room, at), late=late,
         etag_header=f'"{etag(room, mark, late)}"', poll=POLL_SECONDS, page_seconds=PAGE_SECONDS,
         live_url=url_for("board.live", slug=room.slug),
-        events_url=url_for("push.board_events", slug=room.slug)
-        if current_app.extensions.get(STREAMS) else "",
+        events_url=_events_url(room),
         phone_url=public_url("board.room", slug=room.slug))
     return _stamp(make_response(page), at)
 

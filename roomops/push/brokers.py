@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, cast
 
 import redis
 
@@ -48,6 +48,9 @@ class Keys:
 class Broker(Protocol):
     def send(self, update: Update, slug: str) -> None: ...
 
+    def latest(self, room_id: int) -> int:
+        """The room's latest message number (0: none yet)."""
+
 
 class LocalBroker:
     """The embedded default: straight into this process's hub."""
@@ -57,6 +60,9 @@ class LocalBroker:
 
     def send(self, update: Update, slug: str) -> None:
         self.hub.publish(update)
+
+    def latest(self, room_id: int) -> int:
+        return self.hub.latest(room_id)
 
 
 # KEYS: seq, state, slugs; ARGV: payload, full, order, late, now, slug, room, then game/html pairs
@@ -88,6 +94,10 @@ class RedisBroker:
                    args=[Message(0, update).payload(), "1" if update.full else "0",
                          json.dumps(update.order), "1" if update.late else "0", update.now_ms, slug,
                          update.room_id, *pairs])
+
+    def latest(self, room_id: int) -> int:
+        found = self.client.get(self.keys.seq(room_id))
+        return 0 if found is None else int(cast(bytes, found))
 
 
 def stored_update(room_id: int, fields: dict[bytes, bytes]) -> tuple[int, Update] | None:

@@ -23,7 +23,7 @@ from roomops.board.views import STREAMS
 from roomops.clock import Clock
 from roomops.push.brokers import Keys, LocalBroker, RedisBroker
 from roomops.push.hub import Hub, Subscription
-from roomops.push.messages import KEEPALIVE_SECONDS, RETRY, last_event_id
+from roomops.push.messages import KEEPALIVE_SECONDS, RETRY, last_seen
 from roomops.push.messages import clock as server_clock
 from roomops.push.publisher import Publisher
 from roomops.rooms.models import Room
@@ -52,6 +52,15 @@ class Push:
             self.publisher.nudge()
 
 
+    def latest(self, room_id: int) -> int:
+        """The room's latest message number, for a page about to be drawn. Embedded, the first
+        page starts the publisher with a pass of its own first: every page is then drawn after a
+        message, and its stream sends nothing the page already shows."""
+        if self.embedded and self.autostart and not self.publisher.running:
+            self.publisher.start(first_pass_here=True)
+        return self.publisher.broker.latest(room_id)
+
+
 def _committed(_session: Session) -> None:
     """SQLAlchemy's ``after_commit`` of every session (never for a rollback), in the app whose
     context the commit ran in: a request, the sweep, a CLI command."""
@@ -72,7 +81,8 @@ def install(app: Flask) -> None:
         event.listen(Session, "after_commit", _committed)
     app.register_blueprint(bp)
     # the board's page offers its stream when the app serves it or a push server does
-    app.extensions[STREAMS] = bool(settings.push_broker) or settings.push_streams > 0
+    if settings.push_broker or settings.push_streams > 0:
+        app.extensions[STREAMS] = app.extensions[KEY].latest
 
 
 def _stream(sub: Subscription, first: list[bytes], clock: Clock) -> Iterator[bytes]:
@@ -96,7 +106,8 @@ def board_events(slug: str) -> Response:
         return Response("no stream here: poll /live\n", 503, {"Retry-After": "60"},
                         mimetype="text/plain")
     sub = Subscription(push.hub, room_id)
-    first = push.hub.subscribe(sub, last_event_id(flask_request.headers.get("Last-Event-ID")))
+    first = push.hub.subscribe(sub, last_seen(flask_request.headers.get("Last-Event-ID"),
+                                              flask_request.args.get("last")))
     if push.autostart and not push.publisher.running:
         push.publisher.start()
         push.publisher.nudge()

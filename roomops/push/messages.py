@@ -71,3 +71,9 @@ def last_event_id(value: str | None) -> int | None:
     if value is None or not value.strip().isdigit():
         return None
     return int(value.strip())
+
+
+def last_seen(header: str | None, page: str | None) -> int | None:
+    """What a screen has: the ``Last-Event-ID`` it reconnects with, else the message number its
+    page was drawn after (``?last=``, in the page's stream address), else nothing."""
+    return last_event_id(header) if last_event_id(header) is not None else last_event_id(page)

@@ -60,11 +60,15 @@ class Publisher:
         """Something was committed: publish what changed (soon, on the publisher's thread)."""
         self._wake.set()
 
-    def start(self) -> None:
-        """Start the thread, once."""
+    def start(self, first_pass_here: bool = False) -> None:
+        """Start the thread, once; its first pass at once, or first here on the caller's thread
+        (a page about to be drawn then starts its stream after that pass)."""
         with self._start_lock:
             if self._thread is None:
-                self._wake.set()  # the first pass at once
+                if first_pass_here:
+                    self.publish_changes()
+                else:
+                    self._wake.set()
                 self._thread = threading.Thread(target=self._run, name="roomops-push", daemon=True)
                 self._thread.start()
 

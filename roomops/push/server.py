@@ -21,7 +21,7 @@ from aiohttp import web
 
 from roomops.push.brokers import Keys, stored_update
 from roomops.push.hub import AsyncSubscription, Hub
-from roomops.push.messages import KEEPALIVE_SECONDS, RETRY, clock, last_event_id, parse
+from roomops.push.messages import KEEPALIVE_SECONDS, RETRY, clock, last_seen, parse
 
 log = logging.getLogger("roomops.push")
 
@@ -91,7 +91,8 @@ async def board_events(request: web.Request) -> web.StreamResponse:
         raise web.HTTPNotFound(text="no such room, or nothing published for it yet\n")
     await fanout.room(room_id)
     sub = AsyncSubscription(fanout.hub, room_id)
-    first = fanout.hub.subscribe(sub, last_event_id(request.headers.get("Last-Event-ID")))
+    first = fanout.hub.subscribe(sub, last_seen(request.headers.get("Last-Event-ID"),
+                                                request.query.get("last")))
     resp = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache",
                                        "X-Accel-Buffering": "no"})
     try:

@@ -34,9 +34,15 @@ def events(chunks):
     return out
 
 
-def test_the_board_page_offers_its_stream(client, push):
+def test_the_board_page_offers_its_stream_after_the_message_it_was_drawn_after(client, push, room):
+    latest = push.hub.latest(room.room.id)
     page = client.get("/board/main").text
-    assert 'data-events-url="/board/main/events"' in page
+    assert f'data-events-url="/board/main/events?last={latest}"' in page
+    resp = client.get(f"/board/main/events?last={latest}", buffered=False)
+    stream = iter(resp.response)
+    next(stream)
+    assert next(stream).startswith(b"event: clock\n")  # no redraw of what the page has
+    resp.close()
 
 
 def test_a_screen_gets_the_room_whole_then_each_change(client, sup_client, push, app, room, now):

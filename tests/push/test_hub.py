@@ -9,7 +9,7 @@ import json
 from concurrent.futures import ThreadPoolExecutor
 
 from roomops.push.hub import AsyncSubscription, Hub, Subscription
-from roomops.push.messages import Message, Update, last_event_id, parse
+from roomops.push.messages import Message, Update, last_event_id, last_seen, parse
 
 
 def update(room: int, games: dict[str, str | None], order: tuple[str, ...] = ("g1", "g2"),
@@ -108,6 +108,12 @@ def test_an_asyncio_screen_waits_for_its_next_message_or_a_keep_alive():
 
     with ThreadPoolExecutor(1) as pool:  # a loop of its own (Playwright may run one on this thread)
         assert pool.submit(asyncio.run, run()).result() == (1, None)
+
+
+def test_what_a_screen_has_is_its_last_event_id_else_its_pages():
+    assert last_seen("7", "3") == 7
+    assert last_seen(None, "3") == 3
+    assert last_seen("x", None) is None
 
 
 def test_last_event_id_is_a_number_or_nothing():
