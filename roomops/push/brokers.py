@@ -9,6 +9,7 @@ publishes, atomically: messages reach the push servers in the order of their num
 from __future__ import annotations
 
 import json
+import logging
 from dataclasses import dataclass
 from typing import Protocol, cast
 
@@ -16,6 +17,8 @@ import redis
 
 from roomops.push.hub import Hub
 from roomops.push.messages import Message, Update
+
+log = logging.getLogger("roomops.push")
 
 
 @dataclass(frozen=True)
@@ -96,7 +99,13 @@ class RedisBroker:
                          update.room_id, *pairs])
 
     def latest(self, room_id: int) -> int:
-        found = self.client.get(self.keys.seq(room_id))
+        """0 when Redis does not answer: the page is drawn all the same (its stream then fails
+        and it polls), never an error page."""
+        try:
+            found = self.client.get(self.keys.seq(room_id))
+        except redis.RedisError:
+            log.warning("the push broker did not answer; the board's pages will poll", exc_info=True)
+            return 0
         return 0 if found is None else int(cast(bytes, found))
 
 

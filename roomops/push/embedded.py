@@ -51,7 +51,6 @@ class Push:
         if self.publisher.running:
             self.publisher.nudge()
 
-
     def latest(self, room_id: int) -> int:
         """The room's latest message number, for a page about to be drawn. Embedded, the first
         page starts the publisher with a pass of its own first: every page is then drawn after a

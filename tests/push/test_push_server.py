@@ -128,3 +128,11 @@ def in_own_loop(main) -> None:  # type: ignore[no-untyped-def]
     first in this process, leaves an event loop running on the main thread."""
     with ThreadPoolExecutor(1) as pool:
         pool.submit(asyncio.run, main()).result()
+
+
+def test_the_board_page_is_drawn_when_redis_does_not_answer(app, room, session, client):
+    """The page's stream then fails and it polls; the board itself never fails for it."""
+    session.commit()
+    app.extensions[KEY].publisher.broker = RedisBroker("redis://127.0.0.1:1/0", Keys("roomops:test:x"))
+    page = client.get("/board/main")
+    assert page.status_code == 200 and 'data-events-url="/board/main/events?last=0"' in page.text
