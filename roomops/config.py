@@ -79,6 +79,15 @@ class Settings:
         "ROOMOPS_SECURITY_LOG", "stderr"))
     # R20: the text-message provider (docs/messages.md); no account SID: no texts (LogOnly)
     twilio: TwilioSettings = field(default_factory=TwilioSettings)
+    # Pushed screens (docs/board.md, "Pushed"): empty, the app serves the board's streams itself to
+    # at most push_streams screens (one process, no broker; 0: every screen polls); a redis://
+    # URL, the web processes publish there and `flask push-server` serves the streams
+    push_broker: str = field(default_factory=lambda: os.environ.get("ROOMOPS_PUSH_BROKER", ""))
+    push_streams: int = field(
+        default_factory=lambda: int(os.environ.get("ROOMOPS_PUSH_STREAMS", "16")))
+    # the broker's keys and channels start with this (deployments sharing one Redis)
+    push_prefix: str = field(
+        default_factory=lambda: os.environ.get("ROOMOPS_PUSH_PREFIX", "roomops:push"))
     testing: bool = False
 
     def __post_init__(self) -> None:

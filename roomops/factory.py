@@ -28,6 +28,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None,
     from roomops import api, board, dealer, desk
     from roomops.auth import throttle
     from roomops.auth import views as auth_views
+    from roomops.push import embedded as push
     from roomops.web import access, errors, headers, health, hooks, money, request_fields, routing, uow
 
     settings = settings or Settings()
@@ -64,6 +65,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None,
     app.register_blueprint(health.bp)
     for module in (desk, board, api, dealer, hooks):
         module.install(app, csrf)
+    push.install(app)
     from roomops import cli
 
     cli.install(app)

@@ -1,12 +1,16 @@
-/* The public board: poll the games fragment, tick the claim countdowns, page a large room on a TV.
-   Time: the server's clock is the truth (tests freeze it). Every answer, 304 included, carries
-   X-Server-Now; we keep offset = server now - Date.now() and count down to each deadline with it. */
+/* The public board: take each change pushed over Server-Sent Events (or poll the games fragment
+   where no stream is served, or it fails), tick the claim countdowns, page a large room on a TV.
+   Time: the server's clock is the truth (tests freeze it). Every pushed message carries "now", every
+   polled answer, 304 included, X-Server-Now; we keep offset = server now - Date.now() and count down
+   to each deadline with it. */
 (function () {
   "use strict";
   var body = document.body;
   var live = document.getElementById("board-live");
   if (!live || !body.dataset.liveUrl) return;
   var url = body.dataset.liveUrl;
+  var eventsUrl = body.dataset.eventsUrl || "";
+  var mode = "poll";
   var pollMs = (parseFloat(body.dataset.poll) || 2) * 1000;
   var pageMs = (parseFloat(body.dataset.pageSeconds) || 12) * 1000;
   var etag = body.dataset.etag || "";
@@ -170,6 +174,79 @@
       .then(function () { window.setTimeout(poll, pollMs); });
   }
 
+  /* ---- the push: each message has the room's order of games and the games that changed ------- */
+  var LATE = '<span class="late-mark" data-late hidden></span>';
+  var NO_GAMES = '<p class="no-games">No games are running right now.</p>';
+
+  function sections() {
+    var found = {};
+    var els = live.querySelectorAll("#games > .game[data-key]");
+    for (var i = 0; i < els.length; i++) found[els[i].dataset.key] = els[i];
+    return {els: els, byKey: found};
+  }
+
+  function inPlace(shown, msg) {
+    if (msg.full || shown.els.length !== msg.order.length) return false;
+    for (var i = 0; i < msg.order.length; i++) {
+      if (shown.els[i].dataset.key !== msg.order[i]) return false;
+    }
+    return true;
+  }
+
+  /* A TV given some games (?games=3,7) shows only those of the room's messages. */
+  var chosen = body.dataset.games ? body.dataset.games.split(",").map(function (id) { return "g" + id; }) : null;
+  function wanted(key) { return !chosen || chosen.indexOf(key) >= 0; }
+
+  function apply(msg) {
+    setServerNow(msg.now);
+    msg.order = msg.order.filter(wanted);
+    var shown = sections();
+    if (inPlace(shown, msg)) {
+      Object.keys(msg.games).forEach(function (key) {
+        if (msg.games[key] !== null && shown.byKey[key]) shown.byKey[key].outerHTML = msg.games[key];
+      });
+      var mark = live.querySelector("[data-late]");
+      if (msg.late && !mark) live.insertAdjacentHTML("afterbegin", LATE);
+      if (!msg.late && mark) mark.remove();
+    } else {
+      var parts = msg.order.map(function (key) {
+        if (Object.prototype.hasOwnProperty.call(msg.games, key)) return msg.games[key] || "";
+        return shown.byKey[key] ? shown.byKey[key].outerHTML : "";
+      });
+      live.innerHTML = (msg.late ? LATE : "") +
+        (parts.length ? '<div class="games" id="games">' + parts.join("") + "</div>" : NO_GAMES);
+    }
+    if (late) late.hidden = !msg.late;
+    if (status) status.hidden = true;
+    tick();
+    paginate();
+  }
+
+  /* The stream, when the page offers one; polling when it is refused (503: the app serves no more
+     streams), or keeps failing (a proxy that buffers, an old TV). The browser reconnects by itself
+     with Last-Event-ID, and is sent what it missed, or the whole room. */
+  function push() {
+    var source = new EventSource(eventsUrl);
+    var failures = 0;
+    mode = "push";
+    source.addEventListener("board", function (e) {
+      failures = 0;
+      apply(JSON.parse(e.data));
+    });
+    source.addEventListener("clock", function (e) {  /* after the whole state, and as keep-alive */
+      setServerNow(e.data);
+      tick();
+    });
+    source.onerror = function () {
+      failures += 1;
+      if (source.readyState === EventSource.CLOSED || failures >= 3) {
+        source.close();
+        mode = "poll";
+        poll();
+      }
+    };
+  }
+
   tick();
   paginate();
   window.setInterval(tick, 1000);
@@ -179,6 +256,8 @@
     window.clearTimeout(resizeTimer);
     resizeTimer = window.setTimeout(paginate, 200);
   });
-  window.setTimeout(poll, pollMs);
-  window.roomopsBoard = {paginate: paginate, next: rotate, pages: function () { return pages; }};
+  if (eventsUrl && window.EventSource) push();
+  else window.setTimeout(poll, pollMs);
+  window.roomopsBoard = {paginate: paginate, next: rotate, pages: function () { return pages; },
+                         mode: function () { return mode; }};
 })();

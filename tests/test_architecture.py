@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[1] / "roomops"
 # The layering, stated once: entry points (HTTP screens, the command line, jobs) may import the
 # domain; the domain never imports them.
 PRESENTATION = {"desk", "board", "api", "web", "auth", "dealer", "factory", "cli", "demo", "jobs",
-                "runtime"}
+                "push", "runtime"}
 DOMAIN = {
     "absences", "audit", "blinds", "floor", "games", "hands", "heartbeat", "ledger", "lists", "penalties",
     "playovers", "rooms", "seating", "books", "waits", "messages",

@@ -274,21 +274,45 @@ def typical_wait(rows: GameRows, history: History, now: datetime) -> str:
 # ---- the games of a room, from the cache where it can -----------------------------------------
 
 
+class GameKey(NamedTuple):
+    """Everything a game's section is drawn from at a moment: its cache key, and what a pushed
+    screen compares to tell whether the game changed (``roomops.push``)."""
+
+    markup: str
+    room_id: int
+    policy: str
+    timezone: str
+    money: Money
+    rows: GameRows
+    live: tuple[bool, ...]
+    running: tuple[bool, ...]
+    wait: str  # the typical wait's line (``typical_wait``)
+
+
+def game_key(rows: GameRows, room_id: int, policy: str, timezone: str, money: Money,
+             now: datetime, history: History) -> GameKey:
+    now_ms = countdown.to_ms(now)
+    live = tuple(call[3] is None or countdown.is_live(call[3], now_ms) for call in rows[2])
+    return GameKey(MARKUP, room_id, policy, timezone, money, rows, live,
+                   absences_running(rows, now_ms), typical_wait(rows, history, now))
+
+
+def game_html(key: GameKey, cache: FragmentCache) -> Timed:
+    """One game's section for ``key``: from the cache, or drawn and cached."""
+    game = cache.get(key)
+    if game is None:
+        board = game_board(key.rows, key.policy, ZoneInfo(key.timezone), key.money, key.live,
+                           key.running, key.wait)
+        game = Timed.of(current_app.jinja_env.get_template("board/_game.html").render(
+            g=board, tv_rows=TV_LIST_ROWS))
+        cache.put(key, game)
+    return game
+
+
 def games_html(room_games: list[GameRows], room_id: int, policy: str, timezone: str, money: Money,
                now: datetime, cache: FragmentCache, history: History) -> Markup:
     """Every game's section as served at ``now``: from the cache, or drawn and cached."""
-    parts = []
     now_ms = countdown.to_ms(now)
-    for rows in room_games:
-        live = tuple(call[3] is None or countdown.is_live(call[3], now_ms) for call in rows[2])
-        running = absences_running(rows, now_ms)
-        wait = typical_wait(rows, history, now)
-        key = (MARKUP, room_id, policy, timezone, money, rows, live, running, wait)
-        game = cache.get(key)
-        if game is None:
-            game = Timed.of(current_app.jinja_env.get_template("board/_game.html").render(
-                g=game_board(rows, policy, ZoneInfo(timezone), money, live, running, wait),
-                tv_rows=TV_LIST_ROWS))
-            cache.put(key, game)
-        parts.append(game.at(now_ms))
-    return Markup("".join(parts))
+    return Markup("".join(
+        game_html(game_key(rows, room_id, policy, timezone, money, now, history), cache).at(now_ms)
+        for rows in room_games))

@@ -1,7 +1,8 @@
 """The public board (no login, GET only): every running game, its tables, called seats and lists.
 
 ``/board`` is the room when the deployment has exactly one (a chooser when it has several);
-``/board/<slug>`` always works. The page polls ``/board/<slug>/live`` every ``POLL_SECONDS``: an
+``/board/<slug>`` always works. Where a stream is served (``roomops.push``) the page is pushed each
+change; otherwise, or when the stream fails, it polls ``/board/<slug>/live`` every ``POLL_SECONDS``: an
 HTML fragment whose ETag is the room's change mark (``roomops.web.live.change_mark``) and whether
 the sweep is late (``roomops.web.health``: the header's "times may be late"), so an unchanged poll
 costs three statements and answers 304. Every answer carries ``X-Server-Now`` (the
@@ -19,6 +20,7 @@ entries, no staff.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from zoneinfo import ZoneInfo
@@ -51,6 +53,9 @@ CACHE = "roomops.board"  # app.extensions key of the app's FragmentCache
 ROWS = "roomops.board.rows"  # and of its RowsCache
 WAITS = EXTENSION  # and of its WaitsCache (roomops.waits.services), the desk's and player's page's too
 WAIT_REFRESH = 15 * 60  # seconds: a board with nothing changed gets its typical waits anew this often
+# and, where the page offers its pushed stream (roomops.push), the room's latest message number:
+# the page is at least that new, so its stream starts after it (no redraw as it connects)
+STREAMS = "roomops.board.streams"
 POLICY_LABELS = {"full": "full names", "first_initial": "first name and initial",
                  "initials": "initials"}
 
@@ -119,6 +124,11 @@ def _room(slug: str) -> Room:
     return room
 
 
+def _events_url(room: Room) -> str:
+    latest: Callable[[int], int] | None = current_app.extensions.get(STREAMS)
+    return "" if latest is None else url_for("push.board_events", slug=room.slug, last=latest(room.id))
+
+
 def _page(room: Room) -> Response:
     session, at = db(), now()
     mark = change_mark(session, room.id)
@@ -130,6 +140,7 @@ def _page(room: Room) -> Response:
         "board/page.html", head=header, games_html=_games(session, room, at), late=late,
         etag_header=f'"{etag(room, mark, late, at)}"', poll=POLL_SECONDS, page_seconds=PAGE_SECONDS,
         live_url=url_for("board.live", slug=room.slug, games=request.args.get("games")),
+        events_url=_events_url(room), games=request.args.get("games") or "",
         slug=room.slug, phone_url=public_url("board.room", slug=room.slug),
         join_url=url_for("board.join", slug=room.slug) if room.remote_entries else None)  # R12
     return _stamp(make_response(page), at)

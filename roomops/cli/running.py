@@ -56,9 +56,11 @@ def demo_cmd() -> None:
 @with_appcontext
 def serve_cmd(host: str, port: int, threads: int) -> None:
     from roomops.jobs.scheduler import start_background
+    from roomops.push.embedded import start_publishing
 
     log_to_console()
     app = current_app._get_current_object()  # type: ignore[attr-defined]  # the proxy's app, undeclared
+    start_publishing(app)
     if ext().settings.scheduler == "embedded":
         start_background(app)
         click.echo("scheduler running inside the web process")
@@ -81,10 +83,13 @@ def server_options(settings: Settings) -> dict[str, object]:
 @with_appcontext
 def scheduler_cmd() -> None:
     from roomops.jobs.scheduler import run_blocking
+    from roomops.push.embedded import start_publishing
 
     log_to_console()
     click.echo("scheduler running; Ctrl-C stops it")
-    run_blocking(current_app._get_current_object())  # type: ignore[attr-defined]  # the proxy's app, undeclared
+    app = current_app._get_current_object()  # type: ignore[attr-defined]  # the proxy's app, undeclared
+    start_publishing(app)
+    run_blocking(app)
 
 
 @click.command("sweep", help="Run the sweep once now (what the scheduler does every few seconds).")

@@ -36,7 +36,9 @@ def sweep_once(app: Flask) -> SweepResult:
     sweep's transaction, so a sweep that fails records no heartbeat."""
     roomops = ext(app)
     elapsed = stopwatch()
-    with roomops.sessions() as session, unit(session, None, roomops.clock.now()) as uow:
+    # in the app's context: what the commit changed is pushed to the screens (roomops.push)
+    with app.app_context(), roomops.sessions() as session, \
+            unit(session, None, roomops.clock.now()) as uow:
         result = sweep(uow.session, uow.now)
         counts = {name: len(ids) for name, ids in asdict(result).items()}
         beat(uow.session, scheduler_id(roomops.settings), uow.now, elapsed(), counts)

@@ -15,10 +15,10 @@ from roomops.security_log import security_event
 from roomops.web.login import unauthorized
 
 # No log-in: the wall board, the phone page, the log-in page, the load balancer's health check,
-# static files, the API's description, the public live-games feed, the board's QR code and Twilio's
-# delivery reports (signed: roomops/web/hooks.py).
-PUBLIC = frozenset({"auth.login", "board.index", "board.room", "board.live", "board.qr", "health.health",
-                    "static", "api.openapi_json", "api.live_games", "hooks.twilio_status",
+# static files, the API's description, the public live-games feed, the board's QR code and pushed
+# stream, and Twilio's delivery reports (signed: roomops/web/hooks.py).
+PUBLIC = frozenset({"auth.login", "board.index", "board.room", "board.live", "board.qr", "push.board_events",
+                    "health.health", "static", "api.openapi_json", "api.live_games", "hooks.twilio_status",
                     # R12: a player's own entries, from the phone page and their personal link
                     "board.join", "board.me", "board.link", "board.leave",
                     "api.join_remote", "api.my_entries", "api.leave_remote"})

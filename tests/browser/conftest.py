@@ -91,6 +91,7 @@ def live(tmp_path: Path) -> Iterator[Live]:
         try:
             yield Live(app, f"http://127.0.0.1:{server.server_port}", clock)
         finally:
+            app.extensions["roomops.push"].publisher.stop()  # the board's pushes (roomops.push)
             server.shutdown()
             app.extensions["roomops"].engine.dispose()
 

@@ -1,0 +1,355 @@
+"""The board pushed against the board polled, through real servers (issue 21, "Scale and speed").
+
+    .venv/bin/python bench/push.py                       # 500 and 2,000 pages, SQLite
+    .venv/bin/python bench/push.py --pages 500 2000 5000 --changes 15
+    .venv/bin/python bench/push.py --postgres postgresql+psycopg://postgres@127.0.0.1:5432/
+
+Builds the 250-table room (bench/roomgen.py) in a fresh database, then starts, as separate
+processes, the app under waitress (``flask serve``, 8 threads, no scheduler) publishing to Redis
+(``ROOMOPS_PUSH_BROKER``, a prefix of the run's own) and the push server (``flask push-server``).
+For each number of pages N:
+
+- **push**: N asyncio clients hold ``/board/<slug>/events`` open on the push server (what the
+  proxy routes there); once every one has the room whole, one floor change every 2 s (a player
+  joins a game's waiting list through the API, the desk's way in) for ``--changes`` changes;
+- **poll**: the same N clients poll ``/board/<slug>/live`` on waitress every 2 s with their ETag
+  (today's board), through the same changes.
+
+For each it prints the time from the change's request to its arrival on the pages (p50, p99, over
+every page and change: the request's own few ms included, so an upper bound of commit to arrival),
+the pages that had it within 1 s, the servers' CPU per change (utime + stime of each process, from
+/proc/<pid>/stat, over the phase, divided by the changes: everything the servers did, keep-alives
+and 304s included), and the desk's latency through waitress while the pages are open: the joins,
+and a light desk read (``GET /api/v1/policy``) every 250 ms, from a process of its own.
+
+Targets (issue 21): push p99 < 1 s at 2,000 pages; CPU per change at 2,000 no more than 2x that at
+500; desk p50 <= 5 ms and p99 <= 15 ms with 2,000 pages open. The clients share the machine's two
+cores with the servers, as the phones' traffic would not: the figures are pessimistic for that.
+A benchmark: it prints, exit status 0 whatever the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing as mp
+import os
+import random
+import resource
+import statistics
+import subprocess
+import tempfile
+import time
+import urllib.request
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import harness
+import ops
+import redis
+import roomgen
+
+ROOT = harness.ROOT
+PYTHON = ROOT / ".venv" / "bin" / "python"
+INTERVAL = 2.0
+REDIS = "redis://127.0.0.1:6379/0"
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_ms(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) * 1000 / TICK  # utime, stime
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_http(url: str, seconds: float = 60) -> None:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        try:
+            urllib.request.urlopen(url, timeout=2)
+            return
+        except urllib.error.HTTPError:
+            return  # it answers (/health is 503 with no scheduler)
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"{url} did not answer")
+
+
+@dataclass
+class Servers:
+    web: subprocess.Popen[bytes]
+    push: subprocess.Popen[bytes]
+    web_url: str
+    push_url: str
+
+    def cpu(self) -> tuple[float, float]:
+        return cpu_ms(self.web.pid), cpu_ms(self.push.pid)
+
+    def stop(self) -> None:
+        for proc in (self.web, self.push):
+            proc.terminate()
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:  # aiohttp closing thousands of streams one by one
+                proc.kill()
+                proc.wait(10)
+
+
+def start_servers(url: str, prefix: str, workdir: Path) -> Servers:
+    web_port, push_port = free_port(), free_port()
+    env = {**os.environ, "ROOMOPS_DATABASE_URL": url, "ROOMOPS_SCHEDULER": "off",
+           "ROOMOPS_SECRET_KEY": "bench", "ROOMOPS_INSTANCE": str(workdir),
+           "ROOMOPS_PUSH_BROKER": REDIS, "ROOMOPS_PUSH_PREFIX": prefix}
+    flask = [str(PYTHON), "-m", "flask", "--app", "app"]
+    log = open(workdir / "servers.log", "ab")  # noqa: SIM115  (the processes' own, to the end)
+    web = subprocess.Popen([*flask, "serve", "--port", str(web_port)], cwd=ROOT, env=env,
+                           stdout=log, stderr=log)
+    push = subprocess.Popen([*flask, "push-server", "--port", str(push_port)], cwd=ROOT, env=env,
+                            stdout=log, stderr=log)
+    servers = Servers(web, push, f"http://127.0.0.1:{web_port}", f"http://127.0.0.1:{push_port}")
+    wait_http(f"{servers.web_url}/health")
+    wait_http(f"{servers.push_url}/push/health")
+    return servers
+
+
+# ---------------------------------------------------------------- the desk, a process of its own
+
+
+def desk(web_url: str, token: str, joins: list[dict[str, int]], start: float,
+         out: Any) -> None:
+    """One join every INTERVAL from ``start`` (time.time), a policy read every 250 ms between;
+    sends back [(game_id, sent_at, ms)] and the reads' ms."""
+    import http.client
+
+    conn = http.client.HTTPConnection(web_url.removeprefix("http://"))
+    auth = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+
+    def call(method: str, path: str, body: dict[str, int] | None = None) -> float:
+        t0 = time.perf_counter()
+        conn.request(method, path, json.dumps(body) if body else None, auth)
+        resp = conn.getresponse()
+        resp.read()
+        if resp.status >= 400:
+            raise RuntimeError(f"{method} {path} -> {resp.status}")
+        return (time.perf_counter() - t0) * 1000
+
+    changes: list[tuple[int, float, float]] = []
+    reads: list[float] = []
+    try:
+        drive(call, joins, start, changes, reads)
+    finally:  # whatever happened: the bench waits for this
+        out.send((changes, reads))
+
+
+def drive(call: Any, joins: list[dict[str, int]], start: float,
+          changes: list[tuple[int, float, float]], reads: list[float]) -> None:
+    for k, body in enumerate(joins):
+        due = start + k * INTERVAL
+        while time.time() < due - 0.25:
+            reads.append(call("GET", "/api/v1/policy"))
+            time.sleep(max(0.0, min(0.25, due - 0.25 - time.time())))
+        time.sleep(max(0.0, due - time.time()))
+        sent = time.time()
+        changes.append((body["game_id"], sent, call("POST", "/api/v1/entries", body)))
+
+
+# ---------------------------------------------------------------- the pages
+
+
+@dataclass
+class Page:
+    arrivals: list[tuple[float, tuple[str, ...]]] = field(default_factory=list)  # time, games
+    ready: bool = False
+    errors: int = 0
+
+
+async def pushed_page(http: aiohttp.ClientSession, url: str, page: Page, stop: asyncio.Event) -> None:
+    try:
+        async with http.get(url, timeout=aiohttp.ClientTimeout(total=None)) as resp:
+            if resp.status != 200:
+                raise aiohttp.ClientResponseError(resp.request_info, (), status=resp.status)
+            while not stop.is_set() and not resp.content.at_eof():
+                block = await resp.content.readuntil(b"\n\n", max_size=1 << 26)
+                at = time.time()
+                if not block.startswith(b"id: "):
+                    continue
+                data = block.split(b"\n", 3)[2]
+                if b'"full":true' in data[-40:]:
+                    page.ready = True  # the room whole: not a change (not parsed)
+                    continue
+                page.arrivals.append((at, tuple(json.loads(data[6:])["games"])))
+    except (aiohttp.ClientError, asyncio.IncompleteReadError, ValueError):
+        page.errors += 1
+
+
+async def polling_page(http: aiohttp.ClientSession, url: str, page: Page, stop: asyncio.Event) -> None:
+    etag = ""
+    await asyncio.sleep(random.random() * INTERVAL)  # phones load at different moments
+    while not stop.is_set():
+        try:
+            async with http.get(url, headers={"If-None-Match": etag} if etag else {}) as resp:
+                body = await resp.read()
+                if resp.status == 200:
+                    changed = bool(etag)
+                    etag = resp.headers.get("ETag", "")
+                    page.ready = True
+                    if changed:
+                        page.arrivals.append((time.time(), ("*",)))
+                    del body
+        except aiohttp.ClientError:
+            page.errors += 1
+        await asyncio.sleep(INTERVAL)
+
+
+@dataclass
+class Result:
+    mode: str
+    pages: int
+    latencies: list[float]
+    within_1s: float
+    missed: int
+    web_cpu: float
+    push_cpu: float
+    desk_ms: list[float]
+    reads_ms: list[float]
+    errors: int
+
+
+async def phase(mode: str, n: int, servers: Servers, slug: str, token: str,
+                joins: list[dict[str, int]]) -> Result:
+    pages = [Page() for _ in range(n)]
+    stop = asyncio.Event()
+    connector = aiohttp.TCPConnector(limit=0, force_close=False)
+    async with aiohttp.ClientSession(connector=connector) as http:
+        if mode == "push":
+            url = f"{servers.push_url}/board/{slug}/events"
+            tasks = [asyncio.create_task(pushed_page(http, url, p, stop)) for p in pages]
+        else:
+            url = f"{servers.web_url}/board/{slug}/live"
+            tasks = [asyncio.create_task(polling_page(http, url, p, stop)) for p in pages]
+        t0 = time.monotonic()
+        while sum(p.ready for p in pages) < n and time.monotonic() - t0 < 180:
+            await asyncio.sleep(0.5)
+        harness.log(f"  {mode}: {sum(p.ready for p in pages)}/{n} pages ready in "
+                    f"{time.monotonic() - t0:.1f} s")
+        await asyncio.sleep(INTERVAL)
+        web0, push0 = servers.cpu()
+        spawn = mp.get_context("spawn")  # forking this process (threads, a loop) could deadlock
+        receiver, sender = spawn.Pipe(duplex=False)
+        start = time.time() + 3  # the desk's process starts afresh
+        worker = spawn.Process(target=desk, args=(servers.web_url, token, joins, start, sender))
+        worker.start()
+        changes, reads = await asyncio.to_thread(receiver.recv)
+        await asyncio.to_thread(worker.join)
+        await asyncio.sleep(INTERVAL + 1)  # the last change's arrivals
+        web1, push1 = servers.cpu()
+        stop.set()
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    latencies, on_time, missed = [], 0, 0
+    for game_id, sent, _ms in changes:
+        key = f"g{game_id}"
+        for p in pages:
+            got = next((at for at, games in p.arrivals if at >= sent and (key in games or "*" in games)),
+                       None)
+            if got is None:
+                missed += 1
+                continue
+            latencies.append((got - sent) * 1000)
+            on_time += got - sent < 1
+    total = len(changes) * n
+    return Result(mode, n, latencies, on_time / total if total else 0, missed,
+                  (web1 - web0) / len(changes), (push1 - push0) / len(changes),
+                  [ms for _g, _s, ms in changes], reads, sum(p.errors for p in pages))
+
+
+# ---------------------------------------------------------------- the run
+
+
+def pick_joins(b: harness.Bench, count: int, seed: int) -> list[dict[str, int]]:
+    """Players each joining a game's waiting list they are not on nor seated at (as bench/ops.py)."""
+    r = random.Random(seed)
+    view = ops.RoomView.read(b)
+    games = ops.running_games(b, view)
+    seated = {(s.player_id, s.game_id) for s in view.seated()}
+    out: list[dict[str, int]] = []
+    while len(out) < count:
+        player, game = r.randint(1, b.built.counts["players"]), r.choice(games)
+        if (player, game) not in seated and player not in view.waiting[game]:
+            view.waiting[game].add(player)
+            out.append({"player_id": player, "game_id": game})
+    return out
+
+
+def p(samples: list[float], q: float) -> float:
+    return harness.percentile(samples, q) if samples else float("nan")
+
+
+def report(results: list[Result]) -> None:
+    print(f"{'mode':<5} {'pages':>6} {'p50 ms':>8} {'p99 ms':>8} {'<1 s':>6} {'missed':>6} "
+          f"{'web CPU/change':>15} {'push CPU/change':>16} {'desk p50/p99':>14} {'read p50/p99':>14} "
+          f"{'errors':>6}")
+    for r in results:
+        lat = r.latencies
+        print(f"{r.mode:<5} {r.pages:>6} {statistics.median(lat) if lat else float('nan'):>8.1f} "
+              f"{p(lat, 0.99):>8.1f} {r.within_1s:>6.1%} {r.missed:>6} {r.web_cpu:>12.1f} ms "
+              f"{r.push_cpu:>13.1f} ms {statistics.median(r.desk_ms):>6.1f}/{p(r.desk_ms, 0.99):<7.1f}"
+              f"{statistics.median(r.reads_ms) if r.reads_ms else 0:>6.1f}/{p(r.reads_ms, 0.99):<7.1f}"
+              f"{r.errors:>6}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--pages", type=int, nargs="+", default=[500, 2000])
+    ap.add_argument("--changes", type=int, default=15)
+    ap.add_argument("--modes", nargs="+", default=["push", "poll"])
+    ap.add_argument("--postgres", default="")
+    ap.add_argument("--tables", type=int, default=250)
+    args = ap.parse_args()
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # thousands of sockets
+    harness.log(f"open files: {soft} -> {hard}")
+    backend = "postgresql" if args.postgres else "sqlite"
+    prefix = f"roomops:bench:{uuid.uuid4().hex[:8]}"
+    with tempfile.TemporaryDirectory() as tmp, \
+            harness.fresh_database(backend, Path(tmp), "push", args.postgres) as url:
+        spec = roomgen.RoomSpec().scaled(args.tables)
+        b = harness.Bench(url, spec, f"{args.tables}-table room")
+        slug = "bench"  # roomgen's room
+        runs = len(args.pages) * len(args.modes)
+        joins = pick_joins(b, args.changes * runs, 21)
+        b.close()
+        servers = start_servers(url, prefix, Path(tmp))
+        results = []
+        try:
+            for i, n in enumerate(args.pages):
+                for j, mode in enumerate(args.modes):
+                    k = (i * len(args.modes) + j) * args.changes
+                    harness.log(f"{mode}, {n} pages, {args.changes} changes")
+                    results.append(asyncio.run(phase(mode, n, servers, slug, b.built.token,
+                                                     joins[k:k + args.changes])))
+                    report(results[-1:])
+        finally:
+            servers.stop()
+            client = redis.Redis.from_url(REDIS)
+            for key in client.scan_iter(f"{prefix}:*"):
+                client.delete(key)
+        print(f"\n{backend}, {args.tables} tables, one change every {INTERVAL:.0f} s, "
+              f"{args.changes} changes a run")
+        report(results)
+
+
+if __name__ == "__main__":
+    main()

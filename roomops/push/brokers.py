@@ -1,0 +1,120 @@
+"""Where the publisher sends a room's update: the process's own hub (the embedded default, one
+process, no broker) or Redis pub/sub, which carries it to the push servers (``ROOMOPS_PUSH_BROKER``).
+
+With Redis one script numbers the room's message (``INCR``, so every web process and the scheduler
+share one sequence and ``Last-Event-ID`` means the same everywhere), keeps the room's current state
+in a hash (a push server that starts, or first sees a room, reads the whole page from it) and
+publishes, atomically: messages reach the push servers in the order of their numbers."""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass
+from typing import Protocol, cast
+
+import redis
+
+from roomops.push.hub import Hub
+from roomops.push.messages import Message, Update
+
+log = logging.getLogger("roomops.push")
+
+
+@dataclass(frozen=True)
+class Keys:
+    """The broker's names, under ``ROOMOPS_PUSH_PREFIX`` (deployments, or tests, sharing a Redis)."""
+
+    prefix: str = "roomops:push"
+
+    @property
+    def slugs(self) -> str:  # hash: room slug -> room id, for the push server's routes
+        return f"{self.prefix}:slugs"
+
+    @property
+    def channels(self) -> str:
+        return f"{self.prefix}:room:*"
+
+    def channel(self, room_id: int) -> str:
+        return f"{self.prefix}:room:{room_id}"
+
+    def room_of(self, channel: str) -> int:
+        return int(channel.removeprefix(f"{self.prefix}:room:"))
+
+    def state(self, room_id: int) -> str:
+        return f"{self.prefix}:state:{room_id}"
+
+    def seq(self, room_id: int) -> str:
+        return f"{self.prefix}:seq:{room_id}"
+
+
+class Broker(Protocol):
+    def send(self, update: Update, slug: str) -> None: ...
+
+    def latest(self, room_id: int) -> int:
+        """The room's latest message number (0: none yet)."""
+
+
+class LocalBroker:
+    """The embedded default: straight into this process's hub."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+
+    def send(self, update: Update, slug: str) -> None:
+        self.hub.publish(update)
+
+    def latest(self, room_id: int) -> int:
+        return self.hub.latest(room_id)
+
+
+# KEYS: seq, state, slugs; ARGV: payload, full, order, late, now, slug, room, then game/html pairs
+# ("" for a game gone). The state's own fields start with "_"; games are "g<id>".
+_SEND = """
+local id = redis.call('INCR', KEYS[1])
+if ARGV[2] == '1' then redis.call('DEL', KEYS[2]) end
+for i = 8, #ARGV, 2 do
+  if ARGV[i + 1] == '' then redis.call('HDEL', KEYS[2], ARGV[i])
+  else redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1]) end
+end
+redis.call('HSET', KEYS[2], '_order', ARGV[3], '_late', ARGV[4], '_now', ARGV[5], '_id', id)
+redis.call('HSET', KEYS[3], ARGV[6], ARGV[7])
+redis.call('PUBLISH', KEYS[4], id .. '|' .. ARGV[1])
+return id
+"""
+
+
+class RedisBroker:
+    def __init__(self, url: str, keys: Keys) -> None:
+        self.client, self.keys = redis.Redis.from_url(url), keys
+        self._send = self.client.register_script(_SEND)
+
+    def send(self, update: Update, slug: str) -> None:
+        pairs = [part for key, html in update.games.items() for part in (key, html or "")]
+        room = update.room_id
+        self._send(keys=[self.keys.seq(room), self.keys.state(room), self.keys.slugs,
+                         self.keys.channel(room)],
+                   args=[Message(0, update).payload(), "1" if update.full else "0",
+                         json.dumps(update.order), "1" if update.late else "0", update.now_ms, slug,
+                         update.room_id, *pairs])
+
+    def latest(self, room_id: int) -> int:
+        """0 when Redis does not answer: the page is drawn all the same (its stream then fails
+        and it polls), never an error page."""
+        try:
+            found = self.client.get(self.keys.seq(room_id))
+        except redis.RedisError:
+            log.warning("the push broker did not answer; the board's pages will poll", exc_info=True)
+            return 0
+        return 0 if found is None else int(cast(bytes, found))
+
+
+def stored_update(room_id: int, fields: dict[bytes, bytes]) -> tuple[int, Update] | None:
+    """A room's state as Redis keeps it (``HGETALL``), as a full update with its message id."""
+    if b"_id" not in fields:
+        return None
+    order = tuple(json.loads(fields[b"_order"]))
+    games: dict[str, str | None] = {k: fields[k.encode()].decode() for k in order
+                                    if k.encode() in fields}
+    return int(fields[b"_id"]), Update(room_id, int(fields[b"_now"]), order, games,
+                                       fields[b"_late"] == b"1", full=True)

@@ -1,0 +1,124 @@
+"""The app's own push: the hub, the publisher, and the board's stream served by the app itself
+when no broker is configured (the embedded SQLite default: one process, a handful of screens).
+
+``GET /board/<slug>/events`` (public, as the board is; R61: the same public fragments) is a
+Server-Sent Events stream: the room's whole state first (or what a reconnecting screen missed,
+by ``Last-Event-ID``), then each change. A stream holds a server thread, so the app serves at most
+``ROOMOPS_PUSH_STREAMS`` of them; beyond that, and whenever a broker is configured (the push
+server's path then, behind the proxy), it answers 503 and the page keeps polling."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from flask import Blueprint, Flask, abort, current_app, has_app_context
+from flask import request as flask_request
+from sqlalchemy import event, select
+from sqlalchemy.orm import Session
+from werkzeug.wrappers import Response
+
+from roomops.board.countdown import to_ms
+from roomops.board.views import STREAMS
+from roomops.clock import Clock
+from roomops.push.brokers import Keys, LocalBroker, RedisBroker
+from roomops.push.hub import Hub, Subscription
+from roomops.push.messages import KEEPALIVE_SECONDS, RETRY, last_seen
+from roomops.push.messages import clock as server_clock
+from roomops.push.publisher import Publisher
+from roomops.rooms.models import Room
+from roomops.runtime import ext
+from roomops.web.uow import db
+
+KEY = "roomops.push"
+bp = Blueprint("push", __name__)
+
+
+@dataclass
+class Push:
+    hub: Hub
+    publisher: Publisher
+    embedded: bool  # the app serves the streams (no broker)
+    streams: int
+    # False under the test client: a test publishes by hand (no thread on the test's connection)
+    autostart: bool = True
+
+    def committed(self) -> None:
+        """With a broker every process publishes its own commits; embedded, only once a screen
+        is watching."""
+        if not self.embedded and self.autostart:
+            self.publisher.start()
+        if self.publisher.running:
+            self.publisher.nudge()
+
+    def latest(self, room_id: int) -> int:
+        """The room's latest message number, for a page about to be drawn. Embedded, the first
+        page starts the publisher with a pass of its own first: every page is then drawn after a
+        message, and its stream sends nothing the page already shows."""
+        if self.embedded and self.autostart and not self.publisher.running:
+            self.publisher.start(first_pass_here=True)
+        return self.publisher.broker.latest(room_id)
+
+
+def _committed(_session: Session) -> None:
+    """SQLAlchemy's ``after_commit`` of every session (never for a rollback), in the app whose
+    context the commit ran in: a request, the sweep, a CLI command."""
+    if has_app_context():
+        push: Push | None = current_app.extensions.get(KEY)
+        if push is not None:
+            push.committed()
+
+
+def install(app: Flask) -> None:
+    settings = ext(app).settings
+    hub = Hub()
+    keys = Keys(settings.push_prefix)
+    broker = RedisBroker(settings.push_broker, keys) if settings.push_broker else LocalBroker(hub)
+    app.extensions[KEY] = Push(hub, Publisher(app, broker), not settings.push_broker,
+                               settings.push_streams, autostart=not settings.testing)
+    if not event.contains(Session, "after_commit", _committed):
+        event.listen(Session, "after_commit", _committed)
+    app.register_blueprint(bp)
+    # the board's page offers its stream when the app serves it or a push server does
+    if settings.push_broker or settings.push_streams > 0:
+        app.extensions[STREAMS] = app.extensions[KEY].latest
+
+
+def _stream(sub: Subscription, first: list[bytes], clock: Clock) -> Iterator[bytes]:
+    try:
+        yield RETRY
+        yield from first
+        while True:
+            message = sub.next(KEEPALIVE_SECONDS)
+            yield server_clock(to_ms(clock.now())) if message is None else message.sse
+    finally:  # the screen went away (the server's write failed and closed us)
+        sub.close()
+
+
+@bp.get("/board/<slug>/events")
+def board_events(slug: str) -> Response:
+    push: Push = current_app.extensions[KEY]
+    room_id = db().scalar(select(Room.id).where(Room.slug == slug))
+    if room_id is None:
+        abort(404)
+    if not push.embedded or push.hub.watched() >= push.streams:
+        return Response("no stream here: poll /live\n", 503, {"Retry-After": "60"},
+                        mimetype="text/plain")
+    sub = Subscription(push.hub, room_id)
+    first = push.hub.subscribe(sub, last_seen(flask_request.headers.get("Last-Event-ID"),
+                                              flask_request.args.get("last")))
+    if push.autostart and not push.publisher.running:
+        push.publisher.start()
+        push.publisher.nudge()
+    clock = ext().clock
+    sent = [m.sse for m in first] + [server_clock(to_ms(clock.now()))]
+    return Response(_stream(sub, sent, clock), mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+def start_publishing(app: Flask) -> None:
+    """A long-running process with a broker publishes from the start (every room sent whole once,
+    then every change and every ``TICK``), not from its first commit."""
+    push: Push = app.extensions[KEY]
+    if not push.embedded and push.autostart:
+        push.publisher.start()

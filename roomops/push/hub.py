@@ -1,0 +1,193 @@
+"""The fan-out: every room's latest board state, its recent messages, and the screens subscribed.
+
+Publishing never waits for a screen: each subscription has a bounded queue, and a screen whose
+queue is full is marked *behind*; when it next reads it gets the room's whole current state (one
+full message) instead of what it missed, so a slow phone neither holds the others nor piles up
+memory. A screen that reconnects with ``Last-Event-ID`` gets the messages after it while the
+room's ring still holds them, else the full state. Plain Python, shared by the app's embedded
+streams (threads) and the push server (asyncio)."""
+
+from __future__ import annotations
+
+import asyncio
+import queue
+import threading
+from collections import deque
+from dataclasses import dataclass, field
+
+from roomops.push.messages import Message, Update
+
+RING = 64  # messages kept per room for reconnecting screens
+QUEUE = 32  # messages a screen may fall behind before it is sent the full state instead
+
+
+@dataclass
+class _Room:
+    id: int = 0
+    now_ms: int = 0
+    order: tuple[str, ...] = ()
+    games: dict[str, str] = field(default_factory=dict)
+    late: bool = False
+    ring: deque[Message] = field(default_factory=lambda: deque(maxlen=RING))
+    subs: set[_Subscription] = field(default_factory=set)
+    whole: Message | None = None  # the full state as last built: encoded once for every screen
+
+
+class _Subscription:
+    """One open screen of a room; ``_offer`` is called by the publisher and never blocks."""
+
+    def __init__(self, hub: Hub, room_id: int) -> None:
+        self.hub, self.room_id, self.behind = hub, room_id, False
+
+    def _offer(self, message: Message) -> None:
+        if not self._put(message):
+            self.behind = True
+
+    def _put(self, message: Message) -> bool:
+        raise NotImplementedError
+
+    def _catch_up(self) -> Message | None:
+        """The full state, once, for a screen marked behind (its queue emptied first)."""
+        if not self.behind:
+            return None
+        self._clear()
+        self.behind = False
+        return self.hub.full(self.room_id)
+
+    def _clear(self) -> None:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        self.hub.unsubscribe(self)
+
+
+class Subscription(_Subscription):
+    """A screen served by a thread (the app's embedded stream)."""
+
+    def __init__(self, hub: Hub, room_id: int, size: int = QUEUE) -> None:
+        super().__init__(hub, room_id)
+        self._queue: queue.Queue[Message] = queue.Queue(size)
+
+    def _put(self, message: Message) -> bool:
+        try:
+            self._queue.put_nowait(message)
+        except queue.Full:
+            return False
+        return True
+
+    def _clear(self) -> None:
+        while not self._queue.empty():
+            self._queue.get_nowait()
+
+    def next(self, timeout: float) -> Message | None:
+        """The next message, or None after ``timeout`` seconds of nothing (time for a keep-alive)."""
+        if (full := self._catch_up()) is not None:
+            return full
+        try:
+            return self._queue.get(timeout=timeout)
+        except queue.Empty:
+            return self._catch_up()
+
+
+class AsyncSubscription(_Subscription):
+    """A screen served by the push server's event loop; messages are offered from that loop."""
+
+    def __init__(self, hub: Hub, room_id: int, size: int = QUEUE) -> None:
+        super().__init__(hub, room_id)
+        self._queue: asyncio.Queue[Message] = asyncio.Queue(size)
+
+    def _put(self, message: Message) -> bool:
+        try:
+            self._queue.put_nowait(message)
+        except asyncio.QueueFull:
+            return False
+        return True
+
+    def _clear(self) -> None:
+        while not self._queue.empty():
+            self._queue.get_nowait()
+
+    async def next(self, timeout: float) -> Message | None:
+        if (full := self._catch_up()) is not None:
+            return full
+        try:
+            async with asyncio.timeout(timeout):  # no task of its own, as wait_for would make
+                return await self._queue.get()
+        except TimeoutError:
+            return self._catch_up()
+
+
+class Hub:
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._rooms: dict[int, _Room] = {}
+
+    def publish(self, update: Update, message_id: int | None = None) -> Message | None:
+        """Apply ``update`` to its room and offer it to every screen of the room. ``message_id``:
+        the broker's (ids shared by every web process); None numbers it here. A message not newer
+        than the room's latest is dropped (the broker may hand one over twice)."""
+        with self._lock:
+            room = self._rooms.setdefault(update.room_id, _Room())
+            number = room.id + 1 if message_id is None else message_id
+            if number <= room.id:
+                return None
+            if update.full:
+                room.games = {}
+            for key, html in update.games.items():
+                if html is None:
+                    room.games.pop(key, None)
+                else:
+                    room.games[key] = html
+            room.id, room.now_ms, room.order, room.late = number, update.now_ms, update.order, update.late
+            room.whole = None
+            message = Message(number, update)
+            room.ring.append(message)
+            subs = list(room.subs)
+        for sub in subs:
+            sub._offer(message)
+        return message
+
+    def full(self, room_id: int) -> Message | None:
+        """The room's whole current state as one message, or None before its first message."""
+        with self._lock:
+            return self._full(room_id)
+
+    def _full(self, room_id: int) -> Message | None:
+        room = self._rooms.get(room_id)
+        if room is None or not room.id:
+            return None
+        if room.whole is None:
+            games: dict[str, str | None] = {k: room.games[k] for k in room.order if k in room.games}
+            room.whole = Message(room.id, Update(room_id, room.now_ms, room.order, games, room.late,
+                                                 full=True))
+        return room.whole
+
+    def latest(self, room_id: int) -> int:
+        with self._lock:
+            room = self._rooms.get(room_id)
+            return room.id if room else 0
+
+    def subscribe(self, sub: _Subscription, last_id: int | None) -> list[Message]:
+        """Register ``sub``; returns what it must be sent first: the messages after ``last_id``
+        while the ring holds them all, nothing when it is current, else the full state."""
+        with self._lock:
+            room = self._rooms.setdefault(sub.room_id, _Room())
+            room.subs.add(sub)
+            if last_id is not None and last_id == room.id:
+                return []
+            kept = [m for m in room.ring if last_id is not None and m.id > last_id]
+            if last_id is not None and last_id < room.id and kept and kept[0].id == last_id + 1:
+                return kept
+            full = self._full(sub.room_id)
+        return [] if full is None else [full]
+
+    def unsubscribe(self, sub: _Subscription) -> None:
+        with self._lock:
+            room = self._rooms.get(sub.room_id)
+            if room is not None:
+                room.subs.discard(sub)
+
+    def watched(self) -> int:
+        """How many screens are subscribed, over every room."""
+        with self._lock:
+            return sum(len(room.subs) for room in self._rooms.values())

@@ -1,0 +1,139 @@
+"""The push server (``flask push-server``): an asyncio process that holds the screens' open
+streams, thousands of them, so they never take a web worker's thread.
+
+It subscribes to the Redis channels the web processes publish to (``roomops.push.brokers``) and
+fans each message out to the room's screens through its own hub. It needs no database: a room's
+slug, and its whole current state for a screen that connects or falls behind, are read from Redis
+the first time it meets the room. aiohttp: one well-kept library for both the server and its
+streaming responses, with no ASGI layer between (docs/decisions.md, "Pushed screens")."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import AsyncIterator
+from typing import cast
+
+import redis.asyncio as aioredis
+from aiohttp import web
+
+from roomops.push.brokers import Keys, stored_update
+from roomops.push.hub import AsyncSubscription, Hub
+from roomops.push.messages import KEEPALIVE_SECONDS, RETRY, clock, last_seen, parse
+
+log = logging.getLogger("roomops.push")
+
+
+def wall_ms() -> int:
+    """The push server has no app clock: it is the machine's, as the web processes' in production."""
+    return time.time_ns() // 1_000_000
+
+
+class Fanout:
+    """The hub, fed from Redis in the order the messages were numbered."""
+
+    def __init__(self, client: aioredis.Redis, keys: Keys) -> None:
+        self.client, self.keys, self.hub = client, keys, Hub()
+        self._loaded: dict[int, asyncio.Future[None]] = {}
+        self._slugs: dict[str, asyncio.Future[bytes | str | None]] = {}
+
+    async def room(self, room_id: int) -> None:
+        """The room's whole state from Redis, once, before any message of it is applied."""
+        done = self._loaded.get(room_id)
+        if done is None:
+            done = self._loaded[room_id] = asyncio.get_running_loop().create_future()
+            try:
+                fields = cast(dict[bytes, bytes], await self.client.hgetall(self.keys.state(room_id)))
+                stored = stored_update(room_id, fields)
+                if stored is not None:
+                    self.hub.publish(stored[1], stored[0])
+            finally:
+                done.set_result(None)
+        await done
+
+    async def listen(self) -> None:
+        pubsub = self.client.pubsub()
+        await pubsub.psubscribe(self.keys.channels)
+        async for item in pubsub.listen():
+            if item["type"] != "pmessage":
+                continue
+            room_id = self.keys.room_of(item["channel"].decode())
+            number, _, payload = item["data"].decode().partition("|")
+            await self.room(room_id)
+            self.hub.publish(parse(int(number), payload).update, int(number))
+
+    async def room_id(self, slug: str) -> int | None:
+        """The room of ``slug``: asked of Redis once however many screens connect at once (each
+        asking would take a connection each), kept once found."""
+        asked = self._slugs.get(slug)
+        if asked is None:
+            asked = self._slugs[slug] = asyncio.ensure_future(self.client.hget(self.keys.slugs, slug))
+        try:
+            found = await asyncio.shield(asked)
+        except Exception:
+            self._slugs.pop(slug, None)
+            raise
+        if found is None:
+            self._slugs.pop(slug, None)  # not published yet: ask again next time
+            return None
+        return int(found)
+
+
+FANOUT = web.AppKey("fanout", Fanout)
+
+
+async def board_events(request: web.Request) -> web.StreamResponse:
+    fanout = request.app[FANOUT]
+    room_id = await fanout.room_id(request.match_info["slug"])
+    if room_id is None:
+        raise web.HTTPNotFound(text="no such room, or nothing published for it yet\n")
+    await fanout.room(room_id)
+    sub = AsyncSubscription(fanout.hub, room_id)
+    first = fanout.hub.subscribe(sub, last_seen(request.headers.get("Last-Event-ID"),
+                                                request.query.get("last")))
+    resp = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache",
+                                       "X-Accel-Buffering": "no"})
+    try:
+        await resp.prepare(request)
+        await resp.write(RETRY)
+        for missed in first:
+            await resp.write(missed.sse)
+        await resp.write(clock(wall_ms()))
+        while True:
+            message = await sub.next(KEEPALIVE_SECONDS)
+            await resp.write(clock(wall_ms()) if message is None else message.sse)
+    except (ConnectionResetError, asyncio.CancelledError):
+        pass  # the screen went away
+    finally:
+        sub.close()
+    return resp
+
+
+async def health(request: web.Request) -> web.Response:
+    return web.json_response({"status": "ok", "streams": request.app[FANOUT].hub.watched()})
+
+
+def make_app(broker_url: str, keys: Keys) -> web.Application:
+    app = web.Application()
+
+    async def lifetime(app: web.Application) -> AsyncIterator[None]:
+        client = aioredis.Redis.from_url(broker_url)
+        app[FANOUT] = Fanout(client, keys)
+        task = asyncio.create_task(app[FANOUT].listen())
+        yield
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        await client.aclose()
+
+    app.cleanup_ctx.append(lifetime)
+    app.router.add_get("/board/{slug}/events", board_events)
+    app.router.add_get("/push/health", health)
+    return app
+
+
+def serve(broker_url: str, keys: Keys, host: str, port: int) -> None:
+    web.run_app(make_app(broker_url, keys), host=host, port=port, access_log=None,
+                print=lambda text: log.info("%s", text))

@@ -1,0 +1,121 @@
+"""The board's changes are published after the commit and never for a rollback, each changed game
+drawn once and alone (issue 21), on SQLite and PostgreSQL. R61: what is published is the public
+board's fragment (public names, no phone numbers)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import pytest
+
+from roomops.floor.unit import unit
+from roomops.games import services as games
+from roomops.lists import services as lists
+from roomops.push.embedded import KEY
+from roomops.push.messages import Update
+from roomops.rooms.services import add_player
+
+PHONE = "+44 7700 900123"
+
+
+@dataclass
+class Pushed:
+    """What the publisher sent, and how often a commit nudged it."""
+
+    sent: list[Update] = field(default_factory=list)
+    nudges: int = 0
+
+    def send(self, update: Update, slug: str) -> None:
+        self.sent.append(update)
+
+    def take(self) -> list[Update]:
+        sent, self.sent = self.sent, []
+        return sent
+
+
+@pytest.fixture()
+def pushed(app, room, session):
+    push = app.extensions[KEY]
+    seen = Pushed()
+    push.publisher.broker = seen
+
+    def nudged() -> None:
+        seen.nudges += 1
+
+    push.committed = nudged
+    session.commit()
+    with app.app_context():
+        yield seen
+
+
+@pytest.fixture()
+def two_games(room, session, now):
+    low, high = room.game(now), room.game(now, small_blind=200, big_blind=500, min_buyin=20000,
+                                         max_buyin=100000)
+    room.table(now, low, "1")
+    high.first_table = room.table(now, high, "2")
+    session.commit()
+    return low, high
+
+
+def test_the_first_pass_sends_the_room_whole_and_an_unchanged_room_nothing(app, pushed, two_games):
+    low, high = two_games
+    publisher = app.extensions[KEY].publisher
+    assert publisher.publish_changes() == 1
+    (whole,) = pushed.take()
+    assert whole.full and whole.order == (f"g{low.id}", f"g{high.id}")  # lowest stakes first (R4)
+    assert set(whole.games) == set(whole.order) and all(whole.games.values())
+    assert publisher.publish_changes() == 0 and pushed.take() == []
+
+
+def test_a_commit_nudges_the_publisher_which_sends_only_the_game_that_changed(
+        app, pushed, two_games, room, session, now):
+    low, high = two_games
+    publisher = app.extensions[KEY].publisher
+    publisher.publish_changes()
+    pushed.take()
+    ann = add_player(session, room.sup, now, first_name="Ann", last_name="Smith", phone=PHONE,
+                     create_anyway=True)
+    session.commit()
+    nudges = pushed.nudges
+    with unit(session, room.sup, now) as uow:
+        uow.run(lists.join, player_id=ann.id, game_id=high.id)
+        assert pushed.nudges == nudges  # nothing before the commit
+        uow.commit()
+    assert pushed.nudges == nudges + 1
+    assert publisher.publish_changes() == 1
+    (change,) = pushed.take()
+    assert not change.full and change.order == (f"g{low.id}", f"g{high.id}")
+    assert list(change.games) == [f"g{high.id}"]  # the other game is neither drawn nor sent
+    html = change.games[f"g{high.id}"] or ""
+    assert "Ann S." in html  # the room's public name (R61)
+    assert "Smith" not in html and "7700" not in html
+
+
+def test_a_rollback_nudges_nothing_and_publishes_nothing(app, pushed, two_games, room, session, now):
+    _low, high = two_games
+    publisher = app.extensions[KEY].publisher
+    publisher.publish_changes()
+    pushed.take()
+    bob = room.player(now, "Bob")
+    session.commit()
+    nudges = pushed.nudges
+    with unit(session, room.sup, now) as uow:
+        uow.run(lists.join, player_id=bob.id, game_id=high.id)
+        uow.rollback()
+    assert pushed.nudges == nudges
+    assert publisher.publish_changes() == 0 and pushed.take() == []
+
+
+def test_a_game_closed_leaves_the_order_and_is_sent_as_gone(app, pushed, two_games, room, session, now):
+    low, high = two_games
+    publisher = app.extensions[KEY].publisher
+    publisher.publish_changes()
+    pushed.take()
+    with unit(session, room.sup, now) as uow:
+        uow.run(games.close_table, high.first_table.id)
+        uow.run(games.close_game, high.id)
+        uow.commit()
+    assert publisher.publish_changes() == 1
+    (change,) = pushed.take()
+    assert change.order == (f"g{low.id}",) and change.games == {f"g{high.id}": None}

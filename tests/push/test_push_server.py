@@ -1,0 +1,138 @@
+"""The push server end to end with Redis (issue 21): the web process publishes a change after its
+commit, the push server (started here on a free port) streams it to a screen; a screen that
+reconnects gets what it missed, and a push server that starts after the changes gets the room's
+whole state from Redis. Skipped only when no Redis answers."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+
+import aiohttp
+import pytest
+import redis
+from aiohttp import web
+
+from roomops.floor.unit import unit
+from roomops.lists import services as lists
+from roomops.push.brokers import Keys, RedisBroker
+from roomops.push.embedded import KEY
+from roomops.push.server import make_app
+
+REDIS = "redis://127.0.0.1:6379/0"
+
+
+@pytest.fixture()
+def keys():
+    client = redis.Redis.from_url(REDIS)
+    try:
+        client.ping()
+    except redis.ConnectionError:
+        pytest.skip("no Redis at 127.0.0.1:6379")
+    found = Keys(f"roomops:test:{uuid.uuid4().hex}")  # this test's own keys and channels
+    yield found
+    for key in client.scan_iter(f"{found.prefix}:*"):
+        client.delete(key)
+    client.close()
+
+
+@pytest.fixture()
+def published(app, room, session, now, keys):
+    game = room.game(now)
+    room.table(now, game, "7")
+    session.commit()
+    push = app.extensions[KEY]
+    push.publisher.broker = RedisBroker(REDIS, keys)
+
+    def publish() -> int:
+        with app.app_context():
+            return push.publisher.publish_changes()
+
+    def join(first: str) -> None:
+        with app.app_context(), unit(session, room.sup, now) as uow:
+            uow.run(lists.join, player_id=room.player(now, first).id, game_id=game.id)
+            uow.commit()
+
+    return game, publish, join
+
+
+async def serve(keys: Keys) -> tuple[web.AppRunner, str]:
+    runner = web.AppRunner(make_app(REDIS, keys))
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = runner.addresses[0][1]
+    return runner, f"http://127.0.0.1:{port}"
+
+
+async def next_event(resp: aiohttp.ClientResponse) -> tuple[int, dict[str, object]]:
+    while True:
+        block = (await asyncio.wait_for(resp.content.readuntil(b"\n\n"), 5)).decode()
+        if block.startswith("id: "):
+            lines = block.splitlines()
+            return int(lines[0][4:]), json.loads(lines[2].removeprefix("data: "))
+
+
+def test_a_change_committed_in_the_web_process_reaches_the_push_servers_screens(published, keys):
+    game, publish, join = published
+    key = f"g{game.id}"
+
+    async def run() -> None:
+        runner, base = await serve(keys)
+        try:
+            async with aiohttp.ClientSession() as http:
+                assert (await http.get(f"{base}/board/main/events")).status == 404  # nothing published
+                await asyncio.to_thread(publish)  # the web process's first pass: the room whole
+                resp = await http.get(f"{base}/board/main/events")
+                assert resp.status == 200 and resp.headers["Content-Type"] == "text/event-stream"
+                first, whole = await next_event(resp)
+                assert whole["full"] and whole["order"] == [key]
+
+                await asyncio.to_thread(join, "Ann")
+                await asyncio.to_thread(publish)
+                number, change = await next_event(resp)
+                assert number == first + 1 and not change["full"]
+                assert "Ann P." in change["games"][key]  # type: ignore[index]
+
+                again = await http.get(f"{base}/board/main/events",
+                                       headers={"Last-Event-ID": str(first)})
+                assert await next_event(again) == (number, change)  # what it missed, not the room
+                again.close()
+                resp.close()
+
+                health = await (await http.get(f"{base}/push/health")).json()
+                assert health["status"] == "ok"
+        finally:
+            await runner.cleanup()
+
+        await asyncio.to_thread(join, "Bob")
+        await asyncio.to_thread(publish)
+        cold, base = await serve(keys)  # a push server started after the changes
+        try:
+            async with aiohttp.ClientSession() as http:
+                resp = await http.get(f"{base}/board/main/events")
+                latest, whole = await next_event(resp)
+                assert latest == first + 2 and whole["full"]
+                assert "Ann P." in whole["games"][key] and "Bob P." in whole["games"][key]  # type: ignore[index]
+                resp.close()
+        finally:
+            await cold.cleanup()
+
+    in_own_loop(run)
+
+
+def in_own_loop(main) -> None:  # type: ignore[no-untyped-def]
+    """``asyncio.run(main())`` on a thread of its own: Playwright's sync API, when browser tests ran
+    first in this process, leaves an event loop running on the main thread."""
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, main()).result()
+
+
+def test_the_board_page_is_drawn_when_redis_does_not_answer(app, room, session, client):
+    """The page's stream then fails and it polls; the board itself never fails for it."""
+    session.commit()
+    app.extensions[KEY].publisher.broker = RedisBroker("redis://127.0.0.1:1/0", Keys("roomops:test:x"))
+    page = client.get("/board/main")
+    assert page.status_code == 200 and 'data-events-url="/board/main/events?last=0"' in page.text
