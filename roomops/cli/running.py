@@ -52,11 +52,12 @@ def demo_cmd() -> None:
 )
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=5000, show_default=True)
-@click.option("--threads", default=8, show_default=True, help="Requests served at once.")
+@click.option("--threads", default=8, show_default=True,
+              help="Requests served at once (the board's own streams get threads of their own).")
 @with_appcontext
 def serve_cmd(host: str, port: int, threads: int) -> None:
     from roomops.jobs.scheduler import start_background
-    from roomops.push.embedded import start_publishing
+    from roomops.push.embedded import held_threads, start_publishing
 
     log_to_console()
     app = current_app._get_current_object()  # type: ignore[attr-defined]  # the proxy's app, undeclared
@@ -69,7 +70,9 @@ def serve_cmd(host: str, port: int, threads: int) -> None:
     # full garbage collections that come every few hundred requests leave it alone and take
     # ~0.5 ms instead of ~40 ms in the middle of some request (docs/benchmarks.md).
     gc.freeze()
-    waitress.serve(app, host=host, port=port, threads=threads, **server_options(ext().settings))
+    # the board's own streams each hold a thread: on top of those answering requests
+    waitress.serve(app, host=host, port=port, threads=threads + held_threads(app),
+                   **server_options(ext().settings))
 
 
 def server_options(settings: Settings) -> dict[str, object]:

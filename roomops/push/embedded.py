@@ -116,6 +116,14 @@ def board_events(slug: str) -> Response:
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
 
+def held_threads(app: Flask) -> int:
+    """How many server threads the app's own streams may hold at once (each open screen holds
+    one): ``serve`` adds them to the threads that answer requests, so screens never starve the
+    desk. None with a broker: the push server holds the screens."""
+    push: Push = app.extensions[KEY]
+    return push.streams if push.embedded else 0
+
+
 def start_publishing(app: Flask) -> None:
     """A long-running process with a broker publishes from the start (every room sent whole once,
     then every change and every ``TICK``), not from its first commit."""

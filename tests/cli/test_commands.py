@@ -154,3 +154,17 @@ def test_serve_freezes_what_start_up_built(app, monkeypatch):
         gc.unfreeze()  # the rest of the suite runs as before
     assert out.exit_code == 0, out.output
     assert frozen and frozen[0] > 10_000
+
+
+def test_serve_gives_the_boards_own_streams_threads_of_their_own(app, monkeypatch):
+    """Each screen on the app's own pushed stream holds a waitress thread for as long as it is
+    open: `serve` adds the streams' cap to the threads that answer requests, so a room full of
+    TVs never leaves the desk waiting for a thread."""
+    served = {}
+    monkeypatch.setattr("roomops.cli.running.waitress.serve", lambda _app, **kw: served.update(kw))
+    monkeypatch.setattr("roomops.cli.running.gc.freeze", lambda: None)
+    app.extensions["roomops"].settings.scheduler = "off"
+    out = app.test_cli_runner().invoke(args=["serve", "--threads", "4"])
+    assert out.exit_code == 0, out.output
+    streams = app.extensions["roomops"].settings.push_streams
+    assert streams > 0 and served["threads"] == 4 + streams
