@@ -12,7 +12,7 @@ from roomops.actors import Actor, console
 from roomops.games.services import open_game, open_table
 from roomops.lists.services import join
 from roomops.rooms.models import Room
-from roomops.rooms.services import add_player, create_room
+from roomops.rooms.services import add_player, create_room, update_policy
 from roomops.rooms.staff import create_staff
 from roomops.seating.seats import seat_directly
 
@@ -27,7 +27,7 @@ def load_demo(session: Session, now: datetime) -> list[tuple[str, str, str]]:
 
     Table 1 is full, table 2 has two open seats: the first two of the four players joining the
     NL Hold'em list are offered them at once (R14, R20), the others wait; PL Omaha has a list
-    and no table yet."""
+    and no table yet. Players may join the lists from their phones (R12)."""
     if session.scalar(select(Room.id).limit(1)):
         return []
     room = create_room(session, now, slug="main", name="Demo Card Room", timezone="Europe/London")
@@ -39,6 +39,7 @@ def load_demo(session: Session, now: datetime) -> list[tuple[str, str, str]]:
                                    password=password, roles=(role,))
         logins.append((username, password, role))
     boss = Actor(room.id, staff["supervisor"].id, "super", frozenset({"supervisor"}))
+    update_policy(session, boss, now, remote_entries=True)  # R12: the board's "Join a list"
     nlh = open_game(session, boss, now, variant="NL Hold'em", small_blind=100, big_blind=200,
                     min_buyin=10000, max_buyin=40000, seats_per_table=9, fee_kind="rake",
                     rake_bp=500, rake_cap=500, straddle_allowed=True, max_straddles=1)

@@ -111,6 +111,7 @@ def test_demo_loads_once_and_offers_open_seats(app, session):
     offers = session.scalar(select(func.count()).select_from(SeatHold).where(
         SeatHold.kind == "offer", SeatHold.ended_at.is_(None)))
     assert offers == 2  # R14/R20: table 2's two open seats are called at once
+    assert session.scalar(select(Room.remote_entries))  # R12: players try joining from a phone
     again = runner.invoke(args=["demo"])
     assert "already has a room" in again.output
     assert session.scalar(select(func.count()).select_from(Room)) == 1
