@@ -1,9 +1,14 @@
-/* The player's entries (R12, R20): countdowns on the server's clock, and the page re-read every
-   few seconds (a call shows up without a reload). */
+/* The player's entries (R12, R20): countdowns on the server's clock; the page re-read at once
+   when the room's pushed stream says a game this phone waits for changed (a seat offered shows
+   within a second), else every few seconds; a new call vibrates and sounds where the phone
+   allows it (after one tap on the page: phones play nothing a page was not allowed to). */
 (function () {
   "use strict";
-  var REFRESH_MS = 5000;
-  var skew = parseInt(document.body.dataset.serverNow, 10) - Date.now();
+  var REFRESH_MS = 5000, PUSHED_REFRESH_MS = 30000;
+  var body = document.body;
+  var skew = parseInt(body.dataset.serverNow, 10) - Date.now();
+  var watch = (body.dataset.watch || "").split(" ").filter(Boolean);
+  var timer = null, audio = null, mode = "poll";
 
   function fmt(seconds) {
     var m = Math.floor(seconds / 60), s = seconds % 60;
@@ -19,7 +24,30 @@
     });
   }
 
+  function calls() {
+    var found = {};
+    document.querySelectorAll("#mine .call[data-offer]").forEach(function (c) { found[c.dataset.offer] = true; });
+    return found;
+  }
+
+  /* R20: the seat is ready: a buzz and two beeps, and the tab's title says so. */
+  function alertCall() {
+    if (navigator.vibrate) navigator.vibrate([400, 150, 400, 150, 400]);
+    if (audio) {
+      [0, 0.35].forEach(function (at) {
+        var osc = audio.createOscillator(), gain = audio.createGain();
+        osc.frequency.value = 880;
+        gain.gain.value = 0.3;
+        osc.connect(gain).connect(audio.destination);
+        osc.start(audio.currentTime + at);
+        osc.stop(audio.currentTime + at + 0.25);
+      });
+    }
+    document.title = "Your seat is ready · " + document.title.replace(/^Your seat is ready · /, "");
+  }
+
   function refresh() {
+    var before = calls();
     fetch(window.location.pathname, {credentials: "same-origin", cache: "no-store"})
       .then(function (resp) {
         var at = parseInt(resp.headers.get("X-Server-Now"), 10);
@@ -28,7 +56,8 @@
       })
       .then(function (html) {
         if (!html) { return; }
-        var next = new DOMParser().parseFromString(html, "text/html").getElementById("mine");
+        var doc = new DOMParser().parseFromString(html, "text/html");
+        var next = doc.getElementById("mine");
         var open = {};
         document.querySelectorAll("#mine details[open]").forEach(function (d) {
           open[d.closest("[data-entry-id]").dataset.entryId] = true;
@@ -38,13 +67,58 @@
           next.querySelectorAll("details").forEach(function (d) {
             if (open[d.closest("[data-entry-id]").dataset.entryId]) { d.open = true; }
           });
+          watch = (doc.body.dataset.watch || "").split(" ").filter(Boolean);
+          var now = calls();
+          if (Object.keys(now).some(function (k) { return !before[k]; })) alertCall();
           tick();
         }
       })
       .catch(function () { /* offline a moment: the next refresh tries again */ });
   }
 
+  function every(ms) {
+    clearInterval(timer);
+    timer = setInterval(refresh, ms);
+  }
+
+  /* The room's stream (the board's): a message naming a game this phone waits for re-reads the
+     page; it is only a nudge, the page itself is read from the server. Polling when it fails. */
+  function push(url) {
+    var source = new EventSource(url);
+    var failures = 0;
+    mode = "push";
+    every(PUSHED_REFRESH_MS);
+    source.addEventListener("board", function (e) {
+      failures = 0;
+      var msg = JSON.parse(e.data);
+      var changed = msg.full ? watch : Object.keys(msg.games);
+      if (changed.some(function (key) { return watch.indexOf(key) >= 0; })) refresh();
+    });
+    source.onerror = function () {
+      failures += 1;
+      if (source.readyState === EventSource.CLOSED || failures >= 3) {
+        source.close();
+        mode = "poll";
+        every(REFRESH_MS);
+      }
+    };
+  }
+
+  var button = document.getElementById("alerts"), on = document.getElementById("alerts-on");
+  if (button && (window.AudioContext || navigator.vibrate)) {
+    button.hidden = false;
+    button.addEventListener("click", function () {
+      var Ctx = window.AudioContext || window.webkitAudioContext;
+      if (Ctx && !audio) audio = new Ctx();
+      if (navigator.vibrate) navigator.vibrate(50);
+      button.hidden = true;
+      on.hidden = false;
+    });
+  }
+
   tick();
   setInterval(tick, 1000);
-  setInterval(refresh, REFRESH_MS);
+  if (body.dataset.eventsUrl && window.EventSource && watch.length) push(body.dataset.eventsUrl);
+  else every(REFRESH_MS);
+  window.roomopsPhone = {mode: function () { return mode; }, refresh: refresh};
 })();

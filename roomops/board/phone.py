@@ -25,7 +25,7 @@ from werkzeug.wrappers import Response
 from roomops.actors import phone_page, player_link
 from roomops.auth.throttle import PAGES, join_limits
 from roomops.board import countdown
-from roomops.board.views import WAITS, _room, bp
+from roomops.board.views import WAITS, _room, bp, events_url
 from roomops.errors import NotFound, RoomopsError
 from roomops.games.models import Game
 from roomops.lists.models import ListEntry
@@ -158,7 +158,10 @@ def _me_page(room: Room, error: str | None = None, rule: str | None = None,
         link_url=public_url("board.link", token=token) if token else None,
         now_ms=countdown.to_ms(at), ms=countdown.to_ms, estimate=estimate,
         join_url=url_for("board.join", slug=room.slug),
-        board_url=url_for("board.room", slug=room.slug))
+        board_url=url_for("board.room", slug=room.slug),
+        # R20: the room's pushed changes of the games this phone waits for re-read the page at once
+        events_url=events_url(room) if entries else "",
+        watch=" ".join(sorted({f"g{e.game.id}" for e in entries if e.status == "active"})))
     resp = make_response(page, status)
     resp.headers["X-Server-Now"] = str(countdown.to_ms(at))
     return _private(resp)

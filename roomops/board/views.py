@@ -124,7 +124,9 @@ def _room(slug: str) -> Room:
     return room
 
 
-def _events_url(room: Room) -> str:
+def events_url(room: Room) -> str:
+    """The room's pushed stream for a page drawn now (after the room's latest message), or ""
+    when the deployment serves none (the page polls)."""
     latest: Callable[[int], int] | None = current_app.extensions.get(STREAMS)
     return "" if latest is None else url_for("push.board_events", slug=room.slug, last=latest(room.id))
 
@@ -140,7 +142,7 @@ def _page(room: Room) -> Response:
         "board/page.html", head=header, games_html=_games(session, room, at), late=late,
         etag_header=f'"{etag(room, mark, late, at)}"', poll=POLL_SECONDS, page_seconds=PAGE_SECONDS,
         live_url=url_for("board.live", slug=room.slug, games=request.args.get("games")),
-        events_url=_events_url(room), games=request.args.get("games") or "",
+        events_url=events_url(room), games=request.args.get("games") or "",
         slug=room.slug, phone_url=public_url("board.room", slug=room.slug),
         join_url=url_for("board.join", slug=room.slug) if room.remote_entries else None)  # R12
     return _stamp(make_response(page), at)

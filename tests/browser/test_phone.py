@@ -12,6 +12,7 @@ from roomops.lists import services as lists
 from roomops.rooms.services import update_policy
 from roomops.seating import seats
 from tests.browser.conftest import SHOTS, log_in
+from tests.factories import as_staff
 
 PHONE = {"width": 390, "height": 844}
 
@@ -78,3 +79,63 @@ def test_r12_r16_join_two_games_from_the_phone_desk_checks_one_in_player_leaves_
     expect(page.locator("#desk-live tr.entry", has=page.locator(".tag.remote"))).to_have_count(1)
     context.close()
     assert not blocked, f"the CSP blocked: {blocked}"
+
+
+def _one_table(room, session, now):
+    """A full NL Hold'em table; the room takes entries from phones (R12)."""
+    update_policy(session, room.sup, now, remote_entries=True)
+    game = room.game(now)
+    table = room.table(now, game, "1")
+    return [seats.seat_directly(session, room.sup, now, table_id=table.id, seat_no=i,
+                                player_id=p.id, buy_in=20000).id
+            for i, p in enumerate(room.players(now, 9, "S"), start=1)]
+
+
+# Records what the page asks the phone to do (a headless browser neither buzzes nor plays).
+RECORD = """() => {
+  window.__buzz = [];
+  navigator.vibrate = pattern => { window.__buzz.push(pattern); return true; };
+  window.__beeps = 0;
+  const start = OscillatorNode.prototype.start;
+  OscillatorNode.prototype.start = function (...a) { window.__beeps += 1; return start.apply(this, a); };
+}"""
+
+
+def test_r20_the_seat_offered_reaches_the_players_open_page_at_once_with_a_buzz_and_a_beep(
+        live, browser, page):
+    """The moment the seat is offered, the player's open page shows it with the claim countdown,
+    pushed (the room's stream names the game; no poll ran), and the phone vibrates and beeps
+    once the player has turned alerts on."""
+    holds = live.build(_one_table)
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    phone = context.new_page()
+    phone.add_init_script(f"({RECORD})()")
+    phone.goto(f"{live.url}/board/main/join")
+    phone.get_by_label(re.compile("NL Hold'em")).check()
+    phone.get_by_label("First name").fill("Nora")
+    phone.get_by_label("Phone number").fill("07700 900123")
+    phone.get_by_role("button", name="Join").click()
+    expect(phone).to_have_url(f"{live.url}/board/main/me")
+    phone.wait_for_function("() => window.roomopsPhone.mode() === 'push'")
+    phone.get_by_role("button", name="Sound and vibration when my seat is ready").click()
+    expect(phone.get_by_text("Sound and vibration are on")).to_be_visible()
+    reads: list[str] = []
+    phone.on("request", lambda r: reads.append(r.url) if r.url.endswith("/me") else None)
+
+    log_in(page, live)
+    page.locator("#desk-live tr.entry[data-name='Nora']").first.locator(
+        "button[data-act=entry]").click()
+    page.get_by_role("button", name="Checked in at the desk (R12)").click()
+    expect(page.locator(".flash.ok")).to_be_visible()
+    with live.app.app_context(), live.app.extensions["roomops"].sessions() as session:
+        seats.leave(session, as_staff(session, "main-supervisor"), live.clock.now(), holds[3], 20000)
+        session.commit()  # in the app, as a desk request's: the publisher hears of it
+    call = phone.locator(".call")
+    expect(call).to_contain_text("Seat offered: table 1 seat 4, claim within", timeout=1500)
+    expect(call.locator(".countdown")).to_have_text(re.compile(r"^(10:00|9:5\d)$"))
+    assert phone.evaluate("() => window.__buzz") == [50, [400, 150, 400, 150, 400]]
+    assert phone.evaluate("() => window.__beeps") == 2
+    assert phone.title().startswith("Your seat is ready")
+    assert 1 <= len(reads) <= 3  # read again because its game changed, not every 5 s
+    phone.screenshot(path=str(SHOTS / "phone-seat-ready.png"))
+    context.close()
