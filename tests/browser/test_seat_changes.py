@@ -127,6 +127,7 @@ def test_r36_a_seat_change_claimed_during_a_hand_moves_when_the_hand_is_recorded
     seat7 = page.locator(f"#table-{table_id} .seat[data-seat-no='7']")
     live.clock.advance(minutes=10)  # far past the seat-change call's time
     live.sweep()
+    page.wait_for_function("() => !!window.roomopsDesk")  # the page after the action has loaded
     page.evaluate("window.roomopsDesk.poll()")
     expect(seat7).to_contain_text("after the hand")
     dialog = _dialog(page, table_id, 7)
@@ -145,6 +146,7 @@ def test_r36_a_seat_change_claimed_during_a_hand_moves_when_the_hand_is_recorded
         record_hand(session, as_staff(session, "main-dealer"), live.clock.now(), table_id,
                     hand_no=2)
         session.commit()
+    page.wait_for_function("() => !!window.roomopsDesk")
     page.evaluate("window.roomopsDesk.poll()")
     expect(seat7).to_contain_text("Seat3 Player£200.00")  # the last known stack, not the 300 typed
     expect(page.locator(f"#table-{table_id} .seat[data-seat-no='3']")).to_contain_text("Wendy")
