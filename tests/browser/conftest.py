@@ -8,17 +8,22 @@ import tempfile
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
 from flask import Flask
 from playwright.sync_api import Browser, Page, sync_playwright
+from sqlalchemy.orm import Session
 from werkzeug.serving import make_server
 
 from roomops.clock import FrozenClock
 from roomops.config import Settings
 from roomops.factory import create_app
 from roomops.jobs.scheduler import sweep_once
+from roomops.lists import services as lists
+from roomops.seating import seats
+from roomops.seating.models import SeatHold
 from tests.conftest import START
 from tests.databases import migrated_database
 from tests.factories import PASSWORD, Room_
@@ -115,3 +120,18 @@ def log_in(page: Page, live: Live, username: str = "main-supervisor") -> None:
     page.fill("input[name=username]", username)
     page.fill("input[name=password]", PASSWORD)
     page.click("button[type=submit]")
+
+
+def full_table(room: Room_, session: Session, now: datetime, *waiting: str
+               ) -> tuple[int, list[SeatHold]]:
+    """Table 1 of a new game full (Seat1..Seat9 Player, 200 each), then ``waiting`` players on
+    the game's list in that order; the table's id and its seats by seat number - 1."""
+    game = room.game(now)
+    table = room.table(now, game, "1")
+    held = [seats.seat_directly(session, room.sup, now + timedelta(seconds=i), table_id=table.id,
+                                seat_no=i, player_id=p.id, buy_in=20000)
+            for i, p in enumerate(room.players(now, 9, "Seat"), start=1)]
+    for i, first in enumerate(waiting):
+        lists.join(session, room.sup, now + timedelta(seconds=30 + i),
+                   player_id=room.player(now, first).id, game_id=game.id)
+    return table.id, held

@@ -4,13 +4,10 @@ the seat offered again once it is under."""
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 from playwright.sync_api import expect
 
-from roomops.lists import services as lists
 from roomops.seating import seats
-from tests.browser.conftest import SHOTS, log_in
+from tests.browser.conftest import SHOTS, full_table, log_in
 from tests.factories import as_staff
 
 REASON = "long list: the floor squeezes a chair in"
@@ -18,15 +15,8 @@ REASON = "long list: the floor squeezes a chair in"
 
 def _full_table(room, session, now):
     """Table 1 full (Seat1..Seat9); Ten then Later waiting for the game."""
-    game = room.game(now)
-    table = room.table(now, game, "1")
-    held = [seats.seat_directly(session, room.sup, now + timedelta(seconds=i), table_id=table.id,
-                                seat_no=i, player_id=p.id, buy_in=20000)
-            for i, p in enumerate(room.players(now, 9, "Seat"), start=1)]
-    for i, first in enumerate(("Ten", "Later")):
-        lists.join(session, room.sup, now + timedelta(seconds=30 + i),
-                   player_id=room.player(now, first).id, game_id=game.id)
-    return table.id, [h.id for h in held]
+    table_id, held = full_table(room, session, now, "Ten", "Later")
+    return table_id, [h.id for h in held]
 
 
 def _leave(live, hold_id):

@@ -5,28 +5,18 @@ the seat left behind goes to the waiting list."""
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 from playwright.sync_api import expect
 
 from roomops.games.models import Game, Table
 from roomops.hands.services import record_hand
-from roomops.lists import services as lists
 from roomops.seating import seat_changes, seats
-from tests.browser.conftest import log_in
+from tests.browser.conftest import full_table, log_in
 from tests.factories import as_staff
 
 
 def _full_table(room, session, now):
     """Table 1 full (Seat1..Seat9), Wendy waiting for the game."""
-    game = room.game(now)
-    table = room.table(now, game, "1")
-    held = [seats.seat_directly(session, room.sup, now + timedelta(seconds=i), table_id=table.id,
-                                seat_no=i, player_id=p.id, buy_in=20000)
-            for i, p in enumerate(room.players(now, 9, "Seat"), start=1)]
-    wendy = room.player(now, "Wendy")
-    lists.join(session, room.sup, now + timedelta(seconds=30), player_id=wendy.id, game_id=game.id)
-    return table.id, held
+    return full_table(room, session, now, "Wendy")
 
 
 def _dialog(page, table_id, seat_no):
