@@ -20,7 +20,7 @@ from werkzeug.wrappers import Response
 
 from roomops.api.views import route
 from roomops.board import countdown
-from roomops.board.render import GameBoard, absences_running, game_board, game_wait
+from roomops.board.render import GameBoard, absences_running, calls_live, game_board, game_wait
 from roomops.board.rows import GameRows, RowsCache, read_room
 from roomops.board.views import ROWS, WAITS, etag
 from roomops.errors import NotFound
@@ -127,8 +127,8 @@ def _feed(room: Room) -> LiveGames:
     history = current_app.extensions[WAITS].history(db(), room.id, at)
     games = []
     for rows in read_room(db(), room.id, known):
-        live = tuple(c[3] is None or countdown.is_live(c[3], at_ms) for c in rows[2])
-        board = game_board(rows, "initials", tz, money, live, absences_running(rows, at_ms))
+        board = game_board(rows, "initials", tz, money, calls_live(rows, at_ms),
+                           absences_running(rows, at_ms))
         games.append(_game(rows, board, room.currency, _wait(*game_wait(rows, history, at))))
     return LiveGames(room=room.name, timezone=room.timezone, games=games)
 

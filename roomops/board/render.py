@@ -122,6 +122,12 @@ Away = tuple[AbsentRow, bool]  # a live absence's row, and whether it is still r
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
+def calls_live(rows: GameRows, now_ms: int) -> tuple[bool, ...]:
+    """Whether each call of the game, in row order, is still live at ``now_ms`` (R22); a seat held
+    for a seat change until the hand's end has no deadline and stays so (R36)."""
+    return tuple(call[3] is None or countdown.is_live(call[3], now_ms) for call in rows[2])
+
+
 def absences_running(rows: GameRows, now_ms: int) -> tuple[bool, ...]:
     """Whether each absence of the game's tables, in row order, is still running at ``now_ms``: a
     break while a whole second is left (the calls' arithmetic, as board.js counts), away always
@@ -292,8 +298,7 @@ class GameKey(NamedTuple):
 def game_key(rows: GameRows, room_id: int, policy: str, timezone: str, money: Money,
              now: datetime, history: History) -> GameKey:
     now_ms = countdown.to_ms(now)
-    live = tuple(call[3] is None or countdown.is_live(call[3], now_ms) for call in rows[2])
-    return GameKey(MARKUP, room_id, policy, timezone, money, rows, live,
+    return GameKey(MARKUP, room_id, policy, timezone, money, rows, calls_live(rows, now_ms),
                    absences_running(rows, now_ms), typical_wait(rows, history, now))
 
 
