@@ -99,12 +99,12 @@ def _chosen() -> frozenset[int] | None:
 # ---- change mark and ETag ---------------------------------------------------------------------
 
 
-def etag(room: Room, mark: tuple[int, int, int], late: bool, at: datetime) -> str:
+def etag(room: Room, mark: tuple[int, int], late: bool, at: datetime) -> str:
     """``late``: the sweep is late, so the board says its times may be (the page is redrawn when
     that changes). The stretch of ``WAIT_REFRESH`` that ``at`` is in: the typical waits follow the
     hours of the week and the history they learn from, not only the floor's changes."""
     stretch = countdown.to_ms(at) // (WAIT_REFRESH * 1000)
-    return f"board-{room.id}-{mark[0]}-{mark[1]}-{mark[2]}-m{MARKUP}-w{stretch}{'-late' if late else ''}"
+    return f"board-{room.id}-{mark[0]}-{mark[1]}-m{MARKUP}-w{stretch}{'-late' if late else ''}"
 
 
 def _stamp(resp: Response, at: datetime) -> Response:
