@@ -140,7 +140,7 @@ def _page(room: Room) -> Response:
                     f"{at.astimezone(ZoneInfo(room.timezone)):%H:%M}")
     page = render_template(
         "board/page.html", head=header, games_html=_games(session, room, at), late=late,
-        etag_header=f'"{etag(room, mark, late, at)}"', poll=POLL_SECONDS, page_seconds=PAGE_SECONDS,
+        etag_header=f'W/"{etag(room, mark, late, at)}"', poll=POLL_SECONDS, page_seconds=PAGE_SECONDS,
         live_url=url_for("board.live", slug=room.slug, games=request.args.get("games")),
         events_url=events_url(room), games=request.args.get("games") or "",
         slug=room.slug, phone_url=public_url("board.room", slug=room.slug),
@@ -172,7 +172,7 @@ def live(slug: str) -> Response:
     mark = change_mark(session, rm.id)
     late = scheduler_state(session, at).stale
     tag = etag(rm, mark, late, at)
-    if request.if_none_match.contains(tag):
+    if request.if_none_match.contains_weak(tag):
         resp = Response(status=304)
         resp.set_etag(tag)
         return _stamp(resp, at)

@@ -48,7 +48,7 @@ def stamp(resp: Response, at: datetime) -> Response:
 
 def fragment(tag: str, at: datetime, render: Callable[[], str]) -> Response:
     """``render()``'s HTML under ETag ``tag``, or 304 when the poll already has it."""
-    resp = make_response("", 304) if request.if_none_match.contains(tag) else make_response(render())
+    resp = make_response("", 304) if request.if_none_match.contains_weak(tag) else make_response(render())
     resp.set_etag(tag)
     return stamp(resp, at)
 
