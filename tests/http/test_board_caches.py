@@ -47,3 +47,19 @@ def test_a_cache_grows_with_the_rooms_and_games_and_never_below_its_least():
     assert cache.size == HEADROOM * 2 * 190
     tally.seen(1, 0)
     assert cache.size == GAMES
+
+
+def test_the_waits_cache_keeps_every_room_read_within_its_ttl(monkeypatch, now):
+    """More rooms than the 64 it once kept: each read once per TTL; older ones dropped."""
+    from roomops.waits import services as waits
+
+    monkeypatch.setattr(waits, "read_history", lambda _s, _room, at: waits.History(
+        at, "UTC", {}, None, False))  # no rates: only the times matter here
+    cache = waits.WaitsCache()
+    for room_id in range(100):
+        cache.history(None, room_id, now)
+    for room_id in range(100):
+        cache.history(None, room_id, now + waits.TTL / 2)
+    assert cache.reads == 100 and len(cache) == 100
+    cache.history(None, 0, now + waits.TTL)  # the others are of no use now: dropped
+    assert cache.reads == 101 and len(cache) == 1
