@@ -49,7 +49,8 @@ def add_rooms(engine: Engine, rooms: int) -> None:
 
 
 def fill(engine: Engine, rows: int, rooms: int, settle: bool) -> None:
-    """Audit rows up to ``rows`` in all, one room after another, by one INSERT ... SELECT."""
+    """Audit rows up to ``rows`` in all, of rooms 2.. in turn (none of the timed room's), by one
+    INSERT ... SELECT."""
     with engine.begin() as conn:
         have = conn.scalar(select(AuditEvent.id).order_by(AuditEvent.id.desc()).limit(1)) or 0
         if rows <= have:
@@ -122,7 +123,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--postgres", help="a PostgreSQL server URL (a database of its own is made)")
     ap.add_argument("--rows", type=int, nargs="+", default=[10_000, 1_000_000])
-    ap.add_argument("--rooms", type=int, default=5)
+    ap.add_argument("--rooms", type=int, default=5, choices=range(2, 101), metavar="2-100")
     ap.add_argument("--samples", type=int, default=300)
     ap.add_argument("--explain", action="store_true")
     ap.add_argument("--unsettled", action="store_true",
