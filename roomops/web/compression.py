@@ -1,6 +1,6 @@
 """Compressed answers (issue 21): HTML, JSON, CSS, JavaScript and SVG of 1 KB or more are sent
 with brotli or gzip, whichever the browser asks for (Flask-Compress, docs/decisions.md); the board
-page of a 250-table room goes out at a tenth of its size (docs/benchmarks.md).
+page of a 250-table room goes out at a fourteenth of its size or less (docs/benchmarks.md).
 
 Never compressed: the Server-Sent Events streams (``text/event-stream`` is not in the list: a
 compressor would hold the events back until its buffer fills), small bodies, and anything but a
