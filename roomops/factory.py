@@ -29,7 +29,18 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None,
     from roomops.auth import throttle
     from roomops.auth import views as auth_views
     from roomops.push import embedded as push
-    from roomops.web import access, errors, headers, health, hooks, money, request_fields, routing, uow
+    from roomops.web import (
+        access,
+        compression,
+        errors,
+        headers,
+        health,
+        hooks,
+        money,
+        request_fields,
+        routing,
+        uow,
+    )
 
     settings = settings or Settings()
     app = Flask(__name__, template_folder="../templates", static_folder="../static")
@@ -53,6 +64,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None,
     request_fields.install()
     if settings.trusted_proxies:  # the client's address, as the proxies in front report it
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.trusted_proxies)  # type: ignore[method-assign]
+    compression.install(app)  # first: its hook runs after every other
     routing.install(app)  # before any rule is added
     headers.install(app)
     csrf.init_app(app)

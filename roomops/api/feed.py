@@ -151,6 +151,6 @@ def live_games(slug: str) -> Response:
     if room is None:
         raise NotFound(f"no room called {slug}")
     tag = "games-" + etag(room, change_mark(db(), room.id), False, now())
-    if request.if_none_match.contains(tag):
+    if request.if_none_match.contains_weak(tag):
         return _public(Response(status=304), tag)
     return _public(Response(_feed(room).model_dump_json(), mimetype="application/json"), tag)

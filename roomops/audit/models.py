@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, Index, String, Text
+from sqlalchemy import JSON, BigInteger, ForeignKey, Index, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from roomops.db import Base, UTCDateTime
@@ -29,3 +29,15 @@ class AuditEvent(Base):
     entity_id: Mapped[int]
     reason: Mapped[str | None] = mapped_column(Text)
     detail: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+
+
+class RoomMark(Base):
+    """How many audit rows the room has: a trigger of migration 0040 moves it in the transaction
+    that adds them, so it moves with their commit, whatever order their ids were handed out in.
+    The live screens' change mark reads it (``roomops.web.live``): one row by its key, however long
+    the audit trail."""
+
+    __tablename__ = "room_marks"
+
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"), primary_key=True)
+    mark: Mapped[int] = mapped_column(BigInteger, server_default="0")

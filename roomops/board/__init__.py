@@ -8,13 +8,16 @@ from flask_wtf.csrf import CSRFProtect
 
 def install(app: Flask, csrf: CSRFProtect) -> None:
     from roomops.board import phone  # noqa: F401  (attaches the phone pages to the blueprint)
-    from roomops.board.render import FragmentCache
+    from roomops.board.lru import Tally
+    from roomops.board.render import LANGUAGES, FragmentCache
     from roomops.board.rows import RowsCache
     from roomops.board.views import CACHE, ROWS, WAITS, bp
     from roomops.waits.services import WaitsCache
 
     app.register_blueprint(bp)
     # One of each per app, shared by the server's threads: each game's rows, and its drawn HTML.
-    app.extensions[ROWS] = RowsCache()
-    app.extensions[CACHE] = FragmentCache()
+    # Both sized for the open games of every room the board has read (``lru.Tally``).
+    games = Tally()
+    app.extensions[ROWS] = RowsCache(tally=games)
+    app.extensions[CACHE] = FragmentCache(per_game=LANGUAGES, tally=games)
     app.extensions[WAITS] = WaitsCache()  # each room's fitted history (issue 21)

@@ -51,8 +51,12 @@ MARKUP = "7"
 TV_LIST_ROWS = 12  # TV: entries shown per list before "and N more" (the phone shows them all)
 
 
+# A game's sections a cache holds at once: one for each language the board is drawn in (en, de, it).
+LANGUAGES = 3
+
+
 class FragmentCache(LRU[Hashable, Timed]):
-    """Drawn games, by everything each was drawn from (one per app)."""
+    """Drawn games, by everything each was drawn from (one per app; ``LANGUAGES`` a game)."""
 
 
 # ---- one game as plain strings ----------------------------------------------------------------

@@ -141,6 +141,7 @@ def read_room(session: Session, room_id: int, known: RowsCache) -> list[GameRows
     (identity map, entity loading) would be pure cost."""
     conn = session.connection()
     games = [(_game(row[:-1]), row[-1]) for row in conn.execute(_GAMES, {"room_id": room_id})]
+    known.tally.seen(room_id, len(games))  # the caches grow to hold them before they are put
     kept = {game[0]: hit for game, mark in games
             if (hit := known.get((room_id, game[0]))) is not None and hit[0] == mark}
     room = {"room_id": room_id, "games": [game[0] for game, _mark in games if game[0] not in kept]}

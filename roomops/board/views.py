@@ -99,12 +99,12 @@ def _chosen() -> frozenset[int] | None:
 # ---- change mark and ETag ---------------------------------------------------------------------
 
 
-def etag(room: Room, mark: tuple[int, int, int], late: bool, at: datetime) -> str:
+def etag(room: Room, mark: tuple[int, int], late: bool, at: datetime) -> str:
     """``late``: the sweep is late, so the board says its times may be (the page is redrawn when
     that changes). The stretch of ``WAIT_REFRESH`` that ``at`` is in: the typical waits follow the
     hours of the week and the history they learn from, not only the floor's changes."""
     stretch = countdown.to_ms(at) // (WAIT_REFRESH * 1000)
-    return f"board-{room.id}-{mark[0]}-{mark[1]}-{mark[2]}-m{MARKUP}-w{stretch}{'-late' if late else ''}"
+    return f"board-{room.id}-{mark[0]}-{mark[1]}-m{MARKUP}-w{stretch}{'-late' if late else ''}"
 
 
 def _stamp(resp: Response, at: datetime) -> Response:
@@ -140,7 +140,7 @@ def _page(room: Room) -> Response:
                     f"{at.astimezone(ZoneInfo(room.timezone)):%H:%M}")
     page = render_template(
         "board/page.html", head=header, games_html=_games(session, room, at), late=late,
-        etag_header=f'"{etag(room, mark, late, at)}"', poll=POLL_SECONDS, page_seconds=PAGE_SECONDS,
+        etag_header=f'W/"{etag(room, mark, late, at)}"', poll=POLL_SECONDS, page_seconds=PAGE_SECONDS,
         live_url=url_for("board.live", slug=room.slug, games=request.args.get("games")),
         events_url=events_url(room), games=request.args.get("games") or "",
         slug=room.slug, phone_url=public_url("board.room", slug=room.slug),
@@ -172,7 +172,7 @@ def live(slug: str) -> Response:
     mark = change_mark(session, rm.id)
     late = scheduler_state(session, at).stale
     tag = etag(rm, mark, late, at)
-    if request.if_none_match.contains(tag):
+    if request.if_none_match.contains_weak(tag):
         resp = Response(status=304)
         resp.set_etag(tag)
         return _stamp(resp, at)

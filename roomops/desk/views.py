@@ -200,7 +200,7 @@ def fragment() -> Response:
     version = latest_id(session, current_user.room_id)
     sweep = scheduler_state(session, at)
     tag = _etag(version, sweep, texts_changed(session, current_user.room_id))
-    if request.if_none_match.contains(tag):
+    if request.if_none_match.contains_weak(tag):
         resp = make_response("", 304)
         resp.set_etag(tag)
         return _stamp(resp, at)

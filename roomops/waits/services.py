@@ -49,7 +49,6 @@ EXTENSION = "roomops.waits"  # the app's WaitsCache, in app.extensions (the boar
 HISTORY_WEEKS = 8
 TTL = timedelta(minutes=10)  # how long a room's fitted history is used before it is read again
 BUCKET = timedelta(minutes=15)  # estimates are worked out for the start of each such stretch
-ROOMS = 64  # rooms whose history a cache keeps
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _NO_SHOW = ("declined", "expired")  # offers not taken up (R20, R22); a cancelled one says nothing
 
@@ -70,12 +69,14 @@ class History:
 
 
 class WaitsCache:
-    """Each room's ``History`` while younger than ``TTL`` (one per app; thread-safe)."""
+    """Each room's ``History`` while younger than ``TTL`` (one per app; thread-safe). It holds
+    every room read within the last ``TTL``, however many rooms the deployment has (issue 21): a
+    count would have a larger group's rooms push each other out; older ones are dropped as
+    others are read, being of no use."""
 
-    def __init__(self, rooms: int = ROOMS) -> None:
+    def __init__(self) -> None:
         self._rooms: dict[int, History] = {}
         self._lock = threading.Lock()
-        self._size = rooms
         self.reads = 0  # how many times history was read (tests)
 
     def history(self, session: Session, room_id: int, now: datetime) -> History:
@@ -86,11 +87,13 @@ class WaitsCache:
         fresh = read_history(session, room_id, now)
         with self._lock:
             self.reads += 1
-            self._rooms.pop(room_id, None)
             self._rooms[room_id] = fresh
-            while len(self._rooms) > self._size:
-                self._rooms.pop(next(iter(self._rooms)))
+            for old in [r for r, h in self._rooms.items() if now - h.read_at >= TTL]:
+                del self._rooms[old]
         return fresh
+
+    def __len__(self) -> int:
+        return len(self._rooms)
 
 
 # ---- reading the history: one statement ------------------------------------------------------

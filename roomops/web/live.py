@@ -16,37 +16,28 @@ from sqlalchemy import bindparam, func, select
 from sqlalchemy.orm import Session
 from werkzeug.wrappers import Response
 
-from roomops.audit.models import AuditEvent
+from roomops.audit.models import RoomMark
 from roomops.games.models import BoardMark, Game
 
 # The staff screens poll every second so that a change made elsewhere shows within 2 s.
 POLL_SECONDS = 1
-# Audit ids are handed out before commit: on PostgreSQL a lower id can commit after a higher one.
-# Counting the room's rows among the last WINDOW ids catches that late row, which max(id) alone
-# would miss (it would leave a screen stale until the next change).
-WINDOW = 1000
 
-_LATEST = select(func.max(AuditEvent.id)).where(
-    AuditEvent.room_id == bindparam("room_id")).scalar_subquery()
-# The LIMIT changes no answer (the window holds at most WINDOW ids) but tells PostgreSQL's planner
-# so: estimating a third of the table behind the window, it started parallel workers, ~6 ms a poll.
-_WINDOW = select(AuditEvent.id).where(AuditEvent.room_id == bindparam("room_id"),
-                                      AuditEvent.id > _LATEST - WINDOW).limit(WINDOW).subquery()
+_ROOM_MARK = select(RoomMark.mark).where(RoomMark.room_id == bindparam("room_id")).scalar_subquery()
 # The sum of the room's board marks: each only grows, so the sum moves with every move of one.
 _BOARD_MARKS = select(func.coalesce(func.sum(BoardMark.mark), 0)).join(
     Game, Game.id == BoardMark.game_id).where(Game.room_id == bindparam("room_id")).scalar_subquery()
-_MARK = select(func.max(_WINDOW.c.id), func.count(), _BOARD_MARKS).select_from(_WINDOW)
+_MARK = select(func.coalesce(_ROOM_MARK, 0), _BOARD_MARKS)
 
 
-def change_mark(session: Session, room_id: int) -> tuple[int, int, int]:
-    """(latest audit id, how many of the room's rows lie among the last WINDOW ids, the sum of its
-    games' board marks): one statement, which every poll runs.
+def change_mark(session: Session, room_id: int) -> tuple[int, int]:
+    """(the room's audit mark, the sum of its games' board marks): one statement, which every poll
+    runs, reading one row by its key and the room's games, however long the audit trail (issue 21).
 
-    The first is ``roomops.audit.service.latest_id`` (the snapshot's version); the second moves when
-    a row with a lower id commits late, which the first alone would miss; the third moves with
-    every change the board shows of a game, audited or not (a fix made by hand: migration 0020)."""
+    The first moves with the commit of every audit row of the room (R60), whatever order their
+    ids were handed out in (migration 0040); the second with every change the board shows of a
+    game, audited or not (a fix made by hand: migration 0020)."""
     row = session.execute(_MARK, {"room_id": room_id}).one()
-    return int(row[0] or 0), int(row[1]), int(row[2])
+    return int(row[0]), int(row[1])
 
 
 def stamp(resp: Response, at: datetime) -> Response:
@@ -57,7 +48,7 @@ def stamp(resp: Response, at: datetime) -> Response:
 
 def fragment(tag: str, at: datetime, render: Callable[[], str]) -> Response:
     """``render()``'s HTML under ETag ``tag``, or 304 when the poll already has it."""
-    resp = make_response("", 304) if request.if_none_match.contains(tag) else make_response(render())
+    resp = make_response("", 304) if request.if_none_match.contains_weak(tag) else make_response(render())
     resp.set_etag(tag)
     return stamp(resp, at)
 
@@ -66,4 +57,4 @@ def screen_tag(screen: str, session: Session, room_id: int, viewer: int | None) 
     """A staff screen's ETag: the screen (and what it is of), who looks (the buttons shown depend
     on it) and the room's change mark."""
     mark = change_mark(session, room_id)
-    return f"{screen}-{viewer}-{mark[0]}-{mark[1]}-{mark[2]}"
+    return f"{screen}-{viewer}-{mark[0]}-{mark[1]}"

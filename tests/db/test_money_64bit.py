@@ -227,7 +227,7 @@ def _money_columns() -> dict[str, set[str]]:
     found: dict[str, set[str]] = {}
     for table in Base.metadata.sorted_tables:
         for column in table.columns:
-            if (isinstance(column.type, BigInteger) and table.name != "board_marks"
+            if (isinstance(column.type, BigInteger) and table.name not in ("board_marks", "room_marks")
                     and (table.name, column.name) not in BORN_64BIT):
                 found.setdefault(table.name, set()).add(
                     RENAMED.get((table.name, column.name), column.name))

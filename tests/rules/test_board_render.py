@@ -165,7 +165,7 @@ def test_r29_a_played_over_seat_shows_the_overplayer_public_name():
 
 
 def test_cache_keeps_the_most_recently_used_up_to_its_size():
-    cache = FragmentCache(size=2)
+    cache = FragmentCache(least=2)
     a, b, c = Timed.of("a"), Timed.of("b"), Timed.of("c")
     cache.put("a", a)
     cache.put("b", b)
@@ -176,7 +176,7 @@ def test_cache_keeps_the_most_recently_used_up_to_its_size():
 
 
 def test_cache_shared_by_threads_stays_bounded():
-    cache = FragmentCache(size=50)
+    cache = FragmentCache(least=50)
 
     def work(n: int) -> None:
         for i in range(2000):
