@@ -29,7 +29,18 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None,
     from roomops.auth import throttle
     from roomops.auth import views as auth_views
     from roomops.push import embedded as push
-    from roomops.web import access, errors, headers, health, hooks, money, request_fields, routing, uow
+    from roomops.web import (
+        access,
+        errors,
+        headers,
+        health,
+        hooks,
+        language,
+        money,
+        request_fields,
+        routing,
+        uow,
+    )
 
     settings = settings or Settings()
     app = Flask(__name__, template_folder="../templates", static_folder="../static")
@@ -59,6 +70,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None,
     app.teardown_appcontext(uow.close)
     errors.install(app)
     money.install(app)
+    language.install(app)  # the players' pages in their language (issue 21)
     auth_views.install(app)
     access.install(app)  # R61: after the log-in loaders, before every blueprint's own hooks
     throttle.install(app)
