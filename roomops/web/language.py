@@ -81,7 +81,7 @@ def in_language(lang: str) -> str | None:
 def _remember(resp: Response) -> Response:
     """The player's explicit choice is kept for their next pages; a page chosen by headers
     varies with them (a shared cache must not hand a German page to an English phone)."""
-    if "language" in g:
+    if "remember_language" in g:  # set by use_language alone (a fragment's is in its address)
         resp.vary.update(("Accept-Language", "Cookie"))
     asked = g.get("remember_language")
     if asked is not None:
