@@ -7,12 +7,17 @@ from __future__ import annotations
 
 import json
 
+import aiohttp
 import pytest
 
 from roomops.floor.unit import unit
 from roomops.lists import services as lists
+from roomops.push.brokers import Keys, RedisBroker
 from roomops.push.embedded import KEY
-from roomops.push.messages import Update
+from roomops.push.hub import Hub, Subscription
+from roomops.push.messages import Update, parse
+from tests.push.conftest import REDIS
+from tests.push.test_push_server import in_own_loop, next_event, serve
 
 
 @pytest.fixture()
@@ -95,3 +100,50 @@ def test_issue21_a_changed_game_is_drawn_once_per_language_not_per_screen(app, p
 
 def test_issue21_a_stream_in_a_language_not_supported_is_a_422(client, push):
     assert client.get("/board/main/events?lang=fr").status_code == 422
+
+
+def test_issue21_a_rooms_languages_are_channels_of_their_own():
+    hub = Hub()
+    english, german = Subscription(hub, 1), Subscription(hub, 1, "de")
+    hub.subscribe(english, None)
+    hub.subscribe(german, None)
+    hub.publish(Update(1, 1000, ("g1",), {"g1": "<p>Warteliste</p>"}, full=True, lang="de"))
+    got = german.next(0.1)
+    assert got is not None and got.update.games == {"g1": "<p>Warteliste</p>"}
+    assert english.next(0.01) is None  # the English screen is sent no German
+    assert hub.latest(1, "de") == 1 and hub.latest(1) == 0
+    whole = hub.full(1, "de")
+    assert whole is not None and whole.update.lang == "de" and hub.full(1) is None
+    # through Redis the channel's name says the language; the payload is unchanged
+    named = Keys("roomops:push")
+    assert named.room_of(named.channel(7, "it")) == (7, "it")
+    assert parse(3, got.payload(), "de").update == got.update and "lang" not in got.payload()
+
+
+def test_issue21_the_push_server_serves_each_languages_channel(app, push, keys, room, session, now):
+    """With Redis (skipped without one): the web process publishes each language on its own
+    channel; the push server streams ?lang=de in German, no lang in English."""
+    push.publisher.broker = RedisBroker(REDIS, keys)
+    push.publisher.want("de")
+    join(app, session, room, now, push.game, "Cleo")
+    with app.app_context():
+        assert push.publisher.publish_changes() == 2
+    key = f"g{push.game.id}"
+
+    async def run() -> None:
+        runner, base = await serve(keys)
+        try:
+            async with aiohttp.ClientSession() as http:
+                german = await http.get(f"{base}/board/main/events?lang=de")
+                english = await http.get(f"{base}/board/main/events")
+                _, de_whole = await next_event(german)
+                _, en_whole = await next_event(english)
+                assert "Warteliste" in de_whole["games"][key]  # type: ignore[index]
+                assert "Waiting list" in en_whole["games"][key]  # type: ignore[index]
+                assert (await http.get(f"{base}/board/main/events?lang=fr")).status == 422
+                german.close()
+                english.close()
+        finally:
+            await runner.cleanup()
+
+    in_own_loop(run)
