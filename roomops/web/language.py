@@ -21,6 +21,7 @@ from roomops.errors import Invalid
 from roomops.rooms.languages import DEFAULT, LANGUAGES, Language, supported
 from roomops.rooms.languages import choose as choose_language
 from roomops.rooms.models import Room
+from roomops.runtime import ext
 
 COOKIE = "roomops-lang"
 COOKIE_DAYS = 365
@@ -86,7 +87,7 @@ def _remember(resp: Response) -> Response:
     asked = g.get("remember_language")
     if asked is not None:
         resp.set_cookie(COOKIE, asked, max_age=COOKIE_DAYS * 86400, samesite="Lax",
-                        secure=request.is_secure, httponly=True, path="/")
+                        secure=ext().settings.https, httponly=True, path="/")
     return resp
 
 
