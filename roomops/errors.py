@@ -2,12 +2,16 @@
 
 A refusal that names amounts carries them apart, in integer minor units (``amounts``), with
 ``{name}`` in its message where each goes: the domain does not know how the room writes money,
-the edge that answers does (``text``; ``roomops.money``)."""
+the edge that answers does (``text``; ``roomops.money``). A refusal a player may read in their
+language (the phone pages, issue 21) carries its other ``{name}``s apart the same way
+(``values``), so the message is translated before they are filled in (``roomops.words``)."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+
+from roomops.words import Translate, english
 
 _PLACE = re.compile(r"\{(\w+)\}")
 
@@ -19,22 +23,27 @@ class RoomopsError(Exception):
 
     def __init__(self, message: str, rule: str | None = None, *, status: int | None = None,
                  amounts: Mapping[str, int] | None = None,
-                 extra: Mapping[str, object] | None = None) -> None:
+                 extra: Mapping[str, object] | None = None,
+                 values: Mapping[str, str] | None = None) -> None:
         super().__init__(message)
         self.template = message
         self.amounts = dict(amounts or {})
+        self.values = dict(values or {})
         self.extra = dict(extra or {})  # more for the API's answer: what a client can act on
         self.rule = rule
         if status is not None:
             self.status = status
 
-    def text(self, money: Callable[[int], str] = lambda amount: f"{amount} (minor units)") -> str:
-        """The message with its amounts written by ``money`` (the room's ``Money``)."""
-        if not self.amounts:
-            return self.template
-        # only the named amounts: any other brace (a table's name, say) is left as it is
-        return _PLACE.sub(lambda m: money(self.amounts[m[1]]) if m[1] in self.amounts else m[0],
-                          self.template)
+    def text(self, money: Callable[[int], str] = lambda amount: f"{amount} (minor units)",
+             tr: Translate = english) -> str:
+        """The message, translated by ``tr``, with its values and its amounts written by ``money``
+        (the room's ``Money``)."""
+        template = tr(self.template)
+        if not self.amounts and not self.values:
+            return template
+        # only the named ones: any other brace (a table's name, say) is left as it is
+        return _PLACE.sub(lambda m: money(self.amounts[m[1]]) if m[1] in self.amounts
+                          else self.values.get(m[1], m[0]), template)
 
     @property
     def message(self) -> str:

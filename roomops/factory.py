@@ -36,6 +36,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None,
         headers,
         health,
         hooks,
+        language,
         money,
         request_fields,
         routing,
@@ -71,6 +72,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None,
     app.teardown_appcontext(uow.close)
     errors.install(app)
     money.install(app)
+    language.install(app)  # the players' pages in their language (issue 21)
     auth_views.install(app)
     access.install(app)  # R61: after the log-in loaders, before every blueprint's own hooks
     throttle.install(app)

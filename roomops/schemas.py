@@ -29,6 +29,7 @@ from roomops.db import INT_MAX
 from roomops.games.models import FeeKind, RakeRecorded
 from roomops.ledger.rules import Method as LedgerMethod
 from roomops.lists.models import DeskSource
+from roomops.rooms.languages import Language
 from roomops.rooms.models import (
     BreakExpiry,
     DisplayName,
@@ -404,6 +405,9 @@ class Policy(Body):
     timezone: Annotated[str, StringConstraints(min_length=1, max_length=64)] | None = None
     locale: Annotated[str, StringConstraints(min_length=2, max_length=16)] | None = Field(
         None, description="R32: how amounts are written and typed, e.g. en_GB, de_DE, en_US")
+    language: Language | None = Field(
+        None, description="the players' board and phone pages' language when neither the player "
+                          "nor the browser names one (issue 21)")
     display_name: DisplayName | None = None
     claim_minutes: Annotated[int, Field(ge=1, le=120)] | None = None
     seat_change_claim_minutes: Annotated[int, Field(ge=1, le=30)] | None = None  # R36

@@ -22,6 +22,10 @@
   var pager = document.getElementById("pager");
   var status = document.getElementById("status");
   var late = document.getElementById("late");
+  /* The board's words in its language (data-t-*, issue 21), English where a page has none. */
+  var WORDS = {expired: body.dataset.tExpired || "expired",
+               page: body.dataset.tPage || "Page {page} of {pages}",
+               noGames: body.dataset.tNoGames || "No games are running right now."};
   var clockFmt = null;
   try {
     clockFmt = new Intl.DateTimeFormat("en-GB", {hour: "2-digit", minute: "2-digit", timeZone: body.dataset.tz});
@@ -59,7 +63,7 @@
         var seat = t && t.querySelector('.seatmap .s[data-seat="' + row.dataset.seat + '"]');
         if (seat) { seat.classList.remove("s-break"); seat.classList.add("s-over"); }
       } else if (left <= 0) {
-        el.textContent = "expired";
+        el.textContent = WORDS.expired;
         el.classList.add("expired");
         el.classList.remove("urgent");
         if (row && row.classList.contains("called")) {
@@ -120,7 +124,7 @@
     if (box) box.scrollLeft = i * screenWidth(box);
     if (pager) {
       pager.hidden = pages < 2;
-      pager.textContent = "Page " + (i + 1) + " of " + pages;
+      pager.textContent = WORDS.page.replace("{page}", i + 1).replace("{pages}", pages);
     }
   }
 
@@ -176,7 +180,7 @@
 
   /* ---- the push: each message has the room's order of games and the games that changed ------- */
   var LATE = '<span class="late-mark" data-late hidden></span>';
-  var NO_GAMES = '<p class="no-games">No games are running right now.</p>';
+  var NO_GAMES = '<p class="no-games"></p>';
 
   function sections() {
     var found = {};
@@ -215,6 +219,8 @@
       });
       live.innerHTML = (msg.late ? LATE : "") +
         (parts.length ? '<div class="games" id="games">' + parts.join("") + "</div>" : NO_GAMES);
+      var none = live.querySelector(".no-games");
+      if (none) none.textContent = WORDS.noGames;
     }
     if (late) late.hidden = !msg.late;
     if (status) status.hidden = true;

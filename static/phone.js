@@ -9,6 +9,8 @@
   var skew = parseInt(body.dataset.serverNow, 10) - Date.now();
   var watch = (body.dataset.watch || "").split(" ").filter(Boolean);
   var timer = null, audio = null, mode = "poll";
+  /* The page's words in its language (data-t-*, issue 21), English where a page has none. */
+  var TIME_UP = body.dataset.tUp || "time is up", READY = (body.dataset.tReady || "Your seat is ready") + " · ";
 
   function fmt(seconds) {
     var m = Math.floor(seconds / 60), s = seconds % 60;
@@ -19,7 +21,7 @@
     var now = Date.now() + skew;
     document.querySelectorAll(".countdown[data-deadline]").forEach(function (el) {
       var left = Math.max(0, Math.floor((parseInt(el.dataset.deadline, 10) - now) / 1000));
-      el.textContent = left > 0 ? fmt(left) : "time is up";
+      el.textContent = left > 0 ? fmt(left) : TIME_UP;
       el.classList.toggle("urgent", left <= 60);
     });
   }
@@ -43,7 +45,7 @@
         osc.stop(audio.currentTime + at + 0.25);
       });
     }
-    document.title = "Your seat is ready · " + document.title.replace(/^Your seat is ready · /, "");
+    if (document.title.indexOf(READY) !== 0) document.title = READY + document.title;
   }
 
   function refresh() {

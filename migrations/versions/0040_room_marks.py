@@ -1,7 +1,7 @@
 """each room's audit mark, moved by the database with every audit row the room commits
 
 Revision ID: 0040
-Revises: 0036
+Revises: 0039
 Create Date: 2026-11-28 04:00:00
 
 Issue 21: every poll of a live screen reads the room's change mark (``roomops.web.live``). It
@@ -27,7 +27,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0040"
-down_revision: str | None = "0036"
+down_revision: str | None = "0039"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

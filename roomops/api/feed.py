@@ -24,6 +24,7 @@ from roomops.board.render import GameBoard, absences_running, calls_live, game_b
 from roomops.board.rows import GameRows, RowsCache, read_room
 from roomops.board.views import ROWS, WAITS, etag
 from roomops.errors import NotFound
+from roomops.rooms.languages import DEFAULT
 from roomops.rooms.models import Room
 from roomops.waits.model import Estimate, wait_text
 from roomops.web.live import change_mark
@@ -150,7 +151,7 @@ def live_games(slug: str) -> Response:
     room = db().scalar(select(Room).where(Room.slug == slug))
     if room is None:
         raise NotFound(f"no room called {slug}")
-    tag = "games-" + etag(room, change_mark(db(), room.id), False, now())
+    tag = "games-" + etag(room, change_mark(db(), room.id), False, now(), DEFAULT)
     if request.if_none_match.contains_weak(tag):
         return _public(Response(status=304), tag)
     return _public(Response(_feed(room).model_dump_json(), mimetype="application/json"), tag)

@@ -17,6 +17,7 @@ from roomops.games.models import FeeKind, OpenClosed, RakeRecorded
 from roomops.lists.models import EntryStatus, ListKind, Source
 from roomops.messages.rules import MessageState
 from roomops.playovers.models import PlayoverOutcome
+from roomops.rooms.languages import Language
 from roomops.rooms.models import (
     BreakExpiry,
     DisplayName,
@@ -231,6 +232,9 @@ class PolicyOut(Out):
         description="R36: a new player waits for the big blind or posts one, or pays only in turn")
     must_move_refusal: MustMoveRefusal
     call_ins: bool = Field(description="R12: phone entries (call-ins) are taken")
+    language: Language = Field(description=(
+        "the players' board and phone pages' language when neither the player nor the browser "
+        "names one (issue 21)"))
     break_expiry: BreakExpiry = Field(description=(
         "R24: a break that ran out loses the seat always, or only if somebody waits"))
     must_move_when: MustMoveWhen = Field(description=(

@@ -48,10 +48,11 @@ def mark(deadline_ms: int) -> Markup:
     return Markup(f'<span class="countdown" data-deadline="{deadline_ms}" data-left></span>')
 
 
-def expired(deadline_ms: int) -> Markup:
-    """A call past its deadline: the same whenever it is served, so it is drawn as it is shown."""
+def expired(deadline_ms: int, word: str = "expired") -> Markup:
+    """A call past its deadline: the same whenever it is served, so it is drawn as it is shown
+    (``word``: "expired" in the board's language)."""
     return Markup(f'<span class="countdown expired" data-deadline="{deadline_ms}" '
-                  f'data-seconds-left="0">expired</span>')
+                  f'data-seconds-left="0">{Markup.escape(word)}</span>')
 
 
 def shown(deadline_ms: int, now_ms: int) -> str:

@@ -32,6 +32,7 @@ from roomops.lists.models import ListEntry
 from roomops.remote import reads
 from roomops.remote import services as remote
 from roomops.remote.models import PlayerLink
+from roomops.rooms.languages import DEFAULT
 from roomops.rooms.models import Room
 from roomops.runtime import ext
 from roomops.schemas import PhoneJoin
@@ -39,10 +40,15 @@ from roomops.security_log import security_event
 from roomops.waits.model import minutes_text
 from roomops.waits.services import WaitsCache, estimate_for_entry
 from roomops.web.errors import describe
+from roomops.web.language import tr, use_language
 from roomops.web.public import public_url
 from roomops.web.uow import db, now, run_as
+from roomops.words import N_
 
 LINK_DAYS = 2  # the cookie outlives a long night; the link itself works as long as its entries
+# the join form's fields as a player reads them, for a refusal of what was typed (R12)
+FIELDS = {"game_ids": N_("the games"), "first_name": N_("your first name"),
+          "last_name": N_("your last name"), "phone": N_("your phone number")}
 
 
 @dataclass
@@ -107,6 +113,7 @@ def _typed() -> dict[str, Any]:
 def join(slug: str) -> Response:
     """R12: the join form; joined, the phone keeps its link and opens its entries."""
     room = _room(slug)
+    use_language(room)
     if request.method == "GET":
         return _private(make_response(_join_page(room)))
     typed = _typed()
@@ -121,20 +128,27 @@ def join(slug: str) -> Response:
 
 
 def _refused(room: Room, err: RoomopsError | ValidationError, typed: dict[str, Any]) -> Response:
-    """The form again with what was typed and the refusal's words and rule (R12), nothing kept."""
+    """The form again with what was typed and the refusal's words and rule (R12), in the page's
+    language, nothing kept. A field the form's model refused is named in the player's words,
+    with the model's own (English) detail after it."""
     db().rollback()
     rule: str | None = "R12"
     if isinstance(err, ValidationError):
-        message, status = describe(err), 422
+        fields = ", ".join(dict.fromkeys(tr(FIELDS.get(str(e["loc"][0]), str(e["loc"][0])))
+                                         for e in err.errors() if e["loc"]))
+        logged, status = describe(err), 422
+        message = tr("Please check {fields}").format(fields=fields) + f" ({logged})"
     else:
-        message, rule, status = err.template, err.rule, err.status
-    security_event("request.refused", status=status, rule=rule, reason=message)
+        logged, rule, status = err.message, err.rule, err.status
+        message = err.text(room.money, tr)
+    security_event("request.refused", status=status, rule=rule, reason=logged)
     return make_response(_join_page(room, message, rule, typed), status)
 
 
 def _throttled_join(message: str) -> str:
     """R12: the join form refused by the per-address limit, with what was typed."""
     room = _room(request.view_args["slug"] if request.view_args else "")
+    use_language(room)
     return _join_page(room, message, "R12", _typed())
 
 
@@ -144,14 +158,16 @@ PAGES["board.join"] = _throttled_join
 @bp.get("/board/<slug>/me")
 def me(slug: str) -> Response:
     """R12-R16, R20: the phone's own entries, from its cookie."""
-    return _me_page(_room(slug))
+    room = _room(slug)
+    use_language(room)
+    return _me_page(room)
 
 
 def _me_page(room: Room, error: str | None = None, rule: str | None = None,
              status: int = 200) -> Response:
     session, at = db(), now()
     link = _my_link(session, room)
-    entries = reads.entries_of(session, link, at) if link else []
+    entries = reads.entries_of(session, link, at, tr) if link else []
     token = request.cookies.get(cookie_name(room)) if link else None
     page = render_template(
         "phone/me.html", room=room, entries=entries, error=error, rule=rule,
@@ -160,7 +176,8 @@ def _me_page(room: Room, error: str | None = None, rule: str | None = None,
         join_url=url_for("board.join", slug=room.slug),
         board_url=url_for("board.room", slug=room.slug),
         # R20: the room's pushed changes of the games this phone waits for re-read the page at once
-        events_url=events_url(room) if entries else "",
+        # (in its language: the stream only says which games changed, so its default one serves)
+        events_url=events_url(room, DEFAULT) if entries else "",
         watch=" ".join(sorted({f"g{e.game.id}" for e in entries if e.status == "active"})))
     resp = make_response(page, status)
     resp.headers["X-Server-Now"] = str(countdown.to_ms(at))
@@ -177,7 +194,7 @@ def estimate(entry: reads.MyEntry) -> str | None:
     est = estimate_for_entry(db(), cache, entry.id, now())
     if est is None or not cache.history(db(), entry.game.room_id, now()).enough:
         return None
-    return f"Estimated wait {minutes_text(est)}"
+    return tr("Estimated wait {minutes}").format(minutes=minutes_text(est, tr))
 
 
 @bp.get("/p/<token>")
@@ -196,13 +213,14 @@ def leave(slug: str, entry_id: int) -> Response:
     """R16: "Leave this list", through the phone's link; audited as that link. A refusal shows
     on the page of entries."""
     room = _room(slug)
+    use_language(room)
     link = _my_link(db(), room)
     try:
         if link is None:
-            raise NotFound("this phone has no entries here: its link is gone", "R61")
+            raise NotFound(N_("this phone has no entries here: its link is gone"), "R61")
         run_as(player_link(room.id, link.id), remote.leave, entry_id)
     except RoomopsError as err:
         db().rollback()
-        security_event("request.refused", status=err.status, rule=err.rule, reason=err.template)
-        return _me_page(room, err.template, err.rule, err.status)
+        security_event("request.refused", status=err.status, rule=err.rule, reason=err.message)
+        return _me_page(room, err.text(room.money, tr), err.rule, err.status)
     return _private(redirect(url_for("board.me", slug=room.slug), code=303))

@@ -24,6 +24,7 @@ from typing import NamedTuple
 from zoneinfo import ZoneInfo
 
 from flask import current_app
+from flask_babel import force_locale
 from markupsafe import Markup
 
 from roomops.board import countdown
@@ -44,10 +45,12 @@ from roomops.money import Money
 from roomops.seating.extra_seat import offerable, seat_count
 from roomops.waits.model import Estimate, wait_text
 from roomops.waits.services import History, typical_for
+from roomops.web.language import tr as from_catalog
+from roomops.words import Translate, english
 
 # Bump when the games' markup changes: it is in every ETag (pollers holding an old one fetch the new
 # markup) and in every cache key.
-MARKUP = "7"
+MARKUP = "8"
 TV_LIST_ROWS = 12  # TV: entries shown per list before "and N more" (the phone shows them all)
 
 
@@ -140,36 +143,40 @@ def absences_running(rows: GameRows, now_ms: int) -> tuple[bool, ...]:
                  for table in rows[1] for absent in table[3])
 
 
-def _absent(row: AbsentRow, running: bool, tz: ZoneInfo, names: dict[int, str]) -> Absent:
+def _absent(row: AbsentRow, running: bool, tz: ZoneInfo, names: dict[int, str],
+            tr: Translate) -> Absent:
     """``names``: the public names of the game's entries, for who plays over the seat (R29)."""
     seat_no, kind, deadline_ms, played_by = row
     played = "" if played_by is None else (
-        f"played over by {names[played_by]}" if played_by in names else "played over")
+        tr("played over by {name}").format(name=names[played_by]) if played_by in names
+        else tr("played over"))
     if kind != "break" or deadline_ms is None:
-        return Absent(seat_no, "away", f"Seat {seat_no} away", played=played)
+        return Absent(seat_no, "away", tr("Seat {seat} away").format(seat=seat_no), played=played)
     if not running:
-        return Absent(seat_no, "over", f"Seat {seat_no}: break over")
+        return Absent(seat_no, "over", tr("Seat {seat}: break over").format(seat=seat_no))
     back_by = (_EPOCH + timedelta(milliseconds=deadline_ms)).astimezone(tz)
-    return Absent(seat_no, "break", f"Seat {seat_no} on a break · back by {back_by:%H:%M} ·",
-                  countdown.mark(deadline_ms), played)
+    return Absent(seat_no, "break", tr("Seat {seat} on a break · back by {time} ·").format(
+        seat=seat_no, time=f"{back_by:%H:%M}"), countdown.mark(deadline_ms), played)
 
 
 def _place(position: int, entry: EntryRow, call: tuple[str, Call] | None, policy: str,
-           tz: ZoneInfo) -> Place:
+           tz: ZoneInfo, tr: Translate) -> Place:
     """An entry on a list (R10/R11): called to a seat (R20), past its call (R22), or on the way (R12)."""
     _entry_id, _table_id, checkin_by, first, last = entry
     name = public_name(first, last, policy)
     if call is not None:
         table_name, ((_t, seat_no, _e, deadline_ms, _f, _l), live) = call
         assert deadline_ms is not None  # only a seat change is held without a call (R36)
-        where = f"table {table_name} seat {seat_no}"
-        missed = f"missed {where}, re-calling"
+        where = {"table": table_name, "seat": seat_no}
+        missed = tr("missed table {table} seat {seat}, re-calling").format(**where)
         if live:
-            return Place(position, name, "called", f"called to {where}", missed, countdown.mark(deadline_ms))
+            return Place(position, name, "called", tr("called to table {table} seat {seat}").format(
+                **where), missed, countdown.mark(deadline_ms))
         return Place(position, name, "expired", missed, missed)
     if checkin_by is not None:
         by = utc(checkin_by).astimezone(tz)
-        return Place(position, name, "checkin", f"on the way, check in by {by:%H:%M}")
+        return Place(position, name, "checkin",
+                     tr("on the way, check in by {time}").format(time=f"{by:%H:%M}"))
     return Place(position, name)
 
 
@@ -185,7 +192,7 @@ def _seat(seat_no: int, taken: set[int], absent: dict[int, Absent], calls: dict[
     return seat_no, "empty"
 
 
-def _called(seat_no: int, call: CallRow, live: bool, policy: str) -> Called:
+def _called(seat_no: int, call: CallRow, live: bool, policy: str, tr: Translate) -> Called:
     """A called seat (R20), past its call (R22), or held for a seat change until the hand's end
     (R36: no call runs)."""
     name, deadline_ms = public_name(call[4], call[5], policy), call[3]
@@ -193,12 +200,12 @@ def _called(seat_no: int, call: CallRow, live: bool, policy: str) -> Called:
         return Called(seat_no, name, "held", Markup())
     if live:
         return Called(seat_no, name, "offered", countdown.mark(deadline_ms))
-    return Called(seat_no, name, "expired", countdown.expired(deadline_ms))
+    return Called(seat_no, name, "expired", countdown.expired(deadline_ms, tr("expired")))
 
 
 def _table(name: str, seated: int, away: list[Away], calls: dict[int, Call], seats_per_table: int,
            policy: str, tz: ZoneInfo, money: Money, reserve: list[Place], names: dict[int, str],
-           feeds: str | None, behind: tuple[BehindRow, ...] = ()) -> TableBoard:
+           feeds: str | None, behind: tuple[BehindRow, ...], tr: Translate) -> TableBoard:
     """A table's seat map, open seats, absent seats (R23-R25) and who plays over them (R29),
     called seats (R14, R20, R22), the main table it feeds if it is a must-move table (R17) and the
     seats playing behind with chips on their way from the cage (R31). The extra seat shows like
@@ -206,20 +213,22 @@ def _table(name: str, seated: int, away: list[Away], calls: dict[int, Call], sea
     ``extra_seat``)."""
     taken = set(taken_seats(seated, seats_per_table + 1))
     held = taken | set(calls)
-    absent = {row[0]: _absent(row, running, tz, names) for row, running in away}
+    absent = {row[0]: _absent(row, running, tz, names, tr) for row, running in away}
     seats = [_seat(n, taken, absent, calls)
              for n in range(1, seat_count(seats_per_table, held) + 1)]
-    called = [_called(n, c, live, policy) for n, (c, live) in sorted(calls.items())]
+    called = [_called(n, c, live, policy, tr) for n, (c, live) in sorted(calls.items())]
     return TableBoard(name, seats, len(taken), offerable(seats_per_table, held), called,
                       [absent[n] for n in sorted(absent)], reserve, feeds,
-                      [f"Seat {n}: playing behind {money(amount)}" for n, amount in behind])
+                      [tr("Seat {seat}: playing behind {amount}").format(seat=n, amount=money(amount))
+                       for n, amount in behind])
 
 
 def game_board(rows: GameRows, policy: str, tz: ZoneInfo, money: Money, live: tuple[bool, ...],
-               running: tuple[bool, ...], wait: str = "") -> GameBoard:
+               running: tuple[bool, ...], wait: str = "", tr: Translate = english) -> GameBoard:
     """One game as the board shows it; ``live[i]`` says whether the i-th call is still live (R22),
     ``running[i]`` whether the i-th absence is still running (R24, ``absences_running``); ``wait``
-    the typical wait's line (``typical_wait``)."""
+    the typical wait's line (``wait_text`` of ``game_wait``); its words in the language of ``tr``
+    (``roomops.words``)."""
     game, tables, calls, entries = rows
     (game_id, variant, small_blind, big_blind, ante, min_buyin, max_buyin, seats_per_table, fee_kind,
      time_fee, rake_bp, rake_cap, straddle_allowed, max_straddles, button_straddle,
@@ -244,18 +253,21 @@ def game_board(rows: GameRows, policy: str, tz: ZoneInfo, money: Money, live: tu
     entry_names = {e[0]: public_name(e[3], e[4], policy) for e in entries}
 
     def places(table_id: int | None) -> list[Place]:
-        return [_place(i, e, call_of.get(e[0]), policy, tz) for i, e in enumerate(lists.get(table_id, ()), 1)]
+        return [_place(i, e, call_of.get(e[0]), policy, tz, tr)
+                for i, e in enumerate(lists.get(table_id, ()), 1)]
 
     return GameBoard(
         key=f"g{game_id}", variant=variant, stakes=money.stakes(small_blind, big_blind, ante),
-        buy_in=f"{money(min_buyin)} to {money(max_buyin)}",
-        straddles=straddle_text(straddle_allowed, max_straddles, button_straddle, straddle_sanction),
+        buy_in=tr("{low} to {high}").format(low=money(min_buyin), high=money(max_buyin)),
+        straddles=straddle_text(straddle_allowed, max_straddles, button_straddle, straddle_sanction,
+                                tr),
         fees=fee_text(money, fee_kind, time_fee, rake_bp, rake_cap, by_players, no_flop_no_drop,
                       rake_schedule, rake_caps, min_chip(smallest_chip, min_one_chip), drop_fee,
-                      drop_by_players),
+                      drop_by_players, tr),
         seats_per_table=seats_per_table,
         tables=[_table(name, seated, away.get(table_id, []), calls_at.get(table_id, {}), seats_per_table,
-                       policy, tz, money, places(table_id), entry_names, names.get(feeds or 0), behind)
+                       policy, tz, money, places(table_id), entry_names, names.get(feeds or 0), behind,
+                       tr)
                 for table_id, name, seated, _a, feeds, behind in sorted(tables, key=lambda t: natural(t[1]))],
         waiting=places(None), wait=wait)
 
@@ -276,9 +288,6 @@ def game_wait(rows: GameRows, history: History, now: datetime) -> tuple[Estimate
     return est, free > len(entries)
 
 
-def typical_wait(rows: GameRows, history: History, now: datetime) -> str:
-    """The board's line for a player joining the game now (``game_wait`` in words)."""
-    return wait_text(*game_wait(rows, history, now))
 
 
 # ---- the games of a room, from the cache where it can -----------------------------------------
@@ -286,9 +295,11 @@ def typical_wait(rows: GameRows, history: History, now: datetime) -> str:
 
 class GameKey(NamedTuple):
     """Everything a game's section is drawn from at a moment: its cache key, and what a pushed
-    screen compares to tell whether the game changed (``roomops.push``)."""
+    screen compares to tell whether the game changed (``roomops.push``). The language is in it:
+    a German phone and an English TV never share a drawn game."""
 
     markup: str
+    language: str
     room_id: int
     policy: str
     timezone: str
@@ -296,32 +307,37 @@ class GameKey(NamedTuple):
     rows: GameRows
     live: tuple[bool, ...]
     running: tuple[bool, ...]
-    wait: str  # the typical wait's line (``typical_wait``)
+    wait: tuple[Estimate | None, bool]  # the typical wait (``game_wait``), worded when drawn
 
 
 def game_key(rows: GameRows, room_id: int, policy: str, timezone: str, money: Money,
-             now: datetime, history: History) -> GameKey:
+             now: datetime, history: History, language: str) -> GameKey:
     now_ms = countdown.to_ms(now)
-    return GameKey(MARKUP, room_id, policy, timezone, money, rows, calls_live(rows, now_ms),
-                   absences_running(rows, now_ms), typical_wait(rows, history, now))
+    return GameKey(MARKUP, language, room_id, policy, timezone, money, rows,
+                   calls_live(rows, now_ms), absences_running(rows, now_ms),
+                   game_wait(rows, history, now))
 
 
 def game_html(key: GameKey, cache: FragmentCache) -> Timed:
-    """One game's section for ``key``: from the cache, or drawn and cached."""
+    """One game's section for ``key``: from the cache, or drawn in its language and cached."""
     game = cache.get(key)
     if game is None:
-        board = game_board(key.rows, key.policy, ZoneInfo(key.timezone), key.money, key.live,
-                           key.running, key.wait)
-        game = Timed.of(current_app.jinja_env.get_template("board/_game.html").render(
-            g=board, tv_rows=TV_LIST_ROWS))
+        with force_locale(key.language):
+            board = game_board(key.rows, key.policy, ZoneInfo(key.timezone), key.money, key.live,
+                               key.running, wait_text(*key.wait, from_catalog),
+                               from_catalog)
+            game = Timed.of(current_app.jinja_env.get_template("board/_game.html").render(
+                g=board, tv_rows=TV_LIST_ROWS))
         cache.put(key, game)
     return game
 
 
 def games_html(room_games: list[GameRows], room_id: int, policy: str, timezone: str, money: Money,
-               now: datetime, cache: FragmentCache, history: History) -> Markup:
-    """Every game's section as served at ``now``: from the cache, or drawn and cached."""
+               now: datetime, cache: FragmentCache, history: History, language: str) -> Markup:
+    """Every game's section as served at ``now``, in ``language``: from the cache, or drawn and
+    cached."""
     now_ms = countdown.to_ms(now)
     return Markup("".join(
-        game_html(game_key(rows, room_id, policy, timezone, money, now, history), cache).at(now_ms)
+        game_html(game_key(rows, room_id, policy, timezone, money, now, history, language),
+                  cache).at(now_ms)
         for rows in room_games))

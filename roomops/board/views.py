@@ -39,11 +39,13 @@ from roomops.errors import Invalid
 from roomops.rooms.models import Room
 from roomops.waits.services import EXTENSION
 from roomops.web.health import scheduler_state
+from roomops.web.language import fragment_language, in_language, tr, use_language
 from roomops.web.live import change_mark
 from roomops.web.money import use_room
 from roomops.web.public import public_url
 from roomops.web.routing import parse_id
 from roomops.web.uow import db, now
+from roomops.words import N_
 
 bp = Blueprint("board", __name__)
 
@@ -56,8 +58,8 @@ WAIT_REFRESH = 15 * 60  # seconds: a board with nothing changed gets its typical
 # and, where the page offers its pushed stream (roomops.push), the room's latest message number:
 # the page is at least that new, so its stream starts after it (no redraw as it connects)
 STREAMS = "roomops.board.streams"
-POLICY_LABELS = {"full": "full names", "first_initial": "first name and initial",
-                 "initials": "initials"}
+POLICY_LABELS = {"full": N_("full names"), "first_initial": N_("first name and initial"),
+                 "initials": N_("initials")}
 
 
 @dataclass
@@ -71,9 +73,9 @@ class Header:
     local_time: str
 
 
-def _games(session: Session, room: Room, at: datetime) -> Markup:
-    """The room's games as shown at ``at`` (countdowns included), only those of ``?games=``
-    when a TV is given some (``_chosen``)."""
+def _games(session: Session, room: Room, at: datetime, lang: str) -> Markup:
+    """The room's games as shown at ``at`` (countdowns included) in ``lang``, only those of
+    ``?games=`` when a TV is given some (``_chosen``)."""
     cache: FragmentCache = current_app.extensions[CACHE]
     known: RowsCache = current_app.extensions[ROWS]
     history = current_app.extensions[WAITS].history(session, room.id, at)
@@ -81,7 +83,7 @@ def _games(session: Session, room: Room, at: datetime) -> Markup:
     games = [rows for rows in read_room(session, room.id, known)
              if chosen is None or rows[0][0] in chosen]
     return games_html(games, room.id, room.display_name, room.timezone, use_room(room), at, cache,
-                      history)
+                      history, lang)
 
 
 def _chosen() -> frozenset[int] | None:
@@ -99,12 +101,14 @@ def _chosen() -> frozenset[int] | None:
 # ---- change mark and ETag ---------------------------------------------------------------------
 
 
-def etag(room: Room, mark: tuple[int, int], late: bool, at: datetime) -> str:
+def etag(room: Room, mark: tuple[int, int], late: bool, at: datetime, lang: str) -> str:
     """``late``: the sweep is late, so the board says its times may be (the page is redrawn when
     that changes). The stretch of ``WAIT_REFRESH`` that ``at`` is in: the typical waits follow the
-    hours of the week and the history they learn from, not only the floor's changes."""
+    hours of the week and the history they learn from, not only the floor's changes. ``lang``:
+    the fragment's language (a German phone's copy is no English TV's)."""
     stretch = countdown.to_ms(at) // (WAIT_REFRESH * 1000)
-    return f"board-{room.id}-{mark[0]}-{mark[1]}-m{MARKUP}-w{stretch}{'-late' if late else ''}"
+    return (f"board-{room.id}-{mark[0]}-{mark[1]}-m{MARKUP}-{lang}-w{stretch}"
+            f"{'-late' if late else ''}")
 
 
 def _stamp(resp: Response, at: datetime) -> Response:
@@ -124,25 +128,29 @@ def _room(slug: str) -> Room:
     return room
 
 
-def events_url(room: Room) -> str:
-    """The room's pushed stream for a page drawn now (after the room's latest message), or ""
-    when the deployment serves none (the page polls)."""
-    latest: Callable[[int], int] | None = current_app.extensions.get(STREAMS)
-    return "" if latest is None else url_for("push.board_events", slug=room.slug, last=latest(room.id))
+def events_url(room: Room, lang: str) -> str:
+    """The room's pushed stream in ``lang`` for a page drawn now (after the room's latest message
+    in it), or "" when the deployment serves none (the page polls)."""
+    latest: Callable[[int, str], int] | None = current_app.extensions.get(STREAMS)
+    return "" if latest is None else url_for("push.board_events", slug=room.slug,
+                                             last=latest(room.id, lang), lang=in_language(lang))
 
 
 def _page(room: Room) -> Response:
     session, at = db(), now()
+    lang = use_language(room)
     mark = change_mark(session, room.id)
     late = scheduler_state(session, at).stale
     at_ms = countdown.to_ms(at)
-    header = Header(room.name, room.timezone, POLICY_LABELS.get(room.display_name, "initials"), at_ms,
-                    f"{at.astimezone(ZoneInfo(room.timezone)):%H:%M}")
+    header = Header(room.name, room.timezone, tr(POLICY_LABELS.get(room.display_name, "initials")),
+                    at_ms, f"{at.astimezone(ZoneInfo(room.timezone)):%H:%M}")
     page = render_template(
-        "board/page.html", head=header, games_html=_games(session, room, at), late=late,
-        etag_header=f'W/"{etag(room, mark, late, at)}"', poll=POLL_SECONDS, page_seconds=PAGE_SECONDS,
-        live_url=url_for("board.live", slug=room.slug, games=request.args.get("games")),
-        events_url=events_url(room), games=request.args.get("games") or "",
+        "board/page.html", head=header, games_html=_games(session, room, at, lang), late=late,
+        etag_header=f'W/"{etag(room, mark, late, at, lang)}"', poll=POLL_SECONDS,
+        page_seconds=PAGE_SECONDS,
+        live_url=url_for("board.live", slug=room.slug, games=request.args.get("games"),
+                         lang=in_language(lang)),
+        events_url=events_url(room, lang), games=request.args.get("games") or "",
         slug=room.slug, phone_url=public_url("board.room", slug=room.slug),
         join_url=url_for("board.join", slug=room.slug) if room.remote_entries else None)  # R12
     return _stamp(make_response(page), at)
@@ -166,17 +174,19 @@ def room(slug: str) -> Response:
 
 @bp.get("/board/<slug>/live")
 def live(slug: str) -> Response:
-    """The games fragment for the page's poll: 304 (three statements) while nothing has changed."""
+    """The games fragment for the page's poll, in the page's language (``?lang=``): 304 (three
+    statements) while nothing has changed."""
     session, at = db(), now()
     rm = _room(slug)
+    lang = fragment_language()
     mark = change_mark(session, rm.id)
     late = scheduler_state(session, at).stale
-    tag = etag(rm, mark, late, at)
+    tag = etag(rm, mark, late, at, lang)
     if request.if_none_match.contains_weak(tag):
         resp = Response(status=304)
         resp.set_etag(tag)
         return _stamp(resp, at)
-    resp = make_response(render_template("board/_live.html", games_html=_games(session, rm, at),
+    resp = make_response(render_template("board/_live.html", games_html=_games(session, rm, at, lang),
                                          late=late))
     resp.set_etag(tag)
     return _stamp(resp, at)

@@ -11,6 +11,7 @@ from flask.cli import with_appcontext
 
 from roomops.cli.common import command_unit, log_to_console
 from roomops.config import Settings
+from roomops.rooms.languages import DEFAULT, LANGUAGES
 from roomops.rooms.services import create_room
 from roomops.runtime import ext
 
@@ -23,11 +24,15 @@ from roomops.runtime import ext
               help="ISO 4217 code of the only currency that plays (R32); fixed once the room exists")
 @click.option("--locale", default="en_GB", show_default=True,
               help="how amounts are written and typed, e.g. de_DE (changeable in the room policy)")
+@click.option("--language", default=DEFAULT, show_default=True, type=click.Choice(LANGUAGES),
+              help="the players' board and phone pages' language when neither the player nor "
+                   "the browser names one (changeable in the room policy)")
 @with_appcontext
-def create_room_cmd(slug: str, name: str, timezone: str, currency: str, locale: str) -> None:
+def create_room_cmd(slug: str, name: str, timezone: str, currency: str, locale: str,
+                    language: str) -> None:
     with command_unit() as uow:
         create_room(uow.session, uow.now, slug=slug, name=name, timezone=timezone,
-                    currency=currency, locale=locale)
+                    currency=currency, locale=locale, language=language)
         uow.commit()
     click.echo(f"room {slug} created")
 

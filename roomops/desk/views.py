@@ -47,6 +47,7 @@ from roomops.messages.rules import desk_label
 from roomops.messages.sending import texts_changed
 from roomops.playovers.services import told_to_leave
 from roomops.rooms import services as rooms
+from roomops.rooms.languages import NAMES
 from roomops.rooms.models import Player, Room
 from roomops.rooms.twins import LikelyTwin
 from roomops.schemas import (
@@ -573,7 +574,7 @@ POLICY_FIELDS = ("timezone", "display_name", "claim_minutes", "seat_change_claim
                  "max_breaks_per_table", "away_notify_minutes", "max_away_minutes", "max_missed_bb",
                  "playover_needs_consent", "no_playover_max_minutes", "new_player_posting",
                  "must_move_refusal", "shifts", "call_ins", "break_expiry", "must_move_when",
-                 "return_tolerance", "lockup_minutes", "remote_entries", "remote_entry_cap")
+                 "return_tolerance", "lockup_minutes", "remote_entries", "remote_entry_cap", "language")
 
 
 def _tolerance(raw: str) -> dict[str, Any]:
@@ -614,4 +615,4 @@ def policy() -> Response | str:
         else:
             flash("No policy was changed.", "ok")
         return redirect(url_for("desk.policy"), code=303)
-    return render_template("desk/policy.html", room=room, fields=POLICY_FIELDS)
+    return render_template("desk/policy.html", room=room, fields=POLICY_FIELDS, languages=NAMES)

@@ -12,20 +12,24 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
 
 from roomops.money import Money
+from roomops.words import N_, Translate, english
 
 
-def straddle_text(allowed: bool, max_straddles: int, button: bool, sanction: bool = False) -> str:
-    """R40, as new players must be told it before they sit."""
+def straddle_text(allowed: bool, max_straddles: int, button: bool, sanction: bool = False,
+                  tr: Translate = english) -> str:
+    """R40, as new players must be told it before they sit (in the language of ``tr``,
+    ``roomops.words``)."""
     if not allowed:
-        return "No straddles"
+        return tr("No straddles")
     if max_straddles == 1:
-        text = "Straddle: UTG only"
+        text = tr("Straddle: UTG only")
     elif max_straddles > 1:
-        text = f"Straddles: up to {max_straddles}, in rotation from UTG"
+        text = tr("Straddles: up to {count}, in rotation from UTG").format(count=max_straddles)
     else:
-        text = "Straddles allowed"
-    text += ", only when the supervisor sanctions them" if sanction else ""
-    return text + (", button straddle with the floor's consent" if button else ", no button straddle")
+        text = tr("Straddles allowed")
+    text += tr(", only when the supervisor sanctions them") if sanction else ""
+    return text + (tr(", button straddle with the floor's consent") if button
+                   else tr(", no button straddle"))
 
 
 Steps = Iterable[Mapping[str, int]] | Iterable[tuple[int, int]] | None
@@ -33,31 +37,37 @@ Steps = Iterable[Mapping[str, int]] | Iterable[tuple[int, int]] | None
 
 # R50: the period a time fee pays for, as players are told it
 PERIOD_NAMES = {"hourly": "hour", "halfhour": "half hour"}
+# and the fee itself, by its period
+TIME_FEES = {"hourly": N_("Time: {fee} per hour{steps}, paid in advance"),
+             "halfhour": N_("Time: {fee} per half hour{steps}, paid in advance")}
 
 
 def fee_text(money: Money, kind: str, time_fee: int, rake_bp: int, rake_cap: int,
              by_players: Steps = None, no_flop_no_drop: bool | None = None,
              rake_schedule: Steps = None, rake_caps_by_players: Steps = None,
-             min_chip: int = 0, drop_fee: int = 0, drop_by_players: Steps = None) -> str:
+             min_chip: int = 0, drop_fee: int = 0, drop_by_players: Steps = None,
+             tr: Translate = english) -> str:
     """R50/R51, displayed to players as R53 asks: the time fee per hour or half hour with its
     schedule by players seated ("Time: 5 per hour, 6 from 7 players, paid in advance"); the drop
     with its schedule by players dealt in ("Drop: 3 per hand, 5 from 7 players"); the rake
-    (``rake_text``)."""
-    if kind in PERIOD_NAMES:
-        return (f"Time: {money(time_fee)} per {PERIOD_NAMES[kind]}"
-                f"{_by_players(money, by_players)}, paid in advance")
+    (``rake_text``); in the language of ``tr`` (``roomops.words``)."""
+    if kind in TIME_FEES:
+        return tr(TIME_FEES[kind]).format(fee=money(time_fee),
+                                          steps=_by_players(money, by_players, tr))
     if kind == "drop":
-        return f"Drop: {money(drop_fee)} per hand{_by_players(money, drop_by_players)}"
+        return tr("Drop: {fee} per hand{steps}").format(
+            fee=money(drop_fee), steps=_by_players(money, drop_by_players, tr))
     if kind == "rake":
         return rake_text(money, rake_bp, rake_cap, no_flop_no_drop, rake_schedule,
-                         rake_caps_by_players, min_chip)
-    return "No fee"
+                         rake_caps_by_players, min_chip, tr)
+    return tr("No fee")
 
 
-def _by_players(money: Money, steps: Steps) -> str:
+def _by_players(money: Money, steps: Steps, tr: Translate) -> str:
     """R50/R53: a fee's steps by players, ", 6 from 7 players" each, fewest players first."""
     ordered = sorted(_step(s, "players", "fee") for s in steps or ())
-    return "".join(f", {money(fee)} from {n} players" for n, fee in ordered)
+    return "".join(tr(", {fee} from {players} players").format(fee=money(fee), players=n)
+                   for n, fee in ordered)
 
 
 def percent_text(bp: int, decimal_sign: str = ".") -> str:
@@ -68,18 +78,20 @@ def percent_text(bp: int, decimal_sign: str = ".") -> str:
 
 
 def rake_text(money: Money, bp: int, cap: int, no_flop_no_drop: bool | None = None,
-              schedule: Steps = None, caps_by_players: Steps = None, min_chip: int = 0) -> str:
+              schedule: Steps = None, caps_by_players: Steps = None, min_chip: int = 0,
+              tr: Translate = english) -> str:
     """R51/R53: the rake in force: its schedule per pot (else its percent, ``bp`` in basis
     points), its cap and caps by players dealt in, one chip at least a raked pot (``min_chip``:
     the smallest chip where the game has that rule) and no-flop-no-drop (when given)."""
     steps = sorted(_step(s, "pot", "rake") for s in schedule or ())
-    text = "Rake: " + (", ".join(f"{money(r)} from a pot of {money(p)}" for p, r in steps)
-                       if steps else f"{percent_text(bp, money.decimal_sign)}%")
-    text += f", max {money(cap)} a pot" if cap else ""
-    text += "".join(f", max {money(c)} from {n} players dealt in"
+    text = tr("Rake: {rake}").format(rake=", ".join(
+        tr("{rake} from a pot of {pot}").format(rake=money(r), pot=money(p)) for p, r in steps)
+        if steps else f"{percent_text(bp, money.decimal_sign)}%")
+    text += tr(", max {cap} a pot").format(cap=money(cap)) if cap else ""
+    text += "".join(tr(", max {cap} from {players} players dealt in").format(cap=money(c), players=n)
                     for n, c in sorted(_step(s, "players", "cap") for s in caps_by_players or ()))
-    text += f", at least {money(min_chip)} a raked pot" if min_chip else ""
-    return text + (", no flop no drop" if no_flop_no_drop else "")
+    text += tr(", at least {chip} a raked pot").format(chip=money(min_chip)) if min_chip else ""
+    return text + (tr(", no flop no drop") if no_flop_no_drop else "")
 
 
 def _step(step: Mapping[str, int] | tuple[int, int], key: str, value: str) -> tuple[int, int]:

@@ -4,7 +4,8 @@ process, no broker) or Redis pub/sub, which carries it to the push servers (``RO
 With Redis one script numbers the room's message (``INCR``, so every web process and the scheduler
 share one sequence and ``Last-Event-ID`` means the same everywhere), keeps the room's current state
 in a hash (a push server that starts, or first sees a room, reads the whole page from it) and
-publishes, atomically: messages reach the push servers in the order of their numbers."""
+publishes, atomically: messages reach the push servers in the order of their numbers. Each of a
+room's languages is a channel of its own, with its own sequence and state (issue 21)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ import redis
 
 from roomops.push.hub import Hub
 from roomops.push.messages import Message, Update
+from roomops.rooms.languages import DEFAULT
 
 log = logging.getLogger("roomops.push")
 
@@ -35,24 +37,26 @@ class Keys:
     def channels(self) -> str:
         return f"{self.prefix}:room:*"
 
-    def channel(self, room_id: int) -> str:
-        return f"{self.prefix}:room:{room_id}"
+    def channel(self, room_id: int, lang: str) -> str:
+        return f"{self.prefix}:room:{room_id}:{lang}"
 
-    def room_of(self, channel: str) -> int:
-        return int(channel.removeprefix(f"{self.prefix}:room:"))
+    def room_of(self, channel: str) -> tuple[int, str]:
+        """The room and language of a channel's name."""
+        room, _, lang = channel.removeprefix(f"{self.prefix}:room:").partition(":")
+        return int(room), lang or DEFAULT
 
-    def state(self, room_id: int) -> str:
-        return f"{self.prefix}:state:{room_id}"
+    def state(self, room_id: int, lang: str) -> str:
+        return f"{self.prefix}:state:{room_id}:{lang}"
 
-    def seq(self, room_id: int) -> str:
-        return f"{self.prefix}:seq:{room_id}"
+    def seq(self, room_id: int, lang: str) -> str:
+        return f"{self.prefix}:seq:{room_id}:{lang}"
 
 
 class Broker(Protocol):
     def send(self, update: Update, slug: str) -> None: ...
 
-    def latest(self, room_id: int) -> int:
-        """The room's latest message number (0: none yet)."""
+    def latest(self, room_id: int, lang: str) -> int:
+        """The room's latest message number in ``lang`` (0: none yet)."""
 
 
 class LocalBroker:
@@ -64,8 +68,8 @@ class LocalBroker:
     def send(self, update: Update, slug: str) -> None:
         self.hub.publish(update)
 
-    def latest(self, room_id: int) -> int:
-        return self.hub.latest(room_id)
+    def latest(self, room_id: int, lang: str) -> int:
+        return self.hub.latest(room_id, lang)
 
 
 # KEYS: seq, state, slugs; ARGV: payload, full, order, late, now, slug, room, then game/html pairs
@@ -91,30 +95,32 @@ class RedisBroker:
 
     def send(self, update: Update, slug: str) -> None:
         pairs = [part for key, html in update.games.items() for part in (key, html or "")]
-        room = update.room_id
-        self._send(keys=[self.keys.seq(room), self.keys.state(room), self.keys.slugs,
-                         self.keys.channel(room)],
+        room, lang = update.room_id, update.lang
+        self._send(keys=[self.keys.seq(room, lang), self.keys.state(room, lang), self.keys.slugs,
+                         self.keys.channel(room, lang)],
                    args=[Message(0, update).payload(), "1" if update.full else "0",
                          json.dumps(update.order), "1" if update.late else "0", update.now_ms, slug,
                          update.room_id, *pairs])
 
-    def latest(self, room_id: int) -> int:
+    def latest(self, room_id: int, lang: str) -> int:
         """0 when Redis does not answer: the page is drawn all the same (its stream then fails
         and it polls), never an error page."""
         try:
-            found = self.client.get(self.keys.seq(room_id))
+            found = self.client.get(self.keys.seq(room_id, lang))
         except redis.RedisError:
             log.warning("the push broker did not answer; the board's pages will poll", exc_info=True)
             return 0
         return 0 if found is None else int(cast(bytes, found))
 
 
-def stored_update(room_id: int, fields: dict[bytes, bytes]) -> tuple[int, Update] | None:
-    """A room's state as Redis keeps it (``HGETALL``), as a full update with its message id."""
+def stored_update(room_id: int, fields: dict[bytes, bytes],
+                  lang: str = DEFAULT) -> tuple[int, Update] | None:
+    """A room's state in ``lang`` as Redis keeps it (``HGETALL``), as a full update with its
+    message id."""
     if b"_id" not in fields:
         return None
     order = tuple(json.loads(fields[b"_order"]))
     games: dict[str, str | None] = {k: fields[k.encode()].decode() for k in order
                                     if k.encode() in fields}
     return int(fields[b"_id"]), Update(room_id, int(fields[b"_now"]), order, games,
-                                       fields[b"_late"] == b"1", full=True)
+                                       fields[b"_late"] == b"1", full=True, lang=lang)

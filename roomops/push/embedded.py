@@ -3,9 +3,10 @@ when no broker is configured (the embedded SQLite default: one process, a handfu
 
 ``GET /board/<slug>/events`` (public, as the board is; R61: the same public fragments) is a
 Server-Sent Events stream: the room's whole state first (or what a reconnecting screen missed,
-by ``Last-Event-ID``), then each change. A stream holds a server thread, so the app serves at most
-``ROOMOPS_PUSH_STREAMS`` of them; beyond that, and whenever a broker is configured (the push
-server's path then, behind the proxy), it answers 503 and the page keeps polling."""
+by ``Last-Event-ID``), then each change, in the page's language (``?lang=``, English without
+it: the room's channel in that language, issue 21). A stream holds a server thread, so the app
+serves at most ``ROOMOPS_PUSH_STREAMS`` of them; beyond that, and whenever a broker is configured
+(the push server's path then, behind the proxy), it answers 503 and the page keeps polling."""
 
 from __future__ import annotations
 
@@ -26,8 +27,10 @@ from roomops.push.hub import Hub, Subscription
 from roomops.push.messages import KEEPALIVE_SECONDS, RETRY, last_seen
 from roomops.push.messages import clock as server_clock
 from roomops.push.publisher import Publisher
+from roomops.rooms.languages import DEFAULT, LANGUAGES
 from roomops.rooms.models import Room
 from roomops.runtime import ext
+from roomops.web.language import fragment_language
 from roomops.web.uow import db
 
 KEY = "roomops.push"
@@ -51,13 +54,15 @@ class Push:
         if self.publisher.running:
             self.publisher.nudge()
 
-    def latest(self, room_id: int) -> int:
-        """The room's latest message number, for a page about to be drawn. Embedded, the first
-        page starts the publisher with a pass of its own first: every page is then drawn after a
-        message, and its stream sends nothing the page already shows."""
+    def latest(self, room_id: int, lang: str) -> int:
+        """The room's latest message number in ``lang``, for a page about to be drawn in it (the
+        publisher draws that language from now on). Embedded, the first page starts the
+        publisher with a pass of its own first: every page is then drawn after a message, and
+        its stream sends nothing the page already shows."""
+        self.publisher.want(lang)
         if self.embedded and self.autostart and not self.publisher.running:
             self.publisher.start(first_pass_here=True)
-        return self.publisher.broker.latest(room_id)
+        return self.publisher.broker.latest(room_id, lang)
 
 
 def _committed(_session: Session) -> None:
@@ -74,7 +79,10 @@ def install(app: Flask) -> None:
     hub = Hub()
     keys = Keys(settings.push_prefix)
     broker = RedisBroker(settings.push_broker, keys) if settings.push_broker else LocalBroker(hub)
-    app.extensions[KEY] = Push(hub, Publisher(app, broker), not settings.push_broker,
+    # with a broker, the screens are the push server's, whose languages no web process sees:
+    # every language is drawn (once each); embedded, those the app's pages asked for
+    languages = LANGUAGES if settings.push_broker else (DEFAULT,)
+    app.extensions[KEY] = Push(hub, Publisher(app, broker, languages), not settings.push_broker,
                                settings.push_streams, autostart=not settings.testing)
     if not event.contains(Session, "after_commit", _committed):
         event.listen(Session, "after_commit", _committed)
@@ -101,10 +109,12 @@ def board_events(slug: str) -> Response:
     room_id = db().scalar(select(Room.id).where(Room.slug == slug))
     if room_id is None:
         abort(404)
+    lang = fragment_language()
     if not push.embedded or push.hub.watched() >= push.streams:
         return Response("no stream here: poll /live\n", 503, {"Retry-After": "60"},
                         mimetype="text/plain")
-    sub = Subscription(push.hub, room_id)
+    push.publisher.want(lang)
+    sub = Subscription(push.hub, room_id, lang)
     first = push.hub.subscribe(sub, last_seen(flask_request.headers.get("Last-Event-ID"),
                                               flask_request.args.get("last")))
     if push.autostart and not push.publisher.running:

@@ -4,8 +4,9 @@ Publishing never waits for a screen: each subscription has a bounded queue, and 
 queue is full is marked *behind*; when it next reads it gets the room's whole current state (one
 full message) instead of what it missed, so a slow phone neither holds the others nor piles up
 memory. A screen that reconnects with ``Last-Event-ID`` gets the messages after it while the
-room's ring still holds them, else the full state. Plain Python, shared by the app's embedded
-streams (threads) and the push server (asyncio)."""
+room's ring still holds them, else the full state. A room has a channel per language its screens
+read (issue 21): a German phone's stream carries German games. Plain Python, shared by the app's
+embedded streams (threads) and the push server (asyncio)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,9 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from roomops.push.messages import Message, Update
+from roomops.rooms.languages import DEFAULT
 
+Channel = tuple[int, str]  # a room's id, and the language its games are drawn in
 RING = 64  # messages kept per room for reconnecting screens
 QUEUE = 32  # messages a screen may fall behind before it is sent the full state instead
 
@@ -36,8 +39,12 @@ class _Room:
 class _Subscription:
     """One open screen of a room; ``_offer`` is called by the publisher and never blocks."""
 
-    def __init__(self, hub: Hub, room_id: int) -> None:
-        self.hub, self.room_id, self.behind = hub, room_id, False
+    def __init__(self, hub: Hub, room_id: int, lang: str = DEFAULT) -> None:
+        self.hub, self.room_id, self.lang, self.behind = hub, room_id, lang, False
+
+    @property
+    def channel(self) -> Channel:
+        return self.room_id, self.lang
 
     def _offer(self, message: Message) -> None:
         if not self._put(message):
@@ -52,7 +59,7 @@ class _Subscription:
             return None
         self._clear()
         self.behind = False
-        return self.hub.full(self.room_id)
+        return self.hub.full(self.room_id, self.lang)
 
     def _clear(self) -> None:
         raise NotImplementedError
@@ -64,8 +71,8 @@ class _Subscription:
 class Subscription(_Subscription):
     """A screen served by a thread (the app's embedded stream)."""
 
-    def __init__(self, hub: Hub, room_id: int, size: int = QUEUE) -> None:
-        super().__init__(hub, room_id)
+    def __init__(self, hub: Hub, room_id: int, lang: str = DEFAULT, size: int = QUEUE) -> None:
+        super().__init__(hub, room_id, lang)
         self._queue: queue.Queue[Message] = queue.Queue(size)
 
     def _put(self, message: Message) -> bool:
@@ -92,8 +99,8 @@ class Subscription(_Subscription):
 class AsyncSubscription(_Subscription):
     """A screen served by the push server's event loop; messages are offered from that loop."""
 
-    def __init__(self, hub: Hub, room_id: int, size: int = QUEUE) -> None:
-        super().__init__(hub, room_id)
+    def __init__(self, hub: Hub, room_id: int, lang: str = DEFAULT, size: int = QUEUE) -> None:
+        super().__init__(hub, room_id, lang)
         self._queue: asyncio.Queue[Message] = asyncio.Queue(size)
 
     def _put(self, message: Message) -> bool:
@@ -120,14 +127,14 @@ class AsyncSubscription(_Subscription):
 class Hub:
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._rooms: dict[int, _Room] = {}
+        self._rooms: dict[Channel, _Room] = {}
 
     def publish(self, update: Update, message_id: int | None = None) -> Message | None:
         """Apply ``update`` to its room and offer it to every screen of the room. ``message_id``:
         the broker's (ids shared by every web process); None numbers it here. A message not newer
         than the room's latest is dropped (the broker may hand one over twice)."""
         with self._lock:
-            room = self._rooms.setdefault(update.room_id, _Room())
+            room = self._rooms.setdefault((update.room_id, update.lang), _Room())
             number = room.id + 1 if message_id is None else message_id
             if number <= room.id:
                 return None
@@ -147,43 +154,44 @@ class Hub:
             sub._offer(message)
         return message
 
-    def full(self, room_id: int) -> Message | None:
-        """The room's whole current state as one message, or None before its first message."""
+    def full(self, room_id: int, lang: str = DEFAULT) -> Message | None:
+        """The room's whole current state (in ``lang``) as one message, or None before its first
+        message."""
         with self._lock:
-            return self._full(room_id)
+            return self._full((room_id, lang))
 
-    def _full(self, room_id: int) -> Message | None:
-        room = self._rooms.get(room_id)
+    def _full(self, channel: Channel) -> Message | None:
+        room = self._rooms.get(channel)
         if room is None or not room.id:
             return None
         if room.whole is None:
             games: dict[str, str | None] = {k: room.games[k] for k in room.order if k in room.games}
-            room.whole = Message(room.id, Update(room_id, room.now_ms, room.order, games, room.late,
-                                                 full=True))
+            room.whole = Message(room.id, Update(channel[0], room.now_ms, room.order, games,
+                                                 room.late, full=True, lang=channel[1]))
         return room.whole
 
-    def latest(self, room_id: int) -> int:
+    def latest(self, room_id: int, lang: str = DEFAULT) -> int:
         with self._lock:
-            room = self._rooms.get(room_id)
+            room = self._rooms.get((room_id, lang))
             return room.id if room else 0
 
     def subscribe(self, sub: _Subscription, last_id: int | None) -> list[Message]:
         """Register ``sub``; returns what it must be sent first: the messages after ``last_id``
         while the ring holds them all, nothing when it is current, else the full state."""
         with self._lock:
-            room = self._rooms.setdefault(sub.room_id, _Room())
+            room = self._rooms.setdefault(sub.channel, _Room())
             room.subs.add(sub)
             if last_id is not None and last_id == room.id:
                 return []
             kept = [m for m in room.ring if last_id is not None and m.id > last_id]
             if last_id is not None and last_id < room.id and kept and kept[0].id == last_id + 1:
                 return kept
-            full = self._full(sub.room_id)
+            full = self._full(sub.channel)
         return [] if full is None else [full]
 
     def unsubscribe(self, sub: _Subscription) -> None:
         with self._lock:
-            room = self._rooms.get(sub.room_id)
+            room = self._rooms.get(sub.channel)
             if room is not None:
                 room.subs.discard(sub)
 

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from roomops.rooms.languages import DEFAULT
+
 EVENT = "board"
 
 
@@ -27,6 +29,9 @@ class Update:
     games: dict[str, str | None] = field(default_factory=dict)
     late: bool = False
     full: bool = False
+    # the language its games are drawn in: with the room, the channel it goes out on (not in the
+    # payload: a screen's stream is one language's)
+    lang: str = DEFAULT
 
 
 @dataclass(eq=False)
@@ -56,10 +61,12 @@ def clock(now_ms: int) -> bytes:
     return f"event: clock\ndata: {now_ms}\n\n".encode()
 
 
-def parse(message_id: int, payload: str) -> Message:
+def parse(message_id: int, payload: str, lang: str = DEFAULT) -> Message:
+    """A message of the channel of ``lang`` (its payload does not say it)."""
     data: dict[str, Any] = json.loads(payload)
     return Message(message_id, Update(int(data["room"]), int(data["now"]), tuple(data["order"]),
-                                      dict(data["games"]), bool(data["late"]), bool(data["full"])))
+                                      dict(data["games"]), bool(data["late"]), bool(data["full"]),
+                                      lang))
 
 
 KEEPALIVE_SECONDS = 15.0  # a clock event this often keeps proxies from closing an idle stream

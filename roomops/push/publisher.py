@@ -10,14 +10,19 @@ every ``TICK`` seconds: a call or a break runs out with no commit, and the sweep
 (the header's "times may be late"), and a change committed by another process is its own
 publisher's to send. A process's first pass sends each room whole (a broker's state is then
 complete); the publisher's work happens off the request's thread, a moment after the commit
-(``SETTLE``), so the desk never waits for it."""
+(``SETTLE``), so the desk never waits for it.
+
+Each game is drawn once per language its screens read (issue 21; at most once per supported
+language, never per screen), and sent on the room's channel in that language."""
 
 from __future__ import annotations
 
 import logging
 import threading
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime
 
 from flask import Flask
 from sqlalchemy import select
@@ -28,6 +33,7 @@ from roomops.board.render import FragmentCache, GameKey, game_html, game_key
 from roomops.board.rows import RowsCache, read_room
 from roomops.board.views import CACHE, ROWS, WAITS
 from roomops.push.brokers import Broker
+from roomops.push.hub import Channel
 from roomops.push.messages import Update
 from roomops.rooms.models import Room
 from roomops.runtime import ext
@@ -48,13 +54,24 @@ class _Sent:
 
 
 class Publisher:
-    def __init__(self, app: Flask, broker: Broker) -> None:
+    def __init__(self, app: Flask, broker: Broker, languages: Iterable[str]) -> None:
         self.app, self.broker = app, broker
-        self._sent: dict[int, _Sent] = {}
+        self.languages = tuple(languages)  # drawn on each pass (``want`` adds one)
+        self._sent: dict[Channel, _Sent] = {}
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._start_lock = threading.Lock()
+
+    def want(self, lang: str) -> None:
+        """A page or screen reads ``lang``: draw it too, from the next pass (at once when the
+        thread runs; its first message is the room whole)."""
+        with self._start_lock:
+            if lang in self.languages:
+                return
+            self.languages = (*self.languages, lang)
+        if self.running:
+            self.nudge()
 
     def nudge(self) -> None:
         """Something was committed: publish what changed (soon, on the publisher's thread)."""
@@ -104,17 +121,25 @@ class Publisher:
                 session.close()
 
     def _room(self, session: Session, room: Room) -> int:
+        """The room read once, sent in each language drawn."""
         at = ext(self.app).clock.now()
-        now_ms = countdown.to_ms(at)
         late = scheduler_state(session, at).stale
         known: RowsCache = self.app.extensions[ROWS]
-        cache: FragmentCache = self.app.extensions[CACHE]
+        games = list(read_room(session, room.id, known))
         history = self.app.extensions[WAITS].history(session, room.id, at)
-        keys = {f"g{rows[0][0]}": game_key(rows, room.id, room.display_name, room.timezone, room.money,
-                                           at, history)
-                for rows in read_room(session, room.id, known)}
+        sent = 0
+        for lang in self.languages:
+            keys = {f"g{rows[0][0]}": game_key(rows, room.id, room.display_name, room.timezone,
+                                               room.money, at, history, lang) for rows in games}
+            sent += self._language(room, lang, late, keys, at)
+        return sent
+
+    def _language(self, room: Room, lang: str, late: bool, keys: dict[str, GameKey],
+                  at: datetime) -> int:
+        now_ms = countdown.to_ms(at)
+        cache: FragmentCache = self.app.extensions[CACHE]
         order = tuple(keys)
-        before = self._sent.get(room.id)
+        before = self._sent.get((room.id, lang))
         changed = [k for k, key in keys.items() if before is None or before.keys.get(k) != key]
         gone = [] if before is None else [k for k in before.keys if k not in keys]
         if before is not None and not changed and not gone and order == before.order \
@@ -122,6 +147,7 @@ class Publisher:
             return 0
         games: dict[str, str | None] = {k: game_html(keys[k], cache).at(now_ms) for k in changed}
         games.update(dict.fromkeys(gone))
-        self.broker.send(Update(room.id, now_ms, order, games, late, full=before is None), room.slug)
-        self._sent[room.id] = _Sent(keys, order, late)
+        self.broker.send(Update(room.id, now_ms, order, games, late, full=before is None,
+                                lang=lang), room.slug)
+        self._sent[room.id, lang] = _Sent(keys, order, late)
         return 1

@@ -20,8 +20,9 @@ import redis.asyncio as aioredis
 from aiohttp import web
 
 from roomops.push.brokers import Keys, stored_update
-from roomops.push.hub import AsyncSubscription, Hub
+from roomops.push.hub import AsyncSubscription, Channel, Hub
 from roomops.push.messages import KEEPALIVE_SECONDS, RETRY, clock, last_seen, parse
+from roomops.rooms.languages import DEFAULT, LANGUAGES, supported
 
 log = logging.getLogger("roomops.push")
 
@@ -36,17 +37,19 @@ class Fanout:
 
     def __init__(self, client: aioredis.Redis, keys: Keys) -> None:
         self.client, self.keys, self.hub = client, keys, Hub()
-        self._loaded: dict[int, asyncio.Future[None]] = {}
+        self._loaded: dict[Channel, asyncio.Future[None]] = {}
         self._slugs: dict[str, asyncio.Future[bytes | str | None]] = {}
 
-    async def room(self, room_id: int) -> None:
-        """The room's whole state from Redis, once, before any message of it is applied."""
-        done = self._loaded.get(room_id)
+    async def room(self, room_id: int, lang: str) -> None:
+        """The room's whole state in ``lang`` from Redis, once, before any message of it is
+        applied."""
+        done = self._loaded.get((room_id, lang))
         if done is None:
-            done = self._loaded[room_id] = asyncio.get_running_loop().create_future()
+            done = self._loaded[room_id, lang] = asyncio.get_running_loop().create_future()
             try:
-                fields = cast(dict[bytes, bytes], await self.client.hgetall(self.keys.state(room_id)))
-                stored = stored_update(room_id, fields)
+                fields = cast(dict[bytes, bytes],
+                              await self.client.hgetall(self.keys.state(room_id, lang)))
+                stored = stored_update(room_id, fields, lang)
                 if stored is not None:
                     self.hub.publish(stored[1], stored[0])
             finally:
@@ -59,10 +62,10 @@ class Fanout:
         async for item in pubsub.listen():
             if item["type"] != "pmessage":
                 continue
-            room_id = self.keys.room_of(item["channel"].decode())
+            room_id, lang = self.keys.room_of(item["channel"].decode())
             number, _, payload = item["data"].decode().partition("|")
-            await self.room(room_id)
-            self.hub.publish(parse(int(number), payload).update, int(number))
+            await self.room(room_id, lang)
+            self.hub.publish(parse(int(number), payload, lang).update, int(number))
 
     async def room_id(self, slug: str) -> int | None:
         """The room of ``slug``: asked of Redis once however many screens connect at once (each
@@ -86,11 +89,14 @@ FANOUT = web.AppKey("fanout", Fanout)
 
 async def board_events(request: web.Request) -> web.StreamResponse:
     fanout = request.app[FANOUT]
+    lang = supported(request.query.get("lang", DEFAULT))
+    if lang is None:
+        raise web.HTTPUnprocessableEntity(text=f"lang= is one of {', '.join(LANGUAGES)}\n")
     room_id = await fanout.room_id(request.match_info["slug"])
     if room_id is None:
         raise web.HTTPNotFound(text="no such room, or nothing published for it yet\n")
-    await fanout.room(room_id)
-    sub = AsyncSubscription(fanout.hub, room_id)
+    await fanout.room(room_id, lang)
+    sub = AsyncSubscription(fanout.hub, room_id, lang)
     first = fanout.hub.subscribe(sub, last_seen(request.headers.get("Last-Event-ID"),
                                                 request.query.get("last")))
     resp = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache",

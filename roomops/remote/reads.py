@@ -16,6 +16,7 @@ from roomops.lists.models import EntryStatus, ListEntry
 from roomops.remote.models import PlayerLink
 from roomops.remote.rules import history_line
 from roomops.seating.models import OFFER, SeatHold
+from roomops.words import Translate, english
 
 ENDED_SHOWN = timedelta(hours=12)  # an entry that ended stays on the page this long, with why
 
@@ -44,8 +45,10 @@ class MyEntry:
         return max(self.place - 1, 0)
 
 
-def entries_of(session: Session, link: PlayerLink, now: datetime) -> list[MyEntry]:
-    """The link's entries: active ones, then those that ended in the last ``ENDED_SHOWN``."""
+def entries_of(session: Session, link: PlayerLink, now: datetime,
+               tr: Translate = english) -> list[MyEntry]:
+    """The link's entries: active ones, then those that ended in the last ``ENDED_SHOWN``; their
+    histories in the language of ``tr`` (``roomops.words``)."""
     rows = list(session.scalars(select(ListEntry).where(
         ListEntry.link_id == link.id,
         or_(ListEntry.status == "active", ListEntry.ended_at >= now - ENDED_SHOWN)).order_by(
@@ -54,7 +57,7 @@ def entries_of(session: Session, link: PlayerLink, now: datetime) -> list[MyEntr
         return []
     places = _places(session, [e.id for e in rows if e.status == "active"])
     calls = _calls(session, [e.id for e in rows], now)
-    histories = _histories(session, link.room_id, [e.id for e in rows])
+    histories = _histories(session, link.room_id, [e.id for e in rows], tr)
     return [MyEntry(e.id, session.get_one(Game, e.game_id), e.status, places.get(e.id, 0),
                     e.checkin_deadline if e.checked_in_at is None and e.status == "active" else None,
                     calls.get(e.id), histories.get(e.id, [])) for e in rows]
@@ -85,7 +88,8 @@ def _calls(session: Session, ids: list[int], now: datetime) -> dict[int, Call]:
             for entry_id, table, seat, deadline in session.execute(stmt) if entry_id and deadline}
 
 
-def _histories(session: Session, room_id: int, ids: list[int]) -> dict[int, list[tuple[datetime, str]]]:
+def _histories(session: Session, room_id: int, ids: list[int],
+               tr: Translate) -> dict[int, list[tuple[datetime, str]]]:
     """R13-R16: each entry's audit rows as the player's sentences, oldest first."""
     tables = {tid: name for tid, name in session.execute(
         select(Table.id, Table.name).where(Table.room_id == room_id))}
@@ -93,7 +97,7 @@ def _histories(session: Session, room_id: int, ids: list[int]) -> dict[int, list
     for row in session.scalars(select(AuditEvent).where(
             AuditEvent.room_id == room_id, AuditEvent.entity_type == "list_entry",
             AuditEvent.entity_id.in_(ids)).order_by(AuditEvent.id)):
-        line = history_line(row.action, row.detail or {}, row.reason, tables)
+        line = history_line(row.action, row.detail or {}, row.reason, tables, tr)
         if line is not None:
             found.setdefault(row.entity_id, []).append((row.at, line))
     return found

@@ -8,6 +8,8 @@ import secrets
 from collections.abc import Mapping
 from typing import Any
 
+from roomops.words import N_, Translate, english
+
 TOKEN_BYTES = 24  # 192 random bits: a link cannot be guessed, so a fast hash is enough to store it
 TOKEN_MAX = 64  # longer is no token of ours: not even hashed
 
@@ -31,54 +33,72 @@ def over_cap(active: int, joining: int, cap: int) -> bool:
 # Why an entry was passed over for a seat (``entry.passed_over``'s ``because``, written by
 # ``roomops.seating.offers.make_offers`` from the allocation, R14-R18, R36).
 PASSED = {
-    "barred": "it went to a player after you: you may not play with someone seated there (R15)",
-    "at_table": "it went to a player after you: you already sit at that table (R14)",
-    "short": "it went to a player after you: your move would leave your table short (R18)",
-    "must_move": "a must-move player went first (R17)",
-    "seat_change": "a player at that table changing seats went first (R36)",
-    "reserve": "it went to a player on that table's reserve list, who was ahead of you (R11, R14)",
+    "barred": N_("it went to a player after you: you may not play with someone seated there (R15)"),
+    "at_table": N_("it went to a player after you: you already sit at that table (R14)"),
+    "short": N_("it went to a player after you: your move would leave your table short (R18)"),
+    "must_move": N_("a must-move player went first (R17)"),
+    "seat_change": N_("a player at that table changing seats went first (R36)"),
+    "reserve": N_("it went to a player on that table's reserve list, who was ahead of you (R11, R14)"),
 }
 OWN = {
-    "entry.checked_in": "You checked in at the desk (R12).",
-    "entry.no_show": "You were dropped: you did not check in at the desk in time (R12).",
-    "entry.seated": "You were seated. Good luck!",  # a claim's own row would say it twice
-    "entry.left": "You left this list (R16).",
-    "entry.lockup_ended": "You were back in time: your place was kept (R13).",
-    "entry.lockup_expired": "You were dropped: you were not back before your lockup ran out (R13).",
+    "entry.checked_in": N_("You checked in at the desk (R12)."),
+    "entry.no_show": N_("You were dropped: you did not check in at the desk in time (R12)."),
+    "entry.seated": N_("You were seated. Good luck!"),  # a claim's own row would say it twice
+    "entry.left": N_("You left this list (R16)."),
+    "entry.lockup_ended": N_("You were back in time: your place was kept (R13)."),
+    "entry.lockup_expired": N_("You were dropped: you were not back before your lockup ran out (R13)."),
+}
+JOINED = {
+    "remote": N_("You joined the waiting list from your phone (R12)."),
+    "phone": N_("The desk put you on the list from your call (R12)."),
 }
 
 
 def history_line(action: str, detail: Mapping[str, Any], reason: str | None,
-                 tables: Mapping[int, str]) -> str | None:
-    """One audit row of the player's own entry as a sentence for them; None for a row that says
-    nothing to them (a second row of the same change)."""
-    table = tables.get(detail.get("table_id") or 0, "?")
-    seat = f"table {table} seat {detail.get('seat_no')}"
+                 tables: Mapping[int, str], tr: Translate = english) -> str | None:
+    """One audit row of the player's own entry as a sentence for them, in the language of ``tr``
+    (``roomops.words``); None for a row that says nothing to them (a second row of the same
+    change)."""
+    where = {"table": tables.get(detail.get("table_id") or 0, "?"), "seat": detail.get("seat_no")}
     if action in OWN:
-        return OWN[action]
+        return tr(OWN[action])
     if action == "entry.joined":
-        return {"remote": "You joined the waiting list from your phone (R12).",
-                "phone": "The desk put you on the list from your call (R12)."}.get(
-            detail.get("source") or "", "You joined the list at the desk.")
+        return tr(JOINED.get(detail.get("source") or "", N_("You joined the list at the desk.")))
     if action == "offer.made":
-        return f"You were called to {seat} (R20)."
+        return tr("You were called to table {table} seat {seat} (R20).").format(**where)
     if action in ("offer.expired", "offer.declined"):
-        how = "the time to claim ran out" if action == "offer.expired" else "you declined it"
-        then = ("you went to the bottom of the list" if detail.get("policy") == "bottom"
-                else "you came off the list")
-        return f"You missed the call: {how}, so {then} (R22)."
+        return _missed(action, detail, tr)
     if action == "offer.cancelled":
-        return f"Your call to {seat} was cancelled."
+        return tr("Your call to table {table} seat {seat} was cancelled.").format(**where)
     if action == "entry.passed_over":
-        why = PASSED.get(detail.get("because") or "", "it went to someone else")
-        return f"A seat opened at {seat}: {why}."
+        why = tr(PASSED.get(detail.get("because") or "", N_("it went to someone else")))
+        return tr("A seat opened at table {table} seat {seat}: {why}.").format(why=why, **where)
     if action == "entry.reordered":
-        why = f": {reason}" if reason else ""
-        return (f"A supervisor moved you from place {detail.get('from_position')} to place "
-                f"{detail.get('to_position')}{why} (R13).")
+        return _reordered(detail, reason, tr)
     if action == "entry.locked_up":
-        return "You stepped away: your place is kept until your lockup runs out (R13)."
+        return tr("You stepped away: your place is kept until your lockup runs out (R13).")
     if action == "entry.removed" and not (reason or "").startswith("missed call"):
-        return f"The desk took you off the list: {reason} (R16)." if reason else (
-            "The desk took you off the list (R16).")
+        return tr("The desk took you off the list: {reason} (R16).").format(reason=reason) if reason \
+            else tr("The desk took you off the list (R16).")
     return None
+
+
+def _missed(action: str, detail: Mapping[str, Any], tr: Translate) -> str:
+    """R22: a call the player missed, and where it left them."""
+    if detail.get("policy") == "bottom":
+        return (tr("You missed the call: the time to claim ran out, so you went to the bottom of "
+                   "the list (R22).") if action == "offer.expired" else
+                tr("You missed the call: you declined it, so you went to the bottom of the list "
+                   "(R22)."))
+    return (tr("You missed the call: the time to claim ran out, so you came off the list (R22).")
+            if action == "offer.expired" else
+            tr("You missed the call: you declined it, so you came off the list (R22)."))
+
+
+def _reordered(detail: Mapping[str, Any], reason: str | None, tr: Translate) -> str:
+    """R13: a supervisor moved the entry, with their written reason."""
+    moved = {"from": detail.get("from_position"), "to": detail.get("to_position")}
+    if reason:
+        return tr("A supervisor moved you from place {from} to place {to}: {reason} (R13).").format(
+            reason=reason, **moved)
+    return tr("A supervisor moved you from place {from} to place {to} (R13).").format(**moved)

@@ -24,6 +24,7 @@ from roomops.remote import rules
 from roomops.remote.models import BlockedPhone, PlayerLink
 from roomops.rooms.models import Player, Room
 from roomops.rooms.twins import phone_key, region_of
+from roomops.words import N_
 
 LEFT = "left from the phone"
 
@@ -41,8 +42,9 @@ def read_phone(raw: str, room: Room) -> str:
     """R12: the number as stored and compared (E.164, read in the room's country), or Invalid."""
     key = phone_key(raw, region_of(room.locale))
     if key is None or not key.startswith("+"):
-        raise Invalid(f"phone: {raw.strip()!r} is not a phone number we can read; write it as you "
-                      "would dial it, or with its country code (+44 ...)", "R12")
+        raise Invalid(N_("phone: {typed} is not a phone number we can read; write it as you "
+                         "would dial it, or with its country code (+44 ...)"), "R12",
+                      values={"typed": repr(raw.strip())})
     return key
 
 
@@ -65,11 +67,11 @@ def join_from_phone(session: Session, actor: Actor, now: datetime, *, game_ids: 
     lock_room(session, actor.room_id)  # the number's entries are counted, then added
     room = session.get_one(Room, actor.room_id)
     if not room.remote_entries:
-        raise Conflict("this room does not take entries from the phone: put your name down at "
-                       "the desk", "R12")
+        raise Conflict(N_("this room does not take entries from the phone: put your name down "
+                          "at the desk"), "R12")
     number = read_phone(phone, room)
     if blocked(session, room.id, number) is not None:
-        raise Conflict("this number may not join lists from the phone: please see the desk",
+        raise Conflict(N_("this number may not join lists from the phone: please see the desk"),
                        "R12")
     games = _open_games(session, actor, game_ids)
     _require_room_for(session, room, number, games)
@@ -83,11 +85,11 @@ def join_from_phone(session: Session, actor: Actor, now: datetime, *, game_ids: 
 
 def _open_games(session: Session, actor: Actor, game_ids: list[int]) -> list[Game]:
     if not game_ids:
-        raise Invalid("pick at least one game", "R10")
+        raise Invalid(N_("pick at least one game"), "R10")
     games = [get_in_room(session, Game, g, actor, "game", "R10") for g in dict.fromkeys(game_ids)]
     closed = [g.variant for g in games if g.status != "open"]
     if closed:
-        raise Conflict(f"{', '.join(closed)} is not running now", "R5")
+        raise Conflict(N_("{games} is not running now"), "R5", values={"games": ", ".join(closed)})
     return games
 
 
@@ -99,10 +101,12 @@ def _require_room_for(session: Session, room: Room, number: str, games: list[Gam
         ListEntry.status == "active", ListEntry.source == "remote")))
     again = [g.variant for g in games if g.id in active]
     if again:
-        raise Conflict(f"this number is already on the {', '.join(again)} list", "R12")
+        raise Conflict(N_("this number is already on the {games} list"), "R12",
+                       values={"games": ", ".join(again)})
     if rules.over_cap(len(active), len(games), room.remote_entry_cap):
-        raise Conflict(f"a phone may hold at most {room.remote_entry_cap} list entries at once "
-                       f"and this number holds {len(active)}: leave one first", "R12")
+        raise Conflict(N_("a phone may hold at most {cap} list entries at once and this number "
+                          "holds {held}: leave one first"), "R12",
+                       values={"cap": str(room.remote_entry_cap), "held": str(len(active))})
 
 
 def _player(session: Session, actor: Actor, now: datetime, room: Room, number: str,
@@ -158,10 +162,11 @@ def leave(session: Session, actor: Actor, now: datetime, entry_id: int) -> ListE
     actor.require("remote")
     entry = session.get(ListEntry, entry_id) if 1 <= entry_id <= INT_MAX else None
     if entry is None or actor.link_id is None or entry.link_id != actor.link_id:
-        raise NotFound(f"no entry {entry_id} of yours", "R61")
+        raise NotFound(N_("no entry {entry} of yours"), "R61", values={"entry": str(entry_id)})
     locked_game(session, entry.game_id, reread=entry)
     if entry.status != "active":
-        raise Conflict(f"that entry is no longer on the list ({entry.status})", "R16")
+        raise Conflict(N_("that entry is no longer on the list ({status})"), "R16",
+                       values={"status": entry.status})
     end_entry(session, actor, now, entry, LEFT, action="entry.left")
     emit(session, EntriesLeft(entry.game_id, (entry.id,)))
     return entry

@@ -24,6 +24,8 @@ from roomops.blinds.missed import NewPlayerPosting
 from roomops.checks import one_of
 from roomops.db import Base, Minor, UTCDateTime
 from roomops.money import DEFAULT_LOCALE, Money
+from roomops.rooms.languages import DEFAULT as DEFAULT_LANGUAGE
+from roomops.rooms.languages import Language
 from roomops.rooms.shifts import parse_starts
 
 Role = Literal["admin", "supervisor", "cashier", "dealer"]
@@ -67,6 +69,7 @@ class Room(Base):
         CheckConstraint(one_of("new_player_posting", NewPlayerPosting), name="new_player_posting"),
         CheckConstraint("length(currency) = 3 AND currency = upper(currency)", name="currency"),
         CheckConstraint("length(locale) BETWEEN 2 AND 16", name="locale"),
+        CheckConstraint(one_of("language", Language), name="language"),
         CheckConstraint(one_of("must_move_refusal", MustMoveRefusal), name="must_move_refusal"),
         CheckConstraint("shift_starts IS NULL OR length(shift_starts) BETWEEN 11 AND 71",
                         name="shift_starts"),
@@ -119,6 +122,9 @@ class Room(Base):
     # how amounts are shown and typed (roomops.money): the symbol's place, decimal sign, grouping
     locale: Mapped[str] = mapped_column(String(16), default=DEFAULT_LOCALE,
                                         server_default=DEFAULT_LOCALE)
+    # issue 21: the players' pages' language when neither the player nor the browser names one
+    language: Mapped[Language] = mapped_column(String(2), default=DEFAULT_LANGUAGE,
+                                               server_default=DEFAULT_LANGUAGE)
     # R17: a player who refuses a must-move seat loses their seat (forced) or is passed over (skip)
     must_move_refusal: Mapped[MustMoveRefusal] = mapped_column(String(8), default="forced",
                                                                server_default="forced")

@@ -28,6 +28,8 @@ from functools import lru_cache
 from statistics import NormalDist
 from zoneinfo import ZoneInfo
 
+from roomops.words import Translate, english
+
 HOURS = 168  # hours of the week
 PSEUDO_HOURS = 3.0  # table-hours of the wider rate each narrower rate is shrunk with
 PSEUDO_SEAT_HOURS = 27.0  # and player-hours (three full tables' hour)
@@ -346,21 +348,22 @@ def _round(minutes: float) -> int:
     return max(5, 5 * round(minutes / 5))
 
 
-def wait_text(est: Estimate | None, seats_open: bool) -> str:
+def wait_text(est: Estimate | None, seats_open: bool, tr: Translate = english) -> str:
     """The board's line for a new player: "Seats open now", "Typical wait ~25 min (15-40)" (the
     median, then the 10th to 90th percentiles), "Typical wait over 3 hours", or nothing without a
-    figure (too little history, no table running). Seats open is a fact, not an estimate: it
-    needs no history."""
+    figure (too little history, no table running); in the language of ``tr`` (``roomops.words``).
+    Seats open is a fact, not an estimate: it needs no history."""
     if seats_open:
-        return "Seats open now"
-    return "" if est is None else f"Typical wait {minutes_text(est)}"
+        return tr("Seats open now")
+    return "" if est is None else tr("Typical wait {minutes}").format(minutes=minutes_text(est, tr))
 
 
-def minutes_text(est: Estimate) -> str:
+def minutes_text(est: Estimate, tr: Translate = english) -> str:
     """The estimate in words: "~25 min (15-40)", "~5 min", or "over 3 hours"."""
     if est.median >= LONG_MINUTES:
-        return f"over {LONG_MINUTES // 60} hours"
+        return tr("over {hours} hours").format(hours=LONG_MINUTES // 60)
     low, median, high = _round(est.low), _round(est.median), _round(min(est.high, LONG_MINUTES))
     if low == high:
-        return f"~{median} min"
-    return f"~{median} min ({min(low, median)}-{max(high, median)})"
+        return tr("~{median} min").format(median=median)
+    return tr("~{median} min ({low}-{high})").format(median=median, low=min(low, median),
+                                                     high=max(high, median))

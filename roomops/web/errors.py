@@ -63,7 +63,7 @@ def install(app: Flask) -> None:
     @app.errorhandler(RoomopsError)
     def _domain(err: RoomopsError) -> Response:
         _roll_back()  # first: the room's money may be read, not in a transaction a failure ended
-        text = err.text(room_money()) if err.amounts else err.template
+        text = err.text(room_money()) if err.amounts else err.text()
         return refusal(text, err.rule, err.status, err.amounts, err.extra)
 
     @app.errorhandler(ValidationError)

@@ -7,12 +7,10 @@ from __future__ import annotations
 
 import asyncio
 import json
-import uuid
 from concurrent.futures import ThreadPoolExecutor
 
 import aiohttp
 import pytest
-import redis
 from aiohttp import web
 
 from roomops.floor.unit import unit
@@ -20,22 +18,7 @@ from roomops.lists import services as lists
 from roomops.push.brokers import Keys, RedisBroker
 from roomops.push.embedded import KEY
 from roomops.push.server import make_app
-
-REDIS = "redis://127.0.0.1:6379/0"
-
-
-@pytest.fixture()
-def keys():
-    client = redis.Redis.from_url(REDIS)
-    try:
-        client.ping()
-    except redis.ConnectionError:
-        pytest.skip("no Redis at 127.0.0.1:6379")
-    found = Keys(f"roomops:test:{uuid.uuid4().hex}")  # this test's own keys and channels
-    yield found
-    for key in client.scan_iter(f"{found.prefix}:*"):
-        client.delete(key)
-    client.close()
+from tests.push.conftest import REDIS
 
 
 @pytest.fixture()
