@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from flask import Flask
@@ -55,6 +56,8 @@ class Publisher:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._start_lock = threading.Lock()
+        # other sends of each pass, made first (roomops.push.staff: the staff screens' notices)
+        self.before: list[Callable[[Session], int]] = []
 
     def nudge(self) -> None:
         """Something was committed: publish what changed (soon, on the publisher's thread)."""
@@ -99,6 +102,8 @@ class Publisher:
         with self.app.app_context():
             session = ext(self.app).read_sessions()
             try:
+                for send in self.before:
+                    send(session)
                 return sum(self._room(session, room) for room in list(session.scalars(select(Room))))
             finally:
                 session.close()
