@@ -1,10 +1,10 @@
 """The staff screens' notices (issue 21): the desk, the dealer's table and the cage told that
 something they show changed; each then re-reads its own fragment (per viewer, with its ETag).
 
-After a commit the audit rows it wrote are queued here (``Feed.committed``); the publisher's next
-pass looks up what they touch, builds one ``Notice`` per room (``roomops.push.notices``) and sends
-it: to this process's ``StaffHub`` (embedded, no broker) or over Redis to the push servers. A hub
-indexes its screens by room and key (``floor``, ``cage``, ``t<table>``, ``g<game>``), so a notice
+The publisher's pass takes the audit rows committed since the last (``Feed``), looks up what
+they touch, builds one ``Notice`` per room (``roomops.push.notices``) and sends it: to this
+process's ``StaffHub`` (embedded, no broker) or over Redis to the push servers. A hub indexes
+its screens by room and key (``floor``, ``cage``, ``t<table>``, ``g<game>``), so a notice
 reaches only the screens it concerns, encoded once. A screen whose queue is full is sent one
 "everything" notice instead of what it missed (it re-reads once).
 
@@ -24,9 +24,10 @@ from typing import Any, Protocol, TypeVar
 
 import redis
 from itsdangerous import BadSignature, URLSafeSerializer
-from sqlalchemy import select
+from sqlalchemy import bindparam, func, select
 from sqlalchemy.orm import InstrumentedAttribute, Session
 
+from roomops.audit.models import AuditEvent
 from roomops.audit.service import WRITTEN
 from roomops.ledger.models import TransitSlip
 from roomops.lists.models import ListEntry
@@ -208,47 +209,91 @@ def look_up(session: Session, wanted: Mapping[str, set[int]]) -> dict[str, dict[
 
 
 class Feed:
-    """The rows committed since the publisher's last pass, and the pass that tells the screens."""
+    """What was committed since the publisher's last pass, and the pass that tells the screens.
 
-    def __init__(self, broker: Broker, listening: Callable[[], bool]) -> None:
-        self.broker, self.listening = broker, listening
+    With a broker each process tells its own commits: the rows each wrote, queued after it
+    (``committed``), so a change is told once however many web processes run. Embedded (one web
+    process) the pass reads the audit trail back from where it last stopped instead, so a commit
+    of another process (``flask sweep``, a script) is told too; on PostgreSQL a row that commits
+    after a higher id was read is left to the safety poll (docs/board.md, "Staff screens")."""
+
+    def __init__(self, broker: Broker, listening: Callable[[], bool], read_back: bool) -> None:
+        self.broker, self.listening, self.read_back = broker, listening, read_back
         self._lock = threading.Lock()
         self._rows: list[Row] = []
+        self._cursor: int | None = None  # the last audit id read back
         self._marks: dict[int, tuple[datetime | None, bool]] = {}
 
     def committed(self, info: dict[Any, Any]) -> bool:
-        """After a commit (its session's ``info``): queue what it wrote, while any screen may be
-        told (embedded: while one watches). True when there is something to send."""
+        """After a commit (its session's ``info``), while any screen may be told: queue what it
+        wrote (read back instead, embedded). True when the publisher has something to send."""
         written = info.get(WRITTEN)
         if not written or not self.listening():
             return False
-        rows = [row_of(w) for w in written]
-        with self._lock:
-            self._rows.extend(rows)
+        if not self.read_back:
+            rows = [row_of(w) for w in written]
+            with self._lock:
+                self._rows.extend(rows)
         return True
 
-    def send(self, session: Session) -> int:
-        """The publisher's pass: one notice per room the queued rows, or what the desk shows
-        outside the audit trail, touch; how many were sent."""
+    def watch(self, session: Session) -> None:
+        """A screen starts listening: read back, and compare what is not audited, from here (the
+        page re-reads its part at once)."""
         with self._lock:
-            rows, self._rows = self._rows, []
+            if self.read_back and self._cursor is None:
+                self._cursor = session.scalar(select(func.max(AuditEvent.id))) or 0
+            if not self._marks:
+                self._marks = self._marks_now(session)
+
+    def send(self, session: Session) -> int:
+        """The publisher's pass: one notice per room the rows, or what the desk shows outside the
+        audit trail, touch; how many were sent."""
+        rows = self._read(session) if self.read_back else self._drain()
         by_room = {n.room_id: n for n in scope(rows, look_up(session, needs(rows)))} if rows else {}
-        if self.listening():
-            for room_id in self._unaudited(session):
-                by_room[room_id] = by_room.get(room_id, Notice(room_id)) | Notice(room_id, floor=True)
+        for room_id in self._unaudited(session):
+            by_room[room_id] = by_room.get(room_id, Notice(room_id)) | Notice(room_id, floor=True)
         for notice in by_room.values():
             self.broker.send(notice)
         return len(by_room)
 
+    def _drain(self) -> list[Row]:
+        with self._lock:
+            rows, self._rows = self._rows, []
+        return rows
+
+    def _read(self, session: Session) -> list[Row]:
+        """The audit rows after the cursor, at most ``READ_BACK`` a pass (the next pass goes on)."""
+        if not self.listening():
+            with self._lock:  # nobody to tell: the next screen starts from its own time
+                self._cursor, self._marks = None, {}
+            return []
+        self.watch(session)
+        found = session.execute(_AFTER, {"after": self._cursor}).mappings().all()
+        if found:
+            self._cursor = found[-1]["id"]
+        return [row_of(dict(r)) for r in found]
+
     def _unaudited(self, session: Session) -> list[int]:
         """The rooms whose desk shows a change with no audit row since the last pass: a text's
         state (R20) or the sweep turning late or running again. One indexed query a room."""
+        if not self.listening():
+            return []
+        marks = self._marks_now(session)
+        with self._lock:
+            before, self._marks = self._marks, marks
+        return [room_id for room_id, mark in marks.items() if before.get(room_id, mark) != mark]
+
+    @staticmethod
+    def _marks_now(session: Session) -> dict[int, tuple[datetime | None, bool]]:
         late = scheduler_state(session, ext().clock.now()).stale
-        marks = {room_id: (texts_changed(session, room_id), late)
-                 for room_id in session.scalars(select(Room.id))}
-        changed = [room_id for room_id, mark in marks.items() if self._marks.get(room_id, mark) != mark]
-        self._marks = marks
-        return changed
+        return {room_id: (texts_changed(session, room_id), late)
+                for room_id in session.scalars(select(Room.id))}
+
+
+READ_BACK = 5000
+_AFTER = select(AuditEvent.id, AuditEvent.room_id, AuditEvent.entity_type, AuditEvent.entity_id,
+                AuditEvent.action, AuditEvent.detail).where(
+    AuditEvent.id > bindparam("after")).order_by(AuditEvent.id).limit(READ_BACK)
 
 
 def _serializer(secret: str) -> URLSafeSerializer:

@@ -1,6 +1,7 @@
 """The staff screens' streams as the app offers them (issue 21, R61): where each screen's page
 listens, the app's own streams (the embedded default, behind the log-in and the screen's right),
-and the after-commit hook that queues what a commit wrote for the publisher's next pass.
+and the after-commit hook that queues what a commit wrote for the publisher's next pass (read
+back from the audit trail instead, embedded: ``roomops.push.staff.Feed``).
 
 ``GET /desk/events`` (floor), ``/desk/cage/events`` (cash), ``/dealer/tables/<id>/events``
 (deal) are Server-Sent Events streams of ``staff`` notices, ids only (``roomops.push.notices``).
@@ -61,7 +62,8 @@ def install(app: Flask) -> None:
     hub = StaffHub()
     broker = (RedisBroker(settings.push_broker, settings.push_prefix) if settings.push_broker
               else LocalBroker(hub))
-    feed = Feed(broker, (lambda: True) if settings.push_broker else (lambda: hub.watched() > 0))
+    feed = Feed(broker, (lambda: True) if settings.push_broker else (lambda: hub.watched() > 0),
+                read_back=not settings.push_broker)
     push.publisher.before.append(feed.send)
     push.also_watched.append(hub.watched)
     app.extensions[STAFF] = StaffPush(hub, feed, push, settings.secret_key, bool(settings.push_broker))
@@ -127,6 +129,7 @@ def _serve(keys: frozenset[str]) -> Response:
     push = staff.push
     if staff.broker or push.watched() >= push.streams:
         return Response("no stream here: poll\n", 503, {"Retry-After": "60"}, mimetype="text/plain")
+    staff.feed.watch(db())
     screen = staff.hub.subscribe(ThreadScreen(current_user.room_id, keys))
     if push.autostart and not push.publisher.running:
         push.publisher.start()

@@ -37,10 +37,11 @@ class Clock:
 def tables(app, room, session, now, keys):  # noqa: F811
     """Tables A and B seated; the app's staff notices sent through Redis."""
     game_a, table_a, holds_a = seated_holds(room, session, now, name="A")
-    _game_b, table_b, holds_b = seated_holds(room, session, now, name="B")
+    _game_b, _table_b, holds_b = seated_holds(room, session, now, name="B")
     session.commit()
     feed = app.extensions[STAFF].feed
-    feed.broker, feed.listening = RedisBroker(REDIS, keys.prefix), lambda: True
+    # as with ROOMOPS_PUSH_BROKER: each process tells the rows its own commits wrote
+    feed.broker, feed.listening, feed.read_back = RedisBroker(REDIS, keys.prefix), lambda: True, False
 
     def away(hold_id: int) -> None:
         with app.app_context():

@@ -9,6 +9,7 @@ import json
 import pytest
 
 from roomops.absences import services as absences
+from roomops.jobs.scheduler import sweep_once
 from roomops.ledger import transit
 from roomops.push.embedded import KEY
 from roomops.push.staff_streams import STAFF
@@ -19,8 +20,8 @@ from tests.services.ledger_helpers import seated_holds
 @pytest.fixture()
 def floor(app, room, session, now):
     """Two tables, each of its own game, with players seated."""
-    game_a, table_a, holds_a = seated_holds(room, session, now, name="A")
-    game_b, table_b, holds_b = seated_holds(room, session, now, name="B")
+    _game_a, table_a, holds_a = seated_holds(room, session, now, name="A")
+    _game_b, table_b, holds_b = seated_holds(room, session, now, name="B")
     session.commit()
     return table_a, holds_a, table_b, holds_b
 
@@ -52,7 +53,7 @@ def notice(chunks) -> dict[str, object]:
 
 
 def test_a_dealer_of_table_a_is_told_of_table_a_not_of_table_b(app, client, room, floor, change, now):
-    table_a, holds_a, table_b, holds_b = floor
+    table_a, holds_a, _table_b, holds_b = floor
     login(client, "main-dealer")
     resp, chunks = stream(client, f"/dealer/tables/{table_a.id}/events")
     change(lambda: absences.mark_away(room.session, room.sup, now, holds_b[0].id))
@@ -65,7 +66,7 @@ def test_a_dealer_of_table_a_is_told_of_table_a_not_of_table_b(app, client, room
 
 
 def test_the_cage_is_told_of_slips_and_the_desk_of_the_floor(app, client, room, floor, change, now):
-    table_a, holds_a, *_ = floor
+    _table_a, holds_a, *_ = floor
     cage = app.test_client()
     login(cage, "main-cashier")
     login(client, "main-supervisor")
@@ -111,3 +112,30 @@ def test_the_pages_offer_their_stream_and_none_past_the_apps_limit(app, client, 
     resp.close()
     app.extensions[KEY].streams = 0
     assert 'data-staff-events=""' in client.get("/desk").text  # no stream: the page polls
+
+
+def test_a_commit_of_another_process_is_told_too(app, client, room, floor, session, now):
+    """Embedded, the pass reads the audit trail back: a commit made outside this app (a
+    ``flask sweep`` process, a script) reaches the screens as the app's own do."""
+    table_a, holds_a, *_ = floor
+    login(client, "main-dealer")
+    resp, chunks = stream(client, f"/dealer/tables/{table_a.id}/events")
+    absences.mark_away(session, room.sup, now, holds_a[0].id)
+    session.commit()  # no app context: not this app's commit
+    with app.app_context():
+        app.extensions[KEY].publisher.publish_changes()
+    assert notice(chunks)["tables"] == [table_a.id]
+    resp.close()
+
+
+def test_the_sweep_going_late_tells_the_desk(app, client, room, floor, clock):
+    """Not audited, but the desk shows it (docs/desk.md): the pass compares it."""
+    sweep_once(app)
+    login(client, "main-supervisor")
+    resp, chunks = stream(client, "/desk/events")
+    clock.advance(seconds=app.extensions["roomops"].settings.sweep_stale_seconds + 1)
+    with app.app_context():
+        app.extensions[KEY].publisher.publish_changes()
+    assert notice(chunks) == {"room": room.room.id, "tables": [], "games": [], "floor": True,
+                              "cage": False}
+    resp.close()
