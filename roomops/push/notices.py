@@ -1,8 +1,8 @@
 """What a staff screen is told after a commit (issue 21): which parts of a room changed, narrowly,
 so each screen re-reads its own fragment only when something it shows moved.
 
-The source is the audit rows the transaction wrote (R60: every change of the floor and the cage
-is audited, ``roomops.audit.service.WRITTEN``). Each row names its entity; ``needs`` says which
+The source is the audit rows committed (R60: every change of the floor and the cage is audited;
+``roomops.push.staff.Feed`` gathers them). Each row names its entity; ``needs`` says which
 entities must be looked up to find their table or game, ``scope`` turns the rows and those
 look-ups into one ``Notice`` per room. A notice says which tables and games changed, whether the
 floor (the desk) and the cage did; ``everything`` when a row could touch any screen (a room's policy,
