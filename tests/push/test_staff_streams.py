@@ -139,3 +139,16 @@ def test_the_sweep_going_late_tells_the_desk(app, client, room, floor, clock):
     assert notice(chunks) == {"room": room.room.id, "tables": [], "games": [], "floor": True,
                               "cage": False}
     resp.close()
+
+
+def test_telling_the_staff_screens_never_stops_the_boards_pass(app, room, session, now):
+    room.game(now)
+    session.commit()
+    publisher = app.extensions[KEY].publisher
+
+    def broken(_session):
+        raise RuntimeError("a bug in the staff notices")
+
+    publisher.before.insert(0, broken)
+    with app.app_context():
+        assert publisher.publish_changes() == 1  # the room sent whole all the same
