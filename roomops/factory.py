@@ -29,6 +29,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None,
     from roomops.auth import throttle
     from roomops.auth import views as auth_views
     from roomops.push import embedded as push
+    from roomops.push import staff_streams
     from roomops.web import (
         access,
         compression,
@@ -80,6 +81,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None,
     for module in (desk, board, api, dealer, hooks):
         module.install(app, csrf)
     push.install(app)
+    staff_streams.install(app)
     from roomops import cli
 
     cli.install(app)

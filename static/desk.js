@@ -1,4 +1,5 @@
-/* The supervisor's desk: live countdowns, a quiet poll of the seats and lists, and the action dialog.
+/* The supervisor's desk: live countdowns, the seats and lists re-read when the staff stream says the
+   floor changed (else a quiet poll), and the action dialog.
    Time: the server's clock is the truth (tests freeze it); we keep offset = server now - Date.now(). */
 (function () {
   "use strict";
@@ -80,6 +81,7 @@
     return fetch(url, { cache: "no-store", credentials: "same-origin", headers: { "If-None-Match": '"' + etag + '"' } })
       .then(function (resp) {
         setServerNow(resp.headers.get("X-Server-Now"));
+        if (pushed) pushed.renew(resp.headers.get("X-Staff-Events"));
         if (resp.status === 304) { mark("ok"); return null; }
         if (resp.redirected || resp.status === 401) { window.location.reload(); return null; }
         if (!resp.ok) { mark("error"); return null; }
@@ -466,8 +468,14 @@
     document.querySelectorAll(".flash.ok").forEach(function (f) { f.classList.add("fade"); });
   }, 8000);
 
-  window.roomopsDesk = { poll: poll, tick: tick };  // for the browser tests: poll now, no waiting
+  /* Polled at the page's pace, or told by the staff stream and read every 30 s (staff-push.js). */
+  var timer = null, pushed = null;
+  function every(ms) { clearInterval(timer); timer = setInterval(poll, ms); }
+  pushed = window.roomopsStaffPush ? window.roomopsStaffPush(body.dataset.staffEvents, poll, every, pollMs) : null;
+  if (!pushed) every(pollMs);
+
+  // for the browser tests: poll now, no waiting; whether the stream runs
+  window.roomopsDesk = { poll: poll, tick: tick, mode: function () { return pushed ? pushed.mode() : "poll"; } };
   tick();
   setInterval(tick, 1000);
-  setInterval(poll, pollMs);
 })();

@@ -1,6 +1,7 @@
-/* Live parts of the staff screens (the cage's open slips, the dealer's table), polled as the desk
-   and the board are: each element with data-live fetches its fragment every data-poll seconds with
-   If-None-Match (304 while nothing of the room changed) and is swapped in place. A part is never
+/* Live parts of the staff screens (the cage's open slips, the dealer's table), re-read when their
+   staff stream says something they show changed (staff-push.js), else polled as the desk is: each
+   element with data-live fetches its fragment (every data-poll seconds while there is no stream)
+   with If-None-Match (304 while nothing of the room changed) and is swapped in place. A part is never
    swapped while someone works in it: a field focused, or changed from what the server sent (text
    typed, a box ticked, an option picked). Countdowns (.countdown[data-deadline]) and ages
    (.age[data-since]) run on the server's clock: every answer carries X-Server-Now. */
@@ -51,6 +52,7 @@
     return fetch(part.dataset.live, { cache: "no-store", credentials: "same-origin", headers: headers })
       .then(function (resp) {
         setServerNow(resp.headers.get("X-Server-Now"));
+        if (pushed) pushed.renew(resp.headers.get("X-Staff-Events"));
         if (resp.status === 304 || !resp.ok) return false;
         if (resp.redirected) { window.location.reload(); return false; }
         var tag = (resp.headers.get("ETag") || "").replace(/^W\//, "").replace(/"/g, "");
@@ -67,9 +69,19 @@
 
   function pollAll() { return Promise.all(parts.map(poll)); }
 
+  /* Told by the staff stream that something shown changed (staff-push.js): read now, and every
+     30 s; polled at the page's pace while there is no stream. */
+  function read() {
+    var free = !document.hidden && !parts.some(busy);
+    return pollAll().then(function () { return free; });
+  }
   var pollMs = (parseFloat(parts[0].dataset.poll) || 1) * 1000;
-  window.roomopsLive = { poll: pollAll, tick: tick };  // for the browser tests
+  var timer = null, pushed = null;
+  function every(ms) { clearInterval(timer); timer = setInterval(pollAll, ms); }
+  pushed = window.roomopsStaffPush ? window.roomopsStaffPush(parts[0].dataset.staffEvents, read, every, pollMs) : null;
+  if (!pushed) every(pollMs);
+  window.roomopsLive = { poll: pollAll, tick: tick,  // for the browser tests
+                         mode: function () { return pushed ? pushed.mode() : "poll"; } };
   tick();
   setInterval(tick, 1000);
-  setInterval(pollAll, pollMs);
 })();

@@ -13,6 +13,9 @@ from roomops.audit.models import AuditEvent
 
 PENDING = "roomops.audit.pending"
 MARKS = "roomops.audit.savepoints"
+# The rows this transaction wrote, kept until it ends: after its commit the staff screens are
+# told what changed from them (roomops.push.staff, issue 21).
+WRITTEN = "roomops.audit.written"
 
 
 def record(
@@ -51,6 +54,7 @@ def write_pending(session: Session) -> None:
     rows = session.info.pop(PENDING, None)
     if not rows:
         return
+    session.info.setdefault(WRITTEN, []).extend(rows)
     conn = session.connection()
     if len(rows) >= COPY_FROM and conn.dialect.name == "postgresql":
         _copy(conn, rows)
@@ -113,6 +117,7 @@ def _after_transaction_end(session: Session, transaction: SessionTransaction) ->
     if transaction.parent is None:  # committed (queue written), rolled back or closed
         session.info.pop(PENDING, None)
         session.info.pop(MARKS, None)
+        session.info.pop(WRITTEN, None)
 
 
 def query(

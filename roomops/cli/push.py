@@ -10,7 +10,8 @@ from roomops.runtime import ext
 
 
 @click.command("push-server", help="Serve the screens' Server-Sent Events streams from the Redis "
-               "broker (ROOMOPS_PUSH_BROKER); put it behind the proxy at /board/<slug>/events.")
+               "broker (ROOMOPS_PUSH_BROKER); put it behind the proxy at /board/<slug>/events and "
+               "/staff/events.")
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=5001, show_default=True)
 @with_appcontext
@@ -25,4 +26,4 @@ def push_server_cmd(host: str, port: int) -> None:
                                "process serves the streams itself")
     log_to_console()
     click.echo(f"push server on http://{host}:{port}, from {broker}")
-    serve(broker, Keys(settings.push_prefix), host, port)
+    serve(broker, Keys(settings.push_prefix), settings.secret_key, host, port)

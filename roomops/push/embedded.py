@@ -10,8 +10,8 @@ serves at most ``ROOMOPS_PUSH_STREAMS`` of them; beyond that, and whenever a bro
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 
 from flask import Blueprint, Flask, abort, current_app, has_app_context
 from flask import request as flask_request
@@ -45,6 +45,12 @@ class Push:
     streams: int
     # False under the test client: a test publishes by hand (no thread on the test's connection)
     autostart: bool = True
+    # the other streams the app serves from the same threads (roomops.push.staff_streams)
+    also_watched: list[Callable[[], int]] = field(default_factory=list)
+
+    def watched(self) -> int:
+        """How many of the app's streams are open, board and staff screens alike."""
+        return self.hub.watched() + sum(count() for count in self.also_watched)
 
     def committed(self) -> None:
         """With a broker every process publishes its own commits; embedded, only once a screen
@@ -110,7 +116,7 @@ def board_events(slug: str) -> Response:
     if room_id is None:
         abort(404)
     lang = fragment_language()
-    if not push.embedded or push.hub.watched() >= push.streams:
+    if not push.embedded or push.watched() >= push.streams:
         return Response("no stream here: poll /live\n", 503, {"Retry-After": "60"},
                         mimetype="text/plain")
     push.publisher.want(lang)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -62,6 +62,8 @@ class Publisher:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._start_lock = threading.Lock()
+        # other sends of each pass, made first (roomops.push.staff: the staff screens' notices)
+        self.before: list[Callable[[Session], int]] = []
 
     def want(self, lang: str) -> None:
         """A page or screen reads ``lang``: draw it too, from the next pass (at once when the
@@ -116,6 +118,12 @@ class Publisher:
         with self.app.app_context():
             session = ext(self.app).read_sessions()
             try:
+                for send in self.before:
+                    try:
+                        send(session)
+                    except Exception:  # never the board's pass: the staff screens' safety poll covers
+                        log.exception("telling the staff screens failed")
+                        session.rollback()
                 return sum(self._room(session, room) for room in list(session.scalars(select(Room))))
             finally:
                 session.close()

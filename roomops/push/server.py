@@ -13,12 +13,13 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import cast
 
 import redis.asyncio as aioredis
 from aiohttp import web
 
+from roomops.push import staff_server
 from roomops.push.brokers import Keys, stored_update
 from roomops.push.hub import AsyncSubscription, Channel, Hub
 from roomops.push.messages import KEEPALIVE_SECONDS, RETRY, clock, last_seen, parse
@@ -121,7 +122,10 @@ async def health(request: web.Request) -> web.Response:
     return web.json_response({"status": "ok", "streams": request.app[FANOUT].hub.watched()})
 
 
-def make_app(broker_url: str, keys: Keys) -> web.Application:
+def make_app(broker_url: str, keys: Keys, secret: str = "",
+             now_ms: Callable[[], int] = wall_ms) -> web.Application:
+    """``secret``: the app's secret key, which signs the staff streams' tokens (none: no staff
+    streams here, roomops.push.staff_server)."""
     app = web.Application()
 
     async def lifetime(app: web.Application) -> AsyncIterator[None]:
@@ -137,9 +141,11 @@ def make_app(broker_url: str, keys: Keys) -> web.Application:
     app.cleanup_ctx.append(lifetime)
     app.router.add_get("/board/{slug}/events", board_events)
     app.router.add_get("/push/health", health)
+    if secret:
+        staff_server.attach(app, broker_url, keys.prefix, secret, now_ms)
     return app
 
 
-def serve(broker_url: str, keys: Keys, host: str, port: int) -> None:
-    web.run_app(make_app(broker_url, keys), host=host, port=port, access_log=None,
+def serve(broker_url: str, keys: Keys, secret: str, host: str, port: int) -> None:
+    web.run_app(make_app(broker_url, keys, secret), host=host, port=port, access_log=None,
                 print=lambda text: log.info("%s", text))

@@ -42,11 +42,12 @@ api.open_table api.remove_entry api.reorder_entry api.seat_player api.start_play
 api.stop_playover api.lock_up api.end_lockup api.ask_seat_change api.withdraw_seat_change
 api.claim_seat_change api.swap_seats
 desk.ask_seat_change desk.withdraw_seat_change desk.claim_seat_change desk.swap_seats
+staff_push.desk_events
 """
 _CASH = """
 cage.index cage.slips cage.report cage.report_csv cage.today_report cage.fees_page
 cage.cash_out cage.close cage.collect_fee cage.collect_table cage.counts cage.record_movement
-cage.request_transit cage.step
+cage.request_transit cage.step staff_push.cage_events
 api.open_transits api.transit_numbers api.fees_due api.day_report api.close_day
 api.collect_session_fee api.collect_table_fees api.post_add_on api.post_buy_in api.post_cash_out
 api.post_rebuy api.record_day_counts api.request_transit api.deliver_transit
@@ -56,7 +57,7 @@ cage.reverse api.reverse_entry api.confirm_transit_funds api.dispatch_transit ap
 """
 _DEAL = """
 dealer.index dealer.table dealer.live dealer.rake_limit dealer.record dealer.rake dealer.down
-dealer.drop dealer.deliver
+dealer.drop dealer.deliver staff_push.dealer_events
 api.table_hands api.rake_limit api.list_downs api.record_hand api.record_rake api.record_down
 api.record_drop api.deliver_transit_at_table
 """

@@ -1,0 +1,317 @@
+"""The staff screens' notices (issue 21): the desk, the dealer's table and the cage told that
+something they show changed; each then re-reads its own fragment (per viewer, with its ETag).
+
+The publisher's pass takes the audit rows committed since the last (``Feed``), looks up what
+they touch, builds one ``Notice`` per room (``roomops.push.notices``) and sends it: to this
+process's ``StaffHub`` (embedded, no broker) or over Redis to the push servers. A hub indexes
+its screens by room and key (``floor``, ``cage``, ``t<table>``, ``g<game>``), so a notice
+reaches only the screens it concerns, encoded once. A screen whose queue is full is sent one
+"everything" notice instead of what it missed (it re-reads once).
+
+R61: the streams are staff-only. The app's own streams need the log-in and the screen's right;
+the push server (no database) takes a token signed with the app's secret key, naming the room,
+the screen's keys and when it expires (``STREAM_SECONDS``): a stream ends then, and the page
+reconnects with the fresh token of its part's last answer (``X-Staff-Events``)."""
+
+from __future__ import annotations
+
+import asyncio
+import queue
+import threading
+from collections.abc import Callable, Iterable, Mapping
+from datetime import datetime
+from typing import Any, Protocol, TypeVar
+
+import redis
+from itsdangerous import BadSignature, URLSafeSerializer
+from sqlalchemy import bindparam, func, select
+from sqlalchemy.orm import InstrumentedAttribute, Session
+
+from roomops.audit.models import AuditEvent
+from roomops.audit.service import WRITTEN
+from roomops.ledger.models import TransitSlip
+from roomops.lists.models import ListEntry
+from roomops.messages.sending import texts_changed
+from roomops.push.notices import Notice, Row, needs, row_of, scope
+from roomops.rooms.models import Room
+from roomops.runtime import ext
+from roomops.seating.models import SeatChangeRequest, SeatHold
+from roomops.web.health import scheduler_state
+
+QUEUE = 16  # notices a screen may fall behind before it is told "everything" instead
+STREAM_SECONDS = 600  # a staff stream's life (and its token's): the log-in is checked again then
+EVERYTHING = b'event: staff\ndata: {"all":true}\n\n'
+KEEPALIVE = b": keep-alive\n\n"  # a comment: no event, keeps proxies from closing an idle stream
+
+
+class Screen:
+    """One open staff screen: its room and the keys it is told of; offered notices never block."""
+
+    def __init__(self, room_id: int, keys: Iterable[str], size: int = QUEUE) -> None:
+        self.room_id, self.keys, self.size, self.behind = room_id, frozenset(keys), size, False
+
+    def offer(self, sse: bytes) -> None:
+        if not self._put(sse):
+            self.behind = True
+
+    def _put(self, sse: bytes) -> bool:
+        raise NotImplementedError
+
+    def caught_up(self) -> bytes | None:
+        """"Everything", once, for a screen that fell behind (what it missed is dropped)."""
+        if not self.behind:
+            return None
+        self.behind = False
+        self._clear()
+        return EVERYTHING
+
+    def _clear(self) -> None:
+        raise NotImplementedError
+
+
+class ThreadScreen(Screen):
+    """Served by a server thread (the app's own streams)."""
+
+    def __init__(self, room_id: int, keys: Iterable[str], size: int = QUEUE) -> None:
+        super().__init__(room_id, keys, size)
+        self._queue: queue.Queue[bytes] = queue.Queue(size)
+
+    def _put(self, sse: bytes) -> bool:
+        try:
+            self._queue.put_nowait(sse)
+        except queue.Full:
+            return False
+        return True
+
+    def _clear(self) -> None:
+        while not self._queue.empty():
+            self._queue.get_nowait()
+
+    def next(self, timeout: float) -> bytes | None:
+        """The next notice, or None after ``timeout`` seconds of none (time for a keep-alive)."""
+        try:
+            return self.caught_up() or self._queue.get(timeout=timeout)
+        except queue.Empty:
+            return self.caught_up()
+
+
+class AsyncScreen(Screen):
+    """Served by the push server's event loop (notices are offered from that loop)."""
+
+    def __init__(self, room_id: int, keys: Iterable[str], size: int = QUEUE) -> None:
+        super().__init__(room_id, keys, size)
+        self._queue: asyncio.Queue[bytes] = asyncio.Queue(size)
+
+    def _put(self, sse: bytes) -> bool:
+        try:
+            self._queue.put_nowait(sse)
+        except asyncio.QueueFull:
+            return False
+        return True
+
+    def _clear(self) -> None:
+        while not self._queue.empty():
+            self._queue.get_nowait()
+
+    async def next(self, timeout: float) -> bytes | None:
+        if (missed := self.caught_up()) is not None:
+            return missed
+        try:
+            async with asyncio.timeout(timeout):
+                return await self._queue.get()
+        except TimeoutError:
+            return self.caught_up()
+
+
+S = TypeVar("S", bound=Screen)
+
+
+class StaffHub:
+    """The open staff screens, by (room, key)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._by_key: dict[tuple[int, str], set[Screen]] = {}
+        self._rooms: dict[int, set[Screen]] = {}
+
+    def subscribe(self, screen: S) -> S:
+        with self._lock:
+            self._rooms.setdefault(screen.room_id, set()).add(screen)
+            for key in screen.keys:
+                self._by_key.setdefault((screen.room_id, key), set()).add(screen)
+        return screen
+
+    def unsubscribe(self, screen: Screen) -> None:
+        with self._lock:
+            self._rooms.get(screen.room_id, set()).discard(screen)
+            for key in screen.keys:
+                self._by_key.get((screen.room_id, key), set()).discard(screen)
+
+    def publish(self, notice: Notice) -> int:
+        """Offer ``notice`` to the screens it concerns; returns how many."""
+        with self._lock:
+            if notice.everything:
+                told = set(self._rooms.get(notice.room_id, ()))
+            else:
+                told = {s for k in notice.reaches() for s in self._by_key.get((notice.room_id, k), ())}
+        for screen in told:
+            screen.offer(notice.sse)
+        return len(told)
+
+    def watched(self) -> int:
+        with self._lock:
+            return sum(len(screens) for screens in self._rooms.values())
+
+
+class Broker(Protocol):
+    def send(self, notice: Notice) -> None: ...
+
+
+class LocalBroker:
+    def __init__(self, hub: StaffHub) -> None:
+        self.hub = hub
+
+    def send(self, notice: Notice) -> None:
+        self.hub.publish(notice)
+
+
+def channel(prefix: str, room_id: int | str) -> str:
+    return f"{prefix}:staff:{room_id}"
+
+
+class RedisBroker:
+    """Redis pub/sub to the push servers: a notice is a nudge, kept nowhere (a screen that
+    connects re-reads its part once anyway)."""
+
+    def __init__(self, url: str, prefix: str) -> None:
+        self.client, self.prefix = redis.Redis.from_url(url), prefix
+
+    def send(self, notice: Notice) -> None:
+        self.client.publish(channel(self.prefix, notice.room_id), notice.payload())
+
+
+_LOOK_UP: dict[str, tuple[InstrumentedAttribute[int], InstrumentedAttribute[int]]] = {
+    "seat_hold": (SeatHold.id, SeatHold.table_id),
+    "seat_change": (SeatChangeRequest.id, SeatChangeRequest.table_id),
+    "transit_slip": (TransitSlip.id, TransitSlip.table_id),
+    "list_entry": (ListEntry.id, ListEntry.game_id),
+}
+
+
+def look_up(session: Session, wanted: Mapping[str, set[int]]) -> dict[str, dict[int, int]]:
+    """One indexed query per kind of entity: each id's table (a list entry's game)."""
+    out: dict[str, dict[int, int]] = {}
+    for entity, ids in wanted.items():
+        key, target = _LOOK_UP[entity]
+        out[entity] = {int(i): int(t) for i, t in session.execute(
+            select(key, target).where(key.in_(sorted(ids))))}
+    return out
+
+
+class Feed:
+    """What was committed since the publisher's last pass, and the pass that tells the screens.
+
+    With a broker each process tells its own commits: the rows each wrote, queued after it
+    (``committed``), so a change is told once however many web processes run. Embedded (one web
+    process) the pass reads the audit trail back from where it last stopped instead, so a commit
+    of another process (``flask sweep``, a script) is told too; on PostgreSQL a row that commits
+    after a higher id was read is left to the safety poll (docs/board.md, "Staff screens")."""
+
+    def __init__(self, broker: Broker, listening: Callable[[], bool], read_back: bool) -> None:
+        self.broker, self.listening, self.read_back = broker, listening, read_back
+        self._lock = threading.Lock()
+        self._rows: list[Row] = []
+        self._cursor: int | None = None  # the last audit id read back
+        self._marks: dict[int, tuple[datetime | None, bool]] = {}
+
+    def committed(self, info: dict[Any, Any]) -> bool:
+        """After a commit (its session's ``info``), while any screen may be told: queue what it
+        wrote (read back instead, embedded). True when the publisher has something to send."""
+        written = info.get(WRITTEN)
+        if not written or not self.listening():
+            return False
+        if not self.read_back:
+            rows = [row_of(w) for w in written]
+            with self._lock:
+                self._rows.extend(rows)
+        return True
+
+    def watch(self, session: Session) -> None:
+        """A screen starts listening: read back, and compare what is not audited, from here (the
+        page re-reads its part at once)."""
+        with self._lock:
+            if self.read_back and self._cursor is None:
+                self._cursor = session.scalar(select(func.max(AuditEvent.id))) or 0
+            if not self._marks:
+                self._marks = self._marks_now(session)
+
+    def send(self, session: Session) -> int:
+        """The publisher's pass: one notice per room the rows, or what the desk shows outside the
+        audit trail, touch; how many were sent."""
+        rows = self._read(session) if self.read_back else self._drain()
+        by_room = {n.room_id: n for n in scope(rows, look_up(session, needs(rows)))} if rows else {}
+        for room_id in self._unaudited(session):
+            by_room[room_id] = by_room.get(room_id, Notice(room_id)) | Notice(room_id, floor=True)
+        for notice in by_room.values():
+            self.broker.send(notice)
+        return len(by_room)
+
+    def _drain(self) -> list[Row]:
+        with self._lock:
+            rows, self._rows = self._rows, []
+        return rows
+
+    def _read(self, session: Session) -> list[Row]:
+        """The audit rows after the cursor, at most ``READ_BACK`` a pass (the next pass goes on)."""
+        if not self.listening():
+            with self._lock:  # nobody to tell: the next screen starts from its own time
+                self._cursor, self._marks = None, {}
+            return []
+        self.watch(session)
+        found = session.execute(_AFTER, {"after": self._cursor}).mappings().all()
+        if found:
+            self._cursor = found[-1]["id"]
+        return [row_of(dict(r)) for r in found]
+
+    def _unaudited(self, session: Session) -> list[int]:
+        """The rooms whose desk shows a change with no audit row since the last pass: a text's
+        state (R20) or the sweep turning late or running again. One indexed query a room."""
+        if not self.listening():
+            return []
+        marks = self._marks_now(session)
+        with self._lock:
+            before, self._marks = self._marks, marks
+        return [room_id for room_id, mark in marks.items() if before.get(room_id, mark) != mark]
+
+    @staticmethod
+    def _marks_now(session: Session) -> dict[int, tuple[datetime | None, bool]]:
+        late = scheduler_state(session, ext().clock.now()).stale
+        return {room_id: (texts_changed(session, room_id), late)
+                for room_id in session.scalars(select(Room.id))}
+
+
+READ_BACK = 5000
+_AFTER = select(AuditEvent.id, AuditEvent.room_id, AuditEvent.entity_type, AuditEvent.entity_id,
+                AuditEvent.action, AuditEvent.detail).where(
+    AuditEvent.id > bindparam("after")).order_by(AuditEvent.id).limit(READ_BACK)
+
+
+def _serializer(secret: str) -> URLSafeSerializer:
+    return URLSafeSerializer(secret, salt="roomops.push.staff")
+
+
+def token(secret: str, room_id: int, keys: Iterable[str], expires_ms: int) -> str:
+    """A push server's pass to one screen's notices (R61): its room, its keys, until when."""
+    return _serializer(secret).dumps({"r": room_id, "k": sorted(keys), "e": expires_ms})
+
+
+def read_token(secret: str, value: str, now_ms: int) -> tuple[int, frozenset[str], int] | None:
+    """(room, keys, expiry) of a token signed with ``secret`` and not expired at ``now_ms``;
+    None when forged, altered or expired. Expiry is in the token (ms, the app's clock), so it is
+    checked on the reader's clock, not the signer's."""
+    try:
+        data = _serializer(secret).loads(value)
+        room, keys, expires = int(data["r"]), frozenset(str(k) for k in data["k"]), int(data["e"])
+    except (BadSignature, KeyError, TypeError, ValueError):
+        return None
+    return (room, keys, expires) if now_ms < expires else None

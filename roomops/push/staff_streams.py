@@ -1,0 +1,155 @@
+"""The staff screens' streams as the app offers them (issue 21, R61): where each screen's page
+listens, the app's own streams (the embedded default, behind the log-in and the screen's right),
+and the after-commit hook that queues what a commit wrote for the publisher's next pass (read
+back from the audit trail instead, embedded: ``roomops.push.staff.Feed``).
+
+``GET /desk/events`` (floor), ``/desk/cage/events`` (cash), ``/dealer/tables/<id>/events``
+(deal) are Server-Sent Events streams of ``staff`` notices, ids only (``roomops.push.notices``).
+They share the app's ``ROOMOPS_PUSH_STREAMS`` threads with the board's streams and end after
+``STREAM_SECONDS`` (the browser reconnects, and the log-in is checked again). With a broker the
+pages listen to the push server's ``/staff/events?t=<token>`` instead, and every answer of a
+screen's part carries the next token (``X-Staff-Events``) for when its stream must reconnect."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import timedelta
+
+from flask import Blueprint, Flask, abort, current_app, has_app_context, request, url_for
+from flask_login import current_user
+from sqlalchemy import event
+from sqlalchemy.orm import Session
+from werkzeug.wrappers import Response
+
+from roomops.board.countdown import to_ms
+from roomops.clock import Clock
+from roomops.games.models import Table
+from roomops.push.embedded import KEY, Push
+from roomops.push.messages import KEEPALIVE_SECONDS, RETRY
+from roomops.push.notices import CAGE, FLOOR, dealer_keys
+from roomops.push.staff import (
+    KEEPALIVE,
+    STREAM_SECONDS,
+    Feed,
+    LocalBroker,
+    RedisBroker,
+    StaffHub,
+    ThreadScreen,
+    token,
+)
+from roomops.runtime import ext
+from roomops.web.uow import db
+
+STAFF = "roomops.push.staff"
+bp = Blueprint("staff_push", __name__)
+# A screen's part (its poll) -> the screen it is of, for the next token in its answers.
+_PARTS = {"desk.fragment": "desk", "cage.slips": "cage", "dealer.live": "dealer"}
+
+
+@dataclass
+class StaffPush:
+    hub: StaffHub
+    feed: Feed
+    push: Push
+    secret: str
+    broker: bool  # the push server serves the streams (with tokens)
+
+
+def install(app: Flask) -> None:
+    """After ``roomops.push.embedded.install``: the staff notices ride its publisher."""
+    settings, push = ext(app).settings, app.extensions[KEY]
+    hub = StaffHub()
+    broker = (RedisBroker(settings.push_broker, settings.push_prefix) if settings.push_broker
+              else LocalBroker(hub))
+    feed = Feed(broker, (lambda: True) if settings.push_broker else (lambda: hub.watched() > 0),
+                read_back=not settings.push_broker)
+    push.publisher.before.append(feed.send)
+    push.also_watched.append(hub.watched)
+    app.extensions[STAFF] = StaffPush(hub, feed, push, settings.secret_key, bool(settings.push_broker))
+    app.add_template_global(events_url, "staff_events")
+    if not event.contains(Session, "after_commit", _committed):
+        event.listen(Session, "after_commit", _committed)
+    app.register_blueprint(bp)
+
+
+def _committed(session: Session) -> None:
+    staff: StaffPush | None = current_app.extensions.get(STAFF) if has_app_context() else None
+    if staff is not None and staff.feed.committed(session.info) and staff.push.publisher.running:
+        staff.push.publisher.nudge()
+
+
+def _keys(screen: str, table_id: int | None) -> frozenset[str]:
+    if screen == "desk":
+        return frozenset({FLOOR})
+    if screen == "cage":
+        return frozenset({CAGE})
+    table = db().get(Table, table_id)
+    if table is None or table.room_id != current_user.room_id:
+        abort(404)
+    return dealer_keys(table.id, table.game_id)
+
+
+def events_url(screen: str, table_id: int | None = None) -> str:
+    """Where a staff screen's page listens ("": nowhere, it polls): ``screen`` is desk, cage or
+    dealer (of ``table_id``)."""
+    staff: StaffPush = current_app.extensions[STAFF]
+    if staff.broker:
+        expires = to_ms(ext().clock.now() + timedelta(seconds=STREAM_SECONDS))
+        return "/staff/events?t=" + token(staff.secret, current_user.room_id,
+                                          _keys(screen, table_id), expires)
+    if staff.push.streams <= 0:
+        return ""
+    if screen == "dealer":
+        return url_for("staff_push.dealer_events", table_id=table_id)
+    return url_for(f"staff_push.{screen}_events")
+
+
+@bp.after_app_request
+def _next_token(resp: Response) -> Response:
+    """With a broker, a screen's part answers with its stream's next address (a fresh token)."""
+    screen = _PARTS.get(request.endpoint or "")
+    if screen and resp.status_code in (200, 304) and current_app.extensions[STAFF].broker:
+        resp.headers["X-Staff-Events"] = events_url(screen, (request.view_args or {}).get("table_id"))
+    return resp
+
+
+def _stream(staff: StaffPush, screen: ThreadScreen, clock: Clock) -> Iterator[bytes]:
+    ends = clock.now() + timedelta(seconds=STREAM_SECONDS)
+    try:
+        yield RETRY
+        while clock.now() < ends:
+            yield screen.next(KEEPALIVE_SECONDS) or KEEPALIVE
+    finally:  # the screen went away, or its time is up: the browser reconnects (log-in checked)
+        staff.hub.unsubscribe(screen)
+
+
+def _serve(keys: frozenset[str]) -> Response:
+    staff: StaffPush = current_app.extensions[STAFF]
+    push = staff.push
+    if staff.broker or push.watched() >= push.streams:
+        return Response("no stream here: poll\n", 503, {"Retry-After": "60"}, mimetype="text/plain")
+    staff.feed.watch(db())
+    screen = staff.hub.subscribe(ThreadScreen(current_user.room_id, keys))
+    if push.autostart and not push.publisher.running:
+        push.publisher.start()
+    return Response(_stream(staff, screen, ext().clock), mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+@bp.get("/desk/events")
+def desk_events() -> Response:
+    """The desk is told of every change of its room's floor."""
+    return _serve(_keys("desk", None))
+
+
+@bp.get("/desk/cage/events")
+def cage_events() -> Response:
+    """The cage is told of changes of slips and the ledger (R31)."""
+    return _serve(_keys("cage", None))
+
+
+@bp.get("/dealer/tables/<int:table_id>/events")
+def dealer_events(table_id: int) -> Response:
+    """A dealer's tablet is told of changes of its table and its game only."""
+    return _serve(_keys("dealer", table_id))
