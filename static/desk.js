@@ -75,8 +75,14 @@
   var sync = document.getElementById("sync");
   function mark(state) { if (sync) { sync.dataset.state = state; } }
 
+  /* While an action is sent and the desk loaded again, the part is not read: the read's answer
+     would carry the session cookie as it was before the new page took its message (the flash),
+     and could set that message again (it would show twice). */
+  var leaving = false;
+  window.addEventListener("pageshow", function () { leaving = false; });
+
   function poll() {
-    if (document.hidden || busy()) { mark("paused"); return Promise.resolve(false); }
+    if (leaving || document.hidden || busy()) { mark("paused"); return Promise.resolve(false); }
     var url = body.dataset.fragment;
     return fetch(url, { cache: "no-store", credentials: "same-origin", headers: { "If-None-Match": '"' + etag + '"' } })
       .then(function (resp) {
@@ -311,6 +317,7 @@
     var buttons = form.querySelectorAll("[type=submit]");
     buttons.forEach(function (b) { b.disabled = true; });  // one click, one request
     clearRefusal(form);
+    leaving = true;
     // a redirect is the desk's "done": the desk is loaded again and shows its message (the flash)
     fetch(form.action, { method: "POST", body: new FormData(form, submitter), credentials: "same-origin",
                          redirect: "manual", headers: { Accept: "application/json" } })
@@ -321,9 +328,12 @@
         if ((resp.headers.get("Content-Type") || "").indexOf("text/html") === 0) { form.submit(); return null; }
         return resp.json().catch(function () {
           return { error: "the server answered " + resp.status + " " + resp.statusText };
-        }).then(function (answer) { showRefusal(form, answer); });
+        }).then(function (answer) { leaving = false; showRefusal(form, answer); });
       })
-      .catch(function () { showRefusal(form, { error: "the desk could not reach the server; try again" }); })
+      .catch(function () {
+        leaving = false;
+        showRefusal(form, { error: "the desk could not reach the server; try again" });
+      })
       .finally(function () { buttons.forEach(function (b) { b.disabled = false; }); });
   }
 

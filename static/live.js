@@ -46,8 +46,15 @@
     return Array.prototype.some.call(part.querySelectorAll("input, select, textarea"), changed);
   }
 
+  /* Once a form is sent the page is left: no part is read meanwhile, as its answer would carry
+     the session cookie from before the next page took its message (the flash) and could set that
+     message again. On window, after confirm.js (on document) may have stopped the form. */
+  var leaving = false;
+  window.addEventListener("submit", function (e) { if (!e.defaultPrevented) leaving = true; });
+  window.addEventListener("pageshow", function () { leaving = false; });
+
   function poll(part) {
-    if (document.hidden || busy(part)) return Promise.resolve(false);
+    if (leaving || document.hidden || busy(part)) return Promise.resolve(false);
     var headers = part.dataset.etag ? { "If-None-Match": '"' + part.dataset.etag + '"' } : {};
     return fetch(part.dataset.live, { cache: "no-store", credentials: "same-origin", headers: headers })
       .then(function (resp) {

@@ -8,7 +8,7 @@ status change."""
 from __future__ import annotations
 
 import secrets
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from flask import Blueprint, Flask, abort, redirect, render_template, request, session, url_for
 from flask_login import (
@@ -38,6 +38,7 @@ from roomops.web.uow import db, now, run
 bp = Blueprint("auth", __name__)
 # who typed a wrong password, in the audit trail: not known, only which staff member it was for
 FORM = "log-in form"
+SEEN_STEP = timedelta(minutes=1)  # how finely a session's last use is kept (idle limit, R61)
 # where a log-in opens, by the first right the person holds in the room
 HOME = (("floor", "desk.index"), ("cash", "cage.index"), ("deal", "dealer.index"),
         ("staff", "staff.index"), ("audit", "audit.index"))
@@ -141,7 +142,10 @@ def renew(staff: Staff) -> None:
 
 def _current(staff: Staff) -> bool:
     """Whether the request's session still stands (R61): its staff member's sessions have not
-    been ended since it began, and it is neither idle too long nor too old. Marks it seen."""
+    been ended since it began, and it is neither idle too long nor too old. Marks it seen, at most
+    once every ``SEEN_STEP``: a request that writes the session sends its cookie back, and a
+    screen's read running beside a page that takes the session's message (the flash) would set that
+    message again; a session may end up to ``SEEN_STEP`` before its idle limit."""
     at = now()
     try:
         logged_in, seen = (datetime.fromtimestamp(session[k], UTC) for k in ("logged_in", "seen"))
@@ -150,7 +154,8 @@ def _current(staff: Staff) -> bool:
     if session.get("version") != staff.session_version or session_expired(
             ext().settings.session_limits, logged_in, seen, at):
         return False
-    session["seen"] = at.timestamp()
+    if at - seen >= SEEN_STEP:
+        session["seen"] = at.timestamp()
     return True
 
 

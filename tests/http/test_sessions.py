@@ -77,6 +77,33 @@ def test_idle_timeout_by_the_apps_clock(client, room, session, clock):
         assert "_user_id" not in left and "version" not in left
 
 
+def test_a_read_within_a_minute_leaves_the_cookie_alone(client, room, session, clock):
+    """The last use is kept to the minute (SEEN_STEP): a staff screen's read beside a page that
+    takes the session's flash must not send back the cookie it came with, flash and all."""
+    session.commit()
+    login(client, "main-supervisor")
+    client.get("/desk")  # takes the log-in's own messages, if any
+    clock.advance(seconds=59)
+    assert "Set-Cookie" not in client.get("/desk/fragment").headers
+    clock.advance(seconds=1)
+    assert "Set-Cookie" in client.get("/desk/fragment").headers  # a minute on: marked seen
+
+
+def test_a_flash_taken_by_a_page_is_not_set_again_by_a_read_beside_it(app, client, room, session):
+    """The desk's part read while the page after an action loads carries the cookie from before
+    the page took its message: its answer must not set that message again (it showed twice)."""
+    session.commit()
+    login(client, "main-supervisor")
+    client.get("/desk")
+    with client.session_transaction() as cookie:
+        cookie["_flashes"] = [("ok", "Put Ann Lee on 1 list.")]
+    beside = _copy(app, client)  # the part's read, sent with the cookie before the page's answer
+    assert "Put Ann Lee on 1 list." in client.get("/desk").get_data(as_text=True)
+    read = beside.get("/desk/fragment")
+    assert "Set-Cookie" not in read.headers
+    assert "Put Ann Lee on 1 list." not in client.get("/desk").get_data(as_text=True)
+
+
 def test_lifetime_ends_a_busy_session(client, room, session, clock):
     session.commit()
     login(client, "main-supervisor")
