@@ -141,8 +141,8 @@ JOIN_REFUSED = "Too many tries to join a list from this address"
 join_limits = _throttle(limiter.shared_limit(
     _per_address_joins, "join", methods=["POST"], error_message=JOIN_REFUSED))
 # a page that shows its own refusal, in its own words and language, with what was typed (the
-# phone page's join form): given the whole minutes to wait
-PAGES: dict[str, Callable[[int], str]] = {}
+# phone page's join form): given the whole minutes to wait; None: the JSON-or-page refusal
+PAGES: dict[str, Callable[[int], str | None]] = {}
 
 
 def _wait() -> int:
@@ -157,9 +157,11 @@ def _throttled(err: RateLimitExceeded) -> Response | tuple[str, int]:
     minutes = _wait()
     message = f"{err.description}: try again in {minutes} minute{'s' if minutes > 1 else ''}."
     if err.description == JOIN_REFUSED:
-        if request.endpoint in PAGES and not wants_json():
+        own = None if wants_json() else PAGES.get(request.endpoint or "")
+        page = own(minutes) if own is not None else None
+        if page is not None:
             security_event("throttled", status=429, reason=message)
-            return PAGES[request.endpoint](minutes), 429
+            return page, 429
         return refusal(message, "R12", 429)
     if login and not wants_json():
         security_event("throttled", status=429, username=_login_username(), reason=message)

@@ -146,18 +146,22 @@ def _refused(room: Room, err: RoomopsError | ValidationError, typed: dict[str, A
     return make_response(_join_page(room, message, rule, typed), status)
 
 
-def _refusing_room() -> Room:
-    """The room of a phone page refused before its view ran (throttled, CSRF), in the page's
-    language."""
-    room = _room(request.view_args["slug"] if request.view_args else "")
-    use_language(room)
+def _refusing_room() -> Room | None:
+    """The room of a phone page refused before its view ran (throttled, CSRF), its language
+    chosen; None for no room (the framework's refusal then)."""
+    slug = request.view_args.get("slug") if request.view_args else None
+    room = db().scalar(select(Room).where(Room.slug == slug))
+    if room is not None:
+        use_language(room)
     return room
 
 
-def _throttled_join(minutes: int) -> str:
+def _throttled_join(minutes: int) -> str | None:
     """R12: the join form refused by the per-address limit, in the page's language, with what
     was typed."""
     room = _refusing_room()
+    if room is None:
+        return None
     message = ngettext("Too many tries to join a list from this address: try again in "
                        "%(num)s minute.", "Too many tries to join a list from this address: "
                        "try again in %(num)s minutes.", minutes)
@@ -171,13 +175,15 @@ PAGES["board.join"] = _throttled_join
 EXPIRED = N_("This page was open too long, so nothing was done: please try again.")
 
 
-def _expired_join() -> Response:
+def _expired_join() -> Response | None:
     room = _refusing_room()
-    return _private(make_response(_join_page(room, tr(EXPIRED), None, _typed()), 400))
+    return None if room is None else _private(make_response(
+        _join_page(room, tr(EXPIRED), None, _typed()), 400))
 
 
-def _expired_leave() -> Response:
-    return _me_page(_refusing_room(), tr(EXPIRED), None, 400)
+def _expired_leave() -> Response | None:
+    room = _refusing_room()
+    return None if room is None else _me_page(room, tr(EXPIRED), None, 400)
 
 
 CSRF_PAGES.update({"board.join": _expired_join, "board.leave": _expired_leave})

@@ -21,7 +21,7 @@ from roomops.web.money import room_money
 EVENTS = {401: "access.refused", 403: "access.refused", 429: "throttled"}
 # pages that answer a failed CSRF check themselves, by endpoint, in their own words and language
 # (the phone pages: the form again, with a fresh token); the others get the plain 400
-CSRF_PAGES: dict[str, Callable[[], Response]] = {}
+CSRF_PAGES: dict[str, Callable[[], Response | None]] = {}
 
 
 def wants_json() -> bool:
@@ -96,4 +96,5 @@ def install(app: Flask) -> None:
                if current_user.is_authenticated else {})
         security_event("csrf.failed", status=400, reason=err.description, **who)
         page = CSRF_PAGES.get(request.endpoint or "")
-        return page() if page is not None and not wants_json() else _http(err)
+        answer = page() if page is not None and not wants_json() else None
+        return answer if answer is not None else _http(err)

@@ -207,10 +207,13 @@ def test_issue21_leaving_without_the_csrf_token_says_so_in_italian(guarded, game
     assert "Questa pagina è rimasta aperta troppo a lungo" in text(resp)
 
 
-def test_staff_forms_keep_the_plain_csrf_refusal(guarded, game):
+def test_staff_forms_and_unknown_rooms_keep_the_plain_csrf_refusal(guarded, game):
     resp = guarded.post("/login", data={"username": "x", "password": "y"},
                         headers={"Accept-Language": "de"})
     assert resp.status_code == 400 and "The CSRF token is missing." in resp.text
+    for path in ("/board/nowhere/join", "/board/nowhere/me/entries/1/leave"):
+        nowhere = guarded.post(path, data={"first_name": "Ann"})
+        assert nowhere.status_code == 400 and "The CSRF token is missing." in nowhere.text
 
 
 def test_issue21_the_room_chooser_follows_the_browser(client, room, session, now):

@@ -218,6 +218,8 @@ def test_issue21_the_join_limit_answers_in_the_pages_language(limited, games):
     italian = other_phone.post("/board/main/join", data=form(g1), environ_base=where,
                                headers={"Accept-Language": "it"})
     assert "riprova tra 60 minuti" in html.unescape(italian.text)
+    nowhere = client.post("/board/nowhere/join", data=form(g1), environ_base=where)
+    assert nowhere.status_code == 429 and "Too many tries" in nowhere.text  # no room: plain
 
 
 # ---- the JSON API (R12, R16, R61) ----------------------------------------------------------
