@@ -140,25 +140,28 @@ JOIN_REFUSED = "Too many tries to join a list from this address"
 # R12: joining lists from the phone page (the page and the API), every attempt counted per address
 join_limits = _throttle(limiter.shared_limit(
     _per_address_joins, "join", methods=["POST"], error_message=JOIN_REFUSED))
-# a page that shows its own refusal, with what was typed (the phone page's join form)
-PAGES: dict[str, Callable[[str], str]] = {}
+# a page that shows its own refusal, in its own words and language, with what was typed (the
+# phone page's join form): given the whole minutes to wait; None: the JSON-or-page refusal
+PAGES: dict[str, Callable[[int], str | None]] = {}
 
 
-def _wait() -> str:
-    """How long until the limit that was hit lets one more through."""
+def _wait() -> int:
+    """Whole minutes until the limit that was hit lets one more through."""
     hit = limiter.current_limit
     seconds = hit.reset_at - time.time() if hit is not None else 60
-    minutes = max(1, round(seconds / 60))  # the storage keeps whole seconds: 900.4 s is "15"
-    return f"{minutes} minute{'s' if minutes > 1 else ''}"
+    return max(1, round(seconds / 60))  # the storage keeps whole seconds: 900.4 s is "15"
 
 
 def _throttled(err: RateLimitExceeded) -> Response | tuple[str, int]:
     login = request.endpoint == LOGIN
-    message = f"{err.description}: try again in {_wait()}."
+    minutes = _wait()
+    message = f"{err.description}: try again in {minutes} minute{'s' if minutes > 1 else ''}."
     if err.description == JOIN_REFUSED:
-        if request.endpoint in PAGES and not wants_json():
+        own = None if wants_json() else PAGES.get(request.endpoint or "")
+        page = own(minutes) if own is not None else None
+        if page is not None:
             security_event("throttled", status=429, reason=message)
-            return PAGES[request.endpoint](message), 429
+            return page, 429
         return refusal(message, "R12", 429)
     if login and not wants_json():
         security_event("throttled", status=429, username=_login_username(), reason=message)

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import abort, current_app, make_response, redirect, render_template, request, url_for
+from flask_babel import ngettext
 from pydantic import ValidationError
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -39,7 +40,7 @@ from roomops.schemas import PhoneJoin
 from roomops.security_log import security_event
 from roomops.waits.model import minutes_text
 from roomops.waits.services import WaitsCache, estimate_for_entry
-from roomops.web.errors import describe
+from roomops.web.errors import CSRF_PAGES, describe
 from roomops.web.language import tr, use_language
 from roomops.web.public import public_url
 from roomops.web.uow import db, now, run_as
@@ -113,14 +114,14 @@ def _typed() -> dict[str, Any]:
 def join(slug: str) -> Response:
     """R12: the join form; joined, the phone keeps its link and opens its entries."""
     room = _room(slug)
-    use_language(room)
+    lang = use_language(room)
     if request.method == "GET":
         return _private(make_response(_join_page(room)))
     typed = _typed()
     try:
         body = PhoneJoin.model_validate(typed)
         joined = run_as(phone_page(room.id), remote.join_from_phone, **body.model_dump(),
-                        token=request.cookies.get(cookie_name(room)))
+                        token=request.cookies.get(cookie_name(room)), language=lang)
     except (RoomopsError, ValidationError) as err:
         return _private(_refused(room, err, typed))
     resp = redirect(url_for("board.me", slug=room.slug), code=303)
@@ -145,14 +146,47 @@ def _refused(room: Room, err: RoomopsError | ValidationError, typed: dict[str, A
     return make_response(_join_page(room, message, rule, typed), status)
 
 
-def _throttled_join(message: str) -> str:
-    """R12: the join form refused by the per-address limit, with what was typed."""
-    room = _room(request.view_args["slug"] if request.view_args else "")
-    use_language(room)
+def _refusing_room() -> Room | None:
+    """The room of a phone page refused before its view ran (throttled, CSRF), its language
+    chosen; None for no room (the framework's refusal then)."""
+    slug = request.view_args.get("slug") if request.view_args else None
+    room = db().scalar(select(Room).where(Room.slug == slug))
+    if room is not None:
+        use_language(room)
+    return room
+
+
+def _throttled_join(minutes: int) -> str | None:
+    """R12: the join form refused by the per-address limit, in the page's language, with what
+    was typed."""
+    room = _refusing_room()
+    if room is None:
+        return None
+    message = ngettext("Too many tries to join a list from this address: try again in "
+                       "%(num)s minute.", "Too many tries to join a list from this address: "
+                       "try again in %(num)s minutes.", minutes)
     return _join_page(room, message, "R12", _typed())
 
 
 PAGES["board.join"] = _throttled_join
+# a form sent without its CSRF token, or with one run out (a page left open past the token's
+# hour, cookies lost): the phone's form again, in its language, with what was typed and a fresh
+# token; nothing was done
+EXPIRED = N_("This page was open too long, so nothing was done: please try again.")
+
+
+def _expired_join() -> Response | None:
+    room = _refusing_room()
+    return None if room is None else _private(make_response(
+        _join_page(room, tr(EXPIRED), None, _typed()), 400))
+
+
+def _expired_leave() -> Response | None:
+    room = _refusing_room()
+    return None if room is None else _me_page(room, tr(EXPIRED), None, 400)
+
+
+CSRF_PAGES.update({"board.join": _expired_join, "board.leave": _expired_leave})
 
 
 @bp.get("/board/<slug>/me")

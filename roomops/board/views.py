@@ -163,6 +163,7 @@ def index() -> Response:
         abort(404)
     if len(rooms) == 1:
         return _page(rooms[0])
+    use_language(None)  # the player's choice, else the browser's (issue 21)
     resp = make_response(render_template("board/rooms.html", rooms=[(r.name, r.slug) for r in rooms]))
     return _stamp(resp, now())
 

@@ -1,6 +1,6 @@
 """The outbox, in the floor's transaction (docs/messages.md): a text queued for every offer made
-(R20), written with the offer, and cancelled when the offer ends before it went out (R21, R22).
-Sending is ``roomops.messages.sending``, after the commit."""
+(R20), worded in the player's language and written with the offer, and cancelled when the offer
+ends before it went out (R21, R22). Sending is ``roomops.messages.sending``, after the commit."""
 
 from __future__ import annotations
 
@@ -19,18 +19,23 @@ from roomops.messages.courier import Courier, courier_of
 from roomops.messages.models import OutboxMessage
 from roomops.messages.rules import BAD_NUMBER, NO_NUMBER, NO_PROVIDER, OfferText
 from roomops.messages.sending import send_now
+from roomops.remote.models import PlayerLink
 from roomops.rooms.models import Player, Room
 from roomops.rooms.twins import phone_key, region_of
 from roomops.seating.models import SeatHold
+from roomops.words import translator
 
 log = logging.getLogger("roomops.messages")
 
 
 _OFFERS = select(SeatHold.id, SeatHold.room_id, SeatHold.player_id, SeatHold.seat_no,
                  SeatHold.deadline, Table.name.label("table_name"), Game.variant,
-                 Game.small_blind, Game.big_blind, Game.ante, Player.phone, ListEntry.source).join(
+                 Game.small_blind, Game.big_blind, Game.ante, Player.phone, ListEntry.source,
+                 PlayerLink.language).join(
     Table, Table.id == SeatHold.table_id).join(Game, Game.id == Table.game_id).join(
-    Player, Player.id == SeatHold.player_id).outerjoin(ListEntry, ListEntry.id == SeatHold.entry_id)
+    Player, Player.id == SeatHold.player_id).outerjoin(
+    ListEntry, ListEntry.id == SeatHold.entry_id).outerjoin(
+    PlayerLink, PlayerLink.id == ListEntry.link_id)
 
 
 def queue_offer_texts(session: Session, now: datetime, offer_ids: Sequence[int]) -> None:
@@ -57,9 +62,13 @@ def _after(session: Session, courier: Courier, now: datetime, queued: list[int],
 
 
 def _message(row: Any, room: Room, courier: Courier, now: datetime) -> dict[str, Any]:
+    """The row of one offer's text, worded once, here: a retry sends the same ``body``. Its
+    language: the phone page's when the player joined this list from the phone (their link's,
+    R12), else the room's default (issue 21)."""
     game = f"{row.variant} {room.money.stakes(row.small_blind, row.big_blind, row.ante)}"
     body = OfferText(room.name, game, row.table_name, row.seat_no, row.deadline, room.timezone,
-                     courier.board_link(room.slug, row.source == "remote")).body()
+                     courier.board_link(room.slug, row.source == "remote")).body(
+        translator(row.language or room.language))
     number = phone_key(row.phone, region_of(room.locale))
     reason = (NO_NUMBER if number is None else BAD_NUMBER if not number.startswith("+")
               else None if courier.provider.configured else NO_PROVIDER)

@@ -8,6 +8,8 @@ from datetime import datetime, timedelta
 from typing import Literal
 from zoneinfo import ZoneInfo
 
+from roomops.words import Translate, english
+
 Channel = Literal["sms"]
 # queued: waiting to be sent (now, or at next_attempt_at after a failure); sending: claimed by one
 # sender until lease_until; sent: the provider took it; delivered / failed: the provider's last
@@ -58,12 +60,14 @@ class OfferText:
     timezone: str
     link: str = ""
 
-    def body(self) -> str:
-        """Short enough for two SMS segments; the claim-by time in the room's own clock."""
+    def body(self, tr: Translate = english) -> str:
+        """Short enough for two SMS segments; the claim-by time in the room's own clock; the
+        words in the player's language (``tr``, roomops.words), the room's names as written."""
         by = self.deadline.astimezone(ZoneInfo(self.timezone))
-        text = (f"{self.room}: your seat is ready. {self.game}, table {self.table}, seat "
-                f"{self.seat_no}. Claim it at the desk by {by:%H:%M}, or it goes to the next "
-                f"player.")
+        text = tr("{room}: your seat is ready. {game}, table {table}, seat {seat}. Claim it at "
+                  "the desk by {time}, or it goes to the next player.").format(
+            room=self.room, game=self.game, table=self.table, seat=self.seat_no,
+            time=f"{by:%H:%M}")
         return f"{text} {self.link}" if self.link else text
 
 

@@ -7,7 +7,9 @@ from datetime import datetime
 from sqlalchemy import CheckConstraint, ForeignKey, Index, String, Text, text
 from sqlalchemy.orm import Mapped, mapped_column
 
+from roomops.checks import one_of
 from roomops.db import Base, UTCDateTime
+from roomops.rooms.languages import Language
 
 _BLOCKING = text("lifted_at IS NULL")
 
@@ -18,12 +20,18 @@ class PlayerLink(Base):
     cookie. A link sees and leaves only its own entries (``list_entries.link_id``)."""
 
     __tablename__ = "player_links"
+    __table_args__ = (
+        CheckConstraint(f"language IS NULL OR {one_of('language', Language)}", name="language"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"), index=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    # issue 21: the phone page's language at the link's latest join, which its player's texts are
+    # written in (docs/messages.md); None: not known (the API's joins), the room's default
+    language: Mapped[Language | None] = mapped_column(String(2))
 
 
 class BlockedPhone(Base):

@@ -22,6 +22,7 @@ from roomops.lists.models import ListEntry
 from roomops.lists.services import join_remote
 from roomops.remote import rules
 from roomops.remote.models import BlockedPhone, PlayerLink
+from roomops.rooms.languages import Language
 from roomops.rooms.models import Player, Room
 from roomops.rooms.twins import phone_key, region_of
 from roomops.words import N_
@@ -57,12 +58,13 @@ def blocked(session: Session, room_id: int, phone: str) -> BlockedPhone | None:
 @command
 def join_from_phone(session: Session, actor: Actor, now: datetime, *, game_ids: list[int],
                     first_name: str, last_name: str, phone: str,
-                    token: str | None = None) -> Joined:
+                    token: str | None = None, language: Language | None = None) -> Joined:
     """R12: a player puts themselves on one or more games' waiting lists from the phone page,
     where the room takes remote entries: a number the desk blocked is refused, one entry per
     number and game, at most the room's cap per number; the player is the room's known player
     of that number (R10) or a new one; each entry checks in at the desk within the room's
-    minutes. ``token``: the phone's personal link, reused when it is this player's."""
+    minutes. ``token``: the phone's personal link, reused when it is this player's;
+    ``language``: the page's, which the player's texts are then written in (R20, issue 21)."""
     actor.require("remote")
     lock_room(session, actor.room_id)  # the number's entries are counted, then added
     room = session.get_one(Room, actor.room_id)
@@ -77,6 +79,8 @@ def join_from_phone(session: Session, actor: Actor, now: datetime, *, game_ids: 
     _require_room_for(session, room, number, games)
     player = _player(session, actor, now, room, number, first_name, last_name)
     link, new = _link(session, actor, now, player, token)
+    if language is not None:  # the phone's latest choice (the API names none)
+        link.language = language
     who = player_link(room.id, link.id)
     entries = [join_remote(session, who, now, locked_game(session, g.id), player.id, link.id,
                            number) for g in games]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from flask import Flask, g, jsonify, render_template, request
 from flask_login import current_user
@@ -19,6 +19,9 @@ from roomops.web.money import room_money
 
 # the security log's event for a refusal, by status: someone kept out, someone slowed down
 EVENTS = {401: "access.refused", 403: "access.refused", 429: "throttled"}
+# pages that answer a failed CSRF check themselves, by endpoint, in their own words and language
+# (the phone pages: the form again, with a fresh token); the others get the plain 400
+CSRF_PAGES: dict[str, Callable[[], Response | None]] = {}
 
 
 def wants_json() -> bool:
@@ -92,4 +95,6 @@ def install(app: Flask) -> None:
         who = ({"staff_id": current_user.id, "room_id": current_user.room_id}
                if current_user.is_authenticated else {})
         security_event("csrf.failed", status=400, reason=err.description, **who)
-        return _http(err)
+        page = CSRF_PAGES.get(request.endpoint or "")
+        answer = page() if page is not None and not wants_json() else None
+        return answer if answer is not None else _http(err)

@@ -10,7 +10,6 @@ screen's language never changes under it."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from flask import Flask, g, request, url_for
@@ -22,14 +21,14 @@ from roomops.rooms.languages import DEFAULT, LANGUAGES, Language, supported
 from roomops.rooms.languages import choose as choose_language
 from roomops.rooms.models import Room
 from roomops.runtime import ext
+from roomops.words import CATALOGS
 
 COOKIE = "roomops-lang"
 COOKIE_DAYS = 365
-TRANSLATIONS = Path(__file__).resolve().parents[2] / "translations"
 
 
 def install(app: Flask) -> None:
-    app.config["BABEL_TRANSLATION_DIRECTORIES"] = str(TRANSLATIONS)
+    app.config["BABEL_TRANSLATION_DIRECTORIES"] = str(CATALOGS)
     Babel(app, locale_selector=lambda: g.get("language", DEFAULT))
     app.after_request(_remember)
     app.add_template_global(language_links)
@@ -59,12 +58,14 @@ def _use(lang: Language) -> Language:
     return lang
 
 
-def use_language(room: Room) -> Language:
-    """A player page's language, which its templates and ``gettext`` then use."""
+def use_language(room: Room | None) -> Language:
+    """A player page's language, which its templates and ``gettext`` then use; a page of no
+    one room (the chooser at ``/board``) falls back to English."""
     asked = _asked()
     g.remember_language = asked
     return _use(choose_language(asked or request.cookies.get(COOKIE),
-                                request.headers.get("Accept-Language"), room.language))
+                                request.headers.get("Accept-Language"),
+                                room.language if room is not None else DEFAULT))
 
 
 def fragment_language() -> Language:

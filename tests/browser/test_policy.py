@@ -1,5 +1,6 @@
 """Issue 20 in a real browser: a supervisor sets each of the settings rooms differ on (R12, R13,
-R17, R24, R27) on the policy screen, in words beside their rule ids, saves, and reads them back.
+R17, R24, R27) on the policy screen, in words beside their rule ids, with the players' pages'
+language and the phone page's own entries (issue 21), saves, and reads them back.
 The screenshot is docs/screenshots/policy.png (docs/desk.md) with ROOMOPS_SCREENSHOTS set."""
 
 from __future__ import annotations
@@ -17,6 +18,9 @@ def test_policy_screen_sets_the_settings_rooms_differ_on(live, page):
     for rule in ("R12", "R13", "R17", "R24", "R27"):
         expect(section).to_contain_text(rule)
     section.get_by_label("call-ins are taken").uncheck()
+    page.get_by_label("Players' board and phone pages in").select_option(label="Italiano")
+    section.get_by_label("players may join waiting lists themselves").check()
+    section.locator("input[name=remote_entry_cap]").fill("2")
     section.locator("input[name=lockup_minutes]").fill("15")
     section.locator("select[name=break_expiry]").select_option(
         label="the seat is lost only when someone is waiting for it")
@@ -25,9 +29,13 @@ def test_policy_screen_sets_the_settings_rooms_differ_on(live, page):
     section.locator("input[name=return_tolerance]").fill("10%")
     page.get_by_role("button", name="Save policy").click()
     expect(page.locator(".flash.ok")).to_contain_text("break expiry")
-    for words in ("call ins", "lockup minutes", "must move when", "return tolerance"):
+    for words in ("call ins", "lockup minutes", "must move when", "return tolerance", "language",
+                  "remote entries", "remote entry cap"):
         expect(page.locator(".flash.ok")).to_contain_text(words)
     expect(section.get_by_label("call-ins are taken")).not_to_be_checked()
+    expect(page.locator("select[name=language] option:checked")).to_have_text("Italiano")
+    expect(section.get_by_label("players may join waiting lists themselves")).to_be_checked()
+    expect(section.locator("input[name=remote_entry_cap]")).to_have_value("2")
     expect(section.locator("input[name=lockup_minutes]")).to_have_value("15")
     expect(section.locator("select[name=must_move_when] option:checked")).to_have_text(
         "moves when the big blind reaches them")

@@ -1,18 +1,24 @@
 """Issue 21 over HTTP: the board and the phone pages in English, German and Italian, chosen by
 ?lang= (then a cookie), the browser's Accept-Language, or the room's default; refusals in the
 page's language; the games fragment cached and tagged per language; staff screens English; the
-room's default set by the policy page, the API and the console."""
+room's default set by the policy page, the API and the console; the join limit's and the CSRF
+check's refusals on the phone pages, and the room chooser, in the player's language."""
 
 from __future__ import annotations
 
 import html
+import re
 
 import pytest
 from sqlalchemy import select
 
 from roomops.board.views import CACHE
+from roomops.config import Settings
+from roomops.factory import create_app
+from roomops.lists.models import ListEntry
 from roomops.rooms.models import Room
 from roomops.rooms.services import update_policy
+from tests.factories import Room_
 from tests.services.helpers import full_game
 
 PHONE = "07700 900123"
@@ -160,3 +166,64 @@ def test_issue21_create_room_with_its_language(app, session):
     assert out.exit_code == 0, out.output
     assert session.scalar(select(Room.language).where(Room.slug == "roma")) == "it"
     assert runner.invoke(args=["create-room", "paris", "Paris", "--language", "fr"]).exit_code == 2
+
+
+@pytest.fixture()
+def guarded(db_url, engine, sessions, clock):
+    """The app as deployed: CSRF checked on every form (the other tests turn it off)."""
+    application = create_app(Settings(database_url=db_url, scheduler="off", secret_key="test",
+                                      testing=True), clock=clock, engine=engine)
+    application.extensions["roomops"].sessions = sessions
+    application.extensions["roomops"].read_sessions = sessions
+    return application.test_client()
+
+
+def _token(page: str) -> str:
+    found = re.search(r'name="csrf_token" value="([^"]+)"', page)
+    assert found is not None
+    return found.group(1)
+
+
+def test_issue21_a_join_form_without_its_csrf_token_comes_back_in_german(guarded, game, session,
+                                                                         security_log):
+    """The token ran out (a page left open) or never came: nothing is done, the form comes back
+    in the page's language with what was typed and a fresh token, which then goes through."""
+    typed = {"game_id": [str(game.id)], "first_name": "Ann", "phone": PHONE}
+    resp = guarded.post("/board/main/join", data=typed, headers={"Accept-Language": "de"})
+    page = text(resp)
+    assert resp.status_code == 400 and '<html lang="de">' in page
+    assert ("Diese Seite war zu lange offen, deshalb ist nichts geschehen: bitte versuchen Sie es "
+            "noch einmal.") in page
+    assert 'value="Ann"' in page and resp.headers["Cache-Control"] == "no-store"
+    assert session.scalar(select(ListEntry.id)) is None
+    assert security_log.named("csrf.failed")
+    again = guarded.post("/board/main/join", data={**typed, "csrf_token": _token(page)})
+    assert again.status_code == 303
+
+
+def test_issue21_leaving_without_the_csrf_token_says_so_in_italian(guarded, game):
+    resp = guarded.post("/board/main/me/entries/1/leave", headers={"Accept-Language": "it"})
+    assert resp.status_code == 400
+    assert "Questa pagina è rimasta aperta troppo a lungo" in text(resp)
+
+
+def test_staff_forms_and_unknown_rooms_keep_the_plain_csrf_refusal(guarded, game):
+    resp = guarded.post("/login", data={"username": "x", "password": "y"},
+                        headers={"Accept-Language": "de"})
+    assert resp.status_code == 400 and "The CSRF token is missing." in resp.text
+    for path in ("/board/nowhere/join", "/board/nowhere/me/entries/1/leave"):
+        nowhere = guarded.post(path, data={"first_name": "Ann"})
+        assert nowhere.status_code == 400 and "The CSRF token is missing." in nowhere.text
+
+
+def test_issue21_the_room_chooser_follows_the_browser(client, room, session, now):
+    Room_(session, now, slug="roma")
+    session.commit()
+    english = text(client.get("/board"))
+    assert '<html lang="en">' in english and "<h1>Card rooms</h1>" in english
+    german = client.get("/board", headers={"Accept-Language": "de-CH, en;q=0.5"})
+    assert "<h1>Cardrooms</h1>" in text(german) and 'href="/board/roma"' in text(german)
+    assert "Accept-Language" in german.headers["Vary"]
+    italian = text(client.get("/board?lang=it"))
+    assert '<html lang="it">' in italian and "Poker room · giochi e liste" in italian
+    assert "<h1>Poker room</h1>" in text(client.get("/board"))  # the choice is remembered

@@ -202,6 +202,26 @@ def test_r12_joins_are_throttled_per_address(limited, games, security_log):
     assert other.status_code == 303
 
 
+def test_issue21_the_join_limit_answers_in_the_pages_language(limited, games):
+    g1, _ = games
+    client = limited.test_client()
+    where = {"REMOTE_ADDR": "10.0.0.6"}
+    for _ in range(2):
+        client.post("/board/main/join", data=form(g1, phone="12"), environ_base=where)
+    german = client.post("/board/main/join?lang=de", data=form(g1, first="Eva"), environ_base=where)
+    text = html.unescape(german.text)
+    assert german.status_code == 429 and '<html lang="de">' in text
+    assert ("Zu viele Versuche, sich von dieser Adresse auf eine Liste zu setzen: bitte versuchen "
+            "Sie es in 60 Minuten noch einmal.") in text
+    assert "(R12)" in text and 'value="Eva"' in text
+    other_phone = limited.test_client()  # the same address, no language remembered
+    italian = other_phone.post("/board/main/join", data=form(g1), environ_base=where,
+                               headers={"Accept-Language": "it"})
+    assert "riprova tra 60 minuti" in html.unescape(italian.text)
+    nowhere = client.post("/board/nowhere/join", data=form(g1), environ_base=where)
+    assert nowhere.status_code == 429 and "Too many tries" in nowhere.text  # no room: plain
+
+
 # ---- the JSON API (R12, R16, R61) ----------------------------------------------------------
 
 

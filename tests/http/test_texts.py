@@ -140,3 +140,27 @@ def test_r12_r20_a_player_who_joined_from_the_phone_is_texted_their_own_page(
     assert client.post(f"/desk/seats/{hold.id}/leave", data={"leave_amount": "100"}).status_code == 303
     (msg,) = messages(session)
     assert msg.body.endswith(f"{PUBLIC}/board/main/me")
+
+
+def test_issue21_a_german_phone_joiner_is_texted_in_german(client, room, session, now, twilio):
+    """The join page was German (the phone's Accept-Language): Twilio is given the German
+    text; the desk's own screens stay English."""
+    update_policy(session, room.sup, now, remote_entries=True)
+    game, _table = full_game(room, session, now, free=0)
+    session.commit()
+    joined = client.post("/board/main/join", headers={"Accept-Language": "de-DE,de;q=0.9"},
+                         data={"game_id": [str(game.id)], "first_name": "Ann", "last_name": "",
+                               "phone": PHONE})
+    assert joined.status_code == 303, joined.text
+    login(client, "main-supervisor")
+    entry = session.scalar(select(ListEntry).where(ListEntry.source == "remote"))
+    assert client.post(f"/desk/entries/{entry.id}/checkin").status_code == 303
+    hold = session.scalars(select(SeatHold).where(SeatHold.kind == "seated")).first()
+    assert client.post(f"/desk/seats/{hold.id}/leave", data={"leave_amount": "100"}).status_code == 303
+    (msg,) = messages(session)
+    (seen,) = twilio.requests
+    assert seen.form["Body"] == msg.body
+    assert msg.body == ("Room main: Ihr Platz ist frei. NL Hold'em 1/2, Tisch 1, Platz 1. Melden "
+                        "Sie sich bis 20:10 Uhr am Desk, sonst geht er an den nächsten Spieler. "
+                        f"{PUBLIC}/board/main/me")
+    assert "text sent" in client.get("/desk/fragment").text

@@ -17,6 +17,8 @@ from roomops.messages.rules import (
     retry_delay,
 )
 from roomops.messages.twilio_sms import callback_url, error_text
+from roomops.rooms.languages import LANGUAGES
+from roomops.words import translator
 
 NOW = datetime(2026, 11, 21, 20, 0, tzinfo=UTC)
 
@@ -47,6 +49,22 @@ def test_r20_the_text_names_room_game_table_seat_and_the_local_claim_time():
     # the room's clock, not UTC: 20:10 UTC is 21:10 in Rome in November
     assert "by 21:10" in OfferText("R", "G", "1", 1, NOW + timedelta(minutes=10), "Europe/Rome").body()
     assert len(text) <= 306  # two SMS segments
+
+
+def test_issue21_the_text_in_the_players_language_the_rooms_names_as_written():
+    offer = OfferText("Sala Roma", "NL Hold'em €1/€2", "7", 3, NOW + timedelta(minutes=10),
+                      "Europe/Rome", "https://poker.example/board/roma/me")
+    assert offer.body(translator("de")) == (
+        "Sala Roma: Ihr Platz ist frei. NL Hold'em €1/€2, Tisch 7, Platz 3. Melden Sie sich bis "
+        "21:10 Uhr am Desk, sonst geht er an den nächsten Spieler. "
+        "https://poker.example/board/roma/me")
+    assert offer.body(translator("it")).startswith(
+        "Sala Roma: il tuo posto è pronto. NL Hold'em €1/€2, tavolo 7, posto 3. Prendilo al desk "
+        "entro le 21:10")
+    assert offer.body(translator("en")) == offer.body()
+    for lang in LANGUAGES:  # two SMS segments, even with a long room name and address
+        long = OfferText("R" * 40, "G" * 30, "12", 10, NOW, "UTC", "https://" + "x" * 50)
+        assert len(long.body(translator(lang))) <= 306
 
 
 @pytest.mark.parametrize(("state", "error", "label"), [

@@ -1,4 +1,5 @@
-"""A provider the tests control, and a game with one seat about to be offered (R20)."""
+"""A provider the tests control, and a game with one seat about to be offered (R20), to a player
+the desk put on its list or one who joined from the phone (R12)."""
 
 from __future__ import annotations
 
@@ -9,10 +10,14 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from roomops.actors import phone_page
 from roomops.lists import services as lists
 from roomops.messages.models import OutboxMessage
 from roomops.messages.providers import Accepted, SendFailed
-from roomops.rooms.services import add_player
+from roomops.remote import services as remote
+from roomops.rooms.services import add_player, update_policy
+from roomops.seating import seats
+from roomops.seating.models import SeatHold
 from tests.factories import Room_
 from tests.services.helpers import full_game
 
@@ -55,3 +60,19 @@ def join(room: Room_, session: Session, now: datetime, game, player) -> None:
 def messages(session: Session) -> list[OutboxMessage]:
     session.expire_all()
     return list(session.scalars(select(OutboxMessage).order_by(OutboxMessage.id)))
+
+
+def offered_from_the_phone(room: Room_, session: Session, now: datetime,
+                           language: str | None) -> int:
+    """A player joins from the phone page in ``language`` (R12), checks in and is offered the
+    seat that opens (R20); returns their player id."""
+    update_policy(session, room.sup, now, remote_entries=True)
+    _game, table = full_game(room, session, now, free=0)
+    joined = remote.join_from_phone(session, phone_page(room.room.id), now, game_ids=[_game.id],
+                                    first_name="Ann", last_name="", phone=PHONE,
+                                    language=language)
+    lists.check_in(session, room.sup, now, joined.entries[0].id)
+    seat = session.scalars(select(SeatHold).where(SeatHold.table_id == table.id,
+                                                  SeatHold.ended_at.is_(None))).first()
+    seats.leave(session, room.sup, now, seat.id, 10000)
+    return joined.link.player_id

@@ -18,12 +18,19 @@ from roomops.messages.courier import Courier
 from roomops.messages.models import OutboxMessage
 from roomops.messages.providers import LogOnly, SendFailed
 from roomops.messages.rules import LEASE, MAX_ATTEMPTS, NO_NUMBER, NO_PROVIDER
-from roomops.rooms.services import add_player
+from roomops.rooms.services import add_player, update_policy
 from roomops.seating import offers, seats
 from roomops.seating.snapshot import load
 from tests.factories import Room_
 from tests.services.helpers import live_offer
-from tests.services.outbox_helpers import PHONE, FakeSms, join, messages, texted_player
+from tests.services.outbox_helpers import (
+    PHONE,
+    FakeSms,
+    join,
+    messages,
+    offered_from_the_phone,
+    texted_player,
+)
 
 S = timedelta(seconds=1)
 
@@ -243,3 +250,40 @@ def test_r20_the_desk_snapshot_shows_the_text_beside_the_offer(room, session, no
     assert (seat.hold.text_state, seat.hold.text_error) == ("sent", None)
     (entry,) = snap.games[0].waiting
     assert entry.offer.text_state == "sent"
+
+
+# ---- the player's language (issue 21) ---------------------------------------------------------
+
+GERMAN = ("Room main: Ihr Platz ist frei. NL Hold'em 1/2, Tisch 1, Platz {seat}. Melden Sie sich "
+          "bis 20:10 Uhr am Desk, sonst geht er an den nächsten Spieler. "
+          "https://poker.example/board/main")
+
+
+def test_issue21_a_phone_joiner_is_texted_in_the_language_of_their_join(room, session, now):
+    """R12/R20: the phone page was German when Ann joined: her text is German, and a retry
+    sends the very words the first try did (the body is written once, with the offer)."""
+    sms = FakeSms(TRANSIENT)
+    ann = offered_from_the_phone(room, session, now, "de")
+    (msg,) = messages(session)
+    assert msg.body == GERMAN.format(seat=live_offer(session, ann).seat_no)
+    assert sending.send_due(session, sms, at_(now)) == 0  # Twilio down: tried again later
+    assert sending.send_due(session, sms, at_(messages(session)[0].next_attempt_at)) == 1
+    assert sms.sent == [(PHONE, msg.body, msg.id)]
+
+
+def test_issue21_a_phone_joiner_the_api_let_in_gets_the_rooms_language(room, session, now):
+    """The API names no language: the room's default (English here)."""
+    offered_from_the_phone(room, session, now, None)
+    (msg,) = messages(session)
+    assert msg.body.startswith("Room main: your seat is ready. NL Hold'em 1/2, table 1, seat ")
+
+
+def test_issue21_a_desk_entry_is_texted_in_the_rooms_language(room, session, now):
+    """A player the desk put on the list has told us no language: the room's default."""
+    update_policy(session, room.sup, now, language="it")
+    game, ann = texted_player(room, session, now)
+    join(room, session, now, game, ann)
+    (msg,) = messages(session)
+    assert msg.body == ("Room main: il tuo posto è pronto. NL Hold'em 1/2, tavolo 1, posto 9. "
+                        "Prendilo al desk entro le 20:10, altrimenti passa al giocatore "
+                        "successivo. https://poker.example/board/main")

@@ -34,10 +34,10 @@ def remote_room(room, session, now):
     return room
 
 
-def join(room, session, now, games, phone=PHONE, first="Ann", token=None):
+def join(room, session, now, games, phone=PHONE, first="Ann", token=None, language=None):
     return remote.join_from_phone(session, phone_page(room.room.id), now,
                                   game_ids=[g.id for g in games], first_name=first,
-                                  last_name="", phone=phone, token=token)
+                                  last_name="", phone=phone, token=token, language=language)
 
 
 def test_r12_remote_entries_are_off_by_default(room, session, now):
@@ -94,6 +94,31 @@ def test_r12_the_database_holds_one_active_remote_entry_per_number_and_game(remo
     session.add(ListEntry(room_id=remote_room.room.id, player_id=other.id, kind="waiting",
                           game_id=game.id, source="remote", joined_at=now, queue_at=now,
                           status="active", link_id=joined.link.id, remote_phone=E164))
+    with pytest.raises(IntegrityError):
+        session.flush()
+
+
+def test_issue21_the_link_keeps_the_language_of_the_phones_latest_join(remote_room, session, now):
+    """The player's texts follow the phone page's language (docs/messages.md): a phone joining
+    several games keeps one link, whose language is the page's at its latest join; a join that
+    names none (the API's) leaves it as it was."""
+    g1, _ = full_game(remote_room, session, now, free=0)
+    g2, _ = full_game(remote_room, session, now, free=0, name="2", variant="PL Omaha")
+    g3, _ = full_game(remote_room, session, now, free=0, name="3", variant="Stud")
+    first = join(remote_room, session, now, [g1], language="de")
+    assert first.link.language == "de"
+    again = join(remote_room, session, now, [g2], token=first.token, language="it")
+    assert again.link.id == first.link.id and again.link.language == "it"
+    join(remote_room, session, now, [g3], token=first.token)
+    session.expire_all()
+    assert session.get_one(PlayerLink, first.link.id).language == "it"
+
+
+def test_issue21_the_database_takes_only_a_supported_language(remote_room, session, now):
+    game, _ = full_game(remote_room, session, now, free=0)
+    link = join(remote_room, session, now, [game]).link
+    assert link.language is None  # named by no one: the room's default
+    link.language = "fr"
     with pytest.raises(IntegrityError):
         session.flush()
 
