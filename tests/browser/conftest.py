@@ -119,7 +119,8 @@ def log_in(page: Page, live: Live, username: str = "main-supervisor") -> None:
     page.goto(f"{live.url}/login")
     page.fill("input[name=username]", username)
     page.fill("input[name=password]", PASSWORD)
-    page.click("button[type=submit]")
+    with page.expect_navigation():  # the next page loaded, its scripts run (a click before would be lost)
+        page.click("button[type=submit]")
 
 
 def full_table(room: Room_, session: Session, now: datetime, *waiting: str
