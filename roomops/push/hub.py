@@ -10,12 +10,11 @@ embedded streams (threads) and the push server (asyncio)."""
 
 from __future__ import annotations
 
-import asyncio
-import queue
 import threading
 from collections import deque
 from dataclasses import dataclass, field
 
+from roomops.push.inbox import AsyncInbox, ThreadInbox
 from roomops.push.messages import Message, Update
 from roomops.rooms.languages import DEFAULT
 
@@ -39,6 +38,8 @@ class _Room:
 class _Subscription:
     """One open screen of a room; ``_offer`` is called by the publisher and never blocks."""
 
+    inbox: ThreadInbox[Message] | AsyncInbox[Message]
+
     def __init__(self, hub: Hub, room_id: int, lang: str = DEFAULT) -> None:
         self.hub, self.room_id, self.lang, self.behind = hub, room_id, lang, False
 
@@ -47,22 +48,16 @@ class _Subscription:
         return self.room_id, self.lang
 
     def _offer(self, message: Message) -> None:
-        if not self._put(message):
+        if not self.inbox.put(message):
             self.behind = True
 
-    def _put(self, message: Message) -> bool:
-        raise NotImplementedError
-
     def _catch_up(self) -> Message | None:
-        """The full state, once, for a screen marked behind (its queue emptied first)."""
+        """The full state, once, for a screen marked behind (its inbox emptied first)."""
         if not self.behind:
             return None
-        self._clear()
+        self.inbox.clear()
         self.behind = False
         return self.hub.full(self.room_id, self.lang)
-
-    def _clear(self) -> None:
-        raise NotImplementedError
 
     def close(self) -> None:
         self.hub.unsubscribe(self)
@@ -73,27 +68,11 @@ class Subscription(_Subscription):
 
     def __init__(self, hub: Hub, room_id: int, lang: str = DEFAULT, size: int = QUEUE) -> None:
         super().__init__(hub, room_id, lang)
-        self._queue: queue.Queue[Message] = queue.Queue(size)
-
-    def _put(self, message: Message) -> bool:
-        try:
-            self._queue.put_nowait(message)
-        except queue.Full:
-            return False
-        return True
-
-    def _clear(self) -> None:
-        while not self._queue.empty():
-            self._queue.get_nowait()
+        self.inbox: ThreadInbox[Message] = ThreadInbox(size)
 
     def next(self, timeout: float) -> Message | None:
         """The next message, or None after ``timeout`` seconds of nothing (time for a keep-alive)."""
-        if (full := self._catch_up()) is not None:
-            return full
-        try:
-            return self._queue.get(timeout=timeout)
-        except queue.Empty:
-            return self._catch_up()
+        return self._catch_up() or self.inbox.get(timeout) or self._catch_up()
 
 
 class AsyncSubscription(_Subscription):
@@ -101,27 +80,10 @@ class AsyncSubscription(_Subscription):
 
     def __init__(self, hub: Hub, room_id: int, lang: str = DEFAULT, size: int = QUEUE) -> None:
         super().__init__(hub, room_id, lang)
-        self._queue: asyncio.Queue[Message] = asyncio.Queue(size)
-
-    def _put(self, message: Message) -> bool:
-        try:
-            self._queue.put_nowait(message)
-        except asyncio.QueueFull:
-            return False
-        return True
-
-    def _clear(self) -> None:
-        while not self._queue.empty():
-            self._queue.get_nowait()
+        self.inbox: AsyncInbox[Message] = AsyncInbox(size)
 
     async def next(self, timeout: float) -> Message | None:
-        if (full := self._catch_up()) is not None:
-            return full
-        try:
-            async with asyncio.timeout(timeout):  # no task of its own, as wait_for would make
-                return await self._queue.get()
-        except TimeoutError:
-            return self._catch_up()
+        return self._catch_up() or await self.inbox.get(timeout) or self._catch_up()
 
 
 class Hub:

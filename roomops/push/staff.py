@@ -15,8 +15,6 @@ reconnects with the fresh token of its part's last answer (``X-Staff-Events``)."
 
 from __future__ import annotations
 
-import asyncio
-import queue
 import threading
 from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
@@ -32,6 +30,7 @@ from roomops.audit.service import WRITTEN
 from roomops.ledger.models import TransitSlip
 from roomops.lists.models import ListEntry
 from roomops.messages.sending import texts_changed
+from roomops.push.inbox import AsyncInbox, ThreadInbox
 from roomops.push.notices import Notice, Row, needs, row_of, scope
 from roomops.rooms.models import Room
 from roomops.runtime import ext
@@ -47,80 +46,45 @@ KEEPALIVE = b": keep-alive\n\n"  # a comment: no event, keeps proxies from closi
 class Screen:
     """One open staff screen: its room and the keys it is told of; offered notices never block."""
 
-    def __init__(self, room_id: int, keys: Iterable[str], size: int = QUEUE) -> None:
-        self.room_id, self.keys, self.size, self.behind = room_id, frozenset(keys), size, False
+    inbox: ThreadInbox[bytes] | AsyncInbox[bytes]
+
+    def __init__(self, room_id: int, keys: Iterable[str]) -> None:
+        self.room_id, self.keys, self.behind = room_id, frozenset(keys), False
 
     def offer(self, sse: bytes) -> None:
-        if not self._put(sse):
+        if not self.inbox.put(sse):
             self.behind = True
-
-    def _put(self, sse: bytes) -> bool:
-        raise NotImplementedError
 
     def caught_up(self) -> bytes | None:
         """"Everything", once, for a screen that fell behind (what it missed is dropped)."""
         if not self.behind:
             return None
         self.behind = False
-        self._clear()
+        self.inbox.clear()
         return EVERYTHING
-
-    def _clear(self) -> None:
-        raise NotImplementedError
 
 
 class ThreadScreen(Screen):
     """Served by a server thread (the app's own streams)."""
 
     def __init__(self, room_id: int, keys: Iterable[str], size: int = QUEUE) -> None:
-        super().__init__(room_id, keys, size)
-        self._queue: queue.Queue[bytes] = queue.Queue(size)
-
-    def _put(self, sse: bytes) -> bool:
-        try:
-            self._queue.put_nowait(sse)
-        except queue.Full:
-            return False
-        return True
-
-    def _clear(self) -> None:
-        while not self._queue.empty():
-            self._queue.get_nowait()
+        super().__init__(room_id, keys)
+        self.inbox: ThreadInbox[bytes] = ThreadInbox(size)
 
     def next(self, timeout: float) -> bytes | None:
         """The next notice, or None after ``timeout`` seconds of none (time for a keep-alive)."""
-        try:
-            return self.caught_up() or self._queue.get(timeout=timeout)
-        except queue.Empty:
-            return self.caught_up()
+        return self.caught_up() or self.inbox.get(timeout) or self.caught_up()
 
 
 class AsyncScreen(Screen):
     """Served by the push server's event loop (notices are offered from that loop)."""
 
     def __init__(self, room_id: int, keys: Iterable[str], size: int = QUEUE) -> None:
-        super().__init__(room_id, keys, size)
-        self._queue: asyncio.Queue[bytes] = asyncio.Queue(size)
-
-    def _put(self, sse: bytes) -> bool:
-        try:
-            self._queue.put_nowait(sse)
-        except asyncio.QueueFull:
-            return False
-        return True
-
-    def _clear(self) -> None:
-        while not self._queue.empty():
-            self._queue.get_nowait()
+        super().__init__(room_id, keys)
+        self.inbox: AsyncInbox[bytes] = AsyncInbox(size)
 
     async def next(self, timeout: float) -> bytes | None:
-        if (missed := self.caught_up()) is not None:
-            return missed
-        try:
-            async with asyncio.timeout(timeout):
-                return await self._queue.get()
-        except TimeoutError:
-            return self.caught_up()
+        return self.caught_up() or await self.inbox.get(timeout) or self.caught_up()
 
 
 S = TypeVar("S", bound=Screen)

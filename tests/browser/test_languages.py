@@ -10,27 +10,17 @@ import re
 
 from playwright.sync_api import expect
 
-from roomops.rooms.services import update_policy
 from roomops.seating import seats
 from tests.browser.conftest import SHOTS, log_in
+from tests.browser.test_phone import phone_table
 from tests.browser.test_push import desk_adds, room_with_a_game
 from tests.factories import as_staff
 
 PHONE = {"width": 390, "height": 844}
 
 
-def _one_table(room, session, now):
-    """A full NL Hold'em table; the room takes entries from phones (R12)."""
-    update_policy(session, room.sup, now, remote_entries=True)
-    game = room.game(now)
-    table = room.table(now, game, "1")
-    return [seats.seat_directly(session, room.sup, now, table_id=table.id, seat_no=i,
-                                player_id=p.id, buy_in=20000).id
-            for i, p in enumerate(room.players(now, 9, "S"), start=1)]
-
-
 def test_issue21_a_german_phone_joins_and_follows_its_entry_in_german(live, browser, page):
-    holds = live.build(_one_table)
+    holds = live.build(phone_table)
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, locale="de-DE")
     blocked: list[str] = []
     context.on("console", lambda msg: blocked.append(msg.text)

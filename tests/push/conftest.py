@@ -1,14 +1,17 @@
-"""The push tests' Redis: each test its own keys and channels under a prefix of its own, removed
-after it; a test that needs Redis is skipped only when none answers."""
+"""The push tests' Redis (each test its own keys and channels under a prefix of its own, removed
+after it; a test that needs Redis is skipped only when none answers) and the app's own push with
+a game published (``push``), with ``events`` to read a stream's board events."""
 
 from __future__ import annotations
 
+import json
 import uuid
 
 import pytest
 import redis
 
 from roomops.push.brokers import Keys
+from roomops.push.embedded import KEY
 
 REDIS = "redis://127.0.0.1:6379/0"
 
@@ -25,3 +28,26 @@ def keys():
     for key in client.scan_iter(f"{found.prefix}:*"):
         client.delete(key)
     client.close()
+
+
+@pytest.fixture()
+def push(app, room, session, now):
+    game = room.game(now)
+    room.table(now, game, "7")
+    session.commit()
+    found = app.extensions[KEY]
+    assert not found.autostart  # under the test client the test publishes, by hand
+    with app.app_context():
+        found.publisher.publish_changes()
+    found.game = game
+    return found
+
+
+def events(chunks):
+    """The board events among the stream's chunks, as (id, data)."""
+    out = []
+    for chunk in chunks:
+        lines = chunk.decode().splitlines()
+        if lines and lines[0].startswith("id: "):
+            out.append((int(lines[0][4:]), json.loads(lines[2].removeprefix("data: "))))
+    return out

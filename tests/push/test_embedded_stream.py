@@ -4,34 +4,7 @@ missed (Last-Event-ID), and the app serves no more streams than it is set to (50
 
 from __future__ import annotations
 
-import json
-
-import pytest
-
-from roomops.push.embedded import KEY
-
-
-@pytest.fixture()
-def push(app, room, session, now):
-    game = room.game(now)
-    room.table(now, game, "7")
-    session.commit()
-    found = app.extensions[KEY]
-    assert not found.autostart  # under the test client the test publishes, by hand
-    with app.app_context():
-        found.publisher.publish_changes()
-    found.game = game
-    return found
-
-
-def events(chunks):
-    """The board events among the stream's chunks, as (id, data)."""
-    out = []
-    for chunk in chunks:
-        lines = chunk.decode().splitlines()
-        if lines and lines[0].startswith("id: "):
-            out.append((int(lines[0][4:]), json.loads(lines[2].removeprefix("data: "))))
-    return out
+from tests.push.conftest import events
 
 
 def test_the_board_page_offers_its_stream_after_the_message_it_was_drawn_after(client, push, room):

@@ -5,40 +5,15 @@ English games."""
 
 from __future__ import annotations
 
-import json
-
 import aiohttp
-import pytest
 
 from roomops.floor.unit import unit
 from roomops.lists import services as lists
 from roomops.push.brokers import Keys, RedisBroker
-from roomops.push.embedded import KEY
 from roomops.push.hub import Hub, Subscription
 from roomops.push.messages import Update, parse
-from tests.push.conftest import REDIS
+from tests.push.conftest import REDIS, events
 from tests.push.test_push_server import in_own_loop, next_event, serve
-
-
-@pytest.fixture()
-def push(app, room, session, now):
-    game = room.game(now)
-    room.table(now, game, "7")
-    session.commit()
-    found = app.extensions[KEY]
-    with app.app_context():
-        found.publisher.publish_changes()
-    found.game = game
-    return found
-
-
-def board_events(chunks):
-    out = []
-    for chunk in chunks:
-        lines = chunk.decode().splitlines()
-        if lines and lines[0].startswith("id: "):
-            out.append(json.loads(lines[2].removeprefix("data: ")))
-    return out
 
 
 def join(app, session, room, now, game, first):
@@ -60,16 +35,16 @@ def test_issue21_a_german_page_offers_the_german_stream_which_sends_german_games
     de_stream, en_stream = iter(german.response), iter(english.response)
     next(de_stream), next(en_stream)  # retry:
     key = f"g{push.game.id}"
-    (de_whole,) = board_events([next(de_stream)])
-    (en_whole,) = board_events([next(en_stream)])
+    ((_, de_whole),) = events([next(de_stream)])
+    ((_, en_whole),) = events([next(en_stream)])
     assert "Warteliste" in de_whole["games"][key] and "Waiting list" in en_whole["games"][key]
     next(de_stream), next(en_stream)  # the server's clock
 
     join(app, session, room, now, push.game, "Ann")
     with app.app_context():
         assert push.publisher.publish_changes() == 2  # the room, once per language read
-    (de_change,) = board_events([next(de_stream)])
-    (en_change,) = board_events([next(en_stream)])
+    ((_, de_change),) = events([next(de_stream)])
+    ((_, en_change),) = events([next(en_stream)])
     assert "Ann P." in de_change["games"][key] and "Niemand wartet." not in de_change["games"][key]
     assert "Warteliste" in de_change["games"][key] and "Waiting list" not in de_change["games"][key]
     assert "Waiting list" in en_change["games"][key] and "Warteliste" not in en_change["games"][key]
