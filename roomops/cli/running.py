@@ -13,7 +13,7 @@ from roomops.cli.common import command_unit, log_to_console
 from roomops.config import Settings
 from roomops.rooms.languages import DEFAULT, LANGUAGES
 from roomops.rooms.services import create_room
-from roomops.runtime import ext
+from roomops.runtime import ext, favour_waiting_threads
 
 
 @click.command("create-room", help="Create a card room (R1). SLUG is its short name in URLs.")
@@ -75,6 +75,7 @@ def serve_cmd(host: str, port: int, threads: int) -> None:
     # full garbage collections that come every few hundred requests leave it alone and take
     # ~0.5 ms instead of ~40 ms in the middle of some request (docs/benchmarks.md).
     gc.freeze()
+    favour_waiting_threads()  # its threads: a desk action beside a board being drawn
     # the board's own streams each hold a thread: on top of those answering requests
     waitress.serve(app, host=host, port=port, threads=threads + held_threads(app),
                    **server_options(ext().settings))

@@ -24,6 +24,7 @@ from roomops.board.views import STREAMS
 from roomops.clock import Clock
 from roomops.push.brokers import Keys, LocalBroker, RedisBroker
 from roomops.push.hub import Hub, Subscription
+from roomops.push.inflight import InFlight
 from roomops.push.messages import KEEPALIVE_SECONDS, RETRY, last_seen
 from roomops.push.messages import clock as server_clock
 from roomops.push.publisher import Publisher
@@ -88,8 +89,12 @@ def install(app: Flask) -> None:
     # with a broker, the screens are the push server's, whose languages no web process sees:
     # every language is drawn (once each); embedded, those the app's pages asked for
     languages = LANGUAGES if settings.push_broker else (DEFAULT,)
-    app.extensions[KEY] = Push(hub, Publisher(app, broker, languages), not settings.push_broker,
-                               settings.push_streams, autostart=not settings.testing)
+    inflight = InFlight()
+    # Flask's documented way to add WSGI middleware (its stub types the attribute as the method)
+    app.wsgi_app = inflight.counted(app.wsgi_app)  # type: ignore[method-assign,assignment]
+    app.extensions[KEY] = Push(hub, Publisher(app, broker, languages, inflight),
+                               not settings.push_broker, settings.push_streams,
+                               autostart=not settings.testing)
     if not event.contains(Session, "after_commit", _committed):
         event.listen(Session, "after_commit", _committed)
     app.register_blueprint(bp)

@@ -10,7 +10,8 @@ every ``TICK`` seconds: a call or a break runs out with no commit, and the sweep
 (the header's "times may be late"), and a change committed by another process is its own
 publisher's to send. A process's first pass sends each room whole (a broker's state is then
 complete); the publisher's work happens off the request's thread, a moment after the commit
-(``SETTLE``), so the desk never waits for it.
+(``SETTLE``), and a game at a time, each when the process answers no request
+(``roomops.push.inflight``): the desk does not wait for it.
 
 Each game is drawn once per language its screens read (issue 21; at most once per supported
 language, never per screen), and sent on the room's channel in that language."""
@@ -34,9 +35,11 @@ from roomops.board.rows import RowsCache, read_room
 from roomops.board.views import CACHE, ROWS, WAITS
 from roomops.push.brokers import Broker
 from roomops.push.hub import Channel
+from roomops.push.inflight import InFlight, Patience
 from roomops.push.messages import Update
+from roomops.rooms.languages import DEFAULT
 from roomops.rooms.models import Room
-from roomops.runtime import ext
+from roomops.runtime import ext, favour_waiting_threads
 from roomops.web.health import scheduler_state
 
 log = logging.getLogger("roomops.push")
@@ -54,8 +57,10 @@ class _Sent:
 
 
 class Publisher:
-    def __init__(self, app: Flask, broker: Broker, languages: Iterable[str]) -> None:
+    def __init__(self, app: Flask, broker: Broker, languages: Iterable[str],
+                 inflight: InFlight | None = None) -> None:
         self.app, self.broker = app, broker
+        self.inflight = inflight or InFlight()  # the process's requests, answered first
         self.languages = tuple(languages)  # drawn on each pass (``want`` adds one)
         self._sent: dict[Channel, _Sent] = {}
         self._wake = threading.Event()
@@ -88,6 +93,7 @@ class Publisher:
                     self.publish_changes()
                 else:
                     self._wake.set()
+                favour_waiting_threads()  # the drawing beside the requests
                 self._thread = threading.Thread(target=self._run, name="roomops-push", daemon=True)
                 self._thread.start()
 
@@ -115,35 +121,42 @@ class Publisher:
 
     def publish_changes(self) -> int:
         """One pass over every room; returns how many updates it sent."""
+        patience = Patience(self.inflight)
         with self.app.app_context():
             session = ext(self.app).read_sessions()
             try:
                 for send in self.before:
+                    patience.wait()
                     try:
                         send(session)
                     except Exception:  # never the board's pass: the staff screens' safety poll covers
                         log.exception("telling the staff screens failed")
                         session.rollback()
-                return sum(self._room(session, room) for room in list(session.scalars(select(Room))))
+                return sum(self._room(session, room, patience)
+                           for room in list(session.scalars(select(Room))))
             finally:
                 session.close()
 
-    def _room(self, session: Session, room: Room) -> int:
+    def _room(self, session: Session, room: Room, patience: Patience) -> int:
         """The room read once, sent in each language drawn."""
+        patience.wait()
         at = ext(self.app).clock.now()
         late = scheduler_state(session, at).stale
         known: RowsCache = self.app.extensions[ROWS]
         games = list(read_room(session, room.id, known))
         history = self.app.extensions[WAITS].history(session, room.id, at)
-        sent = 0
-        for lang in self.languages:
-            keys = {f"g{rows[0][0]}": game_key(rows, room.id, room.display_name, room.timezone,
-                                               room.money, at, history, lang) for rows in games}
-            sent += self._language(room, lang, late, keys, at)
-        return sent
+        # each game's key worked out once (its wait among it), then named in each language
+        first: dict[str, GameKey] = {}
+        for rows in games:
+            patience.wait()
+            first[f"g{rows[0][0]}"] = game_key(rows, room.id, room.display_name, room.timezone,
+                                               room.money, at, history, DEFAULT)
+        return sum(self._language(room, lang, late, {k: key._replace(language=lang)
+                                                     for k, key in first.items()}, at, patience)
+                   for lang in self.languages)
 
     def _language(self, room: Room, lang: str, late: bool, keys: dict[str, GameKey],
-                  at: datetime) -> int:
+                  at: datetime, patience: Patience) -> int:
         now_ms = countdown.to_ms(at)
         cache: FragmentCache = self.app.extensions[CACHE]
         order = tuple(keys)
@@ -153,8 +166,10 @@ class Publisher:
         if before is not None and not changed and not gone and order == before.order \
                 and late == before.late:
             return 0
-        games: dict[str, str | None] = {k: game_html(keys[k], cache).at(now_ms) for k in changed}
-        games.update(dict.fromkeys(gone))
+        games: dict[str, str | None] = dict.fromkeys(gone)
+        for k in changed:
+            patience.wait()
+            games[k] = game_html(keys[k], cache).at(now_ms)
         self.broker.send(Update(room.id, now_ms, order, games, late, full=before is None,
                                 lang=lang), room.slug)
         self._sent[room.id, lang] = _Sent(keys, order, late)

@@ -12,6 +12,7 @@ from roomops.floor.unit import unit
 from roomops.games import services as games
 from roomops.lists import services as lists
 from roomops.push.embedded import KEY
+from roomops.push.inflight import InFlight
 from roomops.push.messages import Update
 from roomops.rooms.services import add_player
 
@@ -119,3 +120,36 @@ def test_a_game_closed_leaves_the_order_and_is_sent_as_gone(app, pushed, two_gam
     assert publisher.publish_changes() == 1
     (change,) = pushed.take()
     assert change.order == (f"g{low.id}",) and change.games == {f"g{high.id}": None}
+
+
+class AlwaysAnswering(InFlight):
+    """A desk that never pauses: each wait the publisher makes for it is written in ``log``."""
+
+    def __init__(self, log: list[str]) -> None:
+        super().__init__()
+        self.log = log
+
+    def busy(self) -> bool:
+        return True
+
+    def wait_for_none(self, timeout: float) -> bool:
+        self.log.append("wait")
+        return False
+
+
+def test_the_publisher_lets_the_requests_go_first_before_each_game_it_works_out_or_draws(
+        app, pushed, two_games, room, session, now):
+    """Issue 21: the desk does not pay for the screens (roomops.push.inflight)."""
+    low, _high = two_games
+    publisher = app.extensions[KEY].publisher
+    publisher.publish_changes()
+    log: list[str] = []
+    publisher.inflight = AlwaysAnswering(log)
+    publisher.broker = type("Logged", (), {"send": lambda self, update, slug: log.append("send")})()
+    with unit(session, room.sup, now) as uow:
+        uow.run(games.open_table, game_id=low.id, name="3")
+        uow.commit()
+    assert publisher.publish_changes() == 1
+    # the staff screens' notices, the room, each of its two games' keys and the one game drawn,
+    # each after a wait; then the update sent
+    assert log == ["wait"] * (len(publisher.before) + 1 + 2 + 1) + ["send"]
