@@ -4,6 +4,7 @@ frozen clock the test advances, driven by Playwright in Debian's Chromium (/usr/
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
 import threading
 from collections.abc import Iterator
@@ -93,12 +94,14 @@ def live(tmp_path: Path) -> Iterator[Live]:
         server = make_server("127.0.0.1", 0, app, threaded=True)
         thread = threading.Thread(target=server.serve_forever, daemon=True)
         thread.start()
+        switching = sys.getswitchinterval()  # a publisher that starts shortens it (roomops.runtime)
         try:
             yield Live(app, f"http://127.0.0.1:{server.server_port}", clock)
         finally:
             app.extensions["roomops.push"].publisher.stop()  # the board's pushes (roomops.push)
             server.shutdown()
             app.extensions["roomops"].engine.dispose()
+            sys.setswitchinterval(switching)  # the process's, for the tests after
 
 
 @pytest.fixture()

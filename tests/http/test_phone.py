@@ -285,3 +285,13 @@ def test_r20_a_seat_offered_shows_on_the_personal_page_with_its_claim_countdown(
     text = html.unescape(client.get("/board/main/me").text)
     assert f"Seat offered: table 1 seat {hold.seat_no}, claim within" in text
     assert "Checked in" in text and "You were called to table 1 seat" in text
+
+
+def test_every_kind_of_page_names_the_rooms_icon_and_it_is_served(client, games, session):
+    """Browsers show it in the tab (and ask for no /favicon.ico, which would be a 404)."""
+    icon = '<link rel="icon" type="image/svg+xml" href="/static/favicon.svg">'
+    joined(client, *games)
+    for path in ("/login", "/board", "/board/main", "/board/main/join", "/board/main/me"):
+        assert icon in client.get(path).text, path
+    served = client.get("/static/favicon.svg")
+    assert served.status_code == 200 and served.mimetype == "image/svg+xml"
