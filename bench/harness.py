@@ -192,7 +192,10 @@ class Bench:
     def __init__(self, url: str, spec: roomgen.RoomSpec, label: str) -> None:
         self.spec = spec
         self.clock = FrozenClock(roomgen.NOW)
-        settings = Settings(database_url=url, scheduler="off", secret_key="bench")
+        # No pushed screens (push_streams=0): the board's page would start the app's publisher,
+        # whose passes after each change would be timed and counted with the requests here;
+        # what drawing beside the desk costs is bench/push.py's to measure.
+        settings = Settings(database_url=url, scheduler="off", secret_key="bench", push_streams=0)
         self.app: Flask = create_app(settings, clock=self.clock)
         # The floor: a route doing nothing, served by the same app, hooks and server as the rest,
         # needing the right the desk's reads need (R61's route matrix checks it like theirs)

@@ -38,6 +38,12 @@ _OFFERS = select(SeatHold.id, SeatHold.room_id, SeatHold.player_id, SeatHold.sea
     PlayerLink, PlayerLink.id == ListEntry.link_id)
 
 
+# A plain INSERT on the session's connection, one executemany for all of them: through the ORM's
+# bulk INSERT, rows whose None values differ went one statement a row (a sweep's thousand offers:
+# a thousand statements, docs/benchmarks.md). Nothing reads the rows back.
+_INSERT = insert(OutboxMessage)
+
+
 def queue_offer_texts(session: Session, now: datetime, offer_ids: Sequence[int]) -> None:
     """R20: one text per offer, in the offer's transaction (one read, one INSERT for all of
     them); those with a number and a provider are sent once the transaction has committed."""
@@ -46,8 +52,9 @@ def queue_offer_texts(session: Session, now: datetime, offer_ids: Sequence[int])
     if not rows:
         return
     rooms = {r: session.get_one(Room, r) for r in {row.room_id for row in rows}}
-    values = [_message(row, rooms[row.room_id], courier, now) for row in rows]
-    session.execute(insert(OutboxMessage), values)
+    games: dict[tuple[Any, ...], str] = {}  # each game's name and stakes worded once a call
+    values = [_message(row, rooms[row.room_id], courier, now, games) for row in rows]
+    session.connection().execute(_INSERT, values)
     queued = [v["hold_id"] for v in values if v["state"] == "queued"]
     unsent = [(v["hold_id"], v["last_error"]) for v in values if v["state"] == "not_sent"]
     after_commit(session, lambda: _after(session, courier, now, queued, unsent))
@@ -61,12 +68,15 @@ def _after(session: Session, courier: Courier, now: datetime, queued: list[int],
         send_now(session, courier.provider, courier.clock or (lambda: now), queued)
 
 
-def _message(row: Any, room: Room, courier: Courier, now: datetime) -> dict[str, Any]:
+def _message(row: Any, room: Room, courier: Courier, now: datetime,
+             games: dict[tuple[Any, ...], str]) -> dict[str, Any]:
     """The row of one offer's text, worded once, here: a retry sends the same ``body``. Its
     language: the phone page's when the player joined this list from the phone (their link's,
     R12), else the room's default (issue 21)."""
-    game = f"{row.variant} {room.money.stakes(row.small_blind, row.big_blind, row.ante)}"
-    body = OfferText(room.name, game, row.table_name, row.seat_no, row.deadline, room.timezone,
+    key = (row.room_id, row.variant, row.small_blind, row.big_blind, row.ante)
+    if key not in games:  # a sweep offers a game's seats together: Babel once, not once a seat
+        games[key] = f"{row.variant} {room.money.stakes(row.small_blind, row.big_blind, row.ante)}"
+    body = OfferText(room.name, games[key], row.table_name, row.seat_no, row.deadline, room.timezone,
                      courier.board_link(room.slug, row.source == "remote")).body(
         translator(row.language or room.language))
     number = phone_key(row.phone, region_of(room.locale))
