@@ -9,6 +9,7 @@
   var skew = parseInt(body.dataset.serverNow, 10) - Date.now();
   var watch = (body.dataset.watch || "").split(" ").filter(Boolean);
   var timer = null, audio = null, mode = "poll";
+  var alerted = {};  /* the offers this page has shown: each buzzes once, however many reads see it */
   /* The page's words in its language (data-t-*, issue 21), English where a page has none. */
   var TIME_UP = body.dataset.tUp || "time is up", READY = (body.dataset.tReady || "Your seat is ready") + " · ";
 
@@ -49,7 +50,6 @@
   }
 
   function refresh() {
-    var before = calls();
     fetch(window.location.pathname, {credentials: "same-origin", cache: "no-store"})
       .then(function (resp) {
         var at = parseInt(resp.headers.get("X-Server-Now"), 10);
@@ -70,8 +70,9 @@
             if (open[d.closest("[data-entry-id]").dataset.entryId]) { d.open = true; }
           });
           watch = (doc.body.dataset.watch || "").split(" ").filter(Boolean);
-          var now = calls();
-          if (Object.keys(now).some(function (k) { return !before[k]; })) alertCall();
+          var fresh = Object.keys(calls()).filter(function (k) { return !alerted[k]; });
+          fresh.forEach(function (k) { alerted[k] = true; });
+          if (fresh.length) alertCall();
           tick();
         }
       })
@@ -118,6 +119,7 @@
     });
   }
 
+  alerted = calls();  /* those it was drawn with are no news */
   tick();
   setInterval(tick, 1000);
   if (body.dataset.eventsUrl && window.EventSource && watch.length) push(body.dataset.eventsUrl);

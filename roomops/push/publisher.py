@@ -104,8 +104,10 @@ class Publisher:
     def stop(self) -> None:
         self._stop.set()
         self._wake.set()
-        if self._thread is not None:
-            self._thread.join(5)
+        with self._start_lock:  # a start under way has started its thread by the time it lets go
+            thread = self._thread
+        if thread is not None:
+            thread.join(5)
 
     def _run(self) -> None:
         while not self._stop.is_set():
