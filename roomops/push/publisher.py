@@ -35,7 +35,7 @@ from roomops.board.rows import RowsCache, read_room
 from roomops.board.views import CACHE, ROWS, WAITS
 from roomops.push.brokers import Broker
 from roomops.push.hub import Channel
-from roomops.push.inflight import InFlight, Patience
+from roomops.push.inflight import PATIENCE, InFlight, Patience
 from roomops.push.messages import Update
 from roomops.rooms.languages import DEFAULT
 from roomops.rooms.models import Room
@@ -89,8 +89,8 @@ class Publisher:
         (a page about to be drawn then starts its stream after that pass)."""
         with self._start_lock:
             if self._thread is None:
-                if first_pass_here:
-                    self.publish_changes()
+                if first_pass_here:  # for the request asking: it waits for none (itself)
+                    self.publish_changes(waiting=0.0)
                 else:
                     self._wake.set()
                 favour_waiting_threads()  # the drawing beside the requests
@@ -121,9 +121,10 @@ class Publisher:
             except Exception:  # a screen update must never end the thread: the next pass retries
                 log.exception("publishing the board's changes failed")
 
-    def publish_changes(self) -> int:
-        """One pass over every room; returns how many updates it sent."""
-        patience = Patience(self.inflight)
+    def publish_changes(self, waiting: float = PATIENCE) -> int:
+        """One pass over every room, waiting ``waiting`` seconds at most in all for the process's
+        requests; returns how many updates it sent."""
+        patience = Patience(self.inflight, waiting)
         with self.app.app_context():
             session = ext(self.app).read_sessions()
             try:

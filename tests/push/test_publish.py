@@ -153,3 +153,19 @@ def test_the_publisher_lets_the_requests_go_first_before_each_game_it_works_out_
     # the staff screens' notices, the room, each of its two games' keys and the one game drawn,
     # each after a wait; then the update sent
     assert log == ["wait"] * (len(publisher.before) + 1 + 2 + 1) + ["send"]
+
+
+def test_the_pass_drawn_for_a_page_about_to_be_served_waits_for_no_request(app, pushed, two_games):
+    """Embedded, the first page starts the publisher with a pass on its own request's thread
+    (``start(first_pass_here=True)``): that request is one in flight, so the pass waits for none."""
+    timeouts: list[float] = []
+
+    class Recording(AlwaysAnswering):
+        def wait_for_none(self, timeout: float) -> bool:
+            timeouts.append(timeout)
+            return False
+
+    publisher = app.extensions[KEY].publisher
+    publisher.inflight = Recording([])
+    assert publisher.publish_changes(waiting=0.0) == 1
+    assert timeouts and set(timeouts) == {0.0}
