@@ -52,8 +52,8 @@ def queue_offer_texts(session: Session, now: datetime, offer_ids: Sequence[int])
     if not rows:
         return
     rooms = {r: session.get_one(Room, r) for r in {row.room_id for row in rows}}
-    games: dict[tuple[Any, ...], str] = {}  # each game's name and stakes worded once a call
-    values = [_message(row, rooms[row.room_id], courier, now, games) for row in rows]
+    words = _Words(courier)
+    values = [_message(row, rooms[row.room_id], courier, now, words) for row in rows]
     session.connection().execute(_INSERT, values)
     queued = [v["hold_id"] for v in values if v["state"] == "queued"]
     unsent = [(v["hold_id"], v["last_error"]) for v in values if v["state"] == "not_sent"]
@@ -68,16 +68,33 @@ def _after(session: Session, courier: Courier, now: datetime, queued: list[int],
         send_now(session, courier.provider, courier.clock or (lambda: now), queued)
 
 
-def _message(row: Any, room: Room, courier: Courier, now: datetime,
-             games: dict[tuple[Any, ...], str]) -> dict[str, Any]:
+class _Words:
+    """What many texts of one call share, worked out once: a sweep offers a game's seats together
+    (Babel's stakes once, not once a seat) and the room's addresses are the same for all."""
+
+    def __init__(self, courier: Courier) -> None:
+        self.courier = courier
+        self.games: dict[tuple[Any, ...], str] = {}
+        self.links: dict[tuple[str, bool], str] = {}
+
+    def game(self, row: Any, room: Room) -> str:
+        key = (row.room_id, row.variant, row.small_blind, row.big_blind, row.ante)
+        if key not in self.games:
+            self.games[key] = f"{row.variant} {room.money.stakes(row.small_blind, row.big_blind, row.ante)}"
+        return self.games[key]
+
+    def link(self, slug: str, own_page: bool) -> str:
+        if (slug, own_page) not in self.links:
+            self.links[slug, own_page] = self.courier.board_link(slug, own_page)
+        return self.links[slug, own_page]
+
+
+def _message(row: Any, room: Room, courier: Courier, now: datetime, words: _Words) -> dict[str, Any]:
     """The row of one offer's text, worded once, here: a retry sends the same ``body``. Its
     language: the phone page's when the player joined this list from the phone (their link's,
     R12), else the room's default (issue 21)."""
-    key = (row.room_id, row.variant, row.small_blind, row.big_blind, row.ante)
-    if key not in games:  # a sweep offers a game's seats together: Babel once, not once a seat
-        games[key] = f"{row.variant} {room.money.stakes(row.small_blind, row.big_blind, row.ante)}"
-    body = OfferText(room.name, games[key], row.table_name, row.seat_no, row.deadline, room.timezone,
-                     courier.board_link(room.slug, row.source == "remote")).body(
+    body = OfferText(room.name, words.game(row, room), row.table_name, row.seat_no, row.deadline,
+                     room.timezone, words.link(room.slug, row.source == "remote")).body(
         translator(row.language or room.language))
     number = phone_key(row.phone, region_of(room.locale))
     reason = (NO_NUMBER if number is None else BAD_NUMBER if not number.startswith("+")

@@ -56,6 +56,7 @@ def test_r10_r11_r21_a_walk_in_on_two_lists_and_seated_in_under_15_keys(live, pa
     expect(form.locator("input[name=table_id]")).to_be_checked()
     keys.press("Enter")
     expect(page.locator(".flash.ok")).to_contain_text("Put Nora Quinn on 2 lists")
+    page.wait_for_function("() => window.roomopsDesk")  # the reloaded desk's keys work
     seat = page.locator("#desk-live .seat[data-seat-no='9']")
     expect(seat).to_have_class(re.compile("state-offered"))
     keys.press("s")
