@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import cache, lru_cache
 from statistics import NormalDist
+from typing import NamedTuple
 from zoneinfo import ZoneInfo
 
 from roomops.words import Translate, english
@@ -251,7 +252,7 @@ def estimate(rates: Rates, ahead: int, tables: int, open_now: int, now: datetime
 
     @cache  # the three quantiles' searches ask for the same first points
     def seated_by(minutes: float) -> float:
-        needed = _needed(ahead, rates.show_at(minutes), open_now)
+        needed = _needed(ahead, round(rates.show_at(minutes), 3), open_now)
         m = mass(minutes)
         return sum(_seated_by(needed, m * f) for f in _FACTORS) / len(_FACTORS)
     low, median, high = (_quantile(seated_by, q) + sit for q, sit in zip(QUANTILES, SIT_MINUTES, strict=True))
@@ -296,14 +297,30 @@ class _Mass:
         return total
 
 
-def _needed(ahead: int, show: float, open_now: int) -> list[tuple[int, float]]:
+class _Needed(NamedTuple):
+    """Seats still to open before the player's (``_needed``), by how ``_seated_by`` weighs them:
+    the chance none is needed; (n, p) for the few counted exactly; and for the many, p with the
+    constants of Wilson-Hilferty's approximation for their n, worked out once."""
+
+    settled: float
+    exact: tuple[tuple[int, float], ...]
+    approximate: tuple[tuple[float, float, float, float], ...]  # p, n ** -1/3, 1 - 1/9n, sqrt(9n/2)
+
+
+@lru_cache(maxsize=8192)
+def _needed(ahead: int, show: float, open_now: int) -> _Needed:
     """Seats still to open before the player's, with their probabilities: one for each player
-    ahead who shows up (binomial), one for the player, less those open now; at or below 0 merged."""
+    ahead who shows up (binomial), one for the player, less those open now; at or below 0 merged.
+    Kept by its arguments (``show`` to the thousandth): the estimate asks for the same ones again
+    and again."""
     out: dict[int, float] = {}
-    for shows, p in _binomial(ahead, round(show, 3)):
+    for shows, p in _binomial(ahead, show):
         n = max(0, shows + 1 - open_now)
         out[n] = out.get(n, 0.0) + p
-    return sorted(out.items())
+    return _Needed(out.pop(0, 0.0),
+                   tuple((n, p) for n, p in sorted(out.items()) if n <= EXACT_UP_TO),
+                   tuple((p, n ** (-1 / 3), 1 - 1 / (9 * n), math.sqrt(4.5 * n))
+                         for n, p in sorted(out.items()) if n > EXACT_UP_TO))
 
 
 @lru_cache(maxsize=8192)
@@ -318,27 +335,26 @@ def _binomial(n: int, p: float) -> tuple[tuple[int, float], ...]:
     return tuple((k, q) for k, q in terms if q > 1e-9)
 
 
-def _seated_by(needed: list[tuple[int, float]], m: float) -> float:
+def _seated_by(needed: _Needed, m: float) -> float:
     """P(the seats needed have opened by the time ``m`` openings are expected): for each count
     n, the n-th event of a unit-rate Poisson process has come by ``m``; exact (one running sum of
     the Poisson terms for every n) up to ``EXACT_UP_TO``, Wilson-Hilferty's approximation above."""
     if m <= 0:
-        return sum(p for n, p in needed if n <= 0)
-    total, term, below, j = 0.0, math.exp(-m), 0.0, 0  # below: P(fewer than j events by m)
-    for n, p in needed:
-        if n <= 0:
-            total += p
-        elif n <= EXACT_UP_TO and m < 700:
+        return needed.settled
+    total = needed.settled
+    if m >= 700:  # the exact counts have all come (and exp(-m) would underflow)
+        total += sum(p for _n, p in needed.exact)
+    else:
+        term, below, j = math.exp(-m), 0.0, 0  # below: P(fewer than j events by m)
+        for n, p in needed.exact:
             while j < n:
                 below += term
                 j += 1
                 term *= m / j
             total += p * (1.0 - below if below < 1.0 else 0.0)
-        elif m >= 700 and n <= EXACT_UP_TO:
-            total += p
-        else:
-            v = 1.0 / (9 * n)
-            total += p * 0.5 * math.erfc(-((m / n) ** (1 / 3) - (1 - v)) / math.sqrt(v) / math.sqrt(2))
+    root = m ** (1 / 3)
+    for p, inv_root_n, mean, scale in needed.approximate:
+        total += p * 0.5 * math.erfc((mean - root * inv_root_n) * scale)
     return total
 
 
