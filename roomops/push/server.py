@@ -19,7 +19,7 @@ from typing import cast
 import redis.asyncio as aioredis
 from aiohttp import web
 
-from roomops.push import staff_server
+from roomops.push import draining, staff_server
 from roomops.push.brokers import Keys, stored_update
 from roomops.push.hub import AsyncSubscription, Channel, Hub
 from roomops.push.messages import KEEPALIVE_SECONDS, RETRY, clock, last_seen, parse
@@ -103,16 +103,17 @@ async def board_events(request: web.Request) -> web.StreamResponse:
     resp = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache",
                                        "X-Accel-Buffering": "no"})
     try:
-        await resp.prepare(request)
-        await resp.write(RETRY)
-        for missed in first:
-            await resp.write(missed.sse)
-        await resp.write(clock(wall_ms()))
-        while True:
-            message = await sub.next(KEEPALIVE_SECONDS)
-            await resp.write(clock(wall_ms()) if message is None else message.sse)
+        with draining.stream(request):
+            await resp.prepare(request)
+            await resp.write(RETRY)
+            for missed in first:
+                await resp.write(missed.sse)
+            await resp.write(clock(wall_ms()))
+            while True:
+                message = await sub.next(KEEPALIVE_SECONDS)
+                await resp.write(clock(wall_ms()) if message is None else message.sse)
     except (ConnectionResetError, asyncio.CancelledError):
-        pass  # the screen went away
+        pass  # the screen went away, or the server is stopping (roomops.push.draining)
     finally:
         sub.close()
     return resp
@@ -127,6 +128,7 @@ def make_app(broker_url: str, keys: Keys, secret: str = "",
     """``secret``: the app's secret key, which signs the staff streams' tokens (none: no staff
     streams here, roomops.push.staff_server)."""
     app = web.Application()
+    draining.install(app)
 
     async def lifetime(app: web.Application) -> AsyncIterator[None]:
         client = aioredis.Redis.from_url(broker_url)

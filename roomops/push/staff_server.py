@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator, Callable
 import redis.asyncio as aioredis
 from aiohttp import web
 
+from roomops.push import draining
 from roomops.push.messages import KEEPALIVE_SECONDS, RETRY
 from roomops.push.notices import parse
 from roomops.push.staff import KEEPALIVE, AsyncScreen, StaffHub, channel, read_token
@@ -32,7 +33,7 @@ async def _listen(client: aioredis.Redis, prefix: str, hub: StaffHub) -> None:
 
 def attach(app: web.Application, broker_url: str, prefix: str, secret: str,
            now_ms: Callable[[], int]) -> None:
-    """Serve the staff streams from ``app`` (the push server's)."""
+    """Serve the staff streams from ``app`` (the push server's, ``draining`` installed)."""
 
     async def lifetime(app: web.Application) -> AsyncIterator[None]:
         client = aioredis.Redis.from_url(broker_url)
@@ -53,12 +54,13 @@ def attach(app: web.Application, broker_url: str, prefix: str, secret: str,
         resp = web.StreamResponse(headers={"Content-Type": "text/event-stream",
                                            "Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
         try:
-            await resp.prepare(request)
-            await resp.write(RETRY)
-            while (left := (expires - now_ms()) / 1000) > 0:
-                await resp.write(await screen.next(min(KEEPALIVE_SECONDS, left)) or KEEPALIVE)
+            with draining.stream(request):
+                await resp.prepare(request)
+                await resp.write(RETRY)
+                while (left := (expires - now_ms()) / 1000) > 0:
+                    await resp.write(await screen.next(min(KEEPALIVE_SECONDS, left)) or KEEPALIVE)
         except (ConnectionResetError, asyncio.CancelledError):
-            pass  # the screen went away
+            pass  # the screen went away, or the server is stopping (roomops.push.draining)
         finally:
             request.app[HUB].unsubscribe(screen)
         return resp

@@ -106,6 +106,29 @@ def test_a_change_committed_in_the_web_process_reaches_the_push_servers_screens(
     in_own_loop(run)
 
 
+async def stops_at_once(runner: web.AppRunner, resp: aiohttp.ClientResponse) -> None:
+    """The server stops within 2 s while ``resp``'s screen still watches, and the stream ends (its
+    EventSource reconnects and asks for what it missed): aiohttp waited 60 s for the handler."""
+    await asyncio.wait_for(runner.cleanup(), 2)
+    await asyncio.wait_for(resp.content.read(), 2)
+    assert resp.content.at_eof()
+
+
+def test_a_push_server_that_stops_ends_its_screens_streams(published, keys):
+    """A deploy or restart of the push server (roomops.push.draining)."""
+    _game, publish, _join = published
+
+    async def run() -> None:
+        runner, base = await serve(keys)
+        await asyncio.to_thread(publish)
+        async with aiohttp.ClientSession() as http:
+            resp = await http.get(f"{base}/board/main/events")
+            await next_event(resp)
+            await stops_at_once(runner, resp)
+
+    in_own_loop(run)
+
+
 def in_own_loop(main) -> None:  # type: ignore[no-untyped-def]
     """``asyncio.run(main())`` on a thread of its own: Playwright's sync API, when browser tests ran
     first in this process, leaves an event loop running on the main thread."""

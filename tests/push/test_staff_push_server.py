@@ -20,7 +20,7 @@ from roomops.push.server import make_app
 from roomops.push.staff import RedisBroker, token
 from roomops.push.staff_streams import STAFF
 from tests.push.conftest import REDIS
-from tests.push.test_push_server import in_own_loop
+from tests.push.test_push_server import in_own_loop, stops_at_once
 from tests.services.ledger_helpers import seated_holds
 
 SECRET = "push-test-secret"
@@ -140,3 +140,20 @@ def test_with_a_broker_the_pages_and_their_parts_carry_a_token(app, client, room
     part = client.get("/desk/fragment")
     assert part.headers["X-Staff-Events"].startswith("/staff/events?t=")
     assert client.get("/desk/events").status_code == 503  # the push server's, not the app's
+
+
+def test_a_push_server_that_stops_ends_its_staff_streams(tables, keys, room):
+    """A deploy or restart of the push server (roomops.push.draining): the dealer's screen polls,
+    then reconnects."""
+    screen_keys, table_a, _holds_a, _holds_b, _away, broker = tables
+    clock = Clock()
+    signed = token(SECRET, room.room.id, screen_keys, clock.ms + 60_000)
+
+    async def run() -> None:
+        runner, base = await serve(keys, clock)
+        async with aiohttp.ClientSession() as http:
+            resp = await http.get(f"{base}/staff/events", params={"t": signed})
+            await listening(resp, broker, Notice(room.room.id, tables=frozenset({table_a})))
+            await stops_at_once(runner, resp)
+
+    in_own_loop(run)
