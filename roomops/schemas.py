@@ -6,6 +6,7 @@ Amounts are integer minor units (R52); bounds keep out-of-range numbers away fro
 
 from __future__ import annotations
 
+from functools import cache
 from itertools import pairwise
 from types import UnionType
 from typing import Annotated, Any, Literal, Union, get_args, get_origin
@@ -97,7 +98,34 @@ def _types(annotation: Any) -> set[Any]:
     return {annotation}
 
 
-class Body(BaseModel):
+@cache
+def _max_lengths(model: type[BaseModel]) -> dict[str, int]:
+    """Each text field's ``maxLength`` as the API's document gives it (the model's JSON schema)."""
+    out = {}
+    for name, prop in model.model_json_schema()["properties"].items():
+        limits = [p["maxLength"] for p in (prop, *prop.get("anyOf", ())) if "maxLength" in p]
+        if limits:
+            out[name] = limits[0]
+    return out
+
+
+class Trimmed(BaseModel):
+    """Text is stored without the spaces around it (``str_strip_whitespace``), but its length is
+    counted as sent: the document's ``maxLength`` is of what the client sends, and a 61-character
+    name that trims to 60 is refused like any other."""
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _not_too_long(cls, value: object, info: ValidationInfo) -> object:
+        limit = _max_lengths(cls).get(info.field_name or "")
+        if isinstance(value, str) and limit is not None and len(value) > limit:
+            raise PydanticCustomError("string_too_long",
+                                      "String should have at most {max_length} characters",
+                                      {"max_length": limit})
+        return value
+
+
+class Body(Trimmed):
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
 
     @field_validator("*", mode="before")
@@ -585,7 +613,7 @@ class ReturnQuery(BaseModel):
     game_id: Id
 
 
-class AuditQuery(BaseModel):
+class AuditQuery(Trimmed):
     """R60: filters of GET /api/v1/audit (query string); newest first, paged by ``before_id``."""
 
     model_config = ConfigDict(extra="ignore", str_strip_whitespace=True)

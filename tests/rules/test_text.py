@@ -9,7 +9,9 @@ import io
 from decimal import Decimal
 
 import pytest
+from pydantic import ValidationError
 
+from roomops.schemas import AuditQuery, NewPlayer
 from roomops.text import check_shown, refused_character, spreadsheet_cell, spreadsheet_rows
 
 BIDI = ["\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068", "\u2069"]
@@ -50,3 +52,15 @@ def test_amounts_stay_numbers_in_the_file():
     out = io.StringIO()
     csv.writer(out).writerows(spreadsheet_rows([["-7", Decimal("-12.50"), "-note", 3]]))
     assert out.getvalue().strip() == "'-7,-12.50,'-note,3"
+
+
+@pytest.mark.parametrize("sent", ["\n" + "A" * 60, " " + "A" * 60, "A" * 60 + "  "])
+def test_a_texts_length_is_counted_as_sent_though_it_is_stored_trimmed(sent):
+    """The API's document says at most 60 characters: 61 sent are refused even when the spaces
+    around them would trim them to 60 (found by the document's fuzzer); 60 sent are stored
+    trimmed. The audit's query string likewise."""
+    with pytest.raises(ValidationError, match="at most 60 characters"):
+        NewPlayer(first_name=sent, create_anyway=True)
+    assert NewPlayer(first_name=sent[:60]).first_name == sent[:60].strip()
+    with pytest.raises(ValidationError, match="at most 40 characters"):
+        AuditQuery(action=" " + "x" * 40)
