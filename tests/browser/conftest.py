@@ -36,13 +36,17 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
 
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Every test in this folder is a browser test (``-m "not browser"`` leaves them out): a
-    ``pytestmark`` in a conftest would mark nothing."""
+    ``pytestmark`` in a conftest would mark nothing. With ``scripts/test``'s parallel workers
+    they all run on one of them, one at a time (``xdist_group``): their seconds-long waits for a
+    screen are kept from two browsers drawing at once on a 2-core machine."""
     here = Path(__file__).parent
     for item in items:
         if here in item.path.parents:
             item.add_marker(pytest.mark.browser)
+            item.add_marker(pytest.mark.xdist_group("browser"))
 
 
 # Where the tests' screenshots go: a temporary folder, so a test run leaves the tree clean;
