@@ -114,6 +114,8 @@ class Trimmed(BaseModel):
     counted as sent: the document's ``maxLength`` is of what the client sends, and a 61-character
     name that trims to 60 is refused like any other."""
 
+    model_config = ConfigDict(str_strip_whitespace=True)  # merged into each subclass's
+
     @field_validator("*", mode="before")
     @classmethod
     def _not_too_long(cls, value: object, info: ValidationInfo) -> object:
@@ -126,7 +128,7 @@ class Trimmed(BaseModel):
 
 
 class Body(Trimmed):
-    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+    model_config = ConfigDict(extra="forbid")
 
     @field_validator("*", mode="before")
     @classmethod
@@ -616,7 +618,7 @@ class ReturnQuery(BaseModel):
 class AuditQuery(Trimmed):
     """R60: filters of GET /api/v1/audit (query string); newest first, paged by ``before_id``."""
 
-    model_config = ConfigDict(extra="ignore", str_strip_whitespace=True)
+    model_config = ConfigDict(extra="ignore")
 
     action: Annotated[str, StringConstraints(max_length=40)] | None = None
     actor: Annotated[str, StringConstraints(max_length=60)] | None = None

@@ -317,10 +317,10 @@ def _needed(ahead: int, show: float, open_now: int) -> _Needed:
     for shows, p in _binomial(ahead, show):
         n = max(0, shows + 1 - open_now)
         out[n] = out.get(n, 0.0) + p
-    return _Needed(out.pop(0, 0.0),
-                   tuple((n, p) for n, p in sorted(out.items()) if n <= EXACT_UP_TO),
+    settled, needed = out.pop(0, 0.0), sorted(out.items())
+    return _Needed(settled, tuple((n, p) for n, p in needed if n <= EXACT_UP_TO),
                    tuple((p, n ** (-1 / 3), 1 - 1 / (9 * n), math.sqrt(4.5 * n))
-                         for n, p in sorted(out.items()) if n > EXACT_UP_TO))
+                         for n, p in needed if n > EXACT_UP_TO))
 
 
 @lru_cache(maxsize=8192)
