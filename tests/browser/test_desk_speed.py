@@ -119,6 +119,7 @@ def test_r23_r25_seats_chosen_with_the_arrows_then_break_back_and_leave(live, pa
     page.keyboard.type("180")
     page.keyboard.press("Enter")
     expect(page.locator(".flash.ok")).to_contain_text("is on a break")
+    page.wait_for_function("() => window.roomopsDesk")  # the reloaded desk's keys work
     page.keyboard.press("t")
     page.keyboard.press("r")
     back = page.locator("dialog#act section[data-for=seat-absent] form[data-when=unplayed] button")
