@@ -4,6 +4,7 @@ big blinds (R26), released as the missed blind is recorded."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 
 from sqlalchemy import select
@@ -27,18 +28,21 @@ WHY = {"break": "break ran out (R24)", "away": "away too long (R26)"}
 Why = tuple[ReleaseCause, str]
 
 
-def release_due(session: Session, actor: Actor, now: datetime, game: Game) -> list[Absence]:
-    """R24/R26: every absence of the game at or past its deadline, to the second; where the room
-    releases a break that ran out only if somebody waits (``break_expiry``), a break whose seat
-    nobody could be offered runs on until somebody could. The caller holds the game's lock."""
-    due = [(a, table_id) for a, table_id in session.execute(select(Absence, SeatHold.table_id).join(
-        SeatHold, SeatHold.id == Absence.hold_id).join(Table, Table.id == SeatHold.table_id).where(
-        Table.game_id == game.id, Absence.ended_at.is_(None), Absence.deadline <= now,
-    ).order_by(Absence.deadline, Absence.id)).tuples()]
-    room = session.get_one(Room, game.room_id)
-    released = [a for a, t in due if not kept_past_deadline(session, room, a, game.id, t)]
-    return release(session, actor, now, game, released,
-                   {a.id: (a.kind, WHY[a.kind]) for a in released})
+def release_due(session: Session, actor: Actor, now: datetime,
+                games: Sequence[Game]) -> list[Absence]:
+    """R24/R26: every absence of the games at or past its deadline, to the second (one read for
+    all of them); where the room releases a break that ran out only if somebody waits
+    (``break_expiry``), a break whose seat nobody could be offered runs on until somebody could.
+    The caller holds the games' locks."""
+    by_id = {g.id: g for g in games}
+    room = session.get_one(Room, actor.room_id)
+    due = [(absence, by_id[game_id]) for absence, table_id, game_id in session.execute(
+        select(Absence, SeatHold.table_id, Table.game_id).join(
+            SeatHold, SeatHold.id == Absence.hold_id).join(Table, Table.id == SeatHold.table_id).where(
+            Table.game_id.in_(list(by_id)), Absence.ended_at.is_(None), Absence.deadline <= now,
+        ).order_by(Absence.deadline, Absence.id)).tuples()
+        if not kept_past_deadline(session, room, absence, game_id, table_id)]
+    return release(session, actor, now, due, {a.id: (a.kind, WHY[a.kind]) for a, _ in due})
 
 
 @command
@@ -62,30 +66,39 @@ def count_missed_big_blinds(session: Session, actor: Actor, now: datetime, game:
         record(session, actor, now, f"{absence.kind}.missed_bb", ("seat_hold", absence.hold_id),
                absence_id=absence.id, player_id=absence.player_id, missed_bb=absence.missed_bb)
     lost = [a for a in absences if picked_up_for_blinds(a.kind, a.missed_bb, room.max_missed_bb)]
-    return release(session, actor, now, game, lost,
+    return release(session, actor, now, [(a, game) for a in lost],
                    {a.id: ("missed_bb", f"missed {a.missed_bb} big blinds (R26)") for a in lost}
                    ) if lost else []
 
 
-def release(session: Session, actor: Actor, now: datetime, game: Game, absences: list[Absence],
-            why: dict[int, Why]) -> list[Absence]:
+def release(session: Session, actor: Actor, now: datetime,
+            absences: Sequence[tuple[Absence, Game]], why: dict[int, Why]) -> list[Absence]:
     """R24/R26: the seats are released with the stack counted at the start of the break or time
     away as the leave amount, which feeds R27 as a player's leaving does (an away stack that was
     never counted, the buy-in kept for want of one, sets none); each seat records its cause, which
     the return rule names. A playover of the seat ends with the absence (R29), the players go to
-    the bottom of the game's waiting list, and the seats are offered to the next players (R14),
-    not handed straight back. Batched: a sweep may release thousands.
+    the bottom of their game's waiting list, and the seats are offered to the next players (R14),
+    not handed straight back. Batched across the absences' games: a sweep may release thousands.
     Returns the absences this transaction ended (two sweepers never release one twice)."""
-    mine = end_absences(session, actor, now, absences, "released")
+    game_of = {a.id: g for a, g in absences}
+    mine = end_absences(session, actor, now, [a for a, _ in absences], "released")
     if not mine:
         return []
     by_id = {h.id: h for h in session.scalars(
         select(SeatHold).where(SeatHold.id.in_([a.hold_id for a in mine])))}
     for cause in sorted({why[a.id][0] for a in mine}):
         of_cause = [a for a in mine if why[a.id][0] == cause]
-        end_seats(session, actor, now, game, [by_id[a.hold_id] for a in of_cause], "released",
+        end_seats(session, actor, now, _games_of(game_of[a.id] for a in of_cause),
+                  [by_id[a.hold_id] for a in of_cause], "released",
                   {a.hold_id: a.stack if a.stack_counted else None for a in of_cause}, cause=cause)
-    to_bottom_of_waiting_list(session, actor, now, game,
-                              [(a.player_id, why[a.id][1]) for a in mine])
-    emit(session, SeatsMayOpen(game.id, frozenset(a.player_id for a in mine)))
+    to_bottom_of_waiting_list(session, actor, now,
+                              [(game_of[a.id], a.player_id, why[a.id][1]) for a in mine])
+    for seats in SeatsMayOpen.each({game_of[a.id].id for a in mine},
+                                   [(game_of[a.id].id, a.player_id) for a in mine]):
+        emit(session, seats)
     return mine
+
+
+def _games_of(games: Iterable[Game]) -> list[Game]:
+    """Each game once, in the order of their ids."""
+    return sorted({g.id: g for g in games}.values(), key=lambda g: g.id)

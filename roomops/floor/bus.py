@@ -2,8 +2,10 @@
 outermost service call (a command) returns (cosmicpython's ``messagebus.handle``).
 
 A command is a service ``fn(session, actor, now, ...)``. Events it raises, and those its
-handlers raise in turn, are handled in order once it returns; ``SeatsMayOpen`` is kept apart,
-one per game, and handled last, so that every change is in before the seats are offered (R14).
+handlers raise in turn, are handled in order once it returns. ``Gathered`` events are kept apart,
+merged by kind and key, and handled after the others, in ``GATHERED``'s order: ``SeatsMayOpen``
+once per game, so that every change is in before the seats are offered (R14), then
+``OffersMade`` once for all the offers those made.
 A command that raises an error leaves no event behind: its caller rolls the change back.
 The handler table is the session's (``HANDLERS_KEY`` in ``Session.info``, set by the
 sessionmaker ``roomops.floor.handlers.session_factory`` builds): this module knows no domain package,
@@ -20,10 +22,12 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 from sqlalchemy.orm import Session
 
 from roomops.actors import Actor
-from roomops.floor.events import Event, SeatsMayOpen
+from roomops.floor.events import Event, Gathered, OffersMade, SeatsMayOpen
 
 HANDLERS_KEY = "roomops.floor.handlers"
 _PENDING_KEY = "roomops.floor.pending"
+
+GATHERED: tuple[type[Gathered], ...] = (SeatsMayOpen, OffersMade)
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -48,7 +52,7 @@ class _Pending:
     the commit (``after_commit``)."""
 
     events: list[Event] = field(default_factory=list)
-    seats: dict[int, SeatsMayOpen] = field(default_factory=dict)
+    gathered: dict[tuple[type[Gathered], object], Gathered] = field(default_factory=dict)
     after: list[Callable[[], None]] = field(default_factory=list)
     depth: int = 0
 
@@ -66,9 +70,10 @@ def emit(session: Session, event: Event) -> None:
     if not pending.depth:
         raise RuntimeError(f"{type(event).__name__} raised outside a command: call the service "
                            "through roomops.floor (a unit of work) or mark it @command")
-    if isinstance(event, SeatsMayOpen):
-        held = pending.seats.get(event.game_id)
-        pending.seats[event.game_id] = event if held is None else held.merged(event)
+    if isinstance(event, Gathered):
+        key = (type(event), event.key)
+        held = pending.gathered.get(key)
+        pending.gathered[key] = event if held is None else held.merged(event)
     else:
         pending.events.append(event)
 
@@ -102,7 +107,7 @@ def run_command(session: Session, actor: Actor, now: datetime,
     except BaseException:
         if pending.depth == 1:
             pending.events.clear()
-            pending.seats.clear()
+            pending.gathered.clear()
         raise
     finally:
         pending.depth -= 1
@@ -112,7 +117,7 @@ def run_command(session: Session, actor: Actor, now: datetime,
             _handle(Context(session, actor, now), pending, _handlers(session))
         except BaseException:
             pending.events.clear()
-            pending.seats.clear()
+            pending.gathered.clear()
             raise
         finally:
             pending.depth -= 1
@@ -132,12 +137,13 @@ def command(fn: Callable[Concatenate[Session, Actor, datetime, P], T]
 
 
 def _handle(context: Context, pending: _Pending, handlers: Handlers) -> None:
-    """Every event in the order raised, then the games' open seats, each game once."""
-    while pending.events or pending.seats:
+    """Every event in the order raised, then the gathered ones: each game's open seats once,
+    then the offers made."""
+    while pending.events or pending.gathered:
         if pending.events:
             event: Event = pending.events.pop(0)
         else:
-            event = pending.seats.pop(next(iter(pending.seats)))
+            event = pending.gathered.pop(min(pending.gathered, key=lambda k: GATHERED.index(k[0])))
         for handler in handlers[type(event)]:
             handler(context, event)
 

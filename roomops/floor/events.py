@@ -6,7 +6,9 @@ this module."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Self
 
 from roomops.seating.models import SeatHold
 
@@ -17,11 +19,25 @@ class Event:
 
 
 @dataclass(frozen=True)
-class SeatsEnded(Event):
-    """Seated players' holds of a game ended (left, moved, released): a break or time away on
-    them ends (R23, R25), a must-move offer from them is void (R17), and the seats are free."""
+class Gathered(Event):
+    """An event held back until the command's other events are handled, merged with those of
+    its kind and ``key`` it meets there, and handled once (``roomops.floor.bus``)."""
 
-    game_id: int
+    @property
+    def key(self) -> object:
+        raise NotImplementedError
+
+    def merged(self, other: Self) -> Self:
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class SeatsEnded(Event):
+    """Seated players' holds of games ended (left, moved, released; the sweep's of several
+    games at once): a break or time away on them ends (R23, R25), a must-move offer from them is
+    void (R17), and the seats are free."""
+
+    game_ids: tuple[int, ...]
     hold_ids: tuple[int, ...]
 
 
@@ -99,7 +115,7 @@ class EntriesLeft(Event):
 
 
 @dataclass(frozen=True)
-class SeatsMayOpen(Event):
+class SeatsMayOpen(Gathered):
     """A change that can open or free a seat of the game, or change who is due one (R14, R17):
     its open seats are offered (R20), once per game and after every other reaction.
 
@@ -111,16 +127,38 @@ class SeatsMayOpen(Event):
     skip: frozenset[int] = frozenset()
     only_if_open: bool = False
 
+    @classmethod
+    def each(cls, game_ids: Iterable[int], skip: Iterable[tuple[int, int]] = ()
+             ) -> list[SeatsMayOpen]:
+        """One for each game, in the order of their ids, each skipping its players among the
+        (game, player) pairs of ``skip``."""
+        skipped: dict[int, set[int]] = {game_id: set() for game_id in game_ids}
+        for game_id, player_id in skip:
+            skipped[game_id].add(player_id)
+        return [cls(game_id, frozenset(skipped[game_id])) for game_id in sorted(skipped)]
+
+    @property
+    def key(self) -> int:
+        return self.game_id
+
     def merged(self, other: SeatsMayOpen) -> SeatsMayOpen:
         return SeatsMayOpen(self.game_id, self.skip | other.skip,
                             self.only_if_open and other.only_if_open)
 
 
 @dataclass(frozen=True)
-class OffersMade(Event):
-    """Seats were offered, each held until its deadline (R20)."""
+class OffersMade(Gathered):
+    """Seats were offered, each held until its deadline (R20): told once a command, after its
+    seats are offered (the sweep's offers in all its games at once)."""
 
     offer_ids: tuple[int, ...]
+
+    @property
+    def key(self) -> None:
+        return None
+
+    def merged(self, other: OffersMade) -> OffersMade:
+        return OffersMade(self.offer_ids + other.offer_ids)
 
 
 @dataclass(frozen=True)

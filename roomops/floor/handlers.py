@@ -52,7 +52,8 @@ def end_what_sat_on_seats(c: Context, event: SeatsEnded) -> None:
     end_seat_absences(c.session, c.actor, c.now, list(event.hold_ids), "seat_ended")
     cancel_must_move_offers(c.session, c.actor, c.now, list(event.hold_ids))
     end_requests_of_seats(c.session, c.actor, c.now, list(event.hold_ids))
-    emit(c.session, SeatsMayOpen(event.game_id))
+    for game_id in event.game_ids:
+        emit(c.session, SeatsMayOpen(game_id))
 
 
 def end_playovers_of_absences(c: Context, event: AbsencesEnded) -> None:
@@ -111,8 +112,8 @@ def release_refused_seat(c: Context, event: MustMoveRefused) -> None:
     seat = c.session.get_one(SeatHold, event.hold_id)
     if seat.ended_at is None:
         game = end_seat(c.session, c.actor, c.now, seat, "released", event.stack, "must_move")
-        to_bottom_of_waiting_list(c.session, c.actor, c.now, game,
-                                  [(event.player_id, "refused a must-move seat (R17)")])
+        to_bottom_of_waiting_list(c.session, c.actor, c.now,
+                                  [(game, event.player_id, "refused a must-move seat (R17)")])
 
 
 def make_held_seat_changes(c: Context, event: HandRecorded) -> None:

@@ -3,6 +3,8 @@ package starts here (R1), so it sits below them all."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
@@ -17,6 +19,9 @@ _TABLE_AND_GAME = select(Table, Game).join(Game, Game.id == Table.game_id).where
     Table.id == bindparam("table_id"))
 _LOCK_GAME = (select(Game).where(Game.id == bindparam("game_id")).with_for_update()
               .execution_options(populate_existing=True))
+_GAMES = select(Game).where(Game.room_id == bindparam("room_id"),
+                            Game.id.in_(bindparam("game_ids", expanding=True))).order_by(Game.id)
+_LOCK_GAMES = _GAMES.with_for_update().execution_options(populate_existing=True)
 
 
 def table_in_room(session: Session, actor: Actor, table_id: int) -> Table:
@@ -52,6 +57,17 @@ def lock_game(session: Session, game_id: int) -> Game | None:
         return game
     lock_room(session, game.room_id)
     return session.execute(_LOCK_GAME, {"game_id": game_id}).scalar_one_or_none()
+
+
+def lock_games(session: Session, room_id: int, game_ids: Collection[int]) -> list[Game]:
+    """``lock_game`` for several games of one room at once (the sweep): the room's lock first,
+    then the games', in one statement, in the order of their ids; those that exist, in that
+    order."""
+    params = {"room_id": room_id, "game_ids": sorted(game_ids)}
+    if session.get_bind().dialect.name == "sqlite":
+        return list(session.scalars(_GAMES, params))
+    lock_room(session, room_id)
+    return list(session.scalars(_LOCK_GAMES, params))
 
 
 def locked_game(session: Session, game_id: int, *, reread: object | None = None) -> Game:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from sqlalchemy import and_, bindparam, func, or_, select
@@ -58,12 +59,12 @@ def join(session: Session, actor: Actor, now: datetime, *, player_id: int,
     return entry
 
 
-def to_bottom_of_waiting_list(session: Session, actor: Actor, now: datetime, game: Game,
-                              released: list[tuple[int, str]]) -> list[ListEntry]:
-    """R24: players whose seats were released, as (player, why), go to the bottom of the game's
-    waiting list in that order; one already on it keeps their place. The caller locked the game
-    and offers the seats."""
-    return _waiting_in_order(session, actor, now, game, released, now)
+def to_bottom_of_waiting_list(session: Session, actor: Actor, now: datetime,
+                              released: list[tuple[Game, int, str]]) -> list[ListEntry]:
+    """R24: players whose seats were released, as (game, player, why), go to the bottom of that
+    game's waiting list in that order; one already on it keeps their place. The caller locked the
+    games and offers the seats."""
+    return _waiting_in_order(session, actor, now, released, now)
 
 
 def to_top_of_waiting_list(session: Session, actor: Actor, now: datetime, game: Game,
@@ -73,27 +74,28 @@ def to_top_of_waiting_list(session: Session, actor: Actor, now: datetime, game: 
     first = session.scalar(select(func.min(ListEntry.queue_at)).where(
         ListEntry.game_id == game.id, ListEntry.kind == "waiting", ListEntry.status == "active"))
     top = min(first or now, now) - len(player_ids) * TICK
-    return _waiting_in_order(session, actor, now, game, [(p, reason) for p in player_ids], top)
+    return _waiting_in_order(session, actor, now, [(game, p, reason) for p in player_ids], top)
 
 
-def _waiting_in_order(session: Session, actor: Actor, now: datetime, game: Game,
-                      rows: list[tuple[int, str]], start: datetime) -> list[ListEntry]:
-    """New waiting-list entries for (player, why) in the order given, from ``start`` one tick
-    apart; a player already on the list keeps their place. One INSERT ... RETURNING for them all,
-    however many (a sweep may release thousands)."""
-    on_it = set(session.scalars(select(ListEntry.player_id).where(
-        ListEntry.game_id == game.id, ListEntry.kind == "waiting", ListEntry.status == "active",
-        ListEntry.player_id.in_([p for p, _ in rows]))))
-    joining = [(p, why) for p, why in rows if p not in on_it]
+def _waiting_in_order(session: Session, actor: Actor, now: datetime,
+                      rows: list[tuple[Game, int, str]], start: datetime) -> list[ListEntry]:
+    """New waiting-list entries for (game, player, why) in the order given, from ``start`` one
+    tick apart; a player already on the game's list keeps their place. One read and one
+    INSERT ... RETURNING for them all, however many and of however many games (a sweep may
+    release thousands)."""
+    on_it = set(session.execute(select(ListEntry.game_id, ListEntry.player_id).where(
+        ListEntry.game_id.in_({g.id for g, _, _ in rows}), ListEntry.kind == "waiting",
+        ListEntry.status == "active", ListEntry.player_id.in_({p for _, p, _ in rows}))).tuples())
+    joining = [(g, p, why) for g, p, why in rows if (g.id, p) not in on_it]
     if not joining:
         return []
-    made = {e.player_id: e for e in insert_rows(session, ListEntry, [
-        {"room_id": game.room_id, "player_id": p, "kind": "waiting", "game_id": game.id,
+    made = {(e.game_id, e.player_id): e for e in insert_rows(session, ListEntry, [
+        {"room_id": g.room_id, "player_id": p, "kind": "waiting", "game_id": g.id,
          "source": "in_person", "joined_at": now, "queue_at": start + i * TICK, "status": "active"}
-        for i, (p, _) in enumerate(joining)])}
-    for p, why in joining:
-        _joined(session, actor, now, made[p], why)
-    return [made[p] for p, _ in joining]
+        for i, (g, p, _) in enumerate(joining)])}
+    for g, p, why in joining:
+        _joined(session, actor, now, made[g.id, p], why)
+    return [made[g.id, p] for g, p, _ in joining]
 
 
 def _add_entry(session: Session, actor: Actor, now: datetime, game: Game, table: Table | None,
@@ -215,11 +217,13 @@ def anyone_waiting(session: Session, game_id: int, table_id: int, but: int) -> b
         ListEntry.locked_until.is_(None)).limit(1)) is not None
 
 
-def drop_no_shows(session: Session, actor: Actor, now: datetime, game: Game) -> list[ListEntry]:
+def drop_no_shows(session: Session, actor: Actor, now: datetime,
+                  games: Sequence[Game]) -> list[ListEntry]:
     """R12: a phone entry that did not check in by its deadline is dropped as a no-show; R13: so
-    is an entry whose lockup ran out before the player came back (a deposit stays recorded)."""
+    is an entry whose lockup ran out before the player came back (a deposit stays recorded).
+    The games' lists in one read; the caller holds their locks."""
     stmt = select(ListEntry).where(
-        ListEntry.game_id == game.id, ListEntry.status == "active", or_(
+        ListEntry.game_id.in_([g.id for g in games]), ListEntry.status == "active", or_(
             and_(ListEntry.checked_in_at.is_(None), ListEntry.checkin_deadline <= now),
             ListEntry.locked_until <= now),
     ).order_by(ListEntry.id)

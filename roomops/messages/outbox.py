@@ -45,10 +45,13 @@ _INSERT = insert(OutboxMessage)
 
 
 def queue_offer_texts(session: Session, now: datetime, offer_ids: Sequence[int]) -> None:
-    """R20: one text per offer, in the offer's transaction (one read, one INSERT for all of
-    them); those with a number and a provider are sent once the transaction has committed."""
+    """R20: one text per offer still open, in the offer's transaction (one read, one INSERT for
+    all of them; an offer the same command ended before its texts were queued gets none: they are
+    queued once its seats are all offered); those with a number and a provider are sent once the
+    transaction has committed."""
     courier = courier_of(session)
-    rows = session.execute(_OFFERS.where(SeatHold.id.in_(offer_ids))).all()
+    rows = session.execute(_OFFERS.where(SeatHold.id.in_(offer_ids),
+                                         SeatHold.ended_at.is_(None))).all()
     if not rows:
         return
     rooms = {r: session.get_one(Room, r) for r in {row.room_id for row in rows}}

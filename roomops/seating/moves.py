@@ -71,8 +71,8 @@ def carry(session: Session, actor: Actor, now: datetime, game: Game, moves: list
     detail: dict[int, dict[str, object]] = {m.hold.id: {
         "to_table_id": m.table.id, "to_seat_no": m.seat_no, "stack": m.stack, "added": m.added,
         "move": m.kind, "stack_counted": m.counted} for m in moves}
-    if len(end_seats(session, actor, now, game, [m.hold for m in moves], "moved", reason=reason,
-                     detail=detail)) != len(moves):
+    if len(end_seats(session, actor, now, [game], [m.hold for m in moves], "moved",
+                     reason=reason, detail=detail)) != len(moves):
         raise Conflict("the player has already left that seat", "R21")
     new = {h.from_hold_id: h for h in insert_rows(session, SeatHold, [
         {"room_id": m.hold.room_id, "table_id": m.table.id, "seat_no": m.seat_no,

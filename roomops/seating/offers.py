@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Set
+from collections.abc import Sequence, Set
 from dataclasses import dataclass, replace
 from datetime import datetime
 
@@ -29,8 +29,9 @@ from roomops.seating.models import OFFER, SeatHold
 from roomops.seating.rules import claim_deadline
 from roomops.seating.seat_changes import end_requests
 
-_DUE = select(SeatHold).join(Table, Table.id == SeatHold.table_id).where(
-    Table.game_id == bindparam("game_id"), SeatHold.kind == OFFER, SeatHold.ended_at.is_(None),
+_DUE = select(SeatHold, Table.game_id).join(Table, Table.id == SeatHold.table_id).where(
+    Table.game_id.in_(bindparam("game_ids", expanding=True)), SeatHold.kind == OFFER,
+    SeatHold.ended_at.is_(None),
     SeatHold.deadline <= bindparam("now"), SeatHold.reserved_at.is_(None))
 # The allocation's first read, in entries for each open seat: more than one, as some are passed
 # over (barred, already at the table, a table change that would leave their table short, just
@@ -294,17 +295,18 @@ def cancel_entry_offers(session: Session, actor: Actor, now: datetime,
     return cancelled
 
 
-def release_offers(session: Session, actor: Actor, now: datetime, game: Game,
-                   offers: list[SeatHold], outcome: str, stack: int | None = None) -> list[SeatHold]:
-    """R22: a declined or expired offer is a missed call; the entry is removed or sent to the
-    bottom per ``on_claim_expiry`` (a must-move seat refused: ``must_move_refusal``, R17, with
-    the ``stack`` the desk counted; a seat change: the request ends, R36), and the seat goes to
-    the next player."""
-    ended = set(end_live(session, SeatHold, [o.id for o in offers], now, outcome))
-    mine = sorted((o for o in offers if o.id in ended), key=lambda o: o.started_at)
-    room = session.get_one(Room, game.room_id)
-    changed = _missed_calls(session, now, room, mine, outcome)
-    for offer in mine:
+def release_offers(session: Session, actor: Actor, now: datetime,
+                   offers: Sequence[tuple[SeatHold, Game]], outcome: str,
+                   stack: int | None = None) -> list[SeatHold]:
+    """R22: a declined or expired offer (with its game) is a missed call; the entry is removed or
+    sent to the bottom per ``on_claim_expiry`` (a must-move seat refused: ``must_move_refusal``,
+    R17, with the ``stack`` the desk counted; a seat change: the request ends, R36), and the seat
+    goes to the next player. The offers of several games (the sweep's) in one UPDATE each."""
+    ended = set(end_live(session, SeatHold, [o.id for o, _ in offers], now, outcome))
+    mine = sorted(((o, g) for o, g in offers if o.id in ended), key=lambda pair: pair[0].started_at)
+    room = session.get_one(Room, actor.room_id)
+    changed = _missed_calls(session, now, room, [o for o, _ in mine], outcome)
+    for offer, game in mine:
         if offer.seat_change_id is not None:
             record(session, actor, now, f"offer.{outcome}", offer_entity(offer), offer_id=offer.id,
                    missed_call=True, player_id=offer.player_id)
@@ -316,12 +318,13 @@ def release_offers(session: Session, actor: Actor, now: datetime, game: Game,
             if offer.entry_id in changed and room.on_claim_expiry != "bottom":
                 record_end(session, actor, now, "entry.removed", offer.entry_id, offer.player_id,
                            _missed(outcome))
-    end_requests(session, actor, now, [o.seat_change_id for o in mine if o.seat_change_id],
+    end_requests(session, actor, now, [o.seat_change_id for o, _ in mine if o.seat_change_id],
                  outcome)
     if mine:
-        emit(session, OffersEnded(tuple(o.id for o in mine), outcome))
-    emit(session, SeatsMayOpen(game.id, frozenset(o.player_id for o in mine)))
-    return mine
+        emit(session, OffersEnded(tuple(o.id for o, _ in mine), outcome))
+    for seats in SeatsMayOpen.each({g.id for _, g in offers}, [(g.id, o.player_id) for o, g in mine]):
+        emit(session, seats)
+    return [o for o, _ in mine]
 
 
 _STILL_LISTED = [ListEntry.status == "active"]
@@ -376,7 +379,7 @@ def decline(session: Session, actor: Actor, now: datetime, offer_id: int,
     offer, _table, game = live_offer(session, actor, offer_id)
     if stack is not None:
         _check_refusal_stack(session, offer, stack)
-    release_offers(session, actor, now, game, [offer], "declined", stack)
+    release_offers(session, actor, now, [(offer, game)], "declined", stack)
     return offer
 
 
@@ -389,7 +392,11 @@ def _check_refusal_stack(session: Session, offer: SeatHold, stack: int) -> None:
                       "gives up their own", "R17")
 
 
-def expire_due(session: Session, actor: Actor, now: datetime, game: Game) -> list[SeatHold]:
-    """R22: every offer of the game whose deadline has come, to the second."""
-    due = list(session.scalars(_DUE, {"game_id": game.id, "now": now}))
-    return release_offers(session, actor, now, game, due, "expired") if due else []
+def expire_due(session: Session, actor: Actor, now: datetime,
+               games: Sequence[Game]) -> list[SeatHold]:
+    """R22: every offer of the games whose deadline has come, to the second; the caller holds
+    their locks."""
+    by_id = {g.id: g for g in games}
+    due = [(offer, by_id[game_id]) for offer, game_id in session.execute(
+        _DUE, {"game_ids": list(by_id), "now": now}).tuples()]
+    return release_offers(session, actor, now, due, "expired") if due else []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -192,17 +193,18 @@ def end_seat(session: Session, actor: Actor, now: datetime, hold: SeatHold, outc
     """End one seated player's hold (left, moved, released for ``cause``) with the amount they
     leave with (R27), its game locked first."""
     game = locked_game(session, session.get_one(Table, hold.table_id).game_id, reread=hold)
-    if not end_seats(session, actor, now, game, [hold], outcome, {hold.id: leave_amount},
+    if not end_seats(session, actor, now, [game], [hold], outcome, {hold.id: leave_amount},
                      cause=cause):
         raise Conflict("the player has already left that seat", "R21")
     return game
 
 
-def end_seats(session: Session, actor: Actor, now: datetime, game: Game, holds: list[SeatHold],
-              outcome: str, leave_amounts: dict[int, int | None] | None = None, *,
+def end_seats(session: Session, actor: Actor, now: datetime, games: Sequence[Game],
+              holds: list[SeatHold], outcome: str,
+              leave_amounts: dict[int, int | None] | None = None, *,
               reason: str | None = None, cause: ReleaseCause | None = None,
               detail: dict[int, dict[str, object]] | None = None) -> list[SeatHold]:
-    """End seated players' holds of ``game``, whose lock the caller holds, in one UPDATE, each
+    """End seated players' holds of ``games``, whose locks the caller holds, in one UPDATE, each
     with the amount its player leaves with (R27) and, when the room released them, its ``cause``
     (the return rule names it), audited with ``detail[hold id]``. Returns the
     holds this transaction ended (a sweep racing a desk action never ends one twice); what sat on
@@ -218,7 +220,7 @@ def end_seats(session: Session, actor: Actor, now: datetime, game: Game, holds: 
                player_id=hold.player_id, table_id=hold.table_id, seat_no=hold.seat_no,
                leave_amount=left.get(hold.id), **caused, **(detail or {}).get(hold.id, {}))
     if mine:
-        emit(session, SeatsEnded(game.id, tuple(h.id for h in mine)))
+        emit(session, SeatsEnded(tuple(g.id for g in games), tuple(h.id for h in mine)))
     return mine
 
 

@@ -162,7 +162,10 @@ def test_a_day_is_closed_once_and_its_figures_never_change(room, session, now, d
     # a request dated inside the closed day (it began before the close and waited for it on
     # PostgreSQL's day lock) is refused: the day has no open shift left
     late = END - timedelta(seconds=1)
-    hold = session.scalars(select(LedgerEntry).where(LedgerEntry.table_id == t1.id)).first()
+    # the first row of table 1: the buy-in of the player still seated there (h1); unordered,
+    # PostgreSQL may hand back the row of the player who left
+    hold = session.scalars(select(LedgerEntry).where(LedgerEntry.table_id == t1.id)
+                           .order_by(LedgerEntry.id)).first()
     refused(lambda: ledger.add_on(session, room.sup, late, hold.hold_id, 100), "R54",
             error=Conflict)
     # a table change's transfer pair, posted as one batch, is refused as well (R18)
@@ -182,7 +185,8 @@ def test_counts_before_a_later_posting_are_stale(room, session, now, day):
     t1, _ = day
     _count_all(session, room.sup, now, day)
     _count_all(session, room.actor("cashier"), now, day)
-    hold = session.scalars(select(LedgerEntry.hold_id).where(LedgerEntry.table_id == t1.id)).first()
+    hold = session.scalars(select(LedgerEntry.hold_id).where(LedgerEntry.table_id == t1.id)
+                           .order_by(LedgerEntry.id)).first()
     ledger.add_on(session, room.sup, now, hold, 100)
     refused(lambda: close_day(session, room.sup, END, DAY, room.staff["cashier"].id), "R54",
             "count again", error=Conflict)

@@ -4,14 +4,18 @@ back-off, a lease that ran out taken again, a stale offer's text cancelled, deli
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
-from sqlalchemy import insert
+from sqlalchemy import insert, select
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
+from roomops.actors import Actor
+from roomops.floor.bus import run_command
 from roomops.floor.handlers import session_factory
 from roomops.floor.unit import UnitOfWork
+from roomops.games.models import Table
 from roomops.lists import services as lists
 from roomops.messages import sending
 from roomops.messages.courier import Courier
@@ -20,6 +24,7 @@ from roomops.messages.providers import LogOnly, SendFailed
 from roomops.messages.rules import LEASE, MAX_ATTEMPTS, NO_NUMBER, NO_PROVIDER
 from roomops.rooms.services import add_player, update_policy
 from roomops.seating import offers, seats
+from roomops.seating.models import SeatHold
 from roomops.seating.snapshot import load
 from tests.factories import Room_
 from tests.services.helpers import full_game, live_offer
@@ -238,6 +243,24 @@ def test_r22_an_offer_run_out_before_the_sweep_is_not_texted(room, session, now,
     deadline = live_offer(session, ann.id).deadline
     assert sending.send_due(session, sms, lambda: deadline) == 0  # expired, not yet swept
     assert messages(session)[0].state == "cancelled" and sms.sent == []
+
+
+def test_r21_an_offer_ended_by_the_change_that_made_it_is_not_texted(room, session, now, sms):
+    """A change's texts are queued once its seats are all offered (``OffersMade`` is gathered):
+    an offer the same change ended by then, its player gone from the list, is not texted."""
+    game, ann = texted_player(room, session, now)
+    table = session.scalars(select(Table).where(Table.game_id == game.id)).one()
+
+    def offer_then_leave(session: Session, actor: Actor, now: datetime) -> int:
+        entry = lists.join(session, actor, now, player_id=ann.id, game_id=game.id)
+        offer = offers.offer_by_hand(session, actor, now, table_id=table.id, seat_no=9,
+                                     entry_id=entry.id)
+        lists.remove(session, actor, now, entry.id, "went home")
+        return offer.id
+
+    offer_id = run_command(session, room.sup, now, offer_then_leave)
+    assert session.get_one(SeatHold, offer_id).outcome == "cancelled"
+    assert messages(session) == []
 
 
 def test_delivery_reports_move_the_text_forward_only(room, session, now, sms):
