@@ -99,5 +99,8 @@ def served(app: Flask, threads: int = 8) -> Iterator[ServerVia]:
     finally:
         via.close()
         server.task_dispatcher.shutdown()
-        wasyncore.close_all(server._map)
+        # closed from the loop's own thread (waitress's trigger runs the function there): closed
+        # from this one, a socket went under the loop's select() (EBADF, printed as the thread
+        # died); the loop ends once nothing is left open
+        server.trigger.pull_trigger(lambda: wasyncore.close_all(server._map))
         thread.join(timeout=10)
