@@ -93,6 +93,22 @@ def wait_http(url: str, seconds: float = 60) -> None:
     raise RuntimeError(f"{url} did not answer")
 
 
+def wait_published(push_url: str, slug: str, seconds: float = 120) -> float:
+    """Until the push server has the room: the web process publishes every room whole once it
+    starts, and a stream asked for before that is refused (404), as a phone's would be, which
+    then polls. Returns the seconds it took."""
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < seconds:
+        try:
+            urllib.request.urlopen(f"{push_url}/board/{slug}/events", timeout=5).close()
+            return time.monotonic() - t0
+        except urllib.error.HTTPError as error:
+            if error.code != 404:
+                raise
+            time.sleep(0.2)
+    raise RuntimeError(f"the push server did not have room {slug} after {seconds:g} s")
+
+
 @dataclass
 class Servers:
     web: subprocess.Popen[bytes]
@@ -367,6 +383,8 @@ def main() -> None:
         servers = start_servers(url, prefix, Path(tmp))
         results = []
         try:
+            harness.log(f"the room published {wait_published(servers.push_url, slug):.1f} s "
+                        "after the servers answered")
             for i, n in enumerate(args.pages):
                 for j, mode in enumerate(args.modes):
                     k = (i * len(args.modes) + j) * args.changes

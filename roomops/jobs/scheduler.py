@@ -7,17 +7,20 @@ import logging
 import os
 import socket
 from dataclasses import asdict
+from datetime import datetime
 
 from apscheduler.schedulers.background import BackgroundScheduler
 from apscheduler.schedulers.base import BaseScheduler
 from apscheduler.schedulers.blocking import BlockingScheduler
 from flask import Flask
+from sqlalchemy.orm import Session, sessionmaker
 
+from roomops import actors
 from roomops.clock import stopwatch
 from roomops.config import Settings
 from roomops.floor.unit import unit
 from roomops.heartbeat.services import beat
-from roomops.jobs.sweep import SweepResult, sweep
+from roomops.jobs.sweep import SweepResult, due_rooms, sweep_room
 from roomops.messages.courier import courier_of
 from roomops.messages.sending import send_due
 from roomops.runtime import ext
@@ -32,23 +35,47 @@ def scheduler_id(settings: Settings) -> str:
 
 
 def sweep_once(app: Flask) -> SweepResult:
-    """One job run, one unit of work, one commit point: the heartbeat is written last, in the
-    sweep's transaction, so a sweep that fails records no heartbeat."""
+    """One job run. Each room with something due is a unit of work of its own (its commit, then
+    its texts and screens): a room whose sweep fails holds up no other room's timers, and a
+    desk waits for its own room's sweep only. The heartbeat is written last, in a unit of its
+    own, and only when every room's sweep committed: a sweep that fails records no heartbeat,
+    and raises its first error once the other rooms are swept."""
     roomops = ext(app)
     elapsed = stopwatch()
-    # in the app's context: what the commit changed is pushed to the screens (roomops.push)
-    with app.app_context(), roomops.sessions() as session, \
-            unit(session, None, roomops.clock.now()) as uow:
-        result = sweep(uow.session, uow.now)
-        counts = {name: len(ids) for name, ids in asdict(result).items()}
-        beat(uow.session, scheduler_id(roomops.settings), uow.now, elapsed(), counts)
-        uow.commit()
-        # R20: texts due (retries, leases run out), after the sweep's commit and its heartbeat
-        send_due(uow.session, courier_of(uow.session).provider, roomops.clock.now)
+    result, failure = SweepResult(), None
+    # in the app's context: what each commit changed is pushed to the screens (roomops.push)
+    with app.app_context():
+        now = roomops.clock.now()
+        with roomops.read_sessions() as session:
+            rooms = due_rooms(session, now)
+        for room_id, game_ids in rooms.items():
+            try:
+                result.add(_sweep_room(roomops.sessions, room_id, game_ids, now))
+            except Exception as error:
+                log.exception("sweep of room %d failed; the other rooms are swept", room_id)
+                failure = failure or error
+        if failure is not None:
+            raise failure
+        with roomops.sessions() as session, unit(session, None, now) as uow:
+            counts = {name: len(ids) for name, ids in asdict(result).items()}
+            beat(uow.session, scheduler_id(roomops.settings), uow.now, elapsed(), counts)
+            uow.commit()
+            # R20: texts due (retries, leases run out), after the sweep's commits and heartbeat
+            send_due(uow.session, courier_of(uow.session).provider, roomops.clock.now)
     if result.expired_offers or result.no_shows or result.released_absences:
         log.info("sweep: %d offers expired, %d no-shows, %d seats released", len(result.expired_offers),
                  len(result.no_shows), len(result.released_absences))
     return result
+
+
+def _sweep_room(sessions: sessionmaker[Session], room_id: int, game_ids: list[int],
+                now: datetime) -> SweepResult:
+    """One room's sweep, committed (R12, R22, R24, R26)."""
+    swept = SweepResult()
+    with sessions() as session, unit(session, actors.scheduler(room_id), now) as uow:
+        uow.run(sweep_room, game_ids, swept)
+        uow.commit()
+    return swept
 
 
 def _add_job(scheduler: BaseScheduler, app: Flask) -> BaseScheduler:

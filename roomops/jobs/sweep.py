@@ -26,6 +26,11 @@ class SweepResult:
     no_shows: list[int] = field(default_factory=list)  # R12 call-ins, and lockups run out (R13)
     released_absences: list[int] = field(default_factory=list)
 
+    def add(self, other: SweepResult) -> None:
+        self.expired_offers += other.expired_offers
+        self.no_shows += other.no_shows
+        self.released_absences += other.released_absences
+
 
 def due_games(session: Session, now: datetime) -> list[tuple[int, int]]:
     """(room, game) pairs with an offer past its deadline, a check-in past due, a lockup run out
@@ -45,17 +50,20 @@ def due_games(session: Session, now: datetime) -> list[tuple[int, int]]:
     return sorted({(r, g) for r, g in session.execute(offers.union(checkins, lockups, absences))})
 
 
-def sweep(session: Session, now: datetime) -> SweepResult:
-    """Idempotent: run it twice, or in two processes at once, and each timer is handled once.
-
-    Each room is a command of its own, as the room's scheduler: its due games are locked (room
-    first) before their timers are touched, waiting for a desk action or another sweeper that
-    holds them; the conditional updates then find nothing left to do twice. The caller commits."""
-    result = SweepResult()
+def due_rooms(session: Session, now: datetime) -> dict[int, list[int]]:
+    """Each room with something due, and its due games (``due_games``)."""
     rooms: dict[int, list[int]] = {}
     for room_id, game_id in due_games(session, now):
         rooms.setdefault(room_id, []).append(game_id)
-    for room_id, game_ids in rooms.items():
+    return rooms
+
+
+def sweep(session: Session, now: datetime) -> SweepResult:
+    """Every room's due timers in the caller's transaction (``sweep_once`` gives each room a
+    unit of work of its own). Idempotent: run it twice, or in two processes at once, and each
+    timer is handled once. The caller commits."""
+    result = SweepResult()
+    for room_id, game_ids in due_rooms(session, now).items():
         run_command(session, scheduler(room_id), now, sweep_room, game_ids, result)
     return result
 
@@ -64,7 +72,10 @@ def sweep_room(session: Session, actor: Actor, now: datetime, game_ids: list[int
                result: SweepResult) -> None:
     """R12, R22, R24, R26: the games' no-shows, expired offers and breaks or time away that ran
     out, added to ``result``, each kind in a few statements for all the games at once; the seats
-    they free are offered once a game, after all of them (``SeatsMayOpen``)."""
+    they free are offered once a game, after all of them (``SeatsMayOpen``). A command of the
+    room's scheduler: the games are locked (room first) before their timers are touched, waiting
+    for a desk action or another sweeper that holds them; the conditional updates then find
+    nothing left to do twice."""
     games = lock_games(session, actor.room_id, game_ids)
     result.no_shows += [e.id for e in drop_no_shows(session, actor, now, games)]
     result.expired_offers += [o.id for o in expire_due(session, actor, now, games)]

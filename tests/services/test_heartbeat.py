@@ -15,6 +15,7 @@ from roomops.jobs import sweep as sweep_module
 from roomops.jobs.scheduler import sweep_once
 from roomops.lists import services as lists
 from roomops.seating.models import SeatHold
+from tests.factories import Room_
 
 
 def _rows(session):
@@ -25,10 +26,12 @@ def _rows(session):
 def _offer(room, session, now):
     """One open offer (R20), due ``claim_minutes`` after ``now``."""
     game = room.game(now)
-    lists.join(session, room.sup, now, player_id=room.player(now, "Ann").id, game_id=game.id)
+    ann = room.player(now, "Ann")
+    lists.join(session, room.sup, now, player_id=ann.id, game_id=game.id)
     room.table(now, game, "1")
     session.commit()
-    return session.scalars(select(SeatHold).where(SeatHold.kind == "offer")).one()
+    return session.scalars(select(SeatHold).where(SeatHold.kind == "offer",
+                                                  SeatHold.player_id == ann.id)).one()
 
 
 def test_every_sweep_writes_its_row_with_what_it_did(app, session, room, clock, now):
@@ -56,6 +59,30 @@ def test_several_schedulers_keep_a_row_each_and_the_freshest_counts(app, session
     sweep_once(app)
     assert [(r.scheduler_id, r.ran_at) for r in _rows(session)] == [("a", now), ("b", later)]
     assert last_run(session) == later
+
+
+def test_a_room_whose_sweep_fails_holds_up_no_other_room(app, session, room, clock, now,
+                                                          monkeypatch):
+    """Each room is swept in a unit of work of its own (R22): the other rooms' timers are released
+    and committed; the failing room's change is rolled back, its error raised once the others are
+    swept, and no heartbeat written."""
+    annex = Room_(session, now, slug="annex")
+    stuck, freed = _offer(room, session, now), _offer(annex, session, now)
+    clock.advance(minutes=room.room.claim_minutes)
+    release_due = sweep_module.release_due
+
+    def broken_in_main(session, actor, now, games):
+        if actor.room_id == room.room.id:  # swept first: the rooms go in the order of their ids
+            raise RuntimeError("a fault in this room's data")
+        return release_due(session, actor, now, games)
+
+    monkeypatch.setattr(sweep_module, "release_due", broken_in_main)
+    with pytest.raises(RuntimeError, match="this room's data"):
+        sweep_once(app)
+    session.expire_all()
+    assert session.get(SeatHold, stuck.id).ended_at is None
+    assert session.get(SeatHold, freed.id).outcome == "expired"
+    assert _rows(session) == []
 
 
 def test_the_default_id_is_host_and_process(app):
