@@ -11,7 +11,13 @@
   var url = body.dataset.liveUrl;
   var eventsUrl = body.dataset.eventsUrl || "";
   var mode = "poll";
+  var polling = false;
   var pollMs = (parseFloat(body.dataset.poll) || 2) * 1000;
+  /* A stream refused or broken is asked for again this long after (with up to a fifth more, so a
+     room's screens do not all ask at once): a push server restarted before the web process had
+     published the room again refuses its screens (404) for a few seconds, and they would otherwise
+     poll until reloaded. */
+  var STREAM_AGAIN_MS = 60000;
   var pageMs = (parseFloat(body.dataset.pageSeconds) || 12) * 1000;
   var etag = body.dataset.etag || "";
   var offset = 0;
@@ -175,7 +181,17 @@
         failures += 1;
         if (status && failures >= 3) status.hidden = false;  /* the TV says so when it is stale */
       })
-      .then(function () { window.setTimeout(poll, pollMs); });
+      .then(function () {
+        if (mode === "poll") window.setTimeout(poll, pollMs);
+        else polling = false;  /* the stream is back: it brings the changes */
+      });
+  }
+  function startPolling() {
+    mode = "poll";
+    if (!polling) {
+      polling = true;
+      poll();
+    }
   }
 
   /* ---- the push: each message has the room's order of games and the games that changed ------- */
@@ -229,8 +245,9 @@
   }
 
   /* The stream, when the page offers one; polling when it is refused (503: the app serves no more
-     streams), or keeps failing (a proxy that buffers, an old TV). The browser reconnects by itself
-     with Last-Event-ID, and is sent what it missed, or the whole room. */
+     streams; 404: the room is not published yet), or keeps failing (a proxy that buffers, an old
+     TV), and the stream asked for again a minute later. The browser reconnects by itself with
+     Last-Event-ID, and is sent what it missed, or the whole room. */
   function push() {
     var source = new EventSource(eventsUrl);
     var failures = 0;
@@ -247,8 +264,8 @@
       failures += 1;
       if (source.readyState === EventSource.CLOSED || failures >= 3) {
         source.close();
-        mode = "poll";
-        poll();
+        startPolling();
+        window.setTimeout(push, STREAM_AGAIN_MS * (1 + Math.random() / 5));
       }
     };
   }
@@ -263,7 +280,10 @@
     resizeTimer = window.setTimeout(paginate, 200);
   });
   if (eventsUrl && window.EventSource) push();
-  else window.setTimeout(poll, pollMs);
+  else {
+    polling = true;
+    window.setTimeout(poll, pollMs);
+  }
   window.roomopsBoard = {paginate: paginate, next: rotate, pages: function () { return pages; },
                          mode: function () { return mode; }};
 })();

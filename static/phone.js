@@ -4,7 +4,10 @@
    allows it (after one tap on the page: phones play nothing a page was not allowed to). */
 (function () {
   "use strict";
-  var REFRESH_MS = 5000, PUSHED_REFRESH_MS = 30000;
+  /* STREAM_AGAIN_MS: a refused or broken stream is asked for again this long after (and up to a
+     fifth more), as the board does: a push server restarted before the room was published again
+     refuses it (404) for a few seconds, and the phone would otherwise poll until reloaded. */
+  var REFRESH_MS = 5000, PUSHED_REFRESH_MS = 30000, STREAM_AGAIN_MS = 60000;
   var body = document.body;
   var skew = parseInt(body.dataset.serverNow, 10) - Date.now();
   var watch = (body.dataset.watch || "").split(" ").filter(Boolean);
@@ -85,7 +88,8 @@
   }
 
   /* The room's stream (the board's): a message naming a game this phone waits for re-reads the
-     page; it is only a nudge, the page itself is read from the server. Polling when it fails. */
+     page; it is only a nudge, the page itself is read from the server. Polling when it fails,
+     and the stream asked for again a minute later. */
   function push(url) {
     var source = new EventSource(url);
     var failures = 0;
@@ -103,6 +107,7 @@
         source.close();
         mode = "poll";
         every(REFRESH_MS);
+        setTimeout(function () { push(url); }, STREAM_AGAIN_MS * (1 + Math.random() / 5));
       }
     };
   }

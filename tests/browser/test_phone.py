@@ -9,6 +9,7 @@ import re
 from playwright.sync_api import expect
 
 from roomops.lists import services as lists
+from roomops.push.embedded import KEY
 from roomops.rooms.services import update_policy
 from roomops.seating import seats
 from tests.browser.conftest import SHOTS, log_in
@@ -144,4 +145,26 @@ def test_r20_the_seat_offered_reaches_the_players_open_page_at_once_with_a_buzz_
     assert phone.evaluate("() => window.__buzz") == [50, [400, 150, 400, 150, 400]]
     assert 1 <= len(reads) <= 3  # read again because its game changed, not every 5 s
     phone.screenshot(path=str(SHOTS / "phone-seat-ready.png"))
+    context.close()
+
+
+def test_a_phone_refused_its_stream_asks_again_a_minute_later(live, browser):
+    """A player's page whose stream is refused (a push server restarted before the room was
+    published again; the app past its limit) polls, and asks for the stream again a minute later."""
+    live.build(phone_table)
+    push = live.app.extensions[KEY]
+    served, push.streams = push.streams, 0
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    phone = context.new_page()
+    phone.clock.install()  # the page's timers: the minute is moved on, not waited for
+    phone.goto(f"{live.url}/board/main/join")
+    phone.get_by_label(re.compile("NL Hold'em")).check()
+    phone.get_by_label("First name").fill("Ola")
+    phone.get_by_label("Phone number").fill("07700 900124")
+    phone.get_by_role("button", name="Join").click()
+    expect(phone).to_have_url(f"{live.url}/board/main/me")
+    phone.wait_for_function("() => window.roomopsPhone.mode() === 'poll'")
+    push.streams = served
+    phone.clock.run_for(75_000)  # past the minute and the fifth more it may wait
+    phone.wait_for_function("() => window.roomopsPhone.mode() === 'push'")
     context.close()

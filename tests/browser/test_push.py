@@ -67,3 +67,23 @@ def test_where_the_app_serves_no_stream_the_board_polls(live, page, browser):
     desk_adds(browser, live, game_id, "Yuri")
     expect(page.locator(".waiting .place .who")).to_have_text(["Yuri P."], timeout=5000)
     assert polled
+
+
+def test_a_board_refused_its_stream_asks_again_a_minute_later(live, page, browser):
+    """A stream refused (a push server restarted before the web process published the room again
+    answers 404; the app past its limit 503) makes the board poll, and ask for the stream again a
+    minute later: served then, the board is pushed again and polls no more."""
+    game_id = live.build(room_with_a_game)
+    push = live.app.extensions[KEY]
+    served, push.streams = push.streams, 0
+    page.clock.install()  # the page's timers: the minute is moved on, not waited for
+    page.goto(f"{live.url}/board/main")
+    page.wait_for_function("() => window.roomopsBoard.mode() === 'poll'")
+    push.streams = served
+    page.clock.run_for(75_000)  # past the minute and the fifth more it may wait
+    page.wait_for_function("() => window.roomopsBoard.mode() === 'push'")
+    polled = polls(page)
+    page.clock.run_for(10_000)  # a poller would have asked four or five times by now
+    desk_adds(browser, live, game_id, "Zoe")
+    expect(page.locator(".waiting .place .who")).to_have_text(["Zoe P."], timeout=2000)
+    assert polled == []

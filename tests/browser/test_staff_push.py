@@ -72,3 +72,27 @@ def test_where_the_app_serves_no_stream_the_staff_screens_poll(live, browser):
     finally:
         desk_ctx.close()
         deal_ctx.close()
+
+
+def test_a_staff_screen_that_gave_up_its_stream_asks_again_a_minute_later(live, browser):
+    """A desk refused its stream (the app's one stream held by another desk: 503, three tries)
+    polls, and asks for it again a minute later: served then, it is told by push again."""
+    live.build(full_table)
+    push = live.app.extensions[KEY]
+    push.streams = 1
+    contexts = [browser.new_context(), browser.new_context()]
+    one, two = (context.new_page() for context in contexts)
+    try:
+        log_in(one, live, "main-admin")  # lands on the desk, which takes the one stream
+        one.wait_for_function("() => window.roomopsDesk.mode() === 'push'")
+        two.clock.install()  # the page's timers: the minute is moved on, not waited for
+        log_in(two, live)
+        two.wait_for_function("() => window.roomopsDesk.mode() === 'poll'")
+        two.clock.run_for(5_000)  # its three quick tries spent
+        assert two.evaluate("() => window.roomopsDesk.mode()") == "poll"
+        push.streams = 2
+        two.clock.run_for(75_000)  # past the minute and the fifth more it may wait
+        two.wait_for_function("() => window.roomopsDesk.mode() === 'push'")
+    finally:
+        for context in contexts:
+            context.close()
