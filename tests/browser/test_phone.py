@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import re
 
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 
 from roomops.lists import services as lists
 from roomops.push.embedded import KEY
 from roomops.rooms.services import update_policy
 from roomops.seating import seats
-from tests.browser.conftest import SHOTS, log_in
+from tests.browser.conftest import SHOTS, Live, log_in
 from tests.factories import as_staff
 
 PHONE = {"width": 390, "height": 844}
@@ -92,6 +92,16 @@ def phone_table(room, session, now):
             for i, p in enumerate(room.players(now, 9, "S"), start=1)]
 
 
+def joins_nl_holdem(phone: Page, live: Live, first: str, number: str) -> None:
+    """The player joins the NL Hold'em list from the phone page (R12) and lands on their own."""
+    phone.goto(f"{live.url}/board/main/join")
+    phone.get_by_label(re.compile("NL Hold'em")).check()
+    phone.get_by_label("First name").fill(first)
+    phone.get_by_label("Phone number").fill(number)
+    phone.get_by_role("button", name="Join").click()
+    expect(phone).to_have_url(f"{live.url}/board/main/me")
+
+
 # Records what the page asks the phone to do (a headless browser neither buzzes nor plays).
 RECORD = """() => {
   window.__buzz = [];
@@ -111,12 +121,7 @@ def test_r20_the_seat_offered_reaches_the_players_open_page_at_once_with_a_buzz_
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
     phone = context.new_page()
     phone.add_init_script(f"({RECORD})()")
-    phone.goto(f"{live.url}/board/main/join")
-    phone.get_by_label(re.compile("NL Hold'em")).check()
-    phone.get_by_label("First name").fill("Nora")
-    phone.get_by_label("Phone number").fill("07700 900123")
-    phone.get_by_role("button", name="Join").click()
-    expect(phone).to_have_url(f"{live.url}/board/main/me")
+    joins_nl_holdem(phone, live, "Nora", "07700 900123")
     phone.wait_for_function("() => window.roomopsPhone.mode() === 'push'")
     phone.get_by_role("button", name="Sound and vibration when my seat is ready").click()
     expect(phone.get_by_text("Sound and vibration are on")).to_be_visible()
@@ -157,12 +162,7 @@ def test_a_phone_refused_its_stream_asks_again_a_minute_later(live, browser):
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
     phone = context.new_page()
     phone.clock.install()  # the page's timers: the minute is moved on, not waited for
-    phone.goto(f"{live.url}/board/main/join")
-    phone.get_by_label(re.compile("NL Hold'em")).check()
-    phone.get_by_label("First name").fill("Ola")
-    phone.get_by_label("Phone number").fill("07700 900124")
-    phone.get_by_role("button", name="Join").click()
-    expect(phone).to_have_url(f"{live.url}/board/main/me")
+    joins_nl_holdem(phone, live, "Ola", "07700 900124")
     phone.wait_for_function("() => window.roomopsPhone.mode() === 'poll'")
     push.streams = served
     phone.clock.run_for(75_000)  # past the minute and the fifth more it may wait
