@@ -2,8 +2,9 @@
    only, R61) say that something this screen shows changed; it then re-reads its own part (with its
    ETag: an unchanged part is a 304). While the stream runs the part is also read every 30 s (a
    change with no audit row, made by hand, shows by then); while the stream is refused or fails
-   the screen polls at its own pace, and asks for the stream again a minute later. Behind a push server the stream's address carries a token
-   that expires: each answer of the part brings the next (X-Staff-Events, renew()).
+   the screen polls at its own pace, and asks for the stream again a minute later. Behind a push
+   server the stream's address carries a token that expires: each answer of the part brings the
+   next (X-Staff-Events, renew()).
    roomopsStaffPush(address, read, every, pollMs): read() re-reads the part and resolves false when
    it could not (someone is typing, the page is hidden: tried again a second later); every(ms)
    sets the poll's pace. */
