@@ -100,6 +100,8 @@ def joins_nl_holdem(phone: Page, live: Live, first: str, number: str) -> None:
     phone.get_by_label("Phone number").fill(number)
     phone.get_by_role("button", name="Join").click()
     expect(phone).to_have_url(f"{live.url}/board/main/me")
+    # the address changes before the page's script has run: its mode is asked of it after
+    phone.wait_for_function("() => window.roomopsPhone !== undefined")
 
 
 # Records what the page asks the phone to do (a headless browser neither buzzes nor plays).
