@@ -38,7 +38,7 @@ from roomops.board.rows import RowsCache, read_room
 from roomops.errors import Invalid
 from roomops.rooms.models import Room
 from roomops.waits.services import EXTENSION
-from roomops.web.health import scheduler_state
+from roomops.web.health import room_sweep_state
 from roomops.web.language import fragment_language, in_language, tr, use_language
 from roomops.web.live import change_mark
 from roomops.web.money import use_room
@@ -140,7 +140,7 @@ def _page(room: Room) -> Response:
     session, at = db(), now()
     lang = use_language(room)
     mark = change_mark(session, room.id)
-    late = scheduler_state(session, at).stale
+    late = room_sweep_state(session, at, room.id).stale
     at_ms = countdown.to_ms(at)
     header = Header(room.name, room.timezone, tr(POLICY_LABELS.get(room.display_name, "initials")),
                     at_ms, f"{at.astimezone(ZoneInfo(room.timezone)):%H:%M}")
@@ -181,7 +181,7 @@ def live(slug: str) -> Response:
     rm = _room(slug)
     lang = fragment_language()
     mark = change_mark(session, rm.id)
-    late = scheduler_state(session, at).stale
+    late = room_sweep_state(session, at, rm.id).stale
     tag = etag(rm, mark, late, at, lang)
     if request.if_none_match.contains_weak(tag):
         resp = Response(status=304)

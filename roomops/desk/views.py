@@ -77,7 +77,7 @@ from roomops.seating.snapshot import RoomSnapshot
 from roomops.seating.suggest import apart_of
 from roomops.waits.model import wait_text
 from roomops.waits.services import EXTENSION, WaitsCache, typical_for
-from roomops.web.health import scheduler_state
+from roomops.web.health import room_sweep_state
 from roomops.web.money import room_money
 from roomops.web.routing import parse_id
 from roomops.web.uow import actor, db, now, run
@@ -162,7 +162,7 @@ def _returning(session: Session, snap: snapshot.RoomSnapshot) -> dict[int, tuple
 def index() -> Response:
     session, at = db(), now()
     snap = snapshot.load(session, current_user.room_id, at)
-    sweep = scheduler_state(session, at)
+    sweep = room_sweep_state(session, at, current_user.room_id)
     page = render_template("desk/index.html", snap=snap, poll=POLL_SECONDS, sweep=sweep,
                            waits=_waits(session, snap, at),
                            players=_recent_players(session) if _can("floor") else [],
@@ -199,7 +199,7 @@ def fragment() -> Response:
     X-Server-Now."""
     session, at = db(), now()
     version = latest_id(session, current_user.room_id)
-    sweep = scheduler_state(session, at)
+    sweep = room_sweep_state(session, at, current_user.room_id)
     tag = _etag(version, sweep, texts_changed(session, current_user.room_id))
     if request.if_none_match.contains_weak(tag):
         resp = make_response("", 304)

@@ -1,19 +1,21 @@
-"""One row per scheduler (``sweep_heartbeats``): its last successful sweep (migration 0028)."""
+"""One row per scheduler (``sweep_heartbeats``): its last sweep (migration 0028); one row per room
+whose sweep is failing (``room_sweep_failures``, migration 0042)."""
 
 from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import CheckConstraint, String
+from sqlalchemy import CheckConstraint, ForeignKey, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from roomops.db import Base, UTCDateTime
 
 
 class SweepHeartbeat(Base):
-    """Rewritten by every sweep of that scheduler, in the sweep's own transaction: a failed sweep
-    leaves the row as it was, so its age grows. Several schedulers, several rows; the freshest
-    counts. Not audited: it is no change of the floor (docs/decisions.md)."""
+    """Rewritten by every run of that scheduler once its rooms are swept, in a transaction of its
+    own: a scheduler that stops, or cannot reach the database, leaves the row as it was, so its
+    age grows. Several schedulers, several rows; the freshest counts. Not audited: it is no change
+    of the floor (docs/decisions.md)."""
 
     __tablename__ = "sweep_heartbeats"
     __table_args__ = (
@@ -28,3 +30,15 @@ class SweepHeartbeat(Base):
     expired_offers: Mapped[int]
     no_shows: Mapped[int]
     released_absences: Mapped[int]
+
+
+class RoomSweepFailure(Base):
+    """A room whose sweep failed, since its first failed run: written with the heartbeat of that
+    run, deleted by the first run in which the room's sweep does not fail. The room's screens
+    count its age from here (``roomops.heartbeat.rules.room_last_run``). Not audited, as the
+    heartbeat."""
+
+    __tablename__ = "room_sweep_failures"
+
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"), primary_key=True)
+    failing_since: Mapped[datetime] = mapped_column(UTCDateTime)

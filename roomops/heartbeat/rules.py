@@ -2,7 +2,8 @@
 
 The sweep is what releases the room's timers on time: offers (R20, R22), check-ins (R12), breaks
 and time away (R24, R26). When no scheduler has swept for longer than the deployment's
-``sweep_stale_seconds``, nobody is releasing them, and every screen that shows timers says so."""
+``sweep_stale_seconds``, nobody is releasing them, and every screen that shows timers says so; when
+a room's own sweep has been failing for longer than that, that room's screens say so."""
 
 from __future__ import annotations
 
@@ -26,3 +27,12 @@ def sweep_state(last_run: datetime | None, now: datetime, stale_after: float) ->
         return SweepState(None, True)
     seconds = max(0.0, (now - last_run).total_seconds())
     return SweepState(int(seconds), seconds > stale_after)
+
+
+def room_last_run(last_run: datetime | None, failing_since: datetime | None) -> datetime | None:
+    """When the room's timers were last released: the freshest sweep, unless the room's own sweep
+    has been failing since an earlier run (its screens are late while the other rooms' are not).
+    None: no scheduler ever swept."""
+    if last_run is None or failing_since is None:
+        return last_run
+    return min(last_run, failing_since)

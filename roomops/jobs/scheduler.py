@@ -19,7 +19,7 @@ from roomops import actors
 from roomops.clock import stopwatch
 from roomops.config import Settings
 from roomops.floor.unit import unit
-from roomops.heartbeat.services import beat
+from roomops.heartbeat.services import beat, note_failures
 from roomops.jobs.sweep import SweepResult, due_rooms, sweep_room
 from roomops.messages.courier import courier_of
 from roomops.messages.sending import send_due
@@ -38,11 +38,11 @@ def sweep_once(app: Flask) -> SweepResult:
     """One job run. Each room with something due is a unit of work of its own (its commit, then
     its texts and screens): a room whose sweep fails holds up no other room's timers, and a
     desk waits for its own room's sweep only. The heartbeat is written last, in a unit of its
-    own, and only when every room's sweep committed: a sweep that fails records no heartbeat,
-    and raises its first error once the other rooms are swept."""
+    own, with the rooms whose sweep failed (their screens alone go late, docs/decisions.md); the
+    first failure is raised at the end, for the log."""
     roomops = ext(app)
     elapsed = stopwatch()
-    result, failure = SweepResult(), None
+    result, failures = SweepResult(), dict[int, Exception]()
     # in the app's context: what each commit changed is pushed to the screens (roomops.push)
     with app.app_context():
         now = roomops.clock.now()
@@ -53,18 +53,19 @@ def sweep_once(app: Flask) -> SweepResult:
                 result.add(_sweep_room(roomops.sessions, room_id, game_ids, now))
             except Exception as error:
                 log.exception("sweep of room %d failed; the other rooms are swept", room_id)
-                failure = failure or error
-        if failure is not None:
-            raise failure
+                failures[room_id] = error
         with roomops.sessions() as session, unit(session, None, now) as uow:
             counts = {name: len(ids) for name, ids in asdict(result).items()}
             beat(uow.session, scheduler_id(roomops.settings), uow.now, elapsed(), counts)
+            note_failures(uow.session, uow.now, list(failures))
             uow.commit()
             # R20: texts due (retries, leases run out), after the sweep's commits and heartbeat
             send_due(uow.session, courier_of(uow.session).provider, roomops.clock.now)
     if result.expired_offers or result.no_shows or result.released_absences:
         log.info("sweep: %d offers expired, %d no-shows, %d seats released", len(result.expired_offers),
                  len(result.no_shows), len(result.released_absences))
+    if failures:
+        raise next(iter(failures.values()))
     return result
 
 

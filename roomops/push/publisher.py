@@ -40,7 +40,7 @@ from roomops.push.messages import Update
 from roomops.rooms.languages import DEFAULT
 from roomops.rooms.models import Room
 from roomops.runtime import ext, favour_waiting_threads
-from roomops.web.health import scheduler_state
+from roomops.web.health import room_sweep_state
 
 log = logging.getLogger("roomops.push")
 TICK = 2.0
@@ -144,7 +144,7 @@ class Publisher:
         """The room read once, sent in each language drawn."""
         patience.wait()
         at = ext(self.app).clock.now()
-        late = scheduler_state(session, at).stale
+        late = room_sweep_state(session, at, room.id).stale
         known: RowsCache = self.app.extensions[ROWS]
         games = list(read_room(session, room.id, known))
         history = self.app.extensions[WAITS].history(session, room.id, at)

@@ -35,7 +35,7 @@ from roomops.push.notices import Notice, Row, needs, row_of, scope
 from roomops.rooms.models import Room
 from roomops.runtime import ext
 from roomops.seating.models import SeatChangeRequest, SeatHold
-from roomops.web.health import scheduler_state
+from roomops.web.health import room_sweep_state
 
 QUEUE = 16  # notices a screen may fall behind before it is told "everything" instead
 STREAM_SECONDS = 600  # a staff stream's life (and its token's): the log-in is checked again then
@@ -239,7 +239,7 @@ class Feed:
 
     def _unaudited(self, session: Session) -> list[int]:
         """The rooms whose desk shows a change with no audit row since the last pass: a text's
-        state (R20) or the sweep turning late or running again. One indexed query a room."""
+        state (R20) or the sweep turning late or running again. Two indexed queries a room."""
         if not self.listening():
             return []
         marks = self._marks_now(session)
@@ -249,8 +249,8 @@ class Feed:
 
     @staticmethod
     def _marks_now(session: Session) -> dict[int, tuple[datetime | None, bool]]:
-        late = scheduler_state(session, ext().clock.now()).stale
-        return {room_id: (texts_changed(session, room_id), late)
+        at = ext().clock.now()
+        return {room_id: (texts_changed(session, room_id), room_sweep_state(session, at, room_id).stale)
                 for room_id in session.scalars(select(Room.id))}
 
 

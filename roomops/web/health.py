@@ -2,12 +2,15 @@
 the board show (docs/architecture.md, "Scheduler").
 
 200 when the database answers, its schema is at the migrations' head and a scheduler swept within
-``sweep_stale_seconds``; 503 otherwise. The answer holds only those facts: no room data, no
-revision ids, no error text (a load balancer needs none of them, an attacker would like them)."""
+``sweep_stale_seconds``; 503 otherwise. ``rooms_failing`` counts the rooms whose own sweep has been
+failing for longer than that, for a monitor: their screens say so, and the answer stays 200 (one
+room's bad row must not take the web servers of every room out of a load balancer). The answer
+holds only those facts: no room data, no revision ids, no error text (a load balancer needs none
+of them, an attacker would like them)."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from flask import Blueprint, jsonify
@@ -17,8 +20,8 @@ from sqlalchemy.orm import Session
 from werkzeug.wrappers import Response
 
 from roomops import migrate
-from roomops.heartbeat.rules import SweepState, sweep_state
-from roomops.heartbeat.services import last_run
+from roomops.heartbeat.rules import SweepState, room_last_run, sweep_state
+from roomops.heartbeat.services import last_run, room_runs, rooms_failing
 from roomops.runtime import ext
 from roomops.web.uow import db, now
 
@@ -26,8 +29,19 @@ bp = Blueprint("health", __name__)
 
 
 def scheduler_state(session: Session, at: datetime) -> SweepState:
-    """Whether the sweep is late at ``at`` (the app's clock), by the deployment's setting."""
+    """Whether the deployment's sweep is late at ``at`` (the app's clock), by its setting."""
     return sweep_state(last_run(session), at, ext().settings.sweep_stale_seconds)
+
+
+def room_sweep_state(session: Session, at: datetime, room_id: int) -> SweepState:
+    """Whether the room's timers are late at ``at``: no sweep for too long, or the room's own sweep
+    failing for too long (what its desk and board show)."""
+    return sweep_state(room_last_run(*room_runs(session, room_id)), at,
+                       ext().settings.sweep_stale_seconds)
+
+
+def _limit() -> timedelta:
+    return timedelta(seconds=ext().settings.sweep_stale_seconds)
 
 
 def _checks(session: Session, at: datetime) -> dict[str, Any]:
@@ -37,7 +51,8 @@ def _checks(session: Session, at: datetime) -> dict[str, Any]:
     return {"database": "ok",
             "migrations": "at_head" if migrate.current(session.connection()) == migrate.head()
             else "not_at_head",
-            "scheduler": {"heartbeat_age_seconds": state.age, "stale": state.stale}}
+            "scheduler": {"heartbeat_age_seconds": state.age, "stale": state.stale,
+                          "rooms_failing": rooms_failing(session, at - _limit())}}
 
 
 @bp.get("/health")
@@ -46,7 +61,7 @@ def health() -> Response:
         checks = _checks(db(), now())
     except SQLAlchemyError:
         checks = {"database": "unreachable", "migrations": "unknown",
-                  "scheduler": {"heartbeat_age_seconds": None, "stale": True}}
+                  "scheduler": {"heartbeat_age_seconds": None, "stale": True, "rooms_failing": None}}
     checks["scheduler"]["stale_after_seconds"] = ext().settings.sweep_stale_seconds
     healthy = checks["migrations"] == "at_head" and not checks["scheduler"]["stale"]
     resp = jsonify(status="ok" if healthy else "unhealthy", **checks)

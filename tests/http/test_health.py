@@ -4,11 +4,16 @@ R26) are not being released while no scheduler sweeps."""
 
 from __future__ import annotations
 
+import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.orm import Session
 
+from roomops.jobs import sweep as sweep_module
 from roomops.jobs.scheduler import sweep_once
+from roomops.lists import services as lists
 from roomops.web import health
+from tests.conftest import login
+from tests.factories import Room_
 
 LATE = "offers and breaks are not being released on time"
 BOARD_LATE = "times may be late"
@@ -30,7 +35,7 @@ def test_healthy_after_a_sweep(client, app, room, session, clock):
     status, body = _health(client)
     assert status == 200
     assert body == {"status": "ok", "database": "ok", "migrations": "at_head",
-                    "scheduler": {"heartbeat_age_seconds": 15, "stale": False,
+                    "scheduler": {"heartbeat_age_seconds": 15, "stale": False, "rooms_failing": 0,
                                   "stale_after_seconds": 15.0}}
 
 
@@ -50,7 +55,8 @@ def test_503_when_the_sweep_is_late(client, app, clock):
     clock.advance(seconds=16)
     status, body = _health(client)
     assert (status, body["status"], body["scheduler"]) == (
-        503, "unhealthy", {"heartbeat_age_seconds": 16, "stale": True, "stale_after_seconds": 15.0})
+        503, "unhealthy", {"heartbeat_age_seconds": 16, "stale": True, "rooms_failing": 0,
+                           "stale_after_seconds": 15.0})
     assert (body["database"], body["migrations"]) == ("ok", "at_head")
     sweep_once(app)
     assert _health(client)[0] == 200
@@ -85,8 +91,41 @@ def test_503_when_the_database_cannot_be_reached(client, monkeypatch, tmp_path):
     assert status == 503
     assert body == {"status": "unhealthy", "database": "unreachable", "migrations": "unknown",
                     "scheduler": {"heartbeat_age_seconds": None, "stale": True,
-                                  "stale_after_seconds": 15.0}}
+                                  "rooms_failing": None, "stale_after_seconds": 15.0}}
     gone.dispose()
+
+
+def test_a_room_whose_sweep_fails_is_counted_and_the_deployment_stays_healthy(
+        client, app, room, session, clock, monkeypatch):
+    """One room's bad row must not take every room's web servers out of a load balancer: /health
+    stays 200 and counts the room once its sweep has failed for longer than the limit."""
+    _failing_sweep(app, room, session, clock, monkeypatch)
+    assert _health(client)[1]["scheduler"]["rooms_failing"] == 0  # failing for 0 s
+    clock.advance(seconds=16)
+    _sweep_failing(app)
+    status, body = _health(client)
+    assert (status, body["scheduler"]["stale"], body["scheduler"]["rooms_failing"]) == (200, False, 1)
+
+
+def _failing_sweep(app, room, session, clock, monkeypatch):
+    """A room whose sweep fails (its offer expires, then the sweep breaks), swept once."""
+    game = room.game(clock.now())
+    room.table(clock.now(), game, "1")
+    ann = room.player(clock.now(), "Ann")
+    lists.join(session, room.sup, clock.now(), player_id=ann.id, game_id=game.id)
+    session.commit()
+    clock.advance(minutes=room.room.claim_minutes)
+    monkeypatch.setattr(sweep_module, "release_due", _broken)
+    _sweep_failing(app)
+
+
+def _broken(*_args, **_kwargs):
+    raise RuntimeError("a fault in this room's data")
+
+
+def _sweep_failing(app):
+    with pytest.raises(RuntimeError, match="this room's data"):
+        sweep_once(app)
 
 
 # ---- the desk: red when the sweep is late, without a reload -------------------------------------
@@ -99,7 +138,7 @@ def test_the_desk_turns_red_when_the_sweep_is_late_and_recovers(sup_client, app,
     clock.advance(seconds=20)
     late = sup_client.get("/desk/fragment", headers={"If-None-Match": fresh.headers["ETag"]})
     assert late.status_code == 200  # the poll redraws: the ETag knows the sweep is late
-    assert "The scheduler has not run for <span class=\"age\">20</span> s: " + LATE in late.text
+    assert "The scheduler has not swept this room for <span class=\"age\">20</span> s: " + LATE in late.text
     assert 'role="alert"' in late.text and LATE in sup_client.get("/desk").text
     clock.advance(seconds=5)  # still late: the poll is a 304, desk.js counts the seconds
     assert sup_client.get("/desk/fragment",
@@ -109,8 +148,27 @@ def test_the_desk_turns_red_when_the_sweep_is_late_and_recovers(sup_client, app,
     assert back.status_code == 200 and LATE not in back.text
 
 
+def test_only_the_desk_of_the_room_whose_sweep_fails_turns_red(sup_client, client, app, room,
+                                                               session, clock, monkeypatch):
+    """The scheduler runs; this room's sweep fails (R22: its offer is not released): after the
+    limit its desk and its board say so, counted from its first failed run; another room's desk,
+    swept each run, does not. A run in which its sweep does not fail ends it."""
+    Room_(session, clock.now(), slug="annex")
+    _failing_sweep(app, room, session, clock, monkeypatch)
+    clock.advance(seconds=16)
+    _sweep_failing(app)
+    desk = sup_client.get("/desk").text
+    assert "The scheduler has not swept this room for <span class=\"age\">16</span> s: " + LATE in desk
+    assert 'data-late' in client.get("/board/main/live").text
+    assert LATE not in login(app.test_client(), "annex-supervisor").get("/desk").text
+    assert "data-late" not in client.get("/board/annex/live").text
+    monkeypatch.undo()
+    sweep_once(app)
+    assert LATE not in sup_client.get("/desk").text
+
+
 def test_the_desk_says_when_no_scheduler_ever_ran(sup_client):
-    assert "The scheduler has not run yet: " + LATE in sup_client.get("/desk").text
+    assert "The scheduler has not swept this room yet: " + LATE in sup_client.get("/desk").text
 
 
 # ---- the board: a quiet note for players ---------------------------------------------------------

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from roomops.heartbeat.rules import SweepState, sweep_state
+from roomops.heartbeat.rules import SweepState, room_last_run, sweep_state
 
 NOW = datetime(2026, 11, 21, 20, 0, tzinfo=UTC)
 
@@ -35,3 +35,17 @@ def test_the_limit_is_the_setting():
     last = NOW - timedelta(seconds=20)
     assert sweep_state(last, NOW, 30).stale is False
     assert sweep_state(last, NOW, 10).stale is True
+
+
+@pytest.mark.parametrize("failing_since,expected", [
+    (None, NOW),  # the room's sweep is not failing: the freshest sweep counts
+    (NOW - timedelta(seconds=40), NOW - timedelta(seconds=40)),  # failing since an earlier run
+    (NOW + timedelta(seconds=1), NOW),  # never later than the freshest sweep
+])
+def test_a_room_is_swept_as_of_its_first_failed_run(failing_since, expected):
+    assert room_last_run(NOW, failing_since) == expected
+
+
+def test_a_room_is_never_swept_when_no_scheduler_ever_swept():
+    assert room_last_run(None, None) is None
+    assert room_last_run(None, NOW) is None

@@ -1,5 +1,6 @@
-"""The sweep's heartbeat on both databases: each sweep writes its scheduler's row in its own
-transaction (what it did, when); a failed sweep writes nothing, so the age grows (R20, R60)."""
+"""The sweep's heartbeat on both databases: each run writes its scheduler's row in its own
+transaction (what it did, when), with the rooms whose sweep failed, since their first failed run,
+so that their screens alone go late (R20, R22, R60)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,9 @@ import os
 import pytest
 from sqlalchemy import select
 
-from roomops.heartbeat.models import SweepHeartbeat
-from roomops.heartbeat.services import beat, last_run
+from roomops.heartbeat.models import RoomSweepFailure, SweepHeartbeat
+from roomops.heartbeat.rules import room_last_run
+from roomops.heartbeat.services import beat, last_run, note_failures, room_runs, rooms_failing
 from roomops.jobs import scheduler
 from roomops.jobs import sweep as sweep_module
 from roomops.jobs.scheduler import sweep_once
@@ -61,28 +63,70 @@ def test_several_schedulers_keep_a_row_each_and_the_freshest_counts(app, session
     assert last_run(session) == later
 
 
+def _failing(session):
+    session.expire_all()
+    return [(f.room_id, f.failing_since) for f in session.scalars(
+        select(RoomSweepFailure).order_by(RoomSweepFailure.room_id))]
+
+
+def _break_in(monkeypatch, room_id):
+    """The sweep of room ``room_id`` fails at its last step, once its offers have expired."""
+    release_due = sweep_module.release_due
+
+    def broken(session, actor, now, games):
+        if actor.room_id == room_id:
+            raise RuntimeError("a fault in this room's data")
+        return release_due(session, actor, now, games)
+
+    monkeypatch.setattr(sweep_module, "release_due", broken)
+
+
 def test_a_room_whose_sweep_fails_holds_up_no_other_room(app, session, room, clock, now,
                                                           monkeypatch):
     """Each room is swept in a unit of work of its own (R22): the other rooms' timers are released
     and committed; the failing room's change is rolled back, its error raised once the others are
-    swept, and no heartbeat written."""
+    swept; the heartbeat is written, with the failing room (its screens alone go late)."""
     annex = Room_(session, now, slug="annex")
     stuck, freed = _offer(room, session, now), _offer(annex, session, now)
-    clock.advance(minutes=room.room.claim_minutes)
-    release_due = sweep_module.release_due
-
-    def broken_in_main(session, actor, now, games):
-        if actor.room_id == room.room.id:  # swept first: the rooms go in the order of their ids
-            raise RuntimeError("a fault in this room's data")
-        return release_due(session, actor, now, games)
-
-    monkeypatch.setattr(sweep_module, "release_due", broken_in_main)
+    later = clock.advance(minutes=room.room.claim_minutes)
+    _break_in(monkeypatch, room.room.id)  # swept first: the rooms go in the order of their ids
     with pytest.raises(RuntimeError, match="this room's data"):
         sweep_once(app)
     session.expire_all()
     assert session.get(SeatHold, stuck.id).ended_at is None
     assert session.get(SeatHold, freed.id).outcome == "expired"
-    assert _rows(session) == []
+    assert [(r.ran_at, r.expired_offers) for r in _rows(session)] == [(later, 1)]
+    assert _failing(session) == [(room.room.id, later)]
+    assert room_runs(session, room.room.id) == (later, later)
+    assert room_runs(session, annex.room.id) == (later, None)
+
+
+def test_a_failing_room_is_failing_since_its_first_failed_run_until_a_run_does_not_fail(
+        app, session, room, clock, now, monkeypatch):
+    _offer(room, session, now)
+    first = clock.advance(minutes=room.room.claim_minutes)
+    _break_in(monkeypatch, room.room.id)
+    for _ in range(2):
+        with pytest.raises(RuntimeError):
+            sweep_once(app)
+        last = clock.advance(seconds=20)
+    assert _failing(session) == [(room.room.id, first)]
+    assert room_last_run(*room_runs(session, room.room.id)) == first  # its desk: 40 s late
+    assert rooms_failing(session, last) == 1
+    monkeypatch.undo()
+    sweep_once(app)
+    assert _failing(session) == []
+    assert room_last_run(*room_runs(session, room.room.id)) == last
+
+
+def test_a_room_with_nothing_due_any_more_is_not_failing(session, room, now):
+    """A failing room whose due timers the desk handled is not swept (nothing is due): the next
+    run clears it all the same."""
+    note_failures(session, now, [room.room.id])
+    note_failures(session, now, [room.room.id])  # kept, not rewritten
+    assert _failing(session) == [(room.room.id, now)]
+    note_failures(session, now, [])
+    assert _failing(session) == []
 
 
 def test_the_default_id_is_host_and_process(app):
@@ -99,12 +143,12 @@ def test_beat_is_idempotent(session, now):
     assert (row.ran_at, row.took_ms, row.expired_offers, row.released_absences) == (now, 5, 2, 1)
 
 
-def test_a_failed_sweep_records_nothing(app, session, room, clock, now, monkeypatch):
-    """The offer expired in the failed run is rolled back with it, and so is its heartbeat: the
-    one commit point (docs/architecture.md, "Scheduler")."""
+def test_a_failed_sweep_rolls_back_its_room_and_beats(app, session, room, clock, now, monkeypatch):
+    """The offer expired in the failed run is rolled back with the room's unit of work (the one
+    commit point, docs/architecture.md, "Scheduler"); the scheduler ran, so it beats."""
     sweep_once(app)
     offer = _offer(room, session, now)
-    clock.advance(minutes=room.room.claim_minutes)
+    later = clock.advance(minutes=room.room.claim_minutes)
 
     def broken(*_args, **_kwargs):
         raise RuntimeError("the database went away half way")
@@ -112,7 +156,21 @@ def test_a_failed_sweep_records_nothing(app, session, room, clock, now, monkeypa
     monkeypatch.setattr(sweep_module, "release_due", broken)  # after expire_due has done its part
     with pytest.raises(RuntimeError):
         sweep_once(app)
-    assert last_run(session) == now  # the age keeps growing
+    assert last_run(session) == later
     session.expire_all()
     assert session.get(SeatHold, offer.id).ended_at is None
     assert len(_rows(session)) == 1
+
+
+def test_no_heartbeat_when_the_database_fails_it(app, session, room, clock, now, monkeypatch):
+    """A scheduler that cannot write its heartbeat leaves the row to age: the screens go late."""
+    sweep_once(app)
+    clock.advance(seconds=20)
+
+    def gone(*_args, **_kwargs):
+        raise RuntimeError("the database went away")
+
+    monkeypatch.setattr(scheduler, "note_failures", gone)
+    with pytest.raises(RuntimeError, match="went away"):
+        sweep_once(app)
+    assert last_run(session) == now
