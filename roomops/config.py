@@ -16,6 +16,15 @@ from roomops.rooms.session_rules import SessionLimits
 
 INSTANCE = Path(os.environ.get("ROOMOPS_INSTANCE", "instance"))
 DEV_PUBLIC_URL = "http://localhost:5000"  # `flask --app app serve`'s default port, on this machine
+# hosts a server may listen on that phones know no better name for than this machine's own
+_LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "0.0.0.0", "::", "::1", ""})
+
+
+def served_url(host: str, port: int) -> str:
+    """The public address of a server listening on ``host`` and ``port`` when ROOMOPS_PUBLIC_URL is
+    not set: that host (``localhost`` for the loopback or every interface) and that port."""
+    name = "localhost" if host in _LOCAL_HOSTS else f"[{host}]" if ":" in host else host
+    return f"http://{name}:{port}"
 
 
 def _secret_key() -> str:

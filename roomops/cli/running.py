@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import os
 
 import click
 import waitress
@@ -10,7 +11,7 @@ from flask import current_app
 from flask.cli import with_appcontext
 
 from roomops.cli.common import command_unit, log_to_console
-from roomops.config import Settings
+from roomops.config import Settings, served_url
 from roomops.rooms.languages import DEFAULT, LANGUAGES
 from roomops.rooms.services import create_room
 from roomops.runtime import ext, favour_waiting_threads
@@ -66,6 +67,10 @@ def serve_cmd(host: str, port: int, threads: int) -> None:
 
     log_to_console()
     app = current_app._get_current_object()  # type: ignore[attr-defined]  # the proxy's app, undeclared
+    if "ROOMOPS_PUBLIC_URL" not in os.environ:  # the board's address for phones: this server's
+        ext().settings.public_url = served_url(host, port)
+        click.echo(f"the board sends phones to {ext().settings.public_url} (ROOMOPS_PUBLIC_URL "
+                   "sets the address they reach this machine at)")
     start_publishing(app)
     if ext().settings.scheduler == "embedded":
         start_background(app)

@@ -28,6 +28,8 @@ def test_issue21_a_german_phone_joins_and_follows_its_entry_in_german(live, brow
     phone = context.new_page()
     phone.goto(f"{live.url}/board/main")
     expect(phone.locator("html")).to_have_attribute("lang", "de")
+    # the legend's longer German words wrap: nothing runs off the phone's side
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     phone.get_by_role("link", name="Auf die Warteliste").click()
     phone.get_by_label(re.compile("NL Hold'em")).check()
     phone.get_by_label("Vorname").fill("Nora")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 
+import pytest
 from sqlalchemy import func, select
 
 from roomops.audit.models import AuditEvent
@@ -155,6 +156,29 @@ def test_serve_freezes_what_start_up_built(app, monkeypatch):
         gc.unfreeze()  # the rest of the suite runs as before
     assert out.exit_code == 0, out.output
     assert frozen and frozen[0] > 10_000
+
+
+@pytest.mark.parametrize("host,port,address", [
+    ("127.0.0.1", 8000, "http://localhost:8000"),
+    ("0.0.0.0", 5000, "http://localhost:5000"),
+    ("192.168.1.20", 8080, "http://192.168.1.20:8080"),
+    ("fe80::1", 8080, "http://[fe80::1]:8080"),
+])
+def test_serve_gives_phones_its_own_address_unless_one_is_set(app, monkeypatch, host, port, address):
+    """The board's address and QR code for phones (issue 21) are the server's own when
+    ROOMOPS_PUBLIC_URL is not set: `scripts/run --port 8000` does not send them to port 5000."""
+    monkeypatch.setattr("roomops.cli.running.waitress.serve", lambda *_a, **_kw: None)
+    monkeypatch.setattr("roomops.cli.running.gc.freeze", lambda: None)
+    monkeypatch.delenv("ROOMOPS_PUBLIC_URL", raising=False)
+    settings = app.extensions["roomops"].settings
+    settings.scheduler = "off"
+    out = app.test_cli_runner().invoke(args=["serve", "--host", host, "--port", str(port)])
+    assert out.exit_code == 0, out.output
+    assert settings.public_url == address and f"the board sends phones to {address}" in out.output
+    monkeypatch.setenv("ROOMOPS_PUBLIC_URL", "https://poker.example.com")
+    settings.public_url = "https://poker.example.com"
+    out = app.test_cli_runner().invoke(args=["serve", "--port", str(port)])
+    assert settings.public_url == "https://poker.example.com" and "phones" not in out.output
 
 
 def test_serve_gives_the_boards_own_streams_threads_of_their_own(app, monkeypatch):
