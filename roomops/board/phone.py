@@ -50,6 +50,11 @@ LINK_DAYS = 2  # the cookie outlives a long night; the link itself works as long
 # the join form's fields as a player reads them, for a refusal of what was typed (R12)
 FIELDS = {"game_ids": N_("the games"), "first_name": N_("your first name"),
           "last_name": N_("your last name"), "phone": N_("your phone number")}
+# what is wrong with a field, by the form model's error type (pydantic's own words are English)
+WHY = {"missing": N_("Please fill in {field}."), "string_too_short": N_("Please fill in {field}."),
+       "too_short": N_("Please pick at least one game."),
+       "string_too_long": N_("Please shorten {field}.")}
+CHECK = N_("Please check {field}.")  # any other refusal of a field
 
 
 @dataclass
@@ -130,20 +135,24 @@ def join(slug: str) -> Response:
 
 def _refused(room: Room, err: RoomopsError | ValidationError, typed: dict[str, Any]) -> Response:
     """The form again with what was typed and the refusal's words and rule (R12), in the page's
-    language, nothing kept. A field the form's model refused is named in the player's words,
-    with the model's own (English) detail after it."""
+    language, nothing kept. A field the form's model refused is named in the player's words and
+    said what is wrong with it (``_why``); the model's own English words go to the log only."""
     db().rollback()
     rule: str | None = "R12"
     if isinstance(err, ValidationError):
-        fields = ", ".join(dict.fromkeys(tr(FIELDS.get(str(e["loc"][0]), str(e["loc"][0])))
-                                         for e in err.errors() if e["loc"]))
         logged, status = describe(err), 422
-        message = tr("Please check {fields}").format(fields=fields) + f" ({logged})"
+        message = " ".join(dict.fromkeys(_why(e["type"], str(e["loc"][0]) if e["loc"] else "")
+                                         for e in err.errors()))
     else:
         logged, rule, status = err.message, err.rule, err.status
         message = err.text(room.money, tr)
     security_event("request.refused", status=status, rule=rule, reason=logged)
     return make_response(_join_page(room, message, rule, typed), status)
+
+
+def _why(kind: str, field: str) -> str:
+    """One refused field in the player's words: "Please fill in your phone number." (R12)."""
+    return tr(WHY.get(kind, CHECK)).format(field=tr(FIELDS.get(field, field)))
 
 
 def _refusing_room() -> Room | None:

@@ -109,7 +109,15 @@ def test_issue21_the_join_form_and_its_refusals_in_german(client, game):
     assert "(R12)" in said and 'value="Ann"' in said  # the rule, and what was typed kept
     none = client.post("/board/main/join", data={"first_name": "Ann", "phone": PHONE},
                        headers={"Accept-Language": "de"})
-    assert none.status_code == 422 and "Bitte prüfen Sie: die Spiele" in text(none)
+    assert none.status_code == 422 and "Bitte wählen Sie mindestens ein Spiel." in text(none)
+    empty = text(client.post("/board/main/join?lang=it", data={
+        "game_id": [str(game.id)], "first_name": "", "phone": ""}))
+    # each field in the player's words, pydantic's English only in the log
+    assert "Inserisci il tuo nome. Inserisci il tuo numero di telefono." in empty
+    assert "String should" not in empty and "(R12)" in empty
+    long_name = text(client.post("/board/main/join?lang=de", data={
+        "game_id": [str(game.id)], "first_name": "A" * 61, "phone": PHONE}))
+    assert "Bitte kürzen Sie Ihren Vornamen." in long_name
     client.post("/board/main/join", data={"game_id": [str(game.id)], "first_name": "Ann",
                                           "phone": PHONE})
     again = client.post("/board/main/join", data={"game_id": [str(game.id)], "first_name": "Ann",
