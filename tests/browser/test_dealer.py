@@ -23,11 +23,19 @@ def _hold(session, seat_no):
         SeatHold.seat_no == seat_no, SeatHold.kind == "seated", SeatHold.ended_at.is_(None)))
 
 
+def _tall_enough(target) -> bool:
+    box = target.bounding_box()
+    return box is not None and box["height"] >= 44
+
+
 def test_r33_r35_deal_hands_and_post_missed_blinds_on_a_tablet(live, page):
     table_id = live.build(_table)
     page.set_viewport_size(TABLET)
     log_in(page, live, "main-dealer")
-    page.get_by_role("link", name="Table 7").click()
+    pick = page.get_by_role("link", name="Table 7")
+    assert _tall_enough(pick)  # a finger on a tablet (WCAG 2.5.5's 44 px)
+    pick.click()
+    assert _tall_enough(page.locator("select[name=high_card_seat]"))
     page.select_option("select[name=high_card_seat]", "8")
     page.locator("#deal").click()
     expect(page.locator(".flash.ok")).to_have_text("Hand 1: button 8, small blind 1, big blind 2.")
