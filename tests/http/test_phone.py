@@ -108,7 +108,8 @@ def test_r12_refusal_says_what_and_the_rule_and_keeps_what_was_typed(client, gam
     assert "is not a phone number we can read" in text and "(R12)" in text
     assert 'value="Ann"' in text and 'value="12"' in text and "checked" in text
     resp = client.post("/board/main/join", data=form(first="Ann"))
-    assert resp.status_code == 422 and "game_ids" in resp.text
+    assert resp.status_code == 422 and "Please pick at least one game." in resp.text
+    assert "(R12)" in resp.text and "game_ids" not in resp.text  # the model's words: the log's
 
 
 def test_r12_one_entry_per_number_and_game_and_the_cap(client, games, room, session, now):
