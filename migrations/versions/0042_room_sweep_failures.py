@@ -9,8 +9,8 @@ sweep fails is rolled back alone and the other rooms' timers are released. The s
 heartbeat (``sweep_heartbeats``) says the scheduler runs; this table says which rooms it has been
 failing to sweep, and since when, so that the failing room's desk and board say its times are
 late while the other rooms' do not (docs/decisions.md, "The scheduler's heartbeat"). A row is
-written at a room's first failed sweep and deleted by the first run in which its sweep does not
-fail. A new table: the same statements on SQLite and PostgreSQL.
+written at a room's first failed sweep, since the sweep before it, and deleted by the first run in
+which its sweep does not fail. A new table: the same statements on SQLite and PostgreSQL.
 """
 
 from collections.abc import Sequence

@@ -33,10 +33,10 @@ class SweepHeartbeat(Base):
 
 
 class RoomSweepFailure(Base):
-    """A room whose sweep failed, since its first failed run: written with the heartbeat of that
-    run, deleted by the first run in which the room's sweep does not fail. The room's screens
-    count its age from here (``roomops.heartbeat.rules.room_last_run``). Not audited, as the
-    heartbeat."""
+    """A room whose sweep fails, since the freshest sweep before its first failed run (when it was
+    last known swept): written with the heartbeat of that run, deleted by the first run in which
+    the room's sweep does not fail. The room's screens count their age from here
+    (``roomops.heartbeat.rules.room_last_run``). Not audited, as the heartbeat."""
 
     __tablename__ = "room_sweep_failures"
 

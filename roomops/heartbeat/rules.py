@@ -31,7 +31,7 @@ def sweep_state(last_run: datetime | None, now: datetime, stale_after: float) ->
 
 def room_last_run(last_run: datetime | None, failing_since: datetime | None) -> datetime | None:
     """When the room's timers were last released: the freshest sweep, unless the room's own sweep
-    has been failing since an earlier run (its screens are late while the other rooms' are not).
+    has been failing since an earlier one (its screens are late while the other rooms' are not).
     None: no scheduler ever swept."""
     if last_run is None or failing_since is None:
         return last_run

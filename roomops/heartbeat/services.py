@@ -34,13 +34,15 @@ def beat(session: Session, scheduler_id: str, now: datetime, took_ms: int,
 
 
 def note_failures(session: Session, now: datetime, failed: Collection[int]) -> None:
-    """The rooms of ``failed`` are failing since their first failed run (a row kept, not
-    rewritten); every other room is not failing, whether it was swept or had nothing due. Two
-    statements, in the heartbeat's transaction."""
+    """The rooms of ``failed`` are failing since the freshest sweep before their first failed
+    run, the last time they were known swept (a row kept, not rewritten; ``now`` when no
+    scheduler ever swept); every other room is not failing, whether it was swept or had nothing
+    due. In the heartbeat's transaction, before this run's ``beat``."""
     session.execute(delete(RoomSweepFailure).where(RoomSweepFailure.room_id.not_in(failed)))
     if failed:
+        since = min(last_run(session) or now, now)
         stmt = _INSERT[session.get_bind().dialect.name](RoomSweepFailure).values(
-            [{"room_id": room_id, "failing_since": now} for room_id in failed])
+            [{"room_id": room_id, "failing_since": since} for room_id in failed])
         session.execute(stmt.on_conflict_do_nothing(index_elements=["room_id"]))
 
 

@@ -56,8 +56,8 @@ def sweep_once(app: Flask) -> SweepResult:
                 failures[room_id] = error
         with roomops.sessions() as session, unit(session, None, now) as uow:
             counts = {name: len(ids) for name, ids in asdict(result).items()}
-            beat(uow.session, scheduler_id(roomops.settings), uow.now, elapsed(), counts)
             note_failures(uow.session, uow.now, list(failures))
+            beat(uow.session, scheduler_id(roomops.settings), uow.now, elapsed(), counts)
             uow.commit()
             # R20: texts due (retries, leases run out), after the sweep's commits and heartbeat
             send_due(uow.session, courier_of(uow.session).provider, roomops.clock.now)

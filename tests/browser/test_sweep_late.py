@@ -43,7 +43,7 @@ def test_the_desk_turns_red_without_a_sweep_and_recovers(live, page):
 
 def test_only_the_room_whose_sweep_fails_goes_late(live, page, browser, monkeypatch):
     """The scheduler runs, but the main room's sweep fails (its expired call, R22, is not passed
-    on): after the limit its desk turns red, counted from its first failed run; the annex's desk,
+    on): after the limit its desk turns red, counted from its last good sweep; the annex's desk,
     swept each run, stays calm. A run in which its sweep does not fail ends it."""
     live.app.extensions["roomops"].settings.sweep_stale_seconds = 15
 
@@ -61,15 +61,17 @@ def test_only_the_room_whose_sweep_fails_goes_late(live, page, browser, monkeypa
     def broken(session, actor, now, games):
         raise RuntimeError("a fault in this room's data")
 
+    live.clock.advance(minutes=claim_minutes, seconds=-1)
+    live.sweep()  # the last good sweep, a second before the calls run out
     monkeypatch.setattr(sweep_module, "release_due", broken)
-    live.clock.advance(minutes=claim_minutes)  # Ann's and Bob's calls run out: the sweep breaks
+    live.clock.advance(seconds=1)  # Ann's and Bob's calls run out: the sweep breaks
     with pytest.raises(RuntimeError, match="this room's data"):
         live.sweep()
     main = page
     log_in(main, live)
     banner = main.locator("#desk-live .sweep-late")
     expect(main.locator("#desk-live .live-meta")).to_be_attached()
-    expect(banner).to_have_count(0)  # failing for 0 s: within the limit
+    expect(banner).to_have_count(0)  # swept a second ago: within the limit
     live.clock.advance(seconds=16)
     with pytest.raises(RuntimeError, match="this room's data"):
         live.sweep()

@@ -151,7 +151,7 @@ def test_the_desk_turns_red_when_the_sweep_is_late_and_recovers(sup_client, app,
 def test_only_the_desk_of_the_room_whose_sweep_fails_turns_red(sup_client, client, app, room,
                                                                session, clock, monkeypatch):
     """The scheduler runs; this room's sweep fails (R22: its offer is not released): after the
-    limit its desk and its board say so, counted from its first failed run; another room's desk,
+    limit its desk and its board say so, counted from its last good sweep; another room's desk,
     swept each run, does not. A run in which its sweep does not fail ends it."""
     Room_(session, clock.now(), slug="annex")
     _failing_sweep(app, room, session, clock, monkeypatch)
