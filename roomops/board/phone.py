@@ -141,8 +141,8 @@ def _refused(room: Room, err: RoomopsError | ValidationError, typed: dict[str, A
     rule: str | None = "R12"
     if isinstance(err, ValidationError):
         logged, status = describe(err), 422
-        message = " ".join(dict.fromkeys(_why(e["type"], str(e["loc"][0]) if e["loc"] else "")
-                                         for e in err.errors()))
+        message = " ".join(dict.fromkeys(_why(e["type"], str(e["loc"][0]))
+                                         for e in err.errors() if e["loc"]))
     else:
         logged, rule, status = err.message, err.rule, err.status
         message = err.text(room.money, tr)
