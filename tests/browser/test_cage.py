@@ -79,3 +79,15 @@ def test_r27_r52_a_cash_out_approved_by_a_supervisor_then_reversed_by_another(li
     row.get_by_role("button", name="Reverse").click()
     expect(page.locator(".flash.ok")).to_contain_text("reversed")
     expect(page.locator("#awaiting article")).to_contain_text("Cora Player")
+
+
+def test_the_cage_on_a_phone_does_not_scroll_sideways(live, page):
+    """A supervisor's many links wrap in the top bar: the cage at 390 px, every link on screen."""
+    live.build(_seated)
+    page.set_viewport_size({"width": 390, "height": 844})
+    log_in(page, live, "main-supervisor")
+    page.goto(f"{live.url}/desk/cage")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    for link in page.locator("header.topbar nav a").all():
+        box = link.bounding_box()
+        assert box and box["x"] + box["width"] <= 390, link.text_content()

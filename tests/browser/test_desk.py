@@ -166,8 +166,14 @@ def test_screenshot_of_a_populated_desk(live, page):
     expect(page.locator("dialog#act")).to_be_visible()
     page.screenshot(path=str(SHOTS / "desk-dialog.png"))
     page.keyboard.press("Escape")
-    for width in (1280, 1920):  # no sideways scrolling anywhere from 1280 to 1920 px
+    for width in (1024, 1280, 1366, 1441, 1920):  # no sideways scrolling from a tablet to 1920 px
         page.set_viewport_size({"width": width, "height": 900})
         assert page.evaluate("() => document.documentElement.scrollWidth") <= width
-        if width == 1280:
-            page.screenshot(path="/tmp/desk-1280.png")
+        logout = page.get_by_role("button", name="Log out").bounding_box()
+        assert logout and logout["x"] + logout["width"] <= width
+        # a seated player's first and last name whole on the seat, the 1366 px laptop included
+        cut = page.evaluate("""() => [...document.querySelectorAll('#desk-live .seat.state-seated .who')]
+          .filter(e => e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth)
+          .map(e => e.textContent.trim())""")
+        assert cut == [], (width, cut)
+        page.screenshot(path=f"/tmp/desk-{width}.png")
