@@ -6,10 +6,11 @@
 
 On each database (SQLite always; PostgreSQL too with --postgres or ROOMOPS_BENCH_POSTGRES_URL):
 builds the 250-table room with 10x the audit history (bench/roomgen.py), then times every desk
-action (join, leave, claim, offer, decline, hand) and the public board through Flask's test client
-and through waitress serving the same app on 127.0.0.1, each figure beside the floor (a route
-doing nothing) through the same way in, measured in the same moments; checks the board's
-statements against a 10-table room; sweeps 1,000 due offers, and the mixed sweep, at once.
+action (join, leave, claim, offer, decline, hand), the public board and the desk's screen through
+Flask's test client and through waitress serving the same app on 127.0.0.1, each figure beside
+the floor (a route doing nothing) through the same way in, measured in the same moments; checks
+the board's statements against a 10-table room; sweeps 1,000 due offers, and the mixed sweep, at
+once.
 Prints one table per database with PASS/MISS against the targets (issue 17):
 
     desk actions   client p50 <= 5 ms, p99 <= 15 ms; server p50 <= 8 / 12 ms, p99 <= 20 / 30 ms
@@ -17,6 +18,7 @@ Prints one table per database with PASS/MISS against the targets (issue 17):
     the board      p99 <= 20 ms, through either, in as many statements as on a 10-table room
     sweeps         1,000 due offers in one run < 0.5 s; 1,000 each of offers, breaks, away
                    and playovers < 2 s
+    desk_screen    no target: the whole desk a supervisor's screen re-reads after a change
 
 A benchmark, not a test: it only prints (exit status 0 even on a MISS). The app runs on a clock
 the benchmark moves (nothing sleeps).
@@ -153,7 +155,8 @@ def timed_requests(b: Bench, plan: Plan, desk: bool) -> list[Figure]:
         with served(b.app) as server:
             vias: list[Via] = [ClientVia(b.app), server]
             figs = ops.desk_ops(b, vias, plan.ops, plan.warmup, plan.seed) if desk else []
-            return figs + ops.board_ops(b, vias, plan.board_ops, plan.warmup)
+            figs += ops.board_ops(b, vias, plan.board_ops, plan.warmup)
+            return figs + (ops.desk_screen(b, vias, plan.board_ops, plan.warmup) if desk else [])
     finally:
         gc.unfreeze()
 
@@ -192,7 +195,7 @@ def report(db: str, plan: Plan, figs: list[Figure], small: list[Figure], sweeps:
         rows.append(Row(floor, "(reference)"))
     small_stmts = {(f.name, f.via): f.stmts for f in small}
     for f in figs:
-        if f.name == "policy":
+        if f.name in ("policy", "desk_screen"):
             rows.append(Row(f, "(reference)"))
         elif f.name in ops.DESK_OPS:
             limit = DESK[(f.via, db)]

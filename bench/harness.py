@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import statistics
 import sys
 import time
@@ -35,15 +36,18 @@ from sqlalchemy import (  # noqa: E402
     event,
     insert,
     text,
+    update,
 )
 from sqlalchemy import Table as SATable  # noqa: E402
 from sqlalchemy.engine import make_url  # noqa: E402
 from sqlalchemy.exc import DBAPIError  # noqa: E402
+from werkzeug.security import generate_password_hash  # noqa: E402
 
 from roomops import migrate  # noqa: E402
 from roomops.clock import FrozenClock  # noqa: E402
 from roomops.config import Settings  # noqa: E402
 from roomops.factory import create_app  # noqa: E402
+from roomops.rooms.models import Staff  # noqa: E402
 from roomops.web import access  # noqa: E402
 
 DEFAULT_PG = "postgresql+psycopg://postgres@127.0.0.1:5432/"
@@ -232,6 +236,24 @@ class Bench:
     def tick(self) -> None:
         """100 ms pass between two operations."""
         self.clock.advance(milliseconds=100)
+
+    def desk_cookie(self) -> dict[str, str]:
+        """The supervisor logged in through ``/login`` as a person is (the desk's screens take no
+        token): their password set first (roomgen's is nobody's), the session's cookie returned
+        as a header for any way in."""
+        password = "bench-desk-password"
+        with self.engine.begin() as conn:
+            conn.execute(update(Staff).where(Staff.username == "bench-supervisor")
+                         .values(password_hash=generate_password_hash(password)))
+        client = self.app.test_client()
+        page = client.get("/login").get_data(as_text=True)
+        csrf = re.search(r'name="csrf_token" value="([^"]+)"', page)
+        resp = client.post("/login", data={"username": "bench-supervisor", "password": password,
+                                           "csrf_token": csrf.group(1) if csrf else ""})
+        cookie = client.get_cookie(self.app.config["SESSION_COOKIE_NAME"])
+        if resp.status_code != 302 or cookie is None:
+            raise RuntimeError(f"the supervisor's log-in: {resp.status_code}")
+        return {"Cookie": f"{cookie.key}={cookie.value}"}
 
 
 def build_room(engine: Engine, spec: roomgen.RoomSpec, label: str) -> roomgen.Built:

@@ -295,29 +295,36 @@ def hand(desk: Desk) -> None:
 # ---------------------------------------------------------------- the public board
 
 
-def board_ops(b: Bench, vias: list[Via], n: int, warmup: int) -> list[Figure]:
-    """The public board: a screen loading the page after a change (``board``), again with nothing
-    changed (``board_cached``, the per-game cache's hits), its poll after a change (``board_live``,
-    the live fragment without an ETag) and its poll while nothing changed (``board_poll304``).
-
-    "After a change": before each timed ``board``/``board_live`` request a fresh player joins one
-    game's waiting list (untimed, through the API), a different game each time, so what is timed
-    is a render where one game's section is new and the others come from the cache."""
+def joiner(b: Bench) -> Callable[[str, dict[str, str] | None], Callable[[int], Request]]:
+    """``after_a_join(path, headers)``: the preparer of a GET of ``path`` timed "after a change":
+    before each, a fresh player joins one game's waiting list (untimed, through the API), a
+    different game each time."""
     view = RoomView.read(b)
     busy = {s.player_id for s in view.seats} | set().union(*view.waiting.values(), *view.reserve.values())
     free = [p for p in range(1, b.built.counts["players"] + 1) if p not in busy]
     games = sorted(view.tables_of)
     fresh: Iterator[tuple[int, int]] = ((p, g) for p in free for g in games)
-    slug = b.room()["slug"]
-    live = f"/board/{slug}/live"
 
-    def after_a_join(path: str) -> Callable[[int], Request]:
+    def after_a_join(path: str, headers: dict[str, str] | None = None) -> Callable[[int], Request]:
         def prepare(_k: int) -> Request:
             player_id, game_id = next(fresh)
             b.tick()
             b.api("POST", "/entries", {"player_id": player_id, "game_id": game_id})
-            return Request("GET", path)
+            return Request("GET", path, headers=headers or {})
         return prepare
+    return after_a_join
+
+
+def board_ops(b: Bench, vias: list[Via], n: int, warmup: int) -> list[Figure]:
+    """The public board: a screen loading the page after a change (``board``), again with nothing
+    changed (``board_cached``, the per-game cache's hits), its poll after a change (``board_live``,
+    the live fragment without an ETag) and its poll while nothing changed (``board_poll304``).
+
+    "After a change" (``joiner``): what is timed is a render where one game's section is new and
+    the others come from the cache."""
+    after_a_join = joiner(b)
+    slug = b.room()["slug"]
+    live = f"/board/{slug}/live"
 
     def unchanged(path: str, headers: dict[str, str] | None = None) -> Callable[[int], Request]:
         def prepare(_k: int) -> Request:
@@ -331,6 +338,13 @@ def board_ops(b: Bench, vias: list[Via], n: int, warmup: int) -> list[Figure]:
     tag = b.client.get(live).headers.get("ETag", "")
     figs += measure(b, Op("board_poll304", unchanged(live, {"If-None-Match": tag}), 304), vias, n, warmup)
     return figs
+
+
+def desk_screen(b: Bench, vias: list[Via], n: int, warmup: int) -> list[Figure]:
+    """The desk's screen after a change (``desk_screen``): ``GET /desk/fragment`` as a
+    supervisor's open desk re-reads it when its staff stream says the floor changed
+    (docs/desk.md), the whole room's seats and lists. A reference figure: no target is set."""
+    return measure(b, Op("desk_screen", joiner(b)("/desk/fragment", b.desk_cookie())), vias, n, warmup)
 
 
 # ---------------------------------------------------------------- the sweep

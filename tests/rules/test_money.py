@@ -23,6 +23,13 @@ def test_r32_an_amount_reads_in_the_rooms_currency_and_locale(money, minor, show
     assert money(minor) == shown
 
 
+def test_r32_one_amount_in_several_rooms_reads_in_each_rooms_money():
+    """Amounts are formatted once and remembered: by currency and locale, not the amount alone."""
+    moneys = (GBP, EUR_DE, Money("EUR", "en_IE"), Money("GBP", "de_DE"))
+    for _ in range(2):
+        assert [m(123456) for m in moneys] == ["£1,234.56", "1.234,56\xa0€", "€1,234.56", "1.234,56\xa0£"]
+
+
 @pytest.mark.parametrize("money,blinds,shown", [
     (GBP, (100, 200, 0), "1/2"), (GBP, (50, 100, 0), "0.50/1"), (GBP, (100, 200, 25), "1/2 ante 0.25"),
     (GBP, (500000, 1000000, 0), "5,000/10,000"), (EUR_DE, (50, 100, 0), "0,50/1"),
