@@ -11,9 +11,12 @@ from __future__ import annotations
 import math
 import os
 import re
+import socket
 import statistics
 import sys
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -51,6 +54,7 @@ from roomops.rooms.models import Staff  # noqa: E402
 from roomops.web import access  # noqa: E402
 
 DEFAULT_PG = "postgresql+psycopg://postgres@127.0.0.1:5432/"
+SUPERVISOR, DESK_PASSWORD = "bench-supervisor", "bench-desk-password"  # roomgen's supervisor
 API = "/api/v1"
 
 
@@ -237,23 +241,46 @@ class Bench:
         """100 ms pass between two operations."""
         self.clock.advance(milliseconds=100)
 
-    def desk_cookie(self) -> dict[str, str]:
-        """The supervisor logged in through ``/login`` as a person is (the desk's screens take no
-        token): their password set first (roomgen's is nobody's), the session's cookie returned
-        as a header for any way in."""
-        password = "bench-desk-password"
+    def supervisor_password(self) -> str:
+        """The supervisor's password, set now (roomgen's is nobody's): the desk's screens take a
+        log-in, not a token."""
         with self.engine.begin() as conn:
-            conn.execute(update(Staff).where(Staff.username == "bench-supervisor")
-                         .values(password_hash=generate_password_hash(password)))
+            conn.execute(update(Staff).where(Staff.username == SUPERVISOR)
+                         .values(password_hash=generate_password_hash(DESK_PASSWORD)))
+        return DESK_PASSWORD
+
+    def desk_cookie(self) -> dict[str, str]:
+        """The supervisor logged in through ``/login`` as a person is, the session's cookie
+        returned as a header for any way in."""
+        password = self.supervisor_password()
         client = self.app.test_client()
         page = client.get("/login").get_data(as_text=True)
         csrf = re.search(r'name="csrf_token" value="([^"]+)"', page)
-        resp = client.post("/login", data={"username": "bench-supervisor", "password": password,
+        resp = client.post("/login", data={"username": SUPERVISOR, "password": password,
                                            "csrf_token": csrf.group(1) if csrf else ""})
         cookie = client.get_cookie(self.app.config["SESSION_COOKIE_NAME"])
         if resp.status_code != 302 or cookie is None:
             raise RuntimeError(f"the supervisor's log-in: {resp.status_code}")
         return {"Cookie": f"{cookie.key}={cookie.value}"}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_http(url: str, seconds: float = 60) -> None:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        try:
+            urllib.request.urlopen(url, timeout=2)
+            return
+        except urllib.error.HTTPError:
+            return  # it answers (/health is 503 with no scheduler)
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"{url} did not answer")
 
 
 def build_room(engine: Engine, spec: roomgen.RoomSpec, label: str) -> roomgen.Built:

@@ -295,15 +295,21 @@ def hand(desk: Desk) -> None:
 # ---------------------------------------------------------------- the public board
 
 
-def joiner(b: Bench) -> Callable[[str, dict[str, str] | None], Callable[[int], Request]]:
-    """``after_a_join(path, headers)``: the preparer of a GET of ``path`` timed "after a change":
-    before each, a fresh player joins one game's waiting list (untimed, through the API), a
-    different game each time."""
+def fresh_joins(b: Bench) -> Iterator[tuple[int, int]]:
+    """(player, game) for joins the room accepts: players on no list and in no seat, each with
+    every game in turn."""
     view = RoomView.read(b)
     busy = {s.player_id for s in view.seats} | set().union(*view.waiting.values(), *view.reserve.values())
     free = [p for p in range(1, b.built.counts["players"] + 1) if p not in busy]
     games = sorted(view.tables_of)
-    fresh: Iterator[tuple[int, int]] = ((p, g) for p in free for g in games)
+    return ((p, g) for p in free for g in games)
+
+
+def joiner(b: Bench) -> Callable[[str, dict[str, str] | None], Callable[[int], Request]]:
+    """``after_a_join(path, headers)``: the preparer of a GET of ``path`` timed "after a change":
+    before each, a fresh player joins one game's waiting list (untimed, through the API), a
+    different game each time."""
+    fresh = fresh_joins(b)
 
     def after_a_join(path: str, headers: dict[str, str] | None = None) -> Callable[[int], Request]:
         def prepare(_k: int) -> Request:

@@ -73,27 +73,6 @@ def cpu_ms(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) * 1000 / TICK  # utime, stime
 
 
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def wait_http(url: str, seconds: float = 60) -> None:
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        try:
-            urllib.request.urlopen(url, timeout=2)
-            return
-        except urllib.error.HTTPError:
-            return  # it answers (/health is 503 with no scheduler)
-        except OSError:
-            time.sleep(0.2)
-    raise RuntimeError(f"{url} did not answer")
-
-
 def wait_published(push_url: str, slug: str, seconds: float = 120) -> float:
     """Until the push server has the room: the web process publishes every room whole once it
     starts, and a stream asked for before that is refused (404), as a phone's would be, which
@@ -131,7 +110,7 @@ class Servers:
 
 
 def start_servers(url: str, prefix: str, workdir: Path) -> Servers:
-    web_port, push_port = free_port(), free_port()
+    web_port, push_port = harness.free_port(), harness.free_port()
     env = {**os.environ, "ROOMOPS_DATABASE_URL": url, "ROOMOPS_SCHEDULER": "off",
            "ROOMOPS_SECRET_KEY": "bench", "ROOMOPS_INSTANCE": str(workdir),
            "ROOMOPS_PUSH_BROKER": REDIS, "ROOMOPS_PUSH_PREFIX": prefix}
@@ -142,8 +121,8 @@ def start_servers(url: str, prefix: str, workdir: Path) -> Servers:
     push = subprocess.Popen([*flask, "push-server", "--port", str(push_port)], cwd=ROOT, env=env,
                             stdout=log, stderr=log)
     servers = Servers(web, push, f"http://127.0.0.1:{web_port}", f"http://127.0.0.1:{push_port}")
-    wait_http(f"{servers.web_url}/health")
-    wait_http(f"{servers.push_url}/push/health")
+    harness.wait_http(f"{servers.web_url}/health")
+    harness.wait_http(f"{servers.push_url}/push/health")
     return servers
 
 

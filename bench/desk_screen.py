@@ -1,0 +1,120 @@
+"""The desk of a large room in Chromium: what a supervisor's screen does after each floor change.
+
+    .venv/bin/python bench/desk_screen.py                  # the 250-table room, SQLite
+    .venv/bin/python bench/desk_screen.py --changes 20 --tables 120
+
+Builds the room (bench/roomgen.py) in a fresh database and serves it with ``flask serve`` (no
+scheduler) as a process of its own; Debian's Chromium (Playwright) logs in as the supervisor
+through ``/login`` and opens ``/desk`` at 1920x1080. It prints the page's load (navigation to the
+load event) and its size, then, ``--changes`` times, a player joins a game's waiting list through
+the API (untimed) and the page re-reads its live part as its staff stream would make it
+(``window.roomopsDesk.poll()``: the fetch, compressed as the browser asks, and the swap); timed
+from the call to the swap's end, and to the next frame drawn after it (style and layout of
+what is on screen). The floor beside them: the same page re-reading while nothing changed (a
+304). A benchmark, not a test: it prints (exit status 0), no target is set (issue 17 names none
+for the desk's screen; docs/benchmarks.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import statistics
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import harness
+import ops
+import roomgen
+from playwright.sync_api import Page, sync_playwright
+
+CHROMIUM = "/usr/bin/chromium"
+VIEWPORT = {"width": 1920, "height": 1080}
+# From the call to the swap's end, and on to the next frame drawn after it.
+POLL_JS = """async () => {
+  const t0 = performance.now();
+  await window.roomopsDesk.poll();
+  const swapped = performance.now();
+  await new Promise(done => requestAnimationFrame(() => setTimeout(done, 0)));
+  return [swapped - t0, performance.now() - t0];
+}"""
+
+
+def serve(url: str, workdir: Path) -> tuple[subprocess.Popen[bytes], str]:
+    port = harness.free_port()
+    env = {**os.environ, "ROOMOPS_DATABASE_URL": url, "ROOMOPS_SCHEDULER": "off",
+           "ROOMOPS_SECRET_KEY": "bench", "ROOMOPS_INSTANCE": str(workdir)}
+    web = subprocess.Popen([str(harness.ROOT / ".venv" / "bin" / "python"), "-m", "flask", "--app", "app",
+                            "serve", "--port", str(port)], cwd=harness.ROOT, env=env,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    harness.wait_http(f"{base}/health")
+    return web, base
+
+
+def open_desk(page: Page, base: str, password: str) -> float:
+    page.goto(f"{base}/login")
+    page.fill("input[name=username]", harness.SUPERVISOR)
+    page.fill("input[name=password]", password)
+    page.click("button[type=submit]")
+    t0 = time.perf_counter()
+    page.goto(f"{base}/desk", wait_until="load")
+    return (time.perf_counter() - t0) * 1000
+
+
+def line(name: str, samples: list[float]) -> str:
+    return (f"{name:<34} p50 {statistics.median(samples):8.0f} ms   max {max(samples):8.0f} ms   "
+            f"({len(samples)})")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--tables", type=int, default=250)
+    ap.add_argument("--changes", type=int, default=10)
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp, harness.fresh_database("sqlite", Path(tmp), "desk", "") as url:
+        b = harness.Bench(url, roomgen.RoomSpec().scaled(args.tables), f"{args.tables}-table room")
+        password, token = b.supervisor_password(), b.built.token
+        joins = ops.fresh_joins(b)
+        b.close()
+        web, base = serve(url, Path(tmp))
+        try:
+            api = http.client.HTTPConnection(base.removeprefix("http://"))
+            auth = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+            with sync_playwright() as p:
+                browser = p.chromium.launch(executable_path=CHROMIUM)
+                page = browser.new_page(viewport=VIEWPORT)
+                load = open_desk(page, base, password)
+                nodes = page.evaluate("document.getElementsByTagName('*').length")
+                seats = page.locator(".seat").count()
+                swaps, frames, floor = [], [], []
+                for _ in range(args.changes):
+                    floor.append(page.evaluate(POLL_JS)[1])  # nothing changed: a 304
+                    player_id, game_id = next(joins)
+                    api.request("POST", "/api/v1/entries",
+                                json.dumps({"player_id": player_id, "game_id": game_id}), auth)
+                    answer = api.getresponse()
+                    answer.read()
+                    if answer.status >= 300:
+                        raise RuntimeError(f"a join: {answer.status}")
+                    swap, frame = page.evaluate(POLL_JS)
+                    swaps.append(swap)
+                    frames.append(frame)
+                browser.close()
+        finally:
+            web.terminate()
+            web.wait(10)
+    print(f"\nthe desk of a {args.tables}-table room in Chromium {VIEWPORT['width']}x{VIEWPORT['height']}, "
+          f"SQLite, {time.strftime('%Y-%m-%d %H:%M %Z')}: {seats} seats, {nodes:,} elements, "
+          f"loaded in {load:.0f} ms")
+    print(line("after a change: fetch and swap", swaps))
+    print(line("after a change: to the next frame", frames))
+    print(line("floor: nothing changed (304)", floor))
+
+
+if __name__ == "__main__":
+    main()
