@@ -117,4 +117,3 @@ def check_currency_code(code: str) -> str:
 @lru_cache(maxsize=8192)
 def _formatted(money: Money, amount: int) -> str:
     return format_currency(money.major(amount), money.currency, locale=money.locale)
-
