@@ -81,6 +81,18 @@
   var leaving = false;
   window.addEventListener("pageshow", function () { leaving = false; });
 
+  /* The games off the screen are not laid out (content-visibility in roomops.css): a new game
+     section takes its placeholder's height until drawn. Each keeps the height its game had, so
+     what the supervisor is looking at stays where it was. */
+  function swapKeepingPlace(html) {
+    var heights = {};
+    live.querySelectorAll("section.game").forEach(function (s) { heights[s.id] = s.clientHeight; });
+    live.innerHTML = html;
+    live.querySelectorAll("section.game").forEach(function (s) {
+      if (heights[s.id]) s.style.containIntrinsicSize = "auto " + heights[s.id] + "px";
+    });
+  }
+
   function poll() {
     if (leaving || document.hidden || busy()) { mark("paused"); return Promise.resolve(false); }
     var url = body.dataset.fragment;
@@ -95,7 +107,7 @@
         return resp.text().then(function (html) {
           if (busy()) return;  // the supervisor started typing while we fetched: try next time
           var focused = focusedSeat();
-          live.innerHTML = html;
+          swapKeepingPlace(html);
           if (focused) refocus(focused);
           etag = tag;
           body.dataset.etag = tag;

@@ -13,6 +13,7 @@ from roomops.lists import services as lists
 from roomops.rooms.services import add_player
 from roomops.seating import seats
 from tests.browser.conftest import SHOTS, log_in
+from tests.browser.test_board import change, fill
 from tests.factories import as_staff
 
 
@@ -177,3 +178,32 @@ def test_screenshot_of_a_populated_desk(live, page):
           .map(e => e.textContent.trim())""")
         assert cut == [], (width, cut)
         page.screenshot(path=f"/tmp/desk-{width}.png")
+
+
+def test_a_change_leaves_the_game_in_view_where_it_was(live, page):
+    """Games off the screen are not drawn (content-visibility): when a change redraws the desk,
+    each game keeps the height it had, so the game a supervisor scrolled to stays put."""
+    variants = ["NL Hold'em", "PL Omaha", "Short Deck", "Limit Hold'em", "Dealer's Choice",
+                "PL Omaha Hi-Lo", "Big O", "Mixed", "Razz", "Stud"]
+
+    def build(room, session, now):
+        games = [room.game(now, variant=v) for v in variants]
+        for i, game in enumerate(games):
+            fill(room, session, now, game, str(i + 1), 9, f"G{i}x")
+            for k in range(i % 3 * 12):  # lists of 0, 12 and 24: sections of different heights
+                lists.join(session, room.sup, now, player_id=room.player(now, f"W{i}x{k}").id,
+                           game_id=game.id)
+        return [g.id for g in games]
+
+    ids = live.build(build)
+    log_in(page, live)
+    shown = page.locator(f"#game-{ids[8]}")
+    shown.evaluate("s => window.scrollTo(0, s.getBoundingClientRect().top + window.scrollY - 100)")
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    top = shown.evaluate("s => s.getBoundingClientRect().top")
+    change(live, lambda session, actor, now: lists.join(
+        session, actor, now, player_id=add_player(session, actor, now, first_name="Late",
+                                                  last_name="Joiner").id, game_id=ids[0]))
+    page.evaluate("window.roomopsDesk.poll()")
+    expect(page.locator(f"#game-{ids[0]} .waiting")).to_contain_text("Late Joiner")
+    assert abs(shown.evaluate("s => s.getBoundingClientRect().top") - top) <= 2
