@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
-import os
 import statistics
 import subprocess
 import tempfile
@@ -46,11 +45,7 @@ POLL_JS = """async () => {
 
 def serve(url: str, workdir: Path) -> tuple[subprocess.Popen[bytes], str]:
     port = harness.free_port()
-    env = {**os.environ, "ROOMOPS_DATABASE_URL": url, "ROOMOPS_SCHEDULER": "off",
-           "ROOMOPS_SECRET_KEY": "bench", "ROOMOPS_INSTANCE": str(workdir)}
-    web = subprocess.Popen([str(harness.ROOT / ".venv" / "bin" / "python"), "-m", "flask", "--app", "app",
-                            "serve", "--port", str(port)], cwd=harness.ROOT, env=env,
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    web = harness.flask_process("serve", port, url, workdir, subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     harness.wait_http(f"{base}/health")
     return web, base

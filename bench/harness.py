@@ -13,6 +13,7 @@ import os
 import re
 import socket
 import statistics
+import subprocess
 import sys
 import time
 import urllib.error
@@ -21,7 +22,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -262,6 +263,18 @@ class Bench:
         if resp.status_code != 302 or cookie is None:
             raise RuntimeError(f"the supervisor's log-in: {resp.status_code}")
         return {"Cookie": f"{cookie.key}={cookie.value}"}
+
+
+def flask_process(command: str, port: int, url: str, workdir: Path, log: IO[bytes] | int,
+                  **env: str) -> subprocess.Popen[bytes]:
+    """``flask --app app <command> --port <port>`` (``serve``, ``push-server``) as a process of
+    its own on the database at ``url``, with no scheduler, its output to ``log``; ``env`` adds to
+    (or replaces) the process's environment."""
+    settings = {"ROOMOPS_DATABASE_URL": url, "ROOMOPS_SCHEDULER": "off",
+                "ROOMOPS_SECRET_KEY": "bench", "ROOMOPS_INSTANCE": str(workdir)}
+    return subprocess.Popen([str(ROOT / ".venv" / "bin" / "python"), "-m", "flask", "--app", "app",
+                             command, "--port", str(port)], cwd=ROOT,
+                            env={**os.environ, **settings, **env}, stdout=log, stderr=log)
 
 
 def free_port() -> int:

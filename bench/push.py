@@ -60,8 +60,6 @@ import ops
 import redis
 import roomgen
 
-ROOT = harness.ROOT
-PYTHON = ROOT / ".venv" / "bin" / "python"
 POLL = 2.0  # the phones' poll, as board.js did
 FLOOR = "/static/board.css"  # revalidated with its ETag: a 304 from the same server and hooks
 REDIS = "redis://127.0.0.1:6379/0"
@@ -111,15 +109,10 @@ class Servers:
 
 def start_servers(url: str, prefix: str, workdir: Path) -> Servers:
     web_port, push_port = harness.free_port(), harness.free_port()
-    env = {**os.environ, "ROOMOPS_DATABASE_URL": url, "ROOMOPS_SCHEDULER": "off",
-           "ROOMOPS_SECRET_KEY": "bench", "ROOMOPS_INSTANCE": str(workdir),
-           "ROOMOPS_PUSH_BROKER": REDIS, "ROOMOPS_PUSH_PREFIX": prefix}
-    flask = [str(PYTHON), "-m", "flask", "--app", "app"]
+    broker = {"ROOMOPS_PUSH_BROKER": REDIS, "ROOMOPS_PUSH_PREFIX": prefix}
     log = open(workdir / "servers.log", "ab")  # noqa: SIM115  (the processes' own, to the end)
-    web = subprocess.Popen([*flask, "serve", "--port", str(web_port)], cwd=ROOT, env=env,
-                           stdout=log, stderr=log)
-    push = subprocess.Popen([*flask, "push-server", "--port", str(push_port)], cwd=ROOT, env=env,
-                            stdout=log, stderr=log)
+    web = harness.flask_process("serve", web_port, url, workdir, log, **broker)
+    push = harness.flask_process("push-server", push_port, url, workdir, log, **broker)
     servers = Servers(web, push, f"http://127.0.0.1:{web_port}", f"http://127.0.0.1:{push_port}")
     harness.wait_http(f"{servers.web_url}/health")
     harness.wait_http(f"{servers.push_url}/push/health")
