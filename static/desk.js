@@ -47,6 +47,9 @@
     live.querySelectorAll(".absence.away[data-since]").forEach(function (el) {
       el.textContent = "away " + Math.floor((now - parseInt(el.dataset.since, 10)) / 60000) + "m";
     });
+    live.querySelectorAll(".tag.note-needed[hidden]").forEach(function (el) {
+      el.hidden = parseInt(el.dataset.due, 10) > now;  // R25: shown once due, with no change needed
+    });
     live.querySelectorAll(".tag.offer[data-deadline]:not(.gone)").forEach(function (el) {
       if (parseInt(el.dataset.deadline, 10) <= now) {
         el.classList.add("gone");
@@ -88,6 +91,8 @@
     var heights = {};
     live.querySelectorAll("section.game").forEach(function (s) { heights[s.id] = s.clientHeight; });
     live.innerHTML = html;
+    // the live part is drawn once for every desk, with no CSRF token: its forms take the page's
+    live.querySelectorAll("input[name=csrf_token]").forEach(function (i) { i.value = body.dataset.csrf; });
     live.querySelectorAll("section.game").forEach(function (s) {
       if (heights[s.id]) s.style.containIntrinsicSize = "auto " + heights[s.id] + "px";
     });

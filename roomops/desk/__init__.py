@@ -11,9 +11,11 @@ def install(app: Flask, csrf: CSRFProtect) -> None:
     from roomops.desk.account import bp as account
     from roomops.desk.audit import bp as audit
     from roomops.desk.cage import bp as cage
+    from roomops.desk.shared import KEY, Drawings
     from roomops.desk.staff import bp as staff
     from roomops.desk.views import bp
 
+    app.extensions[KEY] = Drawings()
     app.register_blueprint(bp)
     app.register_blueprint(cage)
     app.register_blueprint(audit)

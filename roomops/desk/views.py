@@ -36,6 +36,8 @@ from roomops.audit.service import latest_id
 from roomops.audit.service import query as audit_query
 from roomops.desk.forms import from_steps, money_input, parse, to_minor
 from roomops.desk.players import typed_player, with_player_ids
+from roomops.desk.shared import KEY as DRAWINGS
+from roomops.desk.shared import Drawing, Drawings
 from roomops.errors import Invalid
 from roomops.games import services as games
 from roomops.games.models import Game, Table
@@ -77,6 +79,7 @@ from roomops.seating.snapshot import RoomSnapshot
 from roomops.seating.suggest import apart_of
 from roomops.waits.model import wait_text
 from roomops.waits.services import EXTENSION, WaitsCache, typical_for
+from roomops.web.compression import encode_once, encoded_response
 from roomops.web.health import room_sweep_state
 from roomops.web.money import room_money
 from roomops.web.routing import parse_id
@@ -85,6 +88,7 @@ from roomops.web.uow import actor, db, now, run
 bp = Blueprint("desk", __name__)
 
 POLL_SECONDS = 3
+HTML = "text/html"
 RECENT_PLAYERS = 500
 
 # R20: an offer's text as the desk reads it beside the offer ("text sent", "text failed: ...")
@@ -196,21 +200,31 @@ def fragment() -> Response:
     The version, the texts' last change (R20) and the freshest sweep are read first, so an
     unchanged poll costs three indexed queries, not a snapshot; the time-derived states (an
     offer past its deadline, how long the sweep has been late) are worked out by desk.js from
-    X-Server-Now."""
+    X-Server-Now. A change is drawn once for every desk showing it (``roomops.desk.shared``)."""
     session, at = db(), now()
     version = latest_id(session, current_user.room_id)
     sweep = room_sweep_state(session, at, current_user.room_id)
     tag = _etag(version, sweep, texts_changed(session, current_user.room_id))
     if request.if_none_match.contains_weak(tag):
         resp = make_response("", 304)
-        resp.set_etag(tag)
-        return _stamp(resp, at)
-    snap = snapshot.load(session, current_user.room_id, at, version=version)
-    resp = make_response(render_template("desk/_live.html", snap=snap, sweep=sweep,
-                                         returning=_returning(session, snap),
-                                         waits=_waits(session, snap, at)))
+    else:
+        drawings: Drawings = current_app.extensions[DRAWINGS]
+        drawn = drawings.get((current_user.room_id, current_user.rights), tag, at,
+                             lambda: _drawing(session, at, version, sweep, tag))
+        resp = encoded_response(encode_once(drawn.body, HTML, drawn.encoded), HTML)
     resp.set_etag(tag)
     return _stamp(resp, at)
+
+
+def _drawing(session: Session, at: datetime, version: int, sweep: SweepState, tag: str) -> Drawing:
+    """The desk's live part as every desk with these rights sees it: no CSRF token in its forms
+    (desk.js gives them the page's)."""
+    snap = snapshot.load(session, current_user.room_id, at, version=version)
+    html = render_template("desk/_live.html", snap=snap, sweep=sweep, csrf_token=lambda: "",
+                           returning=_returning(session, snap), waits=_waits(session, snap, at))
+    drawing = Drawing(tag, at, html.encode())
+    encode_once(drawing.body, HTML, drawing.encoded)  # as the desks waiting for it ask too
+    return drawing
 
 
 @bp.get("/desk/players/<int:player_id>/return")

@@ -10,12 +10,17 @@ The app's ETags are weak (``W/"..."``): they name what a page shows, not its byt
 answer and a plain one share them, as only a weak ETag may (RFC 9110, 8.8.1); Flask-Compress leaves
 a weak ETag alone where it would append the encoding to a strong one, which a poller's next
 ``If-None-Match`` would not match, rendering every poll. The views compare ``If-None-Match``
-weakly (``ETags.contains_weak``), as RFC 9110 13.1.2 says."""
+weakly (``ETags.contains_weak``), as RFC 9110 13.1.2 says.
+
+A body sent alike to many screens (the desk's live part, ``roomops.desk.shared``) is compressed
+once for each way of asking (``kept``), not once per answer."""
 
 from __future__ import annotations
 
-from flask import Flask, Response
+from flask import Flask, Response, current_app, request
 from flask_compress import Compress
+
+KEY = "roomops.compress"
 
 MIMETYPES = ["text/html", "text/css", "text/javascript", "application/javascript", "application/json",
              "image/svg+xml"]
@@ -33,7 +38,7 @@ def install(app: Flask) -> None:
         COMPRESS_REGISTER=False, COMPRESS_MIMETYPES=MIMETYPES, COMPRESS_MIN_SIZE=MIN_SIZE,
         COMPRESS_ALGORITHM=["br", "gzip"], COMPRESS_ALGORITHM_STREAMING=["br", "gzip"],
         COMPRESS_LEVEL=GZIP_LEVEL, COMPRESS_BR_LEVEL=BR_LEVEL)
-    compress = Compress(app)
+    compress = app.extensions[KEY] = Compress(app)
 
     def compressed(resp: Response) -> Response:
         tag, weak = resp.get_etag()
@@ -42,3 +47,28 @@ def install(app: Flask) -> None:
         return compress.after_request(resp)
 
     app.after_request(compressed)
+
+
+Encoded = tuple[str | None, bytes]  # the Content-Encoding (None: as it is) and the bytes sent
+
+
+def encode_once(body: bytes, mimetype: str, kept: dict[str, Encoded]) -> Encoded:
+    """``body`` as this request's ``Accept-Encoding`` asks, compressed (as every answer is) the
+    first time that header is met, then taken from ``kept``."""
+    asked = request.headers.get("Accept-Encoding", "")
+    found = kept.get(asked)
+    if found is None:
+        resp = current_app.extensions[KEY].after_request(Response(body, mimetype=mimetype))
+        found = kept[asked] = (resp.headers.get("Content-Encoding"), resp.get_data())
+    return found
+
+
+def encoded_response(encoded: Encoded, mimetype: str) -> Response:
+    """An answer of ``encode_once``'s bytes, left alone by the compression hook (it skips an
+    answer with a ``Content-Encoding``)."""
+    encoding, data = encoded
+    resp = Response(data, mimetype=mimetype)
+    if encoding:
+        resp.headers["Content-Encoding"] = encoding
+    resp.vary.add("Accept-Encoding")
+    return resp

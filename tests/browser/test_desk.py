@@ -9,6 +9,7 @@ from datetime import timedelta
 
 from playwright.sync_api import expect
 
+from roomops.absences import services as absences
 from roomops.lists import services as lists
 from roomops.rooms.services import add_player
 from roomops.seating import seats
@@ -207,3 +208,25 @@ def test_a_change_leaves_the_game_in_view_where_it_was(live, page):
     page.evaluate("window.roomopsDesk.poll()")
     expect(page.locator(f"#game-{ids[0]} .waiting")).to_contain_text("Late Joiner")
     assert abs(shown.evaluate("s => s.getBoundingClientRect().top") - top) <= 2
+
+
+def test_r25_note_needed_shows_when_due_with_nothing_else_changing(live, page):
+    """A player away for ``away_notify_minutes`` (30) with no note: the desk shows "note needed"
+    then, though nothing in the room changed (its re-read is a 304), on the server's clock."""
+    def one_away(room, session, now):
+        held = seats.seat_directly(session, room.sup, now, table_id=room.table(now, room.game(now), "1").id,
+                                   seat_no=1, player_id=room.player(now, "Wanda").id, buy_in=20000)
+        absences.mark_away(session, room.sup, now, held.id)
+
+    live.build(one_away)
+    log_in(page, live)
+    note = page.locator("#desk-live .seat[data-seat-no='1'] .tag.note-needed")
+    expect(page.locator("#desk-live .seat[data-seat-no='1']")).to_contain_text("away 0m")
+    expect(note).to_be_hidden()
+    live.clock.advance(minutes=29, seconds=58)
+    page.evaluate("() => window.roomopsDesk.poll()")
+    expect(page.locator("#desk-live .seat[data-seat-no='1']")).to_contain_text("away 29m")
+    expect(note).to_be_hidden()
+    live.clock.advance(seconds=2)
+    page.evaluate("() => window.roomopsDesk.poll()")  # nothing changed: a 304, the clock moves
+    expect(note).to_be_visible()

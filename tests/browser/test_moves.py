@@ -45,3 +45,32 @@ def test_r19_balance_then_break_a_table_from_the_desk(live, page):
     expect(page.locator(f"#table-{t1} .seat.state-seated")).to_have_count(9)
     expect(page.locator("#desk-live table[data-list=waiting] tr.entry")).to_have_count(1)
     expect(page.locator(f"#table-{t1}")).to_contain_text(re.compile("One8 Player|Two1 Player"))
+
+
+def test_r19_a_balance_that_arrives_with_a_redraw_moves_with_the_pages_token(live, page):
+    """The desk's live part is drawn once for every desk, its forms with no CSRF token
+    (roomops.desk.shared, issue 21): a form that arrives with a redraw takes the page's, so the
+    move it suggests goes through (a form left without one would be refused, 400)."""
+    def four_and_three(room, session, now):
+        game = room.game(now)
+        t1, t2 = room.table(now, game, "1"), room.table(now, game, "2")
+        for i, p in enumerate(room.players(now, 7, "Early"), start=1):
+            seats.seat_directly(session, room.sup, now, table_id=(t1 if i <= 4 else t2).id,
+                                seat_no=i, player_id=p.id, buy_in=20000)
+        return room.sup, t1.id, room.player(now, "Late").id
+
+    sup, t1, late = live.build(four_and_three)
+    log_in(page, live)
+    expect(page.locator("#desk-live .seat.state-seated")).to_have_count(7)
+    expect(page.locator("#desk-live .balance")).to_have_count(0)  # 4 and 3
+    with live.app.extensions["roomops"].sessions() as session:  # a fifth at table 1: 5 and 3
+        seats.seat_directly(session, sup, live.clock.now(), table_id=t1, seat_no=8, player_id=late,
+                            buy_in=20000)
+        session.commit()
+    page.evaluate("() => window.roomopsDesk.poll()")
+    balance = page.locator("#desk-live .balance")
+    expect(balance).to_contain_text("Late Player")
+    token = page.evaluate("document.body.dataset.csrf")
+    assert token and balance.locator("input[name=csrf_token]").input_value() == token
+    balance.locator("button[type=submit]").click()
+    expect(page.locator(".flash.ok")).to_contain_text("Moved Late Player")

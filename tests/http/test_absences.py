@@ -81,14 +81,17 @@ def test_desk_break_refusals_name_the_rule_and_change_nothing(sup_client, room, 
 def test_desk_away_note_needed_then_noted(sup_client, room, session, now, clock):
     holds = _holds(room, session, now)
     assert sup_client.post(f"/desk/seats/{holds[0].id}/away", data={"stack": ""}).status_code == 303
+    # R25: due 30 minutes after the player went, drawn hidden until then (desk.js shows it when
+    # due, with nothing else changing); a desk drawn from then on shows it at once
+    tag = f'class="tag note-needed" data-due="{int((now + timedelta(minutes=30)).timestamp() * 1000)}"'
     clock.advance(minutes=29, seconds=59)
     html = sup_client.get("/desk/fragment").text
-    assert 'data-absence="away"' in html and "away 29m" in html and "note needed" not in html
+    assert 'data-absence="away"' in html and "away 29m" in html and f"{tag} hidden title=" in html
     clock.advance(seconds=1)
-    assert "note needed" in sup_client.get("/desk/fragment").text  # R25: 30 minutes
+    assert f"{tag} title=" in sup_client.get("/desk/fragment").text
     resp = sup_client.post(f"/desk/seats/{holds[0].id}/note", data={"note": "at the bar"})
     assert resp.status_code == 303
-    assert "note needed" not in sup_client.get("/desk/fragment").text
+    assert "note-needed" not in sup_client.get("/desk/fragment").text
     row = session.scalar(select(AuditEvent).where(AuditEvent.action == "away.noted"))
     assert row.reason == "at the bar"
     _desk_refused(sup_client.post(f"/desk/seats/{holds[1].id}/note", data={"note": "x"}), 409, "R25")

@@ -1,0 +1,141 @@
+"""Several desks open on one large room: what each floor change costs the server and how long the
+last desk waits for its screen.
+
+    .venv/bin/python bench/desks.py                        # the 250-table room, SQLite
+    .venv/bin/python bench/desks.py --desks 1 4 8 --changes 10 --tables 120
+
+Builds the room (bench/roomgen.py) in a fresh database and serves it with ``flask serve`` (no
+scheduler) as a process of its own. Each desk is a supervisor's log-in of its own (its session
+cookie and CSRF token). ``--changes`` times, a player joins a game's waiting list through the API
+(untimed); then every desk re-reads its live part at once, as their staff streams make them
+(``GET /desk/fragment`` with the ETag it holds, brotli as Chromium asks): timed is the wait of
+the last desk to get its answer, and the server process's CPU (user + system) from the join's
+answer to the last desk's. The floor beside them: the same desks re-reading while nothing changed
+(304s). Issue 21: the cost of a change should not grow with the screens watching it. A
+benchmark, not a test: it prints (exit status 0); docs/benchmarks.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import re
+import statistics
+import subprocess
+import tempfile
+import time
+import urllib.parse
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import harness
+import ops
+import roomgen
+
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+class Desk:
+    """One supervisor's open desk: its cookie, its connection and the ETag it last drew."""
+
+    def __init__(self, host: str, cookie: dict[str, str]) -> None:
+        self.conn = http.client.HTTPConnection(host)
+        self.headers = {**cookie, "Accept-Encoding": "br"}
+        self.etag = ""
+
+    def reread(self) -> int:
+        self.conn.request("GET", "/desk/fragment", headers={**self.headers, "If-None-Match": self.etag})
+        resp = self.conn.getresponse()
+        resp.read()
+        self.etag = resp.headers.get("ETag", self.etag)
+        return resp.status
+
+
+def log_in(host: str, password: str) -> dict[str, str]:
+    """The supervisor logged in through the server's ``/login`` as a browser does (its clock, not
+    the build's, stamps the session); the session's cookie as a header."""
+    conn = http.client.HTTPConnection(host)
+    conn.request("GET", "/login")
+    page = conn.getresponse()
+    cookie = (page.getheader("Set-Cookie") or "").split(";", 1)[0]
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', page.read().decode())
+    form = urllib.parse.urlencode({"username": harness.SUPERVISOR, "password": password,
+                                   "csrf_token": csrf.group(1) if csrf else ""})
+    conn.request("POST", "/login", form, {"Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded"})
+    answer = conn.getresponse()
+    answer.read()
+    if answer.status != 302:
+        raise RuntimeError(f"the supervisor's log-in: {answer.status}")
+    return {"Cookie": (answer.getheader("Set-Cookie") or cookie).split(";", 1)[0]}
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS  # utime, stime
+
+
+def all_reread(desks: list[Desk], pool: ThreadPoolExecutor, expect: int) -> float:
+    """Every desk re-reads at once; ms until the last one has its answer."""
+    t0 = time.perf_counter()
+    statuses = list(pool.map(Desk.reread, desks))
+    if any(s != expect for s in statuses):
+        raise RuntimeError(f"the desks' answers: {statuses}, not {expect}")
+    return (time.perf_counter() - t0) * 1000
+
+
+def run(desks: list[Desk], web: subprocess.Popen[bytes], api: http.client.HTTPConnection,
+        auth: dict[str, str], joins: Iterator[tuple[int, int]], changes: int) -> tuple[list[float], ...]:
+    waits, cpus, floor = [], [], []
+    with ThreadPoolExecutor(len(desks)) as pool:
+        all_reread(desks, pool, 200)  # each desk draws the room once, as when it opened
+        for _ in range(changes):
+            floor.append(all_reread(desks, pool, 304))
+            player_id, game_id = next(joins)
+            api.request("POST", "/api/v1/entries", json.dumps({"player_id": player_id, "game_id": game_id}), auth)
+            answer = api.getresponse()
+            answer.read()
+            if answer.status >= 300:
+                raise RuntimeError(f"a join: {answer.status}")
+            before = cpu_seconds(web.pid)
+            waits.append(all_reread(desks, pool, 200))
+            cpus.append((cpu_seconds(web.pid) - before) * 1000)
+    return waits, cpus, floor
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--tables", type=int, default=250)
+    ap.add_argument("--changes", type=int, default=8)
+    ap.add_argument("--desks", type=int, nargs="+", default=[1, 4, 8])
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp, harness.fresh_database("sqlite", Path(tmp), "desks", "") as url:
+        b = harness.Bench(url, roomgen.RoomSpec().scaled(args.tables), f"{args.tables}-table room")
+        password = b.supervisor_password()
+        token, joins = b.built.token, ops.fresh_joins(b)
+        b.close()
+        port = harness.free_port()
+        web = harness.flask_process("serve", port, url, Path(tmp), subprocess.DEVNULL)
+        host = f"127.0.0.1:{port}"
+        try:
+            harness.wait_http(f"http://{host}/health")
+            api = http.client.HTTPConnection(host)
+            cookies = [log_in(host, password) for _ in range(max(args.desks))]
+            auth = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+            print(f"\n{args.tables}-table room, SQLite, flask serve, {time.strftime('%Y-%m-%d %H:%M %Z')}:"
+                  " after each change every desk re-reads its screen at once")
+            for n in args.desks:
+                waits, cpus, floor = run([Desk(host, c) for c in cookies[:n]], web, api, auth, joins,
+                                         args.changes)
+                print(f"{n:>2} desk{'s' if n > 1 else ' '}: last desk's answer p50 {statistics.median(waits):6.0f} ms"
+                      f" (max {max(waits):5.0f})   server CPU per change p50 {statistics.median(cpus):6.0f} ms"
+                      f"   floor (304s) p50 {statistics.median(floor):4.0f} ms")
+        finally:
+            web.terminate()
+            web.wait(10)
+
+
+if __name__ == "__main__":
+    main()

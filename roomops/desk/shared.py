@@ -1,0 +1,74 @@
+"""The desk's live part drawn once for every desk that shows it (issue 21: each change is rendered
+once and sent to every open screen that shows it).
+
+After a floor change every open desk is told at once and re-reads ``/desk/fragment``. Drawn for
+each, a 250-table room's ~300 ms render was paid once per desk, one after the other, and the last
+desk waited for all the others' (bench/desks.py, docs/benchmarks.md). The fragment shows the room,
+not who looks at it: its ETag names the room's version, what the viewer may do and whether the
+sweep is late, and it carries no CSRF token (desk.js gives its forms the page's). So a drawing is
+made once per ETag and kept, with its compressed forms, until the room moves on: each room and
+viewer's rights keep their latest drawing only (a desk always asks for the room as it is now).
+Desks that ask while a drawing is being made wait for it instead of making their own."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from threading import Event, Lock
+
+from roomops.web.compression import Encoded
+
+KEY = "roomops.desk.drawings"  # the app's Drawings, in app.extensions
+# A drawing is shared by the desks asking within this of its making: the re-reads one change sets
+# off. A desk asking later is drawn the room as it is then, so what the server works out from the
+# clock (R25's "note needed", R27's two hours) is never older than this on a desk just opened.
+SHARED_FOR = timedelta(seconds=1)
+WAIT_SECONDS = 30.0  # a desk waits this long for another's drawing, then makes its own
+
+
+@dataclass
+class Drawing:
+    tag: str
+    at: datetime
+    body: bytes
+    encoded: dict[str, Encoded] = field(default_factory=dict)  # by Accept-Encoding
+
+
+class Drawings:
+    """The latest drawing of each key (a room and the rights that see it), safe to share between
+    the server's threads."""
+
+    def __init__(self) -> None:
+        self._latest: dict[Hashable, Drawing] = {}
+        self._making: dict[str, Event] = {}  # by tag: a drawing some thread is making now
+        self._lock = Lock()
+
+    def get(self, key: Hashable, tag: str, at: datetime, make: Callable[[], Drawing]) -> Drawing:
+        """The drawing ``tag`` of ``key`` for a desk asking ``at``: kept, being made by another
+        thread (waited for), or made now by ``make``."""
+        while True:
+            with self._lock:
+                found = self._latest.get(key)
+                if found is not None and found.tag == tag and at - found.at < SHARED_FOR:
+                    return found
+                making = self._making.get(tag)
+                if making is None:
+                    mine = self._making[tag] = Event()
+                    break
+            if not making.wait(WAIT_SECONDS):
+                return make()
+            with self._lock:
+                found = self._latest.get(key)
+            if found is not None and found.tag == tag:
+                return found  # the one this desk waited for, however long its making took
+            # its maker failed: look again (this desk may make it)
+        try:
+            drawing = make()
+            with self._lock:
+                self._latest[key] = drawing
+            return drawing
+        finally:
+            with self._lock:
+                del self._making[tag]
+            mine.set()
