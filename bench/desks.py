@@ -64,7 +64,8 @@ def log_in(host: str, password: str) -> dict[str, str]:
     csrf = re.search(r'name="csrf_token" value="([^"]+)"', page.read().decode())
     form = urllib.parse.urlencode({"username": harness.SUPERVISOR, "password": password,
                                    "csrf_token": csrf.group(1) if csrf else ""})
-    conn.request("POST", "/login", form, {"Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded"})
+    conn.request("POST", "/login", form,
+                 {"Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded"})
     answer = conn.getresponse()
     answer.read()
     if answer.status != 302:
@@ -94,7 +95,8 @@ def run(desks: list[Desk], web: subprocess.Popen[bytes], api: http.client.HTTPCo
         for _ in range(changes):
             floor.append(all_reread(desks, pool, 304))
             player_id, game_id = next(joins)
-            api.request("POST", "/api/v1/entries", json.dumps({"player_id": player_id, "game_id": game_id}), auth)
+            body = json.dumps({"player_id": player_id, "game_id": game_id})
+            api.request("POST", "/api/v1/entries", body, auth)
             answer = api.getresponse()
             answer.read()
             if answer.status >= 300:
@@ -111,7 +113,8 @@ def main() -> None:
     ap.add_argument("--changes", type=int, default=8)
     ap.add_argument("--desks", type=int, nargs="+", default=[1, 4, 8])
     args = ap.parse_args()
-    with tempfile.TemporaryDirectory() as tmp, harness.fresh_database("sqlite", Path(tmp), "desks", "") as url:
+    with (tempfile.TemporaryDirectory() as tmp,
+          harness.fresh_database("sqlite", Path(tmp), "desks", "") as url):
         b = harness.Bench(url, roomgen.RoomSpec().scaled(args.tables), f"{args.tables}-table room")
         password = b.supervisor_password()
         token, joins = b.built.token, ops.fresh_joins(b)
@@ -129,9 +132,10 @@ def main() -> None:
             for n in args.desks:
                 waits, cpus, floor = run([Desk(host, c) for c in cookies[:n]], web, api, auth, joins,
                                          args.changes)
-                print(f"{n:>2} desk{'s' if n > 1 else ' '}: last desk's answer p50 {statistics.median(waits):6.0f} ms"
-                      f" (max {max(waits):5.0f})   server CPU per change p50 {statistics.median(cpus):6.0f} ms"
-                      f"   floor (304s) p50 {statistics.median(floor):4.0f} ms")
+                print(f"{n:>2} desk{'s' if n > 1 else ' '}: last desk's answer p50 "
+                      f"{statistics.median(waits):6.0f} ms (max {max(waits):5.0f})   server CPU per "
+                      f"change p50 {statistics.median(cpus):6.0f} ms   floor (304s) p50 "
+                      f"{statistics.median(floor):4.0f} ms")
         finally:
             web.terminate()
             web.wait(10)
