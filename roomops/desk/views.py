@@ -24,6 +24,8 @@ from flask import (
     url_for,
 )
 from flask_login import current_user
+from flask_wtf.csrf import generate_csrf
+from markupsafe import Markup, escape
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 from werkzeug.wrappers import Response
@@ -89,6 +91,7 @@ bp = Blueprint("desk", __name__)
 
 POLL_SECONDS = 3
 HTML = "text/html"
+NO_TOKEN = 'name="csrf_token" value=""'  # a form's token in the shared drawing
 RECENT_PLAYERS = 500
 
 # R20: an offer's text as the desk reads it beside the offer ("text sent", "text failed: ...")
@@ -164,17 +167,18 @@ def _returning(session: Session, snap: snapshot.RoomSnapshot) -> dict[int, tuple
 
 @bp.get("/desk")
 def index() -> Response:
+    """The desk's page; its live part is the drawing the room's desks share (``fragment``), with
+    this viewer's CSRF token put in its forms (they post without JavaScript too)."""
     session, at = db(), now()
     snap = snapshot.load(session, current_user.room_id, at)
     sweep = room_sweep_state(session, at, current_user.room_id)
-    page = render_template("desk/index.html", snap=snap, poll=POLL_SECONDS, sweep=sweep,
-                           waits=_waits(session, snap, at),
+    tag = _etag(snap.version, sweep, texts_changed(session, current_user.room_id))
+    drawn = _drawings().get(_drawing_key(), tag, at, lambda: _drawing(session, snap, sweep, tag))
+    token = f'name="csrf_token" value="{escape(generate_csrf())}"'
+    live = Markup(drawn.body.decode().replace(NO_TOKEN, token))  # the drawing's own escaping
+    page = render_template("desk/index.html", snap=snap, poll=POLL_SECONDS, live=live,
                            players=_recent_players(session) if _can("floor") else [],
-                           etag=_etag(snap.version, sweep,
-                                      texts_changed(session, current_user.room_id)),
-                           money_input=money_input,
-                           from_steps=from_steps,
-                           returning=_returning(session, snap),
+                           etag=tag, money_input=money_input, from_steps=from_steps,
                            buy_in_methods=[(m, method_name(m)) for m in METHODS])
     return _stamp(make_response(page), at)
 
@@ -208,21 +212,29 @@ def fragment() -> Response:
     if request.if_none_match.contains_weak(tag):
         resp = make_response("", 304)
     else:
-        drawings: Drawings = current_app.extensions[DRAWINGS]
-        drawn = drawings.get((current_user.room_id, current_user.rights), tag, at,
-                             lambda: _drawing(session, at, version, sweep, tag))
+        drawn = _drawings().get(_drawing_key(), tag, at, lambda: _drawing(
+            session, snapshot.load(session, current_user.room_id, at, version=version), sweep, tag))
         resp = encoded_response(encode_once(drawn.body, HTML, drawn.encoded), HTML)
     resp.set_etag(tag)
     return _stamp(resp, at)
 
 
-def _drawing(session: Session, at: datetime, version: int, sweep: SweepState, tag: str) -> Drawing:
+def _drawings() -> Drawings:
+    found: Drawings = current_app.extensions[DRAWINGS]
+    return found
+
+
+def _drawing_key() -> tuple[int, frozenset[str]]:
+    """Whose desks share a drawing: the room's, with the same rights (what the part offers)."""
+    return current_user.room_id, current_user.rights
+
+
+def _drawing(session: Session, snap: RoomSnapshot, sweep: SweepState, tag: str) -> Drawing:
     """The desk's live part as every desk with these rights sees it: no CSRF token in its forms
-    (desk.js gives them the page's)."""
-    snap = snapshot.load(session, current_user.room_id, at, version=version)
+    (the page's is put in them: ``index`` on the server, desk.js after a re-read)."""
     html = render_template("desk/_live.html", snap=snap, sweep=sweep, csrf_token=lambda: "",
-                           returning=_returning(session, snap), waits=_waits(session, snap, at))
-    drawing = Drawing(tag, at, html.encode())
+                           returning=_returning(session, snap), waits=_waits(session, snap, snap.now))
+    drawing = Drawing(tag, snap.now, html.encode())
     encode_once(drawing.body, HTML, drawing.encoded)  # as the desks waiting for it ask too
     return drawing
 

@@ -64,6 +64,18 @@ def test_one_change_is_drawn_once_for_the_desks_it_sets_re_reading(app, unbalanc
     assert re.search(r'data-csrf="[^"]+"', page) and 'name="csrf_token" value=""' not in page
 
 
+def test_the_desks_page_shows_the_shared_drawing_with_its_viewers_token(app, unbalanced, drawn):
+    """A supervisor's desk loads again after each of their actions, as the other desks re-read:
+    its live part is their drawing, with this viewer's token put in its forms (they post without
+    JavaScript too)."""
+    one, two = _desk(app), _desk(app)
+    assert one.get("/desk/fragment").status_code == 200
+    page = two.get("/desk").text
+    assert len(drawn) == 1 and 'class="balance"' in page
+    token = re.search(r'data-csrf="([^"]+)"', page).group(1)
+    assert set(re.findall(r'name="csrf_token" value="([^"]*)"', page)) == {token}
+
+
 def test_what_the_viewer_may_do_keys_the_drawing(app, unbalanced, drawn):
     """An administrator's rights are not a supervisor's: each set of rights is drawn on its own
     (what the live part offers follows them: ``can`` in desk/_live.html)."""
