@@ -47,6 +47,22 @@ def test_r19_balance_then_break_a_table_from_the_desk(live, page):
     expect(page.locator(f"#table-{t1}")).to_contain_text(re.compile("One8 Player|Two1 Player"))
 
 
+def test_r19_the_balance_move_posts_without_javascript(live, browser):
+    """The page's live part is the drawing the room's desks share, its forms' empty tokens
+    replaced by this viewer's on the server (roomops.desk.views.index): without JavaScript the
+    form posts as it is, and the move is made (a form left without its token is refused, 400)."""
+    live.build(_two_tables)
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    try:
+        log_in(page, live)
+        with page.expect_navigation():
+            page.locator("#desk-live .balance button[type=submit]").click()
+        expect(page.locator(".flash.ok")).to_contain_text("Moved One8 Player to seat 3 at table 2")
+    finally:
+        context.close()
+
+
 def test_r19_a_balance_that_arrives_with_a_redraw_moves_with_the_pages_token(live, page):
     """The desk's live part is drawn once for every desk, its forms with no CSRF token
     (roomops.desk.shared, issue 21): a form that arrives with a redraw takes the page's, so the
