@@ -30,6 +30,14 @@ def test_r32_one_amount_in_several_rooms_reads_in_each_rooms_money():
         assert [m(123456) for m in moneys] == ["£1,234.56", "1.234,56\xa0€", "€1,234.56", "1.234,56\xa0£"]
 
 
+def test_r4_one_figure_in_several_rooms_reads_in_each_rooms_money():
+    """Figures (stakes, a form's amount) are remembered too: by currency, locale and grouping."""
+    moneys = (GBP, EUR_DE, JPY, Money("GBP", "de_DE"))
+    for _ in range(2):
+        assert [m.figure(123450) for m in moneys] == ["1,234.50", "1.234,50", "123,450", "1.234,50"]
+        assert [m.field(123450) for m in moneys] == ["1234.50", "1234,50", "123450", "1234,50"]
+
+
 @pytest.mark.parametrize("money,blinds,shown", [
     (GBP, (100, 200, 0), "1/2"), (GBP, (50, 100, 0), "0.50/1"), (GBP, (100, 200, 25), "1/2 ante 0.25"),
     (GBP, (500000, 1000000, 0), "5,000/10,000"), (EUR_DE, (50, 100, 0), "0,50/1"),
