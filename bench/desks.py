@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
-import os
 import re
 import statistics
 import subprocess
@@ -37,8 +36,6 @@ import brotli
 import harness
 import ops
 import roomgen
-
-TICKS = os.sysconf("SC_CLK_TCK")
 
 
 class Desk:
@@ -86,11 +83,6 @@ def log_in(host: str, password: str) -> dict[str, str]:
     return {"Cookie": (answer.getheader("Set-Cookie") or cookie).split(";", 1)[0]}
 
 
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICKS  # utime, stime
-
-
 def all_at_once(desks: list[Desk], pool: ThreadPoolExecutor, expect: int, acting: bool = False
                 ) -> list[float]:
     """Every desk re-reads at once (with ``acting``, the first loads its page instead: the
@@ -123,9 +115,9 @@ def run(desks: list[Desk], web: subprocess.Popen[bytes], api: http.client.HTTPCo
             answer.read()
             if answer.status >= 300:
                 raise RuntimeError(f"a join: {answer.status}")
-            before = cpu_seconds(web.pid)
+            before = harness.cpu_ms(web.pid)
             waits = all_at_once(desks, pool, 200, acting)
-            out["cpu"].append((cpu_seconds(web.pid) - before) * 1000)
+            out["cpu"].append(harness.cpu_ms(web.pid) - before)
             out["last"].append(max(waits))
             out["first"].append(waits[0])
     return out

@@ -55,6 +55,7 @@ from roomops.rooms.models import Staff  # noqa: E402
 from roomops.web import access  # noqa: E402
 
 DEFAULT_PG = "postgresql+psycopg://postgres@127.0.0.1:5432/"
+TICK = os.sysconf("SC_CLK_TCK")  # /proc's CPU times are in these
 SUPERVISOR, DESK_PASSWORD = "bench-supervisor", "bench-desk-password"  # roomgen's supervisor
 API = "/api/v1"
 
@@ -275,6 +276,12 @@ def flask_process(command: str, port: int, url: str, workdir: Path, log: IO[byte
     return subprocess.Popen([str(ROOT / ".venv" / "bin" / "python"), "-m", "flask", "--app", "app",
                              command, "--port", str(port)], cwd=ROOT,
                             env={**os.environ, **settings, **env}, stdout=log, stderr=log)
+
+
+def cpu_ms(pid: int) -> float:
+    """A process's CPU so far (user and system, from /proc/<pid>/stat), in ms."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) * 1000 / TICK  # utime, stime
 
 
 def free_port() -> int:

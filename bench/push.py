@@ -41,7 +41,6 @@ import argparse
 import asyncio
 import json
 import multiprocessing as mp
-import os
 import random
 import resource
 import statistics
@@ -63,12 +62,6 @@ import roomgen
 POLL = 2.0  # the phones' poll, as board.js did
 FLOOR = "/static/board.css"  # revalidated with its ETag: a 304 from the same server and hooks
 REDIS = "redis://127.0.0.1:6379/0"
-TICK = os.sysconf("SC_CLK_TCK")
-
-
-def cpu_ms(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) * 1000 / TICK  # utime, stime
 
 
 def wait_published(push_url: str, slug: str, seconds: float = 120) -> float:
@@ -95,7 +88,7 @@ class Servers:
     push_url: str
 
     def cpu(self) -> tuple[float, float]:
-        return cpu_ms(self.web.pid), cpu_ms(self.push.pid)
+        return harness.cpu_ms(self.web.pid), harness.cpu_ms(self.push.pid)
 
     def stop(self) -> None:
         for proc in (self.web, self.push):
