@@ -71,9 +71,7 @@ def log_in(host: str, password: str) -> dict[str, str]:
     conn.request("GET", "/login")
     page = conn.getresponse()
     cookie = (page.getheader("Set-Cookie") or "").split(";", 1)[0]
-    csrf = re.search(r'name="csrf_token" value="([^"]+)"', page.read().decode())
-    form = urllib.parse.urlencode({"username": harness.SUPERVISOR, "password": password,
-                                   "csrf_token": csrf.group(1) if csrf else ""})
+    form = urllib.parse.urlencode(harness.login_form(page.read().decode(), password))
     conn.request("POST", "/login", form,
                  {"Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded"})
     answer = conn.getresponse()

@@ -256,14 +256,17 @@ class Bench:
         returned as a header for any way in."""
         password = self.supervisor_password()
         client = self.app.test_client()
-        page = client.get("/login").get_data(as_text=True)
-        csrf = re.search(r'name="csrf_token" value="([^"]+)"', page)
-        resp = client.post("/login", data={"username": SUPERVISOR, "password": password,
-                                           "csrf_token": csrf.group(1) if csrf else ""})
+        resp = client.post("/login", data=login_form(client.get("/login").get_data(as_text=True), password))
         cookie = client.get_cookie(self.app.config["SESSION_COOKIE_NAME"])
         if resp.status_code != 302 or cookie is None:
             raise RuntimeError(f"the supervisor's log-in: {resp.status_code}")
         return {"Cookie": f"{cookie.key}={cookie.value}"}
+
+
+def login_form(page: str, password: str) -> dict[str, str]:
+    """The supervisor's log-in form, with the CSRF token of the log-in ``page`` it answers."""
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', page)
+    return {"username": SUPERVISOR, "password": password, "csrf_token": csrf.group(1) if csrf else ""}
 
 
 def flask_process(command: str, port: int, url: str, workdir: Path, log: IO[bytes] | int,
