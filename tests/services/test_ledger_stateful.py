@@ -164,8 +164,11 @@ def _machine(session: Session, start: datetime) -> type[RuleBasedStateMachine]:
                 assert row.approved_by_id in (None, by.id if by else None)
                 assert row.approved_by_id != row.staff_id
                 self.rows[row.id] = (table, game, self.room.staff[role].id, -amount, self.shift())
+            # the seat's own standing cash-outs: a playover's on it is its overplayer's (R29,
+            # counted once per playover by ``playovers_are_the_overplayers``)
             assert session.scalar(select(func.count()).where(
                 LedgerEntry.hold_id == hold, LedgerEntry.kind == "cash_out",
+                LedgerEntry.playover_id.is_(None),
                 ~exists().where(_REVERSAL.reverses_id == LedgerEntry.id))) <= 1
 
         @rule(i=st.integers(0, 5), amount=st.sampled_from([5000, 10000, 15000]))
