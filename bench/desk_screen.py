@@ -11,8 +11,10 @@ the API (untimed) and the page re-reads its live part as its staff stream would 
 (``window.roomopsDesk.poll()``: the fetch, compressed as the browser asks, and the swap); timed
 from the call to the swap's end, and to the next frame drawn after it (style and layout of
 what is on screen). The floor beside them: the same page re-reading while nothing changed (a
-304). A benchmark, not a test: it prints (exit status 0), no target is set (issue 17 names none
-for the desk's screen; docs/benchmarks.md).
+304). Then, ``--actions`` times, the supervisor puts a player on a list with the desk's own form
+("Put a player on lists"): timed from the click to its message on the screen, which desk.js
+shows once the live part is read again. A benchmark, not a test: it prints (exit status 0), no
+target is set (issue 17 names none for the desk's screen; docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -61,6 +63,19 @@ def open_desk(page: Page, base: str, password: str) -> float:
     return (time.perf_counter() - t0) * 1000
 
 
+def act(page: Page, player_id: int, game_id: int) -> float:
+    """One join through the desk's form, from the click to its message shown."""
+    page.evaluate("() => { document.querySelectorAll('.flash').forEach(f => f.remove());"
+                  " document.querySelector('form[data-form=join]').closest('details').open = true; }")
+    form = page.locator("form[data-form=join]")
+    form.locator("input[name=player_id]").fill(str(player_id))
+    form.locator(f"input[name=game_id][value='{game_id}']").check()
+    t0 = time.perf_counter()
+    form.locator("button[type=submit]").click()
+    page.wait_for_selector(".flash.ok")
+    return (time.perf_counter() - t0) * 1000
+
+
 def line(name: str, samples: list[float]) -> str:
     return (f"{name:<34} p50 {statistics.median(samples):8.0f} ms   max {max(samples):8.0f} ms   "
             f"({len(samples)})")
@@ -70,6 +85,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--tables", type=int, default=250)
     ap.add_argument("--changes", type=int, default=10)
+    ap.add_argument("--actions", type=int, default=5)
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp, harness.fresh_database("sqlite", Path(tmp), "desk", "") as url:
         b = harness.Bench(url, roomgen.RoomSpec().scaled(args.tables), f"{args.tables}-table room")
@@ -99,6 +115,7 @@ def main() -> None:
                     swap, frame = page.evaluate(POLL_JS)
                     swaps.append(swap)
                     frames.append(frame)
+                actions = [act(page, *next(joins)) for _ in range(args.actions)]
                 browser.close()
         finally:
             web.terminate()
@@ -109,6 +126,7 @@ def main() -> None:
     print(line("after a change: fetch and swap", swaps))
     print(line("after a change: to the next frame", frames))
     print(line("floor: nothing changed (304)", floor))
+    print(line("an action: click to its message", actions))
 
 
 if __name__ == "__main__":

@@ -78,9 +78,9 @@
   var sync = document.getElementById("sync");
   function mark(state) { if (sync) { sync.dataset.state = state; } }
 
-  /* While an action is sent and the desk loaded again, the part is not read: the read's answer
-     would carry the session cookie as it was before the new page took its message (the flash),
-     and could set that message again (it would show twice). */
+  /* While an action is sent, the part is not read: when the desk is loaded again after it, the
+     read's answer would carry the session cookie as it was before the new page took its message
+     (the flash), and could set that message again (it would show twice). */
   var leaving = false;
   window.addEventListener("pageshow", function () { leaving = false; });
 
@@ -98,10 +98,13 @@
     });
   }
 
+  /* One read at a time: the staff stream, the timer and an action's answer may all ask at once. */
+  var reading = null;
   function poll() {
+    if (reading) return reading;
     if (leaving || document.hidden || busy()) { mark("paused"); return Promise.resolve(false); }
     var url = body.dataset.fragment;
-    return fetch(url, { cache: "no-store", credentials: "same-origin", headers: { "If-None-Match": '"' + etag + '"' } })
+    reading = fetch(url, { cache: "no-store", credentials: "same-origin", headers: { "If-None-Match": '"' + etag + '"' } })
       .then(function (resp) {
         setServerNow(resp.headers.get("X-Server-Now"));
         if (pushed) pushed.renew(resp.headers.get("X-Staff-Events"));
@@ -120,7 +123,14 @@
           tick();
         });
       })
-      .catch(function () { mark("error"); });
+      .catch(function () { mark("error"); })
+      .finally(function () { reading = null; });
+    return reading;
+  }
+
+  /* A read that starts after now (after an action's commit), not one already on its way. */
+  function readAgain() {
+    return (reading || Promise.resolve()).then(poll);
   }
 
   /* ---- the action dialog -------------------------------------------------------------------- */
@@ -137,16 +147,15 @@
     section.querySelectorAll("input[data-disables]").forEach(disables);
   }
 
-  /* R36: a swap is with another player of the same table: only they are offered. */
+  /* R36: a swap is with another player of the same table: only they are offered, as the live
+     part shows them now. */
   function swapOptions(select, card, seat) {
     if (!select) return;
-    var first = null;
-    Array.prototype.forEach.call(select.options, function (o) {
-      var other = o.dataset.tableId !== card.dataset.tableId || o.value === seat.dataset.holdId;
-      o.hidden = o.disabled = other;
-      if (!other && !first) first = o;
+    select.textContent = "";
+    card.querySelectorAll(".seat[data-state=seated]").forEach(function (s) {
+      if (s === seat) return;
+      select.appendChild(new Option("T" + card.dataset.tableName + " seat " + s.dataset.seatNo + " · " + s.dataset.player, s.dataset.holdId));
     });
-    select.value = first ? first.value : "";
   }
 
   /* A ticked box that makes a field meaningless turns it off (a disabled field is not sent). */
@@ -330,22 +339,48 @@
     if (field) { field.setAttribute("aria-invalid", "true"); field.focus(); }
   }
 
+  /* An action's message, where the server's flashes are; the last one only. */
+  function say(text) {
+    var box = document.createElement("div");
+    box.className = "flash ok";
+    box.setAttribute("role", "status");
+    box.textContent = text;
+    var flashes = document.querySelector(".flashes");
+    flashes.querySelectorAll(".flash:not(.key-hint)").forEach(function (f) { f.remove(); });
+    flashes.appendChild(box);
+    setTimeout(function () { box.classList.add("fade"); }, 8000);
+  }
+
+  /* Done: the dialog closes, the form is emptied, the live part is read again (the drawing every
+     desk shares) and the message shows with the seats it speaks of. */
+  function finished(form, text) {
+    leaving = false;
+    if (dialog && dialog.contains(form) && dialog.open) dialog.close();
+    form.reset();
+    readAgain().then(function () { say(text); });
+  }
+
   function send(form, submitter) {
     var buttons = form.querySelectorAll("[type=submit]");
     buttons.forEach(function (b) { b.disabled = true; });  // one click, one request
     clearRefusal(form);
     leaving = true;
-    // a redirect is the desk's "done": the desk is loaded again and shows its message (the flash)
+    // JSON {done} for a change of the live part; a redirect when the page outside it changed
+    // (games, tables, players): the desk is loaded again and shows its message (the flash)
     fetch(form.action, { method: "POST", body: new FormData(form, submitter), credentials: "same-origin",
                          redirect: "manual", headers: { Accept: "application/json" } })
       .then(function (resp) {
-        if (resp.type === "opaqueredirect" || resp.ok) { window.location.assign(body.dataset.desk); return null; }
+        if (resp.type === "opaqueredirect") { window.location.assign(body.dataset.desk); return null; }
         // a refusal that is a page of its own (R10's "did you mean"): nothing was written, so
         // the form is sent again the plain way and the page shown
         if ((resp.headers.get("Content-Type") || "").indexOf("text/html") === 0) { form.submit(); return null; }
         return resp.json().catch(function () {
           return { error: "the server answered " + resp.status + " " + resp.statusText };
-        }).then(function (answer) { leaving = false; showRefusal(form, answer); });
+        }).then(function (answer) {
+          if (resp.ok && answer.done) { finished(form, answer.done); return; }
+          leaving = false;
+          showRefusal(form, answer);
+        });
       })
       .catch(function () {
         leaving = false;

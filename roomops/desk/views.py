@@ -2,8 +2,10 @@
 
 Each POST validates its form with the request models of ``roomops.schemas`` (see
 ``roomops.desk.forms`` for how strings become ints, bools and minor units), calls one service
-through ``roomops.web.uow.run`` (the request's one commit point) and redirects back to the desk
-(303) with a flash saying what happened. Refusals are rendered by ``roomops.web.errors``.
+through ``roomops.web.uow.run`` (the request's one commit point) and says what happened: to
+desk.js as JSON (it re-reads the live part), or as a flash on the desk again (303) when sent
+without JavaScript or when the page outside the live part changed. Refusals are rendered by
+``roomops.web.errors``.
 """
 
 from __future__ import annotations
@@ -82,6 +84,7 @@ from roomops.seating.suggest import apart_of
 from roomops.waits.model import wait_text
 from roomops.waits.services import EXTENSION, WaitsCache, typical_for
 from roomops.web.compression import encode_once, encoded_response
+from roomops.web.errors import wants_json
 from roomops.web.health import room_sweep_state
 from roomops.web.money import room_money
 from roomops.web.routing import parse_id
@@ -117,6 +120,17 @@ def local(when: datetime | None, tz: str, fmt: str = "%H:%M") -> str:
 
 
 def _done(message: str) -> Response:
+    """An action that changed only the desk's live part: desk.js (asking for JSON) shows the
+    message and re-reads that part, the shared drawing, instead of loading the whole page again
+    (~1.5 s a click in a 250-table room); a form sent without JavaScript gets the desk again."""
+    if wants_json():
+        return jsonify(done=message)
+    return _reshaped(message)
+
+
+def _reshaped(message: str) -> Response:
+    """An action that changes the page outside its live part (the games and tables its forms
+    list, the players it offers): the desk is loaded again and shows the message (a flash)."""
     flash(message, "ok")
     return redirect(url_for("desk.index"), code=303)
 
@@ -319,7 +333,7 @@ def describe(action: str, detail: dict[str, Any], tables: dict[int, str]) -> str
 def open_game() -> Response:
     body = parse(GameConditions, request.form)
     game = run(games.open_game, **body.model_dump())
-    return _done(f"Opened {game.variant} {room_money().stakes(game.small_blind, game.big_blind)}.")
+    return _reshaped(f"Opened {game.variant} {room_money().stakes(game.small_blind, game.big_blind)}.")
 
 
 @bp.post("/desk/games/<int:game_id>/change")
@@ -332,28 +346,28 @@ def change_game(game_id: int) -> Response:
     changes = {k: v for k, v in body.model_dump(exclude_none=True).items()
                if getattr(game, k) != v and not (v == [] and not getattr(game, k))}
     if not changes:
-        return _done("No condition was changed.")
+        return _reshaped("No condition was changed.")
     run(games.update_game, game_id, **changes)
-    return _done(f"Changed {game.variant}: {', '.join(sorted(changes))} (R6, audited).")
+    return _reshaped(f"Changed {game.variant}: {', '.join(sorted(changes))} (R6, audited).")
 
 
 @bp.post("/desk/games/<int:game_id>/close")
 def close_game(game_id: int) -> Response:
     game = run(games.close_game, game_id)
-    return _done(f"Closed {game.variant}; its waiting list ended.")
+    return _reshaped(f"Closed {game.variant}; its waiting list ended.")
 
 
 @bp.post("/desk/tables")
 def open_table() -> Response:
     body = parse(OpenTable, request.form)
     table = run(games.open_table, body.game_id, body.name)
-    return _done(f"Opened table {table.name}; its seats are offered in list order.")
+    return _reshaped(f"Opened table {table.name}; its seats are offered in list order.")
 
 
 @bp.post("/desk/tables/<int:table_id>/close")
 def close_table(table_id: int) -> Response:
     table = run(games.close_table, table_id)
-    return _done(f"Closed table {table.name}.")
+    return _reshaped(f"Closed table {table.name}.")
 
 
 # ---- players and lists (R10-R16) -----------------------------------------------------------
@@ -406,7 +420,7 @@ def add_player() -> Response:
         player, entries = run(add_and_join, body, game_ids, table_ids, source)
     except LikelyTwin as err:
         return _did_you_mean(err, game_ids, table_ids, source)
-    return _done(_joined_message(player, entries, source))
+    return _reshaped(_joined_message(player, entries, source))
 
 
 def _did_you_mean(err: LikelyTwin, game_ids: list[int], table_ids: list[int],

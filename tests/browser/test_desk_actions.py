@@ -1,0 +1,89 @@
+"""A desk action in a real browser keeps the page: the dialog closes, the live part is read again
+and the message shows with the seats it speaks of (R20, R60); the supervisor's open panel and
+place stay. An action that changes the page's own forms (a table opened, R5) loads it again."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from roomops.lists import services as lists
+from tests.browser.conftest import SHOTS, log_in
+from tests.services.helpers import full_game
+
+MARK = "() => { window.stillThisPage = true; }"
+SAME_PAGE = "() => window.stillThisPage === true"
+
+
+def _one_open_seat_and_two_waiting(room, session, now):
+    game, _table = full_game(room, session, now, free=1)
+    for first in ("Nora", "Pete"):
+        lists.join(session, room.sup, now, player_id=room.player(now, first, "Quinn").id,
+                   game_id=game.id)
+    return game.id
+
+
+def test_r21_r60_a_claim_keeps_the_page_and_shows_its_message_with_the_seat(live, page):
+    live.build(_one_open_seat_and_two_waiting)
+    log_in(page, live)
+    page.evaluate(MARK)
+    seat = page.locator("#desk-live .seat[data-seat-no='9']")
+    expect(seat).to_have_class(re.compile("state-offered"))  # R20: Nora, first on the list
+    seat.locator("button").click()
+    dialog = page.locator("dialog#act")
+    dialog.locator("section[data-for=seat-offered] form").first.locator("button[type=submit]").click()
+    expect(page.locator(".flash.ok")).to_have_text("Nora Quinn took seat 9 at table 1 with £100.00.")
+    expect(dialog).to_be_hidden()
+    expect(seat).to_have_class(re.compile("state-seated"))  # drawn before the message shows
+    assert page.evaluate(SAME_PAGE)
+    page.screenshot(path=str(SHOTS / "desk-action-kept-page.png"))
+
+
+def test_r36_the_swap_offers_the_players_seated_since_the_page_loaded(live, page):
+    live.build(_one_open_seat_and_two_waiting)
+    log_in(page, live)
+    page.evaluate(MARK)
+    seat = page.locator("#desk-live .seat[data-seat-no='9']")
+    seat.locator("button").click()
+    page.locator("dialog#act section[data-for=seat-offered] form").first.locator(
+        "button[type=submit]").click()
+    expect(seat).to_have_class(re.compile("state-seated"))
+    page.locator("#desk-live .seat[data-seat-no='1'] button").click()
+    options = page.locator("dialog#act select[name=other_hold_id] option")
+    expect(options).to_have_count(8)  # the table's other players, seat 9's newcomer among them
+    expect(options.last).to_have_text("T1 seat 9 · Nora Quinn")
+    assert page.evaluate(SAME_PAGE)
+
+
+def test_r60_the_list_form_is_emptied_and_stays_open_for_the_next_player(live, page):
+    def build(room, session, now):
+        room.player(now, "Walk", "In")
+        return _one_open_seat_and_two_waiting(room, session, now)
+
+    game_id = live.build(build)
+    log_in(page, live)
+    page.evaluate(MARK)
+    page.locator("summary", has_text="Put a player on lists").click()
+    form = page.locator("form[data-form=join]")
+    form.locator("input[name=player_id]").fill("Walk In")
+    form.locator(f"input[name=game_id][value='{game_id}']").check()
+    form.locator("button[type=submit]").click()
+    expect(page.locator(".flash.ok")).to_have_text("Put Walk In on 1 list.")
+    expect(page.locator("#desk-live")).to_contain_text("Walk In")
+    expect(form.locator("input[name=player_id]")).to_have_value("")
+    expect(form.locator(f"input[name=game_id][value='{game_id}']")).not_to_be_checked()
+    expect(form).to_be_visible()
+    assert page.evaluate(SAME_PAGE)
+
+
+def test_r5_opening_a_table_loads_the_page_with_the_table_in_its_forms(live, page):
+    live.build(_one_open_seat_and_two_waiting)
+    log_in(page, live)
+    page.evaluate(MARK)
+    page.locator("summary", has_text="Open a table").click()
+    page.locator("form[action$='/desk/tables'] input[name=name]").fill("7")
+    page.locator("form[action$='/desk/tables'] button[type=submit]").click()
+    expect(page.locator(".flash.ok")).to_contain_text("Opened table 7")
+    assert not page.evaluate(SAME_PAGE)  # loaded again: the move forms list the new table
+    expect(page.locator("dialog#act select[name=table_id] option", has_text="T7")).to_have_count(1)
