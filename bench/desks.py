@@ -8,13 +8,14 @@ Builds the room (bench/roomgen.py) in a fresh database and serves it with ``flas
 scheduler) as a process of its own. Each desk is a supervisor's log-in of its own (its session
 cookie and CSRF token). ``--changes`` times, a player joins a game's waiting list through the API
 (untimed); then every desk re-reads its live part at once, as their staff streams make them
-(``GET /desk/fragment`` with the ETag it holds, brotli as Chromium asks): timed is the wait of
-the last desk to get its answer, and the server process's CPU (user + system) from the join's
-answer to the last desk's. With two desks or more, a second row has the first desk load its page
-instead (``GET /desk``), as the supervisor who made the change does (desk.js loads the desk again
-after each action): its wait is printed too. The floor beside them: the same desks re-reading
-while nothing changed (304s). Issue 21: the cost of a change should not grow with the screens watching it. A
-benchmark, not a test: it prints (exit status 0); docs/benchmarks.md.
+(``GET /desk/fragment`` with the ETag it holds and the games it shows, brotli as Chromium asks):
+timed is the wait of the last desk to get its answer, and the server process's CPU (user +
+system) from the join's answer to the last desk's. With two desks or more, a second row has the
+first desk load its page instead (``GET /desk``), as desk.js does after an action that changes
+the page (a table opened, a new player): its wait is printed too. The floor beside them: the
+same desks re-reading while nothing changed (304s). Issue 21: the cost of a change should not
+grow with the screens watching it. A benchmark, not a test: it prints (exit status 0);
+docs/benchmarks.md.
 """
 
 from __future__ import annotations
@@ -45,23 +46,32 @@ class Desk:
         self.conn = http.client.HTTPConnection(host)
         self.headers = {**cookie, "Accept-Encoding": "br"}
         self.etag = ""
+        self.shows = ""  # the keys of the games it shows (docs/desk.md, "Only the games that changed")
 
     def reread(self) -> int:
-        self.conn.request("GET", "/desk/fragment", headers={**self.headers, "If-None-Match": self.etag})
+        self.conn.request("GET", "/desk/fragment", headers={
+            **self.headers, "If-None-Match": self.etag, "X-Desk-Shows": self.shows})
         resp = self.conn.getresponse()
-        resp.read()
+        body = resp.read()
         self.etag = resp.headers.get("ETag", self.etag)
+        if resp.status == 200:
+            self.shown(body, resp.headers.get("Content-Encoding"))
         return resp.status
 
     def load_page(self) -> int:
-        """The desk's page, as the supervisor who made the change loads it again (desk.js does
-        after each action); the ETag its re-reads send next is the one the page names."""
+        """The desk's page, as desk.js loads it again after an action that changes it; the ETag
+        its re-reads send next is the one the page names."""
         self.conn.request("GET", "/desk", headers=self.headers)
         resp = self.conn.getresponse()
-        page = brotli.decompress(resp.read()).decode()
-        named = re.search(r'data-etag="([^"]+)"', page)
+        page = brotli.decompress(resp.read())
+        named = re.search(r'data-etag="([^"]+)"', page.decode())
         self.etag = f'W/"{named.group(1)}"' if named else ""
+        self.shown(page, None)
         return resp.status
+
+    def shown(self, body: bytes, encoding: str | None) -> None:
+        html = (brotli.decompress(body) if encoding == "br" else body).decode()
+        self.shows = " ".join(re.findall(r'data-key="([0-9a-f]+)"', html))
 
 
 def log_in(host: str, password: str) -> dict[str, str]:

@@ -84,27 +84,56 @@
   var leaving = false;
   window.addEventListener("pageshow", function () { leaving = false; });
 
-  /* The games off the screen are not laid out (content-visibility in roomops.css): a new game
-     section takes its placeholder's height until drawn. Each keeps the height its game had, so
-     what the supervisor is looking at stays where it was. */
-  function swapKeepingPlace(html) {
-    var heights = {};
-    live.querySelectorAll("section.game").forEach(function (s) { heights[s.id] = s.clientHeight; });
-    live.innerHTML = html;
-    // the live part is drawn once for every desk, with no CSRF token: its forms take the page's
-    live.querySelectorAll("input[name=csrf_token]").forEach(function (i) { i.value = body.dataset.csrf; });
-    live.querySelectorAll("section.game").forEach(function (s) {
-      if (heights[s.id]) s.style.containIntrinsicSize = "auto " + heights[s.id] + "px";
-    });
+  /* The games this desk shows, by key: the server sends only the others, and an empty section
+     with its key (data-same) for each of these, which stays as it is. */
+  function shownGames() {
+    var shown = {};
+    live.querySelectorAll(":scope > section.game[data-key]").forEach(function (s) { shown[s.dataset.key] = s; });
+    return shown;
   }
 
-  /* One read at a time: the staff stream, the timer and an action's answer may all ask at once. */
-  var reading = null;
-  function poll() {
-    if (reading) return reading;
+  /* The new live part, keeping the games that did not change where they are (nothing to parse or
+     lay out again). The games off the screen are not laid out (content-visibility in
+     roomops.css): a redrawn game takes its placeholder's height until drawn, so each keeps the
+     height its game had and what the supervisor is looking at stays where it was. False when
+     the answer names a game this desk no longer shows (it then reads the whole part). */
+  function swapKeepingPlace(html) {
+    var shown = shownGames(), heights = {};
+    var drawn = document.createElement("template");
+    drawn.innerHTML = html;
+    var wanted = Array.prototype.map.call(drawn.content.children, function (el) {
+      return el.hasAttribute("data-same") ? shown[el.dataset.key] : el;
+    });
+    if (wanted.indexOf(undefined) >= 0) return false;
+    live.querySelectorAll(":scope > section.game").forEach(function (s) { heights[s.id] = s.clientHeight; });
+    drawn.content.querySelectorAll("section.game:not([data-same])").forEach(function (s) {
+      if (heights[s.id]) s.style.containIntrinsicSize = "auto " + heights[s.id] + "px";
+    });
+    // the live part is drawn once for every desk, with no CSRF token: its forms take the page's
+    drawn.content.querySelectorAll("input[name=csrf_token]").forEach(function (i) { i.value = body.dataset.csrf; });
+    // out go the parts not kept; the kept ones stay in place (moved, they would be laid out again)
+    var kept = new Set(wanted);
+    Array.prototype.slice.call(live.childNodes).forEach(function (n) { if (!kept.has(n)) n.remove(); });
+    var at = live.firstChild;
+    wanted.forEach(function (el) {
+      if (el === at) { at = at.nextSibling; } else { live.insertBefore(el, at); }
+    });
+    return true;
+  }
+
+  /* One read at a time: the staff stream, the timer and an action's answer may all ask at once.
+     One asked during a read is made after it (it may be about a later change). */
+  var reading = null, next = null, reread = false;
+  function poll(whole) {
+    if (reading) {
+      if (!next) next = reading.then(function () { next = null; return poll(whole); });
+      return next;
+    }
     if (leaving || document.hidden || busy()) { mark("paused"); return Promise.resolve(false); }
     var url = body.dataset.fragment;
-    reading = fetch(url, { cache: "no-store", credentials: "same-origin", headers: { "If-None-Match": '"' + etag + '"' } })
+    var shows = whole === true ? "" : Object.keys(shownGames()).join(" ");
+    reading = fetch(url, { cache: "no-store", credentials: "same-origin",
+                           headers: { "If-None-Match": '"' + etag + '"', "X-Desk-Shows": shows } })
       .then(function (resp) {
         setServerNow(resp.headers.get("X-Server-Now"));
         if (pushed) pushed.renew(resp.headers.get("X-Staff-Events"));
@@ -115,7 +144,7 @@
         return resp.text().then(function (html) {
           if (busy()) return;  // the supervisor started typing while we fetched: try next time
           var focused = focusedSeat();
-          swapKeepingPlace(html);
+          if (!swapKeepingPlace(html)) { reread = true; return; }
           if (focused) refocus(focused);
           etag = tag;
           body.dataset.etag = tag;
@@ -124,13 +153,11 @@
         });
       })
       .catch(function () { mark("error"); })
-      .finally(function () { reading = null; });
+      .finally(function () {
+        reading = null;
+        if (reread) { reread = false; return poll(true); }
+      });
     return reading;
-  }
-
-  /* A read that starts after now (after an action's commit), not one already on its way. */
-  function readAgain() {
-    return (reading || Promise.resolve()).then(poll);
   }
 
   /* ---- the action dialog -------------------------------------------------------------------- */
@@ -357,7 +384,7 @@
     leaving = false;
     if (dialog && dialog.contains(form) && dialog.open) dialog.close();
     form.reset();
-    readAgain().then(function () { say(text); });
+    poll().then(function () { say(text); });
   }
 
   function send(form, submitter) {

@@ -1,6 +1,6 @@
 """The desk's table moves (R15, R17-R19): a floor-ordered move, a table change or must-move
-claimed with the stack carried, breaking a table, setting a must-move table, and the balancing
-suggestion shown on the live view. Attached to the desk blueprint (``roomops.desk.install``)."""
+claimed with the stack carried, breaking a table, setting a must-move table, and the tables'
+seat-change lists shown on the live view. Attached to the desk blueprint (``roomops.desk.install``)."""
 
 from __future__ import annotations
 
@@ -13,21 +13,8 @@ from roomops.hands import seat_change
 from roomops.hands.models import SeatBlinds
 from roomops.schemas import ChangeSeat, ClaimMove, ClaimSeatChange, MovePlayer, MustMove, SwapSeats
 from roomops.seating import moves, seat_changes
-from roomops.seating.balance import Apart, Suggestion
-from roomops.seating.snapshot import RoomSnapshot
-from roomops.seating.suggest import apart, suggestions
 from roomops.web.money import room_money
 from roomops.web.uow import db, run
-
-
-@bp.app_template_global("balance_suggestions")
-def _balance(snap: RoomSnapshot) -> dict[int, Suggestion]:
-    return suggestions(db(), snap)
-
-
-@bp.app_template_global("barred_apart")
-def _apart(snap: RoomSnapshot) -> dict[int, list[Apart]]:
-    return apart(db(), snap)
 
 
 @bp.app_template_global("seat_change_list")

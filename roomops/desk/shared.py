@@ -8,10 +8,15 @@ not who looks at it: its ETag names the room's version, what the viewer may do a
 sweep is late, and it carries no CSRF token (desk.js gives its forms the page's). So a drawing is
 made once per ETag and kept, with its compressed forms, until the room moves on: each room and
 viewer's rights keep their latest drawing only (a desk always asks for the room as it is now).
-Desks that ask while a drawing is being made wait for it instead of making their own."""
+Desks that ask while a drawing is being made wait for it instead of making their own.
+
+Each game is drawn apart and keyed by what it shows: a desk says which games it shows
+(``X-Desk-Shows``) and is sent only the others, so after a change to one game a desk parses and
+lays out that game, not the room's 3.5 MB (250 tables)."""
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -27,12 +32,37 @@ SHARED_FOR = timedelta(seconds=1)
 WAIT_SECONDS = 30.0  # a desk waits this long for another's drawing, then makes its own
 
 
+GAME = '<section class="game" '  # how each game's drawing starts (desk/_game.html)
+
+
 @dataclass
 class Drawing:
+    """The live part as ``body``; also as its ``head`` and each game's drawing with its key (a
+    digest of what it shows), for desks that show some of them already (``besides``)."""
+
     tag: str
     at: datetime
     body: bytes
     encoded: dict[str, Encoded] = field(default_factory=dict)  # by Accept-Encoding
+    head: str = ""
+    games: tuple[tuple[str, str], ...] = ()  # (key, html), in the room's order
+
+    def besides(self, shown: frozenset[str]) -> bytes | None:
+        """The drawing for a desk showing the games ``shown`` (their keys): each of those as an
+        empty section with its key, which desk.js fills with its own. None when it shows none
+        of them (the whole body is sent, compressed once for all)."""
+        if not any(key in shown for key, _html in self.games):
+            return None
+        return "".join([self.head, *(f'{GAME}data-key="{key}" data-same></section>' if key in shown
+                                     else html for key, html in self.games)]).encode()
+
+
+def keyed(html: str) -> tuple[str, str]:
+    """A game's drawing with its key: a digest of what it shows, the same whenever it is drawn
+    until something in it changes (its clocks' texts are desk.js's)."""
+    html = html.strip()
+    key = hashlib.blake2b(html.encode(), digest_size=8).hexdigest()
+    return key, html.replace(GAME, f'{GAME}data-key="{key}" ', 1)
 
 
 class Drawings:

@@ -41,7 +41,7 @@ from roomops.audit.service import query as audit_query
 from roomops.desk.forms import from_steps, money_input, parse, to_minor
 from roomops.desk.players import typed_player, with_player_ids
 from roomops.desk.shared import KEY as DRAWINGS
-from roomops.desk.shared import Drawing, Drawings
+from roomops.desk.shared import Drawing, Drawings, keyed
 from roomops.errors import Invalid
 from roomops.games import services as games
 from roomops.games.models import Game, Table
@@ -80,7 +80,7 @@ from roomops.seating import offers, returns, seats, snapshot
 from roomops.seating.models import SeatHold
 from roomops.seating.return_rule import Requirement
 from roomops.seating.snapshot import RoomSnapshot
-from roomops.seating.suggest import apart_of
+from roomops.seating.suggest import apart, apart_of, suggestions
 from roomops.waits.model import wait_text
 from roomops.waits.services import EXTENSION, WaitsCache, typical_for
 from roomops.web.compression import encode_once, encoded_response
@@ -95,6 +95,7 @@ bp = Blueprint("desk", __name__)
 POLL_SECONDS = 3
 HTML = "text/html"
 NO_TOKEN = 'name="csrf_token" value=""'  # a form's token in the shared drawing
+SHOWN = "X-Desk-Shows"  # the keys of the games a desk shows: it is sent the others only
 RECENT_PLAYERS = 500
 
 # R20: an offer's text as the desk reads it beside the offer ("text sent", "text failed: ...")
@@ -218,7 +219,8 @@ def fragment() -> Response:
     The version, the texts' last change (R20) and the freshest sweep are read first, so an
     unchanged poll costs three indexed queries, not a snapshot; the time-derived states (an
     offer past its deadline, how long the sweep has been late) are worked out by desk.js from
-    X-Server-Now. A change is drawn once for every desk showing it (``roomops.desk.shared``)."""
+    X-Server-Now. A change is drawn once for every desk showing it, and a desk is sent only the
+    games that differ from those it shows (``roomops.desk.shared``)."""
     session, at = db(), now()
     version = latest_id(session, current_user.room_id)
     sweep = room_sweep_state(session, at, current_user.room_id)
@@ -228,8 +230,14 @@ def fragment() -> Response:
     else:
         drawn = _drawings().get(_drawing_key(), tag, at, lambda: _drawing(
             session, snapshot.load(session, current_user.room_id, at, version=version), sweep, tag))
-        resp = encoded_response(encode_once(drawn.body, HTML, drawn.encoded), HTML)
+        besides = drawn.besides(frozenset(request.headers.get(SHOWN, "").split()))
+        if besides is None:
+            resp = encoded_response(encode_once(drawn.body, HTML, drawn.encoded), HTML)
+        else:
+            resp = make_response(besides)
+            resp.mimetype = HTML
     resp.set_etag(tag)
+    resp.vary.add(SHOWN)
     return _stamp(resp, at)
 
 
@@ -244,11 +252,21 @@ def _drawing_key() -> tuple[int, frozenset[str]]:
 
 
 def _drawing(session: Session, snap: RoomSnapshot, sweep: SweepState, tag: str) -> Drawing:
-    """The desk's live part as every desk with these rights sees it: no CSRF token in its forms
-    (the page's is put in them: ``index`` on the server, desk.js after a re-read)."""
-    html = render_template("desk/_live.html", snap=snap, sweep=sweep, csrf_token=lambda: "",
-                           returning=_returning(session, snap), waits=_waits(session, snap, snap.now))
-    drawing = Drawing(tag, snap.now, html.encode())
+    """The desk's live part as every desk with these rights sees it: its head, then each game
+    drawn and keyed apart (``shared.keyed``); no CSRF token in its forms (the page's is put in
+    them: ``index`` on the server, desk.js after a re-read)."""
+    context = {
+        "snap": snap, "sweep": sweep, "csrf_token": lambda: "", "tz": snap.room.timezone,
+        "floor": _can("floor"), "returning": _returning(session, snap),
+        "waits": _waits(session, snap, snap.now),
+        "snap_tables": {tv.table.id: tv.table.name for gv in snap.games for tv in gv.tables},
+        "balance": suggestions(session, snap),  # R19
+        "barred_moves": apart(session, snap),  # R15
+    }
+    head = render_template("desk/_live.html", **context)
+    games = tuple(keyed(render_template("desk/_game.html", gv=gv, **context)) for gv in snap.games)
+    body = "".join([head, *(html for _key, html in games)]).encode()
+    drawing = Drawing(tag, snap.now, body, head=head, games=games)
     encode_once(drawing.body, HTML, drawing.encoded)  # as the desks waiting for it ask too
     return drawing
 

@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 
 from roomops.lists import services as lists
 from tests.browser.conftest import SHOTS, log_in
+from tests.browser.test_board import change
 from tests.services.helpers import full_game
 
 MARK = "() => { window.stillThisPage = true; }"
@@ -87,3 +88,24 @@ def test_r5_opening_a_table_loads_the_page_with_the_table_in_its_forms(live, pag
     expect(page.locator(".flash.ok")).to_contain_text("Opened table 7")
     assert not page.evaluate(SAME_PAGE)  # loaded again: the move forms list the new table
     expect(page.locator("dialog#act select[name=table_id] option", has_text="T7")).to_have_count(1)
+
+
+def test_a_change_to_one_game_redraws_that_game_only(live, page):
+    """Issue 21: a desk re-reading is sent the game that changed; the other stays the same
+    element (nothing parsed or laid out again) and its countdown (R20) runs on."""
+    def build(room, session, now):
+        one = _one_open_seat_and_two_waiting(room, session, now)
+        two, _ = full_game(room, session, now, free=0, name="2", small_blind=200, big_blind=500)
+        return one, two.id, room.player(now, "Ola", "New").id
+
+    one, two, ola = live.build(build)
+    log_in(page, live)
+    page.evaluate(f"() => {{ document.getElementById('game-{one}').stillThisGame = true; }}")
+    change(live, lambda session, who, now: lists.join(session, who, now, player_id=ola, game_id=two))
+    page.evaluate("() => window.roomopsDesk.poll()")
+    expect(page.locator(f"#game-{two}")).to_contain_text("Ola New")
+    assert page.evaluate(f"() => document.getElementById('game-{one}').stillThisGame === true")
+    countdown = page.locator(f"#game-{one} .seat[data-seat-no='9'] .countdown")
+    expect(countdown).to_have_text(re.compile(r"^(10:00|9:5\d)$"))
+    live.clock.advance(minutes=2)
+    expect(countdown).to_have_text(re.compile(r"^(8:00|7:5\d)$"))  # the server's clock, ticked

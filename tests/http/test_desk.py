@@ -56,7 +56,7 @@ def test_desk_needs_login(client, room, session):
 
 
 def test_desk_shows_games_tables_seats_and_lists(sup_client, room, session, now, clock):
-    """R4/R5 games and tables, R20 an offered seat with its time left, R10/R11/R12 lists in order
+    """R4/R5 games and tables, R20 an offered seat with its deadline, R10/R11/R12 lists in order
     with source and check-in state; staff see full names."""
     game, table = _table_with(room, session, now, free=1)
     ann, bob = room.player(now, "Ann", "Lee"), room.player(now, "Bob", "Marsh")
@@ -72,7 +72,10 @@ def test_desk_shows_games_tables_seats_and_lists(sup_client, room, session, now,
     assert "Table 1" in html
     assert html.count('class="seat state-seated"') == 8
     assert 'class="seat state-offered"' in html and "Ann Lee" in html
-    assert ">6:00<" in html  # 10 min claim time, 4 min gone (R20)
+    # R20: 10 minutes to claim from the offer at 20:00; desk.js counts down from the deadline on
+    # the server's clock (tests/browser/test_desk.py), the page says until when
+    deadline = int((now + timedelta(minutes=10)).timestamp() * 1000)
+    assert f'data-deadline="{deadline}">until 20:10<' in html
     assert "Bob Marsh" in html and "check in by" in html and ">phone<" in html  # R12
     assert "Cat Ng" in html and "Reserve" in html  # R11
     assert html.index("Ann Lee") < html.index("Bob Marsh")
