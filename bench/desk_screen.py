@@ -146,7 +146,7 @@ def main() -> None:
     print(line("after a change: fetch and swap", swaps))
     print(line("after a change: to the next frame", frames))
     print(line("floor: nothing changed (304)", floor))
-    print(line("an action: click to its message", actions))
+    print(line("an action: sent to its message drawn", actions))
 
 
 if __name__ == "__main__":
