@@ -46,6 +46,7 @@ class Drawing:
     encoded: dict[str, Encoded] = field(default_factory=dict)  # by Accept-Encoding
     head: str = ""
     games: tuple[tuple[str, str], ...] = ()  # (key, html), in the room's order
+    sources: dict[int, tuple[str, str]] = field(default_factory=dict)  # by what each was drawn from
 
     def besides(self, shown: frozenset[str]) -> bytes | None:
         """The drawing for a desk showing the games ``shown`` (their keys): each of those as an
@@ -73,6 +74,11 @@ class Drawings:
         self._latest: dict[Hashable, Drawing] = {}
         self._making: dict[str, Event] = {}  # by tag: a drawing some thread is making now
         self._lock = Lock()
+
+    def latest(self, key: Hashable) -> Drawing | None:
+        """The last drawing of ``key``: its games are shown again where nothing they show changed."""
+        with self._lock:
+            return self._latest.get(key)
 
     def get(self, key: Hashable, tag: str, at: datetime, make: Callable[[], Drawing]) -> Drawing:
         """The drawing ``tag`` of ``key`` for a desk asking ``at``: kept, being made by another

@@ -38,6 +38,7 @@ from roomops.absences.models import Absence
 from roomops.actors import Actor, get_in_room
 from roomops.audit.service import latest_id
 from roomops.audit.service import query as audit_query
+from roomops.desk.fingerprint import digest
 from roomops.desk.forms import from_steps, money_input, parse, to_minor
 from roomops.desk.players import typed_player, with_player_ids
 from roomops.desk.shared import KEY as DRAWINGS
@@ -79,7 +80,8 @@ from roomops.schemas import (
 from roomops.seating import offers, returns, seats, snapshot
 from roomops.seating.models import SeatHold
 from roomops.seating.return_rule import Requirement
-from roomops.seating.snapshot import RoomSnapshot
+from roomops.seating.seat_changes import seat_change_lists
+from roomops.seating.snapshot import GameView, RoomSnapshot
 from roomops.seating.suggest import apart, apart_of, suggestions
 from roomops.waits.model import wait_text
 from roomops.waits.services import EXTENSION, WaitsCache, typical_for
@@ -262,13 +264,34 @@ def _drawing(session: Session, snap: RoomSnapshot, sweep: SweepState, tag: str) 
         "snap_tables": {tv.table.id: tv.table.name for gv in snap.games for tv in gv.tables},
         "balance": suggestions(session, snap),  # R19
         "barred_moves": apart(session, snap),  # R15
+        "seat_changes": seat_change_lists(session, snap.room.id),  # R36
     }
     head = render_template("desk/_live.html", **context)
-    games = tuple(keyed(render_template("desk/_game.html", gv=gv, **context)) for gv in snap.games)
+    previous = _drawings().latest(_drawing_key())
+    kept = previous.sources if previous else {}
+    made: dict[int, tuple[str, str]] = {}
+    games = tuple(_game(gv, context, kept, made) for gv in snap.games)
     body = "".join([head, *(html for _key, html in games)]).encode()
-    drawing = Drawing(tag, snap.now, body, head=head, games=games)
+    drawing = Drawing(tag, snap.now, body, head=head, games=games, sources=made)
     encode_once(drawing.body, HTML, drawing.encoded)  # as the desks waiting for it ask too
     return drawing
+
+
+def _game(gv: GameView, context: dict[str, Any], kept: dict[int, tuple[str, str]],
+          made: dict[int, tuple[str, str]]) -> tuple[str, str]:
+    """One game's drawing and key: the last drawing's when drawn from the same, else drawn now
+    (``roomops.desk.fingerprint``: everything ``desk/_game.html`` reads)."""
+    snap: RoomSnapshot = context["snap"]
+    game_id, holds = gv.game.id, {sv.hold.id for tv in gv.tables for sv in tv.seats if sv.hold}
+    source = digest((
+        snap.room, context["floor"], context["snap_tables"], gv,
+        {hold: found for hold, found in context["returning"].items() if hold in holds},
+        context["waits"].get(game_id), context["balance"].get(game_id),
+        context["barred_moves"].get(game_id),
+        [context["seat_changes"].get(tv.table.id) for tv in gv.tables]), snap.now)
+    drawn = kept.get(source) or keyed(render_template("desk/_game.html", gv=gv, **context))
+    made[source] = drawn
+    return drawn
 
 
 @bp.get("/desk/players/<int:player_id>/return")

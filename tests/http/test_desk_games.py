@@ -1,18 +1,28 @@
 """A desk re-reading is sent only the games that changed (issue 21: "what a change marks as changed
 is narrow"): each game of the live part is keyed by what it shows, the key holds while the clocks
 run (R20's countdown and R25's time away are desk.js's), and a desk naming the keys it shows gets
-those games as empty sections with their keys (roomops.desk.shared)."""
+those games as empty sections with their keys (roomops.desk.shared). A game whose inputs are the
+same is not drawn again (roomops.desk.fingerprint): what is shown again must be what drawing it
+anew gives, whatever the clock did (R20, R22, R24, R25, R27)."""
 
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime, timedelta
 
 import pytest
+from flask import template_rendered
 from sqlalchemy import select
 
 from roomops.absences import services as absences
+from roomops.desk.fingerprint import digest
+from roomops.desk.shared import KEY as DRAWINGS
+from roomops.desk.shared import Drawings
+from roomops.games.models import Table
 from roomops.lists import services as lists
+from roomops.seating import seats
 from roomops.seating.models import SeatHold
+from roomops.seating.snapshot import SeatView
 from tests.services.helpers import full_game
 
 KEY = re.compile(r'<section class="game" data-key="([0-9a-f]{16})"( data-same></section>)?'
@@ -63,3 +73,112 @@ def test_a_desk_is_sent_only_the_game_that_changed(sup_client, room, session, no
     # a desk showing none of them (one just opened) is sent the whole part
     full = sup_client.get("/desk/fragment", headers={SHOWS: "0123456789abcdef"}).text
     assert [sent for _key, sent in _games(full)] == [True, True] and "Nora Quinn" in full
+
+
+# ---- a game's drawing shown again while what it is drawn from is the same ----------------------
+
+
+@pytest.fixture()
+def games_drawn(app):
+    """The ids of the games drawn (``desk/_game.html``), in order."""
+    names: list[int] = []
+
+    def record(_sender, template, context, **_extra):
+        if template.name == "desk/_game.html":
+            names.append(context["gv"].game.id)
+
+    template_rendered.connect(record, app)
+    yield names
+    template_rendered.disconnect(record, app)
+
+
+def _kept_and_fresh(app, client) -> tuple[str, str]:
+    """The live part drawn with the desk's last drawing at hand, and drawn from nothing."""
+    kept = client.get("/desk/fragment").text
+    shared = app.extensions[DRAWINGS]
+    app.extensions[DRAWINGS] = Drawings()
+    try:
+        fresh = client.get("/desk/fragment").text
+    finally:
+        app.extensions[DRAWINGS] = shared
+    return kept, fresh
+
+
+def test_issue21_only_the_game_that_changed_is_drawn_again(app, sup_client, room, session, now,
+                                                            two_games, games_drawn, clock):
+    one, two = two_games
+    sup_client.get("/desk/fragment")
+    assert sorted(games_drawn) == sorted([one.id, two.id])
+    lists.join(session, room.sup, now, player_id=room.player(now, "Ola", "New").id, game_id=two.id)
+    session.commit()
+    games_drawn.clear()
+    assert "Ola New" in sup_client.get("/desk/fragment").text
+    assert games_drawn == [two.id]
+    clock.advance(minutes=1)  # a minute of clocks only: nothing is drawn again
+    games_drawn.clear()
+    sup_client.get("/desk/fragment")
+    assert games_drawn == []
+
+
+def test_r20_r22_r24_r25_a_game_shown_again_is_the_game_drawn_anew(app, sup_client, room, session,
+                                                                   now, two_games, clock):
+    """Whatever the clock or a change does to a game, its drawing shown again is what drawing it
+    from nothing gives: an offer counting down then expired (R20, R22), a break running then over
+    (R23, R24), "note needed" once away 30 minutes (R25), a change to the other game."""
+    one, two = two_games
+    seated = list(session.scalars(select(SeatHold).where(
+        SeatHold.kind == "seated", SeatHold.ended_at.is_(None)).order_by(SeatHold.id)))
+    absences.grant_break(session, room.sup, now, seated[1].id, 20000, override_reason="test")
+    session.commit()
+    steps = [{"seconds": 1}, {"minutes": 9, "seconds": 58}, {"seconds": 2}, {"minutes": 20},
+             {"minutes": 31}, {"seconds": 1}]
+    for step in steps:
+        clock.advance(**step)
+        kept, fresh = _kept_and_fresh(app, sup_client)
+        assert kept == fresh, f"at {clock.now()}"
+    assert "break over" in kept and "note-needed" in kept and "expired" in kept
+    lists.join(session, room.sup, clock.now(), player_id=room.player(now, "Ola", "New").id,
+               game_id=two.id)
+    session.commit()
+    kept, fresh = _kept_and_fresh(app, sup_client)
+    assert kept == fresh and "Ola New" in kept and one.id
+
+
+def test_r27_the_return_rule_running_out_is_drawn(app, sup_client, room, session, now, clock):
+    """R27 on an offered seat ("R27 >= £650.00") goes when the two hours since the player left
+    pass, with nothing else changing: the game is drawn again, not shown as before."""
+    game, table = full_game(room, session, now, free=0)
+    first = session.scalars(select(SeatHold).where(
+        SeatHold.table_id == table.id, SeatHold.kind == "seated").order_by(SeatHold.seat_no)).first()
+    seats.leave(session, room.sup, now, first.id, 65000)
+    room.room.auto_offer = True
+    clock.advance(hours=1, minutes=55)
+    lists.join(session, room.sup, clock.now(), player_id=first.player_id, game_id=game.id)
+    session.commit()
+    assert "R27 ≥ £650.00" in sup_client.get("/desk/fragment").text
+    clock.advance(minutes=5, seconds=1)
+    kept, fresh = _kept_and_fresh(app, sup_client)
+    assert kept == fresh and "R27 ≥" not in kept and 'class="seat state-offered"' in kept
+
+
+# ---- roomops.desk.fingerprint on its own --------------------------------------------------------
+
+T = datetime(2026, 11, 28, 21, 0, tzinfo=UTC)
+
+
+def test_a_moment_counts_with_whether_it_has_passed():
+    before, after, later = (T - timedelta(seconds=1), T + timedelta(seconds=1),
+                            T + timedelta(hours=1))
+    assert digest(T, before) != digest(T, after) == digest(T, later)
+
+
+def test_the_seconds_to_a_deadline_do_not_count_and_the_rest_does():
+    assert digest(SeatView(9, "offered", seconds_left=5), T) == digest(
+        SeatView(9, "offered", seconds_left=4), T)
+    assert digest(SeatView(9, "offered"), T) != digest(SeatView(9, "expired"), T)
+
+
+def test_a_mapped_object_counts_by_its_columns_and_an_unknown_kind_is_refused():
+    assert digest(Table(name="1"), T) == digest(Table(name="1"), T) != digest(Table(name="2"), T)
+    with pytest.raises(TypeError, match=r"roomops\.desk\.fingerprint"):
+        digest([object()], T)

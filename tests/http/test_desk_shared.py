@@ -65,7 +65,7 @@ def test_one_change_is_drawn_once_for_the_desks_it_sets_re_reading(app, unbalanc
 
 
 def test_the_desks_page_shows_the_shared_drawing_with_its_viewers_token(app, unbalanced, drawn):
-    """A supervisor's desk loads again after each of their actions, as the other desks re-read:
+    """A desk loads its page again after an action that changes it, as the other desks re-read:
     its live part is their drawing, with this viewer's token put in its forms (they post without
     JavaScript too)."""
     one, two = _desk(app), _desk(app)
