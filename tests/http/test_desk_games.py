@@ -23,7 +23,7 @@ from roomops.lists import services as lists
 from roomops.seating import seats
 from roomops.seating.models import SeatHold
 from roomops.seating.snapshot import SeatView
-from tests.services.helpers import full_game
+from tests.services.helpers import full_game, live_offer
 
 KEY = re.compile(r'<section class="game" data-key="([0-9a-f]{16})"( data-same></section>)?'
                  r'(?: id="game-(\d+)")?')
@@ -182,3 +182,57 @@ def test_a_mapped_object_counts_by_its_columns_and_an_unknown_kind_is_refused():
     assert digest(Table(name="1"), T) == digest(Table(name="1"), T) != digest(Table(name="2"), T)
     with pytest.raises(TypeError, match=r"roomops\.desk\.fingerprint"):
         digest([object()], T)
+
+
+def _hold(session, table_id, seat_no, kind="seated"):
+    return session.scalar(select(SeatHold).where(
+        SeatHold.table_id == table_id, SeatHold.seat_no == seat_no, SeatHold.kind == kind,
+        SeatHold.ended_at.is_(None))).id
+
+
+def _free(session, table_id):
+    taken = set(session.scalars(select(SeatHold.seat_no).where(
+        SeatHold.table_id == table_id, SeatHold.ended_at.is_(None))))
+    return min(set(range(1, 10)) - taken)
+
+
+def test_r60_after_each_kind_of_desk_action_the_games_shown_are_the_games_drawn_anew(
+        app, sup_client, room, session, now, clock):
+    """A night's actions through the desk's forms, the clock running between them: after each,
+    what the desk is shown (unchanged games as drawn before) is what drawing it all anew gives."""
+    game, t1 = full_game(room, session, now, free=1)
+    t2 = room.table(now, game, "2")
+    for seat_no, player in enumerate(room.players(now, 3, "Two"), start=1):
+        seats.seat_directly(session, room.sup, now, table_id=t2.id, seat_no=seat_no,
+                            player_id=player.id, buy_in=game.min_buyin)
+    other, t3 = full_game(room, session, now, free=0, name="3", small_blind=200, big_blind=500)
+    waiting = [room.player(now, name, "Wait") for name in ("Ada", "Bo", "Cy")]
+    session.commit()
+    actions = [
+        ("/desk/join", lambda: {"player_id": str(waiting[0].id), "game_id": str(game.id)}),
+        ("/desk/join", lambda: {"player_id": str(waiting[1].id), "game_id": str(game.id)}),
+        (lambda: f"/desk/offers/{live_offer(session, waiting[0].id).id}/claim",
+         lambda: {"buy_in": "150"}),
+        (lambda: f"/desk/seats/{_hold(session, t1.id, 1)}/away", lambda: {"stack": ""}),
+        (lambda: f"/desk/seats/{_hold(session, t1.id, 1)}/note", lambda: {"note": "at the bar"}),
+        (lambda: f"/desk/seats/{_hold(session, t1.id, 2)}/move",
+         lambda: {"table_id": str(t2.id), "seat_no": str(_free(session, t2.id)), "stack": "100"}),
+        (lambda: f"/desk/seats/{_hold(session, t2.id, 1)}/penalty",
+         lambda: {"kind": "warning", "reason": "slow roll"}),
+        (lambda: f"/desk/seats/{_hold(session, t1.id, 3)}/seat-change-request", dict),
+        (lambda: f"/desk/seats/{_hold(session, t3.id, 5)}/seat-change-request", dict),  # full
+        (lambda: f"/desk/tables/{t2.id}/must-move", lambda: {"feeds_table_id": str(t1.id)}),
+        ("/desk/barred", lambda: {"player_a": str(waiting[0].id), "player_b": str(waiting[2].id),
+                                  "reason": "a dispute"}),
+        (lambda: f"/desk/seats/{_hold(session, t3.id, 4)}/leave", lambda: {"leave_amount": "320"}),
+        (lambda: f"/desk/seats/{_hold(session, t1.id, 1)}/back", dict),
+    ]
+    sup_client.get("/desk/fragment")
+    for url, form in actions:
+        clock.advance(minutes=2, seconds=13)
+        path = url() if callable(url) else url
+        resp = sup_client.post(path, data=form(), headers={"Accept": "application/json"})
+        assert resp.status_code == 200, f"{path}: {resp.text}"
+        kept, fresh = _kept_and_fresh(app, sup_client)
+        assert kept == fresh, path
+    assert other.id and "must-move" in kept and "Ada Wait" in kept
