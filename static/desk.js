@@ -60,6 +60,7 @@
     live.querySelectorAll(".sweep-late[data-since] .age").forEach(function (el) {
       el.textContent = String(Math.max(0, Math.floor((now - parseInt(el.parentNode.dataset.since, 10)) / 1000)));
     });
+    reloadWhenFree();
     var clock = document.getElementById("clock");
     if (clock) {
       try {
@@ -121,6 +122,37 @@
     return true;
   }
 
+  /* The page around the live part (its forms: games, tables, the room's policy) as drawn: when a
+     read shows another (a table opened at another desk), the page is loaded again, once nothing
+     is being typed in it and no window is open; until then the badge says so. */
+  function shapeOf() {
+    var meta = live.querySelector(".live-meta");
+    return meta ? meta.dataset.shape : "";
+  }
+  var pageShape = shapeOf(), outdated = false;
+
+  function typedIn() {
+    return Array.prototype.some.call(document.querySelectorAll(".desk-layout form input, .desk-layout form select, .desk-layout form textarea"),
+      function (el) {
+        if (el.type === "hidden" || live.contains(el) || (dialog && dialog.contains(el))) return false;
+        if (el.type === "checkbox" || el.type === "radio") return el.checked !== el.defaultChecked;
+        if (el.tagName === "SELECT") return false;
+        return el.value !== el.defaultValue;
+      });
+  }
+
+  function reloadWhenFree() {
+    if (!outdated) return;
+    var open = (dialog && dialog.open) || (keysDialog && keysDialog.open);
+    if (open || leaving || typedIn()) {
+      mark("outdated");
+      if (sync) sync.title = "games or tables changed: the page loads again when you have sent or cleared what you are typing";
+      return;
+    }
+    leaving = true;
+    window.location.reload();
+  }
+
   /* One read at a time: the staff stream, the timer and an action's answer may all ask at once.
      One asked during a read is made after it (it may be about a later change). */
   var reading = null, next = null, reread = false;
@@ -149,6 +181,8 @@
           etag = tag;
           body.dataset.etag = tag;
           mark("ok");
+          outdated = outdated || shapeOf() !== pageShape;
+          reloadWhenFree();
           tick();
         });
       })

@@ -38,7 +38,7 @@ from roomops.absences.models import Absence
 from roomops.actors import Actor, get_in_room
 from roomops.audit.service import latest_id
 from roomops.audit.service import query as audit_query
-from roomops.desk.fingerprint import digest
+from roomops.desk.fingerprint import digest, shared_digest
 from roomops.desk.forms import from_steps, money_input, parse, to_minor
 from roomops.desk.players import typed_player, with_player_ids
 from roomops.desk.shared import KEY as DRAWINGS
@@ -265,6 +265,7 @@ def _drawing(session: Session, snap: RoomSnapshot, sweep: SweepState, tag: str) 
         "balance": suggestions(session, snap),  # R19
         "barred_moves": apart(session, snap),  # R15
         "seat_changes": seat_change_lists(session, snap.room.id),  # R36
+        "shape": _shape(snap),
     }
     head = render_template("desk/_live.html", **context)
     previous = _drawings().latest(_drawing_key())
@@ -275,6 +276,14 @@ def _drawing(session: Session, snap: RoomSnapshot, sweep: SweepState, tag: str) 
     drawing = Drawing(tag, snap.now, body, head=head, games=games, sources=made)
     encode_once(drawing.body, HTML, drawing.encoded)  # as the desks waiting for it ask too
     return drawing
+
+
+def _shape(snap: RoomSnapshot) -> str:
+    """What the page around the live part is drawn from: the games and their conditions, their
+    tables, the room's policy (its forms list and name them). A desk whose page shows another
+    loads it again once nobody is typing in it (desk.js)."""
+    return shared_digest(([(gv.game, [(tv.table.id, tv.table.name) for tv in gv.tables])
+                           for gv in snap.games], snap.room), snap.now)
 
 
 def _game(gv: GameView, context: dict[str, Any], kept: dict[int, tuple[str, str]],
