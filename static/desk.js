@@ -96,16 +96,14 @@
   /* The new live part, keeping the games that did not change where they are (nothing to parse or
      lay out again). The games off the screen are not laid out (content-visibility in
      roomops.css): a redrawn game takes its placeholder's height until drawn, so each keeps the
-     height its game had and what the supervisor is looking at stays where it was. False when
-     the answer names a game this desk no longer shows (it then reads the whole part). */
+     height its game had and what the supervisor is looking at stays where it was. */
   function swapKeepingPlace(html) {
     var shown = shownGames(), heights = {};
     var drawn = document.createElement("template");
     drawn.innerHTML = html;
     var wanted = Array.prototype.map.call(drawn.content.children, function (el) {
-      return el.hasAttribute("data-same") ? shown[el.dataset.key] : el;
+      return el.hasAttribute("data-same") ? shown[el.dataset.key] : el;  // keys it named
     });
-    if (wanted.indexOf(undefined) >= 0) return false;
     live.querySelectorAll(":scope > section.game").forEach(function (s) { heights[s.id] = s.clientHeight; });
     drawn.content.querySelectorAll("section.game:not([data-same])").forEach(function (s) {
       if (heights[s.id]) s.style.containIntrinsicSize = "auto " + heights[s.id] + "px";
@@ -119,7 +117,6 @@
     wanted.forEach(function (el) {
       if (el === at) { at = at.nextSibling; } else { live.insertBefore(el, at); }
     });
-    return true;
   }
 
   /* The page around the live part (its forms: games, tables, the room's policy) as drawn: when a
@@ -132,11 +129,10 @@
   var pageShape = shapeOf(), outdated = false;
 
   function typedIn() {
-    return Array.prototype.some.call(document.querySelectorAll(".desk-layout form input, .desk-layout form select, .desk-layout form textarea"),
+    return Array.prototype.some.call(document.querySelectorAll(".desk-layout form input, .desk-layout form textarea"),
       function (el) {
         if (el.type === "hidden" || live.contains(el) || (dialog && dialog.contains(el))) return false;
         if (el.type === "checkbox" || el.type === "radio") return el.checked !== el.defaultChecked;
-        if (el.tagName === "SELECT") return false;
         return el.value !== el.defaultValue;
       });
   }
@@ -155,15 +151,15 @@
 
   /* One read at a time: the staff stream, the timer and an action's answer may all ask at once.
      One asked during a read is made after it (it may be about a later change). */
-  var reading = null, next = null, reread = false;
-  function poll(whole) {
+  var reading = null, next = null;
+  function poll() {
     if (reading) {
-      if (!next) next = reading.then(function () { next = null; return poll(whole); });
+      if (!next) next = reading.then(function () { next = null; return poll(); });
       return next;
     }
     if (leaving || document.hidden || busy()) { mark("paused"); return Promise.resolve(false); }
     var url = body.dataset.fragment;
-    var shows = whole === true ? "" : Object.keys(shownGames()).join(" ");
+    var shows = Object.keys(shownGames()).join(" ");
     reading = fetch(url, { cache: "no-store", credentials: "same-origin",
                            headers: { "If-None-Match": '"' + etag + '"', "X-Desk-Shows": shows } })
       .then(function (resp) {
@@ -176,7 +172,7 @@
         return resp.text().then(function (html) {
           if (busy()) return;  // the supervisor started typing while we fetched: try next time
           var focused = focusedSeat();
-          if (!swapKeepingPlace(html)) { reread = true; return; }
+          swapKeepingPlace(html);
           if (focused) refocus(focused);
           etag = tag;
           body.dataset.etag = tag;
@@ -187,10 +183,7 @@
         });
       })
       .catch(function () { mark("error"); })
-      .finally(function () {
-        reading = null;
-        if (reread) { reread = false; return poll(true); }
-      });
+      .finally(function () { reading = null; });
     return reading;
   }
 
@@ -400,16 +393,25 @@
     if (field) { field.setAttribute("aria-invalid", "true"); field.focus(); }
   }
 
-  /* An action's message, where the server's flashes are; the last one only. */
-  function say(text) {
+  /* A message where the server's flashes are. */
+  function flash(className, text) {
     var box = document.createElement("div");
-    box.className = "flash ok";
+    box.className = "flash " + className;
     box.setAttribute("role", "status");
     box.textContent = text;
-    var flashes = document.querySelector(".flashes");
-    flashes.querySelectorAll(".flash:not(.key-hint)").forEach(function (f) { f.remove(); });
-    flashes.appendChild(box);
-    setTimeout(function () { box.classList.add("fade"); }, 8000);
+    document.querySelector(".flashes").appendChild(box);
+    return box;
+  }
+
+  /* Green messages fade after a while. */
+  function fadeLater(boxes) {
+    setTimeout(function () { boxes.forEach(function (f) { f.classList.add("fade"); }); }, 8000);
+  }
+
+  /* An action's message: the last one only. */
+  function say(text) {
+    document.querySelectorAll(".flashes .flash:not(.key-hint)").forEach(function (f) { f.remove(); });
+    fadeLater([flash("ok", text)]);
   }
 
   /* Done: the dialog closes, the form is emptied, the live part is read again (the drawing every
@@ -497,11 +499,7 @@
   }
 
   function hint(text) {
-    var box = document.createElement("div");
-    box.className = "flash warn key-hint";
-    box.setAttribute("role", "status");
-    box.textContent = text;
-    document.querySelector(".flashes").appendChild(box);
+    var box = flash("warn key-hint", text);
     setTimeout(function () { box.remove(); }, 4000);
   }
 
@@ -586,10 +584,7 @@
     act();
   });
 
-  /* Flash messages fade after a while. */
-  setTimeout(function () {
-    document.querySelectorAll(".flash.ok").forEach(function (f) { f.classList.add("fade"); });
-  }, 8000);
+  fadeLater(document.querySelectorAll(".flash.ok"));  // the server's, on a page loaded
 
   /* Polled at the page's pace, or told by the staff stream and read every 30 s (staff-push.js). */
   var timer = null, pushed = null;

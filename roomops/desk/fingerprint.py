@@ -42,7 +42,7 @@ def plain(value: Any, now: datetime) -> Any:
         return value
     if kind is datetime:
         return value, value <= now
-    if kind in (list, tuple) or isinstance(value, (tuple, Row)):  # a NamedTuple, a row too
+    if isinstance(value, (list, tuple, Row)):  # a NamedTuple, a row too
         return tuple(plain(item, now) for item in value)
     if kind is dict:
         return tuple(sorted((key, plain(item, now)) for key, item in value.items()))
