@@ -414,13 +414,25 @@
     fadeLater([flash("ok", text)]);
   }
 
+  /* A player just added goes first among the suggestions, as the page would draw them. */
+  function suggest(player) {
+    var list = document.getElementById("players");
+    if (!list) return;
+    var option = document.createElement("option");
+    option.value = player.name + " #" + player.id;
+    list.insertBefore(option, list.firstChild);
+  }
+
   /* Done: the dialog closes, the form is emptied, the live part is read again (the drawing every
      desk shares) and the message shows with the seats it speaks of. */
-  function finished(form, text) {
+  function finished(form, answer) {
     leaving = false;
     if (dialog && dialog.contains(form) && dialog.open) dialog.close();
     form.reset();
-    poll().then(function () { say(text); });
+    // the keys work at once, as on a page just loaded: the cursor leaves the panel's form
+    if (form.contains(document.activeElement)) document.activeElement.blur();
+    if (answer.player) suggest(answer.player);
+    poll().then(function () { say(answer.done); });
   }
 
   function send(form, submitter) {
@@ -429,7 +441,7 @@
     clearRefusal(form);
     leaving = true;
     // JSON {done} for a change of the live part; a redirect when the page outside it changed
-    // (games, tables, players): the desk is loaded again and shows its message (the flash)
+    // (games, tables): the desk is loaded again and shows its message (the flash)
     fetch(form.action, { method: "POST", body: new FormData(form, submitter), credentials: "same-origin",
                          redirect: "manual", headers: { Accept: "application/json" } })
       .then(function (resp) {
@@ -440,7 +452,7 @@
         return resp.json().catch(function () {
           return { error: "the server answered " + resp.status + " " + resp.statusText };
         }).then(function (answer) {
-          if (resp.ok && answer.done) { finished(form, answer.done); return; }
+          if (resp.ok && answer.done) { finished(form, answer); return; }
           leaving = false;
           showRefusal(form, answer);
         });

@@ -122,12 +122,13 @@ def local(when: datetime | None, tz: str, fmt: str = "%H:%M") -> str:
     return when.astimezone(ZoneInfo(tz)).strftime(fmt)
 
 
-def _done(message: str) -> Response:
+def _done(message: str, **more: object) -> Response:
     """An action that changed only the desk's live part: desk.js (asking for JSON) shows the
     message and re-reads that part, the shared drawing, instead of loading the whole page again
-    (~1.5 s a click in a 250-table room); a form sent without JavaScript gets the desk again."""
+    (~1.5 s a click in a 250-table room); a form sent without JavaScript gets the desk again.
+    ``more``: what else desk.js puts in the page (a new player among the suggestions)."""
     if wants_json():
-        return jsonify(done=message)
+        return jsonify(done=message, **more)
     return _reshaped(message)
 
 
@@ -470,7 +471,9 @@ def add_player() -> Response:
         player, entries = run(add_and_join, body, game_ids, table_ids, source)
     except LikelyTwin as err:
         return _did_you_mean(err, game_ids, table_ids, source)
-    return _reshaped(_joined_message(player, entries, source))
+    # desk.js adds the player to the page's suggestions itself: no reload for a new face
+    return _done(_joined_message(player, entries, source),
+                 player={"id": player.id, "name": player.full_name})
 
 
 def _did_you_mean(err: LikelyTwin, game_ids: list[int], table_ids: list[int],

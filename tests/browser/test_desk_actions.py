@@ -1,6 +1,7 @@
 """A desk action in a real browser keeps the page: the dialog closes, the live part is read again
 and the message shows with the seats it speaks of (R20, R60); the supervisor's open panel and
-place stay. An action that changes the page's own forms (a table opened, R5) loads it again."""
+place stay; a player added is put among the suggestions (R10). An action that changes the page's
+own forms (a table opened, R5) loads it again."""
 
 from __future__ import annotations
 
@@ -76,6 +77,31 @@ def test_r60_the_list_form_is_emptied_and_stays_open_for_the_next_player(live, p
     expect(form.locator("input[name=player_id]")).to_have_value("")
     expect(form.locator(f"input[name=game_id][value='{game_id}']")).not_to_be_checked()
     expect(form).to_be_visible()
+    assert page.evaluate(SAME_PAGE)
+
+
+def test_r10_a_player_added_keeps_the_page_and_is_among_the_suggestions(live, page):
+    """A new face is the desk's most common action on a busy night: the page stays (no reload of
+    a 250-table room) and the player can be picked at once, by the name the suggestions give."""
+    game_id = live.build(_one_open_seat_and_two_waiting)
+    log_in(page, live)
+    page.evaluate(MARK)
+    added = page.locator("form[data-form=add-player]")
+    added.locator("input[name=first_name]").fill("Ola")
+    added.locator("input[name=last_name]").fill("New")
+    added.locator("button[type=submit]").click()
+    expect(page.locator(".flash.ok")).to_have_text("Added Ola New.")
+    expect(added.locator("input[name=first_name]")).to_have_value("")
+    suggestion = page.locator("datalist#players option").first
+    expect(suggestion).to_have_attribute("value", re.compile(r"^Ola New #\d+$"))
+    assert page.evaluate(SAME_PAGE)
+    page.locator("summary", has_text="Put a player on lists").click()
+    join = page.locator("form[data-form=join]")
+    join.locator("input[name=player_id]").fill(suggestion.get_attribute("value") or "")
+    join.locator(f"input[name=game_id][value='{game_id}']").check()
+    join.locator("button[type=submit]").click()
+    expect(page.locator(".flash.ok")).to_have_text("Put Ola New on 1 list.")
+    expect(page.locator("#desk-live")).to_contain_text("Ola New")
     assert page.evaluate(SAME_PAGE)
 
 

@@ -56,7 +56,6 @@ def test_r10_r11_r21_a_walk_in_on_two_lists_and_seated_in_under_15_keys(live, pa
     expect(form.locator("input[name=table_id]")).to_be_checked()
     keys.press("Enter")
     expect(page.locator(".flash.ok")).to_contain_text("Put Nora Quinn on 2 lists")
-    page.wait_for_function("() => window.roomopsDesk")  # the reloaded desk's keys work
     seat = page.locator("#desk-live .seat[data-seat-no='9']")
     expect(seat).to_have_class(re.compile("state-offered"))
     keys.press("s")
@@ -119,7 +118,6 @@ def test_r23_r25_seats_chosen_with_the_arrows_then_break_back_and_leave(live, pa
     page.keyboard.type("180")
     page.keyboard.press("Enter")
     expect(page.locator(".flash.ok")).to_contain_text("is on a break")
-    page.wait_for_function("() => window.roomopsDesk")  # the reloaded desk's keys work
     page.keyboard.press("t")
     page.keyboard.press("r")
     back = page.locator("dialog#act section[data-for=seat-absent] form[data-when=unplayed] button")

@@ -1,7 +1,8 @@
 """What a desk action answers (R60: one change, audited, then its message): desk.js asks for JSON
 and gets the message, then re-reads only the live part; a form sent without JavaScript, and an
-action that changes the page outside the live part (the games, tables and players its forms
-list), gets the desk again with the message as a flash."""
+action that changes the page outside the live part (the games and tables its forms list), gets
+the desk again with the message as a flash. A player added is answered with the
+message and the player, whom desk.js puts among the page's suggestions."""
 
 from __future__ import annotations
 
@@ -47,20 +48,15 @@ def _close_table(game, table):
     return f"/desk/tables/{table.id}/close", {}, "R5"  # refused: players sit there
 
 
-def _add_player(game, _table):
-    return "/desk/players", {"first_name": "Ola", "last_name": "New", "game_id": str(game.id)}, \
-        "Put Ola New on 1 list"
-
-
 def _change_game(game, _table):
     return f"/desk/games/{game.id}/change", {"max_buyin": "900"}, "Changed"
 
 
-@pytest.mark.parametrize("form", [_open_table, _add_player, _change_game])
+@pytest.mark.parametrize("form", [_open_table, _change_game])
 def test_r60_an_action_that_changes_the_page_loads_the_desk_again_even_for_desk_js(
         sup_client, waiting, form):
     """The page outside the live part lists the games and tables (the move, list and open-table
-    forms) and the players: after these, desk.js loads the page again (a redirect)."""
+    forms): after these, desk.js loads the page again (a redirect)."""
     game, table, _entry = waiting
     url, data, said = form(game, table)
     resp = sup_client.post(url, data=data, headers=JSON)
@@ -73,3 +69,20 @@ def test_r5_a_refused_page_change_answers_in_json_where_it_was_tried(sup_client,
     url, data, rule = _close_table(game, table)
     resp = sup_client.post(url, data=data, headers=JSON)
     assert resp.status_code == 409 and resp.json["rule"] == rule, resp.text
+
+
+def test_r10_a_player_added_is_answered_with_the_player_for_the_suggestions(sup_client, waiting):
+    game, _table, _entry = waiting
+    form = {"first_name": "Ola", "last_name": "New", "game_id": str(game.id)}
+    resp = sup_client.post("/desk/players", data=form, headers=JSON)
+    assert resp.status_code == 200, resp.text
+    player = resp.json["player"]
+    assert resp.json == {"done": "Put Ola New on 1 list.", "player": {"id": player["id"], "name": "Ola New"}}
+    assert f'value="Ola New #{player["id"]}"' in sup_client.get("/desk").text
+
+
+def test_r10_a_player_added_without_javascript_shows_the_desk_with_its_message(sup_client, waiting):
+    game, _table, _entry = waiting
+    resp = sup_client.post("/desk/players", data={"first_name": "Ola", "game_id": str(game.id)})
+    assert resp.status_code == 303 and resp.headers["Location"].endswith("/desk")
+    assert "Put Ola on 1 list." in sup_client.get("/desk").text
