@@ -13,7 +13,8 @@ from the call to the swap's end, and to the next frame drawn after it (style and
 what is on screen). The floor beside them: the same page re-reading while nothing changed (a
 304). Then, ``--actions`` times, the supervisor puts a player on a list with the desk's own form
 ("Put a player on lists"): timed in the page from the form's sending to the frame drawn with its
-message, which desk.js shows once the live part is read again. A benchmark, not a test: it
+message, which desk.js shows once the live part is read again; and as many walk-ins added with
+"Add a player" and put on a game's list, timed the same way. A benchmark, not a test: it
 prints (exit status 0), no target is set (issue 17 names none for the desk's screen;
 docs/benchmarks.md).
 """
@@ -96,8 +97,22 @@ def act(page: Page, player_id: int, game_id: int) -> float:
     return took
 
 
+def add(page: Page, k: int, game_id: int) -> float:
+    """One walk-in added through the desk's form and put on a game's list: from its sending to
+    the frame with its message (the desk's page loaded again, before this kept it)."""
+    page.evaluate("() => document.querySelectorAll('.flash').forEach(f => f.remove())")
+    form = page.locator("form[data-form=add-player]")
+    form.locator("input[name=first_name]").fill("Walk")
+    form.locator("input[name=last_name]").fill("In" + "".join(chr(97 + int(d)) for d in str(k)))
+    form.locator(f"input[name=game_id][value='{game_id}']").check()
+    page.evaluate(ACT_JS)
+    form.locator("button[type=submit]").click()
+    took: float = page.wait_for_function(SHOWN_JS).json_value()
+    return took
+
+
 def line(name: str, samples: list[float]) -> str:
-    return (f"{name:<34} p50 {statistics.median(samples):8.0f} ms   max {max(samples):8.0f} ms   "
+    return (f"{name:<38} p50 {statistics.median(samples):8.0f} ms   max {max(samples):8.0f} ms   "
             f"({len(samples)})")
 
 
@@ -136,6 +151,7 @@ def main() -> None:
                     swaps.append(swap)
                     frames.append(frame)
                 actions = [act(page, *next(joins)) for _ in range(args.actions)]
+                added = [add(page, k, next(joins)[1]) for k in range(args.actions)]
                 browser.close()
         finally:
             web.terminate()
@@ -147,6 +163,7 @@ def main() -> None:
     print(line("after a change: to the next frame", frames))
     print(line("floor: nothing changed (304)", floor))
     print(line("an action: sent to its message drawn", actions))
+    print(line("a player added: sent to its message", added))
 
 
 if __name__ == "__main__":

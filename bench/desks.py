@@ -12,7 +12,7 @@ cookie and CSRF token). ``--changes`` times, a player joins a game's waiting lis
 timed is the wait of the last desk to get its answer, and the server process's CPU (user +
 system) from the join's answer to the last desk's. With two desks or more, a second row has the
 first desk load its page instead (``GET /desk``), as desk.js does after an action that changes
-the page (a table opened, a new player): its wait is printed too. The floor beside them: the
+the page (a table opened, a game changed): its wait is printed too. The floor beside them: the
 same desks re-reading while nothing changed (304s). Issue 21: the cost of a change should not
 grow with the screens watching it. A benchmark, not a test: it prints (exit status 0);
 docs/benchmarks.md.
