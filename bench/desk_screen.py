@@ -13,10 +13,11 @@ from the call to the swap's end, and to the next frame drawn after it (style and
 what is on screen). The floor beside them: the same page re-reading while nothing changed (a
 304). Then, ``--actions`` times, the supervisor puts a player on a list with the desk's own form
 ("Put a player on lists"): timed in the page from the form's sending to the frame drawn with its
-message, which desk.js shows once the live part is read again; and as many walk-ins added with
-"Add a player" and put on a game's list, timed the same way. A benchmark, not a test: it
-prints (exit status 0), no target is set (issue 17 names none for the desk's screen;
-docs/benchmarks.md).
+message, which desk.js shows once the live part is read again; as many walk-ins added with
+"Add a player" and put on a game's list, timed the same way; and as many tables opened with
+"Open a table", timed from the sending to the page's forms listing the new table. A benchmark,
+not a test: it prints (exit status 0), no target is set (issue 17 names none for the desk's
+screen; docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -111,6 +112,28 @@ def add(page: Page, k: int, game_id: int) -> float:
     return took
 
 
+# In the page: once the move dialog lists the table, the time since the form was sent (ACT_JS).
+LISTED_JS = """(name) => {
+  const listed = Array.from(document.querySelectorAll("dialog#act select[name=table_id] option"))
+    .some(o => o.textContent.startsWith("T" + name + " "));
+  return listed ? performance.timeOrigin + performance.now() - Number(sessionStorage.sentAt) : null;
+}"""
+
+
+def open_table(page: Page, k: int, game_id: int) -> float:
+    """A table opened with the desk's form: from its sending to the page's forms listing it (the
+    desk's page loaded again, before the forms were drawn again apart)."""
+    name = f"N{k}"
+    form = page.locator("form[action$='/desk/tables']")
+    form.evaluate("f => { f.closest('details').open = true; }")
+    form.locator("select[name=game_id]").select_option(str(game_id))
+    form.locator("input[name=name]").fill(name)
+    page.evaluate(ACT_JS)
+    form.locator("button[type=submit]").click()
+    took: float = page.wait_for_function(LISTED_JS, arg=name).json_value()
+    return took
+
+
 def line(name: str, samples: list[float]) -> str:
     return (f"{name:<38} p50 {statistics.median(samples):8.0f} ms   max {max(samples):8.0f} ms   "
             f"({len(samples)})")
@@ -152,6 +175,7 @@ def main() -> None:
                     frames.append(frame)
                 actions = [act(page, *next(joins)) for _ in range(args.actions)]
                 added = [add(page, k, next(joins)[1]) for k in range(args.actions)]
+                opened = [open_table(page, k, next(joins)[1]) for k in range(args.actions)]
                 browser.close()
         finally:
             web.terminate()
@@ -164,6 +188,7 @@ def main() -> None:
     print(line("floor: nothing changed (304)", floor))
     print(line("an action: sent to its message drawn", actions))
     print(line("a player added: sent to its message", added))
+    print(line("a table opened: sent to in the forms", opened))
 
 
 if __name__ == "__main__":

@@ -11,11 +11,10 @@ cookie and CSRF token). ``--changes`` times, a player joins a game's waiting lis
 (``GET /desk/fragment`` with the ETag it holds and the games it shows, brotli as Chromium asks):
 timed is the wait of the last desk to get its answer, and the server process's CPU (user +
 system) from the join's answer to the last desk's. With two desks or more, a second row has the
-first desk load its page instead (``GET /desk``), as desk.js does after an action that changes
-the page (a table opened, a game changed): its wait is printed too. The floor beside them: the
-same desks re-reading while nothing changed (304s). Issue 21: the cost of a change should not
-grow with the screens watching it. A benchmark, not a test: it prints (exit status 0);
-docs/benchmarks.md.
+first desk load its page instead (``GET /desk``), as a supervisor opening the desk beside the
+others does: its wait is printed too. The floor beside them: the same desks re-reading while
+nothing changed (304s). Issue 21: the cost of a change should not grow with the screens watching
+it. A benchmark, not a test: it prints (exit status 0); docs/benchmarks.md.
 """
 
 from __future__ import annotations
@@ -59,8 +58,8 @@ class Desk:
         return resp.status
 
     def load_page(self) -> int:
-        """The desk's page, as desk.js loads it again after an action that changes it; the ETag
-        its re-reads send next is the one the page names."""
+        """The desk's page, as a supervisor opens it; the ETag its re-reads send next is the one
+        the page names."""
         self.conn.request("GET", "/desk", headers=self.headers)
         resp = self.conn.getresponse()
         page = brotli.decompress(resp.read())

@@ -60,7 +60,7 @@
     live.querySelectorAll(".sweep-late[data-since] .age").forEach(function (el) {
       el.textContent = String(Math.max(0, Math.floor((now - parseInt(el.parentNode.dataset.since, 10)) / 1000)));
     });
-    reloadWhenFree();
+    reshapeWhenFree();
     var clock = document.getElementById("clock");
     if (clock) {
       try {
@@ -76,7 +76,7 @@
     return !!(a && live.contains(a) && /^(INPUT|SELECT|TEXTAREA)$/.test(a.tagName));
   }
 
-  var sync = document.getElementById("sync");
+  var sync = document.getElementById("sync"), syncTitle = sync ? sync.title : "";
   function mark(state) { if (sync) { sync.dataset.state = state; } }
 
   /* While an action is sent, the part is not read: when the desk is loaded again after it, the
@@ -119,14 +119,15 @@
     });
   }
 
-  /* The page around the live part (its forms: games, tables, the room's policy) as drawn: when a
-     read shows another (a table opened at another desk), the page is loaded again, once nothing
-     is being typed in it and no window is open; until then the badge says so. */
+  /* The page's forms around the live part (the panel, the action dialog) list the games and
+     tables and say the room's policy: when a read shows another shape (a table opened here or at
+     another desk), they are drawn again and swapped in, once nothing is being typed in them and
+     no window is open; until then the badge says so. */
   function shapeOf() {
     var meta = live.querySelector(".live-meta");
     return meta ? meta.dataset.shape : "";
   }
-  var pageShape = shapeOf(), outdated = false;
+  var pageShape = shapeOf(), outdated = false, reshaping = false;
 
   function typedIn() {
     return Array.prototype.some.call(document.querySelectorAll(".desk-layout form input, .desk-layout form textarea"),
@@ -137,16 +138,47 @@
       });
   }
 
-  function reloadWhenFree() {
-    if (!outdated) return;
-    var open = (dialog && dialog.open) || (keysDialog && keysDialog.open);
-    if (open || leaving || typedIn()) {
+  function working() {
+    return (dialog && dialog.open) || (keysDialog && keysDialog.open) || leaving || typedIn();
+  }
+
+  /* The panel drawn again, its sections open or shut as the supervisor left them. */
+  function swapPanel(fresh) {
+    var panel = document.querySelector(".desk-layout > aside.panel");
+    var open = Array.prototype.map.call(panel.querySelectorAll("details"), function (d) { return d.open; });
+    fresh.querySelectorAll("details").forEach(function (d, i) { if (i < open.length) d.open = open[i]; });
+    panel.replaceWith(fresh);
+  }
+
+  function reshapeWhenFree() {
+    if (!outdated || reshaping) return;
+    if (working()) {
       mark("outdated");
-      if (sync) sync.title = "games or tables changed: the page loads again when you have sent or cleared what you are typing";
+      if (sync) sync.title = "games or tables changed: the forms are drawn again when you have sent or cleared what you are typing";
       return;
     }
-    leaving = true;
-    window.location.reload();
+    reshaping = true;
+    fetch(body.dataset.forms, { cache: "no-store", credentials: "same-origin" })
+      .then(function (resp) {
+        if (resp.redirected || resp.status === 401) { window.location.reload(); return null; }
+        return resp.ok ? resp.text() : null;
+      })
+      .then(function (html) {
+        if (html === null) { mark("error"); return; }
+        if (working()) return;  // the supervisor started meanwhile: the next tick tries again
+        var drawn = document.createElement("template");
+        drawn.innerHTML = html;
+        var fresh = drawn.content.firstElementChild;
+        swapPanel(fresh.querySelector("aside.panel"));
+        dialog.replaceChildren.apply(dialog, Array.prototype.slice.call(fresh.querySelector("dialog#act").childNodes));
+        body.dataset.tz = fresh.dataset.tz;
+        pageShape = fresh.dataset.shape;
+        outdated = shapeOf() !== pageShape;
+        if (sync) sync.title = syncTitle;
+        mark("ok");
+      })
+      .catch(function () { mark("error"); })
+      .finally(function () { reshaping = false; });
   }
 
   /* One read at a time: the staff stream, the timer and an action's answer may all ask at once.
@@ -178,7 +210,7 @@
           body.dataset.etag = tag;
           mark("ok");
           outdated = outdated || shapeOf() !== pageShape;
-          reloadWhenFree();
+          reshapeWhenFree();
           tick();
         });
       })
@@ -341,11 +373,11 @@
     open(btn.dataset.act, btn);
   });
   if (dialog) dialog.addEventListener("close", function () { setTimeout(poll, 50); });
-  if (dialog) dialog.querySelectorAll("input[data-disables]").forEach(function (box) {
-    box.addEventListener("change", function () { disables(box); });
-  });
-  if (dialog) dialog.querySelectorAll("form[data-return]").forEach(function (form) {
-    form.querySelector("[name=player_id]").addEventListener("change", function () { lookUpReturn(form); });
+  // on the dialog itself: its forms are drawn again when the games or tables change
+  if (dialog) dialog.addEventListener("change", function (ev) {
+    var el = ev.target;
+    if (el.matches("input[data-disables]")) disables(el);
+    if (el.name === "player_id" && el.form && el.form.dataset.return) lookUpReturn(el.form);
   });
 
   /* ---- forms: sent from here, so a refusal shows where it was tried and what was typed stays ---- */
@@ -440,8 +472,8 @@
     buttons.forEach(function (b) { b.disabled = true; });  // one click, one request
     clearRefusal(form);
     leaving = true;
-    // JSON {done} for a change of the live part; a redirect when the page outside it changed
-    // (games, tables): the desk is loaded again and shows its message (the flash)
+    // JSON {done}: the live part is read again (and the forms drawn again when the games or
+    // tables changed); a redirect only when the session ended (the log-in page)
     fetch(form.action, { method: "POST", body: new FormData(form, submitter), credentials: "same-origin",
                          redirect: "manual", headers: { Accept: "application/json" } })
       .then(function (resp) {

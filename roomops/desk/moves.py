@@ -8,7 +8,7 @@ from flask import g, request
 from werkzeug.wrappers import Response
 
 from roomops.desk.forms import parse
-from roomops.desk.views import _done, _name, _reshaped, _seat_name, bp
+from roomops.desk.views import _done, _name, _seat_name, bp
 from roomops.hands import seat_change
 from roomops.hands.models import SeatBlinds
 from roomops.schemas import ChangeSeat, ClaimMove, ClaimSeatChange, MovePlayer, MustMove, SwapSeats
@@ -92,7 +92,7 @@ def break_table(table_id: int) -> Response:
     """R19: the desk breaks a table with the stacks last known (the API can send counted ones)."""
     broken = run(moves.break_table, table_id)
     listed = f"; {len(broken.listed)} to the top of the waiting list" if broken.listed else ""
-    return _reshaped(f"Broke table {broken.table.name}: {len(broken.moved)} moved{listed} (R19).")
+    return _done(f"Broke table {broken.table.name}: {len(broken.moved)} moved{listed} (R19).")
 
 
 @bp.post("/desk/tables/<int:table_id>/must-move")

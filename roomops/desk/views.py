@@ -123,18 +123,13 @@ def local(when: datetime | None, tz: str, fmt: str = "%H:%M") -> str:
 
 
 def _done(message: str, **more: object) -> Response:
-    """An action that changed only the desk's live part: desk.js (asking for JSON) shows the
-    message and re-reads that part, the shared drawing, instead of loading the whole page again
-    (~1.5 s a click in a 250-table room); a form sent without JavaScript gets the desk again.
-    ``more``: what else desk.js puts in the page (a new player among the suggestions)."""
+    """A done action. desk.js (asking for JSON) shows the message and re-reads the live part, the
+    shared drawing, instead of loading the whole page again (~1.5 s a click in a 250-table room);
+    when the games, tables or policy changed, it draws the page's forms again too (``forms``).
+    ``more``: what else desk.js puts in the page (a new player among the suggestions). A form
+    sent without JavaScript gets the desk again, with the message."""
     if wants_json():
         return jsonify(done=message, **more)
-    return _reshaped(message)
-
-
-def _reshaped(message: str) -> Response:
-    """An action that changes the page outside its live part (the games and tables its forms
-    list, the players it offers): the desk is loaded again and shows the message (a flash)."""
     flash(message, "ok")
     return redirect(url_for("desk.index"), code=303)
 
@@ -194,11 +189,27 @@ def index() -> Response:
     drawn = _drawings().get(_drawing_key(), tag, at, lambda: _drawing(session, snap, sweep, tag))
     token = f'name="csrf_token" value="{escape(generate_csrf())}"'
     live = Markup(drawn.body.decode().replace(NO_TOKEN, token))  # the drawing's own escaping
-    page = render_template("desk/index.html", snap=snap, poll=POLL_SECONDS, live=live,
-                           players=_recent_players(session) if _can("floor") else [],
-                           etag=tag, money_input=money_input, from_steps=from_steps,
-                           buy_in_methods=[(m, method_name(m)) for m in METHODS])
+    page = render_template("desk/index.html", snap=snap, poll=POLL_SECONDS, live=live, etag=tag,
+                           **_forms_context(session))
     return _stamp(make_response(page), at)
+
+
+@bp.get("/desk/forms")
+def forms() -> Response:
+    """The page's forms around the live part (the panel, the action dialog), for desk.js when a
+    re-read shows that the games, tables or the room's policy changed (``data-shape``): swapped
+    in, where the whole page (3.5 MB in a 250-table room) was loaded again."""
+    session, at = db(), now()
+    snap = snapshot.layout(session, current_user.room_id, at)
+    page = render_template("desk/_forms.html", snap=snap, shape=_shape(snap), **_forms_context(session))
+    return _stamp(make_response(page), at)
+
+
+def _forms_context(session: Session) -> dict[str, Any]:
+    """What the page's forms are drawn from besides the room's snapshot."""
+    return {"players": _recent_players(session) if _can("floor") else [],
+            "money_input": money_input, "from_steps": from_steps,
+            "buy_in_methods": [(m, method_name(m)) for m in METHODS]}
 
 
 def _waits(session: Session, snap: RoomSnapshot, at: datetime) -> dict[int, str]:
@@ -262,7 +273,6 @@ def _drawing(session: Session, snap: RoomSnapshot, sweep: SweepState, tag: str) 
         "snap": snap, "sweep": sweep, "csrf_token": lambda: "", "tz": snap.room.timezone,
         "floor": _can("floor"), "returning": _returning(session, snap),
         "waits": _waits(session, snap, snap.now),
-        "snap_tables": {tv.table.id: tv.table.name for gv in snap.games for tv in gv.tables},
         "balance": suggestions(session, snap),  # R19
         "barred_moves": apart(session, snap),  # R15
         "seat_changes": seat_change_lists(session, snap.room.id),  # R36
@@ -290,16 +300,19 @@ def _shape(snap: RoomSnapshot) -> str:
 def _game(gv: GameView, context: dict[str, Any], kept: dict[int, tuple[str, str]],
           made: dict[int, tuple[str, str]]) -> tuple[str, str]:
     """One game's drawing and key: the last drawing's when drawn from the same, else drawn now
-    (``roomops.desk.fingerprint``: everything ``desk/_game.html`` reads)."""
+    (``roomops.desk.fingerprint``: everything ``desk/_game.html`` reads). The tables it names
+    (offers, moves, must-move) are its own (R14, R17, R19): given only those, a table opened in
+    another game leaves it as drawn."""
     snap: RoomSnapshot = context["snap"]
     game_id, holds = gv.game.id, {sv.hold.id for tv in gv.tables for sv in tv.seats if sv.hold}
     source = digest((
-        snap.room, context["floor"], context["snap_tables"], gv,
+        snap.room, context["floor"], gv,
         {hold: found for hold, found in context["returning"].items() if hold in holds},
         context["waits"].get(game_id), context["balance"].get(game_id),
         context["barred_moves"].get(game_id),
         [context["seat_changes"].get(tv.table.id) for tv in gv.tables]), snap.now)
-    drawn = kept.get(source) or keyed(render_template("desk/_game.html", gv=gv, **context))
+    names = {tv.table.id: tv.table.name for tv in gv.tables}
+    drawn = kept.get(source) or keyed(render_template("desk/_game.html", gv=gv, snap_tables=names, **context))
     made[source] = drawn
     return drawn
 
@@ -384,7 +397,7 @@ def describe(action: str, detail: dict[str, Any], tables: dict[int, str]) -> str
 def open_game() -> Response:
     body = parse(GameConditions, request.form)
     game = run(games.open_game, **body.model_dump())
-    return _reshaped(f"Opened {game.variant} {room_money().stakes(game.small_blind, game.big_blind)}.")
+    return _done(f"Opened {game.variant} {room_money().stakes(game.small_blind, game.big_blind)}.")
 
 
 @bp.post("/desk/games/<int:game_id>/change")
@@ -397,28 +410,28 @@ def change_game(game_id: int) -> Response:
     changes = {k: v for k, v in body.model_dump(exclude_none=True).items()
                if getattr(game, k) != v and not (v == [] and not getattr(game, k))}
     if not changes:
-        return _reshaped("No condition was changed.")
+        return _done("No condition was changed.")
     run(games.update_game, game_id, **changes)
-    return _reshaped(f"Changed {game.variant}: {', '.join(sorted(changes))} (R6, audited).")
+    return _done(f"Changed {game.variant}: {', '.join(sorted(changes))} (R6, audited).")
 
 
 @bp.post("/desk/games/<int:game_id>/close")
 def close_game(game_id: int) -> Response:
     game = run(games.close_game, game_id)
-    return _reshaped(f"Closed {game.variant}; its waiting list ended.")
+    return _done(f"Closed {game.variant}; its waiting list ended.")
 
 
 @bp.post("/desk/tables")
 def open_table() -> Response:
     body = parse(OpenTable, request.form)
     table = run(games.open_table, body.game_id, body.name)
-    return _reshaped(f"Opened table {table.name}; its seats are offered in list order.")
+    return _done(f"Opened table {table.name}; its seats are offered in list order.")
 
 
 @bp.post("/desk/tables/<int:table_id>/close")
 def close_table(table_id: int) -> Response:
     table = run(games.close_table, table_id)
-    return _reshaped(f"Closed table {table.name}.")
+    return _done(f"Closed table {table.name}.")
 
 
 # ---- players and lists (R10-R16) -----------------------------------------------------------

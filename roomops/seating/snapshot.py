@@ -238,10 +238,7 @@ def load(session: Session, room_id: int, now: datetime, *, version: int | None =
     if version is None:
         version = latest_id(session, room_id)
     room = session.get_one(Room, room_id)
-    games = list(session.scalars(select(Game).where(
-        Game.room_id == room_id, Game.status == "open").order_by(Game.big_blind, Game.id)))
-    tables = list(session.scalars(select(Table).where(
-        Table.room_id == room_id, Table.status == "open").order_by(Table.name)))
+    games, tables = _open_games_and_tables(session, room_id)
     behind = behind_by_hold(room_id)  # R31: open transits playing behind, joined like the rest
     holds = [(h, _player(h)) for h in session.execute(select(
         *HOLD_COLUMNS, *PLAYER_COLUMNS, *ABSENCE_COLUMNS, *PLAYOVER_COLUMNS, *BLIND_COLUMNS,
@@ -283,6 +280,27 @@ def load(session: Session, room_id: int, now: datetime, *, version: int | None =
         if target is not None:
             target.append(EntryView(entry, player, len(target) + 1, offers_by_entry.get(entry.id)))
     return RoomSnapshot(room, now, version, list(views.values()))
+
+
+def layout(session: Session, room_id: int, now: datetime) -> RoomSnapshot:
+    """The room's open games and their open tables, in the snapshot's order, with no seats or
+    lists: what the desk's forms name (three statements at most; version 0: not read)."""
+    room = session.get_one(Room, room_id)
+    games, tables = _open_games_and_tables(session, room_id)
+    views = {g.id: GameView(g) for g in games}
+    for t in tables:
+        game = views.get(t.game_id)
+        if game is not None:
+            game.tables.append(TableView(t, [], seats_per_table=game.game.seats_per_table))
+    return RoomSnapshot(room, now, 0, list(views.values()))
+
+
+def _open_games_and_tables(session: Session, room_id: int) -> tuple[list[Game], list[Table]]:
+    games = list(session.scalars(select(Game).where(
+        Game.room_id == room_id, Game.status == "open").order_by(Game.big_blind, Game.id)))
+    tables = list(session.scalars(select(Table).where(
+        Table.room_id == room_id, Table.status == "open").order_by(Table.name)))
+    return games, tables
 
 
 def _player(row: Row[Any]) -> PlayerRef:

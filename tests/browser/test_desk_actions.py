@@ -1,7 +1,7 @@
 """A desk action in a real browser keeps the page: the dialog closes, the live part is read again
 and the message shows with the seats it speaks of (R20, R60); the supervisor's open panel and
-place stay; a player added is put among the suggestions (R10). An action that changes the page's
-own forms (a table opened, R5) loads it again."""
+place stay; a player added is put among the suggestions (R10); a table opened (R5) is put in the
+page's forms, drawn again around the live part."""
 
 from __future__ import annotations
 
@@ -105,16 +105,35 @@ def test_r10_a_player_added_keeps_the_page_and_is_among_the_suggestions(live, pa
     assert page.evaluate(SAME_PAGE)
 
 
-def test_r5_opening_a_table_loads_the_page_with_the_table_in_its_forms(live, page):
+def test_r5_r19_opening_a_table_keeps_the_page_and_draws_its_forms_again(live, page):
+    """The page's forms list the tables: the new one is in them at once (the move dialog's
+    tables, the lists' reserve boxes), the panel as the supervisor left it, no page loaded."""
     live.build(_one_open_seat_and_two_waiting)
     log_in(page, live)
     page.evaluate(MARK)
+    page.locator("summary", has_text="Put a player on lists").click()
     page.locator("summary", has_text="Open a table").click()
     page.locator("form[action$='/desk/tables'] input[name=name]").fill("7")
     page.locator("form[action$='/desk/tables'] button[type=submit]").click()
     expect(page.locator(".flash.ok")).to_contain_text("Opened table 7")
-    assert not page.evaluate(SAME_PAGE)  # loaded again: the move forms list the new table
     expect(page.locator("dialog#act select[name=table_id] option", has_text="T7")).to_have_count(1)
+    expect(page.locator("form[data-form=join] .choice-tables label", has_text="T7")).to_have_count(1)
+    expect(page.locator("form[data-form=join]")).to_be_visible()  # its section still open
+    expect(page.locator("#sync")).to_have_attribute("data-state", "ok")
+    assert page.evaluate(SAME_PAGE)
+    # the dialog drawn again still works: a move to the new table (Pete, waiting, is offered its
+    # seat 1, R14)
+    page.locator("#desk-live .table-card[data-table-name='1'] .seat[data-seat-no='1'] button").click()
+    moved = page.locator("dialog#act section[data-for=seat-seated] form[data-action$='/move']")
+    t7 = moved.locator("select[name=table_id] option", has_text="T7").get_attribute("value")
+    moved.locator("select[name=table_id]").select_option(t7)
+    moved.locator("input[name=seat_no]").fill("2")
+    moved.locator("input[name=stack]").fill("100")
+    moved.locator("button[type=submit]").click()
+    expect(page.locator(".flash.ok")).to_contain_text("at table 7")
+    seat = page.locator("#desk-live .table-card[data-table-name='7'] .seat[data-seat-no='2']")
+    expect(seat).to_have_attribute("data-state", "seated")
+    assert page.evaluate(SAME_PAGE)
 
 
 def test_a_change_to_one_game_redraws_that_game_only(live, page):
@@ -140,9 +159,10 @@ def test_a_change_to_one_game_redraws_that_game_only(live, page):
     expect(countdown).to_have_text(re.compile(r"^(8:00|7:[0-5]\d)$"))
 
 
-def test_r5_a_table_opened_at_another_desk_loads_the_page_again_once_nothing_is_typed(live, page):
+def test_r5_a_table_opened_at_another_desk_is_in_the_forms_once_nothing_is_typed(live, page):
     """The page's forms list the games and tables: opened elsewhere, the table must be in them.
-    What the supervisor is typing is not lost: the page waits for it to be sent or cleared."""
+    What the supervisor is typing is not lost: the forms are drawn again once it is sent or
+    cleared, and the page itself is never loaded again."""
     game_id = live.build(_one_open_seat_and_two_waiting)
     log_in(page, live)
     page.evaluate(MARK)
@@ -152,7 +172,9 @@ def test_r5_a_table_opened_at_another_desk_loads_the_page_again_once_nothing_is_
     page.evaluate("() => window.roomopsDesk.poll()")
     expect(page.locator("#desk-live")).to_contain_text("Table 7")
     expect(page.locator("#sync")).to_have_attribute("data-state", "outdated")
-    assert page.evaluate(SAME_PAGE) and first_name.input_value() == "Half typed"
+    assert first_name.input_value() == "Half typed"
+    expect(page.locator("dialog#act select[name=table_id] option", has_text="T7")).to_have_count(0)
     first_name.fill("")
     expect(page.locator("dialog#act select[name=table_id] option", has_text="T7")).to_have_count(1)
-    assert not page.evaluate(SAME_PAGE)
+    expect(page.locator("#sync")).to_have_attribute("data-state", "ok")
+    assert page.evaluate(SAME_PAGE)

@@ -51,11 +51,17 @@ class Night:
         expect(page.locator(".flash.ok")).to_contain_text(text)
 
     # -- the desk ---------------------------------------------------------------------------------
+    def panel(self, title: str) -> None:
+        """The panel's section ``title`` open: it stays as the supervisor left it, the page kept."""
+        section = self.desk.locator("details", has=self.desk.locator("summary", has_text=title))
+        if not section.evaluate("d => d.open"):
+            section.locator("summary").click()
+
     def open_game(self, variant: str, blinds: tuple[str, str], buy_ins: tuple[str, str],
                   fee: str, **fields: str) -> None:
         d = self.desk
         d.goto(f"{self.live.url}/desk")
-        d.locator("summary", has_text="Open a game").click()
+        self.panel("Open a game")
         form = d.locator("form", has=d.locator("button", has_text="Open game"))
         form.locator("input[name=variant]").fill(variant)
         form.locator("input[name=small_blind]").fill(blinds[0])
@@ -74,7 +80,7 @@ class Night:
 
     def open_table(self, game: str, name: str) -> None:
         d = self.desk
-        d.locator("summary", has_text="Open a table").click()
+        self.panel("Open a table")
         form = d.locator("form", has=d.locator("button", has_text="Open table"))
         form.locator("select[name=game_id]").select_option(label=game)
         form.locator("input[name=name]").fill(name)

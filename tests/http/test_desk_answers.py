@@ -1,13 +1,16 @@
 """What a desk action answers (R60: one change, audited, then its message): desk.js asks for JSON
-and gets the message, then re-reads only the live part; a form sent without JavaScript, and an
-action that changes the page outside the live part (the games and tables its forms list), gets
-the desk again with the message as a flash. A player added is answered with the
-message and the player, whom desk.js puts among the page's suggestions."""
+and gets the message, then re-reads only the live part, and the page's forms when the games or
+tables they list changed; a form sent without JavaScript gets the desk again with the message as
+a flash. A player added is answered with the message and the player, whom desk.js puts among the
+page's suggestions."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
+from roomops.games import services as games
 from roomops.lists import services as lists
 from tests.services.helpers import full_game
 
@@ -49,19 +52,41 @@ def _close_table(game, table):
 
 
 def _change_game(game, _table):
-    return f"/desk/games/{game.id}/change", {"max_buyin": "900"}, "Changed"
+    return f"/desk/games/{game.id}/change", {"max_buyin": "900"}, "Changed NL Hold'em: max_buyin"
+
+
+def _shape(html: str) -> str:
+    found = re.search(r'data-shape="([^"]+)"', html)
+    assert found, html[:300]
+    return found[1]
 
 
 @pytest.mark.parametrize("form", [_open_table, _change_game])
-def test_r60_an_action_that_changes_the_page_loads_the_desk_again_even_for_desk_js(
+def test_r60_an_action_that_changes_the_forms_answers_its_message_and_the_forms_follow(
         sup_client, waiting, form):
-    """The page outside the live part lists the games and tables (the move, list and open-table
-    forms): after these, desk.js loads the page again (a redirect)."""
+    """The page's forms list the games and tables (the move, list and open-table forms): after
+    these desk.js is answered like any action, and the live part's shape then names forms that
+    ``/desk/forms`` draws anew (desk.js swaps them in, docs/desk.md)."""
     game, table, _entry = waiting
+    before = _shape(sup_client.get("/desk/fragment").text)
     url, data, said = form(game, table)
     resp = sup_client.post(url, data=data, headers=JSON)
-    assert resp.status_code == 303, resp.text
-    assert said in sup_client.get("/desk").text
+    assert resp.status_code == 200 and resp.json["done"].startswith(said), resp.text
+    after = _shape(sup_client.get("/desk/fragment").text)
+    forms = sup_client.get("/desk/forms")
+    assert forms.status_code == 200 and after != before
+    assert _shape(forms.text) == after  # the forms say which shape they were drawn for
+
+
+def test_r5_the_forms_drawn_again_list_a_table_opened(sup_client, waiting, room, session, now):
+    """The move dialog's tables and the lists' reserve boxes, with the viewer's CSRF token."""
+    game, _table, _entry = waiting
+    games.open_table(session, room.sup, now, game.id, "7")
+    session.commit()
+    html = sup_client.get("/desk/forms").text
+    assert re.search(r'<option value="\d+">T7 · ', html) and "> T7</label>" in html
+    assert '<input type="hidden" name="csrf_token" value="">' not in html
+    assert 'id="desk-live"' not in html  # the forms only: the live part is read apart
 
 
 def test_r5_a_refused_page_change_answers_in_json_where_it_was_tried(sup_client, waiting):

@@ -18,6 +18,7 @@ from roomops.absences import services as absences
 from roomops.desk.fingerprint import digest
 from roomops.desk.shared import KEY as DRAWINGS
 from roomops.desk.shared import Drawings
+from roomops.games import services as games
 from roomops.games.models import Table
 from roomops.lists import services as lists
 from roomops.seating import seats
@@ -118,6 +119,20 @@ def test_issue21_only_the_game_that_changed_is_drawn_again(app, sup_client, room
     games_drawn.clear()
     sup_client.get("/desk/fragment")
     assert games_drawn == []
+
+
+def test_r5_a_table_opened_draws_its_own_game_only(app, sup_client, room, session, now, two_games,
+                                                     games_drawn):
+    """A game names only its own tables (R14's offers, R17's main table, R19's moves): a table
+    opened in another game leaves it as drawn, and what is shown is what drawing anew gives."""
+    one, two = two_games
+    sup_client.get("/desk/fragment")
+    games.open_table(session, room.sup, now, two.id, "7")
+    session.commit()
+    games_drawn.clear()
+    kept, fresh = _kept_and_fresh(app, sup_client)
+    assert games_drawn == [two.id, one.id, two.id]  # kept: game 2 drawn; from nothing: both
+    assert kept == fresh and "Table 7" in kept
 
 
 def test_r20_r22_r24_r25_a_game_shown_again_is_the_game_drawn_anew(app, sup_client, room, session,
