@@ -312,7 +312,7 @@ def _game(gv: GameView, context: dict[str, Any], kept: dict[int, tuple[str, str]
         context["barred_moves"].get(game_id),
         [context["seat_changes"].get(tv.table.id) for tv in gv.tables]), snap.now)
     names = {tv.table.id: tv.table.name for tv in gv.tables}
-    drawn = kept.get(source) or keyed(render_template("desk/_game.html", gv=gv, snap_tables=names, **context))
+    drawn = kept.get(source) or keyed(render_template("desk/_game.html", gv=gv, table_names=names, **context))
     made[source] = drawn
     return drawn
 
