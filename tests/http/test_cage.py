@@ -43,3 +43,33 @@ def test_cage_round_trip(app, client, room, session, now, clock):
     assert [s.state for s in _slips(session)] == ["delivered", "cancelled"]
     assert session.scalar(select(LedgerEntry.amount)) == 20050
     assert "Nothing in transit" in client.get("/desk/cage").text
+
+
+def test_r31_a_cashier_sees_what_a_slip_waits_for_not_a_supervisors_buttons(client, room, session, now):
+    """Authorising a transit and cancelling a slip are a supervisor's (R31): the cashier's list
+    says the slip waits for one; the supervisor's has the buttons; both may confirm a delivery."""
+    holds = seated_holds(room, session, now)[2]
+    session.commit()
+    cashier = login(client, "main-cashier")
+    form = {"hold_id": str(holds[0].id), "amount": "100", "method": "cash", "idempotency_key": "w1"}
+    assert cashier.post("/desk/cage/transits", data=form).status_code == 303
+    slips = cashier.get("/desk/cage/slips").text
+    assert "waits for a supervisor to authorise (R31)" in slips
+    assert ">Authorise</button>" not in slips and "why cancel" not in slips
+    cashier.post("/logout")
+    supervisor = login(client, "main-supervisor").get("/desk/cage/slips").text
+    assert ">Authorise</button>" in supervisor and "why cancel" in supervisor
+    assert "waits for a supervisor" not in supervisor
+
+
+def test_r31_the_authoriser_is_offered_no_delivery_to_confirm_at_the_cage(client, room, session, now):
+    holds = seated_holds(room, session, now)[2]
+    session.commit()
+    sup = login(client, "main-supervisor")
+    form = {"hold_id": str(holds[0].id), "amount": "100", "method": "cash", "idempotency_key": "a1"}
+    assert sup.post("/desk/cage/transits", data=form).status_code == 303
+    [slip] = _slips(session)
+    assert sup.post(f"/desk/cage/transits/{slip.id}/dispatch").status_code == 303
+    assert "Confirm delivery" not in sup.get("/desk/cage/slips").text
+    sup.post("/logout")
+    assert "Confirm delivery" in login(client, "main-cashier").get("/desk/cage/slips").text
