@@ -127,7 +127,9 @@
     var meta = live.querySelector(".live-meta");
     return meta ? meta.dataset.shape : "";
   }
-  var pageShape = shapeOf(), outdated = false, reshaping = false;
+  // drawnFor: the live part's shape when the forms were last drawn again; they are not asked for
+  // again until it moves (a change landing between the two reads is settled by the next read)
+  var pageShape = shapeOf(), outdated = false, reshaping = false, drawnFor = null;
 
   function typedIn() {
     return Array.prototype.some.call(document.querySelectorAll(".desk-layout form input, .desk-layout form textarea"),
@@ -151,7 +153,7 @@
   }
 
   function reshapeWhenFree() {
-    if (!outdated || reshaping) return;
+    if (!outdated || reshaping || drawnFor === shapeOf()) return;
     if (working()) {
       mark("outdated");
       if (sync) sync.title = "games or tables changed: the forms are drawn again when you have sent or cleared what you are typing";
@@ -172,6 +174,7 @@
         swapPanel(fresh.querySelector("aside.panel"));
         dialog.replaceChildren.apply(dialog, Array.prototype.slice.call(fresh.querySelector("dialog#act").childNodes));
         body.dataset.tz = fresh.dataset.tz;
+        drawnFor = shapeOf();
         pageShape = fresh.dataset.shape;
         outdated = shapeOf() !== pageShape;
         if (sync) sync.title = syncTitle;

@@ -178,3 +178,27 @@ def test_r5_a_table_opened_at_another_desk_is_in_the_forms_once_nothing_is_typed
     expect(page.locator("dialog#act select[name=table_id] option", has_text="T7")).to_have_count(1)
     expect(page.locator("#sync")).to_have_attribute("data-state", "ok")
     assert page.evaluate(SAME_PAGE)
+
+
+def test_forms_drawn_for_another_shape_are_not_asked_for_again_and_again(live, page):
+    """Forms that come back drawn for another shape than the live part's (a change landing
+    between the two reads) are asked for again only once the live part moves: never once a
+    second while the desk is open."""
+    game_id = live.build(_one_open_seat_and_two_waiting)
+    asked: list[str] = []
+
+    def answer_for_another_shape(route):
+        asked.append(route.request.url)
+        drawn = route.fetch()
+        route.fulfill(response=drawn, body=re.sub(r'data-shape="[^"]*"', 'data-shape="another"',
+                                                  drawn.text(), count=1))
+
+    page.route("**/desk/forms", answer_for_another_shape)
+    log_in(page, live)
+    change(live, lambda session, who, now: games.open_table(session, who, now, game_id, "7"))
+    page.evaluate("() => window.roomopsDesk.poll()")
+    expect(page.locator("dialog#act select[name=table_id] option", has_text="T7")).to_have_count(1)
+    for _ in range(3):
+        page.evaluate("() => window.roomopsDesk.tick()")
+    page.evaluate("() => window.roomopsDesk.poll()")  # nothing changed: a 304
+    assert len(asked) == 1, asked
