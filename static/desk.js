@@ -384,49 +384,7 @@
   });
 
   /* ---- forms: sent from here, so a refusal shows where it was tried and what was typed stays ---- */
-  /* Without JavaScript the forms post as usual and a refusal is a page of its own (errors.py). */
-  function refusalBox(form) {
-    var box = form.querySelector(".refusal");
-    if (!box) {
-      box = document.createElement("div");
-      box.className = "refusal";
-      box.setAttribute("role", "alert");
-      var button = form.querySelector("[type=submit]");
-      if (button) button.parentNode.insertBefore(box, button); else form.appendChild(box);
-    }
-    return box;
-  }
-
-  function clearRefusal(form) {
-    var box = form.querySelector(".refusal");
-    if (box) box.remove();
-    form.querySelectorAll("[aria-invalid]").forEach(function (el) { el.removeAttribute("aria-invalid"); });
-  }
-
-  /* The refusal's message names the problem (and a field first when one is wrong: "buy_in: …"),
-     its rule, and that nothing was changed; the named field is marked and gets the cursor. */
-  function showRefusal(form, answer) {
-    var box = refusalBox(form);
-    box.textContent = "";
-    var what = document.createElement("strong");
-    what.textContent = "Not done: ";
-    box.appendChild(what);
-    box.appendChild(document.createTextNode(answer.error || "refused"));
-    if (answer.rule) {
-      var rule = document.createElement("span");
-      rule.className = "rule";
-      rule.textContent = answer.rule;
-      box.appendChild(document.createTextNode(" "));
-      box.appendChild(rule);
-    }
-    var next = document.createElement("span");
-    next.className = "next";
-    next.textContent = "Nothing was changed: correct the form and send it again.";
-    box.appendChild(next);
-    var named = /^(\w+):/.exec(answer.error || "");
-    var field = named && form.querySelector("[name=" + named[1] + "]:not([type=hidden])");
-    if (field) { field.setAttribute("aria-invalid", "true"); field.focus(); }
-  }
+  var refusal = window.roomopsRefusal;  // refusal.js
 
   /* A message where the server's flashes are. */
   function flash(className, text) {
@@ -473,7 +431,7 @@
   function send(form, submitter) {
     var buttons = form.querySelectorAll("[type=submit]");
     buttons.forEach(function (b) { b.disabled = true; });  // one click, one request
-    clearRefusal(form);
+    refusal.clear(form);
     leaving = true;
     // JSON {done}: the live part is read again (and the forms drawn again when the games or
     // tables changed); a redirect only when the session ended (the log-in page)
@@ -489,12 +447,12 @@
         }).then(function (answer) {
           if (resp.ok && answer.done) { finished(form, answer); return; }
           leaving = false;
-          showRefusal(form, answer);
+          refusal.show(form, answer);
         });
       })
       .catch(function () {
         leaving = false;
-        showRefusal(form, { error: "the desk could not reach the server; try again" });
+        refusal.show(form, { error: "the desk could not reach the server; try again" });
       })
       .finally(function () { buttons.forEach(function (b) { b.disabled = false; }); });
   }

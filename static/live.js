@@ -88,7 +88,9 @@
   pushed = window.roomopsStaffPush ? window.roomopsStaffPush(parts[0].dataset.staffEvents, read, every, pollMs) : null;
   if (!pushed) every(pollMs);
   window.roomopsLive = { poll: pollAll, tick: tick,  // for the browser tests
-                         mode: function () { return pushed ? pushed.mode() : "poll"; } };
+                         mode: function () { return pushed ? pushed.mode() : "poll"; },
+                         // a form sent from the page and refused (cage.js): the page stays
+                         stay: function () { leaving = false; } };
   tick();
   setInterval(tick, 1000);
 })();

@@ -1,6 +1,7 @@
 """The cage in a real browser (R27, R28, R32, R52, R54): a cashier finds a player by seat and
 records an add-on paid in cash at the table, which the day's report shows per method; a cashier
-pays a cash-out a supervisor approves with their own password, and an admin reverses it."""
+pays a cash-out a supervisor approves with their own password (refused in the form until then,
+what was typed kept), and an admin reverses it."""
 
 from __future__ import annotations
 
@@ -60,11 +61,17 @@ def test_r27_r52_a_cash_out_approved_by_a_supervisor_then_reversed_by_another(li
     form = page.locator("#find form[data-form=cash-out]")
     expect(form.locator("input[name=amount]")).to_have_value("230")
     form.locator("input[name=amount]").fill("250")
+    page.evaluate("() => { window.stillThisPage = true; }")
     form.get_by_role("button", name="Pay cash-out").click()
-    expect(page.locator(".refused")).to_contain_text("£250.00 differs from the £230.00 recorded")
-    page.go_back()
-    form = page.locator("#find form[data-form=cash-out]")
-    form.locator("input[name=amount]").fill("250")
+    # refused in the form it was sent from (R27: a supervisor approves the difference), the page
+    # and what was typed kept
+    refusal = form.locator(".refusal")
+    expect(refusal).to_contain_text("£250.00 differs from the £230.00 recorded")
+    expect(refusal).to_contain_text("R27")
+    expect(refusal).to_contain_text("Nothing was changed")
+    expect(form.locator("input[name=amount]")).to_have_value("250")
+    assert page.evaluate("() => window.stillThisPage === true")
+    page.screenshot(path=str(SHOTS / "cage-refusal.png"), full_page=True)
     form.get_by_label("Approved by (supervisor's username)").fill("main-supervisor")
     form.get_by_label("Their password").fill(PASSWORD)
     form.get_by_role("button", name="Pay cash-out").click()

@@ -1,0 +1,33 @@
+/* The cage's forms are sent from the page: a refusal shows in the form it came from, with what
+   was typed kept (refusal.js); a done action loads the cage again with its message and the same
+   search (the page's own address). Without JavaScript they post as usual. */
+(function () {
+  "use strict";
+  var refusal = window.roomopsRefusal;
+
+  /* live.js stops reading the slips once a form is sent (the page is left); a refused one stays. */
+  function stay() { if (window.roomopsLive) window.roomopsLive.stay(); }
+
+  /* On window, after confirm.js (on document) and live.js have had their say. */
+  window.addEventListener("submit", function (ev) {
+    var form = ev.target;
+    // the attribute: a form's own "method" field (how a cash-out is paid) hides form.method
+    var post = (form.getAttribute("method") || "").toLowerCase() === "post";
+    if (ev.defaultPrevented || !post || !form.closest("main")) return;
+    ev.preventDefault();
+    var buttons = form.querySelectorAll("[type=submit]");
+    buttons.forEach(function (b) { b.disabled = true; });  // one click, one request
+    refusal.clear(form);
+    var submitter = ev.submitter && ev.submitter.form === form ? ev.submitter : null;
+    fetch(form.getAttribute("action"), { method: "POST", body: new FormData(form, submitter), credentials: "same-origin",
+                         redirect: "manual", headers: { Accept: "application/json" } })
+      .then(function (resp) {
+        if (resp.type === "opaqueredirect") { window.location.reload(); return null; }
+        return resp.json().catch(function () {
+          return { error: "the server answered " + resp.status + " " + resp.statusText };
+        }).then(function (answer) { stay(); refusal.show(form, answer); });
+      })
+      .catch(function () { stay(); refusal.show(form, { error: "the cage could not reach the server; try again" }); })
+      .finally(function () { buttons.forEach(function (b) { b.disabled = false; }); });
+  });
+})();
