@@ -89,7 +89,7 @@
   if (!pushed) every(pollMs);
   window.roomopsLive = { poll: pollAll, tick: tick,  // for the browser tests
                          mode: function () { return pushed ? pushed.mode() : "poll"; },
-                         // a form sent from the page and refused (cage.js): the page stays
+                         // a form sent from the page and refused (staff-forms.js): the page stays
                          stay: function () { leaving = false; } };
   tick();
   setInterval(tick, 1000);

@@ -89,10 +89,11 @@ def test_r51_the_dealer_records_the_rake_of_a_down(live, page):
     expect(down.locator("input[name=last_hand_no]")).to_have_value("3")
     down.locator("input[name=rake]").fill("16")  # more than 3 hands x 5.00
     down.get_by_role("button", name="Record the down's rake").click()
-    expect(page.locator(".error-message")).to_contain_text(
+    # refused in the form, what was typed kept (R51), the tablet's page not left
+    expect(down.locator(".refusal")).to_contain_text(
         "rake £16.00 is more than the down's 3 hands allow (£15.00")
-    page.go_back()
-    page.reload()
+    expect(down.locator(".refusal")).to_contain_text("R51")
+    expect(down.locator("input[name=rake]")).to_have_value("16")
     down.locator("input[name=rake]").fill("12")
     page.screenshot(path=str(SHOTS / "dealer-down-rake.png"))
     down.get_by_role("button", name="Record the down's rake").click()

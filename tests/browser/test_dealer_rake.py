@@ -1,5 +1,6 @@
 """R51 on the dealer's tablet in Chromium: as the pot is typed, the most rake it allows (with the
-cap for the players dealt in) shows before the rake is typed; more is refused in the room's money."""
+cap for the players dealt in) shows before the rake is typed; more is refused in the room's money,
+in the form where it was typed."""
 
 from __future__ import annotations
 
@@ -39,4 +40,7 @@ def test_r51_the_most_rake_shows_as_the_pot_is_typed(live, page):
     form.locator("input[name=flop]").check()
     form.locator("input[name=rake]").fill("3.25")
     form.get_by_role("button", name="Record rake").click()
-    expect(page.locator(".error-message")).to_contain_text("at most £3.00")
+    refusal = form.locator(".refusal")  # in the form, the pot and rake typed kept
+    expect(refusal).to_contain_text("at most £3.00")
+    expect(refusal).to_contain_text("R51")
+    expect(form.locator("input[name=rake]")).to_have_value("3.25")

@@ -1,11 +1,13 @@
-/* The cage's forms are sent from the page: a refusal shows in the form it came from, with what
-   was typed kept (refusal.js); a done action loads the cage again with its message and the same
-   search (the page's own address). Without JavaScript they post as usual. */
+/* A staff screen's forms (the cage, the dealer's table) are sent from the page: a refusal shows in
+   the form it came from, with what was typed kept (refusal.js); a done action loads the screen
+   again with its message (each answers with its own page: the cage with the same search). Without
+   JavaScript they post as usual. */
 (function () {
   "use strict";
   var refusal = window.roomopsRefusal;
 
-  /* live.js stops reading the slips once a form is sent (the page is left); a refused one stays. */
+  /* live.js stops reading the live part once a form is sent (the page is left); a refused one
+     stays. */
   function stay() { if (window.roomopsLive) window.roomopsLive.stay(); }
 
   /* On window, after confirm.js (on document) and live.js have had their say. */
@@ -27,7 +29,7 @@
           return { error: "the server answered " + resp.status + " " + resp.statusText };
         }).then(function (answer) { stay(); refusal.show(form, answer); });
       })
-      .catch(function () { stay(); refusal.show(form, { error: "the cage could not reach the server; try again" }); })
+      .catch(function () { stay(); refusal.show(form, { error: "the screen could not reach the server; try again" }); })
       .finally(function () { buttons.forEach(function (b) { b.disabled = false; }); });
   });
 })();
