@@ -17,6 +17,8 @@
     var post = (form.getAttribute("method") || "").toLowerCase() === "post";
     if (ev.defaultPrevented || !post || !form.closest("main")) return;
     ev.preventDefault();
+    // the last action's message goes: the next one shown is this one's (or its refusal)
+    document.querySelectorAll(".flashes .flash").forEach(function (f) { f.remove(); });
     var buttons = form.querySelectorAll("[type=submit]");
     buttons.forEach(function (b) { b.disabled = true; });  // one click, one request
     refusal.clear(form);
