@@ -428,33 +428,16 @@
     poll().then(function () { say(answer.done); });
   }
 
+  /* Sent from here: JSON {done} re-reads the live part (and the forms when the games or tables
+     changed); a redirect only when the session ended (the log-in page); a page of its own is
+     R10's "did you mean": nothing was written, so the form is sent again the plain way. */
   function send(form, submitter) {
-    var buttons = form.querySelectorAll("[type=submit]");
-    buttons.forEach(function (b) { b.disabled = true; });  // one click, one request
-    refusal.clear(form);
     leaving = true;
-    // JSON {done}: the live part is read again (and the forms drawn again when the games or
-    // tables changed); a redirect only when the session ended (the log-in page)
-    fetch(form.action, { method: "POST", body: new FormData(form, submitter), credentials: "same-origin",
-                         redirect: "manual", headers: { Accept: "application/json" } })
-      .then(function (resp) {
-        if (resp.type === "opaqueredirect") { window.location.assign(body.dataset.desk); return null; }
-        // a refusal that is a page of its own (R10's "did you mean"): nothing was written, so
-        // the form is sent again the plain way and the page shown
-        if ((resp.headers.get("Content-Type") || "").indexOf("text/html") === 0) { form.submit(); return null; }
-        return resp.json().catch(function () {
-          return { error: "the server answered " + resp.status + " " + resp.statusText };
-        }).then(function (answer) {
-          if (resp.ok && answer.done) { finished(form, answer); return; }
-          leaving = false;
-          refusal.show(form, answer);
-        });
-      })
-      .catch(function () {
-        leaving = false;
-        refusal.show(form, { error: "the desk could not reach the server; try again" });
-      })
-      .finally(function () { buttons.forEach(function (b) { b.disabled = false; }); });
+    refusal.send(form, submitter, function (resp) {
+      if (resp.type === "opaqueredirect") { window.location.assign(body.dataset.desk); return true; }
+      if ((resp.headers.get("Content-Type") || "").indexOf("text/html") === 0) { form.submit(); return true; }
+      return false;
+    }, function (answer) { finished(form, answer); }, function () { leaving = false; });
   }
 
   /* On window, after confirm.js (on document) has had its say: a question answered "no" stops it. */

@@ -1,6 +1,7 @@
-/* A staff form sent from its page (the desk, the cage) and refused: the refusal shows in the form
-   it came from, naming the problem and its rule, with what was typed kept (nothing was changed).
-   Without JavaScript the forms post as usual and a refusal is a page of its own (errors.py). */
+/* A staff form sent from its page (the desk, the cage, the dealer's table) and refused: the
+   refusal shows in the form it came from, naming the problem and its rule, with what was typed
+   kept (nothing was changed). Without JavaScript the forms post as usual and a refusal is a page
+   of its own (errors.py). */
 (function () {
   "use strict";
 
@@ -47,5 +48,28 @@
     if (field) { field.setAttribute("aria-invalid", "true"); field.focus(); }
   }
 
-  window.roomopsRefusal = { show: show, clear: clear };
+  /* ``form`` sent as JSON is asked for: one click, one request, its last refusal cleared.
+     ``left(resp)`` takes an answer that leaves the form (a redirect, a page of its own) and says
+     so; a JSON answer with ``done`` goes to ``done``; any other is a refusal, shown in the form
+     once ``refused()`` has run (the page stays). */
+  function send(form, submitter, left, done, refused) {
+    var buttons = form.querySelectorAll("[type=submit]");
+    buttons.forEach(function (b) { b.disabled = true; });
+    clear(form);
+    function refuse(answer) { refused(); show(form, answer); }
+    // the attribute: a form's own field named "action" would hide the property
+    fetch(form.getAttribute("action"), { method: "POST", body: new FormData(form, submitter),
+                                         credentials: "same-origin", redirect: "manual",
+                                         headers: { Accept: "application/json" } })
+      .then(function (resp) {
+        if (left(resp)) return null;
+        return resp.json().catch(function () {
+          return { error: "the server answered " + resp.status + " " + resp.statusText };
+        }).then(function (answer) { if (resp.ok && answer.done) done(answer); else refuse(answer); });
+      })
+      .catch(function () { refuse({ error: "the screen could not reach the server; try again" }); })
+      .finally(function () { buttons.forEach(function (b) { b.disabled = false; }); });
+  }
+
+  window.roomopsRefusal = { send: send, show: show, clear: clear };
 })();

@@ -19,19 +19,10 @@
     ev.preventDefault();
     // the last action's message goes: the next one shown is this one's (or its refusal)
     document.querySelectorAll(".flashes .flash").forEach(function (f) { f.remove(); });
-    var buttons = form.querySelectorAll("[type=submit]");
-    buttons.forEach(function (b) { b.disabled = true; });  // one click, one request
-    refusal.clear(form);
     var submitter = ev.submitter && ev.submitter.form === form ? ev.submitter : null;
-    fetch(form.getAttribute("action"), { method: "POST", body: new FormData(form, submitter), credentials: "same-origin",
-                         redirect: "manual", headers: { Accept: "application/json" } })
-      .then(function (resp) {
-        if (resp.type === "opaqueredirect") { window.location.reload(); return null; }
-        return resp.json().catch(function () {
-          return { error: "the server answered " + resp.status + " " + resp.statusText };
-        }).then(function (answer) { stay(); refusal.show(form, answer); });
-      })
-      .catch(function () { stay(); refusal.show(form, { error: "the screen could not reach the server; try again" }); })
-      .finally(function () { buttons.forEach(function (b) { b.disabled = false; }); });
+    refusal.send(form, submitter, function (resp) {
+      if (resp.type === "opaqueredirect") { window.location.reload(); return true; }
+      return false;
+    }, function () { window.location.reload(); }, stay);
   });
 })();
