@@ -292,7 +292,7 @@ def _drawing(session: Session, snap: RoomSnapshot, sweep: SweepState, tag: str) 
 def _shape(snap: RoomSnapshot) -> str:
     """What the page around the live part is drawn from: the games and their conditions, their
     tables, the room's policy (its forms list and name them). A desk whose page shows another
-    loads it again once nobody is typing in it (desk.js)."""
+    draws its forms again (``forms``) once nobody is typing in them (desk.js)."""
     return shared_digest(([(gv.game, [(tv.table.id, tv.table.name) for tv in gv.tables])
                            for gv in snap.games], snap.room), snap.now)
 

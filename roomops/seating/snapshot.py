@@ -7,6 +7,7 @@ Seats and list entries are read as plain columns into small records rather than 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -263,17 +264,10 @@ def load(session: Session, room_id: int, now: datetime, *, version: int | None =
     taken: dict[int, set[int]] = {}
     for h, _ in holds:
         taken.setdefault(h.table_id, set()).add(h.seat_no)
-    views = {g.id: GameView(g) for g in games}
-    table_views: dict[int, TableView] = {}
-    for t in tables:
-        game = views.get(t.game_id)
-        if game is None:
-            continue
-        base = game.game.seats_per_table
-        seats = [_seat_view(n, *by_seat.get((t.id, n), (None, None)), room, now)
-                 for n in range(1, seat_count(base, taken.get(t.id, set())) + 1)]
-        table_views[t.id] = tv = TableView(t, seats, seats_per_table=base)
-        game.tables.append(tv)
+    views = _game_views(games, tables, lambda t, base: [
+        _seat_view(n, *by_seat.get((t.id, n), (None, None)), room, now)
+        for n in range(1, seat_count(base, taken.get(t.id, set())) + 1)])
+    table_views = {tv.table.id: tv for gv in views.values() for tv in gv.tables}
     for entry, player in entries:
         target = (table_views[entry.table_id].reserve if entry.table_id in table_views
                   else views[entry.game_id].waiting if entry.game_id in views else None)
@@ -286,13 +280,21 @@ def layout(session: Session, room_id: int, now: datetime) -> RoomSnapshot:
     """The room's open games and their open tables, in the snapshot's order, with no seats or
     lists: what the desk's forms name (three statements at most; version 0: not read)."""
     room = session.get_one(Room, room_id)
-    games, tables = _open_games_and_tables(session, room_id)
+    views = _game_views(*_open_games_and_tables(session, room_id), lambda _t, _base: [])
+    return RoomSnapshot(room, now, 0, list(views.values()))
+
+
+def _game_views(games: list[Game], tables: list[Table],
+                seats: Callable[[Table, int], list[SeatView]]) -> dict[int, GameView]:
+    """Each game with its tables in order, each table with ``seats(table, the game's seat
+    count)``; a table of a game not among them is left out."""
     views = {g.id: GameView(g) for g in games}
     for t in tables:
         game = views.get(t.game_id)
         if game is not None:
-            game.tables.append(TableView(t, [], seats_per_table=game.game.seats_per_table))
-    return RoomSnapshot(room, now, 0, list(views.values()))
+            base = game.game.seats_per_table
+            game.tables.append(TableView(t, seats(t, base), seats_per_table=base))
+    return views
 
 
 def _open_games_and_tables(session: Session, room_id: int) -> tuple[list[Game], list[Table]]:
