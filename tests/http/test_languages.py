@@ -49,6 +49,24 @@ def test_issue21_the_board_follows_accept_language_english_by_default(client, ga
     assert "Lista d'attesa" in italian and "Tavolo 1" in italian and "Libero: posto 9" in italian
 
 
+def test_issue21_r53_the_fees_are_worded_in_the_boards_language(client, room, session, now):
+    """R53: the time fee and no-flop-no-drop read in the player's language, the jargon word of
+    the card room in brackets; the rake's and the drop's names are the same in all three."""
+    room.game(now, fee_kind="rake", rake_bp=500, rake_cap=600, rake_no_flop_no_drop=True)
+    room.game(now, fee_kind="hourly", time_fee=1200)
+    room.game(now, fee_kind="halfhour", time_fee=500)
+    session.commit()
+    german = text(client.get("/board?lang=de"))
+    assert "kein Flop, kein Rake" in german and "no flop no drop" not in german
+    assert "Zeitgebühr (Time): £12.00 pro Stunde, im Voraus zu zahlen" in german
+    assert "Zeitgebühr (Time): £5.00 pro halbe Stunde" in german
+    italian = text(client.get("/board?lang=it"))
+    assert "niente flop, niente rake" in italian and "no flop no drop" not in italian
+    assert "Tariffa al tavolo (time): £12.00 all'ora, da pagare in anticipo" in italian
+    assert "Tariffa al tavolo (time): £5.00 ogni mezz'ora" in italian
+    assert "no flop no drop" in text(client.get("/board?lang=en"))
+
+
 def test_issue21_an_explicit_choice_wins_and_is_remembered_in_a_cookie(client, game):
     resp = client.get("/board/main?lang=it", headers={"Accept-Language": "de"})
     assert "Lista d'attesa" in text(resp)
