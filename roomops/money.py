@@ -73,16 +73,16 @@ class Money:
         """An amount as an input's value, typed back as it is shown: no symbol, no grouping."""
         return "" if amount is None else self.figure(amount, grouped=False)
 
-    def parse(self, raw: str, field: str = "amount") -> int:
+    def parse(self, raw: str, field: str = "amount", rule: str | None = None) -> int:
         """What staff type, in the room's decimal sign: '200' -> 20000, '200.5' -> 20050 (GBP);
         exact. More decimals than the currency has, signs, exponents, separators or letters are
-        refused rather than guessed at."""
+        refused rather than guessed at, naming ``rule``: the one the amount is typed for."""
         text = raw.strip()
         match = self._typed.match(text)
         if match is None:
             example = f"200{self.decimal_sign}{'5' * self.digits}" if self.digits else "200"
             raise Invalid(f"{field}: {raw!r} is not an amount in {self.currency}; type it like "
-                          f"200 or {example}")
+                          f"200 or {example}", rule)
         whole, frac = match.group(1), match.group(2) or ""
         scale: int = 10**self.digits
         return int(whole) * scale + int(frac.ljust(self.digits, "0") or "0")

@@ -18,7 +18,7 @@ from roomops.web.uow import actor, db
 def rake_limit(table_id: int, hand_no: int) -> Response:
     """R51: ``pot`` (major units) and ``flop`` ("0": none) -> the most rake and its cap."""
     limit = rakes.rake_limit(db(), actor(), table_id, hand_no,
-                             pot=to_minor(request.args.get("pot", ""), "pot"),
+                             pot=to_minor(request.args.get("pot", ""), "pot", "R51"),
                              flop=request.args.get("flop", "1") != "0")
     return jsonify(most=limit.most, cap=limit.cap, players=limit.players, no_drop=limit.no_drop,
                    text=_text(limit))

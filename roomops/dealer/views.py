@@ -118,8 +118,9 @@ def rake(table_id: int) -> Response:
     """R51: the rake of the last hand (pot and rake typed in major units); a form sent twice
     records once (its idempotency key, R52)."""
     form = request.form
-    b = Rake.model_validate({"pot": to_minor(form.get("pot", ""), "pot"), "flop": bool(form.get("flop")),
-                             "rake": to_minor(form.get("rake", ""), "rake"),
+    b = Rake.model_validate({"pot": to_minor(form.get("pot", ""), "pot", "R51"),
+                             "flop": bool(form.get("flop")),
+                             "rake": to_minor(form.get("rake", ""), "rake", "R51"),
                              "idempotency_key": form.get("idempotency_key") or None})
     hand_no = _number(form.get("hand_no"), "hand_no")
     run(rakes.record_rake, table_id, hand_no, pot=b.pot, flop=b.flop, rake=b.rake,
@@ -136,7 +137,7 @@ def down(table_id: int) -> Response:
     b = RakeDown.model_validate({
         "first_hand_no": _number(form.get("first_hand_no"), "first_hand_no", "R51"),
         "last_hand_no": _number(form.get("last_hand_no"), "last_hand_no", "R51"),
-        "rake": to_minor(form.get("rake", ""), "rake"),
+        "rake": to_minor(form.get("rake", ""), "rake", "R51"),
         "dealer_id": _number(form["dealer_id"], "dealer_id", "R51") if form.get("dealer_id") else None,
         "idempotency_key": form.get("idempotency_key") or None})
     run(rakes.record_down, table_id, first_hand_no=b.first_hand_no, last_hand_no=b.last_hand_no,
@@ -153,7 +154,7 @@ def drop(table_id: int) -> Response:
     form = request.form
     b = Drop.model_validate({
         "players": _number(form["players"], "players", "R50") if form.get("players") else None,
-        "amount": to_minor(form["amount"], "amount") if form.get("amount") else None,
+        "amount": to_minor(form["amount"], "amount", "R50") if form.get("amount") else None,
         "idempotency_key": form.get("idempotency_key") or None})
     hand_no = _number(form.get("hand_no"), "hand_no", "R50")
     row = run(drops.record_drop, table_id, hand_no, players=b.players, amount=b.amount,

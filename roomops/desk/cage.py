@@ -86,7 +86,7 @@ def cash_out() -> Response:
     room's threshold."""
     data = form_data(CashOut, request.form, only=["hold_id", "method", "currency",
                                                    "idempotency_key", "playover_id"])
-    data["amount"] = to_minor(request.form.get("amount", ""))
+    data["amount"] = to_minor(request.form.get("amount", ""), rule="R27")
     b = CashOut.model_validate(data)
     name = request.form.get("approver", "").strip()
     by = throttle.approver(db(), current_user.room_id, name, request.form.get("approver_password", ""),
@@ -109,7 +109,7 @@ def reverse(entry_id: int) -> Response:
 @bp.post("/desk/cage/transits")
 def request_transit() -> Response:
     data = form_data(Movement, request.form)
-    data["amount"] = to_minor(request.form.get("amount", ""))
+    data["amount"] = to_minor(request.form.get("amount", ""), rule="R31")
     b = Movement.model_validate(data)
     slip = run(transit.request, b.hold_id, b.amount, b.method, b.currency, b.idempotency_key)
     return _done(f"Slip {slip.number} requested")
@@ -124,7 +124,7 @@ def record_movement(kind: str) -> Response:
         raise NotFound(f"no movement {kind!r}")
     service, label = MOVEMENTS[kind]
     data = form_data(ChipsMovement, request.form)
-    data["amount"] = to_minor(request.form.get("amount", ""))
+    data["amount"] = to_minor(request.form.get("amount", ""), rule="R30")
     b = ChipsMovement.model_validate(data)
     row = run(service, b.hold_id, b.amount, b.method, b.currency, b.idempotency_key,
               playover_id=b.playover_id)

@@ -27,10 +27,15 @@ from roomops.web.money import room_money
 
 M = TypeVar("M", bound=BaseModel)
 
-MONEY_FIELDS = frozenset({"small_blind", "big_blind", "ante", "min_buyin", "max_buyin", "time_fee",
-                          "drop_fee", "rake_cap", "buy_in", "leave_amount", "stack", "added",
-                          "overplayer_stack", "other_stack", "cash_out_approval_over",
-                          "smallest_chip", "deposit"})
+# Amounts typed in the room's currency, each with the rule a refusal of what was typed names:
+# the game's stakes and buy-ins (R4), fees (R50), rake (R51), a buy-in (R30), counted stacks
+# (R27), chips added (R28), a playover's stacks (R29), the cash-out approval threshold (R28) and
+# a lockup's deposit (R13)
+MONEY_FIELDS = {"small_blind": "R4", "big_blind": "R4", "ante": "R4", "min_buyin": "R4",
+                "max_buyin": "R4", "time_fee": "R50", "drop_fee": "R50", "rake_cap": "R51",
+                "smallest_chip": "R51", "buy_in": "R30", "leave_amount": "R27", "stack": "R27",
+                "added": "R28", "overplayer_stack": "R29", "other_stack": "R29",
+                "cash_out_approval_over": "R28", "deposit": "R13"}
 # R51: typed as a percent ("5.5", in the locale's decimal sign), kept in basis points (550)
 PERCENT_FIELDS = frozenset({"rake_bp"})
 # Schedules typed as "20:1, 40:2" (R51: from a pot of 20, rake 1), "2:3, 5:5" (R51: from 2 players
@@ -44,9 +49,10 @@ _WHOLE = re.compile(r"^\d{1,12}$")
 _PLAYER_REF = re.compile(r"#\s*(\d{1,10})\s*$")
 
 
-def to_minor(raw: str, field: str = "amount") -> int:
-    """An amount typed in the room's currency, to its minor units (``roomops.money.Money.parse``)."""
-    return room_money().parse(raw, field)
+def to_minor(raw: str, field: str = "amount", rule: str | None = None) -> int:
+    """An amount typed in the room's currency, to its minor units (``roomops.money.Money.parse``);
+    ``rule``: the one it is typed for, named by a refusal."""
+    return room_money().parse(raw, field, rule)
 
 
 def to_bp(raw: str, field: str) -> int:
@@ -147,7 +153,7 @@ def form_data(model: type[BaseModel], form: Mapping[str, str], *,
             continue
         raw = raw.strip()
         if name in MONEY_FIELDS:
-            data[name] = to_minor(raw, name)
+            data[name] = to_minor(raw, name, MONEY_FIELDS[name])
         elif name in PERCENT_FIELDS:
             data[name] = to_bp(raw, name)
         elif kind == "int":

@@ -123,7 +123,7 @@ def close(gaming_day: str) -> Response:
 
 def _signed(raw: str, field: str) -> int:
     text = raw.strip()
-    return -to_minor(text[1:], field) if text.startswith("-") else to_minor(text, field)
+    return -to_minor(text[1:], field, "R54") if text.startswith("-") else to_minor(text, field, "R54")
 
 
 def _back(gaming_day: str, message: str, shift: int | None = None) -> Response:

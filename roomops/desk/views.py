@@ -693,7 +693,7 @@ def _tolerance(raw: str) -> dict[str, Any]:
             raise Invalid("return tolerance: a whole percent, e.g. 10%", "R27")
         return {"return_tolerance_unit": "percent", "return_tolerance": int(number)}
     return {"return_tolerance_unit": "amount",
-            "return_tolerance": to_minor(text, "return_tolerance") if text else 0}
+            "return_tolerance": to_minor(text, "return_tolerance", "R27") if text else 0}
 
 
 @bp.route("/desk/policy", methods=["GET", "POST"])

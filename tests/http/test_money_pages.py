@@ -50,6 +50,7 @@ def test_r4_r32_a_euro_room_types_and_reads_its_own_way(sup_client, client, room
     assert 'value="0,50"' in desk and 'value="1234,50"' in desk and 'value="2:5; 7:6,25"' in desk
     bad = sup_client.post("/desk/games", data={**EURO_GAME, "small_blind": "0.50"})
     assert bad.status_code == 422 and "is not an amount in EUR" in bad.text
+    assert 'title="Room rule">R4<' in bad.text  # the rule the amount is typed for
     room.table(room.room.created_at, game, "1")
     session.commit()
     board = html.unescape(client.get("/board").text)

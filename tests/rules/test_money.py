@@ -60,8 +60,9 @@ def test_an_amount_is_typed_in_the_rooms_decimal_sign(money, typed, minor):
     (EUR_DE, "200.50"), (JPY, "200.5"), (GBP, "1" * 16),
 ])
 def test_anything_else_is_refused_naming_the_currency(money, typed):
-    with pytest.raises(Invalid, match=f"buy_in: .* is not an amount in {money.currency}"):
-        money.parse(typed, "buy_in")
+    with pytest.raises(Invalid, match=f"buy_in: .* is not an amount in {money.currency}") as refused:
+        money.parse(typed, "buy_in", "R30")
+    assert refused.value.rule == "R30"  # the rule the amount was typed for
 
 
 @given(st.integers(min_value=0, max_value=MAX_AMOUNT),
