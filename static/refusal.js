@@ -57,8 +57,9 @@
     buttons.forEach(function (b) { b.disabled = true; });
     clear(form);
     function refuse(answer) { refused(); show(form, answer); }
-    // the attribute: a form's own field named "action" would hide the property
-    fetch(form.getAttribute("action"), { method: "POST", body: new FormData(form, submitter),
+    // the attribute: a form's own field named "action" would hide the property; a form without
+    // one posts to its page (the policy's)
+    fetch(form.getAttribute("action") || window.location.href, { method: "POST", body: new FormData(form, submitter),
                                          credentials: "same-origin", redirect: "manual",
                                          headers: { Accept: "application/json" } })
       .then(function (resp) {

@@ -1,7 +1,8 @@
-/* A staff screen's forms (the cage, the dealer's table) are sent from the page: a refusal shows in
-   the form it came from, with what was typed kept (refusal.js); a done action loads the screen
-   again with its message (each answers with its own page: the cage with the same search). Without
-   JavaScript they post as usual. */
+/* A staff screen's forms (the cage, the dealer's table, the fees, the day's report, the policy,
+   the blocked numbers, the staff and the account; templates/_staff_forms.html) are sent from the
+   page: a refusal shows in the form it came from, with what was typed kept (refusal.js); a done
+   action loads the screen again with its message (each answers with its own page: the cage with
+   the same search). Without JavaScript they post as usual. */
 (function () {
   "use strict";
   var refusal = window.roomopsRefusal;
