@@ -32,7 +32,7 @@ def _entity(raw: str) -> tuple[str, int] | None:
         return None
     kind, _, ident = raw.replace(" ", ":").partition(":")
     if not kind or (row := parse_id(ident)) is None:
-        raise Invalid(f"entity: {raw!r} is not like list_entry:12")
+        raise Invalid(f"entity: {raw!r} is not like list_entry:12", "R60")
     return kind, row
 
 
@@ -41,7 +41,7 @@ def _int(name: str) -> int | None:
     if not raw:
         return None
     if (row := parse_id(raw)) is None:
-        raise Invalid(f"{name}: {raw!r} is not an id")
+        raise Invalid(f"{name}: {raw!r} is not an id", "R60")
     return row
 
 

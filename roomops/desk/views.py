@@ -443,7 +443,7 @@ def _list_targets() -> tuple[list[int], list[int], str]:
         for raw in request.form.getlist(name):
             if raw.strip():
                 if (row := parse_id(raw)) is None:
-                    raise Invalid(f"{name}: {raw!r} is not an id")
+                    raise Invalid(f"{name}: {raw!r} is not an id", "R10")
                 out.append(row)
         return out
 

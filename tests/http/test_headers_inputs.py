@@ -174,7 +174,8 @@ def test_form_ids_outside_the_range_are_refused(everyone, room, session):
     session.commit()
     for form in ({"player_id": str(2**63), "game_id": "1"}, {"player_id": "²", "game_id": "1"},
                  {"player_id": "1", "game_id": str(2**63)}):
-        assert everyone.post("/desk/join", data=form).status_code == 422
+        refused = everyone.post("/desk/join", data=form, headers={"Accept": "application/json"})
+        assert refused.status_code == 422 and refused.json["rule"] == "R10", refused.json
     day = f"/desk/cage/days/{DAY}"
     assert everyone.post(f"{day}/counts", data={f"count-{2**63}": "1"}).status_code == 422
     assert everyone.post(f"{day}/close", data={"second_staff_id": str(2**63)}).status_code == 422
