@@ -120,3 +120,66 @@ def _rewrite_sqlite_definition(table: str, old: str, new: str) -> None:
                          (sql.replace(old, new), table))
     bind.exec_driver_sql(f"PRAGMA schema_version = {version + 1}")  # other connections re-read it
     bind.exec_driver_sql("PRAGMA writable_schema = OFF")
+
+
+# ---- per-game marks (migrations 0020 and 0043) ------------------------------------------------
+# A mark table (``<kind>_marks``: one number a game) that triggers move inside the writing
+# transaction on every change of the rows a screen draws of the game. ``games_of`` names, for each
+# table, the column of its written rows to start from and the SELECT that turns those values
+# (``{0}``) into game ids. PostgreSQL: one trigger a statement and event, reading the statement's
+# transition tables (a mark moves once a statement). SQLite: one trigger a row and event.
+
+ROWS = {"INSERT": ("new",), "UPDATE": ("new", "old"), "DELETE": ("old",)}  # the rows each event has
+ALL_EVENTS = ("INSERT", "UPDATE", "DELETE")
+GameSources = dict[str, tuple[str, str]]
+
+
+def create_game_marks(kind: str, games_of: GameSources, events: dict[str, tuple[str, ...]]) -> None:
+    """The triggers that give each new game its ``kind`` mark and move the marks."""
+    if op.get_context().dialect.name == "postgresql":
+        _create_postgres_marks(kind, games_of, events)
+        return
+    op.execute(f"CREATE TRIGGER games_{kind}_mark AFTER INSERT ON games FOR EACH ROW "
+               f"BEGIN INSERT INTO {kind}_marks (game_id) VALUES (NEW.id); END")
+    for table, (column, games) in games_of.items():
+        for event in events.get(table, ALL_EVENTS):
+            keys = ", ".join(f"{row.upper()}.{column}" for row in ROWS[event])
+            op.execute(f"CREATE TRIGGER {table}_{kind}_mark_{event.lower()} AFTER {event} ON {table} "
+                       f"FOR EACH ROW BEGIN {_move(kind, games.format(keys))}; END")
+
+
+def _create_postgres_marks(kind: str, games_of: GameSources, events: dict[str, tuple[str, ...]]) -> None:
+    op.execute(f"CREATE FUNCTION games_{kind}_mark() RETURNS trigger AS $$ BEGIN "
+               f"INSERT INTO {kind}_marks (game_id) SELECT id FROM new_rows; RETURN NULL; END $$ "
+               "LANGUAGE plpgsql")
+    op.execute(f"CREATE TRIGGER games_{kind}_mark AFTER INSERT ON games REFERENCING NEW TABLE AS new_rows "
+               f"FOR EACH STATEMENT EXECUTE FUNCTION games_{kind}_mark()")
+    for table, (column, games) in games_of.items():
+        table_events = events.get(table, ALL_EVENTS)
+        moves = " ".join(f"IF TG_OP = '{event}' THEN {_move(kind, games.format(_rows(column, event)))}"
+                         "; END IF;" for event in table_events)
+        op.execute(f"CREATE FUNCTION {table}_{kind}_mark() RETURNS trigger AS $$ BEGIN {moves} "
+                   "RETURN NULL; END $$ LANGUAGE plpgsql")
+        for event in table_events:  # each event's trigger names only its own transition tables
+            tables = " ".join(f"{row.upper()} TABLE AS {row}_rows" for row in ROWS[event])
+            op.execute(f"CREATE TRIGGER {table}_{kind}_mark_{event.lower()} AFTER {event} ON {table} "
+                       f"REFERENCING {tables} FOR EACH STATEMENT EXECUTE FUNCTION {table}_{kind}_mark()")
+
+
+def drop_game_marks(kind: str, games_of: GameSources, events: dict[str, tuple[str, ...]]) -> None:
+    postgres = op.get_context().dialect.name == "postgresql"
+    for table, table_events in [("games", ("INSERT",))] + [(t, events.get(t, ALL_EVENTS)) for t in games_of]:
+        for event in table_events:
+            name = f"games_{kind}_mark" if table == "games" else f"{table}_{kind}_mark_{event.lower()}"
+            op.execute(f"DROP TRIGGER IF EXISTS {name}" + (f" ON {table}" if postgres else ""))
+        if postgres:
+            op.execute(f"DROP FUNCTION IF EXISTS {table}_{kind}_mark()")
+
+
+def _rows(column: str, event: str) -> str:
+    """PostgreSQL: the key column of the statement's transition tables."""
+    return " UNION ALL ".join(f"SELECT {column} FROM {row}_rows" for row in ROWS[event])
+
+
+def _move(kind: str, games: str) -> str:
+    return f"UPDATE {kind}_marks SET mark = mark + 1 WHERE game_id IN ({games})"

@@ -24,13 +24,16 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
+from roomops.migration_ops import create_game_marks, drop_game_marks
+
 revision: str = "0020"
 down_revision: str | None = "0019"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
 # The games a set of written rows of each table belongs to; ``{0}``: the values of the named
-# column of those rows (``_games`` fills it in for each database and event).
+# column of those rows (``roomops.migration_ops.create_game_marks`` fills it in for each
+# database and event).
 _VIA_TABLE = "SELECT game_id FROM tables WHERE id IN ({0})"
 _VIA_HOLD = _VIA_TABLE.format("SELECT table_id FROM seat_holds WHERE id IN ({0})")
 GAMES_OF = {
@@ -46,8 +49,6 @@ GAMES_OF = {
                           "SELECT table_id FROM seat_holds WHERE ended_at IS NULL AND player_id IN ({0})")),
 }
 EVENTS = {"players": ("UPDATE",)}  # a new player is on no list yet; players are never deleted
-ROWS = {"INSERT": ("new",), "UPDATE": ("new", "old"), "DELETE": ("old",)}  # the rows each event has
-_MOVE = "UPDATE board_marks SET mark = mark + 1 WHERE game_id IN ({0})"
 
 
 def upgrade() -> None:
@@ -69,57 +70,8 @@ def downgrade() -> None:
 
 def create_marks() -> None:
     """The triggers that give each new game its mark and move the marks."""
-    if op.get_context().dialect.name == "postgresql":
-        _create_postgres()
-        return
-    op.execute("CREATE TRIGGER games_board_mark AFTER INSERT ON games FOR EACH ROW "
-               "BEGIN INSERT INTO board_marks (game_id) VALUES (NEW.id); END")
-    for table in GAMES_OF:
-        for event in _events(table):
-            keys = ", ".join(f"{row.upper()}.{GAMES_OF[table][0]}" for row in ROWS[event])
-            op.execute(f"CREATE TRIGGER {_name(table, event)} AFTER {event} ON {table} FOR EACH ROW "
-                       f"BEGIN {_MOVE.format(_games(table, keys))}; END")
-
-
-def _create_postgres() -> None:
-    op.execute("CREATE FUNCTION games_board_mark() RETURNS trigger AS $$ BEGIN "
-               "INSERT INTO board_marks (game_id) SELECT id FROM new_rows; RETURN NULL; END $$ "
-               "LANGUAGE plpgsql")
-    op.execute("CREATE TRIGGER games_board_mark AFTER INSERT ON games REFERENCING NEW TABLE AS new_rows "
-               "FOR EACH STATEMENT EXECUTE FUNCTION games_board_mark()")
-    for table in GAMES_OF:
-        moves = " ".join(f"IF TG_OP = '{event}' THEN {_MOVE.format(_games(table, _rows(table, event)))}"
-                         "; END IF;" for event in _events(table))
-        op.execute(f"CREATE FUNCTION {table}_board_mark() RETURNS trigger AS $$ BEGIN {moves} "
-                   "RETURN NULL; END $$ LANGUAGE plpgsql")
-        for event in _events(table):  # each event's trigger names only its own transition tables
-            tables = " ".join(f"{row.upper()} TABLE AS {row}_rows" for row in ROWS[event])
-            op.execute(f"CREATE TRIGGER {_name(table, event)} AFTER {event} ON {table} "
-                       f"REFERENCING {tables} FOR EACH STATEMENT EXECUTE FUNCTION {table}_board_mark()")
+    create_game_marks("board", GAMES_OF, EVENTS)
 
 
 def drop_marks() -> None:
-    postgres = op.get_context().dialect.name == "postgresql"
-    for table, events in [("games", ("INSERT",))] + [(t, _events(t)) for t in GAMES_OF]:
-        for event in events:
-            name = "games_board_mark" if table == "games" else _name(table, event)
-            op.execute(f"DROP TRIGGER IF EXISTS {name}" + (f" ON {table}" if postgres else ""))
-        if postgres:
-            op.execute(f"DROP FUNCTION IF EXISTS {table}_board_mark()")
-
-
-def _events(table: str) -> tuple[str, ...]:
-    return EVENTS.get(table, ("INSERT", "UPDATE", "DELETE"))
-
-
-def _name(table: str, event: str) -> str:
-    return f"{table}_board_mark_{event.lower()}"
-
-
-def _rows(table: str, event: str) -> str:
-    """PostgreSQL: the key column of the statement's transition tables."""
-    return " UNION ALL ".join(f"SELECT {GAMES_OF[table][0]} FROM {row}_rows" for row in ROWS[event])
-
-
-def _games(table: str, keys: str) -> str:
-    return GAMES_OF[table][1].format(keys)
+    drop_game_marks("board", GAMES_OF, EVENTS)

@@ -8,7 +8,10 @@ goes in with whether it has passed, since the drawing compares moments with now 
 call expired, R22). A value of a kind not listed here is refused, never taken by identity.
 
 Left out: the snapshot's seconds to a deadline and seconds away (R20, R23, R25), which change
-every second; the drawing does not show them (desk.js counts from the deadlines, which are in)."""
+every second; the drawing does not show them (desk.js counts from the deadlines, which are in).
+With ``rows_keyed`` the rows read from the database are left out too: the caller keys them
+otherwise, by the marks they were read at and how many of their moments have passed
+(``roomops.seating.rows.GameRows``), which costs nothing per row."""
 
 from __future__ import annotations
 
@@ -25,10 +28,11 @@ SCALARS = frozenset({type(None), str, int, float, bool, Decimal, date, time, tim
 _FIELDS: dict[type, tuple[str, ...]] = {}  # a record's fields that count, by its class
 
 
-def digest(value: Any, now: datetime) -> int:
-    """``value`` as plain values, moments marked passed or not at ``now``, hashed. Python's own
-    hash serves: the drawings it tells apart are one process's, of one room's ~40 games."""
-    return hash(plain(value, now))
+def digest(value: Any, now: datetime, rows_keyed: bool = False) -> int:
+    """``value`` as plain values, moments marked passed or not at ``now``, hashed (``rows_keyed``:
+    its rows left out). Python's own hash serves: the drawings it tells apart are one process's,
+    of one room's ~40 games."""
+    return hash(plain(value, now, rows_keyed))
 
 
 def shared_digest(value: Any, now: datetime) -> str:
@@ -36,22 +40,24 @@ def shared_digest(value: Any, now: datetime) -> str:
     return hashlib.blake2b(repr(plain(value, now)).encode(), digest_size=8).hexdigest()
 
 
-def plain(value: Any, now: datetime) -> Any:
+def plain(value: Any, now: datetime, rows_keyed: bool = False) -> Any:
     kind = type(value)
     if kind in SCALARS:
         return value
     if kind is datetime:
         return value, value <= now
+    if rows_keyed and kind is Row:
+        return Row.__name__
     if isinstance(value, (list, tuple, Row)):  # a NamedTuple, a row too
-        return tuple(plain(item, now) for item in value)
+        return tuple(plain(item, now, rows_keyed) for item in value)
     if kind is dict:
-        return tuple(sorted((key, plain(item, now)) for key, item in value.items()))
+        return tuple(sorted((key, plain(item, now, rows_keyed)) for key, item in value.items()))
     if isinstance(value, (str, int)):  # a state's enum member
         return value
     names = _FIELDS.get(kind)
     if names is None:
         names = _FIELDS[kind] = _fields(value)
-    return kind.__name__, tuple(plain(getattr(value, name), now) for name in names)
+    return kind.__name__, tuple(plain(getattr(value, name), now, rows_keyed) for name in names)
 
 
 def _fields(value: Any) -> tuple[str, ...]:

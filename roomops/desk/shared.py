@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from threading import Event, Lock
 
+from roomops.seating.rows import KeptRows
 from roomops.web.compression import Encoded
 
 KEY = "roomops.desk.drawings"  # the app's Drawings, in app.extensions
@@ -68,9 +69,11 @@ def keyed(html: str) -> tuple[str, str]:
 
 class Drawings:
     """The latest drawing of each key (a room and the rights that see it), safe to share between
-    the server's threads."""
+    the server's threads, and the rooms' seats and lists they were drawn from (``rows``: each game
+    read again only when its marks moved)."""
 
     def __init__(self) -> None:
+        self.rows = KeptRows()
         self._latest: dict[Hashable, Drawing] = {}
         self._making: dict[str, Event] = {}  # by tag: a drawing some thread is making now
         self._lock = Lock()

@@ -183,7 +183,7 @@ def index() -> Response:
     """The desk's page; its live part is the drawing the room's desks share (``fragment``), with
     this viewer's CSRF token put in its forms (they post without JavaScript too)."""
     session, at = db(), now()
-    snap = snapshot.load(session, current_user.room_id, at)
+    snap = snapshot.load(session, current_user.room_id, at, kept=_drawings().rows)
     sweep = room_sweep_state(session, at, current_user.room_id)
     tag = _etag(snap.version, sweep, texts_changed(session, current_user.room_id))
     drawn = _drawings().get(_drawing_key(), tag, at, lambda: _drawing(session, snap, sweep, tag))
@@ -242,8 +242,8 @@ def fragment() -> Response:
     if request.if_none_match.contains_weak(tag):
         resp = make_response("", 304)
     else:
-        drawn = _drawings().get(_drawing_key(), tag, at, lambda: _drawing(
-            session, snapshot.load(session, current_user.room_id, at, version=version), sweep, tag))
+        drawn = _drawings().get(_drawing_key(), tag, at, lambda: _drawing(session, snapshot.load(
+            session, current_user.room_id, at, version=version, kept=_drawings().rows), sweep, tag))
         besides = drawn.besides(frozenset(request.headers.get(SHOWN, "").split()))
         if besides is None:
             resp = encoded_response(encode_once(drawn.body, HTML, drawn.encoded), HTML)
@@ -305,8 +305,10 @@ def _game(gv: GameView, context: dict[str, Any], kept: dict[int, tuple[str, str]
     another game leaves it as drawn."""
     snap: RoomSnapshot = context["snap"]
     game_id, holds = gv.game.id, {sv.hold.id for tv in gv.tables for sv in tv.seats if sv.hold}
+    rows = _rows_key(snap, game_id)
+    shown = digest(gv, snap.now, rows_keyed=rows is not None)  # its rows by their marks, if kept
     source = digest((
-        snap.room, context["floor"], gv,
+        snap.room, context["floor"], shown, rows,
         {hold: found for hold, found in context["returning"].items() if hold in holds},
         context["waits"].get(game_id), context["balance"].get(game_id),
         context["barred_moves"].get(game_id),
@@ -315,6 +317,13 @@ def _game(gv: GameView, context: dict[str, Any], kept: dict[int, tuple[str, str]
     drawn = kept.get(source) or keyed(render_template("desk/_game.html", gv=gv, table_names=names, **context))
     made[source] = drawn
     return drawn
+
+
+def _rows_key(snap: RoomSnapshot, game_id: int) -> tuple[tuple[int, int], int] | None:
+    """What a game's seats and lists were drawn from, when the snapshot kept them: the marks they
+    were read at and how many of their moments have passed (None: the rows themselves count)."""
+    read = snap.rows.get(game_id)
+    return None if read is None or read.marks is None else (read.marks, read.passed(snap.now))
 
 
 @bp.get("/desk/players/<int:player_id>/return")

@@ -148,3 +148,15 @@ class BoardMark(Base):
 
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
     mark: Mapped[int] = mapped_column(BigInteger, server_default="0")
+
+
+class DeskMark(Base):
+    """What the desk shows of a game and the board does not (missed-blind buttons, offers' texts,
+    who plays over a seat), as a number the database moves on every change of it (triggers of
+    migration 0043): the desk reads a game's seats and lists again only when this mark or its
+    ``BoardMark`` moved (``roomops.seating.snapshot.GameRows``)."""
+
+    __tablename__ = "desk_marks"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    mark: Mapped[int] = mapped_column(BigInteger, server_default="0")

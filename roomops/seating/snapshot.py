@@ -2,8 +2,8 @@
 (whatever the number of tables), for the desk and the JSON API. (The public board has its own,
 lighter reader: ``roomops.board.rows``.)
 
-Seats and list entries are read as plain columns into small records rather than ORM objects: a
-250-table room has thousands of them and the screens only read them."""
+Seats and list entries are read as plain columns (``roomops.seating.rows``) into small records
+rather than ORM objects: a 250-table room has thousands of them and the screens only read them."""
 
 from __future__ import annotations
 
@@ -12,24 +12,19 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Row, and_, select
-from sqlalchemy.orm import Session, aliased
+from sqlalchemy import Row, select
+from sqlalchemy.orm import Session
 
-from roomops.absences.models import Absence
 from roomops.absences.rules import is_running, note_needed
 from roomops.audit.service import latest_id
 from roomops.blinds.missed import owed
 from roomops.blinds.state import SeatState
 from roomops.games.models import Game, Table
-from roomops.hands.models import SeatBlinds
-from roomops.ledger.transit import behind_by_hold
-from roomops.lists.models import ListEntry
-from roomops.messages.models import OutboxMessage
-from roomops.playovers.models import Playover
 from roomops.playovers.rules import no_playover_running
-from roomops.rooms.models import Player, Room
+from roomops.rooms.models import Room
+from roomops.seating import rows
 from roomops.seating.extra_seat import offerable, seat_count
-from roomops.seating.models import SeatHold
+from roomops.seating.rows import GameRows, KeptRows
 from roomops.seating.rules import seconds_left
 
 
@@ -44,30 +39,7 @@ class PlayerRef:
         return f"{self.first_name} {self.last_name}".strip()
 
 
-HOLD_COLUMNS = (SeatHold.id, SeatHold.kind, SeatHold.table_id, SeatHold.seat_no, SeatHold.entry_id,
-                SeatHold.started_at, SeatHold.deadline, SeatHold.buy_in, SeatHold.reserved_at,
-                SeatHold.over_reason)
-ENTRY_COLUMNS = (ListEntry.id, ListEntry.kind, ListEntry.game_id, ListEntry.table_id, ListEntry.source,
-                 ListEntry.joined_at, ListEntry.queue_at, ListEntry.checkin_deadline,
-                 ListEntry.checked_in_at, ListEntry.locked_until)
-PLAYER_COLUMNS = (Player.id.label("player_id"), Player.first_name, Player.last_name)
-# a seated player's live break or time away (R23/R25), joined to the holds: no extra statement
-ABSENCE_COLUMNS = (Absence.id.label("absence_id"), Absence.kind.label("absence_kind"),
-                   Absence.started_at.label("absence_started_at"),
-                   Absence.deadline.label("absence_deadline"), Absence.note.label("absence_note"),
-                   Absence.no_playover_until.label("absence_no_playover_until"))
-# who plays over an absent owner's seat (R29), joined the same way
-OVERPLAYER = aliased(Player, name="overplayer")
-PLAYOVER_COLUMNS = (Playover.id.label("playover_id"), Playover.player_id.label("playover_player_id"),
-                    OVERPLAYER.first_name.label("playover_first"),
-                    OVERPLAYER.last_name.label("playover_last"),
-                    Playover.buy_in.label("playover_buy_in"),
-                    Playover.started_at.label("playover_started_at"))
 OWED = {"dead_small_blind": "SB dead", "live_big_blind": "BB live"}  # R35 wording
-# a seated player's missed-blind buttons and debts (R35, R36), joined the same way
-BLIND_COLUMNS = (SeatBlinds.missed_sb, SeatBlinds.missed_bb, SeatBlinds.owes_bb)
-# an offer's text and how it went (R20, docs/messages.md), joined the same way
-TEXT_COLUMNS = (OutboxMessage.state.label("text_state"), OutboxMessage.last_error.label("text_error"))
 
 
 @dataclass(slots=True, frozen=True)
@@ -190,6 +162,8 @@ class RoomSnapshot:
     now: datetime
     version: int
     games: list[GameView]
+    # each game's seats and lists as read, by game (with the marks they were read at, when kept)
+    rows: dict[int, GameRows] = field(default_factory=dict)
 
 
 def _absence_view(hold: Row[Any], room: Room, now: datetime) -> AbsenceView | None:
@@ -228,9 +202,12 @@ def _seat_view(seat_no: int, hold: Row[Any] | None, player: PlayerRef | None,
     return SeatView(seat_no, "offered" if left > 0 else "expired", player, hold, left)
 
 
-def load(session: Session, room_id: int, now: datetime, *, version: int | None = None) -> RoomSnapshot:
+def load(session: Session, room_id: int, now: datetime, *, version: int | None = None,
+         kept: KeptRows | None = None) -> RoomSnapshot:
     """The room as of ``now``: six statements at most, whatever the number of games, tables, seats and
     entries (fewer when the room is already in the session, or ``version`` was read by the caller).
+    With ``kept`` (the desk's), the games' seats and lists are read again only where their marks
+    moved (``roomops.seating.rows``), and the snapshot says what each game's were read at.
 
     The version (the room's change counter) is read *before* the rows: under READ COMMITTED each
     statement sees the latest commits, so rows read after it are at least as new as the version. A
@@ -240,23 +217,10 @@ def load(session: Session, room_id: int, now: datetime, *, version: int | None =
         version = latest_id(session, room_id)
     room = session.get_one(Room, room_id)
     games, tables = _open_games_and_tables(session, room_id)
-    behind = behind_by_hold(room_id)  # R31: open transits playing behind, joined like the rest
-    holds = [(h, _player(h)) for h in session.execute(select(
-        *HOLD_COLUMNS, *PLAYER_COLUMNS, *ABSENCE_COLUMNS, *PLAYOVER_COLUMNS, *BLIND_COLUMNS,
-        *TEXT_COLUMNS, behind.c.behind).join(
-        Player, Player.id == SeatHold.player_id).outerjoin(
-        Absence, and_(Absence.hold_id == SeatHold.id, Absence.ended_at.is_(None))).outerjoin(
-        Playover, and_(Playover.hold_id == SeatHold.id, Playover.ended_at.is_(None))).outerjoin(
-        OVERPLAYER, OVERPLAYER.id == Playover.player_id).outerjoin(
-        SeatBlinds, SeatBlinds.hold_id == SeatHold.id).outerjoin(
-        OutboxMessage, and_(OutboxMessage.hold_id == SeatHold.id,
-                            OutboxMessage.channel == "sms")).outerjoin(
-        behind, behind.c.hold_id == SeatHold.id).where(
-        SeatHold.room_id == room_id, SeatHold.ended_at.is_(None)))]
-    entries = [(e, _player(e)) for e in session.execute(select(*ENTRY_COLUMNS, *PLAYER_COLUMNS).join(
-        Player, Player.id == ListEntry.player_id).where(
-        ListEntry.room_id == room_id, ListEntry.status == "active"
-    ).order_by(ListEntry.game_id, ListEntry.queue_at, ListEntry.id))]  # each list in order (R13)
+    found = (rows.read(session, room_id) if kept is None
+             else kept.rows(session, room_id, [g.id for g in games]))
+    holds = [(h, _player(h)) for g in games if g.id in found for h in found[g.id].holds]
+    entries = [(e, _player(e)) for g in games if g.id in found for e in found[g.id].entries]
     offers_by_entry = {h.entry_id: h for h, _ in holds if h.kind == "offer"}
     # (None, None): an empty seat, unpacked as _seat_view's hold and player
     by_seat: dict[tuple[int, int], tuple[Row[Any] | None, PlayerRef | None]] = {
@@ -273,7 +237,7 @@ def load(session: Session, room_id: int, now: datetime, *, version: int | None =
                   else views[entry.game_id].waiting if entry.game_id in views else None)
         if target is not None:
             target.append(EntryView(entry, player, len(target) + 1, offers_by_entry.get(entry.id)))
-    return RoomSnapshot(room, now, version, list(views.values()))
+    return RoomSnapshot(room, now, version, list(views.values()), found)
 
 
 def layout(session: Session, room_id: int, now: datetime) -> RoomSnapshot:

@@ -12,7 +12,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from flask import template_rendered
-from sqlalchemy import select
+from sqlalchemy import create_engine, select, text
 
 from roomops.absences import services as absences
 from roomops.desk.fingerprint import digest
@@ -197,6 +197,19 @@ def test_a_mapped_object_counts_by_its_columns_and_an_unknown_kind_is_refused():
     assert digest(Table(name="1"), T) == digest(Table(name="1"), T) != digest(Table(name="2"), T)
     with pytest.raises(TypeError, match=r"roomops\.desk\.fingerprint"):
         digest([object()], T)
+
+
+def test_issue21_rows_keyed_by_their_marks_are_left_out_and_nothing_else():
+    """The desk keys a kept game's rows by the marks they were read at (roomops.seating.rows):
+    the rows' values are left out of its digest, the records around them are not."""
+    engine = create_engine("sqlite://")
+    with engine.connect() as conn:
+        one, two = (conn.execute(text(f"SELECT {n} AS seat_no")).one() for n in (1, 2))
+    assert digest(one, T) != digest(two, T)
+    assert digest(SeatView(9, "seated", hold=one), T, rows_keyed=True) == digest(
+        SeatView(9, "seated", hold=two), T, rows_keyed=True)
+    assert digest(SeatView(9, "seated", hold=one), T, rows_keyed=True) != digest(
+        SeatView(8, "seated", hold=one), T, rows_keyed=True)
 
 
 def _hold(session, table_id, seat_no, kind="seated"):

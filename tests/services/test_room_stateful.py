@@ -8,8 +8,9 @@ or not (R17), leave (R27), breaks, away, missed big blinds and coming back (R23-
 live holds, no player two seats or two offers (R14, R21), every open seat that some eligible entry
 could take has been offered (R14: list order is never skipped), no offer or break outlives its
 deadline once the sweep has run, no must-move offer outlives the seat to move from (R17), a
-playover only on an absent owner's seat by an unseated player (R29), and every change that
-succeeded wrote its audit rows (R60). Refusals must be domain errors naming a rule, never anything
+playover only on an absent owner's seat by an unseated player (R29), every change that
+succeeded wrote its audit rows (R60), and the desk's kept seats and lists are those read afresh
+(issue 21: its marks moved with every change). Refusals must be domain errors naming a rule, never anything
 else, and must change nothing.
 """
 
@@ -41,7 +42,7 @@ from roomops.jobs.sweep import sweep
 from roomops.lists import services as lists
 from roomops.playovers import services as playovers
 from roomops.playovers.models import Playover
-from roomops.seating import moves, offers, seats
+from roomops.seating import moves, offers, rows, seats
 from roomops.seating.models import SeatHold
 from tests.factories import Room_
 
@@ -72,6 +73,7 @@ def _machine(session: Session, start: datetime) -> type[RuleBasedStateMachine]:
             # seat waits for the next change that runs the allocation (docs/decisions.md)
             self.held_back: set[int] = set()
             self.swept = True
+            self.kept = rows.KeptRows()  # the desk's, checked against the rows read afresh
 
         def teardown(self) -> None:
             self.tx.rollback()
@@ -251,6 +253,15 @@ def _machine(session: Session, start: datetime) -> type[RuleBasedStateMachine]:
                 seat, seat.id == SeatHold.from_hold_id).where(
                 SeatHold.kind == "offer", SeatHold.ended_at.is_(None), seat.ended_at.is_not(None)))
             assert stale == 0
+
+        @invariant()
+        def the_desks_kept_rows_are_the_rows_read_now(self) -> None:
+            """Issue 21: the desk reads a game's seats and lists again only when its marks moved
+            (migrations 0020, 0043): what it keeps is what reading them now gives."""
+            game, room_id = self.game.id, self.room.room.id
+            kept = self.kept.rows(session, room_id, [game])[game]
+            fresh = rows.read(session, room_id, [game]).get(game, rows.GameRows())
+            assert sorted(kept.holds) == sorted(fresh.holds) and kept.entries == fresh.entries
 
         @invariant()
         def no_live_absence_on_an_ended_seat(self) -> None:

@@ -1,0 +1,102 @@
+"""The desk marks (migration 0043), on every configured database: what the desk shows of a game
+and the board does not moves that game's ``desk_marks`` row, whoever writes it, and no other
+game's: a seated player's missed-blind buttons (R35, every hand), an offer's text and how it went
+(R20) and the name of a player playing over a seat (R29). The desk reads a game's seats and lists
+again only when its desk or board mark moved (``roomops.seating.snapshot.GameRows``), so a change
+that left both alone would stay off the desk. The board's marks: tests/db/test_board_marks.py."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import timedelta
+
+import pytest
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session
+
+from roomops.absences import services as absences
+from roomops.games.models import DeskMark, Game, Table
+from roomops.hands.models import SeatBlinds
+from roomops.hands.services import record_hand
+from roomops.lists import services as lists
+from roomops.messages.models import OutboxMessage
+from roomops.playovers import services as playovers
+from roomops.rooms.models import Player
+from roomops.seating.models import SeatHold
+from tests.factories import Room_
+from tests.services.helpers import full_game
+
+HOUR = timedelta(hours=1)
+
+
+@pytest.fixture()
+def floor(room, session, now):
+    """Two games, each with a full 9-seat table, and a third game with nothing on it."""
+    here, table = full_game(room, session, now, free=0)
+    there, _other = full_game(room, session, now, free=0, name="2", variant="PL Omaha")
+    quiet = room.game(now, variant="Razz")
+    return here, table, there, quiet
+
+
+def marks(session: Session, *games: Game) -> list[int]:
+    session.flush()
+    return [session.scalars(select(DeskMark.mark).where(DeskMark.game_id == g.id)).one() for g in games]
+
+
+def moves(session: Session, change: Callable[[], object], moved: list[Game], still: list[Game]) -> None:
+    """``change`` moves the desk mark of every game of ``moved`` and of none of ``still``."""
+    before = marks(session, *moved, *still)
+    change()
+    after = marks(session, *moved, *still)
+    n = len(moved)
+    assert all(a > b for a, b in zip(after[:n], before[:n], strict=True)), (before, after)
+    assert after[n:] == before[n:]
+
+
+def _holds(session: Session, table: Table) -> list[SeatHold]:
+    return list(session.scalars(select(SeatHold).where(
+        SeatHold.table_id == table.id, SeatHold.kind == "seated").order_by(SeatHold.seat_no)))
+
+
+def test_r35_a_hand_moves_its_game_and_so_does_a_hand_made_fix(room: Room_, session, now, floor):
+    here, table, there, quiet = floor
+    moves(session, lambda: record_hand(session, room.actor("dealer"), now, table.id, hand_no=1,
+                                       high_card_seat=1), [here], [there, quiet])
+    hold = _holds(session, table)[3]
+    session.merge(SeatBlinds(hold_id=hold.id, status="active", missed_sb=False, missed_bb=False,
+                             owes_bb=False, updated_at=now))
+    fix = update(SeatBlinds).where(SeatBlinds.hold_id == hold.id).values(missed_bb=True)
+    moves(session, lambda: session.execute(fix, execution_options={"synchronize_session": False}),
+          [here], [there, quiet])
+
+
+def test_r20_an_offers_text_and_how_it_went_move_its_game(room: Room_, session, now, floor):
+    here, table, there, quiet = floor
+    hold = _holds(session, table)[0]
+    text = OutboxMessage(room_id=room.room.id, hold_id=hold.id, player_id=hold.player_id, channel="sms",
+                         body="Your seat is ready", state="not_sent", last_error="no phone number",
+                         created_at=now, updated_at=now)
+    moves(session, lambda: session.add(text), [here], [there, quiet])
+    failed = update(OutboxMessage).where(OutboxMessage.id == text.id).values(state="failed")
+    moves(session, lambda: session.execute(failed, execution_options={"synchronize_session": False}),
+          [here], [there, quiet])
+
+
+def test_r29_renaming_the_player_playing_over_a_seat_moves_its_game(room: Room_, session, now, floor):
+    here, table, there, quiet = floor
+    hold = _holds(session, table)[2]
+    otto = room.player(now, "Otto", "Over")
+    lists.join(session, room.sup, now, player_id=otto.id, game_id=here.id)
+    absences.grant_break(session, room.sup, now + HOUR, hold.id, 10000)
+    playovers.start_playover(session, room.sup, now + HOUR, hold.id, buy_in=10000)
+    session.flush()
+
+    def rename(player: Player, name: str) -> None:
+        player.first_name = name  # not through a service: no audit row
+
+    moves(session, lambda: rename(otto, "Ottavio"), [here], [there, quiet])
+
+
+def test_every_game_has_its_desk_mark_from_the_start(room: Room_, session, now):
+    game = room.game(now)
+    assert marks(session, game) == [0]
