@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from sqlalchemy import bindparam, select
+from sqlalchemy import Select, bindparam, select
 from sqlalchemy.orm import Session
 
 from roomops.actors import Actor, in_room
@@ -40,6 +40,15 @@ def lock_room(session: Session, room_id: int) -> None:
     nothing to do (the transaction holds the database's one write lock)."""
     if session.get_bind().dialect.name != "sqlite":
         session.scalar(_LOCK_ROOM, {"room_id": room_id})
+
+
+def lock_rooms(session: Session, room_ids: Select[tuple[int]]) -> None:
+    """``lock_room`` for the rooms ``room_ids`` selects, in the order of their ids, for a writer
+    that finds its rows before its room (the outbox's sender: a text's state moves its game's desk
+    mark, migration 0043)."""
+    if session.get_bind().dialect.name != "sqlite":
+        session.execute(select(Room.id).where(Room.id.in_(room_ids)).order_by(Room.id)
+                        .with_for_update(key_share=True))
 
 
 def lock_game(session: Session, game_id: int) -> Game | None:

@@ -19,6 +19,7 @@ from typing import Literal
 from sqlalchemy import ColumnElement, Update, and_, case, exists, func, or_, select, update
 from sqlalchemy.orm import Session
 
+from roomops.games.locks import lock_rooms
 from roomops.messages.models import OutboxMessage
 from roomops.messages.providers import Provider, SendFailed
 from roomops.messages.rules import LEASE, MOVES_FROM, PROVIDER_STATES, MessageState, after_failure
@@ -34,6 +35,14 @@ DUE_PER_SWEEP = 20  # at most this many per sweep: each may take the provider's 
 def _update() -> Update:
     """An UPDATE of outbox rows; the session holds none of them as objects to keep in step."""
     return update(M).execution_options(synchronize_session=False)
+
+
+def _rooms_first(session: Session, which: ColumnElement[bool]) -> None:
+    """The rooms of the texts ``which`` picks, locked before the texts are written: a text's state
+    moves its game's desk mark (migration 0043), which a desk action holding its room's lock may
+    hold while it waits to cancel that very text (R21/R22); every writer of a mark takes the room
+    first (``roomops.games.locks.lock_room``), so the two cannot deadlock."""
+    lock_rooms(session, select(M.room_id).where(which))
 
 
 def _live_offer(now: datetime) -> ColumnElement[bool]:
@@ -70,8 +79,9 @@ def send_due(session: Session, provider: Provider, clock: Clock,
 
 def cancel_stale(session: Session, now: datetime) -> int:
     """Queued texts (or claims abandoned by a sender that stopped) whose offer is over."""
-    result = session.execute(_update().where(
-        M.state.in_(("queued", "sending")), _claimable(now), ~_live_offer(now)).values(
+    stale = and_(M.state.in_(("queued", "sending")), _claimable(now), ~_live_offer(now))
+    _rooms_first(session, stale)
+    result = session.execute(_update().where(stale).values(
         state="cancelled", next_attempt_at=None, lease_until=None, updated_at=now))
     return int(result.rowcount)  # type: ignore[attr-defined]  # a CursorResult for an UPDATE
 
@@ -110,6 +120,7 @@ def _send_one(session: Session, provider: Provider, clock: Clock,
 def claim_one(session: Session, now: datetime, message_id: int) -> tuple[str, str, int] | None:
     """Move the text to ``sending`` with a lease, if it is still to send and its offer still
     open: one conditional UPDATE, so of two senders exactly one gets it (number, body, attempt)."""
+    _rooms_first(session, M.id == message_id)
     row = session.execute(_update().where(M.id == message_id, _claimable(now), _live_offer(now))
                           .values(state="sending", lease_until=now + LEASE,
                                   attempts=M.attempts + 1, updated_at=now)
@@ -123,6 +134,7 @@ def record_sent(session: Session, now: datetime, message_id: int, attempt: int,
                 provider_id: str | None) -> None:
     """The provider took it. A delivery report that came first keeps its word."""
     sending = M.state == "sending"
+    _rooms_first(session, M.id == message_id)
     session.execute(_update().where(M.id == message_id, M.attempts == attempt).values(
         state=case((sending, "sent"), else_=M.state), lease_until=None,
         provider_id=func.coalesce(M.provider_id, provider_id), sent_at=now,
@@ -133,6 +145,7 @@ def record_failure(session: Session, now: datetime, message_id: int, attempt: in
                    failure: SendFailed) -> None:
     """Queued again after a back-off, or failed for good; only by the sender of this attempt."""
     after = after_failure(attempt, now, failure.permanent)
+    _rooms_first(session, M.id == message_id)
     session.execute(_update().where(M.id == message_id, M.attempts == attempt,
                                     M.state == "sending").values(
         state=after.state, next_attempt_at=after.retry_at, lease_until=None,
@@ -148,6 +161,7 @@ def record_report(session: Session, now: datetime, message_id: int | None, provi
     if state is None:
         return False
     named = M.id == message_id if message_id is not None else M.provider_id == provider_id
+    _rooms_first(session, named)
     result = session.execute(_update().where(
         named, M.state.in_(MOVES_FROM[state]),
         or_(M.provider_id.is_(None), M.provider_id == provider_id)).values(

@@ -132,9 +132,9 @@ class KeptRows:
                 DeskMark, DeskMark.game_id == BoardMark.game_id).where(BoardMark.game_id.in_(game_ids)))}
         with self._lock:
             kept = self._rooms.get(room_id, {})
-        fresh = [game for game in game_ids if (hit := kept.get(game)) is None or hit.marks != marks.get(game)]
+        fresh = {game for game in game_ids if (hit := kept.get(game)) is None or hit.marks != marks.get(game)}
         found = read(session, room_id, fresh) if fresh else {}
-        rows = {game: kept[game] if game not in fresh else _kept(found.get(game, GameRows()), marks.get(game))
+        rows = {game: _kept(found.get(game, GameRows()), marks.get(game)) if game in fresh else kept[game]
                 for game in game_ids}
         with self._lock:
             self._rooms[room_id] = rows  # a game closed since is dropped

@@ -206,8 +206,9 @@ def load(session: Session, room_id: int, now: datetime, *, version: int | None =
          kept: KeptRows | None = None) -> RoomSnapshot:
     """The room as of ``now``: six statements at most, whatever the number of games, tables, seats and
     entries (fewer when the room is already in the session, or ``version`` was read by the caller).
-    With ``kept`` (the desk's), the games' seats and lists are read again only where their marks
-    moved (``roomops.seating.rows``), and the snapshot says what each game's were read at.
+    With ``kept`` (the desk's), the games' marks are read (a seventh) and their seats and lists
+    only where the marks moved (``roomops.seating.rows``); the snapshot says what each game's
+    rows were read at.
 
     The version (the room's change counter) is read *before* the rows: under READ COMMITTED each
     statement sees the latest commits, so rows read after it are at least as new as the version. A

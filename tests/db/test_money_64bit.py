@@ -219,6 +219,9 @@ BORN_64BIT = {("rooms", "cash_out_approval_over"), ("games", "smallest_chip"), (
 RENAMED = {("games", "time_fee"): "hourly_fee"}
 
 
+MARKS = ("board_marks", "room_marks", "desk_marks")  # counters, not amounts
+
+
 def _money_columns() -> dict[str, set[str]]:
     """The models' amount columns (``roomops.db.Minor``), which are the ones 0021 widens, by their
     names at 0021."""
@@ -227,7 +230,7 @@ def _money_columns() -> dict[str, set[str]]:
     found: dict[str, set[str]] = {}
     for table in Base.metadata.sorted_tables:
         for column in table.columns:
-            if (isinstance(column.type, BigInteger) and table.name not in ("board_marks", "room_marks")
+            if (isinstance(column.type, BigInteger) and table.name not in MARKS
                     and (table.name, column.name) not in BORN_64BIT):
                 found.setdefault(table.name, set()).add(
                     RENAMED.get((table.name, column.name), column.name))
