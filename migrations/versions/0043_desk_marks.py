@@ -6,13 +6,12 @@ Revises: 0042
 Create Date: 2026-11-29 06:40:00
 
 Issue 21: after every floor change (a hand recorded at any table is one) each desk's live part
-was drawn from the whole room read again: ~70 ms of a 250-table room's ~160 ms a change, every
-hand of the night. The desk now keeps each game's seats and lists as last read and reads again
-only the games whose marks moved (``roomops.seating.snapshot.GameRows``). The board's mark
-(migration 0020) moves on most of what the desk shows; ``desk_marks`` moves on the rest: a
-seated player's missed-blind buttons and debts (``seat_blinds``, R35/R36: every hand), the text
-of an offer and how it went (``outbox``, R20), and the name of a player playing over a seat
-(R29). The desk reads a game again when either of its two marks moved.
+was drawn from the whole room read again, every hand of the night. The desk now keeps each
+game's seats and lists as last read and reads again only the games whose marks moved
+(``roomops.seating.rows.KeptRows``). The board's mark (migration 0020) moves on most of what the
+desk shows; ``desk_marks`` moves on the rest: a seated player's missed-blind buttons and debts
+(``seat_blinds``, R35/R36: every hand), how an offer's text went (``outbox``, R20), and the name
+of a player playing over a seat (R29). The desk reads a game again when either mark moved.
 """
 
 from collections.abc import Sequence
@@ -36,7 +35,11 @@ GAMES_OF = {
     "players": ("id", _VIA_HOLD.format(
         "SELECT hold_id FROM playovers WHERE ended_at IS NULL AND player_id IN ({0})")),
 }
-EVENTS = {"players": ("UPDATE",)}  # a new player plays over no seat yet; players are never deleted
+# A text is written in its offer's transaction, whose new seat hold moves the board mark; what
+# changes afterwards is its state (the sender, the provider's reports). A sweep offering a
+# thousand seats writes a thousand texts, one statement each: a trigger on INSERT cost it ~10%.
+# A new player plays over no seat yet; players and texts are never deleted.
+EVENTS = {"players": ("UPDATE",), "outbox": ("UPDATE",)}
 
 
 def upgrade() -> None:

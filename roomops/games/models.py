@@ -151,10 +151,10 @@ class BoardMark(Base):
 
 
 class DeskMark(Base):
-    """What the desk shows of a game and the board does not (missed-blind buttons, offers' texts,
+    """What the desk shows of a game and the board does not (missed-blind buttons, how texts went,
     who plays over a seat), as a number the database moves on every change of it (triggers of
     migration 0043): the desk reads a game's seats and lists again only when this mark or its
-    ``BoardMark`` moved (``roomops.seating.snapshot.GameRows``)."""
+    ``BoardMark`` moved (``roomops.seating.rows.KeptRows``)."""
 
     __tablename__ = "desk_marks"
 

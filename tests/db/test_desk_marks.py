@@ -1,8 +1,8 @@
 """The desk marks (migration 0043), on every configured database: what the desk shows of a game
 and the board does not moves that game's ``desk_marks`` row, whoever writes it, and no other
-game's: a seated player's missed-blind buttons (R35, every hand), an offer's text and how it went
+game's: a seated player's missed-blind buttons (R35, every hand), how an offer's text went
 (R20) and the name of a player playing over a seat (R29). The desk reads a game's seats and lists
-again only when its desk or board mark moved (``roomops.seating.snapshot.GameRows``), so a change
+again only when its desk or board mark moved (``roomops.seating.rows.KeptRows``), so a change
 that left both alone would stay off the desk. The board's marks: tests/db/test_board_marks.py."""
 
 from __future__ import annotations
@@ -70,13 +70,14 @@ def test_r35_a_hand_moves_its_game_and_so_does_a_hand_made_fix(room: Room_, sess
           [here], [there, quiet])
 
 
-def test_r20_an_offers_text_and_how_it_went_move_its_game(room: Room_, session, now, floor):
+def test_r20_how_an_offers_text_went_moves_its_game(room: Room_, session, now, floor):
     here, table, there, quiet = floor
     hold = _holds(session, table)[0]
     text = OutboxMessage(room_id=room.room.id, hold_id=hold.id, player_id=hold.player_id, channel="sms",
                          body="Your seat is ready", state="not_sent", last_error="no phone number",
                          created_at=now, updated_at=now)
-    moves(session, lambda: session.add(text), [here], [there, quiet])
+    session.add(text)  # written with its offer, whose seat hold moves the board's mark
+    session.flush()
     failed = update(OutboxMessage).where(OutboxMessage.id == text.id).values(state="failed")
     moves(session, lambda: session.execute(failed, execution_options={"synchronize_session": False}),
           [here], [there, quiet])
