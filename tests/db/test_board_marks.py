@@ -9,8 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import timedelta
 
-import pytest
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, update
 from sqlalchemy.orm import Session
 
 from roomops.absences import services as absences
@@ -23,43 +22,22 @@ from roomops.playovers import services as playovers
 from roomops.rooms.models import Player
 from roomops.seating import seats
 from roomops.seating.models import SeatHold
+from tests.db.mark_helpers import mark_moves, marks_of, seated
 from tests.factories import Room_
-from tests.services.helpers import full_game
 
 HOUR = timedelta(hours=1)
 
 
-@pytest.fixture()
-def floor(room, session, now):
-    """Two games, each with a full 9-seat table, and a third game with nothing on it."""
-    here, table = full_game(room, session, now, free=0)
-    there, other = full_game(room, session, now, free=0, name="2", variant="PL Omaha")
-    quiet = room.game(now, variant="Razz")
-    return here, table, there, other, quiet
-
-
 def marks(session: Session, *games: Game) -> list[int]:
-    session.flush()
-    return [session.scalars(select(BoardMark.mark).where(BoardMark.game_id == g.id)).one() for g in games]
+    return marks_of(session, BoardMark, *games)
 
 
 def moves(session: Session, change: Callable[[], object], moved: list[Game], still: list[Game]) -> None:
-    """``change`` moves the mark of every game of ``moved`` and of none of ``still``."""
-    before = marks(session, *moved, *still)
-    change()
-    after = marks(session, *moved, *still)
-    n = len(moved)
-    assert all(a > b for a, b in zip(after[:n], before[:n], strict=True)), (before, after)
-    assert after[n:] == before[n:]
+    mark_moves(session, BoardMark, change, moved, still)
 
 
-def _holds(session: Session, table: Table) -> list[SeatHold]:
-    return list(session.scalars(select(SeatHold).where(
-        SeatHold.table_id == table.id, SeatHold.kind == "seated").order_by(SeatHold.seat_no)))
-
-
-def test_r10_r13_a_list_entry_moves_its_game(room: Room_, session, now, floor):
-    here, _t, there, _o, quiet = floor
+def test_r10_r13_a_list_entry_moves_its_game(room: Room_, session, now, marked_floor):
+    here, _t, there, _o, quiet = marked_floor
     ana = room.player(now, "Ana")
     entry: list[ListEntry] = []
     moves(session, lambda: entry.append(lists.join(session, room.sup, now, player_id=ana.id,
@@ -68,17 +46,17 @@ def test_r10_r13_a_list_entry_moves_its_game(room: Room_, session, now, floor):
           [here], [there, quiet])
 
 
-def test_r5_opening_and_closing_a_table_moves_its_game(room: Room_, session, now, floor):
-    _h, _t, there, _o, quiet = floor
+def test_r5_opening_and_closing_a_table_moves_its_game(room: Room_, session, now, marked_floor):
+    _h, _t, there, _o, quiet = marked_floor
     opened: list[Table] = []
     moves(session, lambda: opened.append(open_table(session, room.sup, now, game_id=quiet.id, name="7")),
           [quiet], [there])
     moves(session, lambda: close_table(session, room.sup, now, opened[0].id), [quiet], [there])
 
 
-def test_r20_r23_r24_r29_seats_breaks_and_playovers_move_their_game(room: Room_, session, now, floor):
-    here, table, there, _o, quiet = floor
-    holds = _holds(session, table)
+def test_r20_r23_r24_r29_seats_breaks_and_playovers_move_their_game(room: Room_, session, now, marked_floor):
+    here, table, there, _o, quiet = marked_floor
+    holds = seated(session, table)
     waiting = room.player(now, "Wes")
     moves(session, lambda: lists.join(session, room.sup, now, player_id=waiting.id, game_id=here.id),
           [here], [there, quiet])
@@ -90,29 +68,29 @@ def test_r20_r23_r24_r29_seats_breaks_and_playovers_move_their_game(room: Room_,
           [here], [there, quiet])
 
 
-def test_r31_chips_playing_behind_move_their_game(room: Room_, session, now, floor):
-    here, table, there, _o, quiet = floor
-    hold = _holds(session, table)[0]
+def test_r31_chips_playing_behind_move_their_game(room: Room_, session, now, marked_floor):
+    here, table, there, _o, quiet = marked_floor
+    hold = seated(session, table)[0]
     moves(session, lambda: transit.request(session, room.actor("cashier"), now, hold.id, 20000),
           [here], [there, quiet])
 
 
-def test_r61_a_rename_moves_the_games_the_name_shows_on_even_by_hand(room: Room_, session, now, floor):
-    here, table, there, _o, quiet = floor
+def test_r61_a_rename_moves_the_games_the_name_shows_on_even_by_hand(room: Room_, session, now, marked_floor):
+    here, table, there, _o, quiet = marked_floor
     ana = room.player(now, "Ana", "Silva")
     lists.join(session, room.sup, now, player_id=ana.id, game_id=quiet.id)
-    seated = session.get_one(Player, _holds(session, table)[0].player_id)
+    sitting = session.get_one(Player, seated(session, table)[0].player_id)
 
     def rename(player: Player, name: str) -> None:
         player.first_name = name  # not through a service: no audit row
 
     moves(session, lambda: rename(ana, "Anabel"), [quiet], [here, there])
-    moves(session, lambda: rename(seated, "Sam"), [here], [there, quiet])  # seated: shown as taken
+    moves(session, lambda: rename(sitting, "Sam"), [here], [there, quiet])  # seated: shown as taken
 
 
-def test_bulk_and_hand_made_statements_move_every_game_they_touch(room: Room_, session, now, floor):
-    here, table, there, other, quiet = floor
-    ids = [h.id for h in _holds(session, table)[:2] + _holds(session, other)[:2]]
+def test_bulk_and_hand_made_statements_move_every_game_they_touch(room: Room_, session, now, marked_floor):
+    here, table, there, other, quiet = marked_floor
+    ids = [h.id for h in seated(session, table)[:2] + seated(session, other)[:2]]
     ended = update(SeatHold).where(SeatHold.id.in_(ids)).values(ended_at=now, outcome="left")
     moves(session, lambda: session.execute(ended, execution_options={"synchronize_session": False}),
           [here, there], [quiet])
@@ -122,8 +100,8 @@ def test_bulk_and_hand_made_statements_move_every_game_they_touch(room: Room_, s
           [quiet], [here, there])
 
 
-def test_a_change_rolled_back_leaves_the_mark(room: Room_, session, now, floor):
-    here, *_ = floor
+def test_a_change_rolled_back_leaves_the_mark(room: Room_, session, now, marked_floor):
+    here, *_ = marked_floor
     session.commit()
     before = marks(session, here)
     with session.begin_nested():

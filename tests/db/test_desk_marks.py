@@ -10,59 +10,36 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import timedelta
 
-import pytest
-from sqlalchemy import select, update
+from sqlalchemy import update
 from sqlalchemy.orm import Session
 
 from roomops.absences import services as absences
-from roomops.games.models import DeskMark, Game, Table
+from roomops.games.models import DeskMark, Game
 from roomops.hands.models import SeatBlinds
 from roomops.hands.services import record_hand
 from roomops.lists import services as lists
 from roomops.messages.models import OutboxMessage
 from roomops.playovers import services as playovers
 from roomops.rooms.models import Player
-from roomops.seating.models import SeatHold
+from tests.db.mark_helpers import mark_moves, marks_of, seated
 from tests.factories import Room_
-from tests.services.helpers import full_game
 
 HOUR = timedelta(hours=1)
 
 
-@pytest.fixture()
-def floor(room, session, now):
-    """Two games, each with a full 9-seat table, and a third game with nothing on it."""
-    here, table = full_game(room, session, now, free=0)
-    there, _other = full_game(room, session, now, free=0, name="2", variant="PL Omaha")
-    quiet = room.game(now, variant="Razz")
-    return here, table, there, quiet
-
-
 def marks(session: Session, *games: Game) -> list[int]:
-    session.flush()
-    return [session.scalars(select(DeskMark.mark).where(DeskMark.game_id == g.id)).one() for g in games]
+    return marks_of(session, DeskMark, *games)
 
 
 def moves(session: Session, change: Callable[[], object], moved: list[Game], still: list[Game]) -> None:
-    """``change`` moves the desk mark of every game of ``moved`` and of none of ``still``."""
-    before = marks(session, *moved, *still)
-    change()
-    after = marks(session, *moved, *still)
-    n = len(moved)
-    assert all(a > b for a, b in zip(after[:n], before[:n], strict=True)), (before, after)
-    assert after[n:] == before[n:]
+    mark_moves(session, DeskMark, change, moved, still)
 
 
-def _holds(session: Session, table: Table) -> list[SeatHold]:
-    return list(session.scalars(select(SeatHold).where(
-        SeatHold.table_id == table.id, SeatHold.kind == "seated").order_by(SeatHold.seat_no)))
-
-
-def test_r35_a_hand_moves_its_game_and_so_does_a_hand_made_fix(room: Room_, session, now, floor):
-    here, table, there, quiet = floor
+def test_r35_a_hand_moves_its_game_and_so_does_a_hand_made_fix(room: Room_, session, now, marked_floor):
+    here, table, there, _other, quiet = marked_floor
     moves(session, lambda: record_hand(session, room.actor("dealer"), now, table.id, hand_no=1,
                                        high_card_seat=1), [here], [there, quiet])
-    hold = _holds(session, table)[3]
+    hold = seated(session, table)[3]
     session.merge(SeatBlinds(hold_id=hold.id, status="active", missed_sb=False, missed_bb=False,
                              owes_bb=False, updated_at=now))
     fix = update(SeatBlinds).where(SeatBlinds.hold_id == hold.id).values(missed_bb=True)
@@ -70,9 +47,9 @@ def test_r35_a_hand_moves_its_game_and_so_does_a_hand_made_fix(room: Room_, sess
           [here], [there, quiet])
 
 
-def test_r20_how_an_offers_text_went_moves_its_game(room: Room_, session, now, floor):
-    here, table, there, quiet = floor
-    hold = _holds(session, table)[0]
+def test_r20_how_an_offers_text_went_moves_its_game(room: Room_, session, now, marked_floor):
+    here, table, there, _other, quiet = marked_floor
+    hold = seated(session, table)[0]
     text = OutboxMessage(room_id=room.room.id, hold_id=hold.id, player_id=hold.player_id, channel="sms",
                          body="Your seat is ready", state="not_sent", last_error="no phone number",
                          created_at=now, updated_at=now)
@@ -83,9 +60,9 @@ def test_r20_how_an_offers_text_went_moves_its_game(room: Room_, session, now, f
           [here], [there, quiet])
 
 
-def test_r29_renaming_the_player_playing_over_a_seat_moves_its_game(room: Room_, session, now, floor):
-    here, table, there, quiet = floor
-    hold = _holds(session, table)[2]
+def test_r29_renaming_the_player_playing_over_a_seat_moves_its_game(room: Room_, session, now, marked_floor):
+    here, table, there, _other, quiet = marked_floor
+    hold = seated(session, table)[2]
     otto = room.player(now, "Otto", "Over")
     lists.join(session, room.sup, now, player_id=otto.id, game_id=here.id)
     absences.grant_break(session, room.sup, now + HOUR, hold.id, 10000)
