@@ -18,6 +18,7 @@ INSTANCE = Path(os.environ.get("ROOMOPS_INSTANCE", "instance"))
 DEV_PUBLIC_URL = "http://localhost:5000"  # `flask --app app serve`'s default port, on this machine
 # hosts a server may listen on that phones know no better name for than this machine's own
 _LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "0.0.0.0", "::", "::1", ""})
+_LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
 
 
 def served_url(host: str, port: int) -> str:
@@ -25,6 +26,20 @@ def served_url(host: str, port: int) -> str:
     not set: that host (``localhost`` for the loopback or every interface) and that port."""
     name = "localhost" if host in _LOCAL_HOSTS else f"[{host}]" if ":" in host else host
     return f"http://{name}:{port}"
+
+
+def phones_hint(host: str, port: int) -> str:
+    """The console's one line for a server without ROOMOPS_PUBLIC_URL: where the board's QR code
+    sends phones, and what to set so that they reach this server."""
+    address = served_url(host, port)
+    if host in _LOOPBACK:
+        return (f"phones: the board's QR code sends them to {address}, which only this computer "
+                f"reaches; for players' phones serve with --host 0.0.0.0 and set "
+                f"ROOMOPS_PUBLIC_URL=http://<this computer's address>:{port}")
+    if host in _LOCAL_HOSTS:
+        return (f"phones: set ROOMOPS_PUBLIC_URL=http://<this computer's address>:{port} so that "
+                f"the board's QR code reaches this server (it sends them to {address} now)")
+    return f"phones: the board's QR code sends them to {address} (ROOMOPS_PUBLIC_URL changes it)"
 
 
 def _secret_key() -> str:

@@ -11,15 +11,19 @@ from sqlalchemy.orm import Session
 from roomops.actors import Actor, console
 from roomops.games.services import open_game, open_table
 from roomops.lists.services import join
-from roomops.rooms.models import Room
+from roomops.rooms.models import Room, Staff
 from roomops.rooms.services import add_player, create_room, update_policy
-from roomops.rooms.staff import create_staff
+from roomops.rooms.staff import create_staff, reset_password, roles_in
 from roomops.seating.seats import seat_directly
 
 PLAYERS = ["Ana Silva", "Ben Okafor", "Chen Wei", "Dara Byrne", "Eli Cohen", "Fatima Khan",
            "Gus Moreau", "Hana Sato", "Ivan Petrov", "Jo Murphy", "Kofi Mensah", "Lena Vogel",
            "Marco Rossi", "Nina Berg", "Omar Haddad", "Pia Lund", "Quinn Shaw", "Rosa Diaz",
            "Sam Patel", "Tara Quinn"]
+
+
+DEMO_SLUG, DEMO_NAME = "main", "Demo Card Room"
+STAFF = (("admin", "admin"), ("super", "supervisor"), ("cashier", "cashier"), ("dealer", "dealer"))
 
 
 def load_demo(session: Session, now: datetime) -> list[tuple[str, str, str]]:
@@ -30,11 +34,10 @@ def load_demo(session: Session, now: datetime) -> list[tuple[str, str, str]]:
     and no table yet. Players may join the lists from their phones (R12)."""
     if session.scalar(select(Room.id).limit(1)):
         return []
-    room = create_room(session, now, slug="main", name="Demo Card Room", timezone="Europe/London")
+    room = create_room(session, now, slug=DEMO_SLUG, name=DEMO_NAME, timezone="Europe/London")
     logins, staff = [], {}
-    for username, role in (("admin", "admin"), ("super", "supervisor"), ("cashier", "cashier"),
-                           ("dealer", "dealer")):
-        password = secrets.token_urlsafe(12)  # 16 characters: R61's policy
+    for username, role in STAFF:
+        password = _password()
         staff[role] = create_staff(session, console(room.id), now, username=username,
                                    password=password, roles=(role,))
         logins.append((username, password, role))
@@ -57,3 +60,24 @@ def load_demo(session: Session, now: datetime) -> list[tuple[str, str, str]]:
     for player in players[14:18]:
         join(session, boss, now, player_id=player.id, game_id=plo.id)
     return logins
+
+
+def renew_demo_logins(session: Session, now: datetime) -> list[tuple[str, str, str]]:
+    """The demo room's staff with new passwords, as (username, password, role): only hashes are
+    kept (R61), so a login printed once and lost is given anew, audited as the console's reset
+    (R60). [] when there is no demo room or none of its staff is left."""
+    room = session.scalar(select(Room).where(Room.slug == DEMO_SLUG, Room.name == DEMO_NAME))
+    if room is None:
+        return []
+    logins = []
+    for username, role in STAFF:
+        member = session.scalar(select(Staff).where(Staff.username == username))
+        if member is not None and roles_in(session, member.id, room.id):
+            password = _password()
+            reset_password(session, console(room.id), now, member.id, password)
+            logins.append((username, password, role))
+    return logins
+
+
+def _password() -> str:
+    return secrets.token_urlsafe(12)  # 16 characters: R61's policy

@@ -11,7 +11,7 @@ from flask import current_app
 from flask.cli import with_appcontext
 
 from roomops.cli.common import command_unit, log_to_console
-from roomops.config import Settings, served_url
+from roomops.config import Settings, phones_hint, served_url
 from roomops.rooms.languages import DEFAULT, LANGUAGES
 from roomops.rooms.services import create_room
 from roomops.runtime import ext, favour_waiting_threads
@@ -38,17 +38,22 @@ def create_room_cmd(slug: str, name: str, timezone: str, currency: str, locale: 
     click.echo(f"room {slug} created")
 
 
-@click.command("demo", help="Load a demo room if the database has no room yet; print the logins.")
+@click.command("demo", help="Load a demo room if the database has no room yet; print the logins. "
+                             "With --logins: give the demo room's staff new passwords and print "
+                             "them (only hashes are kept, so a lost one cannot be shown again).")
+@click.option("--logins", is_flag=True, help="Print the demo staff's logins again, with new passwords.")
 @with_appcontext
-def demo_cmd() -> None:
-    from roomops.demo import load_demo
+def demo_cmd(logins: bool) -> None:
+    from roomops.demo import load_demo, renew_demo_logins
 
     with command_unit() as uow:
-        logins = load_demo(uow.session, uow.now)
+        printed = (renew_demo_logins if logins else load_demo)(uow.session, uow.now)
         uow.commit()
-    if not logins:
-        click.echo("the database already has a room: demo not loaded")
-    for username, password, role in logins:
+    if not printed:
+        click.echo("no demo room in this database: nothing to print" if logins else
+                   "the database already has a room: demo not loaded "
+                   "(`flask --app app demo --logins` prints its logins again)")
+    for username, password, role in printed:
         click.echo(f"  {role:<10} login: {username:<12} password: {password}")
 
 
@@ -69,8 +74,7 @@ def serve_cmd(host: str, port: int, threads: int) -> None:
     app = current_app._get_current_object()  # type: ignore[attr-defined]  # the proxy's app, undeclared
     if "ROOMOPS_PUBLIC_URL" not in os.environ:  # the board's address for phones: this server's
         ext().settings.public_url = served_url(host, port)
-        click.echo(f"the board sends phones to {ext().settings.public_url} (ROOMOPS_PUBLIC_URL "
-                   "sets the address they reach this machine at)")
+        click.echo(phones_hint(host, port))
     start_publishing(app)
     if ext().settings.scheduler == "embedded":
         start_background(app)

@@ -114,8 +114,34 @@ def test_demo_loads_once_and_offers_open_seats(app, session):
     assert offers == 2  # R14/R20: table 2's two open seats are called at once
     assert session.scalar(select(Room.remote_entries))  # R12: players try joining from a phone
     again = runner.invoke(args=["demo"])
-    assert "already has a room" in again.output
+    assert "already has a room" in again.output and "demo --logins" in again.output
     assert session.scalar(select(func.count()).select_from(Room)) == 1
+
+
+def test_demo_logins_are_printed_again_with_new_passwords(app, session):
+    """Only hashes are kept (R61): `demo --logins` gives the demo staff new passwords, audited
+    (R60), and prints them; the old password no longer logs in, the new one does."""
+    runner = app.test_cli_runner()
+    assert "no demo room" in runner.invoke(args=["demo", "--logins"]).output
+    first = _logins(runner.invoke(args=["demo"]).output)
+    again = _logins(runner.invoke(args=["demo", "--logins"]).output)
+    assert set(again) == set(first) == {"admin", "super", "cashier", "dealer"}
+    assert all(again[name] != first[name] for name in first)
+    client = app.test_client()
+    assert _log_in(client, "super", first["super"]).status_code == 401
+    assert _log_in(client, "super", again["super"]).status_code == 302
+    resets = session.scalars(select(AuditEvent.actor).where(AuditEvent.action == "staff.password_reset"))
+    assert list(resets) == ["console"] * 4
+
+
+def _logins(output: str) -> dict[str, str]:
+    return {words[2]: words[4] for words in (line.split() for line in output.splitlines())
+            if len(words) == 5 and words[1] == "login:"}
+
+
+def _log_in(client, username: str, password: str):
+    client.get("/login")
+    return client.post("/login", data={"username": username, "password": password})
 
 
 def test_sweep_command_and_job_release_due_offers(app, session, clock):
@@ -158,15 +184,17 @@ def test_serve_freezes_what_start_up_built(app, monkeypatch):
     assert frozen and frozen[0] > 10_000
 
 
-@pytest.mark.parametrize("host,port,address", [
-    ("127.0.0.1", 8000, "http://localhost:8000"),
-    ("0.0.0.0", 5000, "http://localhost:5000"),
-    ("192.168.1.20", 8080, "http://192.168.1.20:8080"),
-    ("fe80::1", 8080, "http://[fe80::1]:8080"),
+@pytest.mark.parametrize("host,port,address,to_set", [
+    ("127.0.0.1", 8000, "http://localhost:8000", "--host 0.0.0.0 and set ROOMOPS_PUBLIC_URL=http://"),
+    ("0.0.0.0", 5000, "http://localhost:5000", "set ROOMOPS_PUBLIC_URL=http://"),
+    ("192.168.1.20", 8080, "http://192.168.1.20:8080", "ROOMOPS_PUBLIC_URL changes it"),
+    ("fe80::1", 8080, "http://[fe80::1]:8080", "ROOMOPS_PUBLIC_URL changes it"),
 ])
-def test_serve_gives_phones_its_own_address_unless_one_is_set(app, monkeypatch, host, port, address):
+def test_serve_gives_phones_its_own_address_unless_one_is_set(app, monkeypatch, host, port, address,
+                                                               to_set):
     """The board's address and QR code for phones (issue 21) are the server's own when
-    ROOMOPS_PUBLIC_URL is not set: `scripts/run --port 8000` does not send them to port 5000."""
+    ROOMOPS_PUBLIC_URL is not set: `scripts/run --port 8000` does not send them to port 5000. The
+    console says in one line what to set for phones to reach a server they cannot (issue 40)."""
     monkeypatch.setattr("roomops.cli.running.waitress.serve", lambda *_a, **_kw: None)
     monkeypatch.setattr("roomops.cli.running.gc.freeze", lambda: None)
     monkeypatch.delenv("ROOMOPS_PUBLIC_URL", raising=False)
@@ -174,7 +202,8 @@ def test_serve_gives_phones_its_own_address_unless_one_is_set(app, monkeypatch, 
     settings.scheduler = "off"
     out = app.test_cli_runner().invoke(args=["serve", "--host", host, "--port", str(port)])
     assert out.exit_code == 0, out.output
-    assert settings.public_url == address and f"the board sends phones to {address}" in out.output
+    line = next(line for line in out.output.splitlines() if line.startswith("phones: "))
+    assert settings.public_url == address and address in line and to_set in line
     monkeypatch.setenv("ROOMOPS_PUBLIC_URL", "https://poker.example.com")
     settings.public_url = "https://poker.example.com"
     out = app.test_cli_runner().invoke(args=["serve", "--port", str(port)])
