@@ -486,7 +486,11 @@ class Policy(Body):
         "waits for a seat of the game"))
     must_move_when: MustMoveWhen | None = Field(None, description=(
         "R17: a must-move player moves 'at_once', or at 'big_blind': when the big blind reaches "
-        "them at the must-move table"))
+        "them at the must-move table (they then post a big blind at the main table)"))
+    post_behind_button: Flag | None = Field(None, description=(
+        "R35: a new or returning player between the button and the small blind may post there "
+        "(what they owe, at least a big blind) to be dealt in at once; off: they wait until the "
+        "button passes"))
     return_tolerance_unit: ToleranceUnit | None = Field(None, description=(
         "R27: return_tolerance is an 'amount' (minor units) or a 'percent' of the counted stack"))
     return_tolerance: MoneyOrZero | None = Field(None, description=(
