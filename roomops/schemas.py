@@ -41,7 +41,7 @@ from roomops.rooms.models import (
     ReturnWindow,
     ToleranceUnit,
 )
-from roomops.text import check_shown
+from roomops.text import Invisible, check_shown
 
 # R52: the largest amount accepted, in minor units. As large as any real table could see in any
 # currency's minor units (10 billion in a two-decimal currency), and small enough that the sum of
@@ -67,9 +67,16 @@ def _shown_note(text: str) -> str:
     return check_shown(text, note=True)
 
 
-# Text others read (roomops.text): a name is one line without control characters or direction
-# overrides; a note may also hold tabs and line breaks.
-ShownName = AfterValidator(check_shown)
+def _shown_name(text: str) -> str:
+    try:
+        return check_shown(text)
+    except Invisible as err:  # its own type: a player's page says it in the player's words
+        raise PydanticCustomError("invisible_characters", str(err)) from None
+
+
+# Text others read (roomops.text): a name is one line without control characters, direction
+# overrides or invisible characters, in NFC; a note may also hold tabs and line breaks.
+ShownName = AfterValidator(_shown_name)
 ShownNote = AfterValidator(_shown_note)
 Reason = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=500),
                    ShownNote]
@@ -479,7 +486,11 @@ class Policy(Body):
         "waits for a seat of the game"))
     must_move_when: MustMoveWhen | None = Field(None, description=(
         "R17: a must-move player moves 'at_once', or at 'big_blind': when the big blind reaches "
-        "them at the must-move table"))
+        "them at the must-move table (they then post a big blind at the main table)"))
+    post_behind_button: Flag | None = Field(None, description=(
+        "R35: a new or returning player between the button and the small blind may post there "
+        "(what they owe, at least a big blind) to be dealt in at once; off: they wait until the "
+        "button passes"))
     return_tolerance_unit: ToleranceUnit | None = Field(None, description=(
         "R27: return_tolerance is an 'amount' (minor units) or a 'percent' of the counted stack"))
     return_tolerance: MoneyOrZero | None = Field(None, description=(

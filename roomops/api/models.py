@@ -238,7 +238,10 @@ class PolicyOut(Out):
     break_expiry: BreakExpiry = Field(description=(
         "R24: a break that ran out loses the seat always, or only if somebody waits"))
     must_move_when: MustMoveWhen = Field(description=(
-        "R17: a must-move player moves at once, or when the big blind reaches them"))
+        "R17: a must-move player moves at once (and comes in free), or when the big blind "
+        "reaches them (and posts a big blind at the main table)"))
+    post_behind_button: bool = Field(description=(
+        "R35: a player between the button and the small blind may post there to be dealt in"))
     return_tolerance_unit: ToleranceUnit
     return_tolerance: int = Field(description=(
         "R27: how far below the counted stack a returning buy-in is accepted, in minor units or "
@@ -523,6 +526,8 @@ class WaitingOut(Out):
     seat_no: int
     reason: str
     rule: str
+    posts: list[OwedPost] = Field(description=(
+        "what the player may post to be dealt in this hand (R35, R36, R17): empty, they wait"))
 
 
 class NextHandOut(Out):

@@ -11,7 +11,9 @@ from roomops.errors import Conflict
 
 NewPlayerPosting = Literal["post_or_wait", "free"]
 GamePosting = Literal["room", "post_or_wait", "free"]  # R36: a game's own, or the room's
-Arrival = Literal["new", "floor_move", "broken_table"]
+# "moved_at_big_blind": from a must-move table when the big blind reached them there (R17)
+Arrival = Literal["new", "floor_move", "broken_table", "moved_at_big_blind"]
+MustMoveWhen = Literal["at_once", "big_blind"]  # R17
 
 
 def owed(seat: SeatState) -> tuple[OwedPost, ...]:
@@ -33,8 +35,18 @@ def arrive(seat_no: int, player_id: int, how: Arrival = "new",
            policy: NewPlayerPosting = "post_or_wait") -> SeatState:
     """R36: a new player waits for the big blind or posts one (``post_or_wait``), or pays only
     when it is their turn (``free``); R19: one from a broken table or moved by the floor owes
-    nothing."""
-    return SeatState(seat_no, player_id, "new", owes_bb=how == "new" and policy == "post_or_wait")
+    nothing; R17: one who moved from a must-move table as its big blind reached them posts a
+    big blind here (or waits for it), whatever the new players' policy."""
+    owes = how == "moved_at_big_blind" or (how == "new" and policy == "post_or_wait")
+    return SeatState(seat_no, player_id, "new", owes_bb=owes)
+
+
+def must_move_arrival(when: MustMoveWhen) -> Arrival:
+    """R17/R19: how a must-move player arrives at the main table. Moved at once (``at_once``) they
+    are moved by the rule and come in free; moved when the big blind reached them at the
+    must-move table (``big_blind``) they have played their blinds there but that big blind, and
+    post one to be dealt in at the main table."""
+    return "floor_move" if when == "at_once" else "moved_at_big_blind"
 
 
 def move_seat(table: TableState, seats: Sequence[SeatState], from_seat: int, to_seat: int,

@@ -50,7 +50,9 @@ def next_hand(table: TableState, seats: Sequence[SeatState],
 
     ``posting``: seats whose players post what they owe (``missed.owed``) to play at once rather
     than wait for the big blind. Raises ``Conflict`` (R35) for a post between the big blind and
-    the button, and (R33) when fewer than two players can be dealt in."""
+    the button, and (R33) when fewer than two players can be dealt in. Where the room allows it
+    (``table.post_behind_button``) a player between the button and the small blind may post
+    there: what they owe, and at least a live big blind."""
     by_no = seat_map(table, seats)
     prev_bb, n = table.big_blind_seat, table.seats_per_table
     if prev_bb is None or table.small_blind_seat is None or table.button is None:
@@ -60,7 +62,10 @@ def next_hand(table: TableState, seats: Sequence[SeatState],
     button = prev_bb if table.dealers_choice else table.small_blind_seat
     sb = prev_bb
     sb_posted = by_no[sb].status == "active" and by_no[sb].present and sb != bb
-    dealt, waiting = _entitled(by_no, (button, sb if sb_posted else None, bb), posting, n)
+    behind = _behind_button(table, by_no, button, sb)
+    by_no.update({no: replace(by_no[no], owes_bb=True) for no in behind & set(posting)
+                  if not owed(by_no[no])})  # a post behind the button is at least a big blind
+    dealt, waiting = _entitled(by_no, (button, sb if sb_posted else None, bb), posting, n, behind)
     heads_up = len(dealt) == 2
     if heads_up:
         button, bb = _heads_up(table, by_no, dealt)
@@ -79,17 +84,33 @@ def _check_posting(by_no: dict[int, SeatState], posting: Collection[int]) -> Non
             raise Conflict(f"seat {no} has no present player to post", "R35")
 
 
+def _behind_button(table: TableState, by_no: dict[int, SeatState], button: int, sb: int) -> set[int]:
+    """R35, the room's exception (``post_behind_button``): the present players strictly between
+    the button and the small blind's seat, who may post there. None where the room does not
+    allow it, nor in Dealer's Choice (the button is the small blind: no seat between)."""
+    if not table.post_behind_button or button == sb:
+        return set()
+    return {no for no, s in by_no.items()
+            if s.present and between(button, sb, no, table.seats_per_table)}
+
+
 def _entitled(by_no: dict[int, SeatState], places: tuple[int, int | None, int],
-              posting: Collection[int], n: int) -> tuple[list[int], list[Waiting]]:
-    """R35/R36: who is dealt in, given the button, the small blind poster and the big blind."""
+              posting: Collection[int], n: int,
+              behind: Collection[int] = ()) -> tuple[list[int], list[Waiting]]:
+    """R35/R36: who is dealt in, given the button, the small blind poster and the big blind;
+    ``behind``: players who may post behind the button (the room's exception to R35)."""
     button, sb, bb = places
     dealt: list[int] = []
     waiting: list[Waiting] = []
     for no, seat in by_no.items():
         if not seat.present:
             continue
-        if no in (sb, bb):
+        if no in (sb, bb) or (no in behind and no in posting):
             dealt.append(no)
+        elif no in behind:
+            posts = owed(seat) or ("live_big_blind",)
+            waiting.append(Waiting(no, f"behind the button: posts {_words(posts)} to play now, or "
+                                   "waits until the button passes", "R35", posts))
         elif between(button, bb, no, n):
             if no in posting:
                 raise Conflict(f"seat {no} is between the big blind and the button: blinds cannot "
@@ -98,7 +119,8 @@ def _entitled(by_no: dict[int, SeatState], places: tuple[int, int | None, int],
                                    "button passes", "R35"))
         elif owed(seat) and no not in posting:
             waiting.append(Waiting(no, f"owes {_words(owed(seat))}: posts it or waits for the big "
-                                   "blind", "R36" if seat.owes_bb and not seat.missed_bb else "R35"))
+                                   "blind", "R36" if seat.owes_bb and not seat.missed_bb else "R35",
+                                   owed(seat)))
         else:
             dealt.append(no)
     return dealt, waiting

@@ -41,6 +41,9 @@ class TableState:
     small_blind: int
     big_blind: int
     dealers_choice: bool = False  # R33: the button posts the small blind
+    # R35, the room's exception (policy ``post_behind_button``, Nevada): a player between the
+    # button and the small blind may post there to play at once
+    post_behind_button: bool = False
     hand_no: int = 0
     button: int | None = None
     small_blind_seat: int | None = None  # the position, posted or dead
@@ -68,6 +71,7 @@ class Waiting:
     seat_no: int
     reason: str
     rule: str
+    posts: tuple[OwedPost, ...] = ()  # what they may post to play this hand; () none may be posted
 
 
 @dataclass(frozen=True)

@@ -53,7 +53,8 @@ FIELDS = {"game_ids": N_("the games"), "first_name": N_("your first name"),
 # what is wrong with a field, by the form model's error type (pydantic's own words are English)
 WHY = {"missing": N_("Please fill in {field}."), "string_too_short": N_("Please fill in {field}."),
        "too_short": N_("Please pick at least one game."),
-       "string_too_long": N_("Please shorten {field}.")}
+       "string_too_long": N_("Please shorten {field}."),
+       "invisible_characters": N_("Please type {field} again: it has invisible characters.")}
 CHECK = N_("Please check {field}.")  # any other refusal of a field
 
 

@@ -13,8 +13,6 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 from werkzeug.wrappers import Response
 
-from roomops.blinds.missed import owed
-from roomops.blinds.state import HandPlan, SeatState, Waiting, between
 from roomops.blinds.straddles import straddle_order
 from roomops.board.names import public_name
 from roomops.desk.forms import to_minor
@@ -89,8 +87,7 @@ def _live(session: Session, table_id: int) -> dict[str, Any]:
     waiting = {w.seat_no: w for w in plan.waiting} if plan else {}
     policy = session.get_one(Room, tbl.room_id).display_name
     return {"table": tbl, "game": session.get_one(Game, tbl.game_id), "last": view.last, "plan": plan,
-            "seats": seats, "names": names, "waiting": waiting, "owed": owed,
-            "postable": _postable(plan, seats, waiting), "dealt_out": view.dealt_out,
+            "seats": seats, "names": names, "waiting": waiting, "dealt_out": view.dealt_out,
             "straddlers": straddle_order(plan) if plan else (),
             "behind": transit.behind_at_table(session, table_id),
             "slips": transit.open_slips(session, who.room_id, at, table_id),
@@ -183,16 +180,6 @@ def _down(game: Game, table_id: int) -> dict[str, Any]:
             "dealers": rakes.dealers_for(db(), actor()),
             "downs": rakes.downs_at(db(), actor(), table_id, limit=DOWNS_SHOWN),
             "tz": db().get_one(Room, game.room_id).timezone}
-
-
-def _postable(plan: HandPlan | None, seats: list[SeatState], waiting: dict[int, Waiting]) -> set[int]:
-    """R35/R36: waiting players who may post what they owe to play now: not between the big
-    blind and the button, where blinds cannot be made up."""
-    if plan is None:
-        return set()
-    button, _small, big = plan.table.places
-    return {s.seat_no for s in seats if s.seat_no in waiting and owed(s) and not between(
-        button, big, s.seat_no, plan.table.seats_per_table)}
 
 
 def _number(raw: str | None, field: str, rule: str = "R33") -> int:

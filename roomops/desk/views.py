@@ -689,7 +689,8 @@ POLICY_FIELDS = ("timezone", "display_name", "claim_minutes", "seat_change_claim
                  "max_breaks_per_table", "away_notify_minutes", "max_away_minutes", "max_missed_bb",
                  "playover_needs_consent", "no_playover_max_minutes", "new_player_posting",
                  "must_move_refusal", "shifts", "call_ins", "break_expiry", "must_move_when",
-                 "return_tolerance", "lockup_minutes", "remote_entries", "remote_entry_cap", "language")
+                 "return_tolerance", "lockup_minutes", "remote_entries", "remote_entry_cap", "language",
+                 "post_behind_button")
 
 
 def _tolerance(raw: str) -> dict[str, Any]:

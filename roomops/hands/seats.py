@@ -92,17 +92,20 @@ def last_hand(session: Session, table_id: int) -> Hand | None:
     return session.scalar(_LAST_HAND, {"table_id": table_id})
 
 
-def table_state(table: Table, game: Game, last: Hand | None, sat: dict[int, Sitting]) -> TableState:
+def table_state(table: Table, game: Game, last: Hand | None, sat: dict[int, Sitting],
+                behind_button: bool = False) -> TableState:
     """R33/R34: the positions of the table's last hand (none before the first) and the stakes;
     Dealer's Choice has the button post the small blind. The table's seat count (R4): N+1 while
     someone sits in the extra seat, or while the last hand's button or a blind is there, so they
-    move on round it (``extra_seat.seat_count``)."""
+    move on round it (``extra_seat.seat_count``). ``behind_button``: the room's
+    ``post_behind_button`` (R35), which only says who may post, not where the blinds go."""
     positions = {} if last is None else {
         "hand_no": last.hand_no, "button": last.button, "small_blind_seat": last.small_blind_seat,
         "big_blind_seat": last.big_blind_seat}
     places = [] if last is None else [last.button, last.small_blind_seat, last.big_blind_seat]
     return TableState(seat_count(game.seats_per_table, sat, places), game.small_blind, game.big_blind,
-                      dealers_choice=is_dealers_choice(game.variant), **positions)
+                      dealers_choice=is_dealers_choice(game.variant),
+                      post_behind_button=behind_button, **positions)
 
 
 def next_big_blind(session: Session, table: Table, game: Game,

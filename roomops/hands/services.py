@@ -45,7 +45,7 @@ def record_hand(session: Session, actor: Actor, now: datetime, table_id: int, *,
                        "card for the button", "R33")
     room = session.get_one(Room, actor.room_id)
     sat = sittings(session, table.id)
-    state = table_state(table, game, last, sat)
+    state = table_state(table, game, last, sat, room.post_behind_button)
     _require_seats(state.seats_per_table, [*posting, *(s.seat_no for s in straddles),
                                            *([high_card_seat] if high_card_seat else [])])
     seats = seat_states(state, sat, game.posting(room.new_player_posting))
@@ -95,7 +95,7 @@ def preview(session: Session, actor: Actor, table_id: int) -> DealerView:
     room = session.get_one(Room, actor.room_id)
     last = last_hand(session, table.id)
     sat = sittings(session, table.id)
-    state = table_state(table, game, last, sat)
+    state = table_state(table, game, last, sat, room.post_behind_button)
     seats = seat_states(state, sat, game.posting(room.new_player_posting))
     try:
         plan = None if last is None else next_hand(state, seats)

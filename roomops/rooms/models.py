@@ -20,6 +20,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
+from roomops.blinds.missed import MustMoveWhen as MustMoveWhen  # R17, re-exported for the schemas
 from roomops.blinds.missed import NewPlayerPosting
 from roomops.checks import one_of
 from roomops.db import Base, Minor, UTCDateTime
@@ -36,7 +37,6 @@ ReturnWindow = Literal["minutes", "gaming_day"]  # R27
 MustMoveRefusal = Literal["forced", "skip"]  # R17
 CloseWhileRunning = Literal["warn", "refuse"]  # R54
 BreakExpiry = Literal["always", "if_waiting"]  # R24
-MustMoveWhen = Literal["at_once", "big_blind"]  # R17
 ToleranceUnit = Literal["amount", "percent"]  # R27
 
 ROLES: tuple[Role, ...] = get_args(Role)
@@ -147,6 +147,9 @@ class Room(Base):
     # R17: a must-move player moves at once, or when the big blind reaches them
     must_move_when: Mapped[MustMoveWhen] = mapped_column(String(12), default="at_once",
                                                          server_default="at_once")
+    # R35, the room's exception: a player between the button and the small blind may post there
+    # to be dealt in at once (Nevada rooms); off, they wait until the button passes
+    post_behind_button: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     # R27: a returning buy-in this much below the counted stack is still accepted (minor units,
     # or a percent of the stack)
     return_tolerance_unit: Mapped[ToleranceUnit] = mapped_column(String(8), default="amount",

@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 
 from roomops.actors import Actor, get_in_room
 from roomops.audit.service import record
+from roomops.blinds.missed import arrive, must_move_arrival
 from roomops.db import end_live, insert_rows
 from roomops.errors import Conflict, Invalid
 from roomops.floor.bus import command, emit
@@ -23,8 +24,10 @@ from roomops.floor.events import Carried, EntriesLeft, OffersEnded, SeatsMayOpen
 from roomops.games.locks import locked_game
 from roomops.games.models import Game, Table
 from roomops.games.services import shut_table
+from roomops.hands.models import SeatBlinds
 from roomops.lists.models import ListEntry
 from roomops.lists.services import to_top_of_waiting_list
+from roomops.rooms.models import Room
 from roomops.seating import queries
 from roomops.seating.allocation import Candidate, allocate, leaves_short
 from roomops.seating.balance import check_added
@@ -74,12 +77,16 @@ def carry(session: Session, actor: Actor, now: datetime, game: Game, moves: list
     if len(end_seats(session, actor, now, [game], [m.hold for m in moves], "moved",
                      reason=reason, detail=detail)) != len(moves):
         raise Conflict("the player has already left that seat", "R21")
+    when = session.get_one(Room, game.room_id).must_move_when
+    owing = {m.hold.id for m in moves if m.kind == "must_move"
+             and must_move_arrival(when) == "moved_at_big_blind"}
     new = {h.from_hold_id: h for h in insert_rows(session, SeatHold, [
         {"room_id": m.hold.room_id, "table_id": m.table.id, "seat_no": m.seat_no,
          "player_id": m.hold.player_id, "kind": "seated", "started_at": now,
-         "buy_in": m.stack + m.added, "from_hold_id": m.hold.id, "no_blind_owed": m.kind in NO_BLIND,
-         "over_reason": m.over_reason}
+         "buy_in": m.stack + m.added, "from_hold_id": m.hold.id,
+         "no_blind_owed": m.kind in NO_BLIND and m.hold.id not in owing, "over_reason": m.over_reason}
         for m in moves])}
+    _owe_big_blind(session, now, [new[i] for i in owing])
     ended = leave_game_lists(session, actor, now, game, [m.hold.player_id for m in moves],
                              "moved to another table of the game") if leave_lists else []
     for m in moves:
@@ -93,6 +100,16 @@ def carry(session: Session, actor: Actor, now: datetime, game: Game, moves: list
     if ended:
         emit(session, EntriesLeft(game.id, tuple(ended)))
     return [new[m.hold.id] for m in moves]
+
+
+def _owe_big_blind(session: Session, now: datetime, holds: list[SeatHold]) -> None:
+    """R17: a must-move player moved as the big blind reached them at the must-move table posts a
+    big blind at the main table, or waits for it (``blinds.missed.arrive``), stored as their
+    seat's blind state so no new-player policy (R36) lets them in free."""
+    for hold in holds:
+        seat = arrive(hold.seat_no, hold.player_id, "moved_at_big_blind")
+        session.add(SeatBlinds(hold_id=hold.id, status=seat.status, missed_sb=seat.missed_sb,
+                               missed_bb=seat.missed_bb, owes_bb=seat.owes_bb, updated_at=now))
 
 
 @command

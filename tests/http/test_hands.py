@@ -7,6 +7,9 @@ from sqlalchemy import func, select
 
 from roomops.audit.models import AuditEvent
 from roomops.hands.models import Hand
+from roomops.hands.services import record_hand
+from roomops.rooms.services import update_policy
+from roomops.seating import seats
 from tests.conftest import login
 from tests.http.test_api import Api, refused, token_for
 from tests.services.helpers import full_game
@@ -120,3 +123,39 @@ def test_api_and_desk_seat_change(client, room, session, now):
     assert "S1-1 Player changed to seat 9 at table 1" in page.text
     assert session.scalar(select(SeatHold.buy_in).where(SeatHold.table_id == table.id,
                                                         SeatHold.seat_no == 9)) == 16000
+
+
+def _behind_the_button(room, session, now, allowed):
+    """Issue 40, R35: seats 1-8 taken, hand 1 from the high card in 7 (button 7, SB 8, BB 1), a
+    new player in seat 9: behind the next hand's button (8)."""
+    update_policy(session, room.sup, now, post_behind_button=allowed)
+    game, table = full_game(room, session, now, free=1)
+    record_hand(session, room.actor("dealer"), now, table.id, hand_no=1, high_card_seat=7)
+    seats.seat_directly(session, room.sup, now, table_id=table.id, seat_no=9,
+                        player_id=room.player(now, "Nev").id, buy_in=game.min_buyin)
+    session.commit()
+    return table
+
+
+POST_BOX = '<input type="checkbox" name="posting" value="9"> posts live big blind to play now'
+
+
+def test_r35_the_dealer_screen_offers_the_post_behind_the_button_where_the_room_allows_it(
+        client, room, session, now):
+    table = _behind_the_button(room, session, now, True)
+    dealer = login(client, "main-dealer")
+    page = dealer.get(f"/dealer/tables/{table.id}").text
+    assert POST_BOX in page and "behind the button: posts live big blind to play now" in page
+    api = Api(client, token_for(room, session, "dealer"))
+    (why,) = [w for w in api.get(f"/tables/{table.id}/dealer").json["next"]["waiting"]
+              if w["seat_no"] == 9]
+    assert (why["rule"], why["posts"]) == ("R35", ["live_big_blind"])
+    resp = dealer.post(f"/dealer/tables/{table.id}/hands", data={"hand_no": "2", "posting": "9"})
+    assert resp.status_code == 303, resp.text
+    assert session.scalar(select(Hand).where(Hand.hand_no == 2)).dealt_in[0] == 9
+
+
+def test_r35_by_default_the_dealer_screen_has_no_post_behind_the_button(client, room, session, now):
+    table = _behind_the_button(room, session, now, False)
+    page = login(client, "main-dealer").get(f"/dealer/tables/{table.id}").text
+    assert POST_BOX not in page and "between the big blind and the button" in page

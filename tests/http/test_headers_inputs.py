@@ -277,6 +277,28 @@ def test_the_desk_form_refuses_them_too_and_takes_any_script(sup_client, session
     assert added.status_code == 303
 
 
+@pytest.mark.parametrize("char", ["\u200b", "\u200d", "\u2060", "\ufeff", "\u200e", "\u200f",
+                                  "\u061c", "\u00ad"])
+def test_issue40_a_name_with_invisible_characters_is_a_422_saying_so(sup, char):
+    resp = sup.post("/players", {"first_name": f"Ann{char}Lee", "create_anyway": True})
+    assert resp.status_code == 422, resp.text
+    assert resp.json["error"].startswith(
+        f"first_name: The name has invisible characters (U+{ord(char):04X})")
+    stacked = sup.post("/players", {"first_name": "Ann", "last_name": "Le\u0331\u0332\u0333e"})
+    assert stacked.status_code == 422 and stacked.json["error"].startswith("last_name: The name")
+
+
+def test_issue40_a_name_is_stored_in_nfc(sup):
+    resp = sup.post("/players", {"first_name": "Zoe\u0308", "create_anyway": True})
+    assert resp.status_code == 201, resp.text
+    assert resp.json["first_name"] == "Zoë"
+
+
+def test_issue40_the_desk_form_says_the_name_has_invisible_characters(sup_client):
+    resp = sup_client.post("/desk/players", data={"first_name": "Ann\u200bLee"})
+    assert resp.status_code == 422 and "The name has invisible characters" in resp.text
+
+
 # ---- the public address -----------------------------------------------------------------------
 
 

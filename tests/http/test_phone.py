@@ -112,6 +112,18 @@ def test_r12_refusal_says_what_and_the_rule_and_keeps_what_was_typed(client, gam
     assert "(R12)" in resp.text and "game_ids" not in resp.text  # the model's words: the log's
 
 
+@pytest.mark.parametrize(("lang", "said"), [
+    ("en", "Please type your first name again: it has invisible characters."),
+    ("de", "Bitte geben Sie Ihren Vornamen neu ein: es enthält unsichtbare Zeichen.")])
+def test_issue40_a_name_with_invisible_characters_is_refused_in_the_players_words(
+        client, games, session, lang, said):
+    g1, _ = games
+    resp = client.post(f"/board/main/join?lang={lang}", data=form(g1, first="Ann\u200b"))
+    assert resp.status_code == 422
+    assert said in html.unescape(resp.text)
+    assert entries(session) == []
+
+
 def test_r12_one_entry_per_number_and_game_and_the_cap(client, games, room, session, now):
     g1, g2 = games
     joined(client, g1)

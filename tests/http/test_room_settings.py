@@ -26,12 +26,15 @@ DESK_VALUES = [
     ({"return_tolerance": "10%"}, {"return_tolerance": 10, "return_tolerance_unit": "percent"}),
     ({"lockup_minutes": "0"}, {"lockup_minutes": 0}),
     ({"lockup_minutes": "15"}, {"lockup_minutes": 15}),
+    ({"post_behind_button": "on"}, {"post_behind_button": True}),  # issue 40, R35
+    ({}, {"post_behind_button": False}),
 ]
 WORDS = {  # what the screen says of each value, beside its rule id
     "break_expiry": {"always": "the seat is lost at once",
                      "if_waiting": "the seat is lost only when someone is waiting for it"},
-    "must_move_when": {"at_once": "moves as soon as a main-table seat opens",
-                       "big_blind": "moves when the big blind reaches them"},
+    "must_move_when": {"at_once": "moves as soon as a main-table seat opens, and comes in free",
+                       "big_blind": "moves when the big blind reaches them, and posts a big "
+                                    "blind at the main table"},
 }
 
 
@@ -53,6 +56,11 @@ def test_policy_screen_saves_each_value_and_shows_it_back(sup_client, room, sess
     for name, words in WORDS.items():
         if name in stored:
             assert f'<option value="{stored[name]}" selected>{words[stored[name]]}</option>' in html
+    if "post_behind_button" in stored:  # R35: the box, ticked as stored
+        box = ('<input type="checkbox" name="post_behind_button" checked>'
+               if stored["post_behind_button"] else
+               '<input type="checkbox" name="post_behind_button" >')
+        assert box in html and "between the button and the small blind may post there" in html
     if stored.get("return_tolerance_unit") == "percent":
         assert 'value="10%"' in html
     if stored.get("return_tolerance") == 5000:
@@ -60,7 +68,8 @@ def test_policy_screen_saves_each_value_and_shows_it_back(sup_client, room, sess
     changed = [a for a in session.scalars(select(AuditEvent).where(
         AuditEvent.action == "policy.changed"))]
     defaults = {"call_ins": True, "break_expiry": "always", "must_move_when": "at_once",
-                "return_tolerance": 0, "return_tolerance_unit": "amount", "lockup_minutes": 0}
+                "return_tolerance": 0, "return_tolerance_unit": "amount", "lockup_minutes": 0,
+                "post_behind_button": False}
     moved = {k for k, v in stored.items() if defaults[k] != v}
     assert (set(changed[-1].detail["after"]) if changed else set()) == moved
 
@@ -81,7 +90,7 @@ def test_policy_screen_refuses_a_bad_tolerance(sup_client, room, session):
     {"break_expiry": "always"}, {"must_move_when": "big_blind"}, {"must_move_when": "at_once"},
     {"return_tolerance_unit": "percent", "return_tolerance": 25},
     {"return_tolerance_unit": "amount", "return_tolerance": 2500}, {"lockup_minutes": 20},
-    {"lockup_minutes": 0}])
+    {"lockup_minutes": 0}, {"post_behind_button": True}, {"post_behind_button": False}])
 def test_api_patch_policy_each_value(sup, room, session, body):
     """R3: PATCH /policy sets each value and GET /policy reads it back."""
     resp = sup.patch("/policy", json=body)
@@ -92,6 +101,7 @@ def test_api_patch_policy_each_value(sup, room, session, body):
 @pytest.mark.parametrize("body,rule", [
     ({"break_expiry": "sometimes"}, None), ({"must_move_when": "later"}, None),
     ({"lockup_minutes": 121}, None), ({"return_tolerance": -1}, None),
+    ({"post_behind_button": "yes"}, None), ({"post_behind_button": 1}, None),
     ({"return_tolerance_unit": "percent", "return_tolerance": 101}, "R27")])
 def test_api_patch_policy_refuses_values_out_of_range(sup, room, session, body, rule):
     """R3: values out of range are 422s; nothing changes."""

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from roomops.blinds.missed import arrive, move_seat, owed
+from roomops.blinds.missed import arrive, move_seat, must_move_arrival, owed
 from roomops.blinds.positions import first_hand, next_hand
 from roomops.blinds.state import HandPlan, SeatState
 from roomops.errors import Conflict
@@ -165,3 +165,71 @@ def test_r34_r35_worked_example_of_docs_blinds():
         ((1, 3, 4), [(3, "small_blind"), (4, "big_blind"), (5, "dead_small_blind"),
                      (5, "live_big_blind")], (3, 4, 5, 1)),
     ]
+
+
+# ---- issue 40: settings rooms differ on (R17, R35) ---------------------------------------------
+
+
+@pytest.mark.parametrize("policy", ["post_or_wait", "free"])
+def test_r17_moved_when_the_big_blind_reached_them_posts_a_big_blind_at_the_main_table(policy):
+    """Under "move at the big blind" the player dodged that big blind at the must-move table: at
+    the main table they post one or wait for it, whatever the new players' policy; moved at once
+    they come in free (R19)."""
+    assert must_move_arrival("at_once") == "floor_move"
+    free = arrive(5, 99, must_move_arrival("at_once"), policy)
+    assert owed(free) == ()
+    mover = arrive(5, 99, must_move_arrival("big_blind"), policy)
+    assert owed(mover) == ("live_big_blind",)
+    plan = next_hand(started().table, with_seat(started(), mover))  # button 2, SB 3, BB 4
+    assert 5 not in plan.dealt_in
+    (why,) = [w for w in plan.waiting if w.seat_no == 5]
+    assert why.rule == "R36" and why.posts == ("live_big_blind",)
+    posted = next_hand(started().table, with_seat(started(), mover), posting={5})
+    assert 5 in posted.dealt_in and (5, "live_big_blind") in blinds(posted)
+
+
+def behind_table(allowed: bool) -> HandPlan:
+    """Players in 1, 2, 4, 5, 6 of 10, hand 1: button 1, SB 2, BB 4; hand 2 will be button 2,
+    SB 4, BB 5, so seat 3 is behind the button."""
+    t = replace(table(), post_behind_button=allowed)
+    return first_hand(t, seated(10, [1, 2, 4, 5, 6]), 1)
+
+
+@pytest.mark.parametrize(("seat", "posts"), [
+    (arrive(3, 99), [(3, "live_big_blind")]),
+    (SeatState(3, 99, missed_sb=True, missed_bb=True), [(3, "dead_small_blind"), (3, "live_big_blind")]),
+    (arrive(3, 99, "floor_move"), [(3, "live_big_blind")]),  # at least a big blind there
+    (arrive(3, 99, policy="free"), [(3, "live_big_blind")]),
+])
+def test_r35_where_the_room_allows_it_a_player_posts_behind_the_button(seat, posts):
+    plan = behind_table(True)
+    waits = next_hand(plan.table, with_seat(plan, seat))
+    assert places(waits) == (2, 4, 5) and 3 not in waits.dealt_in
+    (why,) = [w for w in waits.waiting if w.seat_no == 3]
+    assert why.rule == "R35" and why.reason.startswith("behind the button: posts")
+    assert list(why.posts) == [kind for _no, kind in posts]
+    dealt = next_hand(plan.table, with_seat(plan, seat), posting={3})
+    assert places(dealt) == (2, 4, 5) and dealt.dealt_in == (3, 4, 5, 6, 1, 2)
+    assert [p for p in blinds(dealt) if p[0] == 3] == posts
+    after = dealt.seats[2]
+    assert not (after.owes_bb or after.missed_sb or after.missed_bb) and after.status == "active"
+
+
+def test_r35_by_default_nobody_posts_behind_the_button():
+    plan = behind_table(False)
+    seats = with_seat(plan, arrive(3, 99))
+    (why,) = [w for w in next_hand(plan.table, seats).waiting if w.seat_no == 3]
+    assert why.reason.startswith("between the big blind and the button") and why.posts == ()
+    with pytest.raises(Conflict) as err:
+        next_hand(plan.table, seats, posting={3})
+    assert err.value.rule == "R35"
+
+
+def test_r35_in_dealers_choice_no_seat_is_behind_the_button():
+    """Dealer's Choice has the button post the small blind: nobody sits between them, and a new
+    player elsewhere owes the big blind as anywhere (R36)."""
+    t = replace(table(dealers_choice=True), post_behind_button=True)
+    plan = first_hand(t, seated(10, [1, 2, 4, 5, 6]), 1)  # button and SB 1, BB 2
+    nxt = next_hand(plan.table, with_seat(plan, arrive(8, 99)))
+    assert places(nxt) == (2, 2, 4) and 8 not in nxt.dealt_in
+    assert [(w.seat_no, w.rule) for w in nxt.waiting] == [(8, "R36")]

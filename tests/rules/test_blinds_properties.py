@@ -1,28 +1,30 @@
 """R33-R36: over any sequence of hands with players joining, leaving, going absent and coming
 back, the forward-moving big blind meets every present player's obligations exactly once an
-orbit, the button never goes back, and missed buttons land only on absent seats."""
+orbit, the button never goes back, and missed buttons land only on absent seats; with the room's
+exceptions (issue 40) too: posting behind the button (R35) and must-move players moved at the big
+blind (R17)."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from roomops.blinds.missed import arrive, owed
+from roomops.blinds.missed import arrive, must_move_arrival, owed
 from roomops.blinds.positions import first_hand, next_hand
 from roomops.blinds.state import HandPlan, SeatState, TableState, between
 from roomops.errors import Conflict
 
-EVENTS = st.sampled_from(["join", "free", "floor", "leave", "away", "back", "post"])
+EVENTS = st.sampled_from(["join", "free", "floor", "mover", "leave", "away", "back", "post"])
 STEP = st.lists(st.tuples(EVENTS, st.integers(1, 10)), max_size=3)
 
 
 def _apply(seats: list[SeatState], event: str, no: int, pid: int) -> int | None:
     """One change between hands; returns a seat that asks to post what it owes."""
     seat = seats[no - 1]
-    if seat.player_id is None and event in ("join", "free", "floor"):
-        how = "floor_move" if event == "floor" else "new"
+    if seat.player_id is None and event in ("join", "free", "floor", "mover"):
+        how = {"floor": "floor_move", "mover": must_move_arrival("big_blind")}.get(event, "new")
         seats[no - 1] = arrive(no, pid, how, "free" if event == "free" else "post_or_wait")
     elif seat.player_id is not None and event == "leave":
         seats[no - 1] = SeatState(no)
@@ -60,11 +62,14 @@ def _check(before: TableState, seats: tuple[SeatState, ...], posting: set[int], 
     assert len(blind_posts) == len(set(blind_posts))
     assert all(p.kind in ("small_blind", "big_blind") for p in plan.posts if p.seat_no in blind_posts)
     assert all(by_no[s].present for s in plan.dealt_in) and bb in plan.dealt_in
-    # everyone else dealt in posted exactly what they owed, and only if they asked to
+    # everyone else dealt in posted exactly what they owed (behind the button, at least a big
+    # blind), and only if they asked to
+    behind = {s for s in by_no if before.post_behind_button and button != sb and between(button, sb, s, n)}
     for s in plan.dealt_in:
         if s not in blind_posts:
-            assert [p.kind for p in plan.posts if p.seat_no == s] == list(owed(by_no[s]))
-            assert not owed(by_no[s]) or s in posting
+            due = list(owed(by_no[s])) or (["live_big_blind"] if s in behind else [])
+            assert [p.kind for p in plan.posts if p.seat_no == s] == due
+            assert not due or s in posting
     assert (bb - prev_bb) % n > 0  # the big blind moves forward
     if plan.heads_up:
         assert button == sb and len(plan.dealt_in) == 2
@@ -76,18 +81,23 @@ def _check(before: TableState, seats: tuple[SeatState, ...], posting: set[int], 
     assert sb == prev_bb
     assert (sb in blind_posts) == (by_no[sb].status == "active" and by_no[sb].present)
     assert (sb in plan.missed_sb) == by_no[sb].absent
-    # R35: nobody dealt in between the button and the big blind but the small blind
-    assert all(s == sb for s in plan.dealt_in if between(button, bb, s, n))
+    # R35: nobody dealt in between the button and the big blind but the small blind, and where
+    # the room allows it those who posted behind the button (between it and the small blind)
+    assert all(s == sb or (s in behind and s in posting)
+               for s in plan.dealt_in if between(button, bb, s, n))
 
 
 @settings(max_examples=150, deadline=None)
 @given(n=st.integers(2, 10), start=st.sets(st.integers(1, 10), min_size=2), steps=st.lists(STEP, max_size=40),
-       dealers_choice=st.booleans())
-def test_r33_r36_blind_obligations_over_random_hands(n, start, steps, dealers_choice):
+       dealers_choice=st.booleans(), behind=st.booleans())
+# a floor-moved player and a must-move player posting behind the button, as a start
+@example(n=10, start={1, 2, 4, 5, 6}, steps=[[("floor", 3), ("post", 3)], [("mover", 7)]],
+         dealers_choice=False, behind=True)
+def test_r33_r36_blind_obligations_over_random_hands(n, start, steps, dealers_choice, behind):
     taken = sorted(s for s in start if s <= n)
     if len(taken) < 2:
         return
-    table = TableState(n, 50, 100, dealers_choice=dealers_choice)
+    table = TableState(n, 50, 100, dealers_choice=dealers_choice, post_behind_button=behind)
     plan = first_hand(table, tuple(SeatState(s, s if s in taken else None) for s in range(1, n + 1)),
                       taken[0])
     bb_walk, button_at = 0, -((plan.table.big_blind_seat - plan.table.button) % n)

@@ -27,6 +27,20 @@ def test_a_room_or_staff_name_with_an_override_is_refused(session, now, room):
                      roles=("dealer",))  # a username is shown too (the audit trail's actor)
 
 
+def test_issue40_a_room_or_staff_name_with_invisible_characters_is_refused(session, now, room):
+    with pytest.raises(Invalid, match=r"name: The name has invisible characters \(U\+200B\)"):
+        create_room(session, now, slug="other", name="Main\u200bRoom")
+    with pytest.raises(Invalid, match=r"display_name: The name has invisible characters \(U\+FEFF\)"):
+        create_staff(session, console(room.room.id), now, username="bom", password=PASSWORD,
+                     roles=("dealer",), display_name="\ufeffBom")
+    with pytest.raises(Invalid, match=r"username: The name has invisible characters \(U\+200F\)"):
+        create_staff(session, console(room.room.id), now, username="rlm\u200f", password=PASSWORD,
+                     roles=("dealer",))
+    made = create_staff(session, console(room.room.id), now, username="zoe", password=PASSWORD,
+                        roles=("dealer",), display_name="Zoe\u0308")
+    assert made.display_name == "Zoë"  # NFC: one way to write it
+
+
 @pytest.mark.parametrize("ident", [0, -1, INT_MAX + 1, 2**63, 10**30])
 def test_an_id_outside_the_column_names_no_row(session, room, ident):
     with pytest.raises(NotFound, match=f"no player with id {ident}"):

@@ -331,3 +331,85 @@ def test_r17_big_blind_before_the_first_hand_moves_at_once(room, session, now):
     moves.set_must_move(session, room.sup, now + MIN, feeder.id, main.id)
     seats.leave(session, room.sup, now + 2 * MIN, mains[0].id, 5000)
     assert live_offer(session, mover.player_id).from_hold_id == mover.id
+
+
+# ---- issue 40, R17: the must-move player's blind at the main table -------------------------------
+
+
+def _moved_to_main(room, session, now, when, posting="post_or_wait"):
+    """F1 moves from table 2 to seat 1 of main table 1 (a hand dealt there first: button 1, SB 2,
+    BB 3; the next hand button 2, SB 3, BB 4, seat 1 outside the gap), as ``when`` says."""
+    update_policy(session, room.sup, now, new_player_posting=posting)
+    _game, main, feeder, mains, fed = _must_move(room, session, now, when)
+    dealer = room.actor("dealer")
+    record_hand(session, dealer, now + 6 * MIN, main.id, hand_no=1, high_card_seat=1)
+    seats.leave(session, room.sup, now + 7 * MIN, mains[0].id, 5000)
+    if when == "big_blind":  # the seat waits for the big blind to reach F1 at table 2
+        record_hand(session, dealer, now + 8 * MIN, feeder.id, hand_no=2)
+        record_hand(session, dealer, now + 9 * MIN, feeder.id, hand_no=3)
+    offer = live_offer(session, fed[0].player_id)
+    assert (offer.table_id, offer.seat_no) == (main.id, 1)
+    moved = moves.claim_move(session, room.sup, now + 10 * MIN, offer.id, 10000)
+    return main, moved
+
+
+@pytest.mark.parametrize("posting", ["post_or_wait", "free"])
+def test_r17_moved_at_the_big_blind_posts_a_big_blind_at_the_main_table(room, session, now, posting):
+    """R17 ``big_blind``: F1 left table 2 as its big blind reached them, so at the main table F1
+    posts a big blind or waits for it, whatever the new players' policy (R36); the dealer's
+    screen says what F1 posts."""
+    main, moved = _moved_to_main(room, session, now, "big_blind", posting)
+    assert not moved.no_blind_owed
+    view = preview(session, room.actor("dealer"), main.id)
+    assert view.seats[0].owes_bb
+    (why,) = [w for w in view.plan.waiting if w.seat_no == 1]
+    assert why.posts == ("live_big_blind",) and why.rule == "R36"
+    dealer = room.actor("dealer")
+    assert 1 not in record_hand(session, dealer, now + 11 * MIN, main.id, hand_no=2).dealt_in
+    hand = record_hand(session, dealer, now + 12 * MIN, main.id, hand_no=3, posting=[1])
+    assert 1 in hand.dealt_in and {"seat_no": 1, "kind": "live_big_blind", "amount": 200} in hand.posts
+
+
+def test_r17_moved_at_once_comes_in_free(room, session, now):
+    """R17 ``at_once`` (the default): moved by the rule, F1 owes nothing at the main table (R19)."""
+    main, moved = _moved_to_main(room, session, now, "at_once")
+    assert moved.no_blind_owed
+    assert not preview(session, room.actor("dealer"), main.id).seats[0].owes_bb
+    hand = record_hand(session, room.actor("dealer"), now + 11 * MIN, main.id, hand_no=2)
+    assert 1 in hand.dealt_in and all(p["seat_no"] != 1 for p in hand.posts)
+
+
+# ---- issue 40, R35: posting behind the button where the room allows it ------------------------
+
+
+def _behind(room, session, now, allowed):
+    """Seats 1-8 taken, hand 1 from the high card in 7: button 7, SB 8, BB 1; the next hand is
+    button 8, SB 1, BB 2, so a new player in seat 9 sits behind the button."""
+    update_policy(session, room.sup, now, post_behind_button=allowed)
+    game, table = full_game(room, session, now, free=1)
+    record_hand(session, room.actor("dealer"), now, table.id, hand_no=1, high_card_seat=7)
+    seats.seat_directly(session, room.sup, now + MIN, table_id=table.id, seat_no=9,
+                        player_id=room.player(now, "Nev").id, buy_in=game.min_buyin)
+    return table
+
+
+def test_r35_where_the_room_allows_it_a_new_player_posts_behind_the_button(room, session, now):
+    table = _behind(room, session, now, True)
+    view = preview(session, room.actor("dealer"), table.id)
+    (why,) = [w for w in view.plan.waiting if w.seat_no == 9]
+    assert why.posts == ("live_big_blind",) and why.reason.startswith("behind the button")
+    hand = record_hand(session, room.actor("dealer"), now + 2 * MIN, table.id, hand_no=2,
+                       posting=[9])
+    assert (hand.button, hand.small_blind_seat, hand.big_blind_seat) == (8, 1, 2)
+    assert hand.dealt_in[0] == 9 and {"seat_no": 9, "kind": "live_big_blind", "amount": 200} in hand.posts
+
+
+def test_r35_by_default_a_player_behind_the_button_waits_until_it_passes(room, session, now):
+    table = _behind(room, session, now, False)
+    (why,) = [w for w in preview(session, room.actor("dealer"), table.id).plan.waiting
+              if w.seat_no == 9]
+    assert why.posts == () and why.rule == "R35"
+    refused(lambda: record_hand(session, room.actor("dealer"), now + 2 * MIN, table.id, hand_no=2,
+                                posting=[9]), "R35", "between the big blind and the button")
+    assert 9 not in record_hand(session, room.actor("dealer"), now + 2 * MIN, table.id,
+                                hand_no=2).dealt_in
