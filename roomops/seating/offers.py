@@ -21,11 +21,12 @@ from roomops.hands.seats import next_big_blind
 from roomops.lists.history import record_end
 from roomops.lists.models import ListEntry
 from roomops.lists.ordering import TICK
-from roomops.rooms.models import Player, Room
+from roomops.rooms.models import Room
 from roomops.seating import queries
 from roomops.seating.allocation import Assignment, Candidate, TableState, allocate, is_barred
 from roomops.seating.extra_seat import check_seat
 from roomops.seating.models import OFFER, SeatHold
+from roomops.seating.refusals import player_name, seat_taken, who_is
 from roomops.seating.rules import claim_deadline
 from roomops.seating.seat_changes import end_requests
 
@@ -291,6 +292,8 @@ def require_open_seat(session: Session, table: Table, game: Game, seat_no: int,
     seat = open_seat(session, game, table.id, seat_no)
     if seat.state is None:  # closed since it was read, before the game's lock was taken
         raise Conflict(f"table {table.name} is closed", "R5")
+    if seat_no in seat.seats.taken[table.id]:
+        raise seat_taken(session, table, seat_no)
     seat.over_reason = check_seat(game.seats_per_table, seat_no, seat.seats.taken[table.id],
                                   seat.seats.seated_nos(table.id), over_reason, table.name)
     return seat
@@ -313,22 +316,6 @@ def require_next(session: Session, nxt: Assignment | None, player_id: int, reaso
     if nxt is not None and nxt.player_id != player_id and not (reason and reason.strip()):
         raise Conflict(f"{who_is(session, nxt)} is next for this seat; out of list order needs "
                        "a reason", rule)
-
-
-def who_is(session: Session, a: Assignment) -> str:
-    """The player a seat would go to, in the floor's words: their name, and why they go first
-    when they do: a seat change at the table (R36) or a must-move (R17)."""
-    name = player_name(session, a.player_id)
-    if a.from_hold_id is None:
-        return name
-    hold = session.get_one(SeatHold, a.from_hold_id)
-    if a.seat_change_id is not None:
-        return f"{name} (seat change from seat {hold.seat_no})"
-    return f"{name} (must move from table {session.get_one(Table, hold.table_id).name})"
-
-
-def player_name(session: Session, player_id: int) -> str:
-    return session.get_one(Player, player_id).full_name
 
 
 def live_offer(session: Session, actor: Actor, offer_id: int) -> tuple[SeatHold, Table, Game]:

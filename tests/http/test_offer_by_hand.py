@@ -77,3 +77,16 @@ def test_r14_switching_automatic_offers_on_at_the_desk_offers_the_open_seats(sup
     offer = live_offer(session, fed[0].player_id)
     assert (offer.table_id, offer.seat_no) == (main.id, 1)
     assert [r.detail["seat_no"] for r in audits(session, "offer.made")] == [1]
+
+
+def test_r20_a_called_seat_is_refused_naming_whom_it_is_held_for(sup_client, room, session, now):
+    main, fed, _reserve = _floor(room, session, now)
+    sup_client.post("/desk/offers", data={"table_id": str(main.id), "seat_no": "1"})
+    bob = room.player(now, "Bob", "Cox")
+    session.commit()
+    resp = sup_client.post("/desk/seat", headers=JSON, data={
+        "table_id": str(main.id), "seat_no": "1", "player_id": f"Bob Cox #{bob.id}",
+        "buy_in": "100", "reason": "walk-in"})
+    assert resp.status_code == 409 and resp.json["rule"] == "R20"
+    # offered at 20:00 by the desk's clock, UTC the room's zone, for the room's 10 minutes
+    assert resp.json["error"] == "seat 1 at table 1 is taken: held for F2-1 Player until 20:10"
