@@ -80,7 +80,7 @@ def test_r14_switching_automatic_offers_on_at_the_desk_offers_the_open_seats(sup
 
 
 def test_r20_a_called_seat_is_refused_naming_whom_it_is_held_for(sup_client, room, session, now):
-    main, fed, _reserve = _floor(room, session, now)
+    main, _fed, _reserve = _floor(room, session, now)
     sup_client.post("/desk/offers", data={"table_id": str(main.id), "seat_no": "1"})
     bob = room.player(now, "Bob", "Cox")
     session.commit()

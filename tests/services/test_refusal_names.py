@@ -90,3 +90,22 @@ def test_r12_r13_r14_list_entries_are_named(room, session, now):
     lists.lock_up(session, room.sup, now, entry.id)
     refused(lambda: offers.offer_by_hand(session, room.sup, now, table_id=table.id, seat_no=8,
                                          entry_id=entry.id), "R13", "Ann Bee stepped away")
+
+
+def test_r10_r11_r13_r16_r18_list_refusals_name_the_player(room, session, now):
+    update_policy(session, room.sup, now, auto_offer=False, lockup_minutes=15)
+    game, table, holds = _table(room, session, now)
+    seated = holds[0].player_id
+    refused(lambda: lists.join(session, room.sup, now, player_id=seated, game_id=game.id), "R18",
+            "S1-1 Player already sits at seat 1 at table 1: use a reserve list")
+    refused(lambda: lists.join(session, room.sup, now, player_id=seated, table_id=table.id),
+            "R11", "S1-1 Player already sits at seat 1 at table 1")
+    ann = room.player(now, "Ann", "Bee")
+    entry = lists.join(session, room.sup, now, player_id=ann.id, game_id=game.id)
+    refused(lambda: lists.join(session, room.sup, now, player_id=ann.id, game_id=game.id), "R10",
+            "Ann Bee is already on that list")
+    refused(lambda: lists.end_lockup(session, room.sup, now, entry.id), "R13",
+            "Ann Bee is not locked up")
+    lists.remove(session, room.sup, now, entry.id, "went home")
+    refused(lambda: lists.check_in(session, room.sup, now, entry.id), "R16",
+            "Ann Bee is no longer on the list (removed)")
