@@ -90,3 +90,13 @@ def test_r20_a_called_seat_is_refused_naming_whom_it_is_held_for(sup_client, roo
     assert resp.status_code == 409 and resp.json["rule"] == "R20"
     # offered at 20:00 by the desk's clock, UTC the room's zone, for the room's 10 minutes
     assert resp.json["error"] == "seat 1 at table 1 is taken: held for F2-1 Player until 20:10"
+
+
+def test_r14_r17_the_api_offers_to_the_next_without_an_entry(api, room, session, now):
+    main, fed, _reserve = _floor(room, session, now)
+    resp = api.post("/offers", json={"table_id": main.id, "seat_no": 1})
+    assert resp.status_code == 201, resp.text
+    assert resp.json["player_id"] == fed[0].player_id and resp.json["entry_id"] is None
+    again = api.post("/offers", json={"table_id": main.id, "seat_no": 1})
+    assert again.status_code == 409 and again.json["rule"] == "R20"
+    assert again.json["error"] == "seat 1 at table 1 is taken: held for F2-1 Player until 20:10"
