@@ -224,11 +224,13 @@ OverReason = Annotated[Reason | None, Field(
 
 
 class OfferSeat(Body):
-    """R14: offering by hand; out of list order needs a reason (R13)."""
+    """R14: offering by hand, to whoever is next for the seat (``entry_id`` left out: a seat
+    change at the table, R36, a must-move player, R17, or the lists, as the sweep decides) or to a
+    list entry; out of list order needs a reason (R13)."""
 
     table_id: Id
     seat_no: SeatNo
-    entry_id: Id
+    entry_id: Id | None = None
     reason: Reason | None = None
     over_reason: OverReason = None
 

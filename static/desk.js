@@ -293,6 +293,30 @@
     }
   }
 
+  /* R14: the seat goes first to whoever is next for it, as the sweep decides (a seat change at the
+     table, a must-move player, the lists): the server names them; the lists' entries follow, for
+     an offer out of order with a reason. */
+  function nextOption(select, game, card, seatNo) {
+    entryOptions(select, game, card);
+    if (!select.options[0].value) select.remove(0);  // "nobody on the lists": the next is asked
+    var next = new Option("the next for this seat", "");
+    select.insertBefore(next, select.firstChild);
+    select.value = "";
+    var url = withId(withId(select.dataset.next, card.dataset.tableId), seatNo);
+    fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } })
+      .then(function (resp) { return resp.ok ? resp.json() : {}; })
+      .then(function (who) { next.textContent = who.name ? "Next: " + who.name : "nobody is due this seat"; })
+      .catch(function () { /* the server decides when the form is sent */ });
+  }
+
+  /* R17, R18, R36: an offer to a player seated in the game is claimed by moving them, carrying
+     their stack (filled in with the last known one); anyone else's with a buy-in. */
+  function claimForms(section, seat) {
+    var kind = seat.dataset.offer || "list";
+    section.querySelectorAll("form[data-claim]").forEach(function (f) { f.hidden = f.dataset.claim !== kind; });
+    if (kind !== "list") section.querySelectorAll("form[data-claim=" + kind + "] input[name=stack]").forEach(function (i) { i.value = seat.dataset.stack || ""; });
+  }
+
   /* R29: start a playover (the next in list order unless another entry is chosen) or end one. */
   function playoverForms(seat, game, card) {
     var section = dialog.querySelector("section[data-for=seat-absent]");
@@ -321,7 +345,7 @@
         sec.dataset.gameId = game.dataset.gameId;
         sec.dataset.min = min;
         showReturn(sec, "", "");
-        entryOptions(sec.querySelector("select[name=entry_id]"), game, card);
+        nextOption(sec.querySelector("select[name=entry_id]"), game, card, seat.dataset.seatNo);
         // R4: the extra seat of a full table needs the floor's written reason
         sec.querySelectorAll("[data-over]").forEach(function (l) {
           l.hidden = state !== "extra";
@@ -344,6 +368,7 @@
         var osec = dialog.querySelector("section[data-for=seat-offered]");
         prepare(osec, seat.dataset.holdId, { buy_in: min });
         showReturn(osec, seat.dataset.returnWhy || "", seat.dataset.returnMin);
+        claimForms(osec, seat);
         sub.textContent = seat.dataset.player + (state === "expired"
           ? " · the claim time has run out (R22): the seat goes to the next player at the sweep"
           : " · offered, claim timer running. Tell the player (R40, R53): " + game.dataset.terms);
@@ -538,7 +563,7 @@
     a: function () { openPanel("add-player", "first_name"); },
     l: function () { openPanel("join", "player_id"); },
     o: seatKey(inState("empty"), true, "section[data-for=seat-empty] form [type=submit]", "no seat is open"),
-    s: seatKey(inState("offered", "expired"), true, "section[data-for=seat-offered] input[name=buy_in]",
+    s: seatKey(inState("offered", "expired"), true, "section[data-for=seat-offered] form:not([hidden]) input:not([type=hidden])",
                "no seat is offered: o offers an open one"),
     b: seatKey(atTable, false, "section[data-for=seat-present] input[name=stack]", PICK + "a player at the table"),
     r: seatKey(absent, false, function (seat) {

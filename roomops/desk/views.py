@@ -79,6 +79,7 @@ from roomops.schemas import (
 )
 from roomops.seating import offers, returns, seats, snapshot
 from roomops.seating.models import SeatHold
+from roomops.seating.refusals import who_is
 from roomops.seating.return_rule import Requirement
 from roomops.seating.seat_changes import seat_change_lists
 from roomops.seating.snapshot import GameView, RoomSnapshot
@@ -583,6 +584,14 @@ def _name(player_id: int) -> str:
 
 def _seat_name(hold: SeatHold) -> str:
     return f"seat {hold.seat_no} at table {db().get_one(Table, hold.table_id).name}"
+
+
+@bp.get("/desk/tables/<int:table_id>/seats/<int:seat_no>/next")
+def next_for_seat(table_id: int, seat_no: int) -> Response:
+    """R14: whom the offer dialog's "the next" offers the seat to, by name: as the sweep would
+    (a seat change at the table, R36, a must-move player, R17, or the lists); {} when nobody."""
+    nxt = offers.next_at(db(), actor(), table_id, seat_no)
+    return jsonify({} if nxt is None else {"name": who_is(db(), nxt)})
 
 
 @bp.post("/desk/offers")

@@ -28,6 +28,7 @@ from roomops.seating.balance import check_added
 from roomops.seating.models import OFFER, SeatHold
 from roomops.seating.moves import Move, carry
 from roomops.seating.offers import live_offer, offer_entity
+from roomops.seating.refusals import seat_taken
 from roomops.seating.rules import check_claimable
 from roomops.seating.seat_changes import end_requests
 
@@ -52,7 +53,7 @@ def change_seat(session: Session, actor: Actor, now: datetime, hold_id: int, sea
                       f"{seat_no} is not one (seat {game.seats_per_table + 1} is taken one over "
                       "only by seating a player there)", "R4")
     if any(h.seat_no == seat_no for h in queries.live_holds(session, [table.id])):
-        raise Conflict(f"seat {seat_no} at table {table.name} is taken or called", "R20")
+        raise seat_taken(session, table, seat_no)
     return _move(session, actor, now, table, game, [(hold, seat_no, stack)], reason)[0]
 
 

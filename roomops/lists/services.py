@@ -22,6 +22,7 @@ from roomops.lists.models import CHECK_IN_SOURCES, ListEntry
 from roomops.lists.ordering import TICK
 from roomops.rooms.models import Player, Room
 from roomops.seating.queries import holds_offer
+from roomops.seating.refusals import player_name, seat_name
 from roomops.seating.seats import seated_in
 
 
@@ -135,16 +136,16 @@ def _require_joinable(session: Session, game: Game, table: Table | None, player_
     if game.status != "open" or (table is not None and table.status != "open"):
         raise Conflict("that game or table is closed", "R5")
     hold = seated_in(session, game, player_id)
-    seated = hold.table_id if hold is not None else None
-    if table is None and seated is not None:
-        raise Conflict("the player is already seated in this game: use a reserve list to change "
-                       "tables", "R18")
-    if table is not None and seated == table.id:
-        raise Conflict("the player is already seated at this table", "R11")
+    if table is None and hold is not None:
+        raise Conflict(f"{player_name(session, player_id)} already sits at {seat_name(session, hold)}"
+                       ": use a reserve list to change tables", "R18")
+    if table is not None and hold is not None and hold.table_id == table.id:
+        raise Conflict(f"{player_name(session, player_id)} already sits at {seat_name(session, hold)}",
+                       "R11")
     dup = (session.scalar(_ON_RESERVE, {"player_id": player_id, "table_id": table.id}) if table
            else session.scalar(_ON_WAITING, {"player_id": player_id, "game_id": game.id}))
     if dup:
-        raise Conflict("the player is already on that list", "R10")
+        raise Conflict(f"{player_name(session, player_id)} is already on that list", "R10")
 
 
 @command
@@ -153,7 +154,7 @@ def check_in(session: Session, actor: Actor, now: datetime, entry_id: int) -> Li
     actor.require("floor")
     entry = _active_entry(session, actor, entry_id)
     if entry.checkin_deadline is None or entry.checked_in_at is not None:
-        raise Conflict("that entry has no check-in pending", "R12")
+        raise Conflict(f"{player_name(session, entry.player_id)} has no check-in pending", "R12")
     if now >= entry.checkin_deadline:
         raise Conflict("the check-in time has run out", "R12")
     entry.checked_in_at = now
@@ -250,9 +251,10 @@ def lock_up(session: Session, actor: Actor, now: datetime, entry_id: int,
                        "R13")
     entry = _active_entry(session, actor, entry_id)
     if entry.locked_until is not None:
-        raise Conflict("that entry is already locked up", "R13")
+        raise Conflict(f"{player_name(session, entry.player_id)} is already locked up", "R13")
     if holds_offer(session, actor.room_id, entry.player_id):
-        raise Conflict("the player has a seat called: they take it or decline it first", "R20")
+        raise Conflict(f"{player_name(session, entry.player_id)} has a seat called: they take it or "
+                       "decline it first", "R20")
     entry.locked_until, entry.lockup_deposit = now + timedelta(minutes=minutes), deposit
     record(session, actor, now, "entry.locked_up", ("list_entry", entry.id),
            player_id=entry.player_id, until=entry.locked_until.isoformat(), deposit=deposit)
@@ -266,9 +268,10 @@ def end_lockup(session: Session, actor: Actor, now: datetime, entry_id: int) -> 
     actor.require("floor")
     entry = _active_entry(session, actor, entry_id)
     if entry.locked_until is None:
-        raise Conflict("that entry is not locked up", "R13")
+        raise Conflict(f"{player_name(session, entry.player_id)} is not locked up", "R13")
     if now >= entry.locked_until:
-        raise Conflict("the lockup has run out: the player joins the list again", "R13")
+        raise Conflict(f"the lockup has run out: {player_name(session, entry.player_id)} joins the "
+                       "list again", "R13")
     record(session, actor, now, "entry.lockup_ended", ("list_entry", entry.id),
            player_id=entry.player_id, deposit_returned=entry.lockup_deposit)
     entry.locked_until, entry.lockup_deposit = None, None
@@ -280,5 +283,6 @@ def _active_entry(session: Session, actor: Actor, entry_id: int) -> ListEntry:
     entry = get_in_room(session, ListEntry, entry_id, actor, "list entry")
     locked_game(session, entry.game_id, reread=entry)
     if entry.status != "active":
-        raise Conflict(f"that entry is no longer on the list ({entry.status})", "R16")
+        raise Conflict(f"{player_name(session, entry.player_id)} is no longer on the list "
+                       f"({entry.status})", "R16")
     return entry

@@ -65,7 +65,7 @@ def start_playover(session: Session, actor: Actor, now: datetime, hold_id: int, 
     nxt = _next_in_order(session, game, table, hold.seat_no, present, barred)
     entry = _entry(session, actor, entry_id, nxt)
     _refuse(overplayer_refusal(_overplayer(session, game, table, entry, present, barred)))
-    require_next(nxt, entry.player_id, reason, "R29")
+    require_next(session, nxt, entry.player_id, reason, "R29")
     playover = Playover(room_id=room.id, hold_id=hold.id, absence_id=absence.id,
                         player_id=entry.player_id, entry_id=entry.id, started_at=now, buy_in=buy_in,
                         reason=reason.strip() if reason and reason.strip() else None)

@@ -13,6 +13,10 @@ from sqlalchemy.orm import Session
 from roomops.actors import Actor, get_in_room
 from roomops.audit.service import record
 from roomops.errors import Conflict, Invalid
+from roomops.floor.bus import command, emit
+from roomops.floor.events import SeatsMayOpen
+from roomops.games.locks import lock_games
+from roomops.games.models import Game
 from roomops.money import check_currency_code, check_locale
 from roomops.rooms.models import BarredPair, Player, Room
 from roomops.rooms.shifts import shift_policy
@@ -61,8 +65,11 @@ def policy_values(policy: dict[str, Any], room: Room) -> dict[str, Any]:
     return values
 
 
+@command
 def update_policy(session: Session, actor: Actor, now: datetime, /, **policy: Any) -> Room:
-    """R3: room policy is edited by a supervisor or admin and audited with before and after."""
+    """R3: room policy is edited by a supervisor or admin and audited with before and after.
+    Automatic offers switched on offer every seat already open, in this transaction (R14, R20:
+    ``SeatsMayOpen`` for each open game, its lock taken here as every seat change takes it)."""
     actor.require("policy")
     room = session.get_one(Room, actor.room_id)
     policy = policy_values(policy, room)
@@ -79,7 +86,16 @@ def update_policy(session: Session, actor: Actor, now: datetime, /, **policy: An
     record(session, actor, now, "policy.changed", ("room", room.id),
            before={k: str(v) for k, v in before.items()},
            after={k: str(v) for k, v in policy.items()})
+    if policy.get("auto_offer") and not before.get("auto_offer", True):
+        _offer_open_seats(session, room)
     return room
+
+
+def _offer_open_seats(session: Session, room: Room) -> None:
+    """R14: each open game's open seats are offered (by the handlers, once per game)."""
+    ids = session.scalars(select(Game.id).where(Game.room_id == room.id, Game.status == "open"))
+    for game in lock_games(session, room.id, list(ids)):
+        emit(session, SeatsMayOpen(game.id))
 
 
 def add_player(session: Session, actor: Actor, now: datetime, *, first_name: str,

@@ -33,6 +33,7 @@ from roomops.seating.allocation import Candidate, allocate, leaves_short
 from roomops.seating.balance import check_added
 from roomops.seating.models import SEATED, SeatHold
 from roomops.seating.offers import live_offer, offer_entity, require_seat_for
+from roomops.seating.refusals import player_name, seat_name
 from roomops.seating.rules import check_claimable
 from roomops.seating.seats import end_seat, end_seats, leave_game_lists, seated_in
 
@@ -125,7 +126,8 @@ def move_player(session: Session, actor: Actor, now: datetime, hold_id: int, *, 
     if table.game_id != game.id:
         raise Conflict("that table plays another game: changing games is a new buy-in", "R18")
     if table.id == hold.table_id:
-        raise Conflict(f"the player already sits at table {table.name}", "R18")
+        raise Conflict(f"{player_name(session, hold.player_id)} already sits at table {table.name}",
+                       "R18")
     require_seat_for(session, table, game, seat_no, hold.player_id)
     check_added(stack, added, game.max_buyin)
     return carry(session, actor, now, game, [Move(hold, table, seat_no, stack, added)], reason)[0]
@@ -146,7 +148,8 @@ def claim_move(session: Session, actor: Actor, now: datetime, offer_id: int, sta
     check_claimable(offer.deadline, now)
     hold = seated_in(session, game, offer.player_id)
     if hold is None:
-        raise Conflict("the player is not seated in this game: claim the seat with a buy-in", "R18")
+        raise Conflict(f"{player_name(session, offer.player_id)} is not seated in this game: claim "
+                       "the seat with a buy-in", "R18")
     check_added(stack, added, game.max_buyin)
     if offer.from_hold_id is None:
         _require_not_short(session, hold, table)
@@ -195,7 +198,7 @@ def break_table(session: Session, actor: Actor, now: datetime, table_id: int,
     holds = list(session.scalars(select(SeatHold).where(
         SeatHold.table_id == table.id, SeatHold.kind == SEATED, SeatHold.ended_at.is_(None))
         .order_by(SeatHold.started_at, SeatHold.id)))
-    counted = _counted_stacks(holds, stacks or {}, game.max_buyin)
+    counted = _counted_stacks(session, table, holds, stacks or {}, game.max_buyin)
     others = [s for s in queries.table_states(session, game).states if s.table_id != table.id]
     placed = {a.from_hold_id: a for a in allocate(
         others, [Candidate(None, h.player_id, h.started_at, from_hold_id=h.id) for h in holds],
@@ -241,11 +244,17 @@ def _require_main(session: Session, table: Table, main: Table) -> None:
         step = session.get_one(Table, step.feeds_table_id)
 
 
-def _counted_stacks(holds: list[SeatHold], stacks: dict[int, int], max_buyin: int) -> dict[int, int]:
-    """The stacks counted for a break, by seat hold; each must be one of the table's seats."""
+def _counted_stacks(session: Session, table: Table, holds: list[SeatHold], stacks: dict[int, int],
+                    max_buyin: int) -> dict[int, int]:
+    """The stacks counted for a break, by seat hold; each must be one of the table's seats (a
+    refusal names the players of the room's seats given, the ids of the others)."""
     unknown = set(stacks) - {h.id for h in holds}
     if unknown:
-        raise Invalid(f"seat holds {sorted(unknown)} are not seated at this table", "R19")
+        found = {h.id: h for h in session.scalars(select(SeatHold).where(
+            SeatHold.id.in_(unknown), SeatHold.room_id == table.room_id))}
+        named = [f"{player_name(session, found[i].player_id)} ({seat_name(session, found[i])})"
+                 if i in found else f"seat hold {i}" for i in sorted(unknown)]
+        raise Invalid(f"{', '.join(named)}: not seated at table {table.name}", "R19")
     for stack in stacks.values():
         check_added(stack, 0, max_buyin)
     return stacks

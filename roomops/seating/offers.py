@@ -26,6 +26,7 @@ from roomops.seating import queries
 from roomops.seating.allocation import Assignment, Candidate, TableState, allocate, is_barred
 from roomops.seating.extra_seat import check_seat
 from roomops.seating.models import OFFER, SeatHold
+from roomops.seating.refusals import player_name, seat_taken, who_is
 from roomops.seating.rules import claim_deadline
 from roomops.seating.seat_changes import end_requests
 
@@ -141,6 +142,20 @@ def next_for_seat(session: Session, game: Game, seat: OpenSeat) -> Assignment | 
     return found[0] if found else None
 
 
+def next_at(session: Session, actor: Actor, table_id: int, seat_no: int) -> Assignment | None:
+    """R14: who a seat of the actor's room would be offered to now (``next_for_seat``), for the
+    desk's offer dialog: read only, no lock; None at a closed table. Seat N+1 of a full table is
+    the lists' only (R4), as when it is offered."""
+    table = table_in_room(session, actor, table_id)
+    game = session.get_one(Game, table.game_id)
+    seat = open_seat(session, game, table.id, seat_no)
+    if table.status != "open" or seat.state is None:
+        return None
+    if seat_no > game.seats_per_table:
+        seat.over_reason = ""  # its reason is the floor's, typed as it is offered
+    return next_for_seat(session, game, seat)
+
+
 def fill_open_seats(session: Session, actor: Actor, now: datetime, game: Game,
                     skip: Set[int] = frozenset(), *, only_if_open: bool = False) -> list[SeatHold]:
     """R14/R20: with the room's ``auto_offer`` on, offer every open seat of the game at once.
@@ -212,60 +227,95 @@ def offer_entity(offer: SeatHold) -> tuple[str, int]:
 
 @command
 def offer_by_hand(session: Session, actor: Actor, now: datetime, *, table_id: int, seat_no: int,
-                  entry_id: int, reason: str | None = None, over_reason: str | None = None
-                  ) -> SeatHold:
-    """R14/R13: the supervisor offers a seat; out of list order only with a written reason; seat
-    N+1 of a full table, one over its count, only with ``over_reason`` (R4)."""
+                  entry_id: int | None = None, reason: str | None = None,
+                  over_reason: str | None = None) -> SeatHold:
+    """R14: the supervisor offers a seat to whoever is next for it, decided as the sweep decides
+    (``next_for_seat``: a seat-change request at the table first, R36, then a must-move player,
+    R17, then the lists in order), when ``entry_id`` is None; or to that list entry, out of
+    order only with a written reason (R13). Seat N+1 of a full table, one over its count, only
+    with ``over_reason`` (R4)."""
     actor.require("floor")
     table = table_in_room(session, actor, table_id)
     game = locked_game(session, table.game_id)
-    entry, offered = queries.entry_in_room(session, actor, entry_id)
-    seat = require_seat_for(session, table, game, seat_no, entry.player_id, over_reason)
-    if entry.status != "active" or entry.game_id != game.id or entry.table_id not in (None, table.id):
-        raise Conflict("that entry is not on this table's reserve list or its game's waiting list",
-                       "R14")
-    if entry.checkin_deadline is not None and entry.checked_in_at is None:
-        raise Conflict("the player has not checked in at the desk yet", "R12")
-    if entry.locked_until is not None:
-        raise Conflict("the player stepped away (locked up): end the lockup when they are back",
-                       "R13")
-    if offered:
-        raise Conflict("the player already holds an open offer", "R14")
-    require_next(next_for_seat(session, game, seat), entry.player_id, reason, "R13")
+    seat = require_open_seat(session, table, game, seat_no, over_reason)
+    nxt = next_for_seat(session, game, seat)
+    if entry_id is None:
+        if nxt is None:
+            raise Conflict(f"nobody can be offered seat {seat_no} at table {table.name} now: "
+                           "nobody eligible is on its lists, at a table that must move to it or "
+                           "on its seat-change list", "R14")
+        chosen = nxt
+    else:
+        entry = _offerable_entry(session, actor, table, game, entry_id)
+        require_player_fits(session, seat, table, entry.player_id)
+        require_next(session, nxt, entry.player_id, reason, "R13")
+        chosen = Assignment(table.id, seat_no, entry.id, entry.player_id)
     return make_offers(session, actor, now, session.get_one(Room, actor.room_id),
-                       [Assignment(table.id, seat_no, entry.id, entry.player_id,
-                                   over_reason=seat.over_reason)], reason)[0]
+                       [replace(chosen, over_reason=seat.over_reason)], reason)[0]
+
+
+def _offerable_entry(session: Session, actor: Actor, table: Table, game: Game,
+                     entry_id: int) -> ListEntry:
+    """R12-R14: an entry the desk may offer a seat of ``table``: on its reserve list or its
+    game's waiting list, checked in, not locked up, holding no offer."""
+    entry, offered = queries.entry_in_room(session, actor, entry_id)
+    name = player_name(session, entry.player_id)
+    if entry.status != "active" or entry.game_id != game.id or entry.table_id not in (None, table.id):
+        raise Conflict(f"{name} is not on the reserve list of table {table.name} or its game's "
+                       "waiting list", "R14")
+    if entry.checkin_deadline is not None and entry.checked_in_at is None:
+        raise Conflict(f"{name} has not checked in at the desk yet", "R12")
+    if entry.locked_until is not None:
+        raise Conflict(f"{name} stepped away (locked up): end the lockup when they are back", "R13")
+    if offered:
+        raise Conflict(f"{name} already holds an open offer", "R14")
+    return entry
 
 
 def require_seat_for(session: Session, table: Table, game: Game, seat_no: int,
                      player_id: int, over_reason: str | None = None) -> OpenSeat:
-    """R5/R20: the seat exists at an open table and is neither taken nor called; R4: the table is
-    under its count, or the seat is N+1 of a full table with the floor's ``over_reason``
-    (``extra_seat.check_seat``); R14/R15: the player is not already at the table, nor barred
-    from anyone there. One read of the game's seats and one of the barred pairs, returned for the
+    """``require_open_seat`` and ``require_player_fits``: the seat is free and the player may
+    sit in it. One read of the game's seats and one of the barred pairs, returned for the
     list-order check (``next_for_seat``)."""
-    if table.status != "open":
-        raise Conflict(f"table {table.name} is closed", "R5")
-    seat = open_seat(session, game, table.id, seat_no)
-    state = seat.state
-    if state is None:  # closed since it was read, before the game's lock was taken
-        raise Conflict(f"table {table.name} is closed", "R5")
-    seat.over_reason = check_seat(game.seats_per_table, seat_no, seat.seats.taken[table.id],
-                                  seat.seats.seated_nos(table.id), over_reason, table.name)
-    if player_id in state.players:
-        raise Conflict(f"the player is already at table {table.name}", "R14")
-    if is_barred(player_id, state.players, seat.barred):
-        raise Conflict(f"the player is barred from playing with someone at table {table.name}",
-                       "R15")
+    seat = require_open_seat(session, table, game, seat_no, over_reason)
+    require_player_fits(session, seat, table, player_id)
     return seat
 
 
-def require_next(nxt: Assignment | None, player_id: int, reason: str | None, rule: str) -> None:
-    """R13: anyone but ``nxt``, the next eligible entry, only with a written reason."""
+def require_open_seat(session: Session, table: Table, game: Game, seat_no: int,
+                      over_reason: str | None = None) -> OpenSeat:
+    """R5/R20: the seat exists at an open table and is neither taken nor called; R4: the table is
+    under its count, or the seat is N+1 of a full table with the floor's ``over_reason``
+    (``extra_seat.check_seat``)."""
+    if table.status != "open":
+        raise Conflict(f"table {table.name} is closed", "R5")
+    seat = open_seat(session, game, table.id, seat_no)
+    if seat.state is None:  # closed since it was read, before the game's lock was taken
+        raise Conflict(f"table {table.name} is closed", "R5")
+    if seat_no in seat.seats.taken[table.id]:
+        raise seat_taken(session, table, seat_no)
+    seat.over_reason = check_seat(game.seats_per_table, seat_no, seat.seats.taken[table.id],
+                                  seat.seats.seated_nos(table.id), over_reason, table.name)
+    return seat
+
+
+def require_player_fits(session: Session, seat: OpenSeat, table: Table, player_id: int) -> None:
+    """R14/R15: the player is not already at the table, nor barred from anyone there."""
+    state = seat.state
+    assert state is not None  # require_open_seat found the table open
+    if player_id in state.players:
+        raise Conflict(f"{player_name(session, player_id)} is already at table {table.name}", "R14")
+    if is_barred(player_id, state.players, seat.barred):
+        raise Conflict(f"{player_name(session, player_id)} is barred from playing with someone at "
+                       f"table {table.name}", "R15")
+
+
+def require_next(session: Session, nxt: Assignment | None, player_id: int, reason: str | None,
+                 rule: str) -> None:
+    """R13: anyone but ``nxt``, the next for the seat, only with a written reason."""
     if nxt is not None and nxt.player_id != player_id and not (reason and reason.strip()):
-        raise Conflict(
-            f"entry {nxt.entry_id} is next for this seat; out of list order needs a reason", rule
-        )
+        raise Conflict(f"{who_is(session, nxt)} is next for this seat; out of list order needs "
+                       "a reason", rule)
 
 
 def live_offer(session: Session, actor: Actor, offer_id: int) -> tuple[SeatHold, Table, Game]:

@@ -18,6 +18,7 @@ from roomops.rooms.models import BarredPair, Player, Room
 from roomops.seating.allocation import Candidate, TableState
 from roomops.seating.extra_seat import offerable
 from roomops.seating.models import OFFER, SEATED, SeatChangeRequest, SeatHold
+from roomops.seating.refusals import player_name, seat_name
 
 _OFFER = aliased(SeatHold, name="offer")
 _LIVE_HOLDS = select(SeatHold.id, SeatHold.table_id, SeatHold.seat_no, SeatHold.player_id).where(
@@ -104,9 +105,11 @@ def seated_hold(session: Session, actor: Actor, hold_id: int, rule: str, *,
     game = (locked_game(session, table.game_id, reread=hold) if lock
             else session.get_one(Game, table.game_id))
     if hold.kind != "seated":
-        raise Conflict(f"seat hold {hold_id} is an offer: nobody is seated there yet", rule)
+        raise Conflict(f"{seat_name(session, hold)} is called for {player_name(session, hold.player_id)}"
+                       ": nobody is seated there yet", rule)
     if hold.ended_at is not None:
-        raise Conflict(f"the player has left seat hold {hold_id}: nobody is seated there now", rule)
+        raise Conflict(f"{player_name(session, hold.player_id)} has left {seat_name(session, hold)}: "
+                       "nobody is seated there now", rule)
     return hold, table, game
 
 

@@ -32,7 +32,7 @@ from roomops.seating.models import SeatHold
 
 HOLD_COLUMNS = (SeatHold.id, SeatHold.kind, SeatHold.table_id, SeatHold.seat_no, SeatHold.entry_id,
                 SeatHold.started_at, SeatHold.deadline, SeatHold.buy_in, SeatHold.reserved_at,
-                SeatHold.over_reason, Table.game_id)
+                SeatHold.over_reason, SeatHold.from_hold_id, SeatHold.seat_change_id, Table.game_id)
 ENTRY_COLUMNS = (ListEntry.id, ListEntry.kind, ListEntry.game_id, ListEntry.table_id, ListEntry.source,
                  ListEntry.joined_at, ListEntry.queue_at, ListEntry.checkin_deadline,
                  ListEntry.checked_in_at, ListEntry.locked_until)

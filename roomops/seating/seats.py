@@ -111,7 +111,7 @@ def seat_directly(session: Session, actor: Actor, now: datetime, *, table_id: in
     get_in_room(session, Player, player_id, actor, "player")
     game = locked_game(session, table.game_id)
     seat = require_seat_for(session, table, game, seat_no, player_id, over_reason)
-    require_next(next_for_seat(session, game, seat), player_id, reason, "R13")
+    require_next(session, next_for_seat(session, game, seat), player_id, reason, "R13")
     elsewhere, override = check_sitting_down(session, actor, now, game, player_id, buy_in,
                                              override_reason)
     return sit(session, actor, now, table, game, seat_no, player_id, buy_in, reason,

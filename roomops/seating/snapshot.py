@@ -155,6 +155,21 @@ class GameView:
     tables: list[TableView] = field(default_factory=list)
     waiting: list[EntryView] = field(default_factory=list)
 
+    def moving(self, sv: SeatView) -> tuple[str, int] | None:
+        """R17, R18, R36: how the player called to ``sv`` comes to it when they sit in this game
+        already: "seat_change" (another seat of their table) or "move" (a must-move or a table
+        change), with their seat's last known stack (its buy-in), which the move carries; None
+        for a player not seated in the game."""
+        if sv.hold is None or sv.player is None or sv.state not in ("offered", "expired"):
+            return None
+        player = sv.player.id
+        seat = next((s.hold for t in self.tables for s in t.seats
+                     if s.state == "seated" and s.player is not None and s.player.id == player), None)
+        if seat is None:
+            return None
+        return ("seat_change" if sv.hold.seat_change_id is not None else "move",
+                int(seat.buy_in or 0))
+
 
 @dataclass
 class RoomSnapshot:

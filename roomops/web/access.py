@@ -26,7 +26,8 @@ PUBLIC = frozenset({"auth.login", "board.index", "board.room", "board.live", "bo
 ANY_STAFF = frozenset({"auth.root", "auth.logout", "auth.switch_room", "account.index", "account.password"})
 
 _FLOOR = """
-desk.index desk.fragment desk.forms desk.entry_history desk.return_requirement desk.absence_note
+desk.index desk.fragment desk.forms desk.entry_history desk.return_requirement desk.next_for_seat
+desk.absence_note
 desk.add_player desk.bar desk.break_table desk.change_game desk.change_seat desk.check_in
 desk.claim desk.claim_move desk.close_game desk.close_table desk.come_back desk.decline
 desk.give_penalty desk.grant_break desk.join desk.leave desk.mark_away desk.missed_big_blind

@@ -391,7 +391,7 @@ def test_manual_offer_out_of_order_needs_reason_r13(api, room, session, now):
     before = counts(session)
     body = refused(api.post("/offers", json={"table_id": table.id, "seat_no": 2,
                                              "entry_id": bob.id}), 409, "R13")
-    assert str(ann.id) in body["error"]
+    assert body["error"].startswith("Ann Player is next for this seat")  # a name, not an id
     assert counts(session) == before
     resp = api.post("/offers", json={"table_id": table.id, "seat_no": 2, "entry_id": bob.id,
                                      "reason": "Ann asked to wait"})

@@ -115,7 +115,7 @@ def test_r23_refusals_for_seats_nobody_sits_in(room, session, now):
     lists.join(session, room.sup, now, player_id=p.id, game_id=game.id)
     offer = live_offer(session, p.id)
     refused(lambda: absences.grant_break(session, room.sup, now + HOUR, offer.id, 100), "R23",
-             "is an offer", "nobody is seated")
+             "is called for Wait Player", "nobody is seated")
     refused(lambda: absences.grant_break(session, room.sup, now + HOUR, 999999, 100), "R23")
     seats.leave(session, room.sup, now, holds[0].id, 100)
     refused(lambda: absences.grant_break(session, room.sup, now + HOUR, holds[0].id, 100), "R23")

@@ -51,7 +51,7 @@ def test_r4_seat_ten_of_a_nine_seat_table_only_with_a_written_reason(room, sessi
     assert row.reason == REASON and row.detail["seat_no"] == 10 and row.detail["rule"] == "R4"
     w3 = room.player(now, "Walk", "In")
     refused(lambda: _tenth(room, session, now, table, w3, reason="a walk-in"), "R20",
-            "taken or called", error=Conflict)  # one over, never two
+            "is taken", "sits there", error=Conflict)  # one over, never two
 
 
 def test_r4_seat_ten_only_at_a_full_table(room, session, now):

@@ -48,7 +48,7 @@ def test_actions_on_a_seat_nobody_sits_in(room, session, now, action):
     later = now + HOUR
     refused(lambda: act(session, room.sup, later, 999999, t2.id), rule, "no seat",
             error=NotFound)
-    refused(lambda: act(session, room.sup, later, offer.id, t2.id), rule, "is an offer",
+    refused(lambda: act(session, room.sup, later, offer.id, t2.id), rule, "is called for Wait Player",
             error=Conflict)
     refused(lambda: act(session, room.sup, later, left.id, t2.id), rule, "has left",
             error=Conflict)
