@@ -26,4 +26,5 @@ def push_server_cmd(host: str, port: int) -> None:
                                "process serves the streams itself")
     log_to_console()
     click.echo(f"push server on http://{host}:{port}, from {broker}")
-    serve(broker, Keys(settings.push_prefix), settings.secret_key, host, port)
+    serve(broker, Keys(settings.push_prefix), settings.secret_key, host, port,
+          per_address=settings.push_streams_per_address, trusted_proxies=settings.trusted_proxies)

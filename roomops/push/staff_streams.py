@@ -5,7 +5,8 @@ back from the audit trail instead, embedded: ``roomops.push.staff.Feed``).
 
 ``GET /desk/events`` (floor), ``/desk/cage/events`` (cash), ``/dealer/tables/<id>/events``
 (deal) are Server-Sent Events streams of ``staff`` notices, ids only (``roomops.push.notices``).
-They share the app's ``ROOMOPS_PUSH_STREAMS`` threads with the board's streams and end after
+They have threads of their own, ``ROOMOPS_PUSH_STAFF_STREAMS``, which the board's public streams
+cannot take (issue 40), and end after
 ``STREAM_SECONDS`` (the browser reconnects, and the log-in is checked again). With a broker the
 pages listen to the push server's ``/staff/events?t=<token>`` instead, and every answer of a
 screen's part carries the next token (``X-Staff-Events``) for when its stream must reconnect."""
@@ -65,7 +66,6 @@ def install(app: Flask) -> None:
     feed = Feed(broker, (lambda: True) if settings.push_broker else (lambda: hub.watched() > 0),
                 read_back=not settings.push_broker)
     push.publisher.before.append(feed.send)
-    push.also_watched.append(hub.watched)
     app.extensions[STAFF] = StaffPush(hub, feed, push, settings.secret_key, bool(settings.push_broker))
     app.add_template_global(events_url, "staff_events")
     if not event.contains(Session, "after_commit", _committed):
@@ -127,7 +127,7 @@ def _stream(staff: StaffPush, screen: ThreadScreen, clock: Clock) -> Iterator[by
 def _serve(keys: frozenset[str]) -> Response:
     staff: StaffPush = current_app.extensions[STAFF]
     push = staff.push
-    if staff.broker or push.watched() >= push.streams:
+    if staff.broker or staff.hub.watched() >= push.staff_streams:
         return Response("no stream here: poll\n", 503, {"Retry-After": "60"}, mimetype="text/plain")
     staff.feed.watch(db())
     screen = staff.hub.subscribe(ThreadScreen(current_user.room_id, keys))

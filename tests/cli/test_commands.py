@@ -183,13 +183,14 @@ def test_serve_gives_phones_its_own_address_unless_one_is_set(app, monkeypatch, 
 
 def test_serve_gives_the_boards_own_streams_threads_of_their_own(app, monkeypatch):
     """Each screen on the app's own pushed stream holds a waitress thread for as long as it is
-    open: `serve` adds the streams' cap to the threads that answer requests, so a room full of
-    TVs never leaves the desk waiting for a thread."""
+    open: `serve` adds the streams' caps (the board's and the staff screens') to the threads that
+    answer requests, so a room full of TVs never leaves the desk waiting for a thread."""
     served = {}
     monkeypatch.setattr("roomops.cli.running.waitress.serve", lambda _app, **kw: served.update(kw))
     monkeypatch.setattr("roomops.cli.running.gc.freeze", lambda: None)
     app.extensions["roomops"].settings.scheduler = "off"
     out = app.test_cli_runner().invoke(args=["serve", "--threads", "4"])
     assert out.exit_code == 0, out.output
-    streams = app.extensions["roomops"].settings.push_streams
-    assert streams > 0 and served["threads"] == 4 + streams
+    settings = app.extensions["roomops"].settings
+    streams = settings.push_streams + settings.push_staff_streams  # the staff's apart (issue 40)
+    assert settings.push_streams > 0 and served["threads"] == 4 + streams
