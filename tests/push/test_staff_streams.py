@@ -172,3 +172,16 @@ def test_telling_the_staff_screens_never_stops_the_boards_pass(app, room, sessio
     publisher.before.insert(0, broken)
     with app.app_context():
         assert publisher.publish_changes() == 1  # the room sent whole all the same
+
+
+def test_issue40_a_log_out_ends_the_apps_staff_stream_at_once(app, client, room, floor):
+    """The desk's stream closes when its log-in ends, not 10 minutes later; its browser's
+    reconnect is refused (the log-in is gone)."""
+    login(client, "main-supervisor")
+    resp, chunks = stream(client, "/desk/events")
+    assert client.post("/logout").status_code in (302, 303)
+    # the stream ends now (on the tests' stopped clock it would otherwise never end)
+    assert list(chunks) in ([], [b": keep-alive\n\n"])
+    resp.close()
+    assert client.get("/desk/events").status_code in (302, 401)
+    assert app.extensions[STAFF].hub.watched() == 0
