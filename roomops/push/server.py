@@ -19,7 +19,7 @@ from typing import cast
 import redis.asyncio as aioredis
 from aiohttp import web
 
-from roomops.push import draining, staff_server
+from roomops.push import alive, draining, staff_server
 from roomops.push.addresses import PerAddress, client_address
 from roomops.push.brokers import Keys, stored_update
 from roomops.push.hub import AsyncSubscription, Channel, Hub
@@ -157,11 +157,13 @@ def make_app(broker_url: str, keys: Keys, secret: str = "",
     async def lifetime(app: web.Application) -> AsyncIterator[None]:
         client = aioredis.Redis.from_url(broker_url)
         app[FANOUT] = Fanout(client, keys)
-        task = asyncio.create_task(app[FANOUT].listen())
+        tasks = [asyncio.create_task(app[FANOUT].listen()),
+                 asyncio.create_task(alive.beat(client, keys.prefix))]  # for /health (issue 40)
         yield
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
+        for task in tasks:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
         await client.aclose()
 
     app.cleanup_ctx.append(lifetime)

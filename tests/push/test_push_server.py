@@ -185,3 +185,24 @@ def test_issue40_one_client_address_holds_at_most_its_share_of_the_push_servers_
             await runner.cleanup()
 
     in_own_loop(run)
+
+
+def test_issue40_a_running_push_server_beats_for_health(keys):
+    """The push server writes its heartbeat to Redis as it starts and every few seconds after:
+    /health reads it (``push``: ok), and finds none where no push server runs."""
+    from roomops.push import alive
+
+    assert not alive.serving(REDIS, keys.prefix)
+
+    async def run() -> None:
+        runner, _base = await serve(keys)
+        try:
+            for _ in range(50):
+                if await asyncio.to_thread(alive.serving, REDIS, keys.prefix):
+                    break
+                await asyncio.sleep(0.02)
+            assert await asyncio.to_thread(alive.serving, REDIS, keys.prefix)
+        finally:
+            await runner.cleanup()
+
+    in_own_loop(run)
