@@ -109,6 +109,12 @@ class Settings:
     push_broker: str = field(default_factory=lambda: os.environ.get("ROOMOPS_PUSH_BROKER", ""))
     push_streams: int = field(
         default_factory=lambda: int(os.environ.get("ROOMOPS_PUSH_STREAMS", "16")))
+    # issue 40: the staff screens' own streams (the public cannot take them), and how many of the
+    # board's streams one client address may hold, in the app and on the push server (0: no bound)
+    push_staff_streams: int = field(
+        default_factory=lambda: int(os.environ.get("ROOMOPS_PUSH_STAFF_STREAMS", "16")))
+    push_streams_per_address: int = field(
+        default_factory=lambda: int(os.environ.get("ROOMOPS_PUSH_STREAMS_PER_ADDRESS", "4")))
     # the broker's keys and channels start with this (deployments sharing one Redis)
     push_prefix: str = field(
         default_factory=lambda: os.environ.get("ROOMOPS_PUSH_PREFIX", "roomops:push"))

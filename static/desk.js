@@ -199,7 +199,6 @@
                            headers: { "If-None-Match": '"' + etag + '"', "X-Desk-Shows": shows } })
       .then(function (resp) {
         setServerNow(resp.headers.get("X-Server-Now"));
-        if (pushed) pushed.renew(resp.headers.get("X-Staff-Events"));
         if (resp.status === 304) { mark("ok"); return null; }
         if (resp.redirected || resp.status === 401) { window.location.reload(); return null; }
         if (!resp.ok) { mark("error"); return null; }

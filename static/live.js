@@ -59,7 +59,6 @@
     return fetch(part.dataset.live, { cache: "no-store", credentials: "same-origin", headers: headers })
       .then(function (resp) {
         setServerNow(resp.headers.get("X-Server-Now"));
-        if (pushed) pushed.renew(resp.headers.get("X-Staff-Events"));
         if (resp.status === 304 || !resp.ok) return false;
         if (resp.redirected) { window.location.reload(); return false; }
         var tag = (resp.headers.get("ETag") || "").replace(/^W\//, "").replace(/"/g, "");

@@ -3,8 +3,8 @@
    ETag: an unchanged part is a 304). While the stream runs the part is also read every 30 s (a
    change with no audit row, made by hand, shows by then); while the stream is refused or fails
    the screen polls at its own pace, and asks for the stream again a minute later. Behind a push
-   server the stream's address carries a token that expires: each answer of the part brings the
-   next (X-Staff-Events, renew()).
+   server the stream's token, which expires, is a cookie of the stream's path (never in its
+   address): each answer of the part renews it.
    roomopsStaffPush(address, read, every, pollMs): read() re-reads the part and resolves false when
    it could not (someone is typing, the page is hidden: tried again a second later); every(ms)
    sets the poll's pace. */
@@ -47,7 +47,6 @@ window.roomopsStaffPush = function (address, read, every, pollMs) {
 
   if (url && window.EventSource) open(); else every(pollMs);
   return {
-    mode: function () { return mode; },
-    renew: function (next) { if (next) url = next; }
+    mode: function () { return mode; }
   };
 };

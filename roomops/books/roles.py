@@ -150,3 +150,24 @@ def _columns(conn: Connection) -> dict[str, list[str]]:
             "WHERE c.table_schema = current_schema() ORDER BY c.table_name, c.ordinal_position")):
         found[table].append(column)
     return dict(found)
+
+
+# issue 40: what /health and the start-up say when the app's own role is more than it should be
+SUPERUSER, OWNS_TABLES = "superuser", "owns_tables"
+ROLE_WARNINGS = {
+    SUPERUSER: "the app connects to PostgreSQL as a superuser: it could change or empty the books "
+               "and drop their triggers (README, \"Running it for real\": a role of its own)",
+    OWNS_TABLES: "the app connects to PostgreSQL as an owner of the tables (or the schema, the "
+                 "database): it could alter them and drop the books' triggers (README, \"Running "
+                 "it for real\": a role of its own)",
+}
+
+
+def role_warnings(conn: Connection) -> list[str]:
+    """What is wrong with the role ``conn`` is logged in as (R52, R60): a superuser, the tables'
+    owner (``ROLE_WARNINGS``' keys); none on SQLite, where the file's permissions are the guard."""
+    if conn.dialect.name != "postgresql":
+        return []
+    superuser, _creates, owns, _sequences = conn.execute(
+        _ROLE, {"role": conn.scalar(text("SELECT current_user"))}).one()
+    return [w for w, so in ((SUPERUSER, superuser), (OWNS_TABLES, owns > 0)) if so]

@@ -9,13 +9,17 @@ from contextlib import contextmanager
 
 import click
 from sqlalchemy import select
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from roomops.actors import console
+from roomops.books.roles import ROLE_WARNINGS, role_warnings
 from roomops.errors import RoomopsError
 from roomops.floor.unit import UnitOfWork, unit
 from roomops.rooms.models import Room, Staff
 from roomops.runtime import ext
+
+log = logging.getLogger("roomops")
 
 
 @contextmanager
@@ -49,4 +53,19 @@ def person_named(uow: UnitOfWork, username: str) -> Staff:
     found = uow.session.scalar(select(Staff).where(Staff.username == username))
     if found is None:
         raise click.ClickException(f"no staff member {username}")
+    return found
+
+
+def warn_about_role() -> list[str]:
+    """At a long-running process's start (serve, scheduler, push-server; issue 40): say so when the
+    app's PostgreSQL role is a superuser or owns the tables. A database this process cannot reach
+    (a push server needs none) is not its to judge here: nothing said."""
+    try:
+        with ext().engine.connect() as conn:
+            found = role_warnings(conn)
+    except SQLAlchemyError:
+        return []
+    for warning in found:
+        log.warning("%s", ROLE_WARNINGS[warning])
+        click.echo(f"warning: {ROLE_WARNINGS[warning]}", err=True)
     return found

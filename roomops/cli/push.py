@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 from flask.cli import with_appcontext
 
-from roomops.cli.common import log_to_console
+from roomops.cli.common import log_to_console, warn_about_role
 from roomops.runtime import ext
 
 
@@ -25,5 +25,7 @@ def push_server_cmd(host: str, port: int) -> None:
         raise click.UsageError("set ROOMOPS_PUSH_BROKER (redis://...): without a broker the web "
                                "process serves the streams itself")
     log_to_console()
+    warn_about_role()
     click.echo(f"push server on http://{host}:{port}, from {broker}")
-    serve(broker, Keys(settings.push_prefix), settings.secret_key, host, port)
+    serve(broker, Keys(settings.push_prefix), settings.secret_key, host, port,
+          per_address=settings.push_streams_per_address, trusted_proxies=settings.trusted_proxies)

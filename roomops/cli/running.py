@@ -10,7 +10,7 @@ import waitress
 from flask import current_app
 from flask.cli import with_appcontext
 
-from roomops.cli.common import command_unit, log_to_console
+from roomops.cli.common import command_unit, log_to_console, warn_about_role
 from roomops.config import Settings, phones_hint, served_url
 from roomops.rooms.languages import DEFAULT, LANGUAGES
 from roomops.rooms.services import create_room
@@ -71,6 +71,7 @@ def serve_cmd(host: str, port: int, threads: int) -> None:
     from roomops.push.embedded import held_threads, start_publishing
 
     log_to_console()
+    warn_about_role()
     app = current_app._get_current_object()  # type: ignore[attr-defined]  # the proxy's app, undeclared
     if "ROOMOPS_PUBLIC_URL" not in os.environ:  # the board's address for phones: this server's
         ext().settings.public_url = served_url(host, port)
@@ -104,6 +105,7 @@ def scheduler_cmd() -> None:
     from roomops.push.embedded import start_publishing
 
     log_to_console()
+    warn_about_role()
     click.echo("scheduler running; Ctrl-C stops it")
     app = current_app._get_current_object()  # type: ignore[attr-defined]  # the proxy's app, undeclared
     start_publishing(app)

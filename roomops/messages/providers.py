@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Protocol
 
 from roomops.messages.rules import NO_PROVIDER
@@ -39,6 +40,11 @@ class Provider(Protocol):
         the provider's delivery report. Raises ``SendFailed``; returns within the provider's
         timeout."""
 
+    def taken_before(self, number: str, body: str, since: datetime) -> Accepted | None:
+        """The message the provider took with this ``body`` for ``number`` since ``since``, if
+        any: asked before a text whose earlier attempt has no recorded outcome is sent again
+        (R20, one text per offer). Raises ``SendFailed`` when the provider cannot tell."""
+
 
 class LogOnly:
     """No provider: texts are written ``not_sent`` with the offer, and logged. One queued while
@@ -50,3 +56,6 @@ class LogOnly:
     def send(self, number: str, body: str, message_id: int) -> Accepted:
         log.info("text %d not sent (%s): %s", message_id, NO_PROVIDER, body)
         raise SendFailed(NO_PROVIDER, permanent=True)
+
+    def taken_before(self, number: str, body: str, since: datetime) -> Accepted | None:
+        return None  # it never takes one

@@ -5,7 +5,9 @@ out, a text queued by a process that stopped before sending).
 Each text is claimed, sent and recorded in transactions of its own, so no lock is held while the
 provider is called: the claim is a conditional UPDATE queued -> sending (or a sending row whose
 lease ran out) that only one sender wins; the provider is called within its timeout; the outcome
-is written only by the sender whose attempt it was. A sender stops at the first provider that
+is written only by the sender whose attempt it was. An attempt after the first asks the provider
+first whether an earlier one got through with its outcome never recorded (a sender killed between
+the provider's answer and the record): one text per offer (R20). A sender stops at the first provider that
 fails for a passing reason (a timeout, an outage): the rest wait for the sweep, so a desk request
 is never held for more than one timeout."""
 
@@ -13,15 +15,15 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
-from datetime import datetime
-from typing import Literal
+from datetime import datetime, timedelta
+from typing import Literal, NamedTuple
 
 from sqlalchemy import ColumnElement, Update, and_, case, exists, func, or_, select, update
 from sqlalchemy.orm import Session
 
 from roomops.games.locks import lock_rooms
 from roomops.messages.models import OutboxMessage
-from roomops.messages.providers import Provider, SendFailed
+from roomops.messages.providers import Accepted, Provider, SendFailed
 from roomops.messages.rules import LEASE, MOVES_FROM, PROVIDER_STATES, MessageState, after_failure
 from roomops.seating.models import SeatHold
 
@@ -30,6 +32,17 @@ log = logging.getLogger("roomops.messages")
 M = OutboxMessage
 Clock = Callable[[], datetime]
 DUE_PER_SWEEP = 20  # at most this many per sweep: each may take the provider's timeout
+# how far the provider's clock may be behind ours when its messages are matched by time
+CLOCK_SKEW = timedelta(minutes=5)
+
+
+class Claim(NamedTuple):
+    """A text claimed for one attempt: where it goes, what it says, which attempt, when queued."""
+
+    number: str
+    body: str
+    attempt: int
+    queued_at: datetime
 
 
 def _update() -> Update:
@@ -101,12 +114,13 @@ def _send_one(session: Session, provider: Provider, clock: Clock,
     """skipped: another sender had it, or its offer is over; failed: refused for good; wait: a
     failure that may pass (stop sending for now)."""
     claim = claim_one(session, clock(), message_id)
-    session.commit()
+    session.commit()  # the attempt, and its time, are recorded before the provider is called
     if claim is None:
         return "skipped"
-    number, body, attempt = claim
+    attempt = claim.attempt
     try:
-        accepted = provider.send(number, body, message_id)
+        accepted = (_taken_before(provider, claim, message_id)
+                    or provider.send(claim.number, claim.body, message_id))
     except SendFailed as exc:
         record_failure(session, clock(), message_id, attempt, exc)
         session.commit()
@@ -117,17 +131,30 @@ def _send_one(session: Session, provider: Provider, clock: Clock,
     return "sent"
 
 
-def claim_one(session: Session, now: datetime, message_id: int) -> tuple[str, str, int] | None:
+def _taken_before(provider: Provider, claim: Claim, message_id: int) -> Accepted | None:
+    """R20, one text per offer: every attempt but the first may follow one whose outcome was
+    never recorded (the sender killed after the provider took the text, or its answer lost in a
+    timeout), so the provider is asked whether it already has this text before it is sent again:
+    to the same number, the same words, since the text was queued."""
+    if claim.attempt == 1:
+        return None
+    found = provider.taken_before(claim.number, claim.body, claim.queued_at - CLOCK_SKEW)
+    if found is not None:
+        log.info("text %d was taken by an earlier attempt: not sent again", message_id)
+    return found
+
+
+def claim_one(session: Session, now: datetime, message_id: int) -> Claim | None:
     """Move the text to ``sending`` with a lease, if it is still to send and its offer still
-    open: one conditional UPDATE, so of two senders exactly one gets it (number, body, attempt)."""
+    open: one conditional UPDATE, so of two senders exactly one gets it (``Claim``)."""
     _rooms_first(session, M.id == message_id)
     row = session.execute(_update().where(M.id == message_id, _claimable(now), _live_offer(now))
                           .values(state="sending", lease_until=now + LEASE,
                                   attempts=M.attempts + 1, updated_at=now)
-                          .returning(M.number, M.body, M.attempts)).first()
+                          .returning(M.number, M.body, M.attempts, M.created_at)).first()
     if row is None or row.number is None:
         return None
-    return row.number, row.body, row.attempts
+    return Claim(row.number, row.body, row.attempts, row.created_at)
 
 
 def record_sent(session: Session, now: datetime, message_id: int, attempt: int,

@@ -7,8 +7,9 @@ through a custom ``http_client``, the hook Twilio documents for proxies and mock
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from datetime import datetime
+from typing import Any, TypeVar
 from urllib.parse import urlencode
 
 import requests
@@ -21,6 +22,10 @@ from roomops.messages.providers import Accepted, SendFailed
 from roomops.messages.settings import TwilioSettings
 
 TWILIO_API = "https://api.twilio.com"
+# how many of a number's latest messages are read to find a text already taken: one page, newest
+# first; a player gets a handful of texts a night
+LOOKBACK = 50
+T = TypeVar("T")
 # Twilio's error codes a desk reads most often, in words (www.twilio.com/docs/api/errors)
 ERRORS = {
     21211: "not a valid phone number", 21408: "the room's account cannot text that country",
@@ -73,22 +78,42 @@ class TwilioSms:
         sender: dict[str, str] = ({"messaging_service_sid": self.settings.messaging_service_sid}
                                   if self.settings.messaging_service_sid
                                   else {"from_": self.settings.from_number})
-        try:
-            message = self.client.messages.create(
-                to=number, body=body, status_callback=callback_url(self.status_callback_url,
-                                                                   message_id), **sender)
-        except TwilioRestException as exc:
-            # 4xx: Twilio refused this message, and will again; 429 and 5xx: try later
-            permanent = 400 <= exc.status < 500 and exc.status != 429
-            message = str(exc.msg).removeprefix("Unable to create record: ")  # the library's words
-            raise SendFailed(error_text(exc.code, message), permanent=permanent) from exc
-        except (requests.RequestException, TwilioException) as exc:
-            raise SendFailed(f"Twilio did not answer ({type(exc).__name__})",
-                             permanent=False) from exc
+        message = _asked(lambda: self.client.messages.create(
+            to=number, body=body, status_callback=callback_url(self.status_callback_url,
+                                                               message_id), **sender))
         if message.status in ("failed", "undelivered"):
             raise SendFailed(error_text(message.error_code, str(message.error_message or "")),
                              permanent=True)
         return Accepted(str(message.sid) if message.sid else None)
+
+    def taken_before(self, number: str, body: str, since: datetime) -> Accepted | None:
+        """Twilio lists an account's messages by recipient (``To``), newest first: the one with
+        this very body created since ``since``. Not filtered by ``DateSent``, which Twilio sets
+        only once it has handed the text on: one still in its queue has none. A failure to list
+        is never final (the text is tried again later)."""
+        try:
+            found = _asked(lambda: self.client.messages.list(to=number, limit=LOOKBACK,
+                                                             page_size=LOOKBACK))
+        except SendFailed as exc:
+            raise SendFailed(exc.reason, permanent=False) from exc
+        for message in found:
+            created = message.date_created
+            if message.body == body and created is not None and created >= since:
+                return Accepted(str(message.sid) if message.sid else None)
+        return None
+
+
+def _asked(call: Callable[[], T]) -> T:
+    """A call to Twilio, its failures as ``SendFailed``: a 4xx is Twilio refusing, and it will
+    again; a 429, a 5xx, a timeout or no answer may pass."""
+    try:
+        return call()
+    except TwilioRestException as exc:
+        permanent = 400 <= exc.status < 500 and exc.status != 429
+        message = str(exc.msg).removeprefix("Unable to create record: ")  # the library's words
+        raise SendFailed(error_text(exc.code, message), permanent=permanent) from exc
+    except (requests.RequestException, TwilioException) as exc:
+        raise SendFailed(f"Twilio did not answer ({type(exc).__name__})", permanent=False) from exc
 
 
 def callback_url(base: str, message_id: int) -> str:

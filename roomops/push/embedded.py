@@ -5,12 +5,15 @@ when no broker is configured (the embedded SQLite default: one process, a handfu
 Server-Sent Events stream: the room's whole state first (or what a reconnecting screen missed,
 by ``Last-Event-ID``), then each change, in the page's language (``?lang=``, English without
 it: the room's channel in that language, issue 21). A stream holds a server thread, so the app
-serves at most ``ROOMOPS_PUSH_STREAMS`` of them; beyond that, and whenever a broker is configured
-(the push server's path then, behind the proxy), it answers 503 and the page keeps polling."""
+serves at most ``ROOMOPS_PUSH_STREAMS`` of them, and at most ``ROOMOPS_PUSH_STREAMS_PER_ADDRESS``
+to one client address (issue 40: anonymous viewers cannot take them all); the staff screens have
+streams of their own (``roomops.push.staff_streams``). Beyond that, and whenever a broker is
+configured (the push server's path then, behind the proxy), it answers 503 and the page keeps
+polling."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from flask import Blueprint, Flask, abort, current_app, has_app_context
@@ -22,6 +25,7 @@ from werkzeug.wrappers import Response
 from roomops.board.countdown import to_ms
 from roomops.board.views import STREAMS
 from roomops.clock import Clock
+from roomops.push.addresses import PerAddress
 from roomops.push.brokers import Keys, LocalBroker, RedisBroker
 from roomops.push.hub import Hub, Subscription
 from roomops.push.inflight import InFlight
@@ -43,15 +47,11 @@ class Push:
     hub: Hub
     publisher: Publisher
     embedded: bool  # the app serves the streams (no broker)
-    streams: int
+    streams: int  # the board's streams, at most (the staff screens' are apart: staff_streams)
+    per_address: PerAddress = field(default_factory=lambda: PerAddress(0))
     # False under the test client: a test publishes by hand (no thread on the test's connection)
     autostart: bool = True
-    # the other streams the app serves from the same threads (roomops.push.staff_streams)
-    also_watched: list[Callable[[], int]] = field(default_factory=list)
-
-    def watched(self) -> int:
-        """How many of the app's streams are open, board and staff screens alike."""
-        return self.hub.watched() + sum(count() for count in self.also_watched)
+    staff_streams: int = 0  # the staff screens' own streams (roomops.push.staff_streams)
 
     def committed(self) -> None:
         """With a broker every process publishes its own commits; embedded, only once a screen
@@ -94,7 +94,9 @@ def install(app: Flask) -> None:
     app.wsgi_app = inflight.counted(app.wsgi_app)  # type: ignore[method-assign,assignment]
     app.extensions[KEY] = Push(hub, Publisher(app, broker, languages, inflight),
                                not settings.push_broker, settings.push_streams,
-                               autostart=not settings.testing)
+                               PerAddress(settings.push_streams_per_address),
+                               autostart=not settings.testing,
+                               staff_streams=settings.push_staff_streams)
     if not event.contains(Session, "after_commit", _committed):
         event.listen(Session, "after_commit", _committed)
     app.register_blueprint(bp)
@@ -114,6 +116,11 @@ def _stream(sub: Subscription, first: list[bytes], clock: Clock) -> Iterator[byt
         sub.close()
 
 
+def _refused() -> Response:
+    return Response("no stream here: poll /live\n", 503, {"Retry-After": "60"},
+                    mimetype="text/plain")
+
+
 @bp.get("/board/<slug>/events")
 def board_events(slug: str) -> Response:
     push: Push = current_app.extensions[KEY]
@@ -121,9 +128,11 @@ def board_events(slug: str) -> Response:
     if room_id is None:
         abort(404)
     lang = fragment_language()
-    if not push.embedded or push.watched() >= push.streams:
-        return Response("no stream here: poll /live\n", 503, {"Retry-After": "60"},
-                        mimetype="text/plain")
+    address = flask_request.remote_addr or ""  # the client's, behind trusted proxies (ProxyFix)
+    # issue 40: one viewer (an address) cannot take every stream; taken last, when served
+    if (not push.embedded or push.hub.watched() >= push.streams
+            or not push.per_address.take(address)):
+        return _refused()
     push.publisher.want(lang)
     sub = Subscription(push.hub, room_id, lang)
     first = push.hub.subscribe(sub, last_seen(flask_request.headers.get("Last-Event-ID"),
@@ -133,16 +142,19 @@ def board_events(slug: str) -> Response:
         push.publisher.nudge()
     clock = ext().clock
     sent = [m.sse for m in first] + [server_clock(to_ms(clock.now()))]
-    return Response(_stream(sub, sent, clock), mimetype="text/event-stream",
+    resp = Response(_stream(sub, sent, clock), mimetype="text/event-stream",
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    resp.call_on_close(lambda: push.per_address.give_back(address))  # started or not
+    return resp
 
 
 def held_threads(app: Flask) -> int:
     """How many server threads the app's own streams may hold at once (each open screen holds
-    one): ``serve`` adds them to the threads that answer requests, so screens never starve the
-    desk. None with a broker: the push server holds the screens."""
+    one), the board's and the staff screens': ``serve`` adds them to the threads that answer
+    requests, so screens never starve the desk. None with a broker: the push server holds the
+    screens."""
     push: Push = app.extensions[KEY]
-    return push.streams if push.embedded else 0
+    return push.streams + push.staff_streams if push.embedded and push.streams > 0 else 0
 
 
 def start_publishing(app: Flask) -> None:

@@ -19,7 +19,8 @@ from typing import cast
 import redis.asyncio as aioredis
 from aiohttp import web
 
-from roomops.push import draining, staff_server
+from roomops.push import alive, draining, staff_server
+from roomops.push.addresses import PerAddress, client_address
 from roomops.push.brokers import Keys, stored_update
 from roomops.push.hub import AsyncSubscription, Channel, Hub
 from roomops.push.messages import KEEPALIVE_SECONDS, RETRY, clock, last_seen, parse
@@ -88,6 +89,20 @@ class Fanout:
 FANOUT = web.AppKey("fanout", Fanout)
 
 
+class Viewers:
+    """Issue 40: how many board streams each client address holds (``ROOMOPS_PUSH_STREAMS_PER_
+    ADDRESS``), the address read behind ``ROOMOPS_TRUSTED_PROXIES`` proxies as the app reads it."""
+
+    def __init__(self, per_address: int, trusted_proxies: int) -> None:
+        self.held, self.trusted = PerAddress(per_address), trusted_proxies
+
+    def address(self, request: web.Request) -> str:
+        return client_address(request.remote, request.headers.get("X-Forwarded-For"), self.trusted)
+
+
+VIEWERS = web.AppKey("viewers", Viewers)
+
+
 async def board_events(request: web.Request) -> web.StreamResponse:
     fanout = request.app[FANOUT]
     lang = supported(request.query.get("lang", DEFAULT))
@@ -97,6 +112,11 @@ async def board_events(request: web.Request) -> web.StreamResponse:
     if room_id is None:
         raise web.HTTPNotFound(text="no such room, or nothing published for it yet\n")
     await fanout.room(room_id, lang)
+    viewers = request.app[VIEWERS]
+    address = viewers.address(request)
+    if not viewers.held.take(address):
+        raise web.HTTPServiceUnavailable(text="no stream here: poll /live\n",
+                                         headers={"Retry-After": "60"})
     sub = AsyncSubscription(fanout.hub, room_id, lang)
     first = fanout.hub.subscribe(sub, last_seen(request.headers.get("Last-Event-ID"),
                                                 request.query.get("last")))
@@ -116,6 +136,7 @@ async def board_events(request: web.Request) -> web.StreamResponse:
         pass  # the screen went away, or the server is stopping (roomops.push.draining)
     finally:
         sub.close()
+        viewers.held.give_back(address)
     return resp
 
 
@@ -124,20 +145,25 @@ async def health(request: web.Request) -> web.Response:
 
 
 def make_app(broker_url: str, keys: Keys, secret: str = "",
-             now_ms: Callable[[], int] = wall_ms) -> web.Application:
+             now_ms: Callable[[], int] = wall_ms, *, per_address: int = 0,
+             trusted_proxies: int = 0) -> web.Application:
     """``secret``: the app's secret key, which signs the staff streams' tokens (none: no staff
-    streams here, roomops.push.staff_server)."""
+    streams here, roomops.push.staff_server); ``per_address``: the board streams one client
+    address may hold (0: no bound)."""
     app = web.Application()
     draining.install(app)
+    app[VIEWERS] = Viewers(per_address, trusted_proxies)
 
     async def lifetime(app: web.Application) -> AsyncIterator[None]:
         client = aioredis.Redis.from_url(broker_url)
         app[FANOUT] = Fanout(client, keys)
-        task = asyncio.create_task(app[FANOUT].listen())
+        tasks = [asyncio.create_task(app[FANOUT].listen()),
+                 asyncio.create_task(alive.beat(client, keys.prefix))]  # for /health (issue 40)
         yield
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
+        for task in tasks:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
         await client.aclose()
 
     app.cleanup_ctx.append(lifetime)
@@ -148,6 +174,8 @@ def make_app(broker_url: str, keys: Keys, secret: str = "",
     return app
 
 
-def serve(broker_url: str, keys: Keys, secret: str, host: str, port: int) -> None:
-    web.run_app(make_app(broker_url, keys, secret), host=host, port=port, access_log=None,
-                print=lambda text: log.info("%s", text))
+def serve(broker_url: str, keys: Keys, secret: str, host: str, port: int, *,
+          per_address: int, trusted_proxies: int) -> None:
+    web.run_app(make_app(broker_url, keys, secret, per_address=per_address,
+                         trusted_proxies=trusted_proxies),
+                host=host, port=port, access_log=None, print=lambda text: log.info("%s", text))

@@ -10,15 +10,18 @@ reaches only the screens it concerns, encoded once. A screen whose queue is full
 
 R61: the streams are staff-only. The app's own streams need the log-in and the screen's right;
 the push server (no database) takes a token signed with the app's secret key, naming the room,
-the screen's keys and when it expires (``STREAM_SECONDS``): a stream ends then, and the page
-reconnects with the fresh token of its part's last answer (``X-Staff-Events``)."""
+the screen's keys, the log-in (staff member and session version) and when it expires
+(``STREAM_SECONDS``), in a cookie scoped to the screen's stream path, never in its address: a
+stream ends when its token expires, and the browser reconnects with the cookie its part's last
+answer renewed. A log-out ends its streams at once (issue 40): the app's own by its hub, the push
+server's through Redis (``end``), which also keeps the log-in's end for as long as a token lives."""
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
-from typing import Any, Protocol, TypeVar
+from typing import Any, NamedTuple, Protocol, TypeVar
 
 import redis
 from itsdangerous import BadSignature, URLSafeSerializer
@@ -40,16 +43,35 @@ from roomops.web.health import room_sweep_state
 QUEUE = 16  # notices a screen may fall behind before it is told "everything" instead
 STREAM_SECONDS = 600  # a staff stream's life (and its token's): the log-in is checked again then
 EVERYTHING = b'event: staff\ndata: {"all":true}\n\n'
+# the staff stream's token on the push server: a cookie scoped to the screen's stream path
+# (HttpOnly, SameSite=Strict), never in an address (docs/security.md)
+STREAM_COOKIE = "roomops_staff_stream"
 KEEPALIVE = b": keep-alive\n\n"  # a comment: no event, keeps proxies from closing an idle stream
 
 
+class LoggedIn(NamedTuple):
+    """Whose log-in a screen is of: the staff member and the session version it began under (a
+    log-out moves the version on: every log-in of theirs before it ends, R61)."""
+
+    staff_id: int
+    version: int
+
+
 class Screen:
-    """One open staff screen: its room and the keys it is told of; offered notices never block."""
+    """One open staff screen: its room, the keys it is told of, whose log-in; offered notices
+    never block. ``ended``: its log-in ended, the stream closes."""
 
     inbox: ThreadInbox[bytes] | AsyncInbox[bytes]
 
-    def __init__(self, room_id: int, keys: Iterable[str]) -> None:
+    def __init__(self, room_id: int, keys: Iterable[str], login: LoggedIn) -> None:
         self.room_id, self.keys, self.behind = room_id, frozenset(keys), False
+        self.login, self.ended = login, False
+
+    def end(self) -> None:
+        """Close the stream now: its wait for the next notice is woken (a keep-alive, then out)."""
+        self.ended = True
+        self.inbox.clear()
+        self.inbox.put(KEEPALIVE)
 
     def offer(self, sse: bytes) -> None:
         if not self.inbox.put(sse):
@@ -67,8 +89,9 @@ class Screen:
 class ThreadScreen(Screen):
     """Served by a server thread (the app's own streams)."""
 
-    def __init__(self, room_id: int, keys: Iterable[str], size: int = QUEUE) -> None:
-        super().__init__(room_id, keys)
+    def __init__(self, room_id: int, keys: Iterable[str], login: LoggedIn,
+                 size: int = QUEUE) -> None:
+        super().__init__(room_id, keys, login)
         self.inbox: ThreadInbox[bytes] = ThreadInbox(size)
 
     def next(self, timeout: float) -> bytes | None:
@@ -79,8 +102,9 @@ class ThreadScreen(Screen):
 class AsyncScreen(Screen):
     """Served by the push server's event loop (notices are offered from that loop)."""
 
-    def __init__(self, room_id: int, keys: Iterable[str], size: int = QUEUE) -> None:
-        super().__init__(room_id, keys)
+    def __init__(self, room_id: int, keys: Iterable[str], login: LoggedIn,
+                 size: int = QUEUE) -> None:
+        super().__init__(room_id, keys, login)
         self.inbox: AsyncInbox[bytes] = AsyncInbox(size)
 
     async def next(self, timeout: float) -> bytes | None:
@@ -126,9 +150,20 @@ class StaffHub:
         with self._lock:
             return sum(len(screens) for screens in self._rooms.values())
 
+    def end(self, staff_id: int, version: int) -> int:
+        """A log-out: every screen of the staff member's log-ins older than ``version`` ends."""
+        with self._lock:
+            ending = [s for screens in self._rooms.values() for s in screens
+                      if s.login.staff_id == staff_id and s.login.version < version]
+        for screen in ending:
+            screen.end()
+        return len(ending)
+
 
 class Broker(Protocol):
     def send(self, notice: Notice) -> None: ...
+
+    def end(self, staff_id: int, version: int) -> None: ...
 
 
 class LocalBroker:
@@ -138,9 +173,30 @@ class LocalBroker:
     def send(self, notice: Notice) -> None:
         self.hub.publish(notice)
 
+    def end(self, staff_id: int, version: int) -> None:
+        self.hub.end(staff_id, version)
+
 
 def channel(prefix: str, room_id: int | str) -> str:
     return f"{prefix}:staff:{room_id}"
+
+
+def ended_channel(prefix: str) -> str:
+    """Where log-outs are told to the push servers ("<staff>:<version>"); not a room's channel."""
+    return f"{prefix}:staff-ended"
+
+
+def ended_key(prefix: str, staff_id: int) -> str:
+    """The version a staff member's log-ins must have reached, kept as long as a token lives."""
+    return f"{prefix}:staff-ended:{staff_id}"
+
+
+def ended_message(data: str) -> LoggedIn | None:
+    staff, _, version = data.partition(":")
+    try:
+        return LoggedIn(int(staff), int(version))
+    except ValueError:
+        return None
 
 
 class RedisBroker:
@@ -152,6 +208,13 @@ class RedisBroker:
 
     def send(self, notice: Notice) -> None:
         self.client.publish(channel(self.prefix, notice.room_id), notice.payload())
+
+    def end(self, staff_id: int, version: int) -> None:
+        """Kept (a token presented after this is refused) and told (open streams end)."""
+        with self.client.pipeline() as pipe:
+            pipe.set(ended_key(self.prefix, staff_id), version, ex=STREAM_SECONDS)
+            pipe.publish(ended_channel(self.prefix), f"{staff_id}:{version}")
+            pipe.execute()
 
 
 _LOOK_UP: dict[str, tuple[InstrumentedAttribute[int], InstrumentedAttribute[int]]] = {
@@ -264,18 +327,31 @@ def _serializer(secret: str) -> URLSafeSerializer:
     return URLSafeSerializer(secret, salt="roomops.push.staff")
 
 
-def token(secret: str, room_id: int, keys: Iterable[str], expires_ms: int) -> str:
-    """A push server's pass to one screen's notices (R61): its room, its keys, until when."""
-    return _serializer(secret).dumps({"r": room_id, "k": sorted(keys), "e": expires_ms})
+class Pass(NamedTuple):
+    """What a staff stream's token says: the room, the screen's keys, until when, whose log-in."""
+
+    room_id: int
+    keys: frozenset[str]
+    expires_ms: int
+    login: LoggedIn
 
 
-def read_token(secret: str, value: str, now_ms: int) -> tuple[int, frozenset[str], int] | None:
-    """(room, keys, expiry) of a token signed with ``secret`` and not expired at ``now_ms``;
-    None when forged, altered or expired. Expiry is in the token (ms, the app's clock), so it is
-    checked on the reader's clock, not the signer's."""
+def token(secret: str, room_id: int, keys: Iterable[str], expires_ms: int,
+          login: LoggedIn) -> str:
+    """A push server's pass to one screen's notices (R61): its room, its keys, until when, and
+    whose log-in (so a log-out ends it)."""
+    return _serializer(secret).dumps({"r": room_id, "k": sorted(keys), "e": expires_ms,
+                                      "u": login.staff_id, "v": login.version})
+
+
+def read_token(secret: str, value: str, now_ms: int) -> Pass | None:
+    """The pass of a token signed with ``secret`` and not expired at ``now_ms``; None when
+    forged, altered or expired. Expiry is in the token (ms, the app's clock), so it is checked
+    on the reader's clock, not the signer's."""
     try:
         data = _serializer(secret).loads(value)
-        room, keys, expires = int(data["r"]), frozenset(str(k) for k in data["k"]), int(data["e"])
+        found = Pass(int(data["r"]), frozenset(str(k) for k in data["k"]), int(data["e"]),
+                     LoggedIn(int(data["u"]), int(data["v"])))
     except (BadSignature, KeyError, TypeError, ValueError):
         return None
-    return (room, keys, expires) if now_ms < expires else None
+    return found if now_ms < found.expires_ms else None

@@ -5,10 +5,14 @@ back from the audit trail instead, embedded: ``roomops.push.staff.Feed``).
 
 ``GET /desk/events`` (floor), ``/desk/cage/events`` (cash), ``/dealer/tables/<id>/events``
 (deal) are Server-Sent Events streams of ``staff`` notices, ids only (``roomops.push.notices``).
-They share the app's ``ROOMOPS_PUSH_STREAMS`` threads with the board's streams and end after
-``STREAM_SECONDS`` (the browser reconnects, and the log-in is checked again). With a broker the
-pages listen to the push server's ``/staff/events?t=<token>`` instead, and every answer of a
-screen's part carries the next token (``X-Staff-Events``) for when its stream must reconnect."""
+They have threads of their own, ``ROOMOPS_PUSH_STAFF_STREAMS``, which the board's public streams
+cannot take (issue 40), and end after
+``STREAM_SECONDS`` (the browser reconnects, and the log-in is checked again), or at once when
+their log-in ends (issue 40). With a broker the pages listen to the push server's
+``/staff/events/<screen>`` instead, and the page and every answer of a screen's part set its
+token in a cookie scoped to that path (``STREAM_COOKIE``), for when its stream must reconnect: a
+token is never in an address (docs/security.md). A log-out tells the broker, which ends the
+log-in's streams wherever they are served."""
 
 from __future__ import annotations
 
@@ -16,9 +20,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import timedelta
 
-from flask import Blueprint, Flask, abort, current_app, has_app_context, request, url_for
-from flask_login import current_user
-from sqlalchemy import event
+from flask import Blueprint, Flask, abort, current_app, g, has_app_context, request, url_for
+from flask_login import current_user, user_logged_out
+from sqlalchemy import event, select
 from sqlalchemy.orm import Session
 from werkzeug.wrappers import Response
 
@@ -30,14 +34,17 @@ from roomops.push.messages import KEEPALIVE_SECONDS, RETRY
 from roomops.push.notices import CAGE, FLOOR, dealer_keys
 from roomops.push.staff import (
     KEEPALIVE,
+    STREAM_COOKIE,
     STREAM_SECONDS,
     Feed,
     LocalBroker,
+    LoggedIn,
     RedisBroker,
     StaffHub,
     ThreadScreen,
     token,
 )
+from roomops.rooms.models import Staff
 from roomops.runtime import ext
 from roomops.web.uow import db
 
@@ -65,12 +72,27 @@ def install(app: Flask) -> None:
     feed = Feed(broker, (lambda: True) if settings.push_broker else (lambda: hub.watched() > 0),
                 read_back=not settings.push_broker)
     push.publisher.before.append(feed.send)
-    push.also_watched.append(hub.watched)
     app.extensions[STAFF] = StaffPush(hub, feed, push, settings.secret_key, bool(settings.push_broker))
     app.add_template_global(events_url, "staff_events")
     if not event.contains(Session, "after_commit", _committed):
         event.listen(Session, "after_commit", _committed)
+    user_logged_out.connect(_logged_out, app)
     app.register_blueprint(bp)
+
+
+def _logged_out(app: Flask, user: object = None, **_: object) -> None:
+    """Issue 40: a log-out (which has moved the staff member's session version on: every log-in
+    of theirs ends) ends their staff streams now, the app's own and the push servers'."""
+    staff_id = getattr(user, "id", None)
+    if staff_id is None:
+        return
+    version = db().scalar(select(Staff.session_version).where(Staff.id == int(staff_id)))
+    if version is not None:
+        app.extensions[STAFF].feed.broker.end(int(staff_id), version)
+
+
+def _login() -> LoggedIn:
+    return LoggedIn(current_user.id, current_user.staff.session_version)
 
 
 def _committed(session: Session) -> None:
@@ -92,12 +114,15 @@ def _keys(screen: str, table_id: int | None) -> frozenset[str]:
 
 def events_url(screen: str, table_id: int | None = None) -> str:
     """Where a staff screen's page listens ("": nowhere, it polls): ``screen`` is desk, cage or
-    dealer (of ``table_id``)."""
+    dealer (of ``table_id``). With a broker, the push server's path, and its token is set in a
+    cookie for that path by this request's answer (``_stream_cookie``)."""
     staff: StaffPush = current_app.extensions[STAFF]
     if staff.broker:
+        path = f"/staff/events/{screen}" + (f"/{table_id}" if screen == "dealer" else "")
         expires = to_ms(ext().clock.now() + timedelta(seconds=STREAM_SECONDS))
-        return "/staff/events?t=" + token(staff.secret, current_user.room_id,
-                                          _keys(screen, table_id), expires)
+        g.staff_stream = path, token(staff.secret, current_user.room_id,
+                                     _keys(screen, table_id), expires, _login())
+        return path
     if staff.push.streams <= 0:
         return ""
     if screen == "dealer":
@@ -106,11 +131,17 @@ def events_url(screen: str, table_id: int | None = None) -> str:
 
 
 @bp.after_app_request
-def _next_token(resp: Response) -> Response:
-    """With a broker, a screen's part answers with its stream's next address (a fresh token)."""
+def _stream_cookie(resp: Response) -> Response:
+    """With a broker, a staff page and each answer of a screen's part set the stream's token
+    (fresh) in a cookie its stream path alone is sent: HttpOnly, SameSite=Strict, as long as the
+    token lives (docs/security.md)."""
     screen = _PARTS.get(request.endpoint or "")
     if screen and resp.status_code in (200, 304) and current_app.extensions[STAFF].broker:
-        resp.headers["X-Staff-Events"] = events_url(screen, (request.view_args or {}).get("table_id"))
+        events_url(screen, (request.view_args or {}).get("table_id"))
+    found: tuple[str, str] | None = g.pop("staff_stream", None)
+    if found is not None:
+        resp.set_cookie(STREAM_COOKIE, found[1], max_age=STREAM_SECONDS, path=found[0],
+                        secure=ext().settings.https, httponly=True, samesite="Strict")
     return resp
 
 
@@ -118,19 +149,19 @@ def _stream(staff: StaffPush, screen: ThreadScreen, clock: Clock) -> Iterator[by
     ends = clock.now() + timedelta(seconds=STREAM_SECONDS)
     try:
         yield RETRY
-        while clock.now() < ends:
+        while not screen.ended and clock.now() < ends:
             yield screen.next(KEEPALIVE_SECONDS) or KEEPALIVE
-    finally:  # the screen went away, or its time is up: the browser reconnects (log-in checked)
+    finally:  # the screen went away, its time is up, its log-in ended: the browser reconnects
         staff.hub.unsubscribe(screen)
 
 
 def _serve(keys: frozenset[str]) -> Response:
     staff: StaffPush = current_app.extensions[STAFF]
     push = staff.push
-    if staff.broker or push.watched() >= push.streams:
+    if staff.broker or staff.hub.watched() >= push.staff_streams:
         return Response("no stream here: poll\n", 503, {"Retry-After": "60"}, mimetype="text/plain")
     staff.feed.watch(db())
-    screen = staff.hub.subscribe(ThreadScreen(current_user.room_id, keys))
+    screen = staff.hub.subscribe(ThreadScreen(current_user.room_id, keys, _login()))
     if push.autostart and not push.publisher.running:
         push.publisher.start()
     return Response(_stream(staff, screen, ext().clock), mimetype="text/event-stream",

@@ -79,7 +79,7 @@ def test_a_staff_screen_that_gave_up_its_stream_asks_again_a_minute_later(live, 
     polls, and asks for it again a minute later: served then, it is told by push again."""
     live.build(full_table)
     push = live.app.extensions[KEY]
-    push.streams = 1
+    push.staff_streams = 1  # the staff screens' own streams (issue 40)
     contexts = [browser.new_context(), browser.new_context()]
     one, two = (context.new_page() for context in contexts)
     try:
@@ -90,7 +90,7 @@ def test_a_staff_screen_that_gave_up_its_stream_asks_again_a_minute_later(live, 
         two.wait_for_function("() => window.roomopsDesk.mode() === 'poll'")
         two.clock.run_for(5_000)  # its three quick tries spent
         assert two.evaluate("() => window.roomopsDesk.mode()") == "poll"
-        push.streams = 2
+        push.staff_streams = 2
         two.clock.run_for(75_000)  # past the minute and the fifth more it may wait
         two.wait_for_function("() => window.roomopsDesk.mode() === 'push'")
     finally:

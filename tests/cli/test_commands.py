@@ -212,13 +212,31 @@ def test_serve_gives_phones_its_own_address_unless_one_is_set(app, monkeypatch, 
 
 def test_serve_gives_the_boards_own_streams_threads_of_their_own(app, monkeypatch):
     """Each screen on the app's own pushed stream holds a waitress thread for as long as it is
-    open: `serve` adds the streams' cap to the threads that answer requests, so a room full of
-    TVs never leaves the desk waiting for a thread."""
+    open: `serve` adds the streams' caps (the board's and the staff screens') to the threads that
+    answer requests, so a room full of TVs never leaves the desk waiting for a thread."""
     served = {}
     monkeypatch.setattr("roomops.cli.running.waitress.serve", lambda _app, **kw: served.update(kw))
     monkeypatch.setattr("roomops.cli.running.gc.freeze", lambda: None)
     app.extensions["roomops"].settings.scheduler = "off"
     out = app.test_cli_runner().invoke(args=["serve", "--threads", "4"])
     assert out.exit_code == 0, out.output
-    streams = app.extensions["roomops"].settings.push_streams
-    assert streams > 0 and served["threads"] == 4 + streams
+    settings = app.extensions["roomops"].settings
+    streams = settings.push_streams + settings.push_staff_streams  # the staff's apart (issue 40)
+    assert settings.push_streams > 0 and served["threads"] == 4 + streams
+
+
+@pytest.mark.parametrize("command", ["serve", "scheduler", "push-server"])
+def test_issue40_the_long_running_commands_warn_of_a_superuser_role(app, monkeypatch, db_url,
+                                                                    command):
+    """The tests connect to PostgreSQL as its superuser: serve, scheduler and push-server say so
+    as they start (on SQLite there is no role to warn of)."""
+    monkeypatch.setattr("roomops.cli.running.waitress.serve", lambda _app, **kw: None)
+    monkeypatch.setattr("roomops.cli.running.gc.freeze", lambda: None)
+    monkeypatch.setattr("roomops.jobs.scheduler.run_blocking", lambda _app: None)
+    monkeypatch.setattr("roomops.push.server.serve", lambda *a, **kw: None)
+    settings = app.extensions["roomops"].settings
+    settings.scheduler, settings.push_broker = "off", "redis://127.0.0.1:6379/0"
+    out = app.test_cli_runner().invoke(args=[command])
+    assert out.exit_code == 0, out.output
+    warned = "warning: the app connects to PostgreSQL as a superuser" in out.output
+    assert warned == db_url.startswith("postgresql")

@@ -180,3 +180,21 @@ def test_create_roles_refuses_the_owner_and_a_role_with_no_password(deployment):
     assert code == 1 and "is the owner of the tables: the app needs a role of its own" in output
     code, output = deployment.cli("db", "create-roles", "--role", f"nobody_{os.getpid()}")
     assert code == 1 and "does not exist yet: give it a password (R60)" in output
+
+
+def test_issue40_the_apps_own_role_is_no_warning_the_owner_is(deployment):
+    """/health and the start-up warn of the owner's or a superuser's role (issue 40), not of the
+    app's own role, which owns nothing."""
+    from roomops.books.roles import OWNS_TABLES, SUPERUSER, role_warnings
+
+    with ext(deployment.app).engine.connect() as conn:
+        assert role_warnings(conn) == []
+    with deployment.owner.connect() as conn:
+        assert role_warnings(conn) == [OWNS_TABLES]
+    admin = create_engine(deployment.owner.url.set(username=make_url(os.environ[PG_ENV]).username,
+                                                   password=None))  # the tests' superuser
+    with admin.connect() as conn:
+        assert role_warnings(conn)[0] == SUPERUSER
+    admin.dispose()
+    body = deployment.app.test_client().get("/health").get_json()
+    assert "warnings" not in body

@@ -28,7 +28,13 @@ def _health(client):
 # ---- /health ----------------------------------------------------------------------------------
 
 
-def test_healthy_after_a_sweep(client, app, room, session, clock):
+def _role_warnings(db_url: str) -> dict[str, list[str]]:
+    """The tests connect to PostgreSQL as its superuser, who owns the tables: /health says so
+    (issue 40); SQLite has no roles."""
+    return {"warnings": ["superuser", "owns_tables"]} if db_url.startswith("postgresql") else {}
+
+
+def test_healthy_after_a_sweep(client, app, room, session, clock, db_url):
     session.commit()
     sweep_once(app)
     clock.advance(seconds=15)  # at the limit: still fresh
@@ -36,7 +42,52 @@ def test_healthy_after_a_sweep(client, app, room, session, clock):
     assert status == 200
     assert body == {"status": "ok", "database": "ok", "migrations": "at_head",
                     "scheduler": {"heartbeat_age_seconds": 15, "stale": False, "rooms_failing": 0,
-                                  "stale_after_seconds": 15.0}}
+                                  "stale_after_seconds": 15.0}, **_role_warnings(db_url)}
+
+
+def test_issue40_a_superuser_or_owner_role_is_a_warning_not_a_failure(client, app, session, db_url):
+    """The app connected as a PostgreSQL superuser (here, the tests' own role) is said on /health,
+    in codes, and the answer stays 200: a warning for whoever reads it, not a reason to take the
+    web servers out of the load balancer."""
+    session.commit()
+    sweep_once(app)
+    status, body = _health(client)
+    assert status == 200
+    assert {k: body[k] for k in body if k == "warnings"} == _role_warnings(db_url)
+
+
+def test_issue40_with_a_broker_health_says_whether_a_push_server_serves(client, app, session):
+    """``push``: ok while a push server's heartbeat is in Redis, else down and 503 (the screens
+    would all be polling); no ``push`` without a broker (the app serves its own streams)."""
+    import uuid
+
+    import redis as redis_lib
+
+    from roomops.push import alive
+    from tests.push.conftest import REDIS
+
+    session.commit()
+    sweep_once(app)
+    assert "push" not in _health(client)[1]
+    settings = app.extensions["roomops"].settings
+    settings.push_broker, settings.push_prefix = REDIS, f"roomops:test:{uuid.uuid4().hex}"
+    server = redis_lib.Redis.from_url(REDIS)
+    try:
+        server.ping()
+    except redis_lib.ConnectionError:
+        pytest.skip("no Redis at 127.0.0.1:6379")
+    status, body = _health(client)
+    assert (status, body["status"], body["push"]) == (503, "unhealthy", "down")
+    server.set(alive.key(settings.push_prefix), 1, ex=alive.ALIVE_SECONDS)  # a push server beat
+    try:
+        status, body = _health(client)
+        assert (status, body["push"]) == (200, "ok")
+    finally:
+        server.delete(alive.key(settings.push_prefix))
+        server.close()
+    settings.push_broker = "redis://127.0.0.1:1/0"  # the broker itself unreachable
+    status, body = _health(client)
+    assert (status, body["push"]) == (503, "down")
 
 
 def test_no_login_and_no_room_data(client, app, room, session):

@@ -1,6 +1,7 @@
 """The app's own stream (no broker: the embedded default, issue 21) over HTTP: the board page
 offers it, a screen gets the room whole and then each change, a reconnecting screen what it
-missed (Last-Event-ID), and the app serves no more streams than it is set to (503: poll)."""
+missed (Last-Event-ID), and the app serves no more streams than it is set to (503: poll), nor
+more than its share to one client address (issue 40)."""
 
 from __future__ import annotations
 
@@ -71,6 +72,53 @@ def test_the_app_serves_no_more_streams_than_set_then_the_page_polls(client, pus
     assert refused.status_code == 503 and "poll" in refused.text
     first.close()
     assert client.get("/board/main/events", buffered=False).status_code == 200
+
+
+def test_issue40_one_address_holds_at_most_its_share_of_the_streams(app, push):
+    """16 streams a process, at most 4 to one address: one viewer opening stream after stream
+    is refused its fifth (503: that page polls), and a screen from another address is served."""
+    push.per_address.limit = 4
+
+    def viewer(address: str):
+        return app.test_client().get("/board/main/events", buffered=False,
+                                     environ_base={"REMOTE_ADDR": address})
+
+    taken = [viewer("203.0.113.9") for _ in range(4)]
+    assert [t.status_code for t in taken] == [200] * 4
+    assert viewer("203.0.113.9").status_code == 503
+    other = viewer("203.0.113.10")
+    assert other.status_code == 200
+    taken.pop().close()  # a screen that leaves gives its place back
+    again = viewer("203.0.113.9")
+    assert again.status_code == 200
+    for resp in [*taken, other, again]:
+        resp.close()
+    assert push.per_address.held("203.0.113.9") == 0
+
+
+def test_issue40_behind_trusted_proxies_the_address_is_the_clients(db_url, engine, sessions, clock,
+                                                                   room, session, now):
+    """With ROOMOPS_TRUSTED_PROXIES=1 the address bounded is X-Forwarded-For's, as the rest of
+    the app reads it: clients behind one proxy are each bounded, not the proxy for all."""
+    from roomops.config import Settings
+    from roomops.factory import create_app
+    from roomops.runtime import ext
+
+    app = create_app(Settings(database_url=db_url, scheduler="off", secret_key="test",
+                              testing=True, trusted_proxies=1, push_streams_per_address=1),
+                     clock=clock, engine=engine, WTF_CSRF_ENABLED=False)
+    ext(app).sessions = ext(app).read_sessions = sessions
+
+    def via_proxy(client: str):
+        return app.test_client().get("/board/main/events", buffered=False,
+                                     environ_base={"REMOTE_ADDR": "10.0.0.2"},
+                                     headers={"X-Forwarded-For": client})
+
+    first, second = via_proxy("203.0.113.1"), via_proxy("203.0.113.2")
+    assert (first.status_code, second.status_code) == (200, 200)
+    assert via_proxy("203.0.113.1").status_code == 503
+    first.close()
+    second.close()
 
 
 def test_an_unknown_room_has_no_stream(client, push):

@@ -142,3 +142,67 @@ def test_the_board_page_is_drawn_when_redis_does_not_answer(app, room, session, 
     app.extensions[KEY].publisher.broker = RedisBroker("redis://127.0.0.1:1/0", Keys("roomops:test:x"))
     page = client.get("/board/main")
     assert page.status_code == 200 and 'data-events-url="/board/main/events?last=0"' in page.text
+
+
+def test_issue40_one_client_address_holds_at_most_its_share_of_the_push_servers_streams(
+        published, keys):
+    """Behind one trusted proxy (ROOMOPS_TRUSTED_PROXIES=1) the address is X-Forwarded-For's:
+    a viewer holding its 2 streams is refused a third (503: that page polls), another client
+    behind the same proxy is served, and a stream that ends gives its place back."""
+    _game, publish, join = published
+
+    async def run() -> None:
+        runner = web.AppRunner(make_app(REDIS, keys, per_address=2, trusted_proxies=1))
+        await runner.setup()
+        site = web.TCPSite(runner, "127.0.0.1", 0)
+        await site.start()
+        base = f"http://127.0.0.1:{runner.addresses[0][1]}"
+        await asyncio.to_thread(publish)
+        try:
+            async with aiohttp.ClientSession() as http:
+                def viewer(address: str):
+                    return http.get(f"{base}/board/main/events",
+                                    headers={"X-Forwarded-For": address})
+                held = [await viewer("203.0.113.7") for _ in range(2)]
+                for resp in held:
+                    await next_event(resp)
+                refused = await viewer("203.0.113.7")
+                assert refused.status == 503 and refused.headers["Retry-After"] == "60"
+                other = await viewer("203.0.113.8")
+                assert other.status == 200
+                held.pop().close()
+                await asyncio.to_thread(join, "Ann")  # a change: the server writes to the screens
+                await asyncio.to_thread(publish)
+                for _ in range(50):  # and sees the one that left
+                    again = await viewer("203.0.113.7")
+                    if again.status == 200:
+                        break
+                    await asyncio.sleep(0.05)
+                assert again.status == 200
+                for resp in [*held, other, again]:
+                    resp.close()
+        finally:
+            await runner.cleanup()
+
+    in_own_loop(run)
+
+
+def test_issue40_a_running_push_server_beats_for_health(keys):
+    """The push server writes its heartbeat to Redis as it starts and every few seconds after:
+    /health reads it (``push``: ok), and finds none where no push server runs."""
+    from roomops.push import alive
+
+    assert not alive.serving(REDIS, keys.prefix)
+
+    async def run() -> None:
+        runner, _base = await serve(keys)
+        try:
+            for _ in range(50):
+                if await asyncio.to_thread(alive.serving, REDIS, keys.prefix):
+                    break
+                await asyncio.sleep(0.02)
+            assert await asyncio.to_thread(alive.serving, REDIS, keys.prefix)
+        finally:
+            await runner.cleanup()
+
+    in_own_loop(run)

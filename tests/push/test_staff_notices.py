@@ -7,9 +7,10 @@ from __future__ import annotations
 import json
 
 from roomops.push.notices import CAGE, FLOOR, Notice, Row, dealer_keys, needs, parse, row_of, scope
-from roomops.push.staff import EVERYTHING, StaffHub, ThreadScreen, read_token, token
+from roomops.push.staff import EVERYTHING, LoggedIn, StaffHub, ThreadScreen, read_token, token
 
 ROOM = 1
+ME = LoggedIn(staff_id=7, version=3)
 
 
 def row(entity: str, entity_id: int, action: str = "x.y", tables=(), games=(), room=ROOM) -> Row:
@@ -88,13 +89,25 @@ def test_a_notice_carries_ids_only_encoded_once():
     assert parse(Notice(ROOM, everything=True).payload()).everything
 
 
+def test_issue40_a_log_out_ends_the_screens_of_the_log_ins_before_it_only():
+    """A log-out moves the staff member's session version on: their screens of earlier log-ins
+    end (woken at once), a colleague's and their own new log-in's go on."""
+    hub = StaffHub()
+    mine = hub.subscribe(ThreadScreen(ROOM, {FLOOR}, ME))
+    colleague = hub.subscribe(ThreadScreen(ROOM, {FLOOR}, LoggedIn(8, 1)))
+    since = hub.subscribe(ThreadScreen(ROOM, {CAGE}, LoggedIn(ME.staff_id, ME.version + 1)))
+    assert hub.end(ME.staff_id, ME.version + 1) == 1
+    assert mine.ended and not colleague.ended and not since.ended
+    assert mine.next(5) == b": keep-alive\n\n"  # woken now, not after its wait
+
+
 def test_the_hub_tells_each_screen_only_of_its_keys():
     hub = StaffHub()
-    desk = hub.subscribe(ThreadScreen(ROOM, {FLOOR}))
-    cage = hub.subscribe(ThreadScreen(ROOM, {CAGE}))
-    dealer_a = hub.subscribe(ThreadScreen(ROOM, dealer_keys(1, 10)))
-    dealer_b = hub.subscribe(ThreadScreen(ROOM, dealer_keys(2, 10)))
-    other_room = hub.subscribe(ThreadScreen(2, {FLOOR}))
+    desk = hub.subscribe(ThreadScreen(ROOM, {FLOOR}, ME))
+    cage = hub.subscribe(ThreadScreen(ROOM, {CAGE}, ME))
+    dealer_a = hub.subscribe(ThreadScreen(ROOM, dealer_keys(1, 10), ME))
+    dealer_b = hub.subscribe(ThreadScreen(ROOM, dealer_keys(2, 10), ME))
+    other_room = hub.subscribe(ThreadScreen(2, {FLOOR}, ME))
     b_changed = Notice(ROOM, tables=frozenset({2}), floor=True)
     assert hub.publish(b_changed) == 2
     assert desk.next(0) == dealer_b.next(0) == b_changed.sse
@@ -107,7 +120,7 @@ def test_the_hub_tells_each_screen_only_of_its_keys():
 
 def test_a_screen_that_falls_behind_is_told_everything_once():
     hub = StaffHub()
-    desk = hub.subscribe(ThreadScreen(ROOM, {FLOOR}, size=2))
+    desk = hub.subscribe(ThreadScreen(ROOM, {FLOOR}, ME, size=2))
     for game in (1, 2, 3):
         hub.publish(Notice(ROOM, games=frozenset({game}), floor=True))
     assert desk.next(0) == EVERYTHING
@@ -115,8 +128,9 @@ def test_a_screen_that_falls_behind_is_told_everything_once():
 
 
 def test_a_token_opens_its_screen_until_it_expires_and_never_forged_or_altered():
-    signed = token("secret", ROOM, {"t4", "g3"}, expires_ms=1000)
-    assert read_token("secret", signed, now_ms=999) == (ROOM, frozenset({"t4", "g3"}), 1000)
+    signed = token("secret", ROOM, {"t4", "g3"}, expires_ms=1000, login=LoggedIn(7, 2))
+    assert read_token("secret", signed, now_ms=999) == (ROOM, frozenset({"t4", "g3"}), 1000,
+                                                         LoggedIn(7, 2))
     assert read_token("secret", signed, now_ms=1000) is None  # expired
     assert read_token("another", signed, now_ms=0) is None  # forged
     assert read_token("secret", signed[:-2] + "xx", now_ms=0) is None  # altered

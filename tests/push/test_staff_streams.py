@@ -1,10 +1,12 @@
 """The staff screens' streams the app serves itself (issue 21, R61), over HTTP: staff only, each
 screen told only of what it shows (a dealer of table A not of table B's change), the pages offer
-their stream, and the app serves no more streams than it is set to (503: the page polls)."""
+their stream, and the app serves no more streams than it is set to (503: the page polls), the
+staff screens' apart from the board's (issue 40)."""
 
 from __future__ import annotations
 
 import json
+import threading
 
 import pytest
 
@@ -104,14 +106,33 @@ def test_the_pages_offer_their_stream_and_none_past_the_apps_limit(app, client, 
     assert 'data-staff-events="/desk/cage/events"' in client.get("/desk/cage").text
     assert (f'data-staff-events="/dealer/tables/{table_a.id}/events"'
             in client.get(f"/dealer/tables/{table_a.id}").text)
-    app.extensions[KEY].streams = 1
+    app.extensions[KEY].staff_streams = 1
     resp, _chunks = stream(client, "/desk/events")
-    refused = app.test_client().get("/board/main/events")  # board and staff share the threads
-    assert refused.status_code == 503
-    assert client.get("/desk/cage/events").status_code == 503
+    assert client.get("/desk/cage/events").status_code == 503  # the staff streams are taken
+    board = app.test_client().get("/board/main/events", buffered=False)  # the board's are apart
+    assert board.status_code == 200
+    board.close()
     resp.close()
     app.extensions[KEY].streams = 0
     assert 'data-staff-events=""' in client.get("/desk").text  # no stream: the page polls
+
+
+def test_issue40_the_public_taking_every_board_stream_leaves_the_staff_theirs(app, client, room,
+                                                                             floor):
+    """Anonymous viewers from many addresses hold every board stream: the board's next screen
+    polls, and the desk still gets its stream (its own bound, which the public cannot take)."""
+    push = app.extensions[KEY]
+    push.streams = 3
+    viewers = [app.test_client().get("/board/main/events", buffered=False,
+                                     environ_base={"REMOTE_ADDR": f"198.51.100.{i}"})
+               for i in range(3)]
+    assert [v.status_code for v in viewers] == [200] * 3
+    assert app.test_client().get("/board/main/events").status_code == 503
+    login(client, "main-supervisor")
+    resp, _chunks = stream(client, "/desk/events")
+    resp.close()
+    for viewer in viewers:
+        viewer.close()
 
 
 def test_a_commit_of_another_process_is_told_too(app, client, room, floor, session, now):
@@ -152,3 +173,20 @@ def test_telling_the_staff_screens_never_stops_the_boards_pass(app, room, sessio
     publisher.before.insert(0, broken)
     with app.app_context():
         assert publisher.publish_changes() == 1  # the room sent whole all the same
+
+
+def test_issue40_a_log_out_ends_the_apps_staff_stream_at_once(app, client, room, floor):
+    """The desk's stream closes when its log-in ends, not 10 minutes later; its browser's
+    reconnect is refused (the log-in is gone)."""
+    login(client, "main-supervisor")
+    resp, chunks = stream(client, "/desk/events")
+    assert client.post("/logout").status_code in (302, 303)
+    # the stream ends now (on the tests' stopped clock it would otherwise never end)
+    rest: list[list[bytes]] = []
+    reader = threading.Thread(target=lambda: rest.append(list(chunks)), daemon=True)
+    reader.start()
+    reader.join(5)
+    assert rest and rest[0] in ([], [b": keep-alive\n\n"]), "the stream went on after the log-out"
+    resp.close()
+    assert client.get("/desk/events").status_code in (302, 401)
+    assert app.extensions[STAFF].hub.watched() == 0

@@ -43,6 +43,12 @@ class FakeSms:
             self.sent.append((number, body, message_id))
         return Accepted(f"SM{message_id:032d}")
 
+    def taken_before(self, number: str, body: str, since: datetime) -> Accepted | None:
+        """What it sent with these words to this number (it keeps no times)."""
+        with self.lock:
+            ids = [m for n, b, m in self.sent if (n, b) == (number, body)]
+        return Accepted(f"SM{ids[0]:032d}") if ids else None
+
 
 def texted_player(room: Room_, session: Session, now: datetime, phone: str | None = PHONE,
                   name: str = "Ann"):

@@ -163,7 +163,7 @@ def test_a_claim_has_one_winner(room, session, now):
     game, ann = texted_player(room, session, now)
     join(room, session, now, game, ann)
     (msg,) = messages(session)
-    assert sending.claim_one(session, now, msg.id) == (PHONE, msg.body, 1)
+    assert sending.claim_one(session, now, msg.id) == (PHONE, msg.body, 1, msg.created_at)
     assert sending.claim_one(session, now, msg.id) is None  # sending, its lease running
     assert messages(session)[0].lease_until == now + LEASE
 
@@ -177,6 +177,23 @@ def test_a_lease_that_runs_out_is_sent_again(room, session, now, sms):
     assert sending.send_due(session, sms, lambda: now + LEASE) == 1
     (msg,) = messages(session)
     assert (msg.state, msg.attempts) == ("sent", 2) and len(sms.sent) == 1
+
+
+def test_r20_a_lease_run_out_after_the_provider_took_the_text_is_not_sent_again(
+        room, session, now, sms, monkeypatch):
+    """A sender killed between the provider's answer and its record (issue 40): the attempt was
+    committed before the call, so the next sender asks the provider and records what it took."""
+    game, ann = texted_player(room, session, now)
+    join(room, session, now, game, ann)
+    (msg,) = messages(session)
+    claim = sending.claim_one(session, now, msg.id)
+    session.commit()
+    assert messages(session)[0].state == "sending"  # the attempt is on record before the call
+    sms.send(claim.number, claim.body, msg.id)  # the provider takes it; the sender dies
+    assert sending.send_due(session, sms, lambda: now + LEASE) == 1
+    (msg,) = messages(session)
+    assert (msg.state, msg.attempts, msg.provider_id) == ("sent", 2, f"SM{msg.id:032d}")
+    assert len(sms.sent) == 1
 
 
 def test_a_passing_failure_is_retried_with_back_off_then_fails(room, session, now):
@@ -280,7 +297,7 @@ def test_a_report_before_the_send_is_recorded_keeps_its_word(room, session, now)
     game, ann = texted_player(room, session, now)
     join(room, session, now, game, ann)
     (msg,) = messages(session)
-    _number, _body, attempt = sending.claim_one(session, now, msg.id)
+    attempt = sending.claim_one(session, now, msg.id).attempt
     assert sending.record_report(session, now, msg.id, "SM1", "failed",
                                  "phone unreachable (Twilio 30003)")
     sending.record_sent(session, now, msg.id, attempt, "SM1")  # the send's answer, late
