@@ -52,6 +52,7 @@ from roomops.lists import services as lists
 from roomops.lists.models import ListEntry
 from roomops.messages.rules import desk_label
 from roomops.messages.sending import texts_changed
+from roomops.playovers.rules import PLAYING_OVER
 from roomops.playovers.services import told_to_leave
 from roomops.rooms import services as rooms
 from roomops.rooms.languages import NAMES
@@ -380,6 +381,8 @@ def describe(action: str, detail: dict[str, Any], tables: dict[int, str]) -> str
         return f"Joined the {where} {how}"
     if action == "offer.made":
         return f"Offered seat {detail.get('seat_no')} at table {table}"
+    if action in MISSED and detail.get("policy") == PLAYING_OVER:
+        return f"Call {MISSED[action]} while playing over a seat: keeps their place (R29)"
     if action in MISSED:
         then = ("sent to the bottom of the list" if detail.get("policy") == "bottom"
                 else "removed from the list")

@@ -172,19 +172,13 @@ def _seated(session: Session, room_id: int, player_ids: Collection[int]) -> set[
         SeatHold.player_id.in_(list(player_ids)))))
 
 
-def _playing_over(session: Session, room_id: int, player_ids: Collection[int]) -> set[int]:
-    return set(session.scalars(select(Playover.player_id).where(
-        Playover.room_id == room_id, Playover.ended_at.is_(None),
-        Playover.player_id.in_(list(player_ids)))))
-
-
 def _next_in_order(session: Session, game: Game, table: Table, seat_no: int, present: set[int],
                    barred: set[frozenset[int]]) -> Assignment | None:
     """R14/R29: the earliest eligible entry for the seat, as for an opened seat (R14), and neither
     seated in the room nor playing over already."""
     candidates, busy = queries.candidates(session, game)
     ids = {c.player_id for c in candidates}
-    busy |= _seated(session, game.room_id, ids) | _playing_over(session, game.room_id, ids)
+    busy |= _seated(session, game.room_id, ids) | queries.playing_over(session, game.room_id, ids)
     found = allocate([TableState(table.id, [seat_no], set(present))], candidates, barred, busy)
     return found[0] if found else None
 
@@ -209,7 +203,7 @@ def _overplayer(session: Session, game: Game, table: Table, entry: ListEntry, pr
         at_the_table=pid in present,
         barred_at_the_table=is_barred(pid, present, barred),
         seated_in_room=bool(_seated(session, game.room_id, [pid])),
-        playing_over=bool(_playing_over(session, game.room_id, [pid])),
+        playing_over=bool(queries.playing_over(session, game.room_id, [pid])),
     )
 
 

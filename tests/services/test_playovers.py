@@ -17,9 +17,16 @@ from roomops.lists import services as lists
 from roomops.playovers import services as playovers
 from roomops.playovers.models import Playover
 from roomops.rooms.services import bar_pair, update_policy
-from roomops.seating import seats
+from roomops.seating import offers, seats
 from roomops.seating.models import SeatHold
-from tests.services.helpers import audits, full_game, live_offer, refused, statements_sent
+from tests.services.helpers import (
+    audits,
+    fill_table,
+    full_game,
+    live_offer,
+    refused,
+    statements_sent,
+)
 
 S = timedelta(seconds=1)
 MIN = timedelta(minutes=1)
@@ -262,3 +269,41 @@ def test_db_one_live_playover_per_seat_and_per_player(room, session, floor):
         with pytest.raises(IntegrityError):
             session.flush()
         sp.rollback()
+
+
+@pytest.mark.parametrize("policy", ["remove", "bottom"])
+@pytest.mark.parametrize("how", ["expired", "declined"])
+def test_r29_r22_a_call_missed_while_playing_over_keeps_the_place(room, session, floor, policy,
+                                                                  how):
+    """R29/R22/R16: Ada, playing over seat 3, is called to the one seat of a PLO table by the
+    sweep; she cannot come mid-hand. It is no missed call: her entries keep their places (both
+    games' lists, R10), the history says so, and the seat goes to the next player (R14), Bo; his
+    own missed call is one as the room's policy says."""
+    _game, _table, holds, waiting, entries, at = floor
+    update_policy(session, room.sup, at, on_claim_expiry=policy)
+    plo = room.game(now := at, variant="PLO")
+    fill_table(room, session, now, plo, room.table(now, plo, "7"), free=1)
+    playovers.start_playover(session, room.sup, at, holds[2].id, buy_in=BUY_IN)
+    ada, bo = waiting[0], waiting[1]
+    own = lists.join(session, room.sup, at + S, player_id=ada.id, game_id=plo.id)
+    bos = lists.join(session, room.sup, at + 2 * S, player_id=bo.id, game_id=plo.id)
+    queued = (own.queue_at, entries[0].queue_at)
+    called = live_offer(session, ada.id)
+    assert called is not None  # still called: the floor tells her a seat is there (R20)
+    deadline = at + S + room.room.claim_minutes * MIN
+    if how == "expired":
+        sweep(session, deadline)
+    else:
+        offers.decline(session, room.sup, at + MIN, called.id)
+    session.refresh(own)
+    session.refresh(entries[0])
+    assert (own.status, entries[0].status) == ("active", "active")
+    assert (own.queue_at, entries[0].queue_at) == queued
+    row = audits(session, f"offer.{how}", entity=("list_entry", own.id))[-1]
+    assert (row.detail["missed_call"], row.detail["policy"]) == (False, "playing_over")
+    nxt = live_offer(session, bo.id)
+    assert nxt is not None and (nxt.table_id, nxt.seat_no) == (called.table_id, called.seat_no)
+    sweep(session, nxt.deadline)  # Bo, not playing over, missed it: off or to the bottom (R22)
+    session.refresh(bos)
+    assert bos.status == ("removed" if policy == "remove" else "active")
+    assert live_offer(session, ada.id) is not None  # the seat comes back to the top of the list
