@@ -599,7 +599,8 @@ def offer() -> Response:
 @bp.post("/desk/offers/<int:offer_id>/claim")
 def claim(offer_id: int) -> Response:
     body = parse(Claim, request.form)
-    hold = run(seats.claim, offer_id, body.buy_in, body.override_reason, body.buy_in_method)
+    hold = run(seats.claim, offer_id, body.buy_in, body.override_reason, body.buy_in_method,
+               overplayer_stack=body.overplayer_stack)
     name = _name(hold.player_id)
     return _done(f"{name} took {_seat_name(hold)} with {room_money()(body.buy_in)}.")
 

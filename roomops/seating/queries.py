@@ -227,6 +227,18 @@ def playing_over(session: Session, room_id: int, player_ids: Collection[int]) ->
         Playover.player_id.in_(list(player_ids)))))
 
 
+_PLAYOVER_SEAT = select(Table.name, SeatHold.seat_no).select_from(Playover).join(
+    SeatHold, SeatHold.id == Playover.hold_id).join(Table, Table.id == SeatHold.table_id).where(
+    Playover.room_id == bindparam("room"), Playover.player_id == bindparam("player"),
+    Playover.ended_at.is_(None))
+
+
+def playover_seat(session: Session, room_id: int, player_id: int) -> tuple[str, int] | None:
+    """R29: the table's name and the seat number of the seat the player plays over now, if any."""
+    row = session.execute(_PLAYOVER_SEAT, {"room": room_id, "player": player_id}).first()
+    return None if row is None else (row[0], row[1])
+
+
 def holds_offer(session: Session, room_id: int, player_id: int) -> bool:
     return session.scalar(_HOLDS_OFFER, {"room_id": room_id, "player_id": player_id}) is not None
 
