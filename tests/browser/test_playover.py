@@ -103,6 +103,17 @@ def test_r29_seating_a_player_who_plays_over_asks_for_their_stack(live, page):
     change(live, _break_on_seat_3)
     change(live, _ada_plays_over_and_is_called_to_plo)
     log_in(page, live)
+    owners = page.locator("#desk-live .table-card[data-table-name='1'] .seat[data-seat-no='3']")
+    # seating her directly in an open seat asks too, once the desk knows who is typed in
+    page.locator("#desk-live .table-card[data-table-name='7'] .seat[data-state=empty] button").first.click()
+    direct = page.locator("dialog#act section[data-for=seat-empty] form").last
+    expect(direct.locator("label[data-overplayer]")).to_be_hidden()
+    direct.locator("input[name=player_id]").fill(
+        f"Ada Wait #{owners.get_attribute('data-playover-player')}")
+    direct.locator("input[name=player_id]").press("Tab")
+    expect(direct.locator("label[data-overplayer]")).to_contain_text(
+        "Ada Wait plays over seat 3 at table 1: their stack there")
+    page.keyboard.press("Escape")
     called = page.locator("#desk-live .table-card[data-table-name='7'] .seat[data-state=offered]")
     expect(called).to_have_count(1)
     called.locator("button").click()
@@ -111,7 +122,6 @@ def test_r29_seating_a_player_who_plays_over_asks_for_their_stack(live, page):
     expect(stack).to_be_visible()
     expect(stack).to_contain_text("Ada Wait plays over seat 3 at table 1: their stack there")
     expect(stack.locator("input")).to_have_attribute("required", "")
-    owners = page.locator("#desk-live .table-card[data-table-name='1'] .seat[data-seat-no='3']")
     claim.get_by_role("button", name=re.compile("Claimed")).click()  # not sent: asked for first
     expect(owners).to_contain_text("played over: Ada Wait")
     stack.locator("input").fill("162.50")

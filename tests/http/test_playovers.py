@@ -9,6 +9,7 @@ from sqlalchemy import func, select
 
 from roomops.absences import services as absences
 from roomops.audit.models import AuditEvent
+from roomops.desk.views import describe
 from roomops.lists import services as lists
 from roomops.playovers import services as playovers
 from roomops.playovers.models import Playover
@@ -222,3 +223,11 @@ def test_api_claim_by_an_overplayer_needs_their_stack(client, room, session, now
     body = refused(api.post("/seats", json={"table_id": table.id, "seat_no": 8, "player_id": bo,
                                             "buy_in": 15000, "overplayer_stack": 100}), 409, "R29")
     assert "Bo Wait is not playing over a seat" in body["error"]
+
+
+def test_r29_r16_the_desk_history_says_a_call_missed_while_playing_over_kept_the_place():
+    for action, how in (("offer.expired", "expired"), ("offer.declined", "declined")):
+        assert describe(action, {"policy": "playing_over"}, {}) == (
+            f"Call {how} while playing over a seat: keeps their place (R29)")
+    assert describe("offer.expired", {"policy": "remove"}, {}) == (
+        "Missed call: offer expired, removed from the list")
