@@ -247,10 +247,17 @@ BuyInMethod = Annotated[Method, Field(description="R32: how the buy-in is paid; 
                                                   "cash at the table; 'cash' is cash at the cage")]
 
 
+# R29/R27: the chips a player playing over a seat leaves it with as they sit down, counted (their
+# cash-out is tied to it); required when they play over one, refused when they do not
+OverplayerStack = Annotated[MoneyOrZero | None, Field(description=(
+    "R29: the counted chips of a player playing over a seat, who leaves it to sit here"))]
+
+
 class Claim(Body):
     buy_in: Money  # R21/R30
     override_reason: OverrideReason = None
     buy_in_method: BuyInMethod = "table"
+    overplayer_stack: OverplayerStack = None
 
 
 class SeatPlayer(Body):
@@ -262,6 +269,7 @@ class SeatPlayer(Body):
     override_reason: OverrideReason = None
     buy_in_method: BuyInMethod = "table"
     over_reason: OverReason = None
+    overplayer_stack: OverplayerStack = None
 
 
 class Leave(Body):

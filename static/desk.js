@@ -260,8 +260,25 @@
     if (why) section.querySelectorAll("[name=buy_in]").forEach(function (el) { el.value = min; });
   }
 
+  /* R29: seating a player who plays over a seat asks for the chips they leave it with, counted;
+     the field is shown (and sent) only for such a player, named with the seat they play over. */
+  function overplayerField(form, playerId) {
+    var label = form.querySelector("label[data-overplayer]");
+    if (!label) return;
+    var seat = playerId ? document.querySelector(".seat[data-playover-player='" + playerId + "']") : null;
+    var input = label.querySelector("input");
+    label.hidden = !seat;
+    input.required = !!seat;
+    input.disabled = !seat;
+    if (seat) {
+      label.firstElementChild.textContent = seat.dataset.playover + " plays over seat " + seat.dataset.seatNo +
+        " at table " + seat.closest(".table-card").dataset.tableName + ": their stack there";
+    }
+  }
+
   function lookUpReturn(form) {
     var ref = /#\s*(\d+)\s*$|^\s*(\d+)\s*$/.exec(form.querySelector("[name=player_id]").value);
+    overplayerField(form, ref ? ref[1] || ref[2] : "");
     var section = form.closest("section");
     if (!ref || !section.dataset.gameId) { showReturn(section, "", ""); return; }
     var url = withId(form.dataset.return, ref[1] || ref[2]) + "?game_id=" + section.dataset.gameId;
@@ -344,6 +361,7 @@
         sec.dataset.gameId = game.dataset.gameId;
         sec.dataset.min = min;
         showReturn(sec, "", "");
+        sec.querySelectorAll("form").forEach(function (f) { overplayerField(f, ""); });
         nextOption(sec.querySelector("select[name=entry_id]"), game, card, seat.dataset.seatNo);
         // R4: the extra seat of a full table needs the floor's written reason
         sec.querySelectorAll("[data-over]").forEach(function (l) {
@@ -366,6 +384,7 @@
       } else {
         var osec = dialog.querySelector("section[data-for=seat-offered]");
         prepare(osec, seat.dataset.holdId, { buy_in: min });
+        overplayerField(osec.querySelector("form"), seat.dataset.playerId);
         showReturn(osec, seat.dataset.returnWhy || "", seat.dataset.returnMin);
         claimForms(osec, seat);
         sub.textContent = seat.dataset.player + (state === "expired"

@@ -1,7 +1,7 @@
 """a room setting: a player may post behind the button
 
 Revision ID: 0047
-Revises: 0043
+Revises: 0045
 Create Date: 2026-12-02 03:30:00
 
 R35, the room's exception (issue 40): where ``post_behind_button`` is set (Nevada rooms), a new
@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from roomops.migration_ops import add_checked_columns, drop_columns
 
 revision: str = "0047"
-down_revision: str | None = "0043"
+down_revision: str | None = "0045"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

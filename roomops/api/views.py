@@ -134,7 +134,8 @@ BODY_RULES: dict[type[BaseModel], str] = {
     StartPlayover: "R29", NoPlayover: "R29", StopPlayover: "R29", ComeBack: "R29", Decline: "R17",
 }
 FIELD_RULES = {"buy_in": "R30", "reason": "R13", "seat_no": "R4", "override_reason": "R27",
-               "shifts": "R54", "rake_recorded": "R51", **SCHEDULE_RULES}
+               "overplayer_stack": "R29", "shifts": "R54", "rake_recorded": "R51",
+               **SCHEDULE_RULES}
 # bodies whose every field answers with the body's own rule (a reason here is not an R13 reason)
 OWN_RULE: set[type[BaseModel]] = {RemoveEntry, BarPair, GrantBreak}
 
@@ -278,7 +279,8 @@ def make_offer() -> Response:
        response=out.HoldOut, body=Claim, gives="seat", tag="seats")
 def claim_offer(offer_id: int) -> Response:
     b = body(Claim)
-    return answer(out.HoldOut, run(seats.claim, offer_id, b.buy_in, b.override_reason, b.buy_in_method))
+    return answer(out.HoldOut, run(seats.claim, offer_id, b.buy_in, b.override_reason, b.buy_in_method,
+                                   overplayer_stack=b.overplayer_stack))
 
 
 @route("POST", f"/offers/<{ID}:offer_id>/decline",

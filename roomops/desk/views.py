@@ -52,6 +52,7 @@ from roomops.lists import services as lists
 from roomops.lists.models import ListEntry
 from roomops.messages.rules import desk_label
 from roomops.messages.sending import texts_changed
+from roomops.playovers.rules import PLAYING_OVER
 from roomops.playovers.services import told_to_leave
 from roomops.rooms import services as rooms
 from roomops.rooms.languages import NAMES
@@ -381,6 +382,8 @@ def describe(action: str, detail: dict[str, Any], tables: dict[int, str]) -> str
         return f"Joined the {where} {how}"
     if action == "offer.made":
         return f"Offered seat {detail.get('seat_no')} at table {table}"
+    if action in MISSED and detail.get("policy") == PLAYING_OVER:
+        return f"Call {MISSED[action]} while playing over a seat: keeps their place (R29)"
     if action in MISSED:
         then = ("sent to the bottom of the list" if detail.get("policy") == "bottom"
                 else "removed from the list")
@@ -605,7 +608,8 @@ def offer() -> Response:
 @bp.post("/desk/offers/<int:offer_id>/claim")
 def claim(offer_id: int) -> Response:
     body = parse(Claim, request.form)
-    hold = run(seats.claim, offer_id, body.buy_in, body.override_reason, body.buy_in_method)
+    hold = run(seats.claim, offer_id, body.buy_in, body.override_reason, body.buy_in_method,
+               overplayer_stack=body.overplayer_stack)
     name = _name(hold.player_id)
     return _done(f"{name} took {_seat_name(hold)} with {room_money()(body.buy_in)}.")
 

@@ -63,7 +63,8 @@ class AbsencesEnded(Event):
 class PlayerSeated(Event):
     """A player sat down in a game with a buy-in (R21, R30): off that game's lists, a playover of
     theirs ends (R29), and the buy-in is on the books (R52), paid as ``method`` says (R32).
-    ``claimed``: the seat was the player's own offer, claimed, so no other offer is left."""
+    ``claimed``: the seat was the player's own offer, claimed, so no other offer is left;
+    ``overplayer_stack``: the chips the player leaves a seat they played over with, counted."""
 
     game_id: int
     hold: SeatHold
@@ -71,6 +72,7 @@ class PlayerSeated(Event):
     buy_in: int
     method: str
     claimed: bool
+    overplayer_stack: int | None = None  # R29: counted as the player left the seat they played over
 
 
 @dataclass(frozen=True)

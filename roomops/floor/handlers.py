@@ -67,8 +67,10 @@ def end_playovers_of_absences(c: Context, event: AbsencesEnded) -> None:
 
 
 def end_playovers_of_player(c: Context, event: PlayerSeated) -> None:
-    """R29: a player who sits down plays over no one's seat any more: a seat of their own."""
-    end_playovers(c.session, c.actor, c.now, "seated", "player_id", [event.hold.player_id])
+    """R29: a player who sits down plays over no one's seat any more: a seat of their own; the
+    stack they leave it with, counted, is the playover's (R27, R52)."""
+    end_playovers(c.session, c.actor, c.now, "seated", "player_id", [event.hold.player_id],
+                  leave_amount=event.overplayer_stack)
 
 
 def post_buy_in(c: Context, event: PlayerSeated) -> None:

@@ -32,9 +32,10 @@ class Playover(Base):
         CheckConstraint("(ended_at IS NULL) = (outcome IS NULL)", name="ended"),
         CheckConstraint("ended_at IS NULL OR ended_at >= started_at", name="ended_after_start"),
         CheckConstraint("buy_in > 0", name="buy_in"),
-        # R27/R29: the overplayer's stack is counted as the playover ends, or later at the cage
-        CheckConstraint("leave_amount IS NULL OR (leave_amount >= 0 AND ended_at IS NOT NULL)",
-                        name="leave_amount"),
+        # R27/R29/R52: an ended playover, and only that, has the overplayer's leave amount
+        # (migration 0045): counted, or the chips on its books where nobody counted
+        CheckConstraint("(leave_amount IS NULL) = (ended_at IS NULL) AND "
+                        "(leave_amount IS NULL OR leave_amount >= 0)", name="leave_amount"),
         # one live playover per seat hold, and one per player (R29)
         Index("uq_playovers_live_hold", "hold_id", unique=True,
               sqlite_where=_LIVE, postgresql_where=_LIVE),
@@ -53,6 +54,7 @@ class Playover(Base):
     reason: Mapped[str | None] = mapped_column(Text)  # out of list order (R13)
     ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     outcome: Mapped[PlayoverOutcome | None] = mapped_column(String(16))
-    # R27/R29: the overplayer's counted stack as they left (None: not counted, the sweep ended it
-    # or the overplayer sat down elsewhere); the playover's cash-out is tied to it
+    # R27/R29: the overplayer's stack as they left (None while the playover runs): counted by the
+    # desk, or the chips the books hold for it where nobody counted (the sweep, the owner leaving;
+    # ``playovers.services.end_playovers``); the playover's cash-out is tied to it
     leave_amount: Mapped[Minor | None]

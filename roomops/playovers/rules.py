@@ -7,6 +7,10 @@ from datetime import datetime, timedelta
 
 from roomops.absences.rules import Refusal
 
+# R29/R22: the ``policy`` in the audit row of a call its player could not answer while playing over
+# a seat: no missed call, the entry keeps its place (docs/decisions.md)
+PLAYING_OVER = "playing_over"
+
 
 @dataclass(frozen=True)
 class Overplayer:

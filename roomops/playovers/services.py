@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session, aliased
 
 from roomops.absences.models import Absence
@@ -24,6 +24,7 @@ from roomops.errors import Conflict
 from roomops.floor.bus import command, emit
 from roomops.floor.events import PlayoverStarted
 from roomops.games.models import Game, Table
+from roomops.ledger.models import LedgerEntry
 from roomops.ledger.rules import AT_TABLE, check_method
 from roomops.lists.models import ListEntry
 from roomops.playovers.models import Playover
@@ -118,18 +119,29 @@ def end_playovers(session: Session, actor: Actor, now: datetime, outcome: str,
     overplayers ("player_id") ``ids``: one conditional UPDATE ... RETURNING (``end_live_by``;
     nothing read first: usually there is none) and their audit rows, however many there are.
     Returns the ids of those this transaction ended. The overplayer vacates at the end of the
-    hand; their list entry was never ended, so it keeps its place (R29). ``leave_amount``: the
-    overplayer's counted stack, where a person ends one seat's playover (R27); otherwise none is
-    recorded and the cage's cash-out needs a supervisor's approval."""
-    # a live playover has no leave amount (ck_playovers_leave_amount): setting None changes nothing
+    hand; their list entry was never ended, so it keeps its place (R29).
+
+    Every playover ends with a leave amount (R27, R52; ck_playovers_ended_counted): the
+    overplayer's counted stack, ``leave_amount``, where a person ends one seat's playover and
+    counts it; otherwise (the sweep, R24/R26, or the owner leaving or moving) the chips the books
+    hold for the playover (``ON_THE_BOOKS``: its buy-in and add-ons), the last known stack, as a
+    break's release records the owner's. The cage's cash-out is tied to it; a different count
+    there needs a supervisor's approval (R27, R28). The audit row says which (``stack_counted``)."""
     ended = sorted(end_live_by(session, Playover, key, list(ids), now, outcome,
-                               ("hold_id", "player_id", "entry_id", "buy_in"),
-                               leave_amount=leave_amount))
+                               ("hold_id", "player_id", "entry_id", "buy_in", "leave_amount"),
+                               leave_amount=ON_THE_BOOKS if leave_amount is None else leave_amount))
     for p in ended:
         record(session, actor, now, "playover.ended", ("seat_hold", p.hold_id), playover_id=p.id,
                player_id=p.player_id, entry_id=p.entry_id, outcome=outcome, buy_in=p.buy_in,
-               leave_amount=leave_amount, leave_at_end_of_hand=outcome in ("owner_back", "stopped"))
+               leave_amount=p.leave_amount, stack_counted=leave_amount is not None,
+               leave_at_end_of_hand=outcome in ("owner_back", "stopped"))
     return [p.id for p in ended]
+
+
+# R29/R52: the chips on the books for a playover as it ends (its rows are its buy-in and add-ons,
+# with any reversal; no cash-out while it runs), the leave amount where nobody counted
+ON_THE_BOOKS = func.coalesce(select(func.sum(LedgerEntry.amount)).where(
+    LedgerEntry.playover_id == Playover.id).scalar_subquery(), 0)
 
 
 def told_to_leave(session: Session, absence_id: int) -> Player | None:
@@ -172,19 +184,13 @@ def _seated(session: Session, room_id: int, player_ids: Collection[int]) -> set[
         SeatHold.player_id.in_(list(player_ids)))))
 
 
-def _playing_over(session: Session, room_id: int, player_ids: Collection[int]) -> set[int]:
-    return set(session.scalars(select(Playover.player_id).where(
-        Playover.room_id == room_id, Playover.ended_at.is_(None),
-        Playover.player_id.in_(list(player_ids)))))
-
-
 def _next_in_order(session: Session, game: Game, table: Table, seat_no: int, present: set[int],
                    barred: set[frozenset[int]]) -> Assignment | None:
     """R14/R29: the earliest eligible entry for the seat, as for an opened seat (R14), and neither
     seated in the room nor playing over already."""
     candidates, busy = queries.candidates(session, game)
     ids = {c.player_id for c in candidates}
-    busy |= _seated(session, game.room_id, ids) | _playing_over(session, game.room_id, ids)
+    busy |= _seated(session, game.room_id, ids) | queries.playing_over(session, game.room_id, ids)
     found = allocate([TableState(table.id, [seat_no], set(present))], candidates, barred, busy)
     return found[0] if found else None
 
@@ -209,7 +215,7 @@ def _overplayer(session: Session, game: Game, table: Table, entry: ListEntry, pr
         at_the_table=pid in present,
         barred_at_the_table=is_barred(pid, present, barred),
         seated_in_room=bool(_seated(session, game.room_id, [pid])),
-        playing_over=bool(_playing_over(session, game.room_id, [pid])),
+        playing_over=bool(queries.playing_over(session, game.room_id, [pid])),
     )
 
 

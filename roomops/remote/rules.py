@@ -8,6 +8,7 @@ import secrets
 from collections.abc import Mapping
 from typing import Any
 
+from roomops.playovers.rules import PLAYING_OVER
 from roomops.words import N_, Translate, english
 
 TOKEN_BYTES = 24  # 192 random bits: a link cannot be guessed, so a fast hash is enough to store it
@@ -84,7 +85,11 @@ def history_line(action: str, detail: Mapping[str, Any], reason: str | None,
 
 
 def _missed(action: str, detail: Mapping[str, Any], tr: Translate) -> str:
-    """R22: a call the player missed, and where it left them."""
+    """R22: a call the player missed, and where it left them (R29: nowhere new, while they played
+    over a seat)."""
+    if detail.get("policy") == PLAYING_OVER:
+        return tr("You were called while playing over a seat and could not come: you keep your "
+                  "place on the list.")
     if detail.get("policy") == "bottom":
         return (tr("You missed the call: the time to claim ran out, so you went to the bottom of "
                    "the list (R22).") if action == "offer.expired" else

@@ -21,6 +21,7 @@ from roomops.hands.seats import next_big_blind
 from roomops.lists.history import record_end
 from roomops.lists.models import ListEntry
 from roomops.lists.ordering import TICK
+from roomops.playovers.rules import PLAYING_OVER
 from roomops.rooms.models import Room
 from roomops.seating import queries
 from roomops.seating.allocation import Assignment, Candidate, TableState, allocate, is_barred
@@ -351,17 +352,24 @@ def release_offers(session: Session, actor: Actor, now: datetime,
     """R22: a declined or expired offer (with its game) is a missed call; the entry is removed or
     sent to the bottom per ``on_claim_expiry`` (a must-move seat refused: ``must_move_refusal``,
     R17, with the ``stack`` the desk counted; a seat change: the request ends, R36), and the seat
-    goes to the next player. The offers of several games (the sweep's) in one UPDATE each."""
+    goes to the next player. The offers of several games (the sweep's) in one UPDATE each.
+    R29: a player playing over a seat, who cannot leave it mid-hand, is no no-show: their entry
+    keeps its place (docs/decisions.md, "A call missed while playing over")."""
     ended = set(end_live(session, SeatHold, [o.id for o, _ in offers], now, outcome))
     mine = sorted(((o, g) for o, g in offers if o.id in ended), key=lambda pair: pair[0].started_at)
     room = session.get_one(Room, actor.room_id)
-    changed = _missed_calls(session, now, room, [o for o, _ in mine], outcome)
+    busy = queries.playing_over(session, room.id, {o.player_id for o, _ in mine if o.entry_id})
+    changed = _missed_calls(session, now, room,
+                            [o for o, _ in mine if o.player_id not in busy], outcome)
     for offer, game in mine:
         if offer.seat_change_id is not None:
             record(session, actor, now, f"offer.{outcome}", offer_entity(offer), offer_id=offer.id,
                    missed_call=True, player_id=offer.player_id)
         elif offer.entry_id is None:
             refuse_must_move(session, actor, now, room, game, offer, outcome, stack)
+        elif offer.player_id in busy:
+            record(session, actor, now, f"offer.{outcome}", ("list_entry", offer.entry_id),
+                   offer_id=offer.id, missed_call=False, policy=PLAYING_OVER, rule="R29")
         else:
             record(session, actor, now, f"offer.{outcome}", ("list_entry", offer.entry_id),
                    offer_id=offer.id, missed_call=True, policy=room.on_claim_expiry)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -14,6 +15,7 @@ from roomops.errors import Conflict
 from roomops.games.locks import locked_game
 from roomops.games.models import Game, Table
 from roomops.lists.models import ListEntry
+from roomops.playovers.models import Playover
 from roomops.rooms.models import BarredPair, Player, Room
 from roomops.seating.allocation import Candidate, TableState
 from roomops.seating.extra_seat import offerable
@@ -217,6 +219,27 @@ def candidates(session: Session, game: Game, first: tuple[int, list[int]] | None
         if offer_id is not None:
             busy.add(player_id)
     return found, busy
+
+
+def playing_over(session: Session, room_id: int, player_ids: Collection[int]) -> set[int]:
+    """R29: those of the players playing over a seat in the room now."""
+    if not player_ids:
+        return set()
+    return set(session.scalars(select(Playover.player_id).where(
+        Playover.room_id == room_id, Playover.ended_at.is_(None),
+        Playover.player_id.in_(list(player_ids)))))
+
+
+_PLAYOVER_SEAT = select(Table.name, SeatHold.seat_no).select_from(Playover).join(
+    SeatHold, SeatHold.id == Playover.hold_id).join(Table, Table.id == SeatHold.table_id).where(
+    Playover.room_id == bindparam("room"), Playover.player_id == bindparam("player"),
+    Playover.ended_at.is_(None))
+
+
+def playover_seat(session: Session, room_id: int, player_id: int) -> tuple[str, int] | None:
+    """R29: the table's name and the seat number of the seat the player plays over now, if any."""
+    row = session.execute(_PLAYOVER_SEAT, {"room": room_id, "player": player_id}).first()
+    return None if row is None else (row[0], row[1])
 
 
 def holds_offer(session: Session, room_id: int, player_id: int) -> bool:

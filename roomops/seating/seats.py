@@ -9,6 +9,7 @@ from datetime import datetime
 from sqlalchemy import Integer, bindparam, case, cast, select
 from sqlalchemy.orm import Session
 
+from roomops.absences.rules import check_overplayer_stack
 from roomops.actors import Actor, get_in_room
 from roomops.audit.service import record
 from roomops.db import Change, end_live, end_live_by, insert_one, update_returning
@@ -21,7 +22,7 @@ from roomops.ledger.rules import AT_TABLE, check_method
 from roomops.lists.history import record_end
 from roomops.lists.models import ListEntry
 from roomops.rooms.models import Player, Room
-from roomops.seating import returns
+from roomops.seating import queries, returns
 from roomops.seating.models import OFFER, SEATED, ReleaseCause, SeatHold
 from roomops.seating.offers import (
     live_offer,
@@ -74,12 +75,32 @@ def check_sitting_down(session: Session, actor: Actor, now: datetime, game: Game
     return elsewhere, Override(required, override_reason.strip())
 
 
+def check_overplayer_leaving(session: Session, room_id: int, player_id: int,
+                             stack: int | None) -> None:
+    """R29/R27/R52: a player playing over a seat who sits down leaves it with their chips
+    counted (``stack``, 0 or more): the playover's leave amount, which its cash-out is tied to.
+    Required then, and refused for a player who plays over no seat."""
+    check_overplayer_stack(stack)
+    where = queries.playover_seat(session, room_id, player_id)
+    if (where is None) == (stack is None):
+        return
+    name = session.get_one(Player, player_id).full_name
+    if where is None:
+        raise Conflict(f"{name} is not playing over a seat: there is no overplayer's stack to "
+                       "record", "R29")
+    table, seat_no = where
+    raise Invalid(f"{name} is playing over seat {seat_no} at table {table}: count the chips they "
+                  "leave it with (their stack, 0 or more) before seating them", "R29")
+
+
 @command
 def claim(session: Session, actor: Actor, now: datetime, offer_id: int, buy_in: int,
-          override_reason: str | None = None, buy_in_method: str = AT_TABLE) -> SeatHold:
+          override_reason: str | None = None, buy_in_method: str = AT_TABLE, *,
+          overplayer_stack: int | None = None) -> SeatHold:
     """R21: taking the seat before the deadline (R22) seats the player, with a buy-in that
     satisfies R30, or R27 unless overridden with a reason, paid as ``buy_in_method`` says (R32:
-    cash at the table unless told otherwise)."""
+    cash at the table unless told otherwise); a player playing over a seat leaves it with
+    ``overplayer_stack``, counted (R29, ``check_overplayer_leaving``)."""
     actor.require("floor")
     check_method(buy_in_method, "R30", "buy_in")
     offer, table, game = live_offer(session, actor, offer_id)
@@ -87,6 +108,7 @@ def claim(session: Session, actor: Actor, now: datetime, offer_id: int, buy_in: 
     check_claimable(offer.deadline, now)
     elsewhere, override = check_sitting_down(session, actor, now, game, offer.player_id, buy_in,
                                              override_reason)
+    check_overplayer_leaving(session, game.room_id, offer.player_id, overplayer_stack)
     if not end_live(session, SeatHold, [offer.id], now, "claimed"):
         raise Conflict("the offer was already taken", "R20")
     record(session, actor, now, "offer.claimed", offer_entity(offer),
@@ -94,17 +116,18 @@ def claim(session: Session, actor: Actor, now: datetime, offer_id: int, buy_in: 
     emit(session, OffersEnded((offer.id,), "claimed"))
     return sit(session, actor, now, table, game, offer.seat_no, offer.player_id, buy_in,
                override=override, elsewhere=elsewhere, method=buy_in_method, claimed=True,
-               over_reason=offer.over_reason)
+               over_reason=offer.over_reason, overplayer_stack=overplayer_stack)
 
 
 @command
 def seat_directly(session: Session, actor: Actor, now: datetime, *, table_id: int, seat_no: int,
                   player_id: int, buy_in: int, reason: str | None = None,
                   override_reason: str | None = None, buy_in_method: str = AT_TABLE,
-                  over_reason: str | None = None) -> SeatHold:
+                  over_reason: str | None = None, overplayer_stack: int | None = None) -> SeatHold:
     """Seat a player in an open seat; ahead of the list only with a written reason (R13, R14); the
-    buy-in as for a claim (R27, R30, R32). Seat N+1 of a full table, one over its count, only
-    with ``over_reason``, the floor's written consent (R4)."""
+    buy-in as for a claim (R27, R30, R32), and the stack of a seat played over as for a claim
+    (R29). Seat N+1 of a full table, one over its count, only with ``over_reason``, the floor's
+    written consent (R4)."""
     actor.require("floor")
     check_method(buy_in_method, "R30", "buy_in")
     table = table_in_room(session, actor, table_id)
@@ -114,21 +137,24 @@ def seat_directly(session: Session, actor: Actor, now: datetime, *, table_id: in
     require_next(session, next_for_seat(session, game, seat), player_id, reason, "R13")
     elsewhere, override = check_sitting_down(session, actor, now, game, player_id, buy_in,
                                              override_reason)
+    check_overplayer_leaving(session, game.room_id, player_id, overplayer_stack)
     return sit(session, actor, now, table, game, seat_no, player_id, buy_in, reason,
                override=override, elsewhere=elsewhere, method=buy_in_method,
-               over_reason=seat.over_reason)
+               over_reason=seat.over_reason, overplayer_stack=overplayer_stack)
 
 
 def sit(session: Session, actor: Actor, now: datetime, table: Table, game: Game, seat_no: int,
         player_id: int, buy_in: int, reason: str | None = None, *,
         override: Override | None = None, elsewhere: SeatHold | None,
-        method: str = AT_TABLE, claimed: bool = False, over_reason: str | None = None) -> SeatHold:
+        method: str = AT_TABLE, claimed: bool = False, over_reason: str | None = None,
+        overplayer_stack: int | None = None) -> SeatHold:
     """R21: seat the player and end the seat they held elsewhere in the room (``elsewhere``, from
     ``check_sitting_down``: one seat per player). The caller has checked the buy-in with
     ``check_sitting_down`` (R27, R30) before writing anything; what follows a player sitting down
     (the buy-in on the books, off this game's lists; other games' lists keep them, R10) is the
     handlers' (``PlayerSeated``). ``claimed``: the seat is the player's offer, claimed;
-    ``over_reason``: the seat is N+1, one over the table's count, with the floor's reason (R4)."""
+    ``over_reason``: the seat is N+1, one over the table's count, with the floor's reason (R4);
+    ``overplayer_stack``: checked by ``check_overplayer_leaving``."""
     if elsewhere is not None:  # one live seat per player, enforced by the database
         end_seat(session, actor, now, elsewhere, "moved", None)
     hold = insert_one(session, SeatHold, {
@@ -145,7 +171,7 @@ def sit(session: Session, actor: Actor, now: datetime, table: Table, game: Game,
                reason=override.reason, player_id=player_id, buy_in=buy_in,
                required=req.minimum, left_amount=req.left_amount, left_at=req.left_at.isoformat(),
                left_table=req.left_table, rule="R27")
-    emit(session, PlayerSeated(game.id, hold, table.name, buy_in, method, claimed))
+    emit(session, PlayerSeated(game.id, hold, table.name, buy_in, method, claimed, overplayer_stack))
     return hold
 
 

@@ -80,3 +80,58 @@ def test_r29_playover_from_the_desk_shown_on_the_board_until_the_owner_is_back(l
     waiting.get_by_role("button", name="Pay cash-out").click()
     expect(page.locator(".flash.ok")).to_contain_text("Cash-out of £175.00 paid (cash)")
     expect(page.locator("#awaiting")).to_contain_text("Nobody is waiting to cash out")
+
+
+def _ada_plays_over_and_is_called_to_plo(session, actor, now):
+    """Ada plays over seat 3 of table 1 (R29) and joins a PLO game's list, whose table 7 is open:
+    the sweep's rule calls her to one of its seats (R14, R20)."""
+    from roomops.games.services import open_game, open_table
+    from roomops.playovers import services as playovers
+    from tests.factories import GAME_DEFAULTS
+    hold = session.scalar(select(SeatHold).where(SeatHold.seat_no == 3, SeatHold.kind == "seated"))
+    po = playovers.start_playover(session, actor, now, hold.id, buy_in=12000)
+    plo = open_game(session, actor, now, **{**GAME_DEFAULTS, "variant": "PLO"})
+    open_table(session, actor, now, plo.id, "7")
+    lists.join(session, actor, now, player_id=po.player_id, game_id=plo.id)
+
+
+def test_r29_seating_a_player_who_plays_over_asks_for_their_stack(live, page):
+    """Issue 40: claiming a seat for a player playing over another asks for the chips they leave
+    it with, names the seat, and the cage then has that amount to pay (R27, R29, R52)."""
+    live.build(_table_and_ada)
+    live.clock.advance(hours=1)
+    change(live, _break_on_seat_3)
+    change(live, _ada_plays_over_and_is_called_to_plo)
+    log_in(page, live)
+    owners = page.locator("#desk-live .table-card[data-table-name='1'] .seat[data-seat-no='3']")
+    # seating her directly in an open seat asks too, once the desk knows who is typed in
+    page.locator("#desk-live .table-card[data-table-name='7'] .seat[data-state=empty] button").first.click()
+    direct = page.locator("dialog#act section[data-for=seat-empty] form").last
+    expect(direct.locator("label[data-overplayer]")).to_be_hidden()
+    direct.locator("input[name=player_id]").fill(
+        f"Ada Wait #{owners.get_attribute('data-playover-player')}")
+    direct.locator("input[name=player_id]").press("Tab")
+    expect(direct.locator("label[data-overplayer]")).to_contain_text(
+        "Ada Wait plays over seat 3 at table 1: their stack there")
+    page.keyboard.press("Escape")
+    called = page.locator("#desk-live .table-card[data-table-name='7'] .seat[data-state=offered]")
+    expect(called).to_have_count(1)
+    called.locator("button").click()
+    claim = page.locator("dialog#act section[data-for=seat-offered] form").first
+    stack = claim.locator("label[data-overplayer]")
+    expect(stack).to_be_visible()
+    expect(stack).to_contain_text("Ada Wait plays over seat 3 at table 1: their stack there")
+    expect(stack.locator("input")).to_have_attribute("required", "")
+    claim.get_by_role("button", name=re.compile("Claimed")).click()  # not sent: asked for first
+    expect(owners).to_contain_text("played over: Ada Wait")
+    stack.locator("input").fill("162.50")
+    claim.get_by_role("button", name=re.compile("Claimed")).click()
+    expect(page.locator(".flash.ok")).to_contain_text("Ada Wait took seat")
+    expect(owners).not_to_contain_text("played over")
+
+    page.get_by_role("button", name="Log out").click()
+    log_in(page, live, "main-cashier")
+    page.goto(f"{live.url}/desk/cage")
+    waiting = page.locator("#awaiting article[data-playover]")
+    expect(waiting).to_contain_text("Ada Wait")
+    expect(waiting.locator("input[name=amount]")).to_have_value("162.50")

@@ -9,8 +9,11 @@ from sqlalchemy import func, select
 
 from roomops.absences import services as absences
 from roomops.audit.models import AuditEvent
+from roomops.desk.views import describe
 from roomops.lists import services as lists
+from roomops.playovers import services as playovers
 from roomops.playovers.models import Playover
+from roomops.rooms.models import Player
 from roomops.seating.models import SeatHold
 from tests.http.test_api import Api, refused, token_for
 from tests.services.helpers import full_game
@@ -161,3 +164,70 @@ def test_api_no_playover_and_refusals(client, room, session, now, clock):
     seat = api.get("/room").json["games"][0]["tables"][0]["seats"][2]
     assert seat["absence"]["no_playover_until"] is not None
     refused(api.post(f"/seats/{holds[2].id}/playover", json={"buy_in": 15000}), 409, "R29")
+
+
+# ---- seating a player who plays over a seat (R29, R27, R52; issue 40) --------------------------
+
+
+def _playing_over_and_a_plo_seat(room, session, now, clock, listed=True):
+    """Ada plays over seat 3 (with 150.00 of her own); a PLO game's table 7 has its seats open;
+    ``listed``: she is on the PLO game's list, so she is called to one."""
+    holds, _entries = _on_break(room, session, now, clock)
+    at = clock.now()
+    playovers.start_playover(session, room.sup, at, holds[2].id, buy_in=15000)
+    plo = room.game(at, variant="PLO")
+    table = room.table(at, plo, "7")
+    ada = session.scalar(select(Playover)).player_id
+    if listed:
+        lists.join(session, room.sup, at, player_id=ada, game_id=plo.id)
+    session.commit()
+    return holds, table, ada
+
+
+def test_desk_seating_an_overplayer_asks_for_their_stack(sup_client, room, session, now, clock):
+    _holds, table, ada = _playing_over_and_a_plo_seat(room, session, now, clock, listed=False)
+    assert f'data-playover-player="{ada}"' in sup_client.get("/desk/fragment").text
+    assert sup_client.get("/desk").text.count('name="overplayer_stack"') >= 3  # back, claim, seat
+    before = _counts(session)
+    form = {"table_id": str(table.id), "seat_no": "9", "player_id": f"Ada Wait #{ada}",
+            "buy_in": "150"}
+    _desk_refused(sup_client.post("/desk/seat", data=form), 422, "R29",
+                  "Ada Wait is playing over seat 3 at table 1", "count the chips")
+    assert _counts(session) == before
+    resp = sup_client.post("/desk/seat", data={**form, "overplayer_stack": "162.50"},
+                           follow_redirects=True)
+    assert "Seated Ada Wait in seat 9 at table 7" in resp.text
+    session.expire_all()
+    playover = session.scalar(select(Playover))
+    assert (playover.outcome, playover.leave_amount) == ("seated", 16250)
+
+
+def test_api_claim_by_an_overplayer_needs_their_stack(client, room, session, now, clock):
+    _holds, table, ada = _playing_over_and_a_plo_seat(room, session, now, clock)
+    api = Api(client, token_for(room, session, "supervisor"))
+    offer = session.scalar(select(SeatHold).where(SeatHold.player_id == ada,
+                                                  SeatHold.kind == "offer"))
+    before = _counts(session)
+    body = refused(api.post(f"/offers/{offer.id}/claim", json={"buy_in": 15000}), 422, "R29")
+    assert "Ada Wait is playing over seat 3 at table 1" in body["error"]
+    refused(api.post(f"/offers/{offer.id}/claim", json={"buy_in": 15000, "overplayer_stack": -1}),
+            422, "R29")
+    assert _counts(session) == before
+    resp = api.post(f"/offers/{offer.id}/claim", json={"buy_in": 15000, "overplayer_stack": 9000})
+    assert resp.status_code == 200, resp.text
+    session.expire_all()
+    playover = session.scalar(select(Playover))
+    assert (playover.outcome, playover.leave_amount) == ("seated", 9000)
+    # a stack for a player who plays over no seat is refused, naming them (409)
+    bo = session.scalar(select(Player.id).where(Player.first_name == "Bo"))
+    body = refused(api.post("/seats", json={"table_id": table.id, "seat_no": 8, "player_id": bo,
+                                            "buy_in": 15000, "overplayer_stack": 100}), 409, "R29")
+    assert "Bo Wait is not playing over a seat" in body["error"]
+
+
+def test_r29_r16_the_desk_history_says_a_call_missed_while_playing_over_kept_the_place():
+    for action, how in (("offer.expired", "expired"), ("offer.declined", "declined")):
+        assert describe(action, {"policy": "playing_over"}, {}) == (
+            f"Call {how} while playing over a seat: keeps their place (R29)")
+    assert describe("offer.expired", {"policy": "remove"}, {}) == (
+        "Missed call: offer expired, removed from the list")

@@ -77,6 +77,10 @@ def test_r13_r16_history_in_the_players_words():
         "You missed the call: the time to claim ran out, so you came off the list (R22).")
     assert history_line("offer.declined", {"policy": "bottom"}, None, TABLES) == (
         "You missed the call: you declined it, so you went to the bottom of the list (R22).")
+    for action in ("offer.expired", "offer.declined"):  # R29: called while playing over a seat
+        assert history_line(action, {"policy": "playing_over"}, None, TABLES) == (
+            "You were called while playing over a seat and could not come: you keep your place "
+            "on the list.")
     for because, words in PASSED.items():
         assert history_line("entry.passed_over", {"table_id": 4, "seat_no": 2, "because": because},
                             None, TABLES) == f"A seat opened at table 4 seat 2: {words}."

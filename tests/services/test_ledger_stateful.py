@@ -218,7 +218,7 @@ def _machine(session: Session, start: datetime) -> type[RuleBasedStateMachine]:
         @rule(data=st.data(), stack=st.sampled_from([None, 0, 12000, 30000]))
         def owner_back(self, data: st.DataObject, stack: int | None) -> None:
             """R29: the owner is back; the playover ends, with the overplayer's counted stack or
-            none (then their cash-out needs a supervisor's approval)."""
+            none (then the chips on its books: a cash-out of another amount needs an approval)."""
             hold = self.playovers[data.draw(st.sampled_from(sorted(self.playovers)))]
             before = self.last_row_id()
             self.act("supervisor", absences.come_back, hold, overplayer_stack=stack)
@@ -227,7 +227,7 @@ def _machine(session: Session, start: datetime) -> type[RuleBasedStateMachine]:
         @rule()
         def released(self) -> None:
             """R24: the scheduler releases the seats whose break ran out, ending their playovers
-            with no stack counted (the overplayer's cash-out then needs an approval); no money
+            with no stack counted (the chips on their books are the leave amount); no money
             moves."""
             before = self.last_row_id()
             with session.begin_nested():

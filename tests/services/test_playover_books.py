@@ -142,17 +142,20 @@ def test_r27_r29_the_playover_cash_out_is_tied_to_the_stack_counted_as_it_ended(
     assert (own.player_id, own.playover_id) == (holds[0].player_id, None)
 
 
-def test_r27_r29_a_playover_the_sweep_ended_is_cashed_out_with_a_supervisors_approval(
-        room, session, floor):
+def test_r27_r29_a_playover_the_sweep_ended_keeps_the_chips_on_its_books(room, session, floor):
+    """R24/R29/R52: nobody counts as the sweep releases the owner's seat: the leave amount is the
+    chips the books hold for the playover (buy-in and add-ons), so the cage has an amount to pay;
+    a different count needs a supervisor's approval (R27)."""
     _table, holds, _wes, at = floor
     cashier = room.actor("cashier")
     po = playovers.start_playover(session, room.sup, at, holds[0].id, buy_in=12000)
+    ledger.add_on(session, cashier, at, holds[0].id, 1000, "table", playover_id=po.id)
     sweep(session, at + HOUR)  # the owner's break ran out: the seat is released (R24)
     session.refresh(po)
-    assert (po.outcome, po.leave_amount) == ("seat_released", None)  # nobody counted it
+    assert (po.outcome, po.leave_amount) == ("seat_released", 13000)
+    assert audits(session, "playover.ended")[-1].detail["stack_counted"] is False
     refused(lambda: cash_outs.cash_out(session, cashier, at + HOUR, holds[0].id, 14000,
-                                       playover_id=po.id), "R27", "no amount was recorded",
-            error=Conflict)
+                                       playover_id=po.id), "R27", "differs", error=Conflict)
     row = cash_outs.cash_out(session, cashier, at + HOUR, holds[0].id, 14000, playover_id=po.id,
                              approver=room.staff["supervisor"])
     assert (row.amount, row.approved_by_id) == (-14000, room.staff["supervisor"].id)

@@ -7,19 +7,28 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import select, text
 from sqlalchemy.exc import IntegrityError
 
 from roomops.absences import services as absences
 from roomops.errors import Forbidden, Invalid, NotFound
 from roomops.jobs.sweep import sweep
+from roomops.ledger import services as ledger
 from roomops.lists import services as lists
 from roomops.playovers import services as playovers
 from roomops.playovers.models import Playover
 from roomops.rooms.services import bar_pair, update_policy
-from roomops.seating import seats
+from roomops.seating import offers, seats
 from roomops.seating.models import SeatHold
-from tests.services.helpers import audits, full_game, live_offer, refused, statements_sent
+from tests.services.helpers import (
+    audits,
+    fill_table,
+    full_game,
+    live_offer,
+    live_seat,
+    refused,
+    statements_sent,
+)
 
 S = timedelta(seconds=1)
 MIN = timedelta(minutes=1)
@@ -192,23 +201,73 @@ def test_r24_r29_sweep_ends_the_playover_and_offers_the_seat_to_the_overplayer(r
     assert len(audits(session, "playover.ended")) == 1  # nothing left to end
 
 
-def test_r29_sitting_down_anywhere_ends_the_playover(room, session, floor):
+def test_r29_r52_sitting_down_anywhere_ends_the_playover_with_the_stack_counted(room, session,
+                                                                               floor):
+    """R29/R27/R52: seating a player who plays over a seat asks for the chips they leave it with:
+    refused without them, naming the player and the seat, before anything is written; recorded
+    as the playover's leave amount with them."""
     _game, _table, holds, waiting, _entries, at = floor
     po = playovers.start_playover(session, room.sup, at, holds[2].id, buy_in=BUY_IN)
     other = room.game(at, variant="PLO")
     t2 = room.table(at, other, "7")
-    seats.seat_directly(session, room.sup, at + MIN, table_id=t2.id, seat_no=1,
-                        player_id=waiting[0].id, buy_in=BUY_IN)
+    seat = dict(table_id=t2.id, seat_no=1, player_id=waiting[0].id, buy_in=BUY_IN)
+    refused(lambda: seats.seat_directly(session, room.sup, at + MIN, **seat), "R29",
+            "Ada Wait is playing over seat 3 at table 1", "count the chips", error=Invalid)
+    refused(lambda: seats.seat_directly(session, room.sup, at + MIN, **seat, overplayer_stack=-1),
+            "R29", error=Invalid)
+    assert _live(session) == [po] and live_seat(session, waiting[0].id) is None
+    seats.seat_directly(session, room.sup, at + MIN, **seat, overplayer_stack=13500)
     session.refresh(po)
-    assert po.outcome == "seated"
+    assert (po.outcome, po.leave_amount) == ("seated", 13500)
+    row = audits(session, "playover.ended")[-1]
+    assert (row.detail["leave_amount"], row.detail["stack_counted"]) == (13500, True)
 
 
-def test_r29_owner_leaving_ends_the_playover(room, session, floor):
+def test_r29_a_claim_asks_the_overplayer_for_their_stack(room, session, floor):
+    """R29/R21: Ada, playing over seat 3, claims a seat of a PLO table: the claim needs her
+    counted stack; a stack for a player who plays over nothing is refused (409)."""
+    _game, _table, holds, waiting, _entries, at = floor
+    po = playovers.start_playover(session, room.sup, at, holds[2].id, buy_in=BUY_IN)
+    plo = room.game(at, variant="PLO")
+    room.table(at, plo, "7")
+    lists.join(session, room.sup, at + S, player_id=waiting[0].id, game_id=plo.id)
+    lists.join(session, room.sup, at + S, player_id=waiting[1].id, game_id=plo.id)
+    mine, bos = live_offer(session, waiting[0].id), live_offer(session, waiting[1].id)
+    refused(lambda: seats.claim(session, room.sup, at + MIN, mine.id, BUY_IN), "R29",
+            "Ada Wait is playing over seat 3 at table 1", error=Invalid)
+    refused(lambda: seats.claim(session, room.sup, at + MIN, bos.id, BUY_IN, overplayer_stack=0),
+            "R29", "Bo Wait is not playing over a seat")
+    seats.claim(session, room.sup, at + MIN, mine.id, BUY_IN, overplayer_stack=0)
+    session.refresh(po)
+    assert (po.outcome, po.leave_amount) == ("seated", 0)  # lost it all: nothing to cash out
+
+
+def test_r29_r52_owner_leaving_ends_the_playover_with_the_chips_on_its_books(room, session, floor):
+    """Nobody counts the overplayer's chips as the owner leaves: the leave amount is what the
+    books hold for the playover, its buy-in and add-ons (the cage's count, if it differs, needs
+    an approval, R27)."""
     _game, _table, holds, _waiting, _entries, at = floor
     po = playovers.start_playover(session, room.sup, at, holds[2].id, buy_in=BUY_IN)
+    ledger.add_on(session, room.actor("cashier"), at, holds[2].id, 2500, "table", playover_id=po.id)
     seats.leave(session, room.sup, at + MIN, holds[2].id, 20000)
     session.refresh(po)
-    assert po.outcome == "seat_ended"
+    assert (po.outcome, po.leave_amount) == ("seat_ended", BUY_IN + 2500)
+    row = audits(session, "playover.ended")[-1]
+    assert (row.detail["leave_amount"], row.detail["stack_counted"]) == (BUY_IN + 2500, False)
+
+
+def test_db_an_ended_playover_has_a_leave_amount(room, session, floor):
+    """ck_playovers_leave_amount (migration 0045): the database refuses a playover ended with no
+    leave amount, or a live one with one, from any writer."""
+    _game, _table, holds, _waiting, _entries, at = floor
+    po = playovers.start_playover(session, room.sup, at, holds[2].id, buy_in=BUY_IN)
+    session.flush()
+    for sets in ("ended_at = started_at, outcome = 'stopped'", "leave_amount = 5"):
+        with pytest.raises(IntegrityError), session.begin_nested():
+            session.execute(text(f"UPDATE playovers SET {sets} WHERE id = :id"), {"id": po.id})
+    with session.begin_nested():
+        session.execute(text("UPDATE playovers SET ended_at = started_at, outcome = 'stopped', "
+                             "leave_amount = 0 WHERE id = :id"), {"id": po.id})
 
 
 def test_r29_supervisor_stops_a_playover(room, session, floor):
@@ -262,3 +321,41 @@ def test_db_one_live_playover_per_seat_and_per_player(room, session, floor):
         with pytest.raises(IntegrityError):
             session.flush()
         sp.rollback()
+
+
+@pytest.mark.parametrize("policy", ["remove", "bottom"])
+@pytest.mark.parametrize("how", ["expired", "declined"])
+def test_r29_r22_a_call_missed_while_playing_over_keeps_the_place(room, session, floor, policy,
+                                                                  how):
+    """R29/R22/R16: Ada, playing over seat 3, is called to the one seat of a PLO table by the
+    sweep; she cannot come mid-hand. It is no missed call: her entries keep their places (both
+    games' lists, R10), the history says so, and the seat goes to the next player (R14), Bo; his
+    own missed call is one as the room's policy says."""
+    _game, _table, holds, waiting, entries, at = floor
+    update_policy(session, room.sup, at, on_claim_expiry=policy)
+    plo = room.game(now := at, variant="PLO")
+    fill_table(room, session, now, plo, room.table(now, plo, "7"), free=1)
+    playovers.start_playover(session, room.sup, at, holds[2].id, buy_in=BUY_IN)
+    ada, bo = waiting[0], waiting[1]
+    own = lists.join(session, room.sup, at + S, player_id=ada.id, game_id=plo.id)
+    bos = lists.join(session, room.sup, at + 2 * S, player_id=bo.id, game_id=plo.id)
+    queued = (own.queue_at, entries[0].queue_at)
+    called = live_offer(session, ada.id)
+    assert called is not None  # still called: the floor tells her a seat is there (R20)
+    deadline = at + S + room.room.claim_minutes * MIN
+    if how == "expired":
+        sweep(session, deadline)
+    else:
+        offers.decline(session, room.sup, at + MIN, called.id)
+    session.refresh(own)
+    session.refresh(entries[0])
+    assert (own.status, entries[0].status) == ("active", "active")
+    assert (own.queue_at, entries[0].queue_at) == queued
+    row = audits(session, f"offer.{how}", entity=("list_entry", own.id))[-1]
+    assert (row.detail["missed_call"], row.detail["policy"]) == (False, "playing_over")
+    nxt = live_offer(session, bo.id)
+    assert nxt is not None and (nxt.table_id, nxt.seat_no) == (called.table_id, called.seat_no)
+    sweep(session, nxt.deadline)  # Bo, not playing over, missed it: off or to the bottom (R22)
+    session.refresh(bos)
+    assert bos.status == ("removed" if policy == "remove" else "active")
+    assert live_offer(session, ada.id) is not None  # the seat comes back to the top of the list
