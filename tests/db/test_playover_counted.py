@@ -30,7 +30,8 @@ AT = NOW + timedelta(hours=1)
 
 def _two_ended_playovers(session) -> tuple[int, int]:
     """Wes played over seat 1 and was cashed out 90.00 at the cage; Xi played over seat 2 with
-    100.00 and a 10.00 add-on, not cashed out yet. Both as before 0045: no leave amount."""
+    100.00 and a 10.00 add-on, not cashed out yet. Made on the newest schema (the models' own),
+    so their leave amounts are still to be taken away as before 0045."""
     room = Room_(session, NOW)
     game, table = full_game(room, session, NOW, free=0)
     holds = list(session.scalars(select(SeatHold).where(SeatHold.table_id == table.id)
@@ -47,7 +48,6 @@ def _two_ended_playovers(session) -> tuple[int, int]:
     for hold, stack in zip(holds[:2], (9000, 7000), strict=True):
         playovers.stop_playover(session, room.sup, AT, hold.id, stack)
     cash_outs.cash_out(session, room.actor("cashier"), AT, holds[0].id, 9000, playover_id=ids[0])
-    session.execute(text("UPDATE playovers SET leave_amount = NULL"))  # as before 0045
     session.commit()
     return ids[0], ids[1]
 
@@ -57,9 +57,12 @@ def test_0045_gives_ended_playovers_a_leave_amount_then_checks_it(backend, tmp_p
     with fresh_database(backend, tmp_path, "counted") as url:
         eng = make_engine(url)
         try:
-            migrate.upgrade(url, "0043")
+            migrate.upgrade(url)
             with session_factory(eng)() as session:
                 paid, unpaid = _two_ended_playovers(session)
+            migrate.downgrade(url, "0043")
+            with eng.begin() as conn:  # as before 0045
+                conn.execute(text("UPDATE playovers SET leave_amount = NULL"))
             migrate.upgrade(url)
             amounts = "SELECT id, leave_amount FROM playovers ORDER BY id"
             with eng.connect() as conn:
