@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from roomops.rooms.services import add_player, bar_pair
 from roomops.seating import moves, seats
-from tests.browser.conftest import log_in
+from tests.browser.conftest import SHOTS, log_in
 
 
 def _room(room, session, now):
@@ -43,6 +43,7 @@ def test_r10_did_you_mean_then_the_known_player_goes_on_the_list(live, page):
     expect(twins).to_contain_text("Did you mean")
     assert page.url == f"{live.url}/desk"
     expect(page.locator("#desk-live")).to_be_visible()
+    page.screenshot(path=str(SHOTS / "desk-did-you-mean.png"))
     expect(twins).to_contain_text("Ann Smith")
     expect(twins).to_contain_text("same phone")
     twins.get_by_role("button", name="Put Ann on the lists").click()
