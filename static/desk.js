@@ -372,6 +372,8 @@
       } else if (state === "seated") {
         var absent = seat.dataset.absence;
         prepare(dialog.querySelector("section[data-for=" + (absent ? "seat-absent" : "seat-present") + "]"), seat.dataset.holdId, { buy_in: min });
+        // the break's stack starts at the last known one, the seat's buy-in: counted over, not typed
+        dialog.querySelectorAll("section[data-for=seat-present] [data-fill=stack]").forEach(function (el) { el.value = seat.dataset.stack; });
         prepare(dialog.querySelector("section[data-for=seat-seated]"), seat.dataset.holdId, {});
         if (absent) playoverForms(seat, game, card);
         swapOptions(dialog.querySelector("section[data-for=seat-seated] select[name=other_hold_id]"), card, seat);
@@ -468,17 +470,38 @@
     // the keys work at once, as on a page just loaded: the cursor leaves the panel's form
     if (form.contains(document.activeElement)) document.activeElement.blur();
     if (answer.player) suggest(answer.player);
+    if (form.closest("[data-twins]")) {  // R10 answered: the form it came from starts again
+      var added = document.querySelector("form[data-form=add-player]");
+      if (added) added.reset();
+      dropTwins();
+    }
     poll().then(function () { say(answer.done); });
   }
 
+  /* R10's "did you mean" (a page of its own without JavaScript): its card under the form it
+     answers, on the desk; its forms are sent from here like the rest. Nothing was written. */
+  function didYouMean(form, resp) {
+    resp.text().then(function (html) {
+      var card = new DOMParser().parseFromString(html, "text/html").querySelector("[data-twins]");
+      if (!card) { form.submit(); return; }
+      card.querySelectorAll("[data-page-only]").forEach(function (el) { el.remove(); });
+      dropTwins();
+      form.after(document.adoptNode(card));
+      leaving = false;
+      var first = card.querySelector("[type=submit]");
+      if (first) first.focus();
+    });
+  }
+
+  function dropTwins() { document.querySelectorAll(".desk-layout [data-twins]").forEach(function (c) { c.remove(); }); }
+
   /* Sent from here: JSON {done} re-reads the live part (and the forms when the games or tables
-     changed); a redirect only when the session ended (the log-in page); a page of its own is
-     R10's "did you mean": nothing was written, so the form is sent again the plain way. */
+     changed); a redirect only when the session ended (the log-in page); a page is R10's. */
   function send(form, submitter) {
     leaving = true;
     refusal.send(form, submitter, function (resp) {
       if (resp.type === "opaqueredirect") { window.location.assign(body.dataset.desk); return true; }
-      if ((resp.headers.get("Content-Type") || "").indexOf("text/html") === 0) { form.submit(); return true; }
+      if ((resp.headers.get("Content-Type") || "").indexOf("text/html") === 0) { didYouMean(form, resp); return true; }
       return false;
     }, function (answer) { finished(form, answer); }, function () { leaving = false; });
   }

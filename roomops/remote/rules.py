@@ -34,24 +34,24 @@ def over_cap(active: int, joining: int, cap: int) -> bool:
 # Why an entry was passed over for a seat (``entry.passed_over``'s ``because``, written by
 # ``roomops.seating.offers.make_offers`` from the allocation, R14-R18, R36).
 PASSED = {
-    "barred": N_("it went to a player after you: you may not play with someone seated there (R15)"),
-    "at_table": N_("it went to a player after you: you already sit at that table (R14)"),
-    "short": N_("it went to a player after you: your move would leave your table short (R18)"),
-    "must_move": N_("a must-move player went first (R17)"),
-    "seat_change": N_("a player at that table changing seats went first (R36)"),
-    "reserve": N_("it went to a player on that table's reserve list, who was ahead of you (R11, R14)"),
+    "barred": N_("it went to a player after you: you may not play with someone seated there"),
+    "at_table": N_("it went to a player after you: you already sit at that table"),
+    "short": N_("it went to a player after you: your move would leave your table short"),
+    "must_move": N_("a must-move player went first"),
+    "seat_change": N_("a player at that table changing seats went first"),
+    "reserve": N_("it went to a player on that table's reserve list, who was ahead of you"),
 }
 OWN = {
-    "entry.checked_in": N_("You checked in at the desk (R12)."),
-    "entry.no_show": N_("You were dropped: you did not check in at the desk in time (R12)."),
+    "entry.checked_in": N_("You checked in at the desk."),
+    "entry.no_show": N_("You were dropped: you did not check in at the desk in time."),
     "entry.seated": N_("You were seated. Good luck!"),  # a claim's own row would say it twice
-    "entry.left": N_("You left this list (R16)."),
-    "entry.lockup_ended": N_("You were back in time: your place was kept (R13)."),
-    "entry.lockup_expired": N_("You were dropped: you were not back before your lockup ran out (R13)."),
+    "entry.left": N_("You left this list."),
+    "entry.lockup_ended": N_("You were back in time: your place was kept."),
+    "entry.lockup_expired": N_("You were dropped: you were not back before your lockup ran out."),
 }
 JOINED = {
-    "remote": N_("You joined the waiting list from your phone (R12)."),
-    "phone": N_("The desk put you on the list from your call (R12)."),
+    "remote": N_("You joined the waiting list from your phone."),
+    "phone": N_("The desk put you on the list from your call."),
 }
 
 
@@ -66,7 +66,7 @@ def history_line(action: str, detail: Mapping[str, Any], reason: str | None,
     if action == "entry.joined":
         return tr(JOINED.get(detail.get("source") or "", N_("You joined the list at the desk.")))
     if action == "offer.made":
-        return tr("You were called to table {table} seat {seat} (R20).").format(**where)
+        return tr("You were called to table {table} seat {seat}.").format(**where)
     if action in ("offer.expired", "offer.declined"):
         return _missed(action, detail, tr)
     if action == "offer.cancelled":
@@ -77,10 +77,10 @@ def history_line(action: str, detail: Mapping[str, Any], reason: str | None,
     if action == "entry.reordered":
         return _reordered(detail, reason, tr)
     if action == "entry.locked_up":
-        return tr("You stepped away: your place is kept until your lockup runs out (R13).")
+        return tr("You stepped away: your place is kept until your lockup runs out.")
     if action == "entry.removed" and not (reason or "").startswith("missed call"):
-        return tr("The desk took you off the list: {reason} (R16).").format(reason=reason) if reason \
-            else tr("The desk took you off the list (R16).")
+        return tr("The desk took you off the list: {reason}.").format(reason=reason) if reason \
+            else tr("The desk took you off the list.")
     return None
 
 
@@ -92,18 +92,18 @@ def _missed(action: str, detail: Mapping[str, Any], tr: Translate) -> str:
                   "place on the list.")
     if detail.get("policy") == "bottom":
         return (tr("You missed the call: the time to claim ran out, so you went to the bottom of "
-                   "the list (R22).") if action == "offer.expired" else
-                tr("You missed the call: you declined it, so you went to the bottom of the list "
-                   "(R22)."))
-    return (tr("You missed the call: the time to claim ran out, so you came off the list (R22).")
+                   "the list.") if action == "offer.expired" else
+                tr("You missed the call: you declined it, so you went to the bottom of the "
+                   "list."))
+    return (tr("You missed the call: the time to claim ran out, so you came off the list.")
             if action == "offer.expired" else
-            tr("You missed the call: you declined it, so you came off the list (R22)."))
+            tr("You missed the call: you declined it, so you came off the list."))
 
 
 def _reordered(detail: Mapping[str, Any], reason: str | None, tr: Translate) -> str:
     """R13: a supervisor moved the entry, with their written reason."""
     moved = {"from": detail.get("from_position"), "to": detail.get("to_position")}
     if reason:
-        return tr("A supervisor moved you from place {from} to place {to}: {reason} (R13).").format(
+        return tr("A supervisor moved you from place {from} to place {to}: {reason}.").format(
             reason=reason, **moved)
-    return tr("A supervisor moved you from place {from} to place {to} (R13).").format(**moved)
+    return tr("A supervisor moved you from place {from} to place {to}.").format(**moved)

@@ -118,8 +118,8 @@ def _in_room(live, fn):
         session.commit()
 
 
-def test_screenshot_of_a_populated_desk(live, page):
-    """docs/screenshots/desk.png (1600x900): two games, offers running, one expired, lists."""
+def populated_desk(live):
+    """Two games, offers running, one expired, lists: the desk of docs/screenshots/desk.png."""
     names = iter(["Ana Silva", "Ben Okafor", "Chen Wei", "Dara Byrne", "Eli Cohen", "Fatima Khan",
                   "Gus Moreau", "Hana Sato", "Ivan Petrov", "Jo Murphy", "Kofi Mensah", "Lena Vogel",
                   "Marco Rossi", "Nina Berg", "Omar Haddad", "Pia Lund", "Quinn Shaw", "Rosa Diaz",
@@ -159,6 +159,11 @@ def test_screenshot_of_a_populated_desk(live, page):
     live.clock.advance(minutes=-4)
     live.build(build)
     live.clock.advance(minutes=4)
+
+
+def test_screenshot_of_a_populated_desk(live, page):
+    """docs/screenshots/desk.png (1600x900): two games, offers running, one expired, lists."""
+    populated_desk(live)
     log_in(page, live)
     expect(page.locator("#desk-live .seat.state-offered").first).to_be_visible()
     expect(page.locator("#desk-live .seat.state-expired").first).to_be_visible()

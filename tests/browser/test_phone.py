@@ -50,8 +50,8 @@ def test_r12_r16_join_two_games_from_the_phone_desk_checks_one_in_player_leaves_
     entries = phone.locator("section.entry")
     expect(entries).to_have_count(2)
     nlh, plo = entries.nth(0), entries.nth(1)
-    expect(nlh.locator(".place")).to_contain_text("Place 1 on the list: you are next (R13)")
-    expect(plo.locator(".place")).to_contain_text("Place 2 on the list: 1 player ahead (R13)")
+    expect(nlh.locator(".place")).to_contain_text("Place 1 on the list: you are next")
+    expect(plo.locator(".place")).to_contain_text("Place 2 on the list: 1 player ahead")
     expect(nlh.locator(".checkin .countdown")).to_have_text(re.compile(r"^(30:00|29:5\d)$"))
     live.clock.advance(minutes=4)
     phone.reload()
@@ -65,17 +65,17 @@ def test_r12_r16_join_two_games_from_the_phone_desk_checks_one_in_player_leaves_
     expect(remote.first.locator(".countdown")).to_have_text(re.compile(r"^(26:00|25:5\d)$"))
     nlh_row = page.locator("#desk-live tr.entry[data-name='Nora Quinn']").first
     nlh_row.locator("button[data-act=entry]").click()
-    page.get_by_role("button", name="Checked in at the desk (R12)").click()
+    page.get_by_role("button", name="Checked in at the desk").click()
     expect(page.locator(".flash.ok")).to_be_visible()
 
     phone.reload()
     expect(nlh.locator(".checkin")).to_have_text("Checked in")
     nlh.locator("summary").click()
-    expect(nlh.locator(".history")).to_contain_text("You checked in at the desk (R12).")
+    expect(nlh.locator(".history")).to_contain_text("You checked in at the desk.")
     plo.get_by_role("button", name="Leave this list").click()
     expect(phone.get_by_role("button", name="Leave this list")).to_have_count(1)
     expect(phone.locator("section.entry.removed .history")).to_contain_text(
-        "You left this list (R16).")
+        "You left this list.")
     page.reload()
     expect(page.locator("#desk-live tr.entry", has=page.locator(".tag.remote"))).to_have_count(1)
     context.close()
@@ -133,7 +133,7 @@ def test_r20_the_seat_offered_reaches_the_players_open_page_at_once_with_a_buzz_
     log_in(page, live)
     page.locator("#desk-live tr.entry[data-name='Nora']").first.locator(
         "button[data-act=entry]").click()
-    page.get_by_role("button", name="Checked in at the desk (R12)").click()
+    page.get_by_role("button", name="Checked in at the desk").click()
     expect(page.locator(".flash.ok")).to_be_visible()
     with live.app.app_context(), live.app.extensions["roomops"].sessions() as session:
         seats.leave(session, as_staff(session, "main-supervisor"), live.clock.now(), holds[3], 20000)

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from roomops.rooms.services import add_player, bar_pair
 from roomops.seating import moves, seats
-from tests.browser.conftest import log_in
+from tests.browser.conftest import SHOTS, log_in
 
 
 def _room(room, session, now):
@@ -39,8 +39,11 @@ def test_r10_did_you_mean_then_the_known_player_goes_on_the_list(live, page):
     form.locator("input[name=phone]").fill("+44 7700 900123")
     form.locator(f"input[name=game_id][value='{game_id}']").check()
     form.locator("button[type=submit]").click()
-    twins = page.locator("[data-twins]")
+    twins = page.locator(".panel [data-twins]")  # on the desk, under the form (issue 40)
     expect(twins).to_contain_text("Did you mean")
+    assert page.url == f"{live.url}/desk"
+    expect(page.locator("#desk-live")).to_be_visible()
+    page.screenshot(path=str(SHOTS / "desk-did-you-mean.png"))
     expect(twins).to_contain_text("Ann Smith")
     expect(twins).to_contain_text("same phone")
     twins.get_by_role("button", name="Put Ann on the lists").click()
@@ -57,6 +60,8 @@ def test_r10_someone_else_after_all_is_added_as_typed(live, page):
     form.locator("button[type=submit]").click()
     page.get_by_role("button", name="Someone else: add a new player").click()
     expect(page.locator(".flash.ok")).to_contain_text("Put Ann Smith on 1 list")
+    expect(page.locator("[data-twins]")).to_have_count(0)  # answered: gone, the form empty
+    expect(form.locator("input[name=first_name]")).to_have_value("")
 
 
 def test_r23_a_break_over_the_rules_needs_a_written_reason(live, page):
@@ -109,7 +114,7 @@ def test_r17_r27_a_forced_must_move_refused_with_the_stack_counted(live, page):
     dialog = page.locator("dialog#act")
     dialog.get_by_label("Stack counted").fill("410")
     page.once("dialog", lambda question: question.accept())  # declining for a player asks first
-    dialog.get_by_role("button", name="Declined (missed call, R22)").click()
+    dialog.get_by_role("button", name="Declined (missed call)").click()
     expect(page.locator(".flash.ok")).to_contain_text("Fay Player declined")
     expect(page.locator(f"#table-{t2} .seat[data-seat-no='1']")).not_to_contain_text("Fay Player")
     expect(page.locator("#desk-live table[data-list=waiting]")).to_contain_text("Fay Player")

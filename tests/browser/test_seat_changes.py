@@ -52,7 +52,7 @@ def test_r36_a_seat_change_asked_at_the_desk_is_called_first_and_claimed(live, p
     expect(called).to_contain_text("Seat3 Player")
     dialog = _dialog(page, table_id, 7)
     dialog.get_by_label("Stack, counted", exact=True).fill("310")
-    dialog.get_by_role("button", name="Change seat (R36)").click()
+    dialog.get_by_role("button", name="Change seat").click()
     expect(page.locator(".flash.ok")).to_be_visible()
     expect(page.locator(f"#table-{table_id} .seat[data-seat-no='7']")).to_contain_text("£310.00")
     expect(page.locator(f"#table-{table_id} [data-list=seat-change]")).to_have_count(0)
@@ -112,7 +112,7 @@ def test_r36_a_seat_change_claimed_during_a_hand_moves_when_the_hand_is_recorded
     stack.fill("300")
     dialog.get_by_label("A hand is being played").check()
     expect(stack).to_be_disabled()
-    dialog.get_by_role("button", name="Change seat (R36)").click()
+    dialog.get_by_role("button", name="Change seat").click()
     expect(page.locator(".flash.ok")).to_contain_text("held for Seat3 Player until the dealer")
     seat7 = page.locator(f"#table-{table_id} .seat[data-seat-no='7']")
     live.clock.advance(minutes=10)  # far past the seat-change call's time
@@ -123,7 +123,7 @@ def test_r36_a_seat_change_claimed_during_a_hand_moves_when_the_hand_is_recorded
     dialog = _dialog(page, table_id, 7)
     expect(dialog.locator("#act-sub")).to_contain_text("no claim timer runs")
     expect(dialog.get_by_role("button", name="Take the seat change back")).to_be_visible()
-    expect(dialog.get_by_role("button", name="Claimed: seat the player (R21)")).to_be_hidden()
+    expect(dialog.get_by_role("button", name="Claimed: seat the player")).to_be_hidden()
     dialog.press("Escape")
 
     board = page.context.new_page()

@@ -170,10 +170,10 @@ def test_r27_the_return_rule_running_out_is_drawn(app, sup_client, room, session
     clock.advance(hours=1, minutes=55)
     lists.join(session, room.sup, clock.now(), player_id=first.player_id, game_id=game.id)
     session.commit()
-    assert "R27 ≥ £650.00" in sup_client.get("/desk/fragment").text
+    assert "return ≥ £650.00" in sup_client.get("/desk/fragment").text
     clock.advance(minutes=5, seconds=1)
     kept, fresh = _kept_and_fresh(app, sup_client)
-    assert kept == fresh and "R27 ≥" not in kept and 'class="seat state-offered"' in kept
+    assert kept == fresh and "return ≥" not in kept and 'class="seat state-offered"' in kept
 
 
 # ---- roomops.desk.fingerprint on its own --------------------------------------------------------

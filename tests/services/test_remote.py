@@ -238,9 +238,9 @@ def test_r13_r20_personal_page_place_ahead_countdowns_and_call(remote_room, sess
     assert view.call is not None and (view.call.table, view.call.seat_no) == (table.name, offer.seat_no)
     assert view.call.deadline == offer.deadline
     lines = [line for _, line in view.history]
-    assert lines[:2] == ["You joined the waiting list from your phone (R12).",
-                         "You checked in at the desk (R12)."]
-    assert lines[-1] == f"You were called to table {table.name} seat {offer.seat_no} (R20)."
+    assert lines[:2] == ["You joined the waiting list from your phone.",
+                         "You checked in at the desk."]
+    assert lines[-1] == f"You were called to table {table.name} seat {offer.seat_no}."
 
 
 def test_r61_a_link_sees_only_its_own_entries(remote_room, session, now):
@@ -272,4 +272,4 @@ def test_r15_skipped_because_barred_is_in_the_players_history(remote_room, sessi
     [view] = reads.entries_of(session, joined.link, now + 3 * M)
     assert view.history[-1][1] == (
         f"A seat opened at table {table.name} seat {offer.seat_no}: it went to a player after "
-        "you: you may not play with someone seated there (R15).")
+        "you: you may not play with someone seated there.")
