@@ -237,3 +237,15 @@ def test_issue40_the_api_joins_with_the_code(client, remote_game, twilio):
     again = client.post("/api/v1/remote-entries/confirm", json={
         "room": "main", "code_token": pending, "code": code})
     assert again.status_code == 409
+
+
+def test_issue40_an_offer_to_a_player_without_a_number_says_so_once(client, room, session, now):
+    """The desk showed "no text: no phone number" on the seat's tile and the list entry of
+    every such offer; now once, on the entry the seat was offered to."""
+    game, _table = full_game(room, session, now, free=1)
+    ann = room.player(now, "Ann")
+    session.commit()
+    login(client, "main-supervisor")
+    resp = client.post("/desk/join", data={"player_id": str(ann.id), "game_id": str(game.id)})
+    assert resp.status_code == 303, resp.text
+    assert client.get("/desk/fragment").text.count("no text: no phone number") == 2  # tag, title
