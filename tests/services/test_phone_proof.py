@@ -4,7 +4,7 @@ On every configured database."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
 from sqlalchemy import select
@@ -147,15 +147,3 @@ def test_r2_an_ended_link_is_not_reused_by_a_join(room, session, now, games):
     again = proved(session, after, ask(room, session, after, games[1:2], token=joined.token),
                    token=joined.token)
     assert again.link.id != joined.link.id and again.token
-
-
-def test_r2_the_link_deadline_is_the_start_of_the_second_gaming_day_on():
-    # London, gaming days from 06:00: a join at 23:00 on the 21st (day of the 21st) ends at
-    # 06:00 on the 23rd; one at 03:00 on the 22nd (still the 21st's day) the same
-    start = datetime(2026, 11, 23, 6, 0, tzinfo=UTC)
-    import datetime as dt
-    six = dt.time(6, 0)
-    assert rules.link_deadline(datetime(2026, 11, 21, 23, 0, tzinfo=UTC), "Europe/London",
-                               six) == start
-    assert rules.link_deadline(datetime(2026, 11, 22, 3, 0, tzinfo=UTC), "Europe/London",
-                               six) == start
