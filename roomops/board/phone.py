@@ -284,7 +284,14 @@ def _expired_leave() -> Response | None:
     return None if room is None else _me_page(room, tr(EXPIRED), None, 400)
 
 
-CSRF_PAGES.update({"board.join": _expired_join, "board.leave": _expired_leave})
+def _expired_code() -> Response | None:
+    room = _refusing_room()
+    return None if room is None else _code_page(
+        room, request.cookies.get(code_cookie(room)), tr(EXPIRED), 400)
+
+
+CSRF_PAGES.update({"board.join": _expired_join, "board.leave": _expired_leave,
+                   "board.join_code": _expired_code})
 
 
 @bp.get("/board/<slug>/me")
