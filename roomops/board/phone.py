@@ -198,14 +198,13 @@ def _code_page(room: Room, secret: str | None, error: str | None = None,
                status: int = 200) -> Response:
     """The code's form, naming the number's last digits only (R61)."""
     pending = remote.pending_code(db(), room.id, secret)
-    live = pending is not None and rules.code_state(
-        pending.deadline, pending.attempts, pending.confirmed_at, now()) == "open"
-    if pending is not None and not live and error is None:
-        error = tr(remote.SPENT[rules.code_state(pending.deadline, pending.attempts,
-                                                 pending.confirmed_at, now())])
+    state = None if pending is None else rules.code_state(
+        pending.deadline, pending.attempts, pending.confirmed_at, now())
+    if state is not None and state != "open" and error is None:
+        error = tr(remote.SPENT[state])
     page = render_template(
         "phone/code.html", room=room, error=error,
-        ending=pending.phone[-3:] if pending is not None and live else None,
+        ending=pending.phone[-3:] if pending is not None and state == "open" else None,
         join_url=url_for("board.join", slug=room.slug),
         board_url=url_for("board.room", slug=room.slug))
     return _private(make_response(page, status))

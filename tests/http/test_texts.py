@@ -249,3 +249,16 @@ def test_issue40_an_offer_to_a_player_without_a_number_says_so_once(client, room
     resp = client.post("/desk/join", data={"player_id": str(ann.id), "game_id": str(game.id)})
     assert resp.status_code == 303, resp.text
     assert client.get("/desk/fragment").text.count("no text: no phone number") == 2  # tag, title
+
+
+def test_issue40_a_code_past_its_deadline_says_so_on_the_code_page(app, remote_game, clock):
+    game, _bea = remote_game
+    phone = app.test_client()
+    phone.post("/board/main/join", data={"game_id": [str(game.id)], "first_name": "Bea",
+                                         "last_name": "", "phone": PHONE})
+    clock.advance(minutes=10)
+    page = phone.get("/board/main/join/code")
+    assert "the code ran out: join again for a new one" in page.text
+    assert 'name="code"' not in page.text  # no form for a code that cannot be used
+    late = phone.post("/board/main/join/code", data={"code": "123456"})
+    assert late.status_code == 409 and "ran out" in late.text
