@@ -72,3 +72,9 @@ class Invalid(RoomopsError):
     """The request itself is malformed or out of range."""
 
     status = 422
+
+
+class TooMany(RoomopsError):
+    """The same thing was asked too often (a code texted to one number): try again later."""
+
+    status = 429

@@ -18,7 +18,7 @@ from roomops.lists.models import ListEntry
 from roomops.messages.models import OutboxMessage
 from roomops.penalties.models import PenaltyRecord
 from roomops.playovers.models import Playover
-from roomops.remote.models import BlockedPhone, PlayerLink
+from roomops.remote.models import BlockedPhone, PhoneCode, PlayerLink
 from roomops.rooms.models import BarredPair, Player, Room, Staff
 from roomops.seating.models import SeatChangeRequest, SeatHold
 
@@ -37,6 +37,7 @@ __all__ = [
     "ListEntry",
     "OutboxMessage",
     "PenaltyRecord",
+    "PhoneCode",
     "Player",
     "PlayerLink",
     "Playover",

@@ -181,6 +181,17 @@ class RemoteJoin(PhoneJoin):
         description="the room's slug, as in its board's address /board/<slug>")
 
 
+class ConfirmCode(Body):
+    """R12: the code texted to the number of a join waiting for it."""
+
+    room: Annotated[str, StringConstraints(min_length=1, max_length=40)] = Field(
+        description="the room's slug, as in its board's address /board/<slug>")
+    code_token: Annotated[str, StringConstraints(min_length=1, max_length=64)] = Field(
+        description="the join's code_token, as its 202 answered it")
+    code: Annotated[str, StringConstraints(min_length=1, max_length=12)] = Field(
+        description="the digits texted to the number")
+
+
 class BlockPhone(Body):
     """R12: a number the desk refuses remote entries from, and why."""
 

@@ -15,13 +15,13 @@ from roomops.actors import phone_page, player_link
 from roomops.api.models import Out
 from roomops.api.views import ID, REFUSED, answer, body, route
 from roomops.auth.throttle import join_limits
-from roomops.errors import NotFound
+from roomops.errors import Invalid, NotFound
 from roomops.lists.models import EntryStatus
-from roomops.remote import reads
+from roomops.remote import reads, rules
 from roomops.remote import services as remote
 from roomops.remote.models import PlayerLink
 from roomops.rooms.models import Room
-from roomops.schemas import RemoteJoin
+from roomops.schemas import ConfirmCode, RemoteJoin
 from roomops.web.money import use_room
 from roomops.web.uow import db, now, run_as
 
@@ -57,6 +57,10 @@ class MyEntryOut(Out):
 
 class MyEntriesOut(Out):
     link_token: str | None = None  # only in a join's answer, when the link is new
+    # R12: where the room texts a code, a join answers 202 with these and no entries: the code
+    # texted to the number and this token complete it (POST /remote-entries/confirm)
+    code_token: str | None = None
+    code_deadline: datetime | None = None
     entries: list[MyEntryOut]
 
 
@@ -76,22 +80,49 @@ def _my_link() -> PlayerLink:
     link = remote.find_link(db(), request.headers.get(HEADER, "").strip())
     if link is None:
         raise NotFound(f"send the personal link's token in {HEADER}", "R61")
+    if not rules.link_live(link.expires_at, now()):
+        raise NotFound("the personal link has ended (the gaming day after its last join): join "
+                       "again", "R61", status=410)
     return link
+
+
+def _room(slug: str) -> Room:
+    room = db().scalar(select(Room).where(Room.slug == slug))
+    if room is None:
+        raise NotFound(f"no room {slug!r}", "R12")
+    return room
 
 
 @route("POST", "/remote-entries", tag="phone", body=RemoteJoin, response=MyEntriesOut, status=201,
        summary="Join waiting lists from the phone where the room allows it (R12): no log-in, "
-               "throttled per address; answers the new personal link's token once",
+               "throttled per address; answers the new personal link's token once. Where the "
+               "room texts codes, 202 with a code_token instead: the join waits for the code",
        security=(), refusals=(*REFUSED, 429))
 @join_limits
 def join_remote() -> Response:
     given = body(RemoteJoin)
-    room = db().scalar(select(Room).where(Room.slug == given.room))
-    if room is None:
-        raise NotFound(f"no room {given.room!r}", "R12")
+    room = _room(given.room)
     joined = run_as(phone_page(room.id), remote.join_from_phone,
                     **given.model_dump(exclude={"room"}), token=request.headers.get(HEADER))
+    if isinstance(joined, remote.CodeSent):
+        return answer(MyEntriesOut, {"code_token": joined.secret,
+                                     "code_deadline": joined.code.deadline, "entries": []}, 202)
     return _entries(joined.link, joined.token, 201)
+
+
+@route("POST", "/remote-entries/confirm", tag="phone", body=ConfirmCode, response=MyEntriesOut,
+       status=201, security=(), refusals=(*REFUSED, 429),
+       summary="Complete a join with the code texted to its number (R12): 422 for a wrong code "
+               "(counted), 409 once it ran out or was typed wrong too often")
+@join_limits
+def confirm_remote() -> Response:
+    given = body(ConfirmCode)
+    room = _room(given.room)
+    done = run_as(phone_page(room.id), remote.confirm_code, secret=given.code_token,
+                  code=given.code, token=request.headers.get(HEADER))
+    if isinstance(done, remote.WrongCode):  # the try is counted and committed
+        raise Invalid(f"code: not the code texted; {done.left} tries left", "R12")
+    return _entries(done.link, done.token, 201)
 
 
 @route("GET", "/remote-entries", tag="phone", response=MyEntriesOut, security=("playerLink",),

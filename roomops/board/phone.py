@@ -5,10 +5,13 @@
 * ``/board/<slug>/me``: the entries of the phone's personal link, found by its cookie: place
   (R13), players ahead as a count, the check-in countdown (R12), a live call with its claim
   countdown (R20), "Leave this list" (R16) and each entry's history in plain words (R13-R16).
+* ``/board/<slug>/join/code``: where the room has a text provider, the one-time code texted to
+  the number, typed to complete the join (issue 40: the phone proves the number, R12).
 * ``/p/<token>``: the personal link itself (to open on another phone): it sets the cookie and
   sends the phone to ``/board/<slug>/me``, so the token leaves the address bar. Tokens are
   stored hashed, never logged (``roomops.web.request_fields``), and the pages are ``no-store``
-  and ``noindex``. Nothing of another player is shown but counts (R61).
+  and ``noindex``. Nothing of another player is shown but counts (R61). A link ends with the
+  gaming day after its latest join (R2): then its pages say so, with the way back to the board.
 """
 
 from __future__ import annotations
@@ -30,9 +33,10 @@ from roomops.board.views import WAITS, _room, bp, events_url
 from roomops.errors import NotFound, RoomopsError
 from roomops.games.models import Game
 from roomops.lists.models import ListEntry
-from roomops.remote import reads
+from roomops.remote import reads, rules
 from roomops.remote import services as remote
 from roomops.remote.models import PlayerLink
+from roomops.remote.rules import CODE_LIFE
 from roomops.rooms.languages import DEFAULT
 from roomops.rooms.models import Room
 from roomops.runtime import ext
@@ -46,7 +50,7 @@ from roomops.web.public import public_url
 from roomops.web.uow import db, now, run_as
 from roomops.words import N_
 
-LINK_DAYS = 2  # the cookie outlives a long night; the link itself works as long as its entries
+LINK_DAYS = 2  # the cookie outlives a long night; the link ends with its stored deadline (R2)
 # the join form's fields as a player reads them, for a refusal of what was typed (R12)
 FIELDS = {"game_ids": N_("the games"), "first_name": N_("your first name"),
           "last_name": N_("your last name"), "phone": N_("your phone number")}
@@ -94,9 +98,28 @@ def _games(session: Session, room: Room) -> list[GameChoice]:
                        waiting.get(g.id, 0)) for g in games]
 
 
+def code_cookie(room: Room) -> str:
+    """R12: the phone's pending join, waiting for its texted code."""
+    return f"{'__Host-' if ext().settings.https else ''}roomops-code-{room.id}"
+
+
 def _my_link(session: Session, room: Room) -> PlayerLink | None:
     token = request.cookies.get(cookie_name(room))
-    return remote.link_for(session, room.id, token) if token else None
+    return remote.link_for(session, room.id, token, now()) if token else None
+
+
+def _ended_link(session: Session, room: Room) -> bool:
+    """R61: the phone holds this room's link, and it has ended."""
+    found = remote.find_link(session, request.cookies.get(cookie_name(room)) or "")
+    return found is not None and found.room_id == room.id and not rules.link_live(
+        found.expires_at, now())
+
+
+def _ended(room: Room) -> Response:
+    """The page of a link that has ended (R2, R61), in the phone's language, with the board."""
+    page = render_template("phone/expired.html", room=room,
+                           board_url=url_for("board.room", slug=room.slug))
+    return _private(make_response(page, 410))
 
 
 def _join_page(room: Room, error: str | None = None, rule: str | None = None,
@@ -130,8 +153,62 @@ def join(slug: str) -> Response:
                         token=request.cookies.get(cookie_name(room)), language=lang)
     except (RoomopsError, ValidationError) as err:
         return _private(_refused(room, err, typed))
+    if isinstance(joined, remote.CodeSent):
+        resp = redirect(url_for("board.join_code", slug=room.slug), code=303)
+        resp.set_cookie(code_cookie(room), joined.secret, max_age=int(CODE_LIFE.total_seconds()),
+                        httponly=True, secure=ext().settings.https, samesite="Lax", path="/")
+        return _private(resp)
+    return _joined(room, joined)
+
+
+def _joined(room: Room, joined: remote.Joined) -> Response:
     resp = redirect(url_for("board.me", slug=room.slug), code=303)
     return _private(_keep_link(resp, room, joined.token) if joined.token else resp)
+
+
+@bp.route("/board/<slug>/join/code", methods=["GET", "POST"])
+@join_limits
+def join_code(slug: str) -> Response:
+    """R12, issue 40: the code texted to the number, typed to complete the join; a wrong one is
+    counted and said, with the tries left."""
+    room = _room(slug)
+    use_language(room)
+    secret = request.cookies.get(code_cookie(room))
+    if request.method == "GET":
+        return _code_page(room, secret)
+    try:
+        done = run_as(phone_page(room.id), remote.confirm_code, secret=secret or "",
+                      code=request.form.get("code", ""),
+                      token=request.cookies.get(cookie_name(room)))
+    except RoomopsError as err:
+        db().rollback()
+        security_event("request.refused", status=err.status, rule=err.rule, reason=err.message)
+        return _code_page(room, secret, err.text(room.money, tr), err.status)
+    if isinstance(done, remote.WrongCode):
+        security_event("request.refused", status=422, rule="R12", reason="wrong code")
+        return _code_page(room, secret, ngettext(
+            "That code is not right: %(num)s try left.",
+            "That code is not right: %(num)s tries left.", done.left), 422)
+    resp = _joined(room, done)
+    resp.delete_cookie(code_cookie(room), path="/", secure=ext().settings.https, httponly=True,
+                       samesite="Lax")
+    return resp
+
+
+def _code_page(room: Room, secret: str | None, error: str | None = None,
+               status: int = 200) -> Response:
+    """The code's form, naming the number's last digits only (R61)."""
+    pending = remote.pending_code(db(), room.id, secret)
+    state = None if pending is None else rules.code_state(
+        pending.deadline, pending.attempts, pending.confirmed_at, now())
+    if state is not None and state != "open" and error is None:
+        error = tr(remote.SPENT[state])
+    page = render_template(
+        "phone/code.html", room=room, error=error,
+        ending=pending.phone[-3:] if pending is not None and state == "open" else None,
+        join_url=url_for("board.join", slug=room.slug),
+        board_url=url_for("board.room", slug=room.slug))
+    return _private(make_response(page, status))
 
 
 def _refused(room: Room, err: RoomopsError | ValidationError, typed: dict[str, Any]) -> Response:
@@ -179,6 +256,17 @@ def _throttled_join(minutes: int) -> str | None:
 
 
 PAGES["board.join"] = _throttled_join
+
+
+def _throttled_code(minutes: int) -> str | None:
+    room = _refusing_room()
+    if room is None:
+        return None
+    message = ngettext("Too many tries from this address: try again in %(num)s minute.",
+                       "Too many tries from this address: try again in %(num)s minutes.", minutes)
+    return render_template("phone/code.html", room=room, error=message, ending=None,
+                           join_url=url_for("board.join", slug=room.slug),
+                           board_url=url_for("board.room", slug=room.slug))
 # a form sent without its CSRF token, or with one run out (a page left open past the token's
 # hour, cookies lost): the phone's form again, in its language, with what was typed and a fresh
 # token; nothing was done
@@ -196,7 +284,14 @@ def _expired_leave() -> Response | None:
     return None if room is None else _me_page(room, tr(EXPIRED), None, 400)
 
 
-CSRF_PAGES.update({"board.join": _expired_join, "board.leave": _expired_leave})
+def _expired_code() -> Response | None:
+    room = _refusing_room()
+    return None if room is None else _code_page(
+        room, request.cookies.get(code_cookie(room)), tr(EXPIRED), 400)
+
+
+CSRF_PAGES.update({"board.join": _expired_join, "board.leave": _expired_leave,
+                   "board.join_code": _expired_code})
 
 
 @bp.get("/board/<slug>/me")
@@ -204,6 +299,8 @@ def me(slug: str) -> Response:
     """R12-R16, R20: the phone's own entries, from its cookie."""
     room = _room(slug)
     use_language(room)
+    if _ended_link(db(), room):
+        return _ended(room)
     return _me_page(room)
 
 
@@ -249,6 +346,9 @@ def link(token: str) -> Response:
     if found is None:
         abort(404)
     room = session.get_one(Room, found.room_id)
+    if not rules.link_live(found.expires_at, now()):
+        use_language(room)
+        return _ended(room)
     return _private(_keep_link(redirect(url_for("board.me", slug=room.slug), code=303), room, token))
 
 

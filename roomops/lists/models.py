@@ -23,7 +23,7 @@ _ACTIVE_RESERVE = text("status = 'active' AND kind = 'reserve'")
 _ACTIVE = text("status = 'active'")
 _AWAITING_CHECKIN = text("status = 'active' AND checked_in_at IS NULL")
 _LOCKED = text("status = 'active' AND locked_until IS NOT NULL")
-_ACTIVE_REMOTE = text("status = 'active' AND source = 'remote'")
+_VERIFIED_REMOTE = text("status = 'active' AND source = 'remote' AND phone_verified")
 _LINKED = text("link_id IS NOT NULL")
 
 
@@ -70,12 +70,14 @@ class ListEntry(Base):
         Index("ix_list_entries_lockup_due", "locked_until",
               sqlite_where=_LOCKED, postgresql_where=_LOCKED),
         # R12: a player's own remote entry names the link and the number it came from: one
-        # active remote entry per number and game; the number's active entries are counted
-        # against the room's cap from this index's prefix
+        # active verified remote entry per number and game (an unverified one cannot keep the
+        # number's player off a list); the number's verified entries are counted against the
+        # room's cap from this index's prefix
         CheckConstraint("(source = 'remote') = (link_id IS NOT NULL AND remote_phone IS NOT NULL)",
                         name="remote"),
+        CheckConstraint("source = 'remote' OR NOT phone_verified", name="phone_verified"),
         Index("uq_list_entries_remote_phone", "remote_phone", "game_id", unique=True,
-              sqlite_where=_ACTIVE_REMOTE, postgresql_where=_ACTIVE_REMOTE),
+              sqlite_where=_VERIFIED_REMOTE, postgresql_where=_VERIFIED_REMOTE),
         Index("ix_list_entries_link", "link_id", sqlite_where=_LINKED, postgresql_where=_LINKED),
     )
 
@@ -96,6 +98,8 @@ class ListEntry(Base):
     lockup_deposit: Mapped[Minor | None]
     link_id: Mapped[int | None] = mapped_column(ForeignKey("player_links.id"))
     remote_phone: Mapped[str | None] = mapped_column(String(20))
+    # R12: the phone proved ``remote_phone`` (a texted code, or a link that proved it before)
+    phone_verified: Mapped[bool] = mapped_column(default=False)
     status: Mapped[EntryStatus] = mapped_column(String(8), default="active")
     ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     end_reason: Mapped[str | None] = mapped_column(Text)

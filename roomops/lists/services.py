@@ -27,12 +27,13 @@ from roomops.seating.seats import seated_in
 
 
 def join_remote(session: Session, actor: Actor, now: datetime, game: Game, player_id: int,
-                link_id: int, phone: str) -> ListEntry:
+                link_id: int, phone: str, verified: bool) -> ListEntry:
     """R12: the player's own entry on the game's waiting list, from the phone page, made through
-    their link with the number it came from. The caller locked the game."""
+    their link with the number it came from, and whether the phone proved it. The caller locked
+    the game."""
     _require_joinable(session, game, None, player_id)
     return _add_entry(session, actor, now, game, None, player_id, "remote", link_id=link_id,
-                      remote_phone=phone)
+                      remote_phone=phone, phone_verified=verified)
 
 
 @command
@@ -120,7 +121,8 @@ def _add_entry(session: Session, actor: Actor, now: datetime, game: Game, table:
 def _joined(session: Session, actor: Actor, now: datetime, entry: ListEntry, reason: str | None) -> None:
     record(session, actor, now, "entry.joined", ("list_entry", entry.id), reason=reason,
            player_id=entry.player_id, kind=entry.kind, game_id=entry.game_id,
-           table_id=entry.table_id, source=entry.source)
+           table_id=entry.table_id, source=entry.source,
+           **({"verified": entry.phone_verified} if entry.source == "remote" else {}))
 
 
 # built once, as every statement on a desk action's path (docs/benchmarks.md)

@@ -20,6 +20,7 @@ MessageState = Literal["queued", "sending", "sent", "delivered", "failed", "canc
 NO_PROVIDER = "no text-message provider"  # why a room without a provider texts nobody
 NO_NUMBER = "no phone number"
 BAD_NUMBER = "phone number not readable"
+NUMBERLESS = (NO_NUMBER, BAD_NUMBER)
 
 FIRST_RETRY = timedelta(seconds=15)
 LONGEST_RETRY = timedelta(minutes=2)
@@ -90,10 +91,12 @@ _DESK: dict[str, str] = {
 }
 
 
-def desk_label(state: str | None, error: str | None) -> str | None:
+def desk_label(state: str | None, error: str | None, said_elsewhere: bool = False) -> str | None:
     """How the desk reads a live offer's text (R20): "text sent", "text failed: ...", "no text:
-    no phone number"; None when there is none to show (no row, or cancelled)."""
+    no phone number"; None when there is none to show (no row, or cancelled). A player without a
+    usable number is said once (issue 40): ``said_elsewhere``, the offer's list entry says it, so
+    the seat's tile does not."""
     label = _DESK.get(state or "")
-    if label is None or error == NO_PROVIDER:
+    if label is None or error == NO_PROVIDER or (said_elsewhere and error in NUMBERLESS):
         return None
     return f"{label}: {error}" if error and state in ("failed", "not_sent", "queued") else label

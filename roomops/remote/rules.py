@@ -4,11 +4,14 @@ the bounds on joining (R12) and an entry's history in the player's own words (R1
 from __future__ import annotations
 
 import hashlib
+import hmac
 import secrets
 from collections.abc import Mapping
-from typing import Any
+from datetime import date, datetime, time, timedelta
+from typing import Any, Literal
 
 from roomops.playovers.rules import PLAYING_OVER
+from roomops.rooms.gaming_day import day_start, gaming_day
 from roomops.words import N_, Translate, english
 
 TOKEN_BYTES = 24  # 192 random bits: a link cannot be guessed, so a fast hash is enough to store it
@@ -26,9 +29,62 @@ def token_hash(token: str) -> str:
 
 
 def over_cap(active: int, joining: int, cap: int) -> bool:
-    """R12: would ``joining`` more entries take a number past the room's cap of active remote
-    entries, ``active`` being held already?"""
+    """R12: would ``joining`` more entries take a number (verified entries) or an unverified
+    phone's link past the room's cap of active remote entries, ``active`` being held already?"""
     return active + joining > cap
+
+
+# R12, issue 40: a remote join proves its phone with a code texted to the number
+CODE_DIGITS = 6
+CODE_LIFE = timedelta(minutes=10)
+CODE_TRIES = 5  # wrong codes typed before the code is spent: 5 in a million to guess it
+CODES_PER_NUMBER = 3  # codes texted to one number within CODE_WINDOW, whatever the address
+CODE_WINDOW = timedelta(minutes=15)
+CodeState = Literal["open", "expired", "spent", "used"]
+
+
+def new_code() -> str:
+    """The one-time code texted to the number: six digits, from the system's random source."""
+    return f"{secrets.randbelow(10 ** CODE_DIGITS):0{CODE_DIGITS}d}"
+
+
+def code_hash(secret: str, code: str) -> str:
+    """What is stored of a code: its HMAC keyed with the pending join's secret, which only the
+    phone's cookie holds, so a copy of the database cannot be searched for the code."""
+    typed = "".join(c for c in code if c.isdigit())
+    return hmac.new(secret.encode(), typed.encode(), hashlib.sha256).hexdigest()
+
+
+def code_matches(secret: str, typed: str, stored: str) -> bool:
+    return hmac.compare_digest(code_hash(secret, typed), stored)
+
+
+def code_state(deadline: datetime, attempts: int, confirmed_at: datetime | None,
+               now: datetime) -> CodeState:
+    """A code's state from its row and now: used once confirmed; spent after ``CODE_TRIES``
+    wrong tries; expired at its deadline, whether or not anyone looked."""
+    if confirmed_at is not None:
+        return "used"
+    if attempts >= CODE_TRIES:
+        return "spent"
+    return "open" if now < deadline else "expired"
+
+
+def too_many_codes(sent_in_window: int) -> bool:
+    """R12: one more code to this number would pass ``CODES_PER_NUMBER`` in ``CODE_WINDOW``."""
+    return sent_in_window >= CODES_PER_NUMBER
+
+
+def link_deadline(last_join: datetime, tz: str, start: time) -> datetime:
+    """R2, R61: a personal link ends with the gaming day after the one of its latest join (a
+    player who joined at 23:00 still reads their page the next day; a link found in a
+    phone's history weeks later opens nothing)."""
+    day: date = gaming_day(last_join, tz, start)
+    return day_start(day + timedelta(days=2), tz, start)
+
+
+def link_live(expires_at: datetime, now: datetime) -> bool:
+    return now < expires_at
 
 
 # Why an entry was passed over for a seat (``entry.passed_over``'s ``because``, written by

@@ -6,13 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from roomops.actors import Actor, get_in_room, player_link
 from roomops.audit.service import record
 from roomops.db import INT_MAX, insert_one
-from roomops.errors import Conflict, Invalid, NotFound
+from roomops.errors import Conflict, Invalid, NotFound, TooMany
 from roomops.floor.bus import command, emit
 from roomops.floor.events import EntriesLeft
 from roomops.games.locks import lock_room, locked_game
@@ -20,12 +20,15 @@ from roomops.games.models import Game
 from roomops.lists.history import end_entry
 from roomops.lists.models import ListEntry
 from roomops.lists.services import join_remote
+from roomops.messages.codes import text_code
+from roomops.messages.courier import courier_of
 from roomops.remote import rules
-from roomops.remote.models import BlockedPhone, PlayerLink
+from roomops.remote.models import BlockedPhone, PhoneCode, PlayerLink
 from roomops.rooms.languages import Language
 from roomops.rooms.models import Player, Room
+from roomops.rooms.phones import read_phone
 from roomops.rooms.twins import phone_key, region_of
-from roomops.words import N_
+from roomops.words import N_, translator
 
 LEFT = "left from the phone"
 
@@ -39,14 +42,33 @@ class Joined:
     entries: list[ListEntry]
 
 
-def read_phone(raw: str, room: Room) -> str:
-    """R12: the number as stored and compared (E.164, read in the room's country), or Invalid."""
-    key = phone_key(raw, region_of(room.locale))
-    if key is None or not key.startswith("+"):
-        raise Invalid(N_("phone: {typed} is not a phone number we can read; write it as you "
-                         "would dial it, or with its country code (+44 ...)"), "R12",
-                      values={"typed": repr(raw.strip())})
-    return key
+@dataclass
+class CodeSent:
+    """A join waiting for the code texted to ``code.phone``; ``secret`` (shown once, kept in the
+    phone's cookie) names it when the code is typed."""
+
+    code: PhoneCode
+    secret: str
+
+
+@dataclass
+class WrongCode:
+    """A code typed wrong: the try is counted (and committed), ``left`` tries remain."""
+
+    left: int
+
+
+@dataclass(frozen=True)
+class _Asked:
+    """One join as asked for: the number read, the games, the name typed, the phone's link."""
+
+    room: Room
+    number: str
+    games: list[Game]
+    first_name: str
+    last_name: str
+    link: PlayerLink | None
+    language: Language | None
 
 
 def blocked(session: Session, room_id: int, phone: str) -> BlockedPhone | None:
@@ -58,33 +80,85 @@ def blocked(session: Session, room_id: int, phone: str) -> BlockedPhone | None:
 @command
 def join_from_phone(session: Session, actor: Actor, now: datetime, *, game_ids: list[int],
                     first_name: str, last_name: str, phone: str,
-                    token: str | None = None, language: Language | None = None) -> Joined:
+                    token: str | None = None,
+                    language: Language | None = None) -> Joined | CodeSent:
     """R12: a player puts themselves on one or more games' waiting lists from the phone page,
     where the room takes remote entries: a number the desk blocked is refused, one entry per
-    number and game, at most the room's cap per number; the player is the room's known player
-    of that number (R10) or a new one; each entry checks in at the desk within the room's
-    minutes. ``token``: the phone's personal link, reused when it is this player's;
-    ``language``: the page's, which the player's texts are then written in (R20, issue 21)."""
+    number and game, at most the room's cap per number; each entry checks in at the desk within
+    the room's minutes. ``token``: the phone's personal link; ``language``: the page's, which the
+    player's texts are then written in (R20, issue 21).
+
+    Issue 40, the phone proves its number: a phone whose live link proved this number joins at
+    once as the number's player; otherwise, where the room has a text provider, a code is texted
+    to the number and the join waits for it (``CodeSent``, ``confirm_code``); without a provider
+    the entries are unverified: the name typed, as a new player, never the number's known player,
+    and counted against this phone's link rather than the number."""
     actor.require("remote")
     lock_room(session, actor.room_id)  # the number's entries are counted, then added
+    asked = _asked(session, actor, now, game_ids, first_name, last_name, phone, token, language)
+    if asked.link is not None and asked.link.phone == asked.number:
+        return _join_verified(session, actor, now, asked)
+    if courier_of(session).provider.configured:
+        _require_room_for(session, asked.room, asked.number, asked.games)
+        return _send_code(session, actor, now, asked)
+    return _join_unverified(session, actor, now, asked)
+
+
+def _asked(session: Session, actor: Actor, now: datetime, game_ids: list[int], first_name: str,
+           last_name: str, phone: str, token: str | None, language: Language | None) -> _Asked:
+    """R12: the room takes remote entries, the number is readable and not blocked, the games run."""
     room = session.get_one(Room, actor.room_id)
     if not room.remote_entries:
         raise Conflict(N_("this room does not take entries from the phone: put your name down "
                           "at the desk"), "R12")
-    number = read_phone(phone, room)
+    number = read_phone(phone, room.locale)
     if blocked(session, room.id, number) is not None:
         raise Conflict(N_("this number may not join lists from the phone: please see the desk"),
                        "R12")
     games = _open_games(session, actor, game_ids)
-    _require_room_for(session, room, number, games)
-    player = _player(session, actor, now, room, number, first_name, last_name)
-    link, new = _link(session, actor, now, player, token)
-    if language is not None:  # the phone's latest choice (the API names none)
-        link.language = language
+    link = link_for(session, room.id, token, now) if token else None
+    return _Asked(room, number, games, first_name, last_name, link, language)
+
+
+def _join_verified(session: Session, actor: Actor, now: datetime, asked: _Asked) -> Joined:
+    """R10, R12: the number proved: its player (the room's first known with it, else a new one),
+    one entry per number and game, the number's cap."""
+    _require_room_for(session, asked.room, asked.number, asked.games)
+    player = _player(session, actor, now, asked.room, asked.number, asked.first_name,
+                     asked.last_name)
+    link = asked.link if asked.link is not None and asked.link.player_id == player.id else None
+    return _entries(session, actor, now, asked, player, link, verified=True)
+
+
+def _join_unverified(session: Session, actor: Actor, now: datetime, asked: _Asked) -> Joined:
+    """R12, issue 40: no provider to prove the number: the link's own (unverified) player, or a
+    new one with the name typed and no number of record; the cap counts this link's entries."""
+    link = asked.link if asked.link is not None and asked.link.phone is None else None
+    if link is None:
+        player = _new_player(session, actor, now, asked.room, asked.first_name, asked.last_name,
+                             None)
+    else:
+        player = session.get_one(Player, link.player_id)
+        _require_room(asked.room, list(session.scalars(select(ListEntry.game_id).where(
+            ListEntry.link_id == link.id, ListEntry.status == "active"))), asked.games)
+    return _entries(session, actor, now, asked, player, link, verified=False)
+
+
+def _entries(session: Session, actor: Actor, now: datetime, asked: _Asked, player: Player,
+             link: PlayerLink | None, *, verified: bool) -> Joined:
+    """The phone's link (``link``, else a new one), its deadline moved to this join's (R2), and
+    one waiting-list entry per game, audited as the link."""
+    room = asked.room
+    token = None
+    if link is None:
+        link, token = _new_link(session, actor, now, player, asked.number if verified else None)
+    link.expires_at = rules.link_deadline(now, room.timezone, room.gaming_day_start)
+    if asked.language is not None:  # the phone's latest choice (the API names none)
+        link.language = asked.language
     who = player_link(room.id, link.id)
     entries = [join_remote(session, who, now, locked_game(session, g.id), player.id, link.id,
-                           number) for g in games]
-    return Joined(link, new, entries)
+                           asked.number, verified) for g in asked.games]
+    return Joined(link, token, entries)
 
 
 def _open_games(session: Session, actor: Actor, game_ids: list[int]) -> list[Game]:
@@ -98,11 +172,18 @@ def _open_games(session: Session, actor: Actor, game_ids: list[int]) -> list[Gam
 
 
 def _require_room_for(session: Session, room: Room, number: str, games: list[Game]) -> None:
-    """R12: one active remote entry per number and game (the database's unique index says so
-    too), and the room's cap on a number's active remote entries."""
-    active = list(session.scalars(select(ListEntry.game_id).where(
+    """R12: one active verified remote entry per number and game (the database's unique index
+    says so too), and the room's cap on a number's active verified remote entries: unverified
+    joins count against neither."""
+    _require_room(room, list(session.scalars(select(ListEntry.game_id).where(
         ListEntry.remote_phone == number, ListEntry.room_id == room.id,
-        ListEntry.status == "active", ListEntry.source == "remote")))
+        ListEntry.status == "active", ListEntry.source == "remote", ListEntry.phone_verified))),
+        games)
+
+
+def _require_room(room: Room, active: list[int], games: list[Game]) -> None:
+    """R12: none of ``games`` among the ``active`` entries' games (of the number, or of an
+    unverified phone's link), and the room's cap."""
     again = [g.variant for g in games if g.id in active]
     if again:
         raise Conflict(N_("this number is already on the {games} list"), "R12",
@@ -122,27 +203,101 @@ def _player(session: Session, actor: Actor, now: datetime, room: Room, number: s
     found = next((pid for pid, p in known if phone_key(p, region) == number), None)
     if found is not None:
         return session.get_one(Player, found)
+    return _new_player(session, actor, now, room, first_name, last_name, number)
+
+
+def _new_player(session: Session, actor: Actor, now: datetime, room: Room, first_name: str,
+                last_name: str, number: str | None) -> Player:
     player = insert_one(session, Player, {"room_id": room.id, "first_name": first_name,
                                           "last_name": last_name, "phone": number,
                                           "created_at": now})
     record(session, actor, now, "player.added", ("player", player.id), name=player.full_name,
-           source="remote")
+           source="remote", verified=number is not None)
     return player
 
 
-def _link(session: Session, actor: Actor, now: datetime, player: Player,
-          token: str | None) -> tuple[PlayerLink, str | None]:
-    """The phone's link if it is this player's, else a new one with its token (shown once)."""
-    if token:
-        link = link_for(session, actor.room_id, token)
-        if link is not None and link.player_id == player.id:
-            return link, None
+def _new_link(session: Session, actor: Actor, now: datetime, player: Player,
+              proved: str | None) -> tuple[PlayerLink, str]:
+    """A new link for the player with its token (shown once); ``proved``: the number its phone
+    proved, None for an unverified one."""
     fresh = rules.new_token()
     link = insert_one(session, PlayerLink, {"room_id": actor.room_id, "player_id": player.id,
                                             "token_hash": rules.token_hash(fresh),
-                                            "created_at": now})
-    record(session, actor, now, "player_link.made", ("player_link", link.id), player_id=player.id)
+                                            "created_at": now, "expires_at": now,
+                                            "phone": proved})
+    record(session, actor, now, "player_link.made", ("player_link", link.id), player_id=player.id,
+           verified=proved is not None)
     return link, fresh
+
+
+def _send_code(session: Session, actor: Actor, now: datetime, asked: _Asked) -> CodeSent:
+    """R12: a code for this join texted to its number, after the commit; at most
+    ``CODES_PER_NUMBER`` a number in ``CODE_WINDOW``, whoever asks."""
+    sent = session.scalar(select(func.count()).select_from(PhoneCode).where(
+        PhoneCode.room_id == asked.room.id, PhoneCode.phone == asked.number,
+        PhoneCode.created_at > now - rules.CODE_WINDOW)) or 0
+    if rules.too_many_codes(sent):
+        raise TooMany(N_("too many codes were sent to this number: try again in a few minutes"),
+                      "R12")
+    secret, code = rules.new_token(), rules.new_code()
+    row = insert_one(session, PhoneCode, {
+        "room_id": asked.room.id, "phone": asked.number, "secret_hash": rules.token_hash(secret),
+        "code_hash": rules.code_hash(secret, code), "first_name": asked.first_name,
+        "last_name": asked.last_name, "game_ids": ",".join(str(g.id) for g in asked.games),
+        "language": asked.language, "created_at": now, "deadline": now + rules.CODE_LIFE,
+        "attempts": 0})
+    record(session, actor, now, "phone_code.sent", ("phone_code", row.id), phone=asked.number)
+    body = translator(asked.language or asked.room.language)(CODE_TEXT).format(
+        room=asked.room.name, code=code, minutes=rules.CODE_LIFE.seconds // 60)
+    text_code(session, asked.number, body)
+    return CodeSent(row, secret)
+
+
+CODE_TEXT = N_("{room}: your code is {code}. Type it on the phone page within {minutes} "
+               "minutes. If you did not ask to join a list, ignore this text.")
+
+
+@command
+def confirm_code(session: Session, actor: Actor, now: datetime, *, secret: str, code: str,
+                 token: str | None = None) -> Joined | WrongCode:
+    """R12: the code texted for a pending join, typed on the phone: right, the join is made as
+    the number's player (everything checked again: the lists may have moved meanwhile) and the
+    new link proves the number; wrong, the try is counted and kept. Refused once the code ran
+    out, was used, or was typed wrong ``CODE_TRIES`` times."""
+    actor.require("remote")
+    lock_room(session, actor.room_id)
+    row = pending_code(session, actor.room_id, secret)
+    if row is None:
+        raise NotFound(N_("no code is waiting for this phone: join again"), "R12")
+    state = rules.code_state(row.deadline, row.attempts, row.confirmed_at, now)
+    if state != "open":
+        raise Conflict(SPENT[state], "R12")
+    if not rules.code_matches(secret, code, row.code_hash):
+        row.attempts += 1
+        record(session, actor, now, "phone_code.wrong", ("phone_code", row.id),
+               attempts=row.attempts)
+        return WrongCode(rules.CODE_TRIES - row.attempts)
+    asked = _asked(session, actor, now, [int(g) for g in row.game_ids.split(",")],
+                   row.first_name, row.last_name, row.phone, token, row.language)
+    joined = _join_verified(session, actor, now, asked)
+    joined.link.phone = row.phone
+    row.confirmed_at, row.link_id = now, joined.link.id
+    record(session, actor, now, "phone_code.confirmed", ("phone_code", row.id),
+           player_link=joined.link.id)
+    return joined
+
+
+SPENT = {"expired": N_("the code ran out: join again for a new one"),
+         "spent": N_("the code was typed wrong too often: join again for a new one"),
+         "used": N_("that code was used already")}
+
+
+def pending_code(session: Session, room_id: int, secret: str | None) -> PhoneCode | None:
+    """The room's pending join of this secret (looked up by its hash), if any."""
+    if not secret or len(secret) > rules.TOKEN_MAX:
+        return None
+    return session.scalar(select(PhoneCode).where(
+        PhoneCode.room_id == room_id, PhoneCode.secret_hash == rules.token_hash(secret)))
 
 
 def find_link(session: Session, token: str) -> PlayerLink | None:
@@ -153,10 +308,12 @@ def find_link(session: Session, token: str) -> PlayerLink | None:
         PlayerLink.token_hash == rules.token_hash(token)))
 
 
-def link_for(session: Session, room_id: int, token: str) -> PlayerLink | None:
-    """The room's link of this token, if any."""
+def link_for(session: Session, room_id: int, token: str, now: datetime) -> PlayerLink | None:
+    """The room's live link of this token, if any (R61: an expired one opens nothing)."""
     link = find_link(session, token)
-    return link if link is not None and link.room_id == room_id else None
+    if link is None or link.room_id != room_id or not rules.link_live(link.expires_at, now):
+        return None
+    return link
 
 
 @command
@@ -185,7 +342,7 @@ def block(session: Session, actor: Actor, now: datetime, *, phone: str,
     if not reason.strip():
         raise Invalid("blocking a number needs a reason", "R12")
     lock_room(session, actor.room_id)
-    number = read_phone(phone, session.get_one(Room, actor.room_id))
+    number = read_phone(phone, session.get_one(Room, actor.room_id).locale)
     if blocked(session, actor.room_id, number) is not None:
         raise Conflict(f"{number} is already blocked", "R12")
     row = insert_one(session, BlockedPhone, {

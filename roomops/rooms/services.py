@@ -19,6 +19,7 @@ from roomops.games.locks import lock_games
 from roomops.games.models import Game
 from roomops.money import check_currency_code, check_locale
 from roomops.rooms.models import BarredPair, Player, Room
+from roomops.rooms.phones import read_optional_phone
 from roomops.rooms.shifts import shift_policy
 from roomops.rooms.twins import Known, LikelyTwin, region_of, twins_of
 from roomops.text import check_shown
@@ -103,11 +104,13 @@ def add_player(session: Session, actor: Actor, now: datetime, *, first_name: str
                create_anyway: bool = False) -> Player:
     """A new player record. One whose name or phone matches a player the room knows is refused
     with those players as candidates (``twins.LikelyTwin``, R10) unless ``create_anyway``: then
-    the audit row names them."""
+    the audit row names them. The number is stored in E.164, read in the room's country; one
+    that cannot be read is refused (R12, ``roomops.rooms.phones``), as on the phone page."""
     actor.require("floor")
+    room = session.get_one(Room, actor.room_id)
+    phone = read_optional_phone(phone, room.locale)
     new = Known(0, first_name.strip(), last_name.strip(), phone)
-    found = twins_of(new, known_players(session, actor.room_id),
-                     region_of(session.get_one(Room, actor.room_id).locale))
+    found = twins_of(new, known_players(session, actor.room_id), region_of(room.locale))
     if found and not create_anyway:
         raise LikelyTwin(found)
     player = Player(room_id=actor.room_id, first_name=new.first_name, last_name=new.last_name,

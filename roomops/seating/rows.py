@@ -35,7 +35,7 @@ HOLD_COLUMNS = (SeatHold.id, SeatHold.kind, SeatHold.table_id, SeatHold.seat_no,
                 SeatHold.over_reason, SeatHold.from_hold_id, SeatHold.seat_change_id, Table.game_id)
 ENTRY_COLUMNS = (ListEntry.id, ListEntry.kind, ListEntry.game_id, ListEntry.table_id, ListEntry.source,
                  ListEntry.joined_at, ListEntry.queue_at, ListEntry.checkin_deadline,
-                 ListEntry.checked_in_at, ListEntry.locked_until)
+                 ListEntry.checked_in_at, ListEntry.locked_until, ListEntry.phone_verified)
 PLAYER_COLUMNS = (Player.id.label("player_id"), Player.first_name, Player.last_name)
 # a seated player's live break or time away (R23/R25), joined to the holds: no extra statement
 ABSENCE_COLUMNS = (Absence.id.label("absence_id"), Absence.kind.label("absence_kind"),

@@ -20,8 +20,8 @@ from roomops.web.login import unauthorized
 PUBLIC = frozenset({"auth.login", "board.index", "board.room", "board.live", "board.qr", "push.board_events",
                     "health.health", "static", "api.openapi_json", "api.live_games", "hooks.twilio_status",
                     # R12: a player's own entries, from the phone page and their personal link
-                    "board.join", "board.me", "board.link", "board.leave",
-                    "api.join_remote", "api.my_entries", "api.leave_remote"})
+                    "board.join", "board.join_code", "board.me", "board.link", "board.leave",
+                    "api.join_remote", "api.confirm_remote", "api.my_entries", "api.leave_remote"})
 # Any logged-in person, whatever their roles: their own screen, account and session.
 ANY_STAFF = frozenset({"auth.root", "auth.logout", "auth.switch_room", "account.index", "account.password"})
 

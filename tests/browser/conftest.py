@@ -84,7 +84,13 @@ def browser() -> Iterator[Browser]:
 
 
 @pytest.fixture()
-def live(tmp_path: Path) -> Iterator[Live]:
+def live_settings() -> dict[str, object]:
+    """More settings for the live app (a test module overrides it: a text provider, say)."""
+    return {}
+
+
+@pytest.fixture()
+def live(tmp_path: Path, live_settings: dict[str, object]) -> Iterator[Live]:
     with migrated_database("sqlite", tmp_path, "browser") as url:
         clock = FrozenClock(START)
         # No scheduler runs here: the tests sweep when they mean to. A day's limit and a first
@@ -92,7 +98,7 @@ def live(tmp_path: Path) -> Iterator[Live]:
         # of tests that advance the clock for other reasons; tests/browser/test_sweep_late.py
         # sets the limit back.
         settings = Settings(database_url=url, scheduler="off", secret_key="browser",
-                            sweep_stale_seconds=DAY_SECONDS)
+                            sweep_stale_seconds=DAY_SECONDS, **live_settings)
         app = create_app(settings, clock=clock)
         sweep_once(app)
         server = make_server("127.0.0.1", 0, app, threaded=True)

@@ -225,13 +225,22 @@ def test_unknown_ids_are_404(api, room, session, now):
 # --- players and barred pairs --------------------------------------------------------------------
 
 def test_add_player(api, session):
-    resp = api.post("/players", json={"first_name": " Ann ", "last_name": "Lee", "phone": "0123"})
+    resp = api.post("/players", json={"first_name": " Ann ", "last_name": "Lee",
+                                      "phone": "07700 900123"})
     assert resp.status_code == 201, resp.text
     body = resp.json
     assert body["first_name"] == "Ann" and body["full_name"] == "Ann Lee" and body["id"] > 0
-    assert session.get(Player, body["id"]).last_name == "Lee"
+    player = session.get(Player, body["id"])
+    assert (player.last_name, player.phone) == ("Lee", "+447700900123")  # E.164 (R12)
     assert session.scalar(select(AuditEvent).where(AuditEvent.action == "player.added",
                                                    AuditEvent.entity_id == body["id"]))
+
+
+def test_issue40_the_api_refuses_what_is_no_phone_number(api, session):
+    """The same reader as the desk's and the phone page's (R12): "12ab" is no number."""
+    body = refused(api.post("/players", json={"first_name": "Bob", "phone": "12ab"}), 422, "R12")
+    assert "'12ab' is not a phone number we can read" in body["error"]
+    assert session.scalar(select(Player).where(Player.first_name == "Bob")) is None
 
 
 def test_bar_pair_r15(api, room, session, now):

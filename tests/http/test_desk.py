@@ -389,6 +389,18 @@ def test_new_player_needs_a_first_name(sup_client, session):
     assert session.scalar(select(Player).where(Player.last_name == "X")) is None
 
 
+def test_issue40_the_desk_refuses_what_is_no_phone_number_in_the_form(sup_client, session):
+    """The desk stored "12ab" as a number; now its form says what is wrong (R12) and nothing
+    is written; a local number is kept in E.164, as the phone page keeps it."""
+    resp = _refused(sup_client.post("/desk/players", data={"first_name": "Bob", "phone": "12ab"}),
+                    422)
+    assert "&#39;12ab&#39; is not a phone number we can read" in resp.text
+    assert session.scalar(select(Player).where(Player.first_name == "Bob")) is None
+    done = sup_client.post("/desk/players", data={"first_name": "Bob", "phone": "07700 900123"})
+    assert done.status_code == 303, done.text
+    assert session.scalar(select(Player.phone).where(Player.first_name == "Bob")) == "+447700900123"
+
+
 def test_r16_remove_with_reason_then_history(sup_client, room, session, now):
     game = room.game(now)
     p = room.player(now, "Ivy")

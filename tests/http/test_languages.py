@@ -233,6 +233,13 @@ def test_issue21_leaving_without_the_csrf_token_says_so_in_italian(guarded, game
     assert "Questa pagina è rimasta aperta troppo a lungo" in text(resp)
 
 
+def test_issue40_the_code_form_without_its_csrf_token_says_so_in_german(guarded, game):
+    resp = guarded.post("/board/main/join/code", data={"code": "123456"},
+                        headers={"Accept-Language": "de"})
+    assert resp.status_code == 400 and "Code eingeben" in text(resp)
+    assert "Diese Seite war zu lange offen" in text(resp)
+
+
 def test_staff_forms_and_unknown_rooms_keep_the_plain_csrf_refusal(guarded, game):
     resp = guarded.post("/login", data={"username": "x", "password": "y"},
                         headers={"Accept-Language": "de"})

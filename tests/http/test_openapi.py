@@ -78,8 +78,9 @@ def test_every_api_route_is_documented(app: Flask, client):
               for method in rule.methods - {"HEAD", "OPTIONS"}}
     assert served == documented
     # R50: a whole table's session fees and a hand's drop made it 64; R13: lockups, 66; R36's
-    # seat changes, 70; the public live-games feed, 71; R12: a player's own remote entries, 74
-    assert len([p for p, _ in served if p.startswith("/api/v1/")]) == 74
+    # seat changes, 70; the public live-games feed, 71; R12: a player's own remote entries, 74;
+    # issue 40: the code that completes a join from the phone, 75
+    assert len([p for p, _ in served if p.startswith("/api/v1/")]) == 75
 
 
 def test_every_operation_documents_the_error_body(client):
@@ -98,7 +99,7 @@ def test_every_operation_documents_the_error_body(client):
             # public: joining from the phone (R12) and the live-games feed; a player's link reads
             # and leaves its entries
             security = op["security"] if "security" in op else doc["security"]
-            assert security or op["operationId"] in ("join_remote", "live_games")
+            assert security or op["operationId"] in ("join_remote", "confirm_remote", "live_games")
 
 
 def _integers(doc: dict[str, Any], node: Any, seen: frozenset[str] = frozenset()) -> Iterator[Any]:

@@ -18,6 +18,7 @@ from roomops.games.models import Table
 from roomops.lists import services as lists
 from roomops.lists.models import ListEntry
 from roomops.remote import services as remote
+from roomops.remote.models import PlayerLink
 from roomops.rooms.services import update_policy
 from roomops.seating import seats
 from roomops.seating.models import SeatHold
@@ -308,3 +309,43 @@ def test_every_kind_of_page_names_the_rooms_icon_and_it_is_served(client, games,
         assert icon in client.get(path).text, path
     served = client.get("/static/favicon.svg")
     assert served.status_code == 200 and served.mimetype == "image/svg+xml"
+
+
+# ---- issue 40: the phone proves its number; the link ends (R12, R2, R61) -------------------
+
+
+def test_issue40_without_a_provider_a_join_is_unverified_and_says_so_on_the_desk(
+        app, sup_client, games, room, session, now):
+    """Three joins with a known player's number filled its cap and took her name: unproved,
+    they are the name typed, marked on the desk, and the player still joins from her phone."""
+    g1, g2 = games
+    bea = room.player(now, "Bea")
+    bea.phone = "+447700900123"
+    session.commit()
+    for caller in range(3):
+        joined(app.test_client(), g1 if caller % 2 else g2, first="Mallory")
+    joined(app.test_client(), g1, g2, first="Bea")  # her own phone: counted on its own link
+    session.expire_all()
+    mine = entries(session)
+    assert bea.id not in {e.player_id for e in mine} and not any(e.phone_verified for e in mine)
+    desk = sup_client.get("/desk").text
+    assert desk.count('class="tag unverified"') == 5 and ">unverified</span>" in desk
+
+
+def test_r2_an_ended_link_says_so_in_the_players_language_with_the_board(
+        client, games, session, clock):
+    g1, _ = games
+    joined(client, g1)
+    link = client.get("/board/main/me").text.split('class="link" href="')[1].split('"')[0]
+    token = link.rsplit("/", 1)[1]
+    ends = session.scalar(select(PlayerLink.expires_at))
+    clock.set(ends - timedelta(seconds=1))
+    assert client.get("/board/main/me").status_code == 200
+    clock.set(ends)
+    page = client.get("/board/main/me?lang=de")
+    assert page.status_code == 410 and page.headers["Cache-Control"] == "no-store"
+    assert "Dieser Link ist abgelaufen" in page.text and 'href="/board/main"' in page.text
+    opened = client.application.test_client().get(f"/p/{token}?lang=it")
+    assert opened.status_code == 410 and "Questo link è scaduto" in opened.text
+    api = client.get("/api/v1/remote-entries", headers={"X-Player-Link": token})
+    assert api.status_code == 410 and api.json["rule"] == "R61"

@@ -4,6 +4,7 @@ beside the offer; an unsigned or wrongly signed report is refused (403)."""
 
 from __future__ import annotations
 
+import re
 from urllib.parse import urlencode
 
 import pytest
@@ -123,16 +124,25 @@ def test_a_report_signed_for_another_message_is_refused(offered, client, session
     assert session.scalar(select(OutboxMessage.state)) == "sent"
 
 
+def joined_with_code(client, twilio, data, headers=None):
+    """R12: a join from the phone page, completed with the code Twilio was given for it."""
+    asked = client.post("/board/main/join", data=data, headers=headers or {})
+    assert asked.status_code == 303 and asked.headers["Location"].endswith("/join/code"), asked.text
+    code = re.search(r"\b(\d{6})\b", twilio.requests[-1].form["Body"]).group(1)
+    done = client.post("/board/main/join/code", data={"code": code}, headers=headers or {})
+    assert done.status_code == 303 and done.headers["Location"].endswith("/board/main/me"), done.text
+    return done
+
+
 def test_r12_r20_a_player_who_joined_from_the_phone_is_texted_their_own_page(
-        client, room, session, now):
+        client, room, session, now, twilio):
     """The text of an offer to a remote entry links the player's own page (their phone's
     cookie opens it), not the board."""
     update_policy(session, room.sup, now, remote_entries=True)
     game, _table = full_game(room, session, now, free=0)
     session.commit()
-    joined = client.post("/board/main/join", data={"game_id": [str(game.id)], "first_name": "Ann",
-                                                    "last_name": "", "phone": PHONE})
-    assert joined.status_code == 303, joined.text
+    joined_with_code(client, twilio, {"game_id": [str(game.id)], "first_name": "Ann",
+                                      "last_name": "", "phone": PHONE})
     login(client, "main-supervisor")
     entry = session.scalar(select(ListEntry).where(ListEntry.source == "remote"))
     assert client.post(f"/desk/entries/{entry.id}/checkin").status_code == 303  # R12: here now
@@ -148,19 +158,107 @@ def test_issue21_a_german_phone_joiner_is_texted_in_german(client, room, session
     update_policy(session, room.sup, now, remote_entries=True)
     game, _table = full_game(room, session, now, free=0)
     session.commit()
-    joined = client.post("/board/main/join", headers={"Accept-Language": "de-DE,de;q=0.9"},
-                         data={"game_id": [str(game.id)], "first_name": "Ann", "last_name": "",
-                               "phone": PHONE})
-    assert joined.status_code == 303, joined.text
+    joined_with_code(client, twilio, {"game_id": [str(game.id)], "first_name": "Ann",
+                                      "last_name": "", "phone": PHONE},
+                     {"Accept-Language": "de-DE,de;q=0.9"})
     login(client, "main-supervisor")
     entry = session.scalar(select(ListEntry).where(ListEntry.source == "remote"))
     assert client.post(f"/desk/entries/{entry.id}/checkin").status_code == 303
     hold = session.scalars(select(SeatHold).where(SeatHold.kind == "seated")).first()
     assert client.post(f"/desk/seats/{hold.id}/leave", data={"leave_amount": "100"}).status_code == 303
     (msg,) = messages(session)
-    (seen,) = twilio.requests
+    _code, seen = twilio.requests
     assert seen.form["Body"] == msg.body
     assert msg.body == ("Room main: Ihr Platz ist frei. NL Hold'em 1/2, Tisch 1, Platz 1. Melden "
                         "Sie sich bis 20:10 Uhr am Desk, sonst geht er an den nächsten Spieler. "
                         f"{PUBLIC}/board/main/me")
     assert "text sent" in client.get("/desk/fragment").text
+
+
+# ---- issue 40: a join from the phone proves the number with a texted code (R12) -------------
+
+
+@pytest.fixture()
+def remote_game(room, session, now):
+    update_policy(session, room.sup, now, remote_entries=True)
+    game, _table = full_game(room, session, now, free=0)
+    bea = room.player(now, "Bea")
+    bea.phone = PHONE
+    session.commit()
+    return game, bea
+
+
+def test_issue40_a_caller_without_the_phone_joins_nothing_and_the_player_does(
+        app, remote_game, session, twilio):
+    """The audit's attack: a caller typing Bea's number got an entry in her name and a link to
+    it. Now the code goes to Bea's phone: the caller's join waits for it and a guess is
+    counted; Bea, typing the code she got, joins as herself."""
+    game, bea = remote_game
+    form = {"game_id": [str(game.id)], "first_name": "Mallory", "last_name": "", "phone": PHONE}
+    caller = app.test_client()
+    asked = caller.post("/board/main/join", data=form)
+    assert asked.status_code == 303 and "roomops-code-" in asked.headers["Set-Cookie"]
+    assert twilio.requests[-1].form["To"] == PHONE
+    page = caller.get("/board/main/join/code")
+    assert page.headers["Cache-Control"] == "no-store" and "ending 123" in page.text
+    assert "7700" not in page.text  # the number's last digits only
+    guess = caller.post("/board/main/join/code", data={"code": "000000"})
+    assert guess.status_code == 422 and "That code is not right: 4 tries left." in guess.text
+    assert "(R" not in guess.text
+    assert session.scalar(select(ListEntry).where(ListEntry.source == "remote")) is None
+    joined_with_code(app.test_client(), twilio, {**form, "first_name": "Bea"})
+    session.expire_all()
+    entry = session.scalar(select(ListEntry).where(ListEntry.source == "remote"))
+    assert (entry.player_id, entry.phone_verified) == (bea.id, True)
+
+
+def test_issue40_the_code_is_texted_in_the_pages_language(app, remote_game, twilio):
+    game, _bea = remote_game
+    phone = app.test_client()
+    phone.post("/board/main/join?lang=de", data={"game_id": [str(game.id)], "first_name": "Bea",
+                                                 "last_name": "", "phone": PHONE})
+    assert "Ihr Code" in twilio.requests[-1].form["Body"]
+    assert "Code eingeben" in phone.get("/board/main/join/code").text
+
+
+def test_issue40_the_api_joins_with_the_code(client, remote_game, twilio):
+    game, _bea = remote_game
+    asked = client.post("/api/v1/remote-entries", json={
+        "room": "main", "game_ids": [game.id], "first_name": "Bea", "phone": PHONE})
+    assert asked.status_code == 202 and asked.json["entries"] == [], asked.json
+    pending = asked.json["code_token"]
+    code = re.search(r"\b(\d{6})\b", twilio.requests[-1].form["Body"]).group(1)
+    wrong = client.post("/api/v1/remote-entries/confirm", json={
+        "room": "main", "code_token": pending, "code": "000000" if code != "000000" else "1"})
+    assert wrong.status_code == 422 and wrong.json["rule"] == "R12"
+    done = client.post("/api/v1/remote-entries/confirm", json={
+        "room": "main", "code_token": pending, "code": code})
+    assert done.status_code == 201 and done.json["link_token"] and len(done.json["entries"]) == 1
+    again = client.post("/api/v1/remote-entries/confirm", json={
+        "room": "main", "code_token": pending, "code": code})
+    assert again.status_code == 409
+
+
+def test_issue40_an_offer_to_a_player_without_a_number_says_so_once(client, room, session, now):
+    """The desk showed "no text: no phone number" on the seat's tile and the list entry of
+    every such offer; now once, on the entry the seat was offered to."""
+    game, _table = full_game(room, session, now, free=1)
+    ann = room.player(now, "Ann")
+    session.commit()
+    login(client, "main-supervisor")
+    resp = client.post("/desk/join", data={"player_id": str(ann.id), "game_id": str(game.id)})
+    assert resp.status_code == 303, resp.text
+    assert client.get("/desk/fragment").text.count("no text: no phone number") == 2  # tag, title
+
+
+def test_issue40_a_code_past_its_deadline_says_so_on_the_code_page(app, remote_game, clock):
+    game, _bea = remote_game
+    phone = app.test_client()
+    phone.post("/board/main/join", data={"game_id": [str(game.id)], "first_name": "Bea",
+                                         "last_name": "", "phone": PHONE})
+    clock.advance(minutes=10)
+    page = phone.get("/board/main/join/code")
+    assert "the code ran out: join again for a new one" in page.text
+    assert 'name="code"' not in page.text  # no form for a code that cannot be used
+    late = phone.post("/board/main/join/code", data={"code": "123456"})
+    assert late.status_code == 409 and "ran out" in late.text

@@ -83,6 +83,15 @@ def test_the_desk_reads_each_state(state, error, label):
     assert desk_label(state, error) == label
 
 
+def test_issue40_a_player_without_a_usable_number_is_said_once():
+    """The offer's list entry says it; the seat's tile (``said_elsewhere``) does not."""
+    for error in ("no phone number", "phone number not readable"):
+        assert desk_label("not_sent", error, said_elsewhere=True) is None
+        assert desk_label("not_sent", error) == f"no text: {error}"
+    assert desk_label("failed", "phone unreachable", said_elsewhere=True) == (
+        "text failed: phone unreachable")
+
+
 def test_reports_move_a_text_only_forward():
     assert PROVIDER_STATES["undelivered"] == "failed" and "queued" not in PROVIDER_STATES
     assert "delivered" not in MOVES_FROM["failed"] and "failed" not in MOVES_FROM["delivered"]

@@ -3,8 +3,9 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, time, timedelta
 
+from roomops.remote import rules
 from roomops.remote.rules import PASSED, history_line, new_token, over_cap, token_hash
 from roomops.seating.allocation import Candidate, TableState, allocate
 
@@ -96,3 +97,41 @@ def test_r16_a_removal_says_why_and_a_missed_calls_second_row_says_nothing():
         "The desk took you off the list: went home.")
     assert history_line("entry.removed", {}, "missed call (expired)", TABLES) is None
     assert history_line("player_link.made", {}, None, TABLES) is None
+
+
+# ---- issue 40: the code that proves the phone, the link's end (R12, R2, R61) ----------------
+
+
+def test_r12_a_code_is_six_digits_stored_keyed_with_the_pending_secret():
+    code = rules.new_code()
+    assert len(code) == 6 and code.isdigit()
+    stored = rules.code_hash("secret-a", code)
+    assert code not in stored and stored != rules.code_hash("secret-b", code)
+    assert rules.code_matches("secret-a", f" {code[:3]} {code[3:]} ", stored)  # spaces typed
+    assert not rules.code_matches("secret-b", code, stored)
+
+
+def test_r12_a_codes_state_comes_from_its_deadline_tries_and_use():
+    made = datetime(2026, 11, 21, 20, 0, tzinfo=UTC)
+    deadline = made + rules.CODE_LIFE
+    assert rules.code_state(deadline, 0, None, made) == "open"
+    assert rules.code_state(deadline, 0, None, deadline) == "expired"
+    assert rules.code_state(deadline, rules.CODE_TRIES, None, made) == "spent"
+    assert rules.code_state(deadline, 1, made, made + timedelta(hours=1)) == "used"
+    assert not rules.too_many_codes(rules.CODES_PER_NUMBER - 1)
+    assert rules.too_many_codes(rules.CODES_PER_NUMBER)
+
+
+def test_r2_a_link_ends_at_the_start_of_the_second_gaming_day_after_its_join():
+    six, london = time(6, 0), "Europe/London"
+    end = datetime(2026, 11, 23, 6, 0, tzinfo=UTC)
+    # 23:00 on the 21st and 03:00 on the 22nd are both the 21st's gaming day
+    assert rules.link_deadline(datetime(2026, 11, 21, 23, 0, tzinfo=UTC), london, six) == end
+    assert rules.link_deadline(datetime(2026, 11, 22, 3, 0, tzinfo=UTC), london, six) == end
+    assert rules.link_deadline(datetime(2026, 11, 22, 7, 0, tzinfo=UTC), london, six) == (
+        datetime(2026, 11, 24, 6, 0, tzinfo=UTC))
+    # across the clocks going back (25 October 2026): 06:00 local, BST then GMT
+    assert rules.link_deadline(datetime(2026, 10, 24, 12, 0, tzinfo=UTC), london, six) == (
+        datetime(2026, 10, 26, 6, 0, tzinfo=UTC))
+    assert rules.link_live(end, datetime(2026, 11, 23, 5, 59, tzinfo=UTC))
+    assert not rules.link_live(end, end)

@@ -3,6 +3,7 @@ the desk put on its list or one who joined from the phone (R12)."""
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from datetime import datetime
@@ -11,7 +12,9 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from roomops.actors import phone_page
+from roomops.floor.bus import take_after_commit
 from roomops.lists import services as lists
+from roomops.messages.courier import courier_of
 from roomops.messages.models import OutboxMessage
 from roomops.messages.providers import Accepted, SendFailed
 from roomops.remote import services as remote
@@ -68,15 +71,36 @@ def messages(session: Session) -> list[OutboxMessage]:
     return list(session.scalars(select(OutboxMessage).order_by(OutboxMessage.id)))
 
 
+def texted_code(session: Session) -> str:
+    """The code a join texted (R12): the join's after-commit work run, as its commit would, and
+    the six digits read from the text the session's provider took."""
+    for work in take_after_commit(session):
+        work()
+    found = re.search(r"\b(\d{6})\b", courier_of(session).provider.sent[-1][1])
+    assert found is not None
+    return found.group(1)
+
+
+def proved(session: Session, now: datetime, joined: remote.Joined | remote.CodeSent,
+           token: str | None = None) -> remote.Joined:
+    """A join completed with the code texted to its number, where it waited for one (R12)."""
+    if isinstance(joined, remote.Joined):
+        return joined
+    done = remote.confirm_code(session, phone_page(joined.code.room_id), now,
+                               secret=joined.secret, code=texted_code(session), token=token)
+    assert isinstance(done, remote.Joined)
+    return done
+
+
 def offered_from_the_phone(room: Room_, session: Session, now: datetime,
                            language: str | None) -> int:
     """A player joins from the phone page in ``language`` (R12), checks in and is offered the
     seat that opens (R20); returns their player id."""
     update_policy(session, room.sup, now, remote_entries=True)
     _game, table = full_game(room, session, now, free=0)
-    joined = remote.join_from_phone(session, phone_page(room.room.id), now, game_ids=[_game.id],
-                                    first_name="Ann", last_name="", phone=PHONE,
-                                    language=language)
+    joined = proved(session, now, remote.join_from_phone(
+        session, phone_page(room.room.id), now, game_ids=[_game.id], first_name="Ann",
+        last_name="", phone=PHONE, language=language))
     lists.check_in(session, room.sup, now, joined.entries[0].id)
     seat = session.scalars(select(SeatHold).where(SeatHold.table_id == table.id,
                                                   SeatHold.ended_at.is_(None))).first()

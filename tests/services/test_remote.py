@@ -55,18 +55,24 @@ def test_r12_join_two_games_makes_one_player_one_link_and_remote_entries(remote_
     assert [(e.source, e.remote_phone, e.link_id) for e in joined.entries] == [
         ("remote", E164, link.id)] * 2
     assert all(e.checkin_deadline == now + 30 * M for e in joined.entries)  # R12's window
+    assert not any(e.phone_verified for e in joined.entries)  # no provider: not proved
     player = session.get_one(Player, link.player_id)
-    assert (player.first_name, player.phone) == ("Ann", E164)
+    assert (player.first_name, player.phone) == ("Ann", None)  # no number of record unproved
     joins = audits(session, "entry.joined")
     assert {a.actor for a in joins} == {f"player link #{link.id}"}  # the token is never written
     assert all(joined.token not in str(a.detail) for a in audits(session))
 
 
-def test_r10_the_known_player_of_a_number_is_reused(remote_room, session, now):
+def test_r12_without_a_provider_a_join_never_takes_the_known_player_of_the_number(
+        remote_room, session, now):
+    """Issue 40: anyone who knew a number joined as its player. Unproved, the entry is the name
+    typed, a new player with no number of record; the known player is untouched."""
     game, _ = full_game(remote_room, session, now, free=0)
     known = rooms.add_player(session, remote_room.sup, now, first_name="Bea", phone="+44 7700 900123")
-    joined = join(remote_room, session, now, [game], first="B")
-    assert joined.link.player_id == known.id
+    joined = join(remote_room, session, now, [game], first="Mallory")
+    player = session.get_one(Player, joined.link.player_id)
+    assert player.id != known.id and (player.first_name, player.phone) == ("Mallory", None)
+    assert joined.link.phone is None and not joined.entries[0].phone_verified
 
 
 def test_r12_a_phone_keeps_its_link_and_gets_a_new_one_without_it(remote_room, session, now):
@@ -80,10 +86,15 @@ def test_r12_a_phone_keeps_its_link_and_gets_a_new_one_without_it(remote_room, s
     assert other.link.id != first.link.id and other.token
 
 
-def test_r12_one_active_remote_entry_per_number_and_game(remote_room, session, now):
+def test_r12_unverified_joins_of_one_number_do_not_keep_each_other_off_a_list(
+        remote_room, session, now):
+    """Issue 40: an unproved join cannot hold a number's place on a game: another phone typing
+    the number joins too, as its own player; the same phone cannot join the game twice (R10)."""
     game, _ = full_game(remote_room, session, now, free=0)
-    join(remote_room, session, now, [game])
-    refused(lambda: join(remote_room, session, now, [game], phone="+447700900123"), "R12",
+    first = join(remote_room, session, now, [game])
+    other = join(remote_room, session, now, [game], phone="+447700900123")
+    assert other.link.player_id != first.link.player_id
+    refused(lambda: join(remote_room, session, now, [game], token=first.token), "R12",
             "already on", error=Conflict)
 
 
@@ -91,9 +102,20 @@ def test_r12_the_database_holds_one_active_remote_entry_per_number_and_game(remo
     game, _ = full_game(remote_room, session, now, free=0)
     joined = join(remote_room, session, now, [game])
     other = remote_room.player(now, "Zed")
+    joined.entries[0].phone_verified = True
     session.add(ListEntry(room_id=remote_room.room.id, player_id=other.id, kind="waiting",
                           game_id=game.id, source="remote", joined_at=now, queue_at=now,
-                          status="active", link_id=joined.link.id, remote_phone=E164))
+                          status="active", link_id=joined.link.id, remote_phone=E164,
+                          phone_verified=True))
+    with pytest.raises(IntegrityError):
+        session.flush()
+
+
+def test_r12_the_database_marks_only_remote_entries_verified(remote_room, session, now):
+    game, _ = full_game(remote_room, session, now, free=0)
+    entry = lists.join(session, remote_room.sup, now, player_id=remote_room.player(now, "Zed").id,
+                       game_id=game.id)
+    entry.phone_verified = True
     with pytest.raises(IntegrityError):
         session.flush()
 
@@ -138,15 +160,16 @@ def test_r12_the_database_ties_a_remote_entry_to_its_link_and_number(
         session.flush()
 
 
-def test_r12_a_number_holds_at_most_the_rooms_cap(remote_room, session, now):
+def test_r12_an_unverified_phone_holds_at_most_the_rooms_cap(remote_room, session, now):
+    """Unproved, the cap counts the phone's link, not the number (issue 40): another phone with
+    the same number is counted on its own."""
     rooms.update_policy(session, remote_room.sup, now, remote_entry_cap=2)
     games = [full_game(remote_room, session, now, free=0, name=str(i), variant=f"V{i}")[0]
              for i in range(3)]
-    join(remote_room, session, now, games[:2])
-    refused(lambda: join(remote_room, session, now, games[2:]), "R12", "at most 2",
-            error=Conflict)
-    # a number of its own is counted on its own
-    assert len(join(remote_room, session, now, games[2:], phone="07700 900124").entries) == 1
+    first = join(remote_room, session, now, games[:2])
+    refused(lambda: join(remote_room, session, now, games[2:], token=first.token), "R12",
+            "at most 2", error=Conflict)
+    assert len(join(remote_room, session, now, games[2:]).entries) == 1
 
 
 def test_r12_unreadable_number_refused(remote_room, session, now):

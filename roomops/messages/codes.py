@@ -1,0 +1,30 @@
+"""The one-time code a join from the phone texts to its number (R12, issue 40; docs/messages.md,
+"Codes"). Sent after the join's commit through the session's provider, straight, not through the
+outbox: a code lives minutes and a player who did not get one asks again, so it is never tried
+twice; it is not kept, so a crash loses it rather than texting it again."""
+
+from __future__ import annotations
+
+import logging
+
+from sqlalchemy.orm import Session
+
+from roomops.floor.bus import after_commit
+from roomops.messages.courier import courier_of
+from roomops.messages.providers import Provider, SendFailed
+
+log = logging.getLogger("roomops.messages")
+NO_ROW = 0  # a code has no outbox row: the provider's delivery report for it names none
+
+
+def text_code(session: Session, number: str, body: str) -> None:
+    """Text ``body`` (the code) to ``number`` once the session's transaction has committed."""
+    provider = courier_of(session).provider
+    after_commit(session, lambda: _send(provider, number, body))
+
+
+def _send(provider: Provider, number: str, body: str) -> None:
+    try:
+        provider.send(number, body, NO_ROW)
+    except SendFailed as exc:  # the player asks again; nothing to undo
+        log.warning("code text not sent: %s", exc.reason)
