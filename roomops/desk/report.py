@@ -74,6 +74,7 @@ def report(gaming_day: str) -> str:
                            running=running_warning(running) if running else None,
                            day_ends=local(shifts[-1].end, room.timezone),
                            running_day=now() < shifts[-1].end,
+                           open_tables=dayclose.open_tables(session, room.id),
                            previous=rep.gaming_day - timedelta(days=1),
                            following=rep.gaming_day + timedelta(days=1))
 

@@ -1,6 +1,7 @@
 """R54 over HTTP: the day's report as JSON, on the cage page, as a CSV file and a printable page;
-counts and the close through the API, each refusal a 4xx naming the rule; the day closed only once
-it has ended (R2); tables still running named or refused, as the room's policy says."""
+counts and the close through the API, each refusal a 4xx naming the rule; the day closed once it
+has ended (R2), or before once every table is closed, later play then in the next day's books;
+tables still running named or refused, as the room's policy says."""
 
 from __future__ import annotations
 
@@ -10,8 +11,11 @@ from datetime import UTC, datetime
 from decimal import Decimal
 
 import pytest
+from sqlalchemy import select
 
+from roomops.games.models import Table
 from roomops.seating import seats
+from roomops.seating.models import SeatHold
 from tests.conftest import login
 from tests.http.test_api import Api, refused, token_for
 
@@ -69,7 +73,8 @@ def test_close_refusals_name_r54_and_a_close_goes_through_once(cashier, sup, roo
     assert resp.status_code == 201 and [c["variance"] for c in resp.json["counts"]] == [0, 0, 0]
     early = refused(cashier.post(f"/ledger/days/{DAY}/close",
                                  {"second_staff_id": room.staff["supervisor"].id}), 409, "R54")
-    assert "still running: it ends at 06:00 on 2026-11-22 (UTC)" in early["error"]
+    assert "still running (tables open: 1, 2): close every table to close the day now, or close " \
+           "it after it ends at 06:00 on 2026-11-22 (UTC)" in early["error"]
     clock.set(END)
     done = cashier.post(f"/ledger/days/{DAY}/close", {"second_staff_id": room.staff["supervisor"].id})
     assert done.status_code == 201, done.text
@@ -142,7 +147,8 @@ def test_counts_and_close_from_the_cage_page(client, room, session, clock, table
     page = cashier.get(f"/desk/cage/days/{DAY}/report").text
     # R54: before the close button, the tables still running and when the day ends
     assert "tables still running (a player seated): 1, 2; the room's policy lets" in page
-    assert "the gaming day ends at 06:00 on 2026-11-22 (UTC)" in page
+    assert "The gaming day ends at 06:00 on 2026-11-22 (UTC); it can be closed from then on, or now " \
+           "once every table is closed (open: 1, 2)" in page
     close = {"second_staff_id": str(room.staff["supervisor"].id)}
     early = cashier.post(f"/desk/cage/days/{DAY}/close", data=close)
     assert early.status_code == 409 and "still running" in early.text and "R54" in early.text
@@ -154,6 +160,35 @@ def test_counts_and_close_from_the_cage_page(client, room, session, clock, table
     page = cashier.get(f"/desk/cage/days/{DAY}/report").text
     assert "data-closed" in page and 'class="flash warn"' in page
     assert "Closed with tables still running (a player seated): 1, 2 (R54)" in page
+
+
+def test_a_room_closed_for_the_night_closes_its_day_before_the_days_end(client, sup, cashier, room,
+                                                                         session, clock, tables):
+    """R2, R54: every table closed at 04:00, the day closes then (two hours before it ends); a
+    table opened again later posts to the next gaming day, and the closed day stays as closed."""
+    t1, t2 = tables
+    clock.set(datetime(2026, 11, 22, 4, tzinfo=UTC))
+    for hold in session.scalars(select(SeatHold.id).where(SeatHold.ended_at.is_(None))).all():
+        assert sup.post(f"/seats/{hold}/leave", {"leave_amount": 0}).status_code == 200
+    for table in (t1, t2):
+        assert sup.post(f"/tables/{table}/close").status_code == 200
+    desk = login(client.application.test_client(), "main-cashier")  # the API's client keeps its token
+    page = desk.get(f"/desk/cage/days/{DAY}/report").text
+    assert "Every table is closed: the day can be closed now, before it ends at 06:00 on " \
+           "2026-11-22 (UTC)" in page
+    for who in (sup, cashier):
+        assert who.post(f"/ledger/days/{DAY}/counts", _counts(t1, t2)).status_code == 201
+    done = cashier.post(f"/ledger/days/{DAY}/close", {"second_staff_id": room.staff["supervisor"].id})
+    assert done.status_code == 201, done.text
+    assert (done.json["expected_total"], done.json["running_tables"]) == (35000, [])
+    table = sup.post("/tables", {"game_id": session.get(Table, t1).game_id, "name": "1"})
+    assert table.status_code == 201, table.text
+    seat = sup.post("/seats", {"table_id": table.json["id"], "seat_no": 1,
+                               "player_id": room.player(clock.now(), "Eli").id, "buy_in": 10000})
+    assert seat.status_code == 201, seat.text
+    closed = cashier.get(f"/ledger/days/{DAY}/report").json
+    assert (closed["total"]["amount"], closed["closed"], closed["as_closed"]) == (35000, True, True)
+    assert cashier.get("/ledger/days/2026-11-22/report").json["total"]["amount"] == 10000
 
 
 def test_a_dealer_sees_no_report(client, room, session, tables):
