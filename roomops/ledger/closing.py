@@ -176,6 +176,15 @@ def check_counts_complete(who: str, expected: Mapping[int | None, int],
                        "R54")
 
 
+def check_confirmed(confirmed: int | None, expected: int) -> None:
+    """R54: a close confirmed on the strength of the totals shown records those totals: refused
+    when the ledger's expected total is another by the time it is made (None: nothing shown)."""
+    if confirmed is not None and confirmed != expected:
+        raise Conflict("the ledger changed after the totals were shown (expected {confirmed} "
+                       "then, {expected} now): read them again before closing", "R54",
+                       amounts={"confirmed": confirmed, "expected": expected})
+
+
 def closed_now(shift: int, closes_day: bool, by_shift: Iterable[Line]) -> tuple[int, int]:
     """R54: the rows and total a closed ``shift`` holds now, from its day's rows per shift
     (``Line.key``: the shift number): its own rows and, when its close closed the day, those of

@@ -25,6 +25,7 @@ from roomops.audit.service import record
 from roomops.errors import Conflict, Invalid
 from roomops.games.models import Table
 from roomops.ledger.closing import (
+    check_confirmed,
     check_count,
     check_counts_complete,
     check_day,
@@ -142,14 +143,17 @@ def record_counts(session: Session, actor: Actor, now: datetime, day: date,
 
 
 def close_day(session: Session, actor: Actor, now: datetime, day: date,
-              second_staff_id: int, shift: int | None = None) -> Closed:
+              second_staff_id: int, shift: int | None = None, *,
+              confirmed_total: int | None = None) -> Closed:
     """R54: close ``shift`` of ``day`` with a second staff member; one of the two a supervisor,
     both have counted every table with rows in the shift and its total since the ledger last
     moved. A shift is closed once, after the ones before it; afterwards its figures never change,
     and rows posted in the rest of it go to the next shift (``posting_shift``). The close of the
     day's last shift (of a one-shift day: the day's close) closes the day once it has ended (R2)
     or, before, once no table is open; play after it posts to the next gaming day
-    (``shift_to_post``). Tables still running are refused or named, as the room's policy says."""
+    (``shift_to_post``). Tables still running are refused or named, as the room's policy says.
+    ``confirmed_total``: the expected total the closer was shown and confirmed (the cage page);
+    refused when the ledger's is another by then."""
     actor.require("cash")
     room = session.get_one(Room, actor.room_id)
     lock_day(session, room.id, close=True)  # before any figure is read: see ``lock_day``
@@ -166,6 +170,7 @@ def close_day(session: Session, actor: Actor, now: datetime, day: date,
         raise Conflict(f"{other.display_name} is not an active staff member", "R54")
     check_pair(actor.staff_id or 0, actor.can("authorise"), other.id, "authorise" in others)
     expected = expected_by_table(session, room.id, day, target.number, last)
+    check_confirmed(confirmed_total, expected[None])
     counts = latest_counts(session, room.id, day, (actor.staff_id or 0, other.id), target.number)
     names = {c.table_id: c.table for c in counts}
     names.update({t: n for t, n in session.execute(select(Table.id, Table.name).where(

@@ -149,12 +149,24 @@ def test_counts_and_close_from_the_cage_page(client, room, session, clock, table
     assert "tables still running (a player seated): 1, 2; the room's policy lets" in page
     assert "The gaming day ends at 06:00 on 2026-11-22 (UTC); it can be closed from then on, or now " \
            "once every table is closed (open: 1, 2)" in page
-    close = {"second_staff_id": str(room.staff["supervisor"].id)}
+    # R54: the close asks first, stating the totals; the form sends the expected total it showed
+    assert ('data-confirm="Close the day with these totals? Expected (the ledger): £350.00. '
+            "Counted: main-cashier £350.00, variance £0.00; main-supervisor £350.00, variance "
+            '£0.00. Once closed, its figures never change."') in page
+    assert 'name="confirmed_total" value="35000"' in page
+    assert "Expected is what the ledger says each table should hold for the day" in page
+    close = {"second_staff_id": str(room.staff["supervisor"].id), "confirmed_total": "35000"}
+    unconfirmed = cashier.post(f"/desk/cage/days/{DAY}/close",
+                               data={"second_staff_id": close["second_staff_id"]})
+    assert unconfirmed.status_code == 422 and "the close was not confirmed" in unconfirmed.text
     early = cashier.post(f"/desk/cage/days/{DAY}/close", data=close)
     assert early.status_code == 409 and "still running" in early.text and "R54" in early.text
     clock.set(END)
     cashier = login(client, "main-cashier")  # the morning's log-in: the night's has expired (R61)
     assert "data-day-running" not in cashier.get(f"/desk/cage/days/{DAY}/report").text
+    stale = cashier.post(f"/desk/cage/days/{DAY}/close", data={**close, "confirmed_total": "34000"})
+    assert stale.status_code == 409 and "the ledger changed after the totals were shown" in stale.text
+    assert "£340.00 then, £350.00 now" in stale.text
     closed = cashier.post(f"/desk/cage/days/{DAY}/close", data=close)
     assert closed.status_code == 303
     page = cashier.get(f"/desk/cage/days/{DAY}/report").text

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from roomops.errors import Conflict
 from roomops.ledger.closing import (
+    check_confirmed,
     check_day_closable,
     check_running,
     local,
@@ -89,3 +90,12 @@ def test_r54_tables_running_are_refused_or_only_warned_of():
     assert err.value.rule == "R54"
     assert running_warning(["1", "2"]) in err.value.message
     assert running_warning(["1", "2"]) == "tables still running (a player seated): 1, 2"
+
+
+def test_r54_a_close_records_the_totals_it_was_confirmed_on():
+    check_confirmed(None, 35000)  # the API: nothing was shown
+    check_confirmed(35000, 35000)
+    with pytest.raises(Conflict) as err:
+        check_confirmed(34000, 35000)
+    assert err.value.rule == "R54" and err.value.amounts == {"confirmed": 34000, "expected": 35000}
+    assert "the ledger changed after the totals were shown" in err.value.message
