@@ -75,7 +75,7 @@ def index() -> str:
         awaiting=lookup.awaiting_cash_out(session, room.id, since), methods=METHODS,
         payout_methods=PAYOUT_METHODS, slip_methods=SLIP_METHODS, method_names=METHOD_NAMES,
         facility=FACILITY, movements=MOVEMENTS, key=uuid4().hex, shift=shift,
-        shift_closed=closed, reversible=REVERSIBLE)
+        shift_closed=closed, next_day=shift.gaming_day + timedelta(days=1), reversible=REVERSIBLE)
 
 
 @bp.post("/desk/cage/cash-outs")

@@ -201,6 +201,9 @@ def test_a_room_closed_for_the_night_closes_its_day_before_the_days_end(client, 
     closed = cashier.get(f"/ledger/days/{DAY}/report").json
     assert (closed["total"]["amount"], closed["closed"], closed["as_closed"]) == (35000, True, True)
     assert cashier.get("/ledger/days/2026-11-22/report").json["total"]["amount"] == 10000
+    # the cage page says where the night's postings go now
+    assert "the day was closed early: new postings go to gaming day 2026-11-22" in desk.get(
+        "/desk/cage").text
 
 
 def test_a_dealer_sees_no_report(client, room, session, tables):
