@@ -279,7 +279,8 @@ def record_day_counts(gaming_day: str) -> Response:
 @route("POST", f"/ledger/days/{GAMING_DAY}/close", summary="Close the day's shift (?shift=N; "
        "omitted: the day's only shift): the sender and a second staff member, one a supervisor, "
        "both counted; once only, shifts in order; the last shift's close closes the day, once "
-       "it has ended; tables still running are refused or named, as the room's policy says (R54)",
+       "it has ended or, before, once no table is open (what is posted later goes to the next "
+       "gaming day); tables still running are refused or named, as the room's policy says (R54)",
        response=out.ClosedOut, status=201, body=CloseDay, query=ShiftQuery, tag="ledger")
 def close_day(gaming_day: str) -> Response:
     shift = query(ShiftQuery, "R54").shift

@@ -1,9 +1,11 @@
-"""The schema and the books: migrations, the app's own PostgreSQL role, verifying the books."""
+"""The schema and the books: migrations, the app's own PostgreSQL role, verifying the books,
+backing the database up."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 import click
 from flask.cli import with_appcontext
@@ -12,6 +14,7 @@ from sqlalchemy.engine import make_url
 
 from roomops import migrate
 from roomops.books import roles
+from roomops.books.backup import backup
 from roomops.books.verify import verify
 from roomops.db import make_engine
 from roomops.errors import RoomopsError
@@ -121,3 +124,19 @@ def verify_books_cmd() -> None:
         raise click.ClickException(f"{len(result.findings)} findings: the books were changed "
                                    "outside the app, or their triggers were")
     click.echo(f"the books are as the app wrote them: {result.summary()}")
+
+
+@click.command("backup", help=(
+    "Write a consistent copy of the database to PATH, safe while the room runs and money moves "
+    "(a new file: an existing one is refused). SQLite: SQLite's online backup API, never a plain "
+    "file copy of the live file; the copy is itself a database, checked by SQLite before it is "
+    "kept. PostgreSQL: pg_dump in its custom format, as the tables' owner "
+    "(ROOMOPS_OWNER_DATABASE_URL, else ROOMOPS_DATABASE_URL), restored with pg_restore into a new "
+    "database. Then run verify-books on the restored copy. See docs/backups.md."))
+@click.argument("path", type=click.Path(dir_okay=False, path_type=Path))
+@with_appcontext
+def backup_cmd(path: Path) -> None:
+    try:
+        click.echo(backup(ext().settings.owner_url, path))
+    except RoomopsError as err:
+        raise click.ClickException(str(err)) from None

@@ -16,7 +16,7 @@ from werkzeug.wrappers import Response
 
 from roomops.auth import throttle
 from roomops.desk.forms import form_data, parse, to_minor
-from roomops.errors import NotFound
+from roomops.errors import Invalid, NotFound
 from roomops.ledger import cash_outs, dayclose, lookup, transit
 from roomops.ledger import services as ledger
 from roomops.ledger.rules import (
@@ -74,8 +74,8 @@ def index() -> str:
         found=found, rows=lookup.seat_rows(session, room.id, since, list({s.hold_id for s in found})),
         awaiting=lookup.awaiting_cash_out(session, room.id, since), methods=METHODS,
         payout_methods=PAYOUT_METHODS, slip_methods=SLIP_METHODS, method_names=METHOD_NAMES,
-        at_table=AT_TABLE, facility=FACILITY, movements=MOVEMENTS, key=uuid4().hex, shift=shift,
-        shift_closed=closed, reversible=REVERSIBLE)
+        facility=FACILITY, movements=MOVEMENTS, key=uuid4().hex, shift=shift,
+        shift_closed=closed, next_day=shift.gaming_day + timedelta(days=1), reversible=REVERSIBLE)
 
 
 @bp.post("/desk/cage/cash-outs")
@@ -84,6 +84,7 @@ def cash_out() -> Response:
     """R27/R28: a cash-out of a seat that ended (or of a playover of it that ended, R29), with a
     supervisor's approval typed in when the amount differs from the one recorded or is above the
     room's threshold."""
+    _paid(PAYOUT_METHODS)
     data = form_data(CashOut, request.form, only=["hold_id", "method", "currency",
                                                    "idempotency_key", "playover_id"])
     data["amount"] = to_minor(request.form.get("amount", ""), rule="R27")
@@ -123,12 +124,22 @@ def record_movement(kind: str) -> Response:
     if kind not in MOVEMENTS:
         raise NotFound(f"no movement {kind!r}")
     service, label = MOVEMENTS[kind]
+    _paid(METHODS)
     data = form_data(ChipsMovement, request.form)
     data["amount"] = to_minor(request.form.get("amount", ""), rule="R30")
     b = ChipsMovement.model_validate(data)
     row = run(service, b.hold_id, b.amount, b.method, b.currency, b.idempotency_key,
               playover_id=b.playover_id)
     return _done(f"{label} of {room_money()(row.amount)} recorded ({method_name(row.method)})")
+
+
+def _paid(choices: tuple[str, ...]) -> None:
+    """R32: the cashier says how the money was paid; none is assumed, since a default would put
+    cage cash in the wrong column of the day's report (the API's JSON keeps its documented
+    default, ``cash``)."""
+    if not request.form.get("method", "").strip():
+        names = [method_name(m) for m in choices]
+        raise Invalid(f"choose how it was paid ({', '.join(names[:-1])} or {names[-1]})", "R32")
 
 
 @bp.post("/desk/cage/transits/<int:slip_id>/<step>")

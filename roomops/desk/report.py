@@ -25,10 +25,12 @@ from roomops.ledger.closing import local, parse_day, running_warning
 from roomops.ledger.report import DayReport, expected_by_table, to_csv
 from roomops.rooms.models import Room
 from roomops.rooms.staff import room_staff
+from roomops.web.money import room_money
 from roomops.web.routing import parse_id
 from roomops.web.uow import actor, db, now, run
 
 SHIFT_TEXT = re.compile(r"[0-9]{1,2}")
+TOTAL_TEXT = re.compile(r"-?[0-9]{1,18}")
 
 
 def _shift() -> int | None:
@@ -68,14 +70,29 @@ def report(gaming_day: str) -> str:
     # R54: the second counter holds the cash right here too
     staff = [(person, roles) for person, roles in room_staff(session, room.id)
              if person.active and person.id != current_user.id and "cash" in rights_of(roles)]
+    question = close_question(rep, target, expected.get(None, 0)) if target else None
     return render_template("desk/report.html", room=room, r=rep, expected=expected, tables=tables,
+                           close_question=question,
                            staff=staff, today=dayclose.today(room, now()), shifts=shifts,
                            target=target, closes=dayclose.day_closes(session, room.id, rep.gaming_day),
                            running=running_warning(running) if running else None,
                            day_ends=local(shifts[-1].end, room.timezone),
                            running_day=now() < shifts[-1].end,
+                           open_tables=dayclose.open_tables(session, room.id),
                            previous=rep.gaming_day - timedelta(days=1),
                            following=rep.gaming_day + timedelta(days=1))
+
+
+def close_question(rep: DayReport, shift: int, expected: int) -> str:
+    """R54: what closing ``shift`` asks before it is recorded: the ledger's expected total, each
+    counter's latest count of the total and its variance."""
+    money = room_money()
+    counted = [f"{c.staff} {money(c.counted)}, variance {money(c.variance)}" for c in rep.counts
+               if c.table_id is None and c.shift_no == shift]
+    what = "the day" if rep.shift is None else f"shift {shift}"
+    return (f"Close {what} with these totals? Expected (the ledger): {money(expected)}. "
+            f"Counted: {'; '.join(counted) if counted else 'nobody has counted the total yet'}. "
+            "Once closed, its figures never change.")
 
 
 @bp.get("/desk/cage/days/<string(length=10):gaming_day>/report.csv")
@@ -111,7 +128,12 @@ def close(gaming_day: str) -> Response:
     if second is None:
         raise Invalid("choose the second staff member closing the day", "R54")
     shift = _shift()
-    closed = run(dayclose.close_day, parse_day(gaming_day), second, shift)
+    raw = request.form.get("confirmed_total", "").strip()  # minor units, as the page showed them
+    if not TOTAL_TEXT.fullmatch(raw):
+        raise Invalid("the close was not confirmed: read the totals on the day's report and "
+                      "confirm them", "R54")
+    closed = run(dayclose.close_day, parse_day(gaming_day), second, shift,
+                 confirmed_total=int(raw))
     if closed.running:  # R54: the room's policy let it go ahead, warned
         flash(f"Closed with {running_warning(closed.running)} (R54)", "warn")
     row = closed.row

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from roomops.errors import Conflict, Invalid, NotFound
@@ -82,13 +82,32 @@ def local(instant: datetime, tz: str) -> str:
     return f"{instant.astimezone(ZoneInfo(tz)):%H:%M on %Y-%m-%d} ({tz})"
 
 
-def check_day_ended(day: date, end: datetime, tz: str, now: datetime) -> None:
-    """R2/R54: the gaming day is closed (its last shift's close) only once it has ended: a close
-    of a running day would leave the rest of it with no shift to post claims, buy-ins, fees or
-    rake in. Shifts before the last may close early (``posting_shift``)."""
-    if now < end:
-        raise Conflict(f"gaming day {day} is still running: it ends at {local(end, tz)} and is "
-                       "closed after that", "R54")
+def check_day_closable(day: date, end: datetime, tz: str, now: datetime,
+                       open_tables: Sequence[str]) -> None:
+    """R2/R54: the gaming day is closed (its last shift's close) once it has ended or, before its
+    end, once the room has closed for the night: no table open. A room that shuts at 04:00 closes
+    its books then; play after such a close goes to the next gaming day (``posting_place``)."""
+    if now < end and open_tables:
+        raise Conflict(f"gaming day {day} is still running (tables open: {', '.join(open_tables)}): "
+                       "close every table to close the day now, or close it after it ends at "
+                       f"{local(end, tz)}", "R54")
+
+
+def posting_place(day: date, shift: int, shifts: int,
+                  closes: Iterable[tuple[int, bool]]) -> tuple[date, int] | None:
+    """R54: the gaming day and shift a ledger row posted at an instant of ``shift`` of ``day`` goes
+    to: the day's next open shift (``posting_shift``); once the day itself is closed (closed early,
+    when every table had closed, ``check_day_closable``), the next gaming day's first shift, so
+    play after the close (a table opened again, a late cash-out) never changes the closed day's
+    figures and never stops; None when no shift is open and the day was not closed (a shift
+    policy changed after a close)."""
+    closes = list(closes)
+    number = posting_shift(shift, shifts, closes)
+    if number is not None:
+        return day, number
+    if any(closes_day for _n, closes_day in closes):
+        return day + timedelta(days=1), 1
+    return None
 
 
 def running_warning(tables: Sequence[str]) -> str:
@@ -155,6 +174,15 @@ def check_counts_complete(who: str, expected: Mapping[int | None, int],
     if stale:
         raise Conflict(f"the ledger changed after {who} counted {', '.join(stale)}: count again",
                        "R54")
+
+
+def check_confirmed(confirmed: int | None, expected: int) -> None:
+    """R54: a close confirmed on the strength of the totals shown records those totals: refused
+    when the ledger's expected total is another by the time it is made (None: nothing shown)."""
+    if confirmed is not None and confirmed != expected:
+        raise Conflict("the ledger changed after the totals were shown (expected {confirmed} "
+                       "then, {expected} now): read them again before closing", "R54",
+                       amounts={"confirmed": confirmed, "expected": expected})
 
 
 def closed_now(shift: int, closes_day: bool, by_shift: Iterable[Line]) -> tuple[int, int]:

@@ -3,7 +3,8 @@ in the shift and the shift's total; the shift is closed by the two of them, one 
 
 Policy: the room's shifts (``roomops.rooms.shifts``; default one shift, the gaming day, R2). Shifts
 close in order, a shift may close before its end (the rest of it posts to the next shift), and
-closing the day's last shift closes the gaming day, once the day has ended. ``shift`` None names the
+closing the day's last shift closes the gaming day, once the day has ended or no table is open
+(play after an early close goes to the next gaming day). ``shift`` None names the
 only shift of a one-shift day (the day's close as before shifts existed); a day with several
 shifts needs the shift named. Services take ``(session, actor, now, ...)``, check the actor's right
 (R61), audit (R60) and never commit."""
@@ -24,17 +25,18 @@ from roomops.audit.service import record
 from roomops.errors import Conflict, Invalid
 from roomops.games.models import Table
 from roomops.ledger.closing import (
+    check_confirmed,
     check_count,
     check_counts_complete,
     check_day,
-    check_day_ended,
+    check_day_closable,
     check_not_closed,
     check_pair,
     check_previous_closed,
     check_running,
     check_shift_started,
     pick_shift,
-    posting_shift,
+    posting_place,
     shift_closed,
 )
 from roomops.ledger.models import DayClose, DayCount, LedgerEntry
@@ -141,13 +143,17 @@ def record_counts(session: Session, actor: Actor, now: datetime, day: date,
 
 
 def close_day(session: Session, actor: Actor, now: datetime, day: date,
-              second_staff_id: int, shift: int | None = None) -> Closed:
+              second_staff_id: int, shift: int | None = None, *,
+              confirmed_total: int | None = None) -> Closed:
     """R54: close ``shift`` of ``day`` with a second staff member; one of the two a supervisor,
     both have counted every table with rows in the shift and its total since the ledger last
     moved. A shift is closed once, after the ones before it; afterwards its figures never change,
     and rows posted in the rest of it go to the next shift (``posting_shift``). The close of the
-    day's last shift (of a one-shift day: the day's close) closes the day, only once it has ended
-    (R2). Tables still running are refused or named, as the room's policy says."""
+    day's last shift (of a one-shift day: the day's close) closes the day once it has ended (R2)
+    or, before, once no table is open; play after it posts to the next gaming day
+    (``shift_to_post``). Tables still running are refused or named, as the room's policy says.
+    ``confirmed_total``: the expected total the closer was shown and confirmed (the cage page);
+    refused when the ledger's is another by then."""
     actor.require("cash")
     room = session.get_one(Room, actor.room_id)
     lock_day(session, room.id, close=True)  # before any figure is read: see ``lock_day``
@@ -155,7 +161,7 @@ def close_day(session: Session, actor: Actor, now: datetime, day: date,
     check_previous_closed(target.number, closes)
     last = target.number == target.of
     if last:
-        check_day_ended(day, target.end, room.timezone, now)
+        check_day_closable(day, target.end, room.timezone, now, open_tables(session, room.id))
     running = running_tables(session, room.id)
     check_running(room.close_while_running, running)
     other = staff_of_room(session, second_staff_id, actor.room_id)
@@ -164,6 +170,7 @@ def close_day(session: Session, actor: Actor, now: datetime, day: date,
         raise Conflict(f"{other.display_name} is not an active staff member", "R54")
     check_pair(actor.staff_id or 0, actor.can("authorise"), other.id, "authorise" in others)
     expected = expected_by_table(session, room.id, day, target.number, last)
+    check_confirmed(confirmed_total, expected[None])
     counts = latest_counts(session, room.id, day, (actor.staff_id or 0, other.id), target.number)
     names = {c.table_id: c.table for c in counts}
     names.update({t: n for t, n in session.execute(select(Table.id, Table.name).where(
@@ -200,6 +207,15 @@ _RUNNING = (select(Table.name).join(SeatHold, SeatHold.table_id == Table.id)
                    SeatHold.ended_at.is_(None)).distinct().order_by(Table.name))
 
 
+_OPEN = (select(Table.name).where(Table.room_id == bindparam("room_id"), Table.status == "open")
+         .order_by(Table.name))
+
+
+def open_tables(session: Session, room_id: int) -> list[str]:
+    """R54: the room's open tables, by name: while any is, the day closes only after its end."""
+    return list(session.scalars(_OPEN, {"room_id": room_id}))
+
+
 def running_tables(session: Session, room_id: int) -> list[str]:
     """R54: the room's tables still running: those with a player seated (a live seated hold; a
     seat offer or an empty open table is not play), by name (see docs/decisions.md)."""
@@ -227,8 +243,9 @@ CLOSED_MARK = "ledger_entries: shift closed (R54)"
 
 def shift_to_post(session: Session, room: Room, now: datetime) -> Shift:
     """R54: the shift a ledger row posted at ``now`` goes to: the shift of ``now`` (R2), or, when
-    that shift was closed before its end, the next open shift of the same gaming day
-    (``closing.posting_shift``); refused when none is open (a closed day). The database refuses a
+    that shift was closed before its end, the next open shift of the same gaming day, and once
+    the day was closed before its end, the next gaming day's first shift (``closing.posting_place``);
+    refused when none is open (a shift policy changed after a close). The database refuses a
     row naming a closed shift itself: the ledger's trigger checks the day's closes inside the
     INSERT, for every writer (migration 0019), and ``closed_refused`` turns its refusal into the
     409. On SQLite the day's closes read here cannot change before the INSERT: one writer at a
@@ -239,10 +256,11 @@ def shift_to_post(session: Session, room: Room, now: datetime) -> Shift:
     lock_day(session, room.id)
     shift = shift_of(now, room.timezone, room.gaming_day_start, room.shifts)
     closes = session.execute(_CLOSES, {"room_id": room.id, "day": shift.gaming_day}).tuples()
-    number = posting_shift(shift.number, shift.of, closes)
-    check_not_closed(shift.gaming_day, number is None, _named(shift))
-    assert number is not None  # refused just above otherwise
-    return shift if number == shift.number else shifts(room, shift.gaming_day)[number - 1]
+    place = posting_place(shift.gaming_day, shift.number, shift.of, closes)
+    check_not_closed(shift.gaming_day, place is None, _named(shift))
+    assert place is not None  # refused just above otherwise
+    day, number = place
+    return shift if (day, number) == (shift.gaming_day, shift.number) else shifts(room, day)[number - 1]
 
 
 @contextmanager

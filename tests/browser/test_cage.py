@@ -1,5 +1,6 @@
 """The cage in a real browser (R27, R28, R32, R52, R54): a cashier finds a player by seat and
-records an add-on paid in cash at the table, which the day's report shows per method; a cashier
+records an add-on paid in cash at the table once they have chosen it (nothing is assumed), which
+the day's report shows per method; a cashier
 pays a cash-out a supervisor approves with their own password (refused in the form until then,
 what was typed kept), and an admin reverses it."""
 
@@ -28,8 +29,13 @@ def test_r32_an_add_on_in_cash_at_the_table_shows_in_the_days_report(live, page)
     page.get_by_label("find a player by name, table or seat").fill("1/1")  # table 1, seat 1
     page.get_by_role("button", name="Find").click()
     form = page.locator("form[data-movement=add_on]")
-    expect(form.locator("select[name=method] option:checked")).to_have_text("cash at the table")
+    # R32: "Paid" assumes nothing: unchosen, the add-on is refused in the form, in words
+    expect(form.locator("select[name=method] option:checked")).to_have_text("choose how it was paid")
     form.locator("input[name=amount]").fill("50")
+    form.locator("button[type=submit]").click()
+    expect(form.locator(".refusal")).to_contain_text("choose how it was paid (cash, cash at the table")
+    expect(form.locator("input[name=amount]")).to_have_value("50")
+    form.locator("select[name=method]").select_option(label="cash at the table")
     form.locator("button[type=submit]").click()
     expect(page.locator(".flash.ok")).to_contain_text("Add-on of £50.00 recorded (cash at the table)")
     page.screenshot(path=str(SHOTS / "cage.png"), full_page=True)
@@ -61,6 +67,7 @@ def test_r27_r52_a_cash_out_approved_by_a_supervisor_then_reversed_by_another(li
     form = page.locator("#find form[data-form=cash-out]")
     expect(form.locator("input[name=amount]")).to_have_value("230")
     form.locator("input[name=amount]").fill("250")
+    form.locator("select[name=method]").select_option("cash")
     page.evaluate("() => { window.stillThisPage = true; }")
     form.get_by_role("button", name="Pay cash-out").click()
     # refused in the form it was sent from (R27: a supervisor approves the difference), the page

@@ -77,6 +77,7 @@ def test_r29_playover_from_the_desk_shown_on_the_board_until_the_owner_is_back(l
     expect(waiting).to_contain_text("Ada Wait")
     expect(waiting).to_contain_text("playing over table 1, seat 3")
     expect(waiting.locator("input[name=amount]")).to_have_value("175")
+    waiting.locator("select[name=method]").select_option("cash")
     waiting.get_by_role("button", name="Pay cash-out").click()
     expect(page.locator(".flash.ok")).to_contain_text("Cash-out of £175.00 paid (cash)")
     expect(page.locator("#awaiting")).to_contain_text("Nobody is waiting to cash out")

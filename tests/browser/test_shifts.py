@@ -1,7 +1,8 @@
 """R54 in a real browser: the cage page shows the current shift and whether it is closed; a supervisor
-counts shift 2 on its report page and closes it with a cashier who has counted (warned of the table
-still running), and the cage page then shows the shift closed. The server's clock is frozen at
-20:00 UTC (shift 2 of 06:00, 14:00, 22:00)."""
+counts shift 2 on its report page and closes it with a cashier who has counted, once the close has
+stated the totals and been confirmed (warned of the table still running), and the cage page then
+shows the shift closed. The server's clock is frozen at 20:00 UTC (shift 2 of 06:00, 14:00,
+22:00)."""
 
 from __future__ import annotations
 
@@ -51,7 +52,17 @@ def test_r54_close_a_shift_on_the_cage_screen(live, page):
     expect(page.locator("table.counts")).to_contain_text("a 10 chip found in the rack")
     # R54: the table still running is named before the close button, and by the close (policy 'warn')
     expect(page.locator("[data-running]")).to_contain_text("tables still running (a player seated): 1")
+    # R54: what "Expected" is, on the page
+    expect(page.locator("[data-expected-help]")).to_contain_text("the net of every row posted to it")
     page.select_option("select[name=second_staff_id]", label="main-cashier (cashier)")
+    # R54: closing asks first, stating the totals; dismissed, nothing is closed
+    asked: list[str] = []
+    page.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    page.get_by_role("button", name="Close shift 2").click()
+    expect(page.locator("[data-closed]")).to_have_count(0)
+    assert asked and asked[0].startswith("Close shift 2 with these totals? Expected (the ledger): £150.00.")
+    assert "main-cashier £150.00, variance £0.00; main-supervisor £140.00, variance " in asked[0]
+    page.once("dialog", lambda d: d.accept())
     page.get_by_role("button", name="Close shift 2").click()
     expect(page.locator(".flash.ok")).to_contain_text("Shift 2 of gaming day 2026-11-21 closed")
     expect(page.locator(".flash.warn")).to_contain_text("Closed with tables still running")

@@ -1,7 +1,8 @@
 """R54 under real concurrency on PostgreSQL: a ledger posting and the close of its shift are
 serialised by the room's day lock (``dayclose.lock_day``). A posting in flight makes the close wait
 and then see it (the counts are stale: "count again"); a close in flight makes the posting wait and
-then post to the next shift (shift 1 closed before its end). Deterministic: each test waits until
+then post to the next shift (shift 1 closed before its end), or, when the day itself was closed
+early (every table closed), to the next gaming day. Deterministic: each test waits until
 the other connection is seen blocked on the lock in ``pg_locks`` before the first one commits.
 (SQLite needs no lock: one writer at a time.)"""
 
@@ -17,11 +18,14 @@ from sqlalchemy import func, select, text
 from roomops.db import make_engine
 from roomops.errors import Conflict
 from roomops.floor.handlers import session_factory
+from roomops.games import services as games
+from roomops.ledger import cash_outs
 from roomops.ledger import services as ledger
 from roomops.ledger.dayclose import DAY_LOCK, Count, close_day, record_counts
 from roomops.ledger.models import DayClose, LedgerEntry
 from roomops.ledger.report import expected_by_table
 from roomops.rooms.services import update_policy
+from roomops.seating import seats
 from tests.databases import migrated_database
 from tests.db.test_concurrency import T0, pytestmark  # noqa: F401  (PostgreSQL only)
 from tests.factories import Room_
@@ -136,3 +140,40 @@ def test_a_close_in_flight_makes_the_posting_wait_and_then_post_to_the_next_shif
         shift_one = s.scalar(select(func.count()).select_from(LedgerEntry).where(
             LedgerEntry.gaming_day == DAY, LedgerEntry.shift_no == 1))
         assert shift_one == close.entries == 1  # the close's figures are shift 1's
+
+
+def test_an_early_close_of_the_day_in_flight_sends_the_waiting_posting_to_the_next_day(pg):
+    """R2, R54: every table closed at 20:00, the day closed then (before it ends); a cash-out
+    that waited on the day lock posts to the next gaming day, and the close's figures hold."""
+    with pg() as s:
+        room = Room_(s, T0)
+        table = room.table(T0, room.game(T0), "1")
+        hold = seats.seat_directly(s, room.sup, T0, table_id=table.id, seat_no=1,
+                                   player_id=room.player(T0, "Ada").id, buy_in=10000)
+        seats.leave(s, room.sup, T0, hold.id, 10000)
+        games.close_table(s, room.sup, T0, table.id)
+        cashier = room.actor("cashier")
+        expected = expected_by_table(s, room.room.id, DAY)
+        for who in (room.sup, cashier):
+            record_counts(s, who, T0, DAY, [Count(t, n) for t, n in expected.items()])
+        s.commit()
+        sup, hold_id = room.sup, hold.id
+    closing = pg()
+    close = close_day(closing, sup, LATER, DAY, cashier.staff_id).row  # holds the day lock
+    assert close.closes_day
+
+    def cash_out() -> object:
+        with pg() as s:
+            row = cash_outs.cash_out(s, cashier, LATER, hold_id, 10000)
+            s.commit()
+            return row.gaming_day, row.shift_no
+
+    join = _in_thread(cash_out)
+    _wait_until_blocked(pg, sup.room_id)
+    closing.commit()
+    closing.close()
+    assert join() == (DAY + timedelta(days=1), 1)
+    with pg() as s:
+        rows = s.scalar(select(func.count()).select_from(LedgerEntry).where(
+            LedgerEntry.gaming_day == DAY))
+        assert rows == close.entries == 1

@@ -1,6 +1,7 @@
 """R54 over HTTP: the day's report as JSON, on the cage page, as a CSV file and a printable page;
-counts and the close through the API, each refusal a 4xx naming the rule; the day closed only once
-it has ended (R2); tables still running named or refused, as the room's policy says."""
+counts and the close through the API, each refusal a 4xx naming the rule; the day closed once it
+has ended (R2), or before once every table is closed, later play then in the next day's books;
+tables still running named or refused, as the room's policy says."""
 
 from __future__ import annotations
 
@@ -10,8 +11,11 @@ from datetime import UTC, datetime
 from decimal import Decimal
 
 import pytest
+from sqlalchemy import select
 
+from roomops.games.models import Table
 from roomops.seating import seats
+from roomops.seating.models import SeatHold
 from tests.conftest import login
 from tests.http.test_api import Api, refused, token_for
 
@@ -69,7 +73,8 @@ def test_close_refusals_name_r54_and_a_close_goes_through_once(cashier, sup, roo
     assert resp.status_code == 201 and [c["variance"] for c in resp.json["counts"]] == [0, 0, 0]
     early = refused(cashier.post(f"/ledger/days/{DAY}/close",
                                  {"second_staff_id": room.staff["supervisor"].id}), 409, "R54")
-    assert "still running: it ends at 06:00 on 2026-11-22 (UTC)" in early["error"]
+    assert "still running (tables open: 1, 2): close every table to close the day now, or close " \
+           "it after it ends at 06:00 on 2026-11-22 (UTC)" in early["error"]
     clock.set(END)
     done = cashier.post(f"/ledger/days/{DAY}/close", {"second_staff_id": room.staff["supervisor"].id})
     assert done.status_code == 201, done.text
@@ -142,18 +147,63 @@ def test_counts_and_close_from_the_cage_page(client, room, session, clock, table
     page = cashier.get(f"/desk/cage/days/{DAY}/report").text
     # R54: before the close button, the tables still running and when the day ends
     assert "tables still running (a player seated): 1, 2; the room's policy lets" in page
-    assert "the gaming day ends at 06:00 on 2026-11-22 (UTC)" in page
-    close = {"second_staff_id": str(room.staff["supervisor"].id)}
+    assert "The gaming day ends at 06:00 on 2026-11-22 (UTC); it can be closed from then on, or now " \
+           "once every table is closed (open: 1, 2)" in page
+    # R54: the close asks first, stating the totals; the form sends the expected total it showed
+    assert ('data-confirm="Close the day with these totals? Expected (the ledger): £350.00. '
+            "Counted: main-cashier £350.00, variance £0.00; main-supervisor £350.00, variance "
+            '£0.00. Once closed, its figures never change."') in page
+    assert 'name="confirmed_total" value="35000"' in page
+    assert "Expected is what the ledger says each table should hold for the day" in page
+    close = {"second_staff_id": str(room.staff["supervisor"].id), "confirmed_total": "35000"}
+    unconfirmed = cashier.post(f"/desk/cage/days/{DAY}/close",
+                               data={"second_staff_id": close["second_staff_id"]})
+    assert unconfirmed.status_code == 422 and "the close was not confirmed" in unconfirmed.text
     early = cashier.post(f"/desk/cage/days/{DAY}/close", data=close)
     assert early.status_code == 409 and "still running" in early.text and "R54" in early.text
     clock.set(END)
     cashier = login(client, "main-cashier")  # the morning's log-in: the night's has expired (R61)
     assert "data-day-running" not in cashier.get(f"/desk/cage/days/{DAY}/report").text
+    stale = cashier.post(f"/desk/cage/days/{DAY}/close", data={**close, "confirmed_total": "34000"})
+    assert stale.status_code == 409 and "the ledger changed after the totals were shown" in stale.text
+    assert "£340.00 then, £350.00 now" in stale.text
     closed = cashier.post(f"/desk/cage/days/{DAY}/close", data=close)
     assert closed.status_code == 303
     page = cashier.get(f"/desk/cage/days/{DAY}/report").text
     assert "data-closed" in page and 'class="flash warn"' in page
     assert "Closed with tables still running (a player seated): 1, 2 (R54)" in page
+
+
+def test_a_room_closed_for_the_night_closes_its_day_before_the_days_end(client, sup, cashier, room,
+                                                                         session, clock, tables):
+    """R2, R54: every table closed at 04:00, the day closes then (two hours before it ends); a
+    table opened again later posts to the next gaming day, and the closed day stays as closed."""
+    t1, t2 = tables
+    clock.set(datetime(2026, 11, 22, 4, tzinfo=UTC))
+    for hold in session.scalars(select(SeatHold.id).where(SeatHold.ended_at.is_(None))).all():
+        assert sup.post(f"/seats/{hold}/leave", {"leave_amount": 0}).status_code == 200
+    for table in (t1, t2):
+        assert sup.post(f"/tables/{table}/close").status_code == 200
+    desk = login(client.application.test_client(), "main-cashier")  # the API's client keeps its token
+    page = desk.get(f"/desk/cage/days/{DAY}/report").text
+    assert "Every table is closed: the day can be closed now, before it ends at 06:00 on " \
+           "2026-11-22 (UTC)" in page
+    for who in (sup, cashier):
+        assert who.post(f"/ledger/days/{DAY}/counts", _counts(t1, t2)).status_code == 201
+    done = cashier.post(f"/ledger/days/{DAY}/close", {"second_staff_id": room.staff["supervisor"].id})
+    assert done.status_code == 201, done.text
+    assert (done.json["expected_total"], done.json["running_tables"]) == (35000, [])
+    table = sup.post("/tables", {"game_id": session.get(Table, t1).game_id, "name": "1"})
+    assert table.status_code == 201, table.text
+    seat = sup.post("/seats", {"table_id": table.json["id"], "seat_no": 1,
+                               "player_id": room.player(clock.now(), "Eli").id, "buy_in": 10000})
+    assert seat.status_code == 201, seat.text
+    closed = cashier.get(f"/ledger/days/{DAY}/report").json
+    assert (closed["total"]["amount"], closed["closed"], closed["as_closed"]) == (35000, True, True)
+    assert cashier.get("/ledger/days/2026-11-22/report").json["total"]["amount"] == 10000
+    # the cage page says where the night's postings go now
+    assert "the day was closed early: new postings go to gaming day 2026-11-22" in desk.get(
+        "/desk/cage").text
 
 
 def test_a_dealer_sees_no_report(client, room, session, tables):

@@ -125,7 +125,8 @@ def test_the_cage_pages_per_shift(client, room, session, now, tables):
     cashier = login(client, "main-cashier")
     assert cashier.post(f"/desk/cage/days/{DAY}/counts", data=form).status_code == 303
     closed = cashier.post(f"/desk/cage/days/{DAY}/close",
-                          data={"shift": "1", "second_staff_id": str(room.staff["supervisor"].id)})
+                          data={"shift": "1", "second_staff_id": str(room.staff["supervisor"].id),
+                                "confirmed_total": "0"})
     assert closed.status_code == 303 and closed.headers["Location"].endswith("?shift=1")
     page = cashier.get(f"/desk/cage/days/{DAY}/report?shift=1").text
     assert "Shift 1 of gaming day 2026-11-21 closed" in page and "data-closed" in page

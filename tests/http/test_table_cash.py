@@ -82,7 +82,9 @@ def test_r52_a_transfer_is_not_reversed(client, room, session, now):
 def test_r32_the_cage_page_records_an_add_on_in_cash_at_the_table(client, holds, session):
     page = login(client, "main-cashier")
     text = page.get("/desk/cage", query_string={"q": "1/1"}).text
-    assert 'value="table" selected>cash at the table</option>' in text
+    # R32: no method is chosen for the cashier: the list starts at "choose how it was paid"
+    assert '<option value="" selected>choose how it was paid</option>' in text
+    assert 'value="table" selected' not in text and 'value="cash" selected' not in text
     # the transit form offers the cage's methods only
     transit_form = text[text.index('data-form="transit"'):text.index('data-movement="add_on"')]
     assert "cash at the table" not in transit_form
@@ -133,3 +135,22 @@ def test_r32_the_desk_form_seats_a_player_paid_at_the_cage(client, room, session
     session.expire_all()
     assert [(r.kind, r.amount, r.method) for r in session.scalars(select(LedgerEntry))] == [
         ("buy_in", 15000, "cash")]
+
+
+@pytest.mark.parametrize("path", ["/desk/cage/movements/add_on", "/desk/cage/movements/buy_in",
+                                  "/desk/cage/cash-outs"])
+def test_r32_the_cage_form_refuses_a_payment_whose_method_was_not_chosen(client, holds, session,
+                                                                          path):
+    """R32: "Paid" left unchosen is refused in words, in the form: no method is assumed (the old
+    default put cage cash in the wrong column of the day's report), nothing is recorded."""
+    page = login(client, "main-cashier")
+    form = {"hold_id": str(holds[0]), "amount": "40", "method": "", "q": "1/1"}
+    resp = page.post(path, data=form)
+    assert resp.status_code == 422
+    assert "choose how it was paid (cash, " in resp.text and " or credit)" in resp.text
+    if path.endswith("cash-outs"):
+        assert "cash at the table" not in resp.text.split("choose how it was paid")[1][:80]
+    del form["method"]
+    assert page.post(path, data=form).status_code == 422
+    session.expire_all()
+    assert session.scalars(select(LedgerEntry)).all() == []

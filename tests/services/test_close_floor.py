@@ -1,6 +1,7 @@
 """R2, R54, R52, R60 on the services, on every configured database: closing never stops the floor.
 A shift closed before its end hands the rest of it to the next shift (claims, buy-ins, fees and
-rake all post there); the gaming day is closed only once it has ended; a close with tables still
+rake all post there); the gaming day is closed once it has ended, or before once no table is open
+(later play then posts to the next gaming day); a close with tables still
 running is warned of or refused, as the room's policy says."""
 
 from __future__ import annotations
@@ -10,9 +11,10 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 from sqlalchemy import func, select
 
-from roomops.errors import Conflict
+from roomops.errors import Conflict, Invalid
+from roomops.games import services as games
 from roomops.hands.services import record_hand
-from roomops.ledger import fees, rake
+from roomops.ledger import cash_outs, fees, rake
 from roomops.ledger import services as ledger
 from roomops.ledger.dayclose import Count, close_day, is_closed, record_counts
 from roomops.ledger.models import DayClose, LedgerEntry
@@ -111,10 +113,48 @@ def test_r54_the_day_is_closed_only_once_it_has_ended(room, session, now):
 
 def test_r54_a_shift_closes_early_but_the_last_one_waits_for_the_days_end(room, session, now):
     update_policy(session, room.sup, now, shifts=["22:00"])
+    room.table(now, room.game(now), "1")  # open: the room has not closed for the night
     assert not _close(room, session, now, 1).row.closes_day  # early: allowed
     night = now + timedelta(hours=3)
-    refused(lambda: _close(room, session, night, 2), "R54", "still running", error=Conflict)
+    refused(lambda: _close(room, session, night, 2), "R54", "still running (tables open: 1)",
+            error=Conflict)
     assert _close(room, session, END, 2).row.closes_day
+
+
+def test_r54_a_room_closing_at_four_closes_its_day_then_and_later_play_is_the_next_days(
+        room, session, now):
+    """R2, R54: the last table closed at 04:00, the day closes at 04:15, two hours before the
+    gaming day ends; what happens later that night posts to the next gaming day (its first
+    shift), and the closed day's figures never change."""
+    game = room.game(now)
+    table = room.table(now, game, "1")
+    dov, eli = room.player(now, "Dov"), room.player(now, "Eli")
+    hold = seats.seat_directly(session, room.sup, now, table_id=table.id, seat_no=1,
+                               player_id=dov.id, buy_in=10000)
+    four = END - timedelta(hours=2)
+    seats.leave(session, room.sup, four, hold.id, 12000)
+    games.close_table(session, room.sup, four, table.id)
+    counts = [Count(t, n) for t, n in expected_by_table(session, room.room.id, DAY).items()]
+    closed = _close(room, session, four + timedelta(minutes=15), None, counts)
+    assert closed.row.closes_day and is_closed(session, room.room.id, DAY)
+    assert audits(session, "day.closed")[0].detail["entries"] == 1
+    before = day_report(session, room.room.id, Money("GBP"), DAY)
+    # Dov cashes out at 04:30; a table is opened again at 05:00 and Eli sits down
+    late = four + timedelta(minutes=30)
+    paid = cash_outs.cash_out(session, room.actor("cashier"), late, hold.id, 12000)
+    again = games.open_table(session, room.sup, late, game.id, "1")
+    seated = seats.seat_directly(session, room.sup, late, table_id=again.id, seat_no=1,
+                                 player_id=eli.id, buy_in=20000)
+    buy_in = session.scalars(select(LedgerEntry).where(LedgerEntry.hold_id == seated.id)).one()
+    nxt = DAY + timedelta(days=1)
+    assert [(r.gaming_day, r.shift_no, r.at) for r in (paid, buy_in)] == [(nxt, 1, late)] * 2
+    after = day_report(session, room.room.id, Money("GBP"), DAY)
+    assert (after.total, after.by_table, after.as_closed) == (before.total, before.by_table, True)
+    # the next day's first shift takes them: counted and closed once it has started
+    assert expected_by_table(session, room.room.id, nxt) == {None: 8000, table.id: -12000,
+                                                             again.id: 20000}
+    refused(lambda: record_counts(session, room.sup, late, nxt, [Count(None, 8000)]), "R54",
+            "has not started", error=Invalid)
 
 
 @pytest.mark.parametrize("policy", ["warn", "refuse"])

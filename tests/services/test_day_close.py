@@ -160,19 +160,20 @@ def test_a_day_is_closed_once_and_its_figures_never_change(room, session, now, d
     refused(lambda: record_counts(session, room.sup, END, DAY, [Count(None, 1, "late")]), "R54",
             error=Conflict)
     # a request dated inside the closed day (it began before the close and waited for it on
-    # PostgreSQL's day lock) is refused: the day has no open shift left
+    # PostgreSQL's day lock) posts to the next gaming day: the closed day has no open shift left
     late = END - timedelta(seconds=1)
     # the first row of table 1: the buy-in of the player still seated there (h1); unordered,
     # PostgreSQL may hand back the row of the player who left
     hold = session.scalars(select(LedgerEntry).where(LedgerEntry.table_id == t1.id)
                            .order_by(LedgerEntry.id)).first()
-    refused(lambda: ledger.add_on(session, room.sup, late, hold.hold_id, 100), "R54",
-            error=Conflict)
-    # a table change's transfer pair, posted as one batch, is refused as well (R18)
+    added = ledger.add_on(session, room.sup, late, hold.hold_id, 100)
+    assert (added.gaming_day, added.shift_no, added.at) == (DAY + timedelta(days=1), 1, late)
+    # a table change's transfer pair, posted as one batch, goes there as well (R18)
     from roomops.seating.moves import move_player
     _t1, t2 = day
-    refused(lambda: move_player(session, room.sup, late, hold.hold_id, table_id=t2.id, seat_no=5,
-                                stack=15000), "R54", "closed", error=Conflict)
+    move_player(session, room.sup, late, hold.hold_id, table_id=t2.id, seat_no=5, stack=15000)
+    assert session.scalar(select(func.count()).select_from(LedgerEntry).where(
+        LedgerEntry.kind == "transfer", LedgerEntry.gaming_day == DAY + timedelta(days=1))) == 2
     tomorrow = now + timedelta(hours=12)  # 08:00 next gaming day
     rev = ledger.reverse(session, room.actor("admin"), tomorrow, hold.id, "counted next morning")
     assert rev.gaming_day == DAY + timedelta(days=1)  # a reversal belongs to the day it is made

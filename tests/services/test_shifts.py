@@ -109,9 +109,10 @@ def test_shifts_close_in_order_each_once_the_last_closing_the_day(room, session,
     assert is_closed(session, room.room.id, DAY)
     assert [a.detail["shift_no"] for a in audits(session, "shift.closed")] == [1, 2]
     assert audits(session, "day.closed")[0].detail["shift_no"] == 3
-    # a request dated before the day's close that commits after it: no open shift is left
-    refused(lambda: ledger.add_on(session, room.sup, END - timedelta(seconds=1), h1.id, 100),
-            "R54", error=Conflict)
+    # a request dated before the day's close that commits after it: no shift of the day is open
+    # left, it posts to the next gaming day's first shift
+    late = ledger.add_on(session, room.sup, END - timedelta(seconds=1), h1.id, 100)
+    assert (late.gaming_day, late.shift_no) == (DAY + timedelta(days=1), 1)
 
 
 def test_counts_are_per_shift(room, session, now, shifts):
@@ -177,8 +178,9 @@ def test_a_policy_changed_during_the_day_loses_no_row_and_opens_no_closed_shift(
     rep = day_report(session, room.room.id, Money("GBP"), DAY)
     assert [x.key for x in rep.by_shift] == [2] and rep.as_closed and rep.reconciled
     update_policy(session, room.sup, now, shifts=["14:00", "22:00"])
-    refused(lambda: ledger.add_on(session, room.sup, now + timedelta(hours=3), h1.id, 100), "R54",
-            error=Conflict)
+    # the shift the change added is covered by the day's close: its rows go to the next day
+    row = ledger.add_on(session, room.sup, now + timedelta(hours=3), h1.id, 100)
+    assert (row.gaming_day, row.shift_no) == (DAY + timedelta(days=1), 1)
     refused(lambda: _count(session, room.sup, now + timedelta(hours=3), 3, [], 0), "R54",
             error=Conflict)
 
