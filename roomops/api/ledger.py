@@ -102,7 +102,7 @@ def post_rebuy() -> Response:
 @throttle.approval_limits
 def post_cash_out() -> Response:
     b = _body(CashOut, "R28")
-    by = throttle.approver(db(), actor().room_id, b.approval.username, b.approval.password,
+    by = throttle.approver(actor().room_id, b.approval.username, b.approval.password,
                   "R28") if b.approval else None
     return answer(out.LedgerEntryOut, run(cash_outs.cash_out, b.hold_id, b.amount, b.method,
                                           b.currency, _key(b.idempotency_key), approver=by,

@@ -33,7 +33,7 @@ from roomops.rooms.staff import end_sessions, hash_token, logged_in, login_faile
 from roomops.runtime import ext
 from roomops.security_log import security_event
 from roomops.web.routing import parse_id
-from roomops.web.uow import db, now, run
+from roomops.web.uow import apart, db, now, run
 
 bp = Blueprint("auth", __name__)
 # who typed a wrong password, in the audit trail: not known, only which staff member it was for
@@ -84,15 +84,20 @@ def _check(username: str, password: str) -> Staff | None:
     """The active staff member whose password this is. The password is checked once whether the
     username is known or not (against a dummy hash when not, or when its staff member is
     inactive): a refusal takes the same time either way and does not tell which usernames
-    exist. A wrong password for a known username is audited in the first room they work in."""
-    found = db().scalar(select(Staff).where(Staff.username == username))
-    staff = found if found is not None and found.active else None
-    if verify_password(staff.password_hash if staff else dummy_hash(), password) and staff:
-        return staff
-    rooms = rooms_of(db(), found.id) if found is not None else []
-    if found is not None and rooms:
+    exist. It is checked apart, in no write transaction (``apart``: SQLite's write lock is not
+    held through Argon2). A wrong password for a known username is audited in the first room
+    they work in."""
+    with apart() as reading:
+        found = reading.scalar(select(Staff).where(Staff.username == username))
+        staff = found if found is not None and found.active else None
+        matches = verify_password(staff.password_hash if staff else dummy_hash(), password)
+        found_id = found.id if found is not None else None
+    if found_id is not None and matches and staff:
+        return db().get_one(Staff, found_id)
+    rooms = rooms_of(db(), found_id) if found_id is not None else []
+    if found_id is not None and rooms:
         with unit(db(), Actor(rooms[0].id, None, FORM, frozenset()), now()) as uow:
-            uow.run(login_failed, found.id, request.remote_addr)
+            uow.run(login_failed, found_id, request.remote_addr)
             uow.commit()
     return None
 

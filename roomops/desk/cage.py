@@ -89,7 +89,7 @@ def cash_out() -> Response:
     data["amount"] = to_minor(request.form.get("amount", ""), rule="R27")
     b = CashOut.model_validate(data)
     name = request.form.get("approver", "").strip()
-    by = throttle.approver(db(), current_user.room_id, name, request.form.get("approver_password", ""),
+    by = throttle.approver(current_user.room_id, name, request.form.get("approver_password", ""),
                   "R28") if name else None
     row = run(cash_outs.cash_out, b.hold_id, b.amount, b.method, b.currency, b.idempotency_key,
               approver=by, playover_id=b.playover_id)
