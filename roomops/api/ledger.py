@@ -99,7 +99,6 @@ def post_rebuy() -> Response:
        "they left or is above the room's threshold (R27, R28, R52)", response=out.LedgerEntryOut,
        status=201, body=CashOut, gives=ROW, takes={"amount": "leave_amount"}, tag="ledger",
        refusals=(*REFUSED, 429))
-@throttle.approval_limits
 def post_cash_out() -> Response:
     b = _body(CashOut, "R28")
     by = throttle.approver(actor().room_id, b.approval.username, b.approval.password,

@@ -20,6 +20,7 @@ from flask_login import (
     user_unauthorized,
 )
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 from werkzeug.wrappers import Response
 
 from roomops.actors import Actor
@@ -33,7 +34,7 @@ from roomops.rooms.staff import end_sessions, hash_token, logged_in, login_faile
 from roomops.runtime import ext
 from roomops.security_log import security_event
 from roomops.web.routing import parse_id
-from roomops.web.uow import apart, db, now, run
+from roomops.web.uow import db, now, run
 
 bp = Blueprint("auth", __name__)
 # who typed a wrong password, in the audit trail: not known, only which staff member it was for
@@ -58,7 +59,6 @@ def root() -> Response:
 
 
 @bp.route("/login", methods=["GET", "POST"])
-@throttle.login_limits
 def login() -> Response | str | tuple[str, int]:
     error = None
     if request.method == "POST":
@@ -81,25 +81,33 @@ def login() -> Response | str | tuple[str, int]:
 
 
 def _check(username: str, password: str) -> Staff | None:
-    """The active staff member whose password this is. The password is checked once whether the
-    username is known or not (against a dummy hash when not, or when its staff member is
-    inactive): a refusal takes the same time either way and does not tell which usernames
-    exist. It is checked apart, in no write transaction (``apart``: SQLite's write lock is not
-    held through Argon2). A wrong password for a known username is audited in the first room
-    they work in."""
-    with apart() as reading:
-        found = reading.scalar(select(Staff).where(Staff.username == username))
-        staff = found if found is not None and found.active else None
-        matches = verify_password(staff.password_hash if staff else dummy_hash(), password)
-        found_id = found.id if found is not None else None
-    if found_id is not None and matches and staff:
+    """The active staff member whose password this is, unless this username from this address
+    must wait (``throttle.checked``: 429). A wrong password is counted against the username and
+    the address, and, for a known username, audited in the first room they work in; a right one
+    clears the count and makes the address known to the account (committed with the log-in)."""
+    found_id, matches = throttle.checked("login", username,
+                                         lambda reading: _matching(reading, username, password))
+    if found_id is not None and matches:
+        throttle.succeeded("login", found_id, username)
         return db().get_one(Staff, found_id)
+    throttle.failed("login", username)
     rooms = rooms_of(db(), found_id) if found_id is not None else []
     if found_id is not None and rooms:
         with unit(db(), Actor(rooms[0].id, None, FORM, frozenset()), now()) as uow:
             uow.run(login_failed, found_id, request.remote_addr)
             uow.commit()
     return None
+
+
+def _matching(reading: Session, username: str, password: str) -> tuple[int | None, bool]:
+    """The id of the staff member ``username`` names (None: no one), and whether they are
+    active and this is their password. The password is checked once whether the username is
+    known or not (against a dummy hash when not, or when its staff member is inactive): a refusal
+    takes the same time either way and does not tell which usernames exist."""
+    found = reading.scalar(select(Staff).where(Staff.username == username))
+    staff = found if found is not None and found.active else None
+    matches = verify_password(staff.password_hash if staff else dummy_hash(), password)
+    return (found.id if found is not None else None), matches and staff is not None
 
 
 @bp.post("/rooms")

@@ -79,7 +79,6 @@ def index() -> str:
 
 
 @bp.post("/desk/cage/cash-outs")
-@throttle.approval_limits
 def cash_out() -> Response:
     """R27/R28: a cash-out of a seat that ended (or of a playover of it that ended, R29), with a
     supervisor's approval typed in when the amount differs from the one recorded or is above the
