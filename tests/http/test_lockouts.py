@@ -121,3 +121,27 @@ def test_r28_wrong_approvals_elsewhere_do_not_stop_the_cage(app, client, room, s
     assert locked.status_code == 429 and locked.json["rule"] == "R28"
     assert locked.json["error"].startswith("Too many wrong approvals for this supervisor from")
     assert _approve(cashier, left[0].id, PASSWORD, DESK).status_code == 201
+
+
+def test_r28_at_a_cage_the_supervisor_approved_from_only_a_delay(client, room, session, clock,
+                                                                  now, left):
+    """The supervisor approved at the cage once: wrong approvals typed there afterwards, past
+    the 10 that lock an unknown address out, only delay the right one."""
+    from roomops.seating import seats
+
+    seats.leave(session, room.sup, now, left[1].id, 23000)
+    session.commit()
+    cashier = login(client, "main-cashier")
+    assert _approve(cashier, left[0].id, PASSWORD, DESK).status_code == 201
+    for _ in range(12):
+        resp = _approve(cashier, left[1].id, "wrong", DESK)
+        if resp.status_code == 429:
+            assert "wait" in resp.json["error"]  # a delay, not a lockout
+            clock.advance(seconds=int(resp.headers["Retry-After"]))
+            resp = _approve(cashier, left[1].id, "wrong", DESK)
+        assert resp.status_code == 403
+    early = _approve(cashier, left[1].id, PASSWORD, DESK)
+    assert early.status_code == 429 and early.json["error"] == (
+        "Several wrong approvals for this supervisor: wait 60 seconds before trying again.")
+    clock.advance(seconds=60)
+    assert _approve(cashier, left[1].id, PASSWORD, DESK).status_code == 201
