@@ -15,6 +15,7 @@ from roomops.ledger.models import (
     TransitSlip,
 )
 from roomops.lists.models import ListEntry
+from roomops.lockouts.models import KnownAddress, LoginFailure
 from roomops.messages.models import OutboxMessage
 from roomops.penalties.models import PenaltyRecord
 from roomops.playovers.models import Playover
@@ -33,8 +34,10 @@ __all__ = [
     "DealerDown",
     "Game",
     "Hand",
+    "KnownAddress",
     "LedgerEntry",
     "ListEntry",
+    "LoginFailure",
     "OutboxMessage",
     "PenaltyRecord",
     "PhoneCode",

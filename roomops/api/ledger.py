@@ -99,10 +99,9 @@ def post_rebuy() -> Response:
        "they left or is above the room's threshold (R27, R28, R52)", response=out.LedgerEntryOut,
        status=201, body=CashOut, gives=ROW, takes={"amount": "leave_amount"}, tag="ledger",
        refusals=(*REFUSED, 429))
-@throttle.approval_limits
 def post_cash_out() -> Response:
     b = _body(CashOut, "R28")
-    by = throttle.approver(db(), actor().room_id, b.approval.username, b.approval.password,
+    by = throttle.approver(actor().room_id, b.approval.username, b.approval.password,
                   "R28") if b.approval else None
     return answer(out.LedgerEntryOut, run(cash_outs.cash_out, b.hold_id, b.amount, b.method,
                                           b.currency, _key(b.idempotency_key), approver=by,

@@ -15,17 +15,23 @@ from roomops.rooms.staff import roles_in
 from roomops.security_log import security_event
 
 
-def approver(session: Session, room_id: int, username: str, password: str, rule: str) -> Staff:
-    """The staff member of the room whose credentials these are; refused (403 naming ``rule``)
-    when they are wrong, as a failed log-in is, and logged the same way. The password is checked
-    once whoever the username names (no one, someone inactive or of another room): a refusal
-    takes the same time either way."""
+def approver_id(session: Session, room_id: int, username: str, password: str) -> int | None:
+    """The id of the staff member of the room whose credentials these are, or None. The password
+    is checked once whoever the username names (no one, someone inactive or of another room): a
+    refusal takes the same time either way. Nothing else is done here (no log line, which reads
+    the logged-in person): the caller runs it apart, in a session of its own."""
     staff = session.scalar(select(Staff).where(Staff.username == username.strip()))
     usable = (staff if staff is not None and staff.active and roles_in(session, staff.id, room_id)
               else None)
     matches = verify_password(usable.password_hash if usable else dummy_hash(), password)
-    if usable is None or not matches:
+    return usable.id if usable is not None and matches else None
+
+
+def approver(session: Session, found: int | None, username: str, rule: str) -> Staff:
+    """The approver ``approver_id`` found, from ``session``; refused (403 naming ``rule``) when
+    none was, as a failed log-in is, and logged the same way."""
+    if found is None:
         security_event("approval.refused", username=username.strip()[:100], rule=rule)
         raise Forbidden("the approving supervisor's username or password is wrong", rule)
-    security_event("approval.ok", approver_id=usable.id, rule=rule)
-    return usable
+    security_event("approval.ok", approver_id=found, rule=rule)
+    return session.get_one(Staff, found)

@@ -20,6 +20,7 @@ from flask_login import (
     user_unauthorized,
 )
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 from werkzeug.wrappers import Response
 
 from roomops.actors import Actor
@@ -58,7 +59,6 @@ def root() -> Response:
 
 
 @bp.route("/login", methods=["GET", "POST"])
-@throttle.login_limits
 def login() -> Response | str | tuple[str, int]:
     error = None
     if request.method == "POST":
@@ -81,20 +81,33 @@ def login() -> Response | str | tuple[str, int]:
 
 
 def _check(username: str, password: str) -> Staff | None:
-    """The active staff member whose password this is. The password is checked once whether the
-    username is known or not (against a dummy hash when not, or when its staff member is
-    inactive): a refusal takes the same time either way and does not tell which usernames
-    exist. A wrong password for a known username is audited in the first room they work in."""
-    found = db().scalar(select(Staff).where(Staff.username == username))
-    staff = found if found is not None and found.active else None
-    if verify_password(staff.password_hash if staff else dummy_hash(), password) and staff:
-        return staff
-    rooms = rooms_of(db(), found.id) if found is not None else []
-    if found is not None and rooms:
+    """The active staff member whose password this is, unless this username from this address
+    must wait (``throttle.checked``: 429). A wrong password is counted against the username and
+    the address, and, for a known username, audited in the first room they work in; a right one
+    clears the count and makes the address known to the account (committed with the log-in)."""
+    found_id, matches = throttle.checked("login", username,
+                                         lambda reading: _matching(reading, username, password))
+    if found_id is not None and matches:
+        throttle.succeeded("login", found_id, username)
+        return db().get_one(Staff, found_id)
+    throttle.failed("login", username)
+    rooms = rooms_of(db(), found_id) if found_id is not None else []
+    if found_id is not None and rooms:
         with unit(db(), Actor(rooms[0].id, None, FORM, frozenset()), now()) as uow:
-            uow.run(login_failed, found.id, request.remote_addr)
+            uow.run(login_failed, found_id, request.remote_addr)
             uow.commit()
     return None
+
+
+def _matching(reading: Session, username: str, password: str) -> tuple[int | None, bool]:
+    """The id of the staff member ``username`` names (None: no one), and whether they are
+    active and this is their password. The password is checked once whether the username is
+    known or not (against a dummy hash when not, or when its staff member is inactive): a refusal
+    takes the same time either way and does not tell which usernames exist."""
+    found = reading.scalar(select(Staff).where(Staff.username == username))
+    staff = found if found is not None and found.active else None
+    matches = verify_password(staff.password_hash if staff else dummy_hash(), password)
+    return (found.id if found is not None else None), matches and staff is not None
 
 
 @bp.post("/rooms")

@@ -157,7 +157,6 @@ def _etag(version: int, sweep: SweepState, texts: datetime | None) -> str:
 
 def _stamp(resp: Response, snap_now: datetime) -> Response:
     resp.headers["X-Server-Now"] = str(int(snap_now.timestamp() * 1000))
-    resp.headers["Cache-Control"] = "no-cache"
     return resp
 
 

@@ -64,7 +64,7 @@ api.record_drop api.deliver_transit_at_table
 """
 _POLICY = "desk.policy api.get_policy api.change_policy"
 _AUDIT = "audit.index api.audit_trail"
-_STAFF = "staff.index staff.create staff.roles staff.password staff.active"
+_STAFF = "staff.index staff.create staff.roles staff.password staff.active staff.clear_lockout"
 
 RIGHTS: dict[str, str] = {
     endpoint: right

@@ -8,7 +8,8 @@ from flask import Flask, g, jsonify, render_template, request
 from flask_login import current_user
 from flask_wtf.csrf import CSRFError
 from pydantic import ValidationError
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
@@ -18,7 +19,13 @@ from roomops.security_log import security_event
 from roomops.web.money import room_money
 
 # the security log's event for a refusal, by status: someone kept out, someone slowed down
-EVENTS = {401: "access.refused", 403: "access.refused", 429: "throttled"}
+EVENTS = {401: "access.refused", 403: "access.refused", 429: "throttled", 503: "database.busy"}
+BUSY = "The database is busy: nothing was changed, try again in a moment."
+RETRY_SECONDS = 2  # a busy SQLite frees its write lock within its busy timeout; ask again soon
+# SQLite's words for a lock it waited for in vain; PostgreSQL's busy states (SQLSTATE): lock not
+# available, deadlock, serialization failure, statement timeout, too many connections
+SQLITE_BUSY = ("database is locked", "database table is locked", "database is busy")
+PG_BUSY = frozenset({"55P03", "40P01", "40001", "57014", "53300"})
 # pages that answer a failed CSRF check themselves, by endpoint, in their own words and language
 # (the phone pages: the form again, with a fresh token); the others get the plain 400
 CSRF_PAGES: dict[str, Callable[[], Response | None]] = {}
@@ -56,10 +63,28 @@ def refusal(message: str, rule: str | None, status: int,
     return Response(page, status=status, mimetype="text/html")
 
 
+def busy(err: OperationalError) -> bool:
+    """Whether the database failed because it is busy or out of reach (so the request may be
+    tried again), not because of a fault in a statement (SQLite's "no such table" is an
+    OperationalError too, and stays a 500)."""
+    orig, state = err.orig, getattr(err.orig, "sqlstate", None)
+    if type(orig).__module__.startswith("sqlite3"):
+        return str(orig).startswith(SQLITE_BUSY)
+    return state is None or state in PG_BUSY or str(state).startswith("08")  # 08: connection
+
+
 def _roll_back() -> None:
     session = g.get("db")
     if session is not None:
         session.rollback()
+
+
+def _retry_later() -> Response:
+    """A busy database is a 503 with Retry-After (RFC 9110), JSON or a page, never a 500; the
+    request wrote nothing (rolled back)."""
+    resp = refusal(BUSY, None, 503)
+    resp.headers["Retry-After"] = str(RETRY_SECONDS)
+    return resp
 
 
 def install(app: Flask) -> None:
@@ -78,6 +103,16 @@ def install(app: Flask) -> None:
     def _clash(_err: IntegrityError) -> Response:
         # The database's invariants caught a race the checks before it could not see.
         return refusal("that clashed with another change made at the same moment; try again", None, 409)
+
+    @app.errorhandler(OperationalError)
+    def _busy(err: OperationalError) -> Response:
+        if not busy(err):
+            raise err  # a fault, not a busy database: Flask's 500 (_http), logged with its trace
+        return _retry_later()
+
+    @app.errorhandler(PoolTimeout)
+    def _no_connection(_err: PoolTimeout) -> Response:
+        return _retry_later()  # every pooled connection in use for the pool's whole timeout
 
     @app.errorhandler(HTTPException)
     def _http(err: HTTPException) -> Response:

@@ -42,7 +42,6 @@ def change_mark(session: Session, room_id: int) -> tuple[int, int]:
 
 def stamp(resp: Response, at: datetime) -> Response:
     resp.headers["X-Server-Now"] = str(int(at.timestamp() * 1000))
-    resp.headers["Cache-Control"] = "no-cache"
     return resp
 
 

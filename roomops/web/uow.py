@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from typing import Concatenate, ParamSpec, TypeVar
 
@@ -27,6 +28,22 @@ def db() -> Session:
         maker = app.read_sessions if request.method in ("GET", "HEAD") else app.sessions
         session = g.db = maker()
     return session
+
+
+@contextmanager
+def apart() -> Iterator[Session]:
+    """A session of its own for slow reads (a password's check, R61) before the request writes
+    anything: no write transaction is open while it runs. The request's own transaction, which
+    has only read so far (the logged-in staff member) and on SQLite began IMMEDIATE, holding the
+    database's one write lock, ends first; what it loaded is read again when next used. The
+    session handed out begins DEFERRED on SQLite (a snapshot: it waits for no writer)."""
+    session: Session | None = g.get("db")
+    if session is not None and session.in_transaction():
+        if session.new or session.dirty or session.deleted:
+            raise RuntimeError("apart() after the request has changed something")
+        session.rollback()
+    with ext().read_sessions() as reading:
+        yield reading
 
 
 def now() -> datetime:

@@ -71,7 +71,8 @@ def test_r61_separation_of_duties_in_the_matrix():
     assert "cash" not in admin and "floor" not in admin and "deal" not in admin
     assert {"cash", "floor"} <= rights_of(("admin", "supervisor"))
     assert {e for e, r in RIGHTS.items() if r == "staff"} == {
-        "staff.index", "staff.create", "staff.roles", "staff.password", "staff.active"}
+        "staff.index", "staff.create", "staff.roles", "staff.password", "staff.active",
+        "staff.clear_lockout"}
 
 
 @pytest.mark.parametrize("key", sorted(ROLES_OF))

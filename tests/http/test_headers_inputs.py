@@ -346,14 +346,14 @@ def test_the_report_csv_writes_formulas_as_text_and_amounts_as_numbers(client, r
 
 def test_v8_2_1_pages_with_names_or_money_are_not_kept_by_the_browser(client, room, session):
     """A shared desk PC's browser keeps no cage figures, names or staff lists after log-out: an
-    answer that does not say how it is cached is ``no-store``; the board, the desk's polled
-    fragment and the static files keep their own (revalidated) caching."""
+    answer that does not say how it is cached is ``no-store``, as is every staff page (the desk
+    too: tests/http/test_staff_caching.py); the board and the static files keep their own."""
     session.commit()
     sup = login(client, "main-supervisor")
     for path in ("/desk/cage", "/desk/fees", "/desk/cage/report", "/audit", "/account",
-                 "/api/v1/room", "/login"):
+                 "/api/v1/room", "/login", "/desk"):
         assert sup.get(path).headers["Cache-Control"] == "no-store", path
-    for path in ("/board", "/desk", "/static/roomops.css"):
+    for path in ("/board", "/static/roomops.css"):
         assert sup.get(path).headers["Cache-Control"] != "no-store", path
 
 

@@ -1,5 +1,6 @@
 """Logins resist guessing (R61; docs/security.md, "Logins"): failed log-ins and wrong approvals
-are throttled per username and per address (Flask-Limiter, counting only failures), the refusal
+are throttled per (username, address) and per address (roomops.lockouts, counting only
+failures; tests/http/test_lockouts.py for the delays, known addresses and clearing), the refusal
 of an unknown username costs one password check as a known one does, and an older hash is
 replaced at the next log-in in its transaction, audited."""
 
@@ -51,20 +52,27 @@ def _log_in(client, username, password=PASSWORD, address="10.0.0.1", **headers):
                        environ_base={"REMOTE_ADDR": address}, headers=headers)
 
 
-def test_r61_failed_log_ins_of_a_username_are_throttled_after_n(make_client, security_log):
+def test_r61_failed_log_ins_of_a_username_from_an_address_lock_that_address_out(
+        make_client, security_log):
     client = make_client(login_limit_per_account="3 per 15 minutes")
-    assert [_log_in(client, "main-supervisor", "wrong", f"10.0.0.{i}").status_code
+    # spread over addresses, failures lock nothing out
+    assert [_log_in(client, "main-supervisor", "wrong", f"10.0.1.{i}").status_code
             for i in range(3)] == [401, 401, 401]
-    # the fourth, from yet another address and with the right password, is not even checked
+    assert [_log_in(client, "main-supervisor", "wrong", "10.0.0.9").status_code
+            for _ in range(2)] == [401, 401]
+    # the third from one address: its next try, the right password even, is not checked
+    assert _log_in(client, "main-supervisor", "wrong", "10.0.0.9").status_code == 401
     throttled = _log_in(client, "Main-Supervisor ", address="10.0.0.9")
     assert throttled.status_code == 429
-    assert "Too many failed log-ins for this username: try again in 15 minutes" in throttled.text
-    assert 'name="username"' in throttled.text and int(throttled.headers["Retry-After"]) > 0
+    assert ("Too many failed log-ins for this username from this address: try again in 15 "
+            "minutes") in throttled.text
+    assert 'name="username"' in throttled.text and int(throttled.headers["Retry-After"]) == 900
     [event] = security_log.named("throttled")
     assert (event["level"], event["username"], event["address"]) == (
         "WARNING", "main-supervisor", "10.0.0.9")
-    # another username from the same addresses is not affected
-    assert _log_in(client, "main-cashier", address="10.0.0.1").status_code == 302
+    # another username from the same address is not affected, nor this one from elsewhere
+    assert _log_in(client, "main-cashier", address="10.0.0.9").status_code == 302
+    assert _log_in(client, "main-supervisor", address="10.0.2.1").status_code == 302
 
 
 def test_r61_only_failures_count(make_client):
@@ -91,7 +99,7 @@ def test_r61_a_throttled_json_caller_gets_json(make_client):
     _log_in(client, "main-supervisor", "wrong")
     resp = _log_in(client, "main-supervisor", Accept="application/json")
     assert resp.status_code == 429 and resp.json["rule"] == "R61"
-    assert resp.json["error"].startswith("Too many failed log-ins for this username")
+    assert resp.json["error"].startswith("Too many failed log-ins for this username from this")
 
 
 def test_behind_a_proxy_the_clients_address_is_counted(make_client, security_log):
@@ -119,13 +127,18 @@ def redis_client(make_client):
     limiter.reset()
 
 
-def test_r61_the_counts_can_be_kept_in_redis(redis_client):
-    assert [_log_in(redis_client, "main-supervisor", "wrong").status_code
-            for _ in range(2)] == [401, 401]
-    assert _log_in(redis_client, "main-supervisor").status_code == 429
+def test_r61_flask_limiters_counts_can_be_kept_in_redis(redis_client):
+    """Wrong current passwords of a log-in (Flask-Limiter's) are counted in Redis; failed
+    log-ins are counted in the database (roomops.lockouts), which every worker shares anyway."""
+    me = login(redis_client, "main-cashier")
+    tries = [me.post("/account/password", data={"current": f"not it {i}", "new": "x" * 20,
+                                                "repeat": "x" * 20}).status_code
+             for i in range(2)]
+    assert tries == [403, 403]
+    assert me.post("/account/password", data={"current": PASSWORD, "new": "y" * 20,
+                                               "repeat": "y" * 20}).status_code == 429
     keys = redis.Redis.from_url(REDIS).keys("*roomops*")
     assert keys  # the counts are in Redis, where every worker reads them
-    assert _log_in(redis_client, "main-cashier").status_code == 302
 
 
 def test_r28_wrong_approvals_are_throttled_at_the_cage_and_through_the_api(
