@@ -2,7 +2,7 @@
 member is known at
 
 Revision ID: 0049
-Revises: 0043
+Revises: 0047
 Create Date: 2026-12-02 03:30:00
 
 R61, R28 (issue 40): the throttle counted failures per typed username from any address, so ten
@@ -19,7 +19,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0049"
-down_revision: str | None = "0043"
+down_revision: str | None = "0047"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

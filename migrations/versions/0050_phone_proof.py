@@ -1,7 +1,7 @@
 """a remote join proves its phone, and a personal link ends
 
 Revision ID: 0050
-Revises: 0047
+Revises: 0049
 Create Date: 2026-12-02 03:20:00
 
 Issue 40 (R12, R61; docs/phone.md): anyone who knew a player's number could join lists as them.
@@ -27,7 +27,7 @@ from roomops.db import UTCDateTime
 from roomops.migration_ops import add_checked_columns, drop_columns
 
 revision: str = "0050"
-down_revision: str | None = "0047"
+down_revision: str | None = "0049"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
