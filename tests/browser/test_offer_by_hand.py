@@ -51,7 +51,7 @@ def test_r14_r17_the_o_key_offers_the_seat_to_the_must_move_player(live, page):
     move = offered.locator("form[data-claim=move]")
     expect(move).to_be_visible()
     expect(move.locator("input[name=stack]")).to_have_value("100")
-    expect(offered.locator(".btn.primary:visible")).to_have_text(["Move the player (R18)"])
+    expect(offered.locator(".btn.primary:visible")).to_have_text(["Move the player"])
     move.locator("button[type=submit]").click()
     expect(page.locator(".flash.ok")).to_contain_text(
         "F2-1 Player moved to seat 1 at table 1 carrying")
