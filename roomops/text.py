@@ -75,6 +75,13 @@ def check_shown(text: str, *, note: bool = False) -> str:
     return name
 
 
+def typed_name(name: str) -> str:
+    """A name typed to find someone by (a username at the log-in or an approval): without the
+    spaces around it and in NFC, the form names are kept in (``check_shown``), so "é" typed as
+    "e" and a combining accent finds the same person."""
+    return unicodedata.normalize("NFC", name.strip())
+
+
 def spreadsheet_cell(value: object) -> object:
     """A CSV cell a spreadsheet shows as typed: text that it would read as a formula gets a
     leading ``'``; anything else (numbers, dates, safe text) is returned as it is."""

@@ -33,6 +33,7 @@ from roomops.rooms.gaming_day import gaming_day
 from roomops.rooms.models import Room
 from roomops.seating.models import SeatHold
 from roomops.seating.queries import live_absences, seated_hold
+from roomops.seating.refusals import local_time
 
 LABELS = {"break": "break", "away": "time away"}
 
@@ -95,11 +96,12 @@ def running_absence(session: Session, actor: Actor, now: datetime,
     has run; a break the room keeps running until somebody waits (``break_expiry``) is not."""
     hold, table, _game = seated_hold(session, actor, hold_id, "R25")
     absence = _live_or_refuse(session, hold)
-    if not is_running(absence.deadline, now) and not kept_past_deadline(
+    deadline = absence.deadline
+    if deadline is not None and not is_running(deadline, now) and not kept_past_deadline(
             session, session.get_one(Room, table.room_id), absence, table.game_id, table.id):
         rule = "R24" if absence.kind == "break" else "R26"
-        raise Conflict(f"the {LABELS[absence.kind]} ran out at {absence.deadline:%H:%M:%S} UTC: "
-                       "the seat is released", rule)
+        ran_out = local_time(session, table.room_id, deadline)
+        raise Conflict(f"the {LABELS[absence.kind]} ran out at {ran_out}: the seat is released", rule)
     return absence, table
 
 

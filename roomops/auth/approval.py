@@ -13,6 +13,7 @@ from roomops.rooms.models import Staff
 from roomops.rooms.passwords import dummy_hash, verify_password
 from roomops.rooms.staff import roles_in
 from roomops.security_log import security_event
+from roomops.text import typed_name
 
 
 def approver_id(session: Session, room_id: int, username: str, password: str) -> int | None:
@@ -20,7 +21,7 @@ def approver_id(session: Session, room_id: int, username: str, password: str) ->
     is checked once whoever the username names (no one, someone inactive or of another room): a
     refusal takes the same time either way. Nothing else is done here (no log line, which reads
     the logged-in person): the caller runs it apart, in a session of its own."""
-    staff = session.scalar(select(Staff).where(Staff.username == username.strip()))
+    staff = session.scalar(select(Staff).where(Staff.username == typed_name(username)))
     usable = (staff if staff is not None and staff.active and roles_in(session, staff.id, room_id)
               else None)
     matches = verify_password(usable.password_hash if usable else dummy_hash(), password)

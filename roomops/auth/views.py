@@ -33,6 +33,7 @@ from roomops.rooms.session_rules import session_expired
 from roomops.rooms.staff import end_sessions, hash_token, logged_in, login_failed, roles_in
 from roomops.runtime import ext
 from roomops.security_log import security_event
+from roomops.text import typed_name
 from roomops.web.routing import parse_id
 from roomops.web.uow import db, now, run
 
@@ -62,7 +63,7 @@ def root() -> Response:
 def login() -> Response | str | tuple[str, int]:
     error = None
     if request.method == "POST":
-        username = request.form.get("username", "").strip()
+        username = typed_name(request.form.get("username", ""))
         password = request.form.get("password", "")
         staff = _check(username, password)
         rooms = rooms_of(db(), staff.id) if staff is not None else []

@@ -18,6 +18,7 @@ from roomops.errors import RoomopsError
 from roomops.floor.unit import UnitOfWork, unit
 from roomops.rooms.models import Room, Staff
 from roomops.runtime import ext
+from roomops.text import typed_name
 
 log = logging.getLogger("roomops")
 
@@ -50,7 +51,7 @@ def room_named(session: Session, slug: str) -> Room:
 
 
 def person_named(uow: UnitOfWork, username: str) -> Staff:
-    found = uow.session.scalar(select(Staff).where(Staff.username == username))
+    found = uow.session.scalar(select(Staff).where(Staff.username == typed_name(username)))
     if found is None:
         raise click.ClickException(f"no staff member {username}")
     return found

@@ -108,6 +108,7 @@ def reverse(entry_id: int) -> Response:
 
 @bp.post("/desk/cage/transits")
 def request_transit() -> Response:
+    _paid(SLIP_METHODS, "R31")
     data = form_data(Movement, request.form)
     data["amount"] = to_minor(request.form.get("amount", ""), rule="R31")
     b = Movement.model_validate(data)
@@ -132,13 +133,13 @@ def record_movement(kind: str) -> Response:
     return _done(f"{label} of {room_money()(row.amount)} recorded ({method_name(row.method)})")
 
 
-def _paid(choices: tuple[str, ...]) -> None:
+def _paid(choices: tuple[str, ...], rule: str = "R32") -> None:
     """R32: the cashier says how the money was paid; none is assumed, since a default would put
-    cage cash in the wrong column of the day's report (the API's JSON keeps its documented
-    default, ``cash``)."""
+    cage cash in the wrong column of the day's report, or let a transit on credit play behind
+    before its funds are confirmed (R31). The API's JSON keeps its documented default, ``cash``."""
     if not request.form.get("method", "").strip():
         names = [method_name(m) for m in choices]
-        raise Invalid(f"choose how it was paid ({', '.join(names[:-1])} or {names[-1]})", "R32")
+        raise Invalid(f"choose how it was paid ({', '.join(names[:-1])} or {names[-1]})", rule)
 
 
 @bp.post("/desk/cage/transits/<int:slip_id>/<step>")

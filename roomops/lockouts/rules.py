@@ -17,14 +17,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from roomops.text import typed_name
+
 FREE = 3  # failures in a row that cost no wait: a person mistyping twice waits for nothing
 MAX_DELAY = timedelta(seconds=60)
 TYPED_MAX = 100  # characters of a typed username kept as a key (and logged)
 
 
 def typed(name: object) -> str:
-    """A typed username as the counts key it: trimmed, case folded, bounded."""
-    return str(name or "").strip().casefold()[:TYPED_MAX]
+    """A typed username as the counts key it: trimmed, in NFC, case folded, bounded."""
+    return typed_name(str(name or "")).casefold()[:TYPED_MAX]
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ from roomops.errors import NotFound
 from roomops.lockouts.models import Kind, KnownAddress, LoginFailure
 from roomops.lockouts.rules import Counted, Limits, typed
 from roomops.rooms.models import Staff, StaffRole
+from roomops.text import typed_name
 
 RULE = "R61"
 # both dialects' INSERTs have on_conflict_do_update(index_elements=...), the base Insert has not
@@ -26,7 +27,7 @@ _INSERT: dict[str, Callable[[type[LoginFailure] | type[KnownAddress]],
 
 
 def _staff_id(session: Session, username: str) -> int | None:
-    return session.scalar(select(Staff.id).where(Staff.username == username.strip()))
+    return session.scalar(select(Staff.id).where(Staff.username == typed_name(username)))
 
 
 def counted(session: Session, kind: Kind, username: str, address: str, now: datetime,

@@ -21,7 +21,7 @@ from roomops.floor.bus import after_commit, command
 from roomops.rooms.models import ROLES, Staff, StaffRole
 from roomops.rooms.passwords import check_policy, hash_password, needs_rehash, verify_password
 from roomops.security_log import security_event
-from roomops.text import check_shown
+from roomops.text import check_shown, typed_name
 
 RULE = "R61"
 
@@ -128,7 +128,7 @@ def set_roles(session: Session, actor: Actor, now: datetime, username: str,
     log-ins and API token end. An admin cannot change their own roles (another admin does)."""
     actor.require("staff")
     chosen = check_roles(roles)
-    staff = session.scalar(select(Staff).where(Staff.username == username.strip()))
+    staff = session.scalar(select(Staff).where(Staff.username == typed_name(username)))
     if staff is None:
         raise NotFound(f"no staff member {username.strip()}", RULE)
     if staff.id == actor.staff_id:

@@ -275,6 +275,7 @@ def test_a_whole_night_through_the_screens_closes_to_the_chip(live: Live, browse
     night.find("1/1")
     transit = night.cage.locator("form[data-form=transit]")
     transit.locator("input[name=amount]").fill("100")
+    transit.locator("select[name=method]").select_option("cash")
     transit.get_by_role("button", name="Request transit").click()
     night.ok(night.cage, "Slip 1")
     desk.goto(f"{live.url}/desk/cage")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
+from roomops.games.models import Table
 from roomops.ledger.models import LedgerEntry, TransitSlip
 from tests.conftest import login
 from tests.services.ledger_helpers import seated_holds
@@ -73,3 +74,22 @@ def test_r31_the_authoriser_is_offered_no_delivery_to_confirm_at_the_cage(client
     assert "Confirm delivery" not in sup.get("/desk/cage/slips").text
     sup.post("/logout")
     assert "Confirm delivery" in login(client, "main-cashier").get("/desk/cage/slips").text
+
+
+def test_r31_a_transit_asked_for_at_the_cage_says_how_it_was_paid(client, room, session, now):
+    """The cage's transit form assumes no method (issue 40): a slip on credit must not play
+    behind as cash would (R31); unchosen, it is refused in words and no slip is written."""
+    holds = seated_holds(room, session, now)[2]
+    session.commit()
+    cashier = login(client, "main-cashier")
+    table = session.get_one(Table, holds[0].table_id).name
+    page = cashier.get(f"/desk/cage?q={table}/{holds[0].seat_no}").text
+    transit_form = page[page.index('data-form="transit"'):]
+    assert transit_form.index('<option value="" selected>choose how it was paid') < transit_form.index(
+        "Request transit")
+    form = {"hold_id": str(holds[0].id), "amount": "100", "method": "", "idempotency_key": "m1"}
+    resp = cashier.post("/desk/cage/transits", data=form, headers={"Accept": "application/json"})
+    assert resp.status_code == 422 and resp.json["rule"] == "R31", resp.text
+    assert "choose how it was paid" in resp.json["error"] and _slips(session) == []
+    assert cashier.post("/desk/cage/transits", data={**form, "method": "cash"}).status_code == 303
+    assert [s.method for s in _slips(session)] == ["cash"]

@@ -20,12 +20,14 @@ from flask.testing import FlaskClient
 from sqlalchemy import select
 from werkzeug.security import generate_password_hash
 
+from roomops.actors import console
 from roomops.audit.models import AuditEvent
 from roomops.auth.throttle import limiter
 from roomops.cli.running import server_options
 from roomops.config import Settings
 from roomops.factory import create_app
 from roomops.rooms.passwords import verify_password
+from roomops.rooms.staff import create_staff
 from tests.conftest import login
 from tests.factories import PASSWORD
 
@@ -294,3 +296,20 @@ def test_behind_a_proxy_waitress_passes_the_clients_address_on(db_url, engine, s
         server.task_dispatcher.shutdown()
         server.close()
     assert security_log.named("login.failed")[-1]["address"] == seen
+
+
+def test_a_username_is_found_as_typed_in_either_form_of_its_accents(client, room, session, now,
+                                                                     left):
+    """Usernames are kept in NFC (roomops.text.check_shown): "zoë" typed with a combining
+    diaeresis (as some keyboards and paste buffers give it) logs in and approves as zoë (R61,
+    R28)."""
+    create_staff(session, console(room.room.id), now, username="zo\u00eb", password=PASSWORD,
+                 roles=("supervisor",))
+    session.commit()
+    decomposed = "zo\u0065\u0308"
+    assert _log_in(client, decomposed).status_code == 302
+    cashier = login(client.application.test_client(), "main-cashier")
+    resp = cashier.post("/desk/cage/cash-outs", data={
+        "hold_id": str(left[0].id), "amount": "250", "method": "cash",
+        "approver": decomposed, "approver_password": PASSWORD}, headers={"Accept": "application/json"})
+    assert resp.status_code < 400, resp.text

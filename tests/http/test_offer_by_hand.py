@@ -9,25 +9,14 @@ from datetime import timedelta
 
 from roomops.lists import services as lists
 from roomops.rooms.services import update_policy
-from roomops.seating import moves, seats
-from tests.services.helpers import audits, fill_table, live_offer
+from tests.services.helpers import audits, live_offer, must_move_floor
 
 MIN = timedelta(minutes=1)
 JSON = {"Accept": "application/json"}
 
 
 def _floor(room, session, now):
-    """Automatic offers off; table 2 must-move to table 1, Rita on table 1's reserve list; seat 1
-    of table 1 opens."""
-    update_policy(session, room.sup, now, auto_offer=False)
-    game = room.game(now)
-    main, feeder = room.table(now, game, "1"), room.table(now, game, "2")
-    mains = fill_table(room, session, now, game, main, 0)
-    fed = fill_table(room, session, now + MIN, game, feeder, 7, prefix="F")
-    moves.set_must_move(session, room.sup, now + 2 * MIN, feeder.id, main.id)
-    rita = room.player(now, "Rita", "Reserve")
-    reserve = lists.join(session, room.sup, now + 3 * MIN, player_id=rita.id, table_id=main.id)
-    seats.leave(session, room.sup, now + 4 * MIN, mains[0].id, 5000)
+    main, _mains, fed, reserve = must_move_floor(room, session, now)
     session.commit()
     return main, fed, reserve
 

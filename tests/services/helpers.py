@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
@@ -13,7 +13,10 @@ from sqlalchemy.orm import Session
 from roomops.audit.models import AuditEvent
 from roomops.errors import RoomopsError
 from roomops.games.models import Game, Table
-from roomops.seating import seats
+from roomops.lists import services as lists
+from roomops.lists.models import ListEntry
+from roomops.rooms.services import update_policy
+from roomops.seating import moves, seat_changes, seats
 from roomops.seating.models import SeatHold
 from tests.factories import Room_
 
@@ -103,3 +106,24 @@ def query_plans(connection: Connection, table: str, read: Callable[[], Any]) -> 
         event.remove(connection, "before_cursor_execute", keep)
     return [" | ".join(row[3] for row in connection.exec_driver_sql(
         f"EXPLAIN QUERY PLAN {statement}", params).all()) for statement, params in seen]
+
+
+def must_move_floor(room: Room_, session: Session, now: datetime, *, seat_change: bool = False
+                    ) -> tuple[Table, list[SeatHold], list[SeatHold], ListEntry]:
+    """Automatic offers off; main table 1 full, must-move table 2 feeding it (seven players, who
+    sat down a minute after table 1's), Rita on table 1's reserve list and, with
+    ``seat_change``, Sam (seat 4 of table 1) on its seat-change list (R14, R17, R36); then the
+    player in seat 1 of table 1 leaves. Returns table 1, its seats, table 2's and Rita's entry."""
+    minute = timedelta(minutes=1)
+    update_policy(session, room.sup, now, auto_offer=False)
+    game = room.game(now)
+    main, feeder = room.table(now, game, "1"), room.table(now, game, "2")
+    mains = fill_table(room, session, now, game, main, 0)
+    fed = fill_table(room, session, now + minute, game, feeder, 7, prefix="F")
+    moves.set_must_move(session, room.sup, now + 2 * minute, feeder.id, main.id)
+    rita = room.player(now, "Rita", "Reserve")
+    reserve = lists.join(session, room.sup, now + 3 * minute, player_id=rita.id, table_id=main.id)
+    if seat_change:
+        seat_changes.ask(session, room.sup, now + 4 * minute, mains[3].id)
+    seats.leave(session, room.sup, now + 5 * minute, mains[0].id, 5000)
+    return main, mains, fed, reserve

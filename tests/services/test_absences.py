@@ -4,6 +4,7 @@ second: the clock is moved, never slept on."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 from sqlalchemy import select
@@ -152,6 +153,16 @@ def test_r24_return_before_the_deadline_to_the_second(room, session, now, offset
     else:
         refused(lambda: absences.come_back(session, room.sup, at, holds[0].id), "R24", "ran out")
         assert absence.ended_at is None
+
+
+def test_r24_a_break_that_ran_out_says_when_on_the_rooms_clock(room, session, now):
+    """The refusal names the moment as the room's clocks show it (New York: 17:00 for 22:00
+    UTC), not in UTC (issue 40: words for people)."""
+    update_policy(session, room.sup, now, timezone="America/New_York")
+    _game, _table, holds = _seated(room, session, now)
+    absence = absences.grant_break(session, room.sup, now + HOUR, holds[0].id, 100)
+    refused(lambda: absences.come_back(session, room.sup, absence.deadline, holds[0].id), "R24",
+            f"ran out at {absence.deadline.astimezone(ZoneInfo('America/New_York')):%H:%M}: ")
 
 
 def test_r24_sweep_releases_a_break_with_nobody_at_the_desk(room, session, now):

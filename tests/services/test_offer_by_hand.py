@@ -9,31 +9,14 @@ from datetime import timedelta
 from roomops.hands import seat_change
 from roomops.lists import services as lists
 from roomops.rooms.services import update_policy
-from roomops.seating import moves, offers, seat_changes, seats
-from tests.services.helpers import audits, fill_table, live_offer, refused
+from roomops.seating import moves, offers
+from tests.services.helpers import audits, live_offer, must_move_floor, refused
 
 MIN = timedelta(minutes=1)
 
 
-def _floor(room, session, now):
-    """Automatic offers off; main table 1 full, must-move table 2 feeding it (two players, who
-    sat down a minute apart), Rita on table 1's reserve list, Sam (seat 4 of table 1) on its
-    seat-change list; then the player in seat 1 of table 1 leaves."""
-    update_policy(session, room.sup, now, auto_offer=False)
-    game = room.game(now)
-    main, feeder = room.table(now, game, "1"), room.table(now, game, "2")
-    mains = fill_table(room, session, now, game, main, 0)
-    fed = fill_table(room, session, now + MIN, game, feeder, 7, prefix="F")
-    moves.set_must_move(session, room.sup, now + 2 * MIN, feeder.id, main.id)
-    rita = room.player(now, "Rita", "Reserve")
-    reserve = lists.join(session, room.sup, now + 3 * MIN, player_id=rita.id, table_id=main.id)
-    seat_changes.ask(session, room.sup, now + 4 * MIN, mains[3].id)
-    seats.leave(session, room.sup, now + 5 * MIN, mains[0].id, 5000)
-    return main, mains, fed, reserve
-
-
 def test_r14_r36_r17_by_hand_the_seat_goes_to_whoever_is_next(room, session, now):
-    main, mains, fed, reserve = _floor(room, session, now)
+    main, mains, fed, reserve = must_move_floor(room, session, now, seat_change=True)
     assert live_offer(session, reserve.player_id) is None  # automatic offers are off
     at = now + 6 * MIN
     # R13: the reserve player out of order is refused, naming who is next, not an id
@@ -55,7 +38,7 @@ def test_r14_r36_r17_by_hand_the_seat_goes_to_whoever_is_next(room, session, now
 
 
 def test_r13_by_hand_out_of_order_with_a_reason_still_works(room, session, now):
-    main, _mains, _fed, reserve = _floor(room, session, now)
+    main, _mains, _fed, reserve = must_move_floor(room, session, now, seat_change=True)
     offer = offers.offer_by_hand(session, room.sup, now + 6 * MIN, table_id=main.id, seat_no=1,
                                  entry_id=reserve.id, reason="the floor's call")
     assert offer.player_id == reserve.player_id
@@ -70,7 +53,7 @@ def test_r14_nobody_due_the_seat_is_said_in_words(room, session, now):
 
 
 def test_r14_switching_automatic_offers_on_offers_every_seat_already_open(room, session, now):
-    main, mains, fed, reserve = _floor(room, session, now)
+    main, mains, fed, reserve = must_move_floor(room, session, now, seat_change=True)
     other = room.game(now, small_blind=200, big_blind=500, min_buyin=20000, max_buyin=100000)
     t9 = room.table(now, other, "9")
     waiting = room.players(now, 3, "W")
