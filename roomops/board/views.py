@@ -20,13 +20,14 @@ entries, no staff.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from flask import Blueprint, abort, current_app, make_response, render_template, request, url_for
-from markupsafe import Markup
+from markupsafe import Markup, escape
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 from werkzeug.wrappers import Response
@@ -48,6 +49,13 @@ from roomops.web.uow import db, now
 from roomops.words import N_
 
 bp = Blueprint("board", __name__)
+
+
+@bp.app_template_filter("breakable")
+def breakable(address: str) -> Markup:
+    """An address that wraps where a reader expects it to: after a slash, a dot or a colon
+    (``<wbr>``), never inside a word, in the TV's narrow side column (issue 40)."""
+    return Markup(re.sub(r"(?<=[/.:])(?![/]|$)", "<wbr>", str(escape(address))))
 
 POLL_SECONDS = 2
 PAGE_SECONDS = 12  # TV: how long each page of a large room stays up

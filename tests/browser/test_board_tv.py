@@ -53,6 +53,21 @@ SHOWN = """key => {
     const r = t.getBoundingClientRect(); return r.right > box.left && r.left < box.right; });
 }"""
 # The page shown, its empty share and whether it shows the game keyed, read at one moment.
+# The character before each line break of an element's text, as laid out.
+BROKEN_AFTER = """el => {
+  const range = document.createRange(), walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  const after = []; let top = null, last = null;
+  while (walker.nextNode()) {
+    const node = walker.currentNode;
+    for (let i = 0; i < node.length; i++) {
+      range.setStart(node, i); range.setEnd(node, i + 1);
+      const at = range.getBoundingClientRect().top;
+      if (top !== null && at > top + 2) after.push(last);
+      top = at; last = node.data[i];
+    }
+  }
+  return after;
+}"""
 MEASURE = (f"key => [parseInt(document.getElementById('pager').textContent.split(' ')[1]), "
            f"({EMPTY})(), ({SHOWN})(key)]")
 
@@ -104,5 +119,9 @@ def test_the_tv_qr_code_reads_from_a_third_of_the_screenshot(live, page):
     shot = Image.open(io.BytesIO(page.screenshot())).convert("L")
     third = shot.resize((TV["width"] // 3, TV["height"] // 3), Image.Resampling.LANCZOS)
     read = [code.text for code in zxingcpp.read_barcodes(third)]
-    assert read == [page.locator(".board-foot strong").first.inner_text()], read
+    address = page.locator(".board-foot strong").first
+    assert read == [address.inner_text()], read
     assert read[0].endswith("/board/bench")
+    # the address beside it wraps after a slash, a dot or a colon, never inside a word (issue 40)
+    after = address.evaluate(BROKEN_AFTER)
+    assert after and set(after) <= set("/.:"), after
