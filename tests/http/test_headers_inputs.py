@@ -306,14 +306,16 @@ def test_the_boards_phone_address_is_the_configured_one_never_the_host_header(cl
     session.commit()
     page = client.get("/board/main", headers={"Host": "evil.example"})
     assert page.status_code == 200
-    assert f"<strong>{DEV_PUBLIC_URL}/board/main</strong>" in page.text
+    shown = page.text.replace("<wbr>", "")  # where the TV's side column may wrap it
+    assert f"<strong>{DEV_PUBLIC_URL}/board/main</strong>" in shown
     assert "evil.example" not in page.text
 
 
 def test_a_public_url_with_a_path_prefix(room, session, app_at):
     session.commit()
     page = app_at("https://poker.example.com/club/").test_client().get("/board")
-    assert "<strong>https://poker.example.com/club/board/main</strong>" in page.text
+    shown = page.text.replace("<wbr>", "")  # where the TV's side column may wrap it
+    assert "<strong>https://poker.example.com/club/board/main</strong>" in shown
 
 
 @pytest.mark.parametrize("bad", ["poker.example.com", "ftp://x", "https://", "http://x/?a=1"])
