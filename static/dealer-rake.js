@@ -34,4 +34,7 @@
   }
   document.addEventListener("input", function (e) { if (inRakeForm(e, "pot")) soon(); });
   document.addEventListener("change", function (e) { if (inRakeForm(e, "flop")) ask(); });
+  // a pot typed before this script ran (it is deferred: a slow tablet shows the form first)
+  var typed = document.getElementById("rake-form");
+  if (typed && typed.elements.pot && typed.elements.pot.value.trim()) ask();
 })();
