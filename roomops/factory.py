@@ -13,10 +13,10 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from roomops.clock import Clock, SystemClock
 from roomops.config import Settings
 from roomops.db import make_engine, read_only
-from roomops.floor.handlers import session_factory
 from roomops.messages.courier import Courier
 from roomops.messages.providers import LogOnly, Provider
 from roomops.messages.twilio_sms import TwilioSms
+from roomops.reactions import session_factory
 from roomops.runtime import Roomops
 from roomops.security_log import configure as configure_security_log
 

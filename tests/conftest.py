@@ -21,7 +21,7 @@ from roomops.clock import FrozenClock
 from roomops.config import Settings
 from roomops.db import make_engine
 from roomops.factory import create_app
-from roomops.floor.handlers import session_factory
+from roomops.reactions import session_factory
 from roomops.rooms.passwords import use_parameters
 from roomops.security_log import formatter
 from roomops.security_log import log as security_logger

@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[1] / "roomops"
 # The layering, stated once: entry points (HTTP screens, the command line, jobs) may import the
 # domain; the domain never imports them.
 PRESENTATION = {"desk", "board", "api", "web", "auth", "dealer", "factory", "cli", "demo", "jobs",
-                "push", "runtime"}
+                "push", "runtime", "reactions"}
 DOMAIN = {
     "absences", "audit", "blinds", "floor", "games", "hands", "heartbeat", "ledger", "lists", "penalties",
     "playovers", "rooms", "seating", "books", "waits", "messages",
@@ -107,5 +107,17 @@ def test_domain_does_not_import_presentation():
     problems = [f"{name} (domain) imports {target} (presentation)"
                 for name, targets in sorted(GRAPH.items()) if layer(name) not in PRESENTATION
                 for target in targets if layer(target) in PRESENTATION]
+    if problems:
+        pytest.fail("\n".join(problems), pytrace=False)
+
+
+# The unit of work and the events sit under every domain package: any service may raise an event
+# and none needs to know who reacts (the handler table, ``roomops.reactions``, is at the top).
+FLOOR_IMPORTS = {"floor", "actors"}
+
+
+def test_floor_imports_no_domain_package():
+    problems = [f"{name} imports {target}" for name, targets in sorted(GRAPH.items())
+                if layer(name) == "floor" for target in targets if layer(target) not in FLOOR_IMPORTS]
     if problems:
         pytest.fail("\n".join(problems), pytrace=False)

@@ -12,11 +12,11 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from roomops.checks import one_of
 from roomops.db import Base, Minor, UTCDateTime
+from roomops.floor.events import AbsenceOutcome
 
 AbsenceKind = Literal["break", "away"]
 # returned: back in time; released: the sweep gave the seat up (R24/R26); seat_ended: the player left
 # or moved while absent
-AbsenceOutcome = Literal["returned", "released", "seat_ended"]
 
 _LIVE = text("ended_at IS NULL")
 _LIVE_DUE = text("ended_at IS NULL AND deadline IS NOT NULL")

@@ -26,7 +26,7 @@ from roomops.audit.service import record
 from roomops.db import end_live_by
 from roomops.errors import Conflict
 from roomops.floor.bus import command, emit
-from roomops.floor.events import AbsencesEnded, SeatsMayOpen
+from roomops.floor.events import AbsenceOutcome, AbsencesEnded, SeatsMayOpen
 from roomops.games.models import Table
 from roomops.lists.services import anyone_waiting
 from roomops.rooms.gaming_day import gaming_day
@@ -126,7 +126,7 @@ def record_note(session: Session, actor: Actor, now: datetime, hold_id: int, not
 
 
 def end_absences(session: Session, actor: Actor, now: datetime, absences: list[Absence],
-                 outcome: str, *, overplayer_stack: int | None = None) -> list[Absence]:
+                 outcome: AbsenceOutcome, *, overplayer_stack: int | None = None) -> list[Absence]:
     """End live absences and audit them; returns only those this transaction ended, so two
     sweepers never handle one twice. ``overplayer_stack``: see ``come_back`` (one absence)."""
     ended = {row.id for row in _end(session, actor, now, "id", [a.id for a in absences], outcome,
@@ -135,7 +135,7 @@ def end_absences(session: Session, actor: Actor, now: datetime, absences: list[A
 
 
 def end_seat_absences(session: Session, actor: Actor, now: datetime, hold_ids: list[int],
-                      outcome: str) -> list[int]:
+                      outcome: AbsenceOutcome) -> list[int]:
     """The running break or time away on each of these seats ends with the seat (R23, R25),
     audited, with nothing read first (usually there is none); returns the seats whose absence
     this transaction ended."""
@@ -143,7 +143,7 @@ def end_seat_absences(session: Session, actor: Actor, now: datetime, hold_ids: l
 
 
 def _end(session: Session, actor: Actor, now: datetime, key: str, keys: list[int],
-         outcome: str, overplayer_stack: int | None = None) -> list[Row[Any]]:
+         outcome: AbsenceOutcome, overplayer_stack: int | None = None) -> list[Row[Any]]:
     """One conditional UPDATE ... RETURNING (``end_live_by``) and an audit row for each absence
     it ended, in id order (a playover of the seat ends with it: ``AbsencesEnded``)."""
     ended = sorted(end_live_by(session, Absence, key, keys, now, outcome,

@@ -8,11 +8,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from roomops.absences.models import AbsenceKind, AbsenceOutcome
+from roomops.absences.models import AbsenceKind
 from roomops.blinds.missed import GamePosting, NewPlayerPosting
 from roomops.blinds.penalties import PenaltyKind
 from roomops.blinds.state import OwedPost, PostKind
 from roomops.blinds.state import Status as BlindStatus
+from roomops.floor.events import AbsenceOutcome
 from roomops.games.models import FeeKind, OpenClosed, RakeRecorded
 from roomops.lists.models import EntryStatus, ListKind, Source
 from roomops.messages.rules import MessageState

@@ -8,7 +8,7 @@ once per game, so that every change is in before the seats are offered (R14), th
 ``OffersMade`` once for all the offers those made.
 A command that raises an error leaves no event behind: its caller rolls the change back.
 The handler table is the session's (``HANDLERS_KEY`` in ``Session.info``, set by the
-sessionmaker ``roomops.floor.handlers.session_factory`` builds): this module knows no domain package,
+sessionmaker ``roomops.reactions.session_factory`` builds): this module knows no domain package,
 so every service can raise events through it."""
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from sqlalchemy.orm import Session
 from roomops.actors import Actor
 from roomops.floor.events import Event, Gathered, OffersMade, SeatsMayOpen
 
-HANDLERS_KEY = "roomops.floor.handlers"
+HANDLERS_KEY = "roomops.reactions"
 _PENDING_KEY = "roomops.floor.pending"
 
 GATHERED: tuple[type[Gathered], ...] = (SeatsMayOpen, OffersMade)
@@ -152,5 +152,5 @@ def _handlers(session: Session) -> Handlers:
     handlers: Handlers | None = session.info.get(HANDLERS_KEY)
     if handlers is None:
         raise RuntimeError("this session has no handler table: make its sessionmaker with "
-                           "roomops.floor.handlers.session_factory")
+                           "roomops.reactions.session_factory")
     return handlers

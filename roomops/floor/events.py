@@ -1,16 +1,19 @@
 """What happened on the floor: the events services raise (docs/architecture.md).
 
 Each is a fact in the past tense; what follows from it is listed once, in the handler table
-(``roomops.floor.handlers``). Events carry ids and values, so that raising one needs nothing but
+(``roomops.reactions``). Events carry ids and values, so that raising one needs nothing but
 this module."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Self
+from typing import Literal, Self
 
-from roomops.seating.models import SeatHold
+# R21/R22: how an offer ended (claimed, declined or run out: missed calls; cancelled)
+OfferOutcome = Literal["claimed", "declined", "expired", "cancelled"]
+# R23-R25, R29: how a break or time away ended
+AbsenceOutcome = Literal["returned", "released", "seat_ended"]
 
 
 @dataclass(frozen=True)
@@ -55,7 +58,7 @@ class AbsencesEnded(Event):
     playover of the seat ends with them (R29)."""
 
     hold_ids: tuple[int, ...]
-    outcome: str
+    outcome: AbsenceOutcome
     overplayer_stack: int | None = None  # R27/R29: counted as the owner came back (one seat)
 
 
@@ -67,7 +70,8 @@ class PlayerSeated(Event):
     ``overplayer_stack``: the chips the player leaves a seat they played over with, counted."""
 
     game_id: int
-    hold: SeatHold
+    hold_id: int
+    player_id: int
     table_name: str
     buy_in: int
     method: str
@@ -80,7 +84,7 @@ class PlayoverStarted(Event):
     """A waiting player plays over an absent owner's seat (R29) with a buy-in of their own chips:
     it is on the books as the overplayer's, on the owner's seat and table (R30, R32, R52)."""
 
-    hold: SeatHold
+    hold_id: int
     playover_id: int
     player_id: int
     buy_in: int
@@ -89,11 +93,15 @@ class PlayoverStarted(Event):
 
 @dataclass(frozen=True)
 class Carried:
-    """One stack carried by a move (R18): the seat left, the seat taken, the chips carried and
-    added; ``move`` is the kind of move (table_change, must_move, floor, broken, seat_change)."""
+    """One stack carried by a move (R18): the player's seat left and the seat taken (each with its
+    table), the chips carried and added; ``move`` is the kind of move (table_change, must_move,
+    floor, broken, seat_change)."""
 
-    old: SeatHold
-    new: SeatHold
+    player_id: int
+    old_id: int
+    old_table_id: int
+    new_id: int
+    new_table_id: int
     stack: int
     added: int
     move: str
@@ -169,7 +177,7 @@ class OffersEnded(Event):
     cancelled."""
 
     offer_ids: tuple[int, ...]
-    outcome: str
+    outcome: OfferOutcome
 
 
 @dataclass(frozen=True)

@@ -81,17 +81,16 @@ def table_changes(session: Session, actor: Actor, now: datetime, game_id: int,
     empty stack post no transfer."""
     postings: list[Posting] = []
     for c in changes:
-        player_id, new_table = c.new.player_id, c.new.table_id
-        if c.stack and c.old.table_id != c.new.table_id:
-            note: dict[str, object] = {"move": c.move, "from_hold_id": c.old.id,
-                                       "to_hold_id": c.new.id}
-            postings += [Posting(TRANSFER, -c.stack, "chips", player_id, game_id, c.old.table_id,
-                                 c.old.id, note=note),
-                         Posting(TRANSFER, c.stack, "chips", player_id, game_id, new_table, c.new.id,
-                                 note=note)]
+        if c.stack and c.old_table_id != c.new_table_id:
+            note: dict[str, object] = {"move": c.move, "from_hold_id": c.old_id,
+                                       "to_hold_id": c.new_id}
+            postings += [Posting(TRANSFER, -c.stack, "chips", c.player_id, game_id, c.old_table_id,
+                                 c.old_id, note=note),
+                         Posting(TRANSFER, c.stack, "chips", c.player_id, game_id, c.new_table_id,
+                                 c.new_id, note=note)]
         if c.added:
-            postings.append(Posting("add_on", c.added, AT_TABLE, player_id, game_id, new_table,
-                                    c.new.id))
+            postings.append(Posting("add_on", c.added, AT_TABLE, c.player_id, game_id,
+                                    c.new_table_id, c.new_id))
     return post_many(session, actor, now, postings)
 
 

@@ -1,5 +1,5 @@
 """Who sends a session's texts: the provider and how the board's address is made, carried by the
-session (``Session.info``, set by ``roomops.floor.handlers.session_factory``), so the outbox's
+session (``Session.info``, set by ``roomops.reactions.session_factory``), so the outbox's
 handlers need no web import. A session without one sends nothing (``LogOnly``)."""
 
 from __future__ import annotations

@@ -76,7 +76,7 @@ def start_playover(session: Session, actor: Actor, now: datetime, hold_id: int, 
            playover_id=playover.id, player_id=entry.player_id, entry_id=entry.id,
            owner_id=hold.player_id, table_id=table.id, seat_no=hold.seat_no, buy_in=buy_in,
            owner_stack=absence.stack, owner_consented=owner_consents, buy_in_method=buy_in_method)
-    emit(session, PlayoverStarted(hold, playover.id, entry.player_id, buy_in, buy_in_method))
+    emit(session, PlayoverStarted(hold.id, playover.id, entry.player_id, buy_in, buy_in_method))
     return playover
 
 

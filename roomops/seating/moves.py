@@ -97,7 +97,8 @@ def carry(session: Session, actor: Actor, now: datetime, game: Game, moves: list
                buy_in=hold.buy_in, moved_from=m.hold.id, from_table_id=m.hold.table_id,
                from_seat_no=m.hold.seat_no, no_blind_owed=hold.no_blind_owed)
     emit(session, StacksCarried(game.id, tuple(
-        Carried(m.hold, new[m.hold.id], m.stack, m.added, m.kind) for m in moves)))
+        Carried(m.hold.player_id, m.hold.id, m.hold.table_id, new[m.hold.id].id, m.table.id, m.stack,
+                m.added, m.kind) for m in moves)))
     if ended:
         emit(session, EntriesLeft(game.id, tuple(ended)))
     return [new[m.hold.id] for m in moves]

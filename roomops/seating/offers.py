@@ -14,7 +14,7 @@ from roomops.audit.service import record
 from roomops.db import Change, UTCDateTime, end_live, end_live_by, insert_rows, update_returning
 from roomops.errors import Conflict, Invalid, NotFound
 from roomops.floor.bus import command, emit
-from roomops.floor.events import MustMoveRefused, OffersEnded, OffersMade, SeatsMayOpen
+from roomops.floor.events import MustMoveRefused, OfferOutcome, OffersEnded, OffersMade, SeatsMayOpen
 from roomops.games.locks import locked_game, table_in_room
 from roomops.games.models import Game, Table
 from roomops.hands.seats import next_big_blind
@@ -347,7 +347,7 @@ def cancel_entry_offers(session: Session, actor: Actor, now: datetime,
 
 
 def release_offers(session: Session, actor: Actor, now: datetime,
-                   offers: Sequence[tuple[SeatHold, Game]], outcome: str,
+                   offers: Sequence[tuple[SeatHold, Game]], outcome: OfferOutcome,
                    stack: int | None = None) -> list[SeatHold]:
     """R22: a declined or expired offer (with its game) is a missed call; the entry is removed or
     sent to the bottom per ``on_claim_expiry`` (a must-move seat refused: ``must_move_refusal``,
@@ -392,7 +392,7 @@ _TO_THE_BOTTOM = Change.of(ListEntry, "id", "entries", _STILL_LISTED, {})  # que
 
 
 def _missed_calls(session: Session, now: datetime, room: Room, offers: list[SeatHold],
-                  outcome: str) -> set[int]:
+                  outcome: OfferOutcome) -> set[int]:
     """R22: the entries of these missed calls still on their list go to its bottom, keeping the
     calls' order, or come off it, per ``on_claim_expiry``: one UPDATE; returns their ids."""
     at = {o.entry_id: now + i * TICK for i, o in enumerate(offers) if o.entry_id}
@@ -408,12 +408,12 @@ def _missed_calls(session: Session, now: datetime, room: Room, offers: list[Seat
     return {row.id for row in rows}
 
 
-def _missed(outcome: str) -> str:
+def _missed(outcome: OfferOutcome) -> str:
     return f"missed call ({outcome})"
 
 
 def refuse_must_move(session: Session, actor: Actor, now: datetime, room: Room, game: Game,
-                     offer: SeatHold, outcome: str, stack: int | None = None) -> None:
+                     offer: SeatHold, outcome: OfferOutcome, stack: int | None = None) -> None:
     """R17: a player who declines a must-move seat, or lets its call run out, with ``forced``
     gives up the seat at the must-move table: it is released, with ``stack`` (counted by the desk
     as the player declined; none when the call ran out) feeding R27 as leaving does, and the

@@ -171,7 +171,8 @@ def sit(session: Session, actor: Actor, now: datetime, table: Table, game: Game,
                reason=override.reason, player_id=player_id, buy_in=buy_in,
                required=req.minimum, left_amount=req.left_amount, left_at=req.left_at.isoformat(),
                left_table=req.left_table, rule="R27")
-    emit(session, PlayerSeated(game.id, hold, table.name, buy_in, method, claimed, overplayer_stack))
+    emit(session, PlayerSeated(game.id, hold.id, player_id, table.name, buy_in, method, claimed,
+                               overplayer_stack))
     return hold
 
 

@@ -22,9 +22,9 @@ from roomops.clock import FrozenClock
 from roomops.config import Settings
 from roomops.db import make_engine
 from roomops.factory import create_app
-from roomops.floor.handlers import session_factory
 from roomops.ledger import services as ledger
 from roomops.ledger.models import LedgerEntry
+from roomops.reactions import session_factory
 from tests.conftest import START, login
 from tests.databases import backends, fresh_database, migrated_database
 from tests.db.books_helpers import END, closed_night

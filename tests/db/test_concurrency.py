@@ -15,9 +15,9 @@ from sqlalchemy import func, select
 from roomops.audit.models import AuditEvent
 from roomops.db import make_engine
 from roomops.errors import Conflict
-from roomops.floor.handlers import session_factory
 from roomops.jobs.sweep import sweep
 from roomops.lists import services as lists
+from roomops.reactions import session_factory
 from roomops.seating import seats
 from roomops.seating.models import SeatHold
 from tests.databases import PG_ENV, migrated_database

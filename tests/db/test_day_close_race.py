@@ -17,13 +17,13 @@ from sqlalchemy import func, select, text
 
 from roomops.db import make_engine
 from roomops.errors import Conflict
-from roomops.floor.handlers import session_factory
 from roomops.games import services as games
 from roomops.ledger import cash_outs
 from roomops.ledger import services as ledger
 from roomops.ledger.dayclose import DAY_LOCK, Count, close_day, record_counts
 from roomops.ledger.models import DayClose, LedgerEntry
 from roomops.ledger.report import expected_by_table
+from roomops.reactions import session_factory
 from roomops.rooms.services import update_policy
 from roomops.seating import seats
 from tests.databases import migrated_database

@@ -13,12 +13,12 @@ from sqlalchemy import func, select, text
 
 from roomops.db import make_engine
 from roomops.errors import Conflict
-from roomops.floor.handlers import session_factory
 from roomops.games.models import Table
 from roomops.ledger import services as ledger
 from roomops.ledger import transit
 from roomops.ledger.models import LedgerEntry, TransitSlip
 from roomops.lists import services as lists
+from roomops.reactions import session_factory
 from roomops.rooms.services import add_player
 from roomops.seating import seats
 from roomops.seating.models import SeatHold

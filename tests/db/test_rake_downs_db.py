@@ -12,10 +12,10 @@ from sqlalchemy.exc import IntegrityError
 
 from roomops.db import make_engine
 from roomops.errors import Conflict
-from roomops.floor.handlers import session_factory
 from roomops.hands.services import record_hand
 from roomops.ledger import rake
 from roomops.ledger.models import DealerDown, LedgerEntry
+from roomops.reactions import session_factory
 from tests.databases import backends, migrated_database
 from tests.db.test_concurrency import T0, _race
 from tests.db.test_ledger_schema import _fails

@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 
 from roomops.audit.models import AuditEvent, RoomMark
 from roomops.audit.service import record
-from roomops.floor.handlers import session_factory
+from roomops.reactions import session_factory
 from roomops.web.live import change_mark
 from tests.databases import migrated_database
 from tests.factories import Room_

@@ -13,11 +13,11 @@ from twilio.request_validator import RequestValidator
 
 from roomops.config import Settings
 from roomops.factory import board_address, create_app
-from roomops.floor.handlers import session_factory
 from roomops.lists.models import ListEntry
 from roomops.messages.courier import Courier
 from roomops.messages.models import OutboxMessage
 from roomops.messages.twilio_sms import TwilioSms
+from roomops.reactions import session_factory
 from roomops.rooms.services import update_policy
 from roomops.seating.models import SeatHold
 from tests.conftest import login

@@ -5,6 +5,7 @@ refused command, and the work after the commit runs only after it, never undoing
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
@@ -15,13 +16,13 @@ from sqlalchemy.orm import Session
 
 from roomops.actors import Actor
 from roomops.errors import Conflict
-from roomops.floor import events, notify
-from roomops.floor.bus import HANDLERS_KEY, emit, run_command
-from roomops.floor.events import Event, Gathered, SeatsMayOpen
-from roomops.floor.handlers import HANDLERS
+from roomops.floor import events
+from roomops.floor.bus import HANDLERS_KEY, after_commit, emit, run_command
+from roomops.floor.events import Event, Gathered, OffersMade, SeatsMayOpen
 from roomops.floor.unit import unit
 from roomops.jobs.sweep import sweep
 from roomops.lists import services as lists
+from roomops.reactions import HANDLERS
 from roomops.seating import seats
 from roomops.seating.models import SeatHold
 from tests.services.helpers import full_game, live_offer
@@ -35,6 +36,12 @@ def counting(session: Session) -> list[SeatsMayOpen]:
     session.info[HANDLERS_KEY] = {**HANDLERS, SeatsMayOpen: [
         lambda c, e: seen.append(e), *HANDLERS[SeatsMayOpen]]}
     return seen
+
+
+def telling(session: Session, tell: Callable[[tuple[int, ...]], None]) -> None:
+    """The session's handler table, with the offers made told to ``tell`` after the commit."""
+    session.info[HANDLERS_KEY] = {**HANDLERS, OffersMade: [
+        *HANDLERS[OffersMade], lambda c, e: after_commit(c.session, lambda: tell(e.offer_ids))]}
 
 
 def test_every_event_has_its_handlers():
@@ -106,12 +113,12 @@ def test_r22_the_sweep_offers_each_game_once_with_every_missed_call_skipped(room
     assert [(e.game_id, e.skip) for e in seen] == [(game.id, frozenset({first.id, second.id}))]
 
 
-def test_after_commit_work_runs_after_the_commit(room, session, now, monkeypatch):
+def test_after_commit_work_runs_after_the_commit(room, session, now):
     game, _table = full_game(room, session, now)
     ann = room.player(now, "Ann")
     happened: list[str] = []
     sa_event.listen(session, "after_commit", lambda s: happened.append("commit"))
-    monkeypatch.setattr(notify, "offers_made", lambda ids: happened.append(f"told {ids}"))
+    telling(session, lambda ids: happened.append(f"told {ids}"))
     with unit(session, room.sup, now) as uow:
         uow.run(lists.join, player_id=ann.id, game_id=game.id)
         assert happened == []
@@ -119,11 +126,11 @@ def test_after_commit_work_runs_after_the_commit(room, session, now, monkeypatch
     assert happened == ["commit", f"told {(live_offer(session, ann.id).id,)}"]
 
 
-def test_after_commit_work_is_dropped_with_a_rollback(room, session, now, monkeypatch):
+def test_after_commit_work_is_dropped_with_a_rollback(room, session, now):
     game, _table = full_game(room, session, now)
     session.commit()
     told: list[object] = []
-    monkeypatch.setattr(notify, "offers_made", told.append)
+    telling(session, told.append)
     with unit(session, room.sup, now) as uow:
         uow.run(lists.join, player_id=room.player(now, "Ann").id, game_id=game.id)
         uow.rollback()
@@ -131,7 +138,7 @@ def test_after_commit_work_is_dropped_with_a_rollback(room, session, now, monkey
     assert told == []
 
 
-def test_failed_after_commit_work_is_logged_and_the_change_stands(room, session, now, monkeypatch,
+def test_failed_after_commit_work_is_logged_and_the_change_stands(room, session, now,
                                                                   caplog):
     game, _table = full_game(room, session, now)
     ann = room.player(now, "Ann")
@@ -139,7 +146,7 @@ def test_failed_after_commit_work_is_logged_and_the_change_stands(room, session,
     def broken(ids: object) -> None:
         raise OSError("the text message gateway is down")
 
-    monkeypatch.setattr(notify, "offers_made", broken)
+    telling(session, broken)
     with caplog.at_level(logging.ERROR, "roomops.floor"), unit(session, room.sup, now) as uow:
         uow.run(lists.join, player_id=ann.id, game_id=game.id)
         uow.commit()

@@ -13,7 +13,6 @@ from sqlalchemy.orm import Session
 
 from roomops.actors import Actor
 from roomops.floor.bus import run_command
-from roomops.floor.handlers import session_factory
 from roomops.floor.unit import UnitOfWork
 from roomops.games.models import Table
 from roomops.lists import services as lists
@@ -22,6 +21,7 @@ from roomops.messages.courier import Courier
 from roomops.messages.models import OutboxMessage
 from roomops.messages.providers import LogOnly, SendFailed
 from roomops.messages.rules import LEASE, MAX_ATTEMPTS, NO_NUMBER, NO_PROVIDER
+from roomops.reactions import session_factory
 from roomops.rooms.services import add_player, update_policy
 from roomops.seating import offers, seats
 from roomops.seating.models import SeatHold

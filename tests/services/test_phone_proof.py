@@ -12,9 +12,9 @@ from sqlalchemy import select
 from roomops.actors import phone_page
 from roomops.errors import Conflict, NotFound, TooMany
 from roomops.floor.bus import take_after_commit
-from roomops.floor.handlers import session_factory
 from roomops.lists.models import ListEntry
 from roomops.messages.courier import Courier
+from roomops.reactions import session_factory
 from roomops.remote import rules
 from roomops.remote import services as remote
 from roomops.remote.models import PhoneCode

@@ -11,7 +11,6 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import update
 
-from roomops.floor.handlers import session_factory
 from roomops.lists import services as lists
 from roomops.messages import sending
 from roomops.messages.courier import Courier
@@ -20,6 +19,7 @@ from roomops.messages.providers import SendFailed
 from roomops.messages.rules import LEASE
 from roomops.messages.settings import TwilioSettings
 from roomops.messages.twilio_sms import LOOKBACK, TwilioSms
+from roomops.reactions import session_factory
 from tests.fake_twilio import (
     ACCOUNT,
     BROKEN,

@@ -1,5 +1,7 @@
 """The handler table: what follows each event, listed once (cosmicpython's ``EVENT_HANDLERS``).
 
+The top of the tree, beside the application factory: the reactions call the domain packages'
+services, which raise the events (``roomops.floor.events``) knowing nothing of who reacts.
 Handlers run in the command's transaction, in the order listed; ``SeatsMayOpen`` comes last for
 each game (``roomops.floor.bus``). Work that must wait for the commit (messages, screen pushes)
 is queued with ``after_commit``."""
@@ -14,8 +16,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from roomops.absences.services import end_seat_absences
 from roomops.db import make_sessionmaker
 from roomops.errors import Conflict
-from roomops.floor import notify
-from roomops.floor.bus import HANDLERS_KEY, Context, Handlers, after_commit, emit
+from roomops.floor.bus import HANDLERS_KEY, Context, Handlers, emit
 from roomops.floor.events import (
     AbsencesEnded,
     EntriesLeft,
@@ -69,19 +70,20 @@ def end_playovers_of_absences(c: Context, event: AbsencesEnded) -> None:
 def end_playovers_of_player(c: Context, event: PlayerSeated) -> None:
     """R29: a player who sits down plays over no one's seat any more: a seat of their own; the
     stack they leave it with, counted, is the playover's (R27, R52)."""
-    end_playovers(c.session, c.actor, c.now, "seated", "player_id", [event.hold.player_id],
+    end_playovers(c.session, c.actor, c.now, "seated", "player_id", [event.player_id],
                   leave_amount=event.overplayer_stack)
 
 
 def post_buy_in(c: Context, event: PlayerSeated) -> None:
     """R30/R27/R32: the buy-in the desk accepted is on the books, in the same transaction."""
-    ledger.at_desk(c.session, c.actor, c.now, event.hold, event.buy_in, event.method)
+    ledger.at_desk(c.session, c.actor, c.now, c.session.get_one(SeatHold, event.hold_id),
+                   event.buy_in, event.method)
 
 
 def post_playover_buy_in(c: Context, event: PlayoverStarted) -> None:
     """R29/R30/R32: the overplayer's buy-in is on the books, theirs, on the owner's seat."""
-    playover_rows.at_start(c.session, c.actor, c.now, event.hold, event.playover_id,
-                           event.player_id, event.buy_in, event.method)
+    playover_rows.at_start(c.session, c.actor, c.now, c.session.get_one(SeatHold, event.hold_id),
+                           event.playover_id, event.player_id, event.buy_in, event.method)
 
 
 def take_off_lists(c: Context, event: PlayerSeated) -> None:
@@ -89,7 +91,7 @@ def take_off_lists(c: Context, event: PlayerSeated) -> None:
     one more player seated may let a table change go ahead (R18). A claim leaves no other offer to
     cancel (one live offer per player, R14) and opens no seat."""
     ended = leave_game_lists(c.session, c.actor, c.now, c.session.get_one(Game, event.game_id),
-                             [event.hold.player_id], f"seated at table {event.table_name}")
+                             [event.player_id], f"seated at table {event.table_name}")
     if ended and not event.claimed:
         emit(c.session, EntriesLeft(event.game_id, tuple(ended)))
     emit(c.session, SeatsMayOpen(event.game_id, only_if_open=event.claimed))
@@ -139,14 +141,6 @@ def cancel_texts(c: Context, event: OffersEnded) -> None:
     cancel_offer_texts(c.session, c.now, event.offer_ids)
 
 
-def tell_players_offered(c: Context, event: OffersMade) -> None:
-    after_commit(c.session, lambda: notify.offers_made(event.offer_ids))
-
-
-def tell_players_offers_ended(c: Context, event: OffersEnded) -> None:
-    after_commit(c.session, lambda: notify.offers_ended(event.offer_ids, event.outcome))
-
-
 HANDLERS: Handlers = {
     SeatsEnded: [end_what_sat_on_seats],
     AbsencesEnded: [end_playovers_of_absences],
@@ -157,8 +151,8 @@ HANDLERS: Handlers = {
     MustMoveRefused: [release_refused_seat],
     HandRecorded: [make_held_seat_changes],
     SeatsMayOpen: [offer_open_seats],
-    OffersMade: [queue_texts, tell_players_offered],
-    OffersEnded: [cancel_texts, tell_players_offers_ended],
+    OffersMade: [queue_texts],
+    OffersEnded: [cancel_texts],
 }
 
 
