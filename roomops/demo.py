@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import secrets
-from datetime import datetime
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session
 
 from roomops.actors import Actor, console
+from roomops.floor.unit import UnitOfWork
 from roomops.games.services import open_game, open_table
 from roomops.lists.services import join
 from roomops.rooms.models import Room, Staff
@@ -26,46 +25,47 @@ DEMO_SLUG, DEMO_NAME = "main", "Demo Card Room"
 STAFF = (("admin", "admin"), ("super", "supervisor"), ("cashier", "cashier"), ("dealer", "dealer"))
 
 
-def load_demo(session: Session, now: datetime) -> list[tuple[str, str, str]]:
+def load_demo(unit: UnitOfWork) -> list[tuple[str, str, str]]:
     """Returns (username, password, role) of the staff created, or [] if a room exists already.
 
     Table 1 is full, table 2 has two open seats: the first two of the four players joining the
     NL Hold'em list are offered them at once (R14, R20), the others wait; PL Omaha has a list
     and no table yet. Players may join the lists from their phones (R12)."""
-    if session.scalar(select(Room.id).limit(1)):
+    if unit.session.scalar(select(Room.id).limit(1)):
         return []
-    room = create_room(session, now, slug=DEMO_SLUG, name=DEMO_NAME, timezone="Europe/London")
+    room = create_room(unit.session, unit.now, slug=DEMO_SLUG, name=DEMO_NAME, timezone="Europe/London")
     logins, staff = [], {}
     for username, role in STAFF:
         password = _password()
-        staff[role] = create_staff(session, console(room.id), now, username=username,
-                                   password=password, roles=(role,))
+        staff[role] = unit.acting(console(room.id)).run(create_staff, username=username,
+                                                        password=password, roles=(role,))
         logins.append((username, password, role))
-    boss = Actor(room.id, staff["supervisor"].id, "super", frozenset({"supervisor"}))
-    update_policy(session, boss, now, remote_entries=True)  # R12: the board's "Join a list"
-    nlh = open_game(session, boss, now, variant="NL Hold'em", small_blind=100, big_blind=200,
-                    min_buyin=10000, max_buyin=40000, seats_per_table=9, fee_kind="rake",
-                    rake_bp=500, rake_cap=500, straddle_allowed=True, max_straddles=1)
-    plo = open_game(session, boss, now, variant="PL Omaha", small_blind=200, big_blind=500,
-                    min_buyin=20000, max_buyin=100000, seats_per_table=9, fee_kind="hourly",
-                    time_fee=1000)
-    tables = [open_table(session, boss, now, nlh.id, name) for name in ("1", "2")]
-    players = [add_player(session, boss, now, first_name=first, last_name=last)
+    boss = unit.acting(Actor(room.id, staff["supervisor"].id, "super", frozenset({"supervisor"})))
+    boss.run(update_policy, remote_entries=True)  # R12: the board's "Join a list"
+    nlh = boss.run(open_game, variant="NL Hold'em", small_blind=100, big_blind=200,
+                   min_buyin=10000, max_buyin=40000, seats_per_table=9, fee_kind="rake",
+                   rake_bp=500, rake_cap=500, straddle_allowed=True, max_straddles=1)
+    plo = boss.run(open_game, variant="PL Omaha", small_blind=200, big_blind=500,
+                   min_buyin=20000, max_buyin=100000, seats_per_table=9, fee_kind="hourly",
+                   time_fee=1000)
+    tables = [boss.run(open_table, nlh.id, name) for name in ("1", "2")]
+    players = [boss.run(add_player, first_name=first, last_name=last)
                for first, last in (n.split() for n in PLAYERS)]
     for i, player in enumerate(players[:16]):
-        seat_directly(session, boss, now, table_id=tables[i // 9].id, seat_no=i % 9 + 1,
-                      player_id=player.id, buy_in=20000)
+        boss.run(seat_directly, table_id=tables[i // 9].id, seat_no=i % 9 + 1,
+                 player_id=player.id, buy_in=20000)
     for player in players[16:]:
-        join(session, boss, now, player_id=player.id, game_id=nlh.id)
+        boss.run(join, player_id=player.id, game_id=nlh.id)
     for player in players[14:18]:
-        join(session, boss, now, player_id=player.id, game_id=plo.id)
+        boss.run(join, player_id=player.id, game_id=plo.id)
     return logins
 
 
-def renew_demo_logins(session: Session, now: datetime) -> list[tuple[str, str, str]]:
+def renew_demo_logins(unit: UnitOfWork) -> list[tuple[str, str, str]]:
     """The demo room's staff with new passwords, as (username, password, role): only hashes are
     kept (R61), so a login printed once and lost is given anew, audited as the console's reset
     (R60). [] when there is no demo room or none of its staff is left."""
+    session = unit.session
     room = session.scalar(select(Room).where(Room.slug == DEMO_SLUG, Room.name == DEMO_NAME))
     if room is None:
         return []
@@ -74,7 +74,7 @@ def renew_demo_logins(session: Session, now: datetime) -> list[tuple[str, str, s
         member = session.scalar(select(Staff).where(Staff.username == username))
         if member is not None and roles_in(session, member.id, room.id):
             password = _password()
-            reset_password(session, console(room.id), now, member.id, password)
+            unit.acting(console(room.id)).run(reset_password, member.id, password)
             logins.append((username, password, role))
     return logins
 

@@ -16,7 +16,7 @@ from roomops.db import make_engine, read_only
 from roomops.messages.courier import Courier
 from roomops.messages.providers import LogOnly, Provider
 from roomops.messages.twilio_sms import TwilioSms
-from roomops.reactions import session_factory
+from roomops.reactions import HANDLERS, session_factory
 from roomops.runtime import Roomops
 from roomops.security_log import configure as configure_security_log
 
@@ -59,7 +59,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None,
                       clock.now)
     app.extensions["roomops"] = Roomops(
         settings, engine, session_factory(engine, courier), session_factory(read_only(engine)),
-        clock,
+        clock, HANDLERS,
     )
     logging.getLogger("roomops").setLevel(logging.INFO)
     configure_security_log(settings.security_log)

@@ -3,8 +3,8 @@
 The top of the tree, beside the application factory: the reactions call the domain packages'
 services, which raise the events (``roomops.floor.events``) knowing nothing of who reacts.
 Handlers run in the command's transaction, in the order listed; ``SeatsMayOpen`` comes last for
-each game (``roomops.floor.bus``). Work that must wait for the commit (messages, screen pushes)
-is queued with ``after_commit``."""
+each game (``roomops.floor.unit``). Work that must wait for the commit (messages, screen pushes)
+is queued with ``unit.after_commit``."""
 
 from __future__ import annotations
 
@@ -16,7 +16,6 @@ from sqlalchemy.orm import Session, sessionmaker
 from roomops.absences.services import end_seat_absences
 from roomops.db import make_sessionmaker
 from roomops.errors import Conflict
-from roomops.floor.bus import HANDLERS_KEY, Context, Handlers, emit
 from roomops.floor.events import (
     AbsencesEnded,
     EntriesLeft,
@@ -30,6 +29,7 @@ from roomops.floor.events import (
     SeatsMayOpen,
     StacksCarried,
 )
+from roomops.floor.unit import Handlers, UnitOfWork
 from roomops.games.models import Game
 from roomops.hands.seat_change import on_hand_recorded
 from roomops.ledger import playover_rows
@@ -47,98 +47,97 @@ from roomops.seating.seats import cancel_must_move_offers, end_seat, leave_game_
 _PLAYOVER_ENDS = {"returned": "owner_back", "released": "seat_released", "seat_ended": "seat_ended"}
 
 
-def end_what_sat_on_seats(c: Context, event: SeatsEnded) -> None:
+def end_what_sat_on_seats(unit: UnitOfWork, event: SeatsEnded) -> None:
     """A break or time away ends with its seat (R23, R25); a must-move or seat-change offer from
     it is void (R17, R36), and so is a seat-change request; the seats are free (R14)."""
-    end_seat_absences(c.session, c.actor, c.now, list(event.hold_ids), "seat_ended")
-    cancel_must_move_offers(c.session, c.actor, c.now, list(event.hold_ids))
-    end_requests_of_seats(c.session, c.actor, c.now, list(event.hold_ids))
+    end_seat_absences(unit, list(event.hold_ids), "seat_ended")
+    cancel_must_move_offers(unit, list(event.hold_ids))
+    end_requests_of_seats(unit, list(event.hold_ids))
     for game_id in event.game_ids:
-        emit(c.session, SeatsMayOpen(game_id))
+        unit.emit(SeatsMayOpen(game_id))
 
 
-def end_playovers_of_absences(c: Context, event: AbsencesEnded) -> None:
+def end_playovers_of_absences(unit: UnitOfWork, event: AbsencesEnded) -> None:
     """R29: the overplayer leaves when the owner comes back or loses the seat, with their stack
     when the desk counted it (R27); a stack given for a seat nobody played over is refused."""
     stack = event.overplayer_stack
-    if not end_playovers(c.session, c.actor, c.now, _PLAYOVER_ENDS[event.outcome], "hold_id",
+    if not end_playovers(unit, _PLAYOVER_ENDS[event.outcome], "hold_id",
                          event.hold_ids, leave_amount=stack) and stack is not None:
         raise Conflict("nobody was playing over the seat: there is no overplayer's stack to "
                        "record", "R29")
 
 
-def end_playovers_of_player(c: Context, event: PlayerSeated) -> None:
+def end_playovers_of_player(unit: UnitOfWork, event: PlayerSeated) -> None:
     """R29: a player who sits down plays over no one's seat any more: a seat of their own; the
     stack they leave it with, counted, is the playover's (R27, R52)."""
-    end_playovers(c.session, c.actor, c.now, "seated", "player_id", [event.player_id],
+    end_playovers(unit, "seated", "player_id", [event.player_id],
                   leave_amount=event.overplayer_stack)
 
 
-def post_buy_in(c: Context, event: PlayerSeated) -> None:
+def post_buy_in(unit: UnitOfWork, event: PlayerSeated) -> None:
     """R30/R27/R32: the buy-in the desk accepted is on the books, in the same transaction."""
-    ledger.at_desk(c.session, c.actor, c.now, c.session.get_one(SeatHold, event.hold_id),
+    ledger.at_desk(unit, unit.session.get_one(SeatHold, event.hold_id),
                    event.buy_in, event.method)
 
 
-def post_playover_buy_in(c: Context, event: PlayoverStarted) -> None:
+def post_playover_buy_in(unit: UnitOfWork, event: PlayoverStarted) -> None:
     """R29/R30/R32: the overplayer's buy-in is on the books, theirs, on the owner's seat."""
-    playover_rows.at_start(c.session, c.actor, c.now, c.session.get_one(SeatHold, event.hold_id),
+    playover_rows.at_start(unit, unit.session.get_one(SeatHold, event.hold_id),
                            event.playover_id, event.player_id, event.buy_in, event.method)
 
 
-def take_off_lists(c: Context, event: PlayerSeated) -> None:
+def take_off_lists(unit: UnitOfWork, event: PlayerSeated) -> None:
     """R21: a player seated in a game comes off its lists (other games' lists keep them, R10);
     one more player seated may let a table change go ahead (R18). A claim leaves no other offer to
     cancel (one live offer per player, R14) and opens no seat."""
-    ended = leave_game_lists(c.session, c.actor, c.now, c.session.get_one(Game, event.game_id),
+    ended = leave_game_lists(unit, unit.session.get_one(Game, event.game_id),
                              [event.player_id], f"seated at table {event.table_name}")
     if ended and not event.claimed:
-        emit(c.session, EntriesLeft(event.game_id, tuple(ended)))
-    emit(c.session, SeatsMayOpen(event.game_id, only_if_open=event.claimed))
+        unit.emit(EntriesLeft(event.game_id, tuple(ended)))
+    unit.emit(SeatsMayOpen(event.game_id, only_if_open=event.claimed))
 
 
-def post_transfers(c: Context, event: StacksCarried) -> None:
+def post_transfers(unit: UnitOfWork, event: StacksCarried) -> None:
     """R18/R52: each stack carried is a transfer pair between the tables, chips added an add-on."""
-    ledger.table_changes(c.session, c.actor, c.now, event.game_id, event.moves)
+    ledger.table_changes(unit, event.game_id, event.moves)
 
 
-def cancel_offers_of_entries(c: Context, event: EntriesLeft) -> None:
+def cancel_offers_of_entries(unit: UnitOfWork, event: EntriesLeft) -> None:
     """R16/R21: a seat the entry was called to is given up, and offered again (R14)."""
-    if cancel_entry_offers(c.session, c.actor, c.now, list(event.entry_ids)):
-        emit(c.session, SeatsMayOpen(event.game_id))
+    if cancel_entry_offers(unit, list(event.entry_ids)):
+        unit.emit(SeatsMayOpen(event.game_id))
 
 
-def release_refused_seat(c: Context, event: MustMoveRefused) -> None:
+def release_refused_seat(unit: UnitOfWork, event: MustMoveRefused) -> None:
     """R17 (``forced``): the seat at the must-move table is released with the stack the desk
     counted as its leave amount (it feeds R27, which names R17; none when the call ran out), and
     the player goes to the bottom of the waiting list, as when a seat is lost (R24). A seat that
     has ended already (the player left it meanwhile) has nothing left to release."""
-    seat = c.session.get_one(SeatHold, event.hold_id)
+    seat = unit.session.get_one(SeatHold, event.hold_id)
     if seat.ended_at is None:
-        game = end_seat(c.session, c.actor, c.now, seat, "released", event.stack, "must_move")
-        to_bottom_of_waiting_list(c.session, c.actor, c.now,
-                                  [(game, event.player_id, "refused a must-move seat (R17)")])
+        game = end_seat(unit, seat, "released", event.stack, "must_move")
+        to_bottom_of_waiting_list(unit, [(game, event.player_id, "refused a must-move seat (R17)")])
 
 
-def make_held_seat_changes(c: Context, event: HandRecorded) -> None:
+def make_held_seat_changes(unit: UnitOfWork, event: HandRecorded) -> None:
     """R36: a seat change claimed during the hand is made once the dealer records it."""
-    on_hand_recorded(c.session, c.actor, c.now, event.table_id)
+    on_hand_recorded(unit, event.table_id)
 
 
-def offer_open_seats(c: Context, event: SeatsMayOpen) -> None:
+def offer_open_seats(unit: UnitOfWork, event: SeatsMayOpen) -> None:
     """R14/R20: the game's open seats are offered, once, after every other change."""
-    fill_open_seats(c.session, c.actor, c.now, c.session.get_one(Game, event.game_id), event.skip,
+    fill_open_seats(unit, unit.session.get_one(Game, event.game_id), event.skip,
                     only_if_open=event.only_if_open)
 
 
-def queue_texts(c: Context, event: OffersMade) -> None:
+def queue_texts(unit: UnitOfWork, event: OffersMade) -> None:
     """R20: a text to each player offered a seat, written with the offer, sent after the commit."""
-    queue_offer_texts(c.session, c.now, event.offer_ids)
+    queue_offer_texts(unit, event.offer_ids)
 
 
-def cancel_texts(c: Context, event: OffersEnded) -> None:
+def cancel_texts(unit: UnitOfWork, event: OffersEnded) -> None:
     """R21/R22: an offer over before its text went out is not texted."""
-    cancel_offer_texts(c.session, c.now, event.offer_ids)
+    cancel_offer_texts(unit.session, unit.now, event.offer_ids)
 
 
 HANDLERS: Handlers = {
@@ -158,9 +157,8 @@ HANDLERS: Handlers = {
 
 def session_factory(bind: Engine | Connection, courier: Courier | None = None,
                     **options: Any) -> sessionmaker[Session]:
-    """The app's sessions, each carrying the handler table its commands use and who sends their
-    texts (none given: nobody, ``LogOnly``)."""
-    info: dict[str, object] = {HANDLERS_KEY: HANDLERS}
+    """The app's sessions, each carrying who sends their texts (none given: nobody, ``LogOnly``)."""
+    info: dict[str, object] = {}
     if courier is not None:
         info[COURIER_KEY] = courier
     return make_sessionmaker(bind, info=info, **options)

@@ -1,17 +1,23 @@
 """What the app carries for every request and job (``app.extensions["roomops"]``): settings,
-engine, sessions and the one clock. Low in the tree, so entry points read it typed."""
+engine, sessions, the one clock, and the units of work made from them. Low in the tree, so
+entry points read it typed."""
 
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime
 
 from flask import Flask, current_app
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
+from roomops.actors import Actor
 from roomops.clock import Clock
 from roomops.config import Settings
+from roomops.floor.unit import Handlers, Told, UnitOfWork, rolled_back_unless_committed
 
 
 @dataclass
@@ -21,6 +27,21 @@ class Roomops:
     sessions: sessionmaker[Session]
     read_sessions: sessionmaker[Session]
     clock: Clock
+    handlers: Handlers  # the application's handler table (roomops.reactions)
+    # told after each unit's commit what it audited: the screens' pushes register here
+    told: list[Told] = field(default_factory=list)
+
+    def unit(self, session: Session, actor: Actor | None,
+             now: datetime | None = None) -> UnitOfWork:
+        """The one way a unit of work is made: the web's, the sweep's, the CLI's, the demo's."""
+        return UnitOfWork(session, actor, now or self.clock.now(), self.handlers, self.told)
+
+    @contextmanager
+    def unit_of_work(self, session: Session, actor: Actor | None,
+                     now: datetime | None = None) -> Iterator[UnitOfWork]:
+        """``unit`` for a block: what it has not committed when the block ends is rolled back."""
+        with rolled_back_unless_committed(self.unit(session, actor, now)) as uow:
+            yield uow
 
 
 def ext(app: Flask | None = None) -> Roomops:

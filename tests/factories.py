@@ -14,6 +14,7 @@ from roomops.games.services import open_game, open_table
 from roomops.rooms.models import Player, Room, Staff, StaffRole
 from roomops.rooms.services import add_player, create_room
 from roomops.rooms.staff import create_staff
+from tests.units import act
 
 PASSWORD = "correct horse battery"
 # each test room's staff, by key (their username is "<slug>-<key>"): "admin" is the room's
@@ -35,8 +36,8 @@ class Room_:
         self.session = session
         self.room: Room = create_room(session, now, slug=slug, name=f"Room {slug}", **policy)
         self.staff: dict[str, Staff] = {
-            key: create_staff(session, console(self.room.id), now, username=f"{slug}-{key}",
-                              password=PASSWORD, roles=roles)
+            key: act(session, console(self.room.id), now, create_staff, username=f"{slug}-{key}",
+                     password=PASSWORD, roles=roles)
             for key, roles in ROLES_OF.items()
         }
         self.sup = self.actor("supervisor")
@@ -46,15 +47,15 @@ class Room_:
         return Actor(self.room.id, s.id, s.username, frozenset(ROLES_OF[key]))
 
     def game(self, now: datetime, **fields: Any) -> Game:
-        return open_game(self.session, self.sup, now, **{**GAME_DEFAULTS, **fields})
+        return act(self.session, self.sup, now, open_game, **{**GAME_DEFAULTS, **fields})
 
     def table(self, now: datetime, game: Game, name: str) -> Table:
-        return open_table(self.session, self.sup, now, game.id, name)
+        return act(self.session, self.sup, now, open_table, game.id, name)
 
     def player(self, now: datetime, first: str, last: str = "Player") -> Player:
         # a test builds the room it needs, twins included (the twin check: tests/rules/test_twins.py)
-        return add_player(self.session, self.sup, now, first_name=first, last_name=last,
-                          create_anyway=True)
+        return act(self.session, self.sup, now, add_player, first_name=first, last_name=last,
+                   create_anyway=True)
 
     def players(self, now: datetime, n: int, prefix: str = "P") -> list[Player]:
         return [self.player(now, f"{prefix}{i}") for i in range(1, n + 1)]

@@ -5,18 +5,14 @@ big blinds (R26), released as the missed blind is recorded."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from datetime import datetime
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session
 
 from roomops.absences.models import Absence
 from roomops.absences.rules import picked_up_for_blinds
 from roomops.absences.services import end_absences, kept_past_deadline, running_absence
-from roomops.actors import Actor
-from roomops.audit.service import record
-from roomops.floor.bus import command, emit
 from roomops.floor.events import SeatsMayOpen
+from roomops.floor.unit import UnitOfWork
 from roomops.games.models import Game, Table
 from roomops.lists.services import to_bottom_of_waiting_list
 from roomops.rooms.models import Room
@@ -28,50 +24,49 @@ WHY = {"break": "break ran out (R24)", "away": "away too long (R26)"}
 Why = tuple[ReleaseCause, str]
 
 
-def release_due(session: Session, actor: Actor, now: datetime,
+def release_due(unit: UnitOfWork,
                 games: Sequence[Game]) -> list[Absence]:
     """R24/R26: every absence of the games at or past its deadline, to the second (one read for
     all of them); where the room releases a break that ran out only if somebody waits
     (``break_expiry``), a break whose seat nobody could be offered runs on until somebody could.
     The caller holds the games' locks."""
     by_id = {g.id: g for g in games}
-    room = session.get_one(Room, actor.room_id)
-    due = [(absence, by_id[game_id]) for absence, table_id, game_id in session.execute(
+    room = unit.session.get_one(Room, unit.actor.room_id)
+    due = [(absence, by_id[game_id]) for absence, table_id, game_id in unit.session.execute(
         select(Absence, SeatHold.table_id, Table.game_id).join(
             SeatHold, SeatHold.id == Absence.hold_id).join(Table, Table.id == SeatHold.table_id).where(
-            Table.game_id.in_(list(by_id)), Absence.ended_at.is_(None), Absence.deadline <= now,
+            Table.game_id.in_(list(by_id)), Absence.ended_at.is_(None), Absence.deadline <= unit.now,
         ).order_by(Absence.deadline, Absence.id)).tuples()
-        if not kept_past_deadline(session, room, absence, game_id, table_id)]
-    return release(session, actor, now, due, {a.id: (a.kind, WHY[a.kind]) for a, _ in due})
+        if not kept_past_deadline(unit.session, room, absence, game_id, table_id)]
+    return release(unit, due, {a.id: (a.kind, WHY[a.kind]) for a, _ in due})
 
 
-@command
-def record_missed_big_blind(session: Session, actor: Actor, now: datetime, hold_id: int) -> Absence:
+def record_missed_big_blind(unit: UnitOfWork, hold_id: int) -> Absence:
     """R26: an absent player missed a big blind, as the floor records it. Refused once the
     absence has run out."""
-    actor.require("floor")
-    absence, table = running_absence(session, actor, now, hold_id)
-    count_missed_big_blinds(session, actor, now, session.get_one(Game, table.game_id), [absence])
+    unit.actor.require("floor")
+    absence, table = running_absence(unit, hold_id)
+    count_missed_big_blinds(unit, unit.session.get_one(Game, table.game_id), [absence])
     return absence
 
 
-def count_missed_big_blinds(session: Session, actor: Actor, now: datetime, game: Game,
+def count_missed_big_blinds(unit: UnitOfWork, game: Game,
                             absences: list[Absence]) -> list[Absence]:
     """R26: each absent player missed a big blind (the floor's record, or a recorded hand's);
     those away who reach the room's ``max_missed_bb`` lose the seat at once, as in R24. Returns
     the absences released. The caller holds the game's lock."""
-    room = session.get_one(Room, actor.room_id)
+    room = unit.session.get_one(Room, unit.actor.room_id)
     for absence in absences:
         absence.missed_bb += 1
-        record(session, actor, now, f"{absence.kind}.missed_bb", ("seat_hold", absence.hold_id),
-               absence_id=absence.id, player_id=absence.player_id, missed_bb=absence.missed_bb)
+        unit.audit(f"{absence.kind}.missed_bb", ("seat_hold", absence.hold_id),
+                   absence_id=absence.id, player_id=absence.player_id, missed_bb=absence.missed_bb)
     lost = [a for a in absences if picked_up_for_blinds(a.kind, a.missed_bb, room.max_missed_bb)]
-    return release(session, actor, now, [(a, game) for a in lost],
+    return release(unit, [(a, game) for a in lost],
                    {a.id: ("missed_bb", f"missed {a.missed_bb} big blinds (R26)") for a in lost}
                    ) if lost else []
 
 
-def release(session: Session, actor: Actor, now: datetime,
+def release(unit: UnitOfWork,
             absences: Sequence[tuple[Absence, Game]], why: dict[int, Why]) -> list[Absence]:
     """R24/R26: the seats are released with the stack counted at the start of the break or time
     away as the leave amount, which feeds R27 as a player's leaving does (an away stack that was
@@ -81,21 +76,21 @@ def release(session: Session, actor: Actor, now: datetime,
     not handed straight back. Batched across the absences' games: a sweep may release thousands.
     Returns the absences this transaction ended (two sweepers never release one twice)."""
     game_of = {a.id: g for a, g in absences}
-    mine = end_absences(session, actor, now, [a for a, _ in absences], "released")
+    mine = end_absences(unit, [a for a, _ in absences], "released")
     if not mine:
         return []
-    by_id = {h.id: h for h in session.scalars(
+    by_id = {h.id: h for h in unit.session.scalars(
         select(SeatHold).where(SeatHold.id.in_([a.hold_id for a in mine])))}
     for cause in sorted({why[a.id][0] for a in mine}):
         of_cause = [a for a in mine if why[a.id][0] == cause]
-        end_seats(session, actor, now, _games_of(game_of[a.id] for a in of_cause),
+        end_seats(unit, _games_of(game_of[a.id] for a in of_cause),
                   [by_id[a.hold_id] for a in of_cause], "released",
                   {a.hold_id: a.stack if a.stack_counted else None for a in of_cause}, cause=cause)
-    to_bottom_of_waiting_list(session, actor, now,
+    to_bottom_of_waiting_list(unit,
                               [(game_of[a.id], a.player_id, why[a.id][1]) for a in mine])
     for seats in SeatsMayOpen.each({game_of[a.id].id for a in mine},
                                    [(game_of[a.id].id, a.player_id) for a in mine]):
-        emit(session, seats)
+        unit.emit(seats)
     return mine
 
 

@@ -21,12 +21,10 @@ from roomops.absences.rules import (
     granted_over,
     is_running,
 )
-from roomops.actors import Actor
-from roomops.audit.service import record
 from roomops.db import end_live_by
 from roomops.errors import Conflict
-from roomops.floor.bus import command, emit
 from roomops.floor.events import AbsenceOutcome, AbsencesEnded, SeatsMayOpen
+from roomops.floor.unit import UnitOfWork
 from roomops.games.models import Table
 from roomops.lists.services import anyone_waiting
 from roomops.rooms.gaming_day import gaming_day
@@ -38,69 +36,66 @@ from roomops.seating.refusals import local_time
 LABELS = {"break": "break", "away": "time away"}
 
 
-@command
-def grant_break(session: Session, actor: Actor, now: datetime, hold_id: int, stack: int,
+def grant_break(unit: UnitOfWork, hold_id: int, stack: int,
                 override_reason: str | None = None) -> Absence:
     """R23: a seated player takes a break of ``break_minutes`` if the room's break policies allow
     it, or a supervisor grants it over them with a written reason (``override_reason``, audited
     as ``break.rules_overridden``, R60); ``stack`` is the count of the chips left on the table
     (recorded on release, R24)."""
-    actor.require("floor")
-    hold, table, _game = seated_hold(session, actor, hold_id, "R23")
-    room = session.get_one(Room, actor.room_id)
-    day = room_day(room, now)
-    refusal = break_refusal(policy(room), now, _playing_since(session, hold), _breaks_on(
-        session, hold.player_id, day), _on_break_at(session, table.id, now))
+    unit.actor.require("floor")
+    hold, table, _game = seated_hold(unit.session, unit.actor, hold_id, "R23")
+    room = unit.session.get_one(Room, unit.actor.room_id)
+    day = room_day(room, unit.now)
+    refusal = break_refusal(policy(room), unit.now, _playing_since(unit.session, hold), _breaks_on(
+        unit.session, hold.player_id, day), _on_break_at(unit.session, table.id, unit.now))
     reason = granted_over(refusal, override_reason)
-    absence = _start(session, actor, now, hold, "break", break_deadline(now, room.break_minutes),
+    absence = _start(unit, hold, "break", break_deadline(unit.now, room.break_minutes),
                      day, stack, counted=True)
     if refusal is not None:
-        record(session, actor, now, "break.rules_overridden", ("seat_hold", hold.id), reason=reason,
-               absence_id=absence.id, player_id=hold.player_id, refused=refusal.reason,
-               rule=refusal.rule)
+        unit.audit("break.rules_overridden", ("seat_hold", hold.id), reason=reason,
+                   absence_id=absence.id, player_id=hold.player_id, refused=refusal.reason,
+                   rule=refusal.rule)
     return absence
 
 
-@command
-def mark_away(session: Session, actor: Actor, now: datetime, hold_id: int,
+def mark_away(unit: UnitOfWork, hold_id: int,
               stack: int | None = None) -> Absence:
     """R25: a seated player steps away; with ``max_away_minutes`` set they lose the seat after it
     (R26). Without a counted stack the last known one, the buy-in, is kept."""
-    actor.require("floor")
-    hold, _table, _game = seated_hold(session, actor, hold_id, "R25")
-    room = session.get_one(Room, actor.room_id)
-    return _start(session, actor, now, hold, "away", away_deadline(now, room.max_away_minutes),
-                  room_day(room, now), (hold.buy_in or 0) if stack is None else stack,
+    unit.actor.require("floor")
+    hold, _table, _game = seated_hold(unit.session, unit.actor, hold_id, "R25")
+    room = unit.session.get_one(Room, unit.actor.room_id)
+    return _start(unit, hold, "away", away_deadline(unit.now, room.max_away_minutes),
+                  room_day(room, unit.now), (hold.buy_in or 0) if stack is None else stack,
                   counted=stack is not None)
 
 
-@command
-def come_back(session: Session, actor: Actor, now: datetime, hold_id: int,
+def come_back(unit: UnitOfWork, hold_id: int,
               overplayer_stack: int | None = None) -> Absence:
     """R23/R25: the player is back in time; one action ends the break or the time away (and a
     playover of the seat, R29, recording ``overplayer_stack``, the overplayer's counted chips,
     when given: their cash-out is tied to it, R27). At the deadline, to the second, it is too
     late: the seat is released (R24/R26)."""
-    actor.require("floor")
+    unit.actor.require("floor")
     check_overplayer_stack(overplayer_stack)
-    absence, table = running_absence(session, actor, now, hold_id)
-    end_absences(session, actor, now, [absence], "returned", overplayer_stack=overplayer_stack)
-    _offer_seats(session, table.game_id)
+    absence, table = running_absence(unit, hold_id)
+    end_absences(unit, [absence], "returned", overplayer_stack=overplayer_stack)
+    _offer_seats(unit, table.game_id)
     return absence
 
 
-def running_absence(session: Session, actor: Actor, now: datetime,
+def running_absence(unit: UnitOfWork,
                     hold_id: int) -> tuple[Absence, Table]:
     """The seat's break or time away and its table (the game locked), refused once it has run
     out: at the deadline, to the second, the seat is released (R24/R26) whether or not the sweep
     has run; a break the room keeps running until somebody waits (``break_expiry``) is not."""
-    hold, table, _game = seated_hold(session, actor, hold_id, "R25")
-    absence = _live_or_refuse(session, hold)
+    hold, table, _game = seated_hold(unit.session, unit.actor, hold_id, "R25")
+    absence = _live_or_refuse(unit.session, hold)
     deadline = absence.deadline
-    if deadline is not None and not is_running(deadline, now) and not kept_past_deadline(
-            session, session.get_one(Room, table.room_id), absence, table.game_id, table.id):
+    if deadline is not None and not is_running(deadline, unit.now) and not kept_past_deadline(
+            unit.session, unit.session.get_one(Room, table.room_id), absence, table.game_id, table.id):
         rule = "R24" if absence.kind == "break" else "R26"
-        ran_out = local_time(session, table.room_id, deadline)
+        ran_out = local_time(unit.session, table.room_id, deadline)
         raise Conflict(f"the {LABELS[absence.kind]} ran out at {ran_out}: the seat is released", rule)
     return absence, table
 
@@ -113,46 +108,45 @@ def kept_past_deadline(session: Session, room: Room, absence: Absence, game_id: 
             and not anyone_waiting(session, game_id, table_id, absence.player_id))
 
 
-@command
-def record_note(session: Session, actor: Actor, now: datetime, hold_id: int, note: str) -> Absence:
+def record_note(unit: UnitOfWork, hold_id: int, note: str) -> Absence:
     """R25: where an absent player is, as they told the supervisor."""
-    actor.require("floor")
-    hold, _table, _game = seated_hold(session, actor, hold_id, "R25")
-    absence = _live_or_refuse(session, hold)
+    unit.actor.require("floor")
+    hold, _table, _game = seated_hold(unit.session, unit.actor, hold_id, "R25")
+    absence = _live_or_refuse(unit.session, hold)
     absence.note = note.strip()
-    record(session, actor, now, f"{absence.kind}.noted", ("seat_hold", hold.id), reason=absence.note,
-           absence_id=absence.id, player_id=hold.player_id)
+    unit.audit(f"{absence.kind}.noted", ("seat_hold", hold.id), reason=absence.note,
+               absence_id=absence.id, player_id=hold.player_id)
     return absence
 
 
-def end_absences(session: Session, actor: Actor, now: datetime, absences: list[Absence],
+def end_absences(unit: UnitOfWork, absences: list[Absence],
                  outcome: AbsenceOutcome, *, overplayer_stack: int | None = None) -> list[Absence]:
     """End live absences and audit them; returns only those this transaction ended, so two
     sweepers never handle one twice. ``overplayer_stack``: see ``come_back`` (one absence)."""
-    ended = {row.id for row in _end(session, actor, now, "id", [a.id for a in absences], outcome,
+    ended = {row.id for row in _end(unit, "id", [a.id for a in absences], outcome,
                                     overplayer_stack)}
     return [a for a in absences if a.id in ended]
 
 
-def end_seat_absences(session: Session, actor: Actor, now: datetime, hold_ids: list[int],
+def end_seat_absences(unit: UnitOfWork, hold_ids: list[int],
                       outcome: AbsenceOutcome) -> list[int]:
     """The running break or time away on each of these seats ends with the seat (R23, R25),
     audited, with nothing read first (usually there is none); returns the seats whose absence
     this transaction ended."""
-    return [row.hold_id for row in _end(session, actor, now, "hold_id", hold_ids, outcome)]
+    return [row.hold_id for row in _end(unit, "hold_id", hold_ids, outcome)]
 
 
-def _end(session: Session, actor: Actor, now: datetime, key: str, keys: list[int],
+def _end(unit: UnitOfWork, key: str, keys: list[int],
          outcome: AbsenceOutcome, overplayer_stack: int | None = None) -> list[Row[Any]]:
     """One conditional UPDATE ... RETURNING (``end_live_by``) and an audit row for each absence
     it ended, in id order (a playover of the seat ends with it: ``AbsencesEnded``)."""
-    ended = sorted(end_live_by(session, Absence, key, keys, now, outcome,
+    ended = sorted(end_live_by(unit.session, Absence, key, keys, unit.now, outcome,
                                ("kind", "hold_id", "player_id", "started_at")))
     for row in ended:
-        record(session, actor, now, f"{row.kind}.{outcome}", ("seat_hold", row.hold_id),
-               absence_id=row.id, player_id=row.player_id, started_at=row.started_at.isoformat())
+        unit.audit(f"{row.kind}.{outcome}", ("seat_hold", row.hold_id),
+                   absence_id=row.id, player_id=row.player_id, started_at=row.started_at.isoformat())
     if ended:
-        emit(session, AbsencesEnded(tuple(row.hold_id for row in ended), outcome, overplayer_stack))
+        unit.emit(AbsencesEnded(tuple(row.hold_id for row in ended), outcome, overplayer_stack))
     return ended
 
 
@@ -173,27 +167,27 @@ def _live_or_refuse(session: Session, hold: SeatHold) -> Absence:
     return found[0]
 
 
-def _start(session: Session, actor: Actor, now: datetime, hold: SeatHold, kind: str,
+def _start(unit: UnitOfWork, hold: SeatHold, kind: str,
            deadline: datetime | None, day: date, stack: int, *, counted: bool) -> Absence:
-    if live_absences(session, [hold.id]):
+    if live_absences(unit.session, [hold.id]):
         raise Conflict("the player is already on a break or away", "R23" if kind == "break" else "R25")
     absence = Absence(room_id=hold.room_id, hold_id=hold.id, player_id=hold.player_id, kind=kind,
-                      started_at=now, deadline=deadline, gaming_day=day, stack=stack,
+                      started_at=unit.now, deadline=deadline, gaming_day=day, stack=stack,
                       stack_counted=counted)
-    session.add(absence)
-    session.flush()
-    record(session, actor, now, f"{kind}.started", ("seat_hold", hold.id), absence_id=absence.id,
-           player_id=hold.player_id, table_id=hold.table_id, seat_no=hold.seat_no,
-           deadline=deadline.isoformat() if deadline else None, gaming_day=day.isoformat(),
-           stack=stack, stack_counted=counted)
-    _offer_seats(session, session.get_one(Table, hold.table_id).game_id)
+    unit.session.add(absence)
+    unit.session.flush()
+    unit.audit(f"{kind}.started", ("seat_hold", hold.id), absence_id=absence.id,
+               player_id=hold.player_id, table_id=hold.table_id, seat_no=hold.seat_no,
+               deadline=deadline.isoformat() if deadline else None, gaming_day=day.isoformat(),
+               stack=stack, stack_counted=counted)
+    _offer_seats(unit, unit.session.get_one(Table, hold.table_id).game_id)
     return absence
 
 
-def _offer_seats(session: Session, game_id: int) -> None:
+def _offer_seats(unit: UnitOfWork, game_id: int) -> None:
     """R17: an absent player at a must-move table cannot move, so leaving or coming back changes
     who is due the main table's open seat: the game's open seats are offered again (R14)."""
-    emit(session, SeatsMayOpen(game_id))
+    unit.emit(SeatsMayOpen(game_id))
 
 
 def _playing_since(session: Session, hold: SeatHold) -> datetime:

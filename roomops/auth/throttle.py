@@ -27,7 +27,6 @@ from sqlalchemy.orm import Session
 from werkzeug.wrappers import Response
 
 from roomops.auth import approval
-from roomops.floor.unit import unit
 from roomops.lockouts import services as lockouts
 from roomops.lockouts.models import ADDRESS_MAX, Kind
 from roomops.lockouts.rules import Limits, Wait, in_words, typed, wait
@@ -119,7 +118,7 @@ def checked(kind: Kind, username: str, check: Callable[[Session], T]) -> T:
 def failed(kind: Kind, username: str) -> None:
     """Count a wrong password, in a transaction of its own, committed now: the refusal that
     follows rolls the request back."""
-    with unit(db(), None, now()) as uow:
+    with ext().unit_of_work(db(), None, now()) as uow:
         lockouts.failed(db(), now(), kind, username, _address(), limits())
         uow.commit()
 

@@ -26,7 +26,6 @@ from werkzeug.wrappers import Response
 from roomops.actors import Actor
 from roomops.auth import throttle
 from roomops.auth.current import Login, by_id, by_token, rooms_of
-from roomops.floor.unit import unit
 from roomops.rooms.models import Room, Staff
 from roomops.rooms.passwords import dummy_hash, verify_password
 from roomops.rooms.session_rules import session_expired
@@ -94,7 +93,7 @@ def _check(username: str, password: str) -> Staff | None:
     throttle.failed("login", username)
     rooms = rooms_of(db(), found_id) if found_id is not None else []
     if found_id is not None and rooms:
-        with unit(db(), Actor(rooms[0].id, None, FORM, frozenset()), now()) as uow:
+        with ext().unit_of_work(db(), Actor(rooms[0].id, None, FORM, frozenset()), now()) as uow:
             uow.run(login_failed, found_id, request.remote_addr)
             uow.commit()
     return None

@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 from roomops.actors import console
 from roomops.books.roles import ROLE_WARNINGS, role_warnings
 from roomops.errors import RoomopsError
-from roomops.floor.unit import UnitOfWork, unit
+from roomops.floor.unit import UnitOfWork
 from roomops.rooms.models import Room, Staff
 from roomops.runtime import ext
 from roomops.text import typed_name
@@ -31,7 +31,7 @@ def command_unit(room: str | None = None) -> Iterator[UnitOfWork]:
     try:
         with ext().sessions() as session:
             actor = console(room_named(session, room).id) if room else None
-            with unit(session, actor, ext().clock.now()) as uow:
+            with ext().unit_of_work(session, actor) as uow:
                 yield uow
     except RoomopsError as err:
         raise click.ClickException(str(err)) from None

@@ -47,7 +47,7 @@ def demo_cmd(logins: bool) -> None:
     from roomops.demo import load_demo, renew_demo_logins
 
     with command_unit() as uow:
-        printed = (renew_demo_logins if logins else load_demo)(uow.session, uow.now)
+        printed = (renew_demo_logins if logins else load_demo)(uow)
         uow.commit()
     if not printed:
         click.echo("no demo room in this database: nothing to print" if logins else

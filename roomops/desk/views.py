@@ -35,7 +35,7 @@ from werkzeug.wrappers import Response
 from roomops.absences import expiry
 from roomops.absences import services as absences
 from roomops.absences.models import Absence
-from roomops.actors import Actor, get_in_room
+from roomops.actors import get_in_room
 from roomops.audit.service import latest_id
 from roomops.audit.service import query as audit_query
 from roomops.desk.fingerprint import digest, shared_digest
@@ -44,6 +44,7 @@ from roomops.desk.players import typed_player, with_player_ids
 from roomops.desk.shared import KEY as DRAWINGS
 from roomops.desk.shared import Drawing, Drawings, keyed
 from roomops.errors import Invalid
+from roomops.floor.unit import UnitOfWork
 from roomops.games import services as games
 from roomops.games.models import Game, Table
 from roomops.heartbeat.rules import SweepState
@@ -465,20 +466,19 @@ def _list_targets() -> tuple[list[int], list[int], str]:
     return ids("game_id"), ids("table_id"), source
 
 
-def join_many(session: Session, who: Actor, at: datetime, player_id: int, game_ids: list[int],
-              table_ids: list[int], source: str) -> list[ListEntry]:
+def join_many(unit: UnitOfWork, player_id: int, game_ids: list[int], table_ids: list[int],
+              source: str) -> list[ListEntry]:
     """R10/R11/R12: one player onto several lists in one transaction: all or none."""
-    entries = [lists.join(session, who, at, player_id=player_id, game_id=g, source=source)
-               for g in game_ids]
-    entries += [lists.join(session, who, at, player_id=player_id, table_id=t, source=source)
+    entries = [lists.join(unit, player_id=player_id, game_id=g, source=source) for g in game_ids]
+    entries += [lists.join(unit, player_id=player_id, table_id=t, source=source)
                 for t in table_ids]
     return entries
 
 
-def add_and_join(session: Session, who: Actor, at: datetime, body: NewPlayer, game_ids: list[int],
-                 table_ids: list[int], source: str) -> tuple[Player, list[ListEntry]]:
-    player = rooms.add_player(session, who, at, **body.model_dump())
-    return player, join_many(session, who, at, player.id, game_ids, table_ids, source)
+def add_and_join(unit: UnitOfWork, body: NewPlayer, game_ids: list[int], table_ids: list[int],
+                 source: str) -> tuple[Player, list[ListEntry]]:
+    player = rooms.add_player(unit, **body.model_dump())
+    return player, join_many(unit, player.id, game_ids, table_ids, source)
 
 
 def _joined_message(player: Player, entries: list[ListEntry], source: str) -> str:

@@ -1,62 +1,175 @@
-"""One unit of work for every entry point: a web request, the scheduler's sweep, a CLI command,
-the demo loader (Indico's ``RH.process``: the change, one commit, then the side effects).
+"""The unit of work: the one owner of a transaction's side state, for every entry point (a web
+request, the scheduler's sweep, a CLI command, the demo loader, a test) — cosmicpython's unit of
+work and message bus, Indico's ``RH.process``: the change, one commit, then the side effects.
 
-Given the session, who acts and ``now``, it runs services as commands (their events handled in
-the same transaction, ``roomops.floor.bus``), commits once (the audit rows queued are written
-by the commit, R60), and only then runs the work queued for after the commit; that work may fail
-without undoing the change, and is logged."""
+Services take the unit (``def claim(unit, offer_id)``): it carries the session, who acts and
+``now``, and holds what the change raises until the commit:
+- the events (``emit``), handled when the service run by ``run`` returns, by the handler table
+  the application passes in (``roomops.reactions``). ``Gathered`` events are kept apart, merged
+  by kind and key, and handled after the others in ``GATHERED``'s order: ``SeatsMayOpen`` once
+  per game, so that every change is in before the seats are offered (R14), then ``OffersMade``
+  once for all the offers those made;
+- the audit rows (``audit``, R60), written together by one INSERT when the run returns, so they
+  commit or roll back with the change;
+- the work that waits for the commit (``after_commit``: a message, a screen push).
+
+``commit`` commits once, tells the ``told`` hooks what the transaction audited (the staff
+screens, the board's publisher), then runs the after-commit work; that may fail without undoing
+the change, and is logged. A service that raises leaves nothing of its run behind: the caller
+rolls the change back."""
 
 from __future__ import annotations
 
+import copy
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Concatenate, ParamSpec, TypeVar
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from sqlalchemy.orm import Session
 
 from roomops.actors import Actor
-from roomops.floor.bus import forget, run_command, take_after_commit
+from roomops.audit.rows import AuditRow, audit_row, write_rows
+from roomops.floor.events import Event, Gathered, OffersMade, SeatsMayOpen
 
 log = logging.getLogger("roomops.floor")
+
+GATHERED: tuple[type[Gathered], ...] = (SeatsMayOpen, OffersMade)
 
 P = ParamSpec("P")
 T = TypeVar("T")
 
+Handler = Callable[["UnitOfWork", Any], None]
+Handlers = Mapping[type[Event], Sequence[Handler]]
+# told after each commit what it audited (possibly nothing)
+Told = Callable[[Sequence[AuditRow]], None]
+
+
+@dataclass
+class _Pending:
+    """What the unit's services raised and has not been handled, written or run yet."""
+
+    events: list[Event] = field(default_factory=list)
+    gathered: dict[tuple[type[Gathered], object], Gathered] = field(default_factory=dict)
+    audit: list[AuditRow] = field(default_factory=list)
+    written: list[AuditRow] = field(default_factory=list)  # audited by this transaction
+    after: list[Callable[[], None]] = field(default_factory=list)
+    running: bool = False
+
 
 class UnitOfWork:
     """``actor``: the staff member acting, or None where the acting is done per room by the
-    scheduler (the sweep) or before anyone exists (creating a room)."""
+    scheduler (the sweep) or before anyone exists (creating a room): ``acting`` names one."""
 
-    def __init__(self, session: Session, actor: Actor | None, now: datetime) -> None:
-        self.session, self.actor, self.now = session, actor, now
+    def __init__(self, session: Session, actor: Actor | None, now: datetime, handlers: Handlers,
+                 told: Sequence[Told] = ()) -> None:
+        self.session, self.now = session, now
+        self._actor, self._handlers, self._told = actor, handlers, told
+        self._pending = _Pending()
 
-    def run(self, service: Callable[Concatenate[Session, Actor, datetime, P], T],
+    @property
+    def actor(self) -> Actor:
+        if self._actor is None:
+            raise RuntimeError("this unit of work has nobody acting: name them with acting()")
+        return self._actor
+
+    def acting(self, actor: Actor) -> UnitOfWork:
+        """The same unit (its transaction, events and rows), acting as ``actor``."""
+        other = copy.copy(self)
+        other._actor = actor
+        return other
+
+    def at(self, now: datetime) -> UnitOfWork:
+        """The same unit, its clock read as ``now`` (a deadline that passed, R24)."""
+        other = copy.copy(self)
+        other.now = now
+        return other
+
+    def emit(self, event: Event) -> None:
+        """Raise ``event``: it is handled when the service being run returns."""
+        pending = self._pending
+        if isinstance(event, Gathered):
+            key = (type(event), event.key)
+            held = pending.gathered.get(key)
+            pending.gathered[key] = event if held is None else held.merged(event)
+        else:
+            pending.events.append(event)
+
+    def audit(self, action: str, entity: tuple[str, int], reason: str | None = None,
+              **detail: Any) -> None:
+        """One audit row (R60) of the acting staff member, now, in this transaction."""
+        self._pending.audit.append(audit_row(self.actor, self.now, action, entity, reason, detail))
+
+    def after_commit(self, work: Callable[[], None]) -> None:
+        """Run ``work`` once the transaction has committed; dropped if it rolls back."""
+        self._pending.after.append(work)
+
+    def run(self, service: Callable[Concatenate[UnitOfWork, P], T],
             *args: P.args, **kwargs: P.kwargs) -> T:
-        """Call ``service(session, actor, now, ...)`` as a command of this unit."""
-        if self.actor is None:
-            raise RuntimeError("this unit of work has no actor to run a service as")
-        return run_command(self.session, self.actor, self.now, service, *args, **kwargs)
+        """Call ``service(unit, ...)``, handle the events it raised (and those their handlers
+        raise), and write its audit rows; if anything raises, none of it is kept."""
+        pending = self._pending
+        if pending.running:
+            raise RuntimeError("a service called run(): call the other service directly")
+        queued, after = len(pending.audit), len(pending.after)
+        pending.running = True
+        try:
+            result = service(self, *args, **kwargs)
+            self.handle()
+        except BaseException:
+            pending.events.clear()
+            pending.gathered.clear()
+            del pending.audit[queued:], pending.after[after:]
+            raise
+        finally:
+            pending.running = False
+        return result
+
+    def handle(self) -> None:
+        """Every event in the order raised, then the gathered ones (each game's open seats once,
+        then the offers made), then the audit rows written."""
+        pending = self._pending
+        while pending.events or pending.gathered:
+            if pending.events:
+                event: Event = pending.events.pop(0)
+            else:
+                event = pending.gathered.pop(min(pending.gathered,
+                                                 key=lambda k: GATHERED.index(k[0])))
+            for handler in self._handlers[type(event)]:
+                handler(self, event)
+        if pending.audit:
+            self.session.flush()  # the rows name what the change added
+            write_rows(self.session, pending.audit)
+            pending.written += pending.audit
+            pending.audit = []
 
     def commit(self) -> None:
+        self.handle()
         self.session.commit()
-        for work in take_after_commit(self.session):
-            try:
-                work()
-            except Exception:  # the change is committed: a failed message must not undo it
-                log.exception("after-commit work failed; the change it reports stands")
+        pending, self._pending = self._pending, _Pending()
+        for told in self._told:
+            _guarded(told, pending.written)
+        for work in pending.after:
+            _guarded(work)
 
     def rollback(self) -> None:
         self.session.rollback()
-        forget(self.session)
+        self._pending = _Pending()
+
+
+def _guarded(work: Callable[..., None], *args: Any) -> None:
+    try:
+        work(*args)
+    except Exception:  # the change is committed: a failed message must not undo it
+        log.exception("after-commit work failed; the change it reports stands")
 
 
 @contextmanager
-def unit(session: Session, actor: Actor | None, now: datetime) -> Iterator[UnitOfWork]:
-    """A unit of work on ``session``; what it has not committed when the block ends is rolled
-    back, with the events and after-commit work it queued."""
-    uow = UnitOfWork(session, actor, now)
+def rolled_back_unless_committed(uow: UnitOfWork) -> Iterator[UnitOfWork]:
+    """``uow`` for a block; what it has not committed when the block ends is rolled back, with
+    the events, rows and after-commit work it queued."""
     try:
         yield uow
     finally:

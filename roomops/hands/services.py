@@ -10,13 +10,12 @@ from sqlalchemy.orm import Session
 
 from roomops.absences.expiry import count_missed_big_blinds
 from roomops.actors import Actor
-from roomops.audit.service import record
 from roomops.blinds.positions import first_hand, next_hand
 from roomops.blinds.state import HandPlan, SeatState
 from roomops.blinds.straddles import Straddle, StraddleSettings, check_straddles, straddle_order
 from roomops.errors import Conflict, Invalid
-from roomops.floor.bus import command, emit
 from roomops.floor.events import HandRecorded, SeatsMayOpen
+from roomops.floor.unit import UnitOfWork
 from roomops.games.locks import locked_game, table_in_room
 from roomops.games.models import Game, Table
 from roomops.hands.models import Hand, SeatBlinds
@@ -24,8 +23,7 @@ from roomops.hands.seats import Sitting, last_hand, seat_states, sittings, table
 from roomops.rooms.models import Room
 
 
-@command
-def record_hand(session: Session, actor: Actor, now: datetime, table_id: int, *, hand_no: int,
+def record_hand(unit: UnitOfWork, table_id: int, *, hand_no: int,
                 posting: Sequence[int] = (), straddles: Sequence[Straddle] = (),
                 straddles_in_turn: int = 0, high_card_seat: int | None = None,
                 floor_consent: bool = False, sanctioned: bool = False) -> Hand:
@@ -33,9 +31,9 @@ def record_hand(session: Session, actor: Actor, now: datetime, table_id: int, *,
     number is refused, never recorded twice). The first hand of a table, or a fresh start, needs
     the seat that drew the high card (R33); ``posting``: players who post what they owe to play
     now (R35/R36); ``straddles`` in the order made (R40). Missed big blinds count towards R26."""
-    actor.require("deal")
-    table, game = _open_table(session, actor, table_id)
-    last = last_hand(session, table.id)
+    unit.actor.require("deal")
+    table, game = _open_table(unit.session, unit.actor, table_id)
+    last = last_hand(unit.session, table.id)
     expected = 1 if last is None else last.hand_no + 1
     if hand_no != expected:
         raise Conflict(f"hand {hand_no} is not the next hand at table {table.name}: the next is "
@@ -43,8 +41,8 @@ def record_hand(session: Session, actor: Actor, now: datetime, table_id: int, *,
     if last is None and high_card_seat is None:
         raise Conflict(f"the first hand at table {table.name} needs the seat that drew the high "
                        "card for the button", "R33")
-    room = session.get_one(Room, actor.room_id)
-    sat = sittings(session, table.id)
+    room = unit.session.get_one(Room, unit.actor.room_id)
+    sat = sittings(unit.session, table.id)
     state = table_state(table, game, last, sat, room.post_behind_button)
     _require_seats(state.seats_per_table, [*posting, *(s.seat_no for s in straddles),
                                            *([high_card_seat] if high_card_seat else [])])
@@ -54,26 +52,26 @@ def record_hand(session: Session, actor: Actor, now: datetime, table_id: int, *,
     straddles = list(straddles) or in_turn(plan, straddles_in_turn)
     check_straddles(straddle_settings(game), plan, straddles, sanctioned=sanctioned,
                     floor_consent=floor_consent)
-    hand = Hand(room_id=table.room_id, table_id=table.id, hand_no=hand_no, at=now,
-                staff_id=actor.staff_id, button=plan.table.button,
+    hand = Hand(room_id=table.room_id, table_id=table.id, hand_no=hand_no, at=unit.now,
+                staff_id=unit.actor.staff_id, button=plan.table.button,
                 small_blind_seat=plan.table.small_blind_seat, big_blind_seat=plan.table.big_blind_seat,
                 dealt_in=list(plan.dealt_in),
                 posts=[{"seat_no": p.seat_no, "kind": p.kind, "amount": p.amount} for p in plan.posts],
                 straddles=[{"seat_no": s.seat_no, "amount": s.amount} for s in straddles])
-    session.add(hand)
-    _store_seats(session, now, plan, sat)
+    unit.session.add(hand)
+    _store_seats(unit.session, unit.now, plan, sat)
     played = _blinds_of_played_over(plan, sat)
-    _store_played_over(session, now, sat, played)
-    record(session, actor, now, "hand.recorded", ("table", table.id), hand_no=hand_no,
-           button=hand.button, small_blind_seat=hand.small_blind_seat,
-           big_blind_seat=hand.big_blind_seat, posts=hand.posts, straddles=hand.straddles,
-           missed_sb=list(plan.missed_sb), missed_bb=list(plan.missed_bb))
+    _store_played_over(unit.session, unit.now, sat, played)
+    unit.audit("hand.recorded", ("table", table.id), hand_no=hand_no,
+               button=hand.button, small_blind_seat=hand.small_blind_seat,
+               big_blind_seat=hand.big_blind_seat, posts=hand.posts, straddles=hand.straddles,
+               missed_sb=list(plan.missed_sb), missed_bb=list(plan.missed_bb))
     missed = [absence for n in {*plan.missed_bb, *played["big_blind"]}
               if (absence := sat[n].absence) is not None]
-    count_missed_big_blinds(session, actor, now, game, missed)
+    count_missed_big_blinds(unit, game, missed)
     if table.feeds_table_id is not None and room.must_move_when == "big_blind":
-        emit(session, SeatsMayOpen(game.id))  # R17: the big blind moved on to the next mover
-    emit(session, HandRecorded(table.id))
+        unit.emit(SeatsMayOpen(game.id))  # R17: the big blind moved on to the next mover
+    unit.emit(HandRecorded(table.id))
     return hand
 
 

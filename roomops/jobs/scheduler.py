@@ -13,17 +13,15 @@ from apscheduler.schedulers.background import BackgroundScheduler
 from apscheduler.schedulers.base import BaseScheduler
 from apscheduler.schedulers.blocking import BlockingScheduler
 from flask import Flask
-from sqlalchemy.orm import Session, sessionmaker
 
 from roomops import actors
 from roomops.clock import stopwatch
 from roomops.config import Settings
-from roomops.floor.unit import unit
 from roomops.heartbeat.services import beat, note_failures
 from roomops.jobs.sweep import SweepResult, due_rooms, sweep_room
 from roomops.messages.courier import courier_of
 from roomops.messages.sending import send_due
-from roomops.runtime import ext
+from roomops.runtime import Roomops, ext
 
 log = logging.getLogger("roomops.jobs")
 
@@ -50,11 +48,11 @@ def sweep_once(app: Flask) -> SweepResult:
             rooms = due_rooms(session, now)
         for room_id, game_ids in rooms.items():
             try:
-                result.add(_sweep_room(roomops.sessions, room_id, game_ids, now))
+                result.add(_sweep_room(roomops, room_id, game_ids, now))
             except Exception as error:
                 log.exception("sweep of room %d failed; the other rooms are swept", room_id)
                 failures[room_id] = error
-        with roomops.sessions() as session, unit(session, None, now) as uow:
+        with roomops.sessions() as session, roomops.unit_of_work(session, None, now) as uow:
             counts = {name: len(ids) for name, ids in asdict(result).items()}
             note_failures(uow.session, uow.now, list(failures))
             beat(uow.session, scheduler_id(roomops.settings), uow.now, elapsed(), counts)
@@ -69,11 +67,11 @@ def sweep_once(app: Flask) -> SweepResult:
     return result
 
 
-def _sweep_room(sessions: sessionmaker[Session], room_id: int, game_ids: list[int],
-                now: datetime) -> SweepResult:
+def _sweep_room(roomops: Roomops, room_id: int, game_ids: list[int], now: datetime) -> SweepResult:
     """One room's sweep, committed (R12, R22, R24, R26)."""
     swept = SweepResult()
-    with sessions() as session, unit(session, actors.scheduler(room_id), now) as uow:
+    with roomops.sessions() as session, \
+            roomops.unit_of_work(session, actors.scheduler(room_id), now) as uow:
         uow.run(sweep_room, game_ids, swept)
         uow.commit()
     return swept

@@ -10,8 +10,7 @@ from sqlalchemy.orm import Session
 
 from roomops.absences.expiry import release_due
 from roomops.absences.models import Absence
-from roomops.actors import Actor, scheduler
-from roomops.floor.bus import run_command
+from roomops.floor.unit import UnitOfWork
 from roomops.games.locks import lock_games
 from roomops.games.models import Table
 from roomops.lists.models import ListEntry
@@ -58,17 +57,7 @@ def due_rooms(session: Session, now: datetime) -> dict[int, list[int]]:
     return rooms
 
 
-def sweep(session: Session, now: datetime) -> SweepResult:
-    """Every room's due timers in the caller's transaction (``sweep_once`` gives each room a
-    unit of work of its own). Idempotent: run it twice, or in two processes at once, and each
-    timer is handled once. The caller commits."""
-    result = SweepResult()
-    for room_id, game_ids in due_rooms(session, now).items():
-        run_command(session, scheduler(room_id), now, sweep_room, game_ids, result)
-    return result
-
-
-def sweep_room(session: Session, actor: Actor, now: datetime, game_ids: list[int],
+def sweep_room(unit: UnitOfWork, game_ids: list[int],
                result: SweepResult) -> None:
     """R12, R22, R24, R26: the games' no-shows, expired offers and breaks or time away that ran
     out, added to ``result``, each kind in a few statements for all the games at once; the seats
@@ -76,7 +65,7 @@ def sweep_room(session: Session, actor: Actor, now: datetime, game_ids: list[int
     room's scheduler: the games are locked (room first) before their timers are touched, waiting
     for a desk action or another sweeper that holds them; the conditional updates then find
     nothing left to do twice."""
-    games = lock_games(session, actor.room_id, game_ids)
-    result.no_shows += [e.id for e in drop_no_shows(session, actor, now, games)]
-    result.expired_offers += [o.id for o in expire_due(session, actor, now, games)]
-    result.released_absences += [a.id for a in release_due(session, actor, now, games)]
+    games = lock_games(unit.session, unit.actor.room_id, game_ids)
+    result.no_shows += [e.id for e in drop_no_shows(unit, games)]
+    result.expired_offers += [o.id for o in expire_due(unit, games)]
+    result.released_absences += [a.id for a in release_due(unit, games)]

@@ -13,13 +13,12 @@ takes ``(session, actor, now, ...)``, checks the actor's right, audits and never
 
 from __future__ import annotations
 
-from datetime import datetime
-
 from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from roomops.actors import Actor
 from roomops.errors import Conflict
+from roomops.floor.unit import UnitOfWork
 from roomops.ledger import playover_rows
 from roomops.ledger.approval import approval_needed, check_approver
 from roomops.ledger.idempotency import fingerprint, replay
@@ -42,7 +41,7 @@ from roomops.seating.models import SeatHold
 RULE = "R28"
 
 
-def cash_out(session: Session, actor: Actor, now: datetime, hold_id: int, amount: int,
+def cash_out(unit: UnitOfWork, hold_id: int, amount: int,
              method: str = "cash", currency: str | None = None, key: str | None = None, *,
              approver: Staff | None = None, playover_id: int | None = None) -> LedgerEntry:
     """R27/R28: pay the player who left seat ``hold_id`` for their chips, once per seat; an
@@ -50,23 +49,23 @@ def cash_out(session: Session, actor: Actor, now: datetime, hold_id: int, amount
     ``approver``: an active supervisor of the room other than the actor. With ``playover_id``:
     the overplayer of that ended playover of the seat, tied to the stack recorded as they left,
     once per playover (R29); the owner's seat may still be live."""
-    room = cash_request(session, actor, method, currency, RULE, "cash_out", amount)
+    room = cash_request(unit.session, unit.actor, method, currency, RULE, "cash_out", amount)
     print_ = fingerprint(op="cash_out", hold_id=hold_id, amount=amount, method=method,
-                         staff=actor.staff_id, approver=approver.id if approver else None,
+                         staff=unit.actor.staff_id, approver=approver.id if approver else None,
                          **named(playover_id))
-    hold = locked_hold(session, actor, hold_id)
-    earlier = replay(session, LedgerEntry, room.id, key, print_)  # after the lock: see a racer's row
+    hold = locked_hold(unit.session, unit.actor, hold_id)
+    earlier = replay(unit.session, LedgerEntry, room.id, key, print_)  # after the lock: see a racer's row
     if earlier is not None:
         return earlier
-    place, recorded = _leaving(session, actor, hold, playover_id)
+    place, recorded = _leaving(unit.session, unit.actor, hold, playover_id)
     why = approval_needed(amount, recorded, room.cash_out_approval_over)
     note: dict[str, object] = {}
     if why is not None:
         if approver is None:
             raise why
-        _check(session, approver, actor, room)
+        _check(unit.session, approver, unit.actor, room)
         note = {"approved_by": approver.display_name, "approval_for": why.rule}
-    return post(session, actor, now, Posting(
+    return post(unit, Posting(
         "cash_out", signed("cash_out", amount), method, **place,
         approved_by_id=approver.id if why is not None and approver else None,
         playover_id=playover_id, note=note), key, print_)

@@ -20,9 +20,9 @@ from sqlalchemy import bindparam, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from roomops.actors import Actor, get_in_room
-from roomops.audit.service import record
+from roomops.actors import get_in_room
 from roomops.errors import Conflict, Invalid
+from roomops.floor.unit import UnitOfWork
 from roomops.games.models import Table
 from roomops.ledger.closing import (
     check_confirmed,
@@ -110,39 +110,39 @@ def _open_shift(session: Session, room: Room, now: datetime, day: date,
     return target, closes
 
 
-def record_counts(session: Session, actor: Actor, now: datetime, day: date,
+def record_counts(unit: UnitOfWork, day: date,
                   counts: Sequence[Count], shift: int | None = None) -> list[DayCount]:
     """R54: the actor's counts for ``shift`` of ``day``, each next to what the ledger expects now;
     a variance needs an explanation. A recount is a new row that supersedes the counter's earlier
     one."""
-    actor.require("cash")
-    room = session.get_one(Room, actor.room_id)
-    target, _closes = _open_shift(session, room, now, day, shift)
+    unit.actor.require("cash")
+    room = unit.session.get_one(Room, unit.actor.room_id)
+    target, _closes = _open_shift(unit.session, room, unit.now, day, shift)
     if not counts:
         raise Invalid("send at least one count", "R54")
     if len({c.table_id for c in counts}) != len(counts):
         raise Invalid("one count per table (and one for the total)", "R54")
-    names = {t.id: t.name for t in [get_in_room(session, Table, c.table_id, actor, "table")
+    names = {t.id: t.name for t in [get_in_room(unit.session, Table, c.table_id, unit.actor, "table")
                                     for c in counts if c.table_id is not None]}
-    expected = expected_by_table(session, room.id, day, target.number, target.number == target.of)
+    expected = expected_by_table(unit.session, room.id, day, target.number, target.number == target.of)
     made = []
     for c in counts:
         where = f"table {names[c.table_id]}" if c.table_id is not None else "the total"
         explanation = check_count(c.counted, expected.get(c.table_id, 0), c.explanation, where)
         made.append(DayCount(room_id=room.id, gaming_day=day, shift_no=target.number,
                              table_id=c.table_id,
-                             staff_id=actor.staff_id, at=now, counted=c.counted,
+                             staff_id=unit.actor.staff_id, at=unit.now, counted=c.counted,
                              expected=expected.get(c.table_id, 0), explanation=explanation))
-    session.add_all(made)
-    session.flush()
-    record(session, actor, now, "day.counted", ("gaming_day", _day_id(day)),
-           gaming_day=day.isoformat(), shift_no=target.number,
-           counts=[{"table_id": r.table_id, "counted": r.counted, "expected": r.expected,
-                    "variance": r.variance, "explanation": r.explanation} for r in made])
+    unit.session.add_all(made)
+    unit.session.flush()
+    unit.audit("day.counted", ("gaming_day", _day_id(day)),
+               gaming_day=day.isoformat(), shift_no=target.number,
+               counts=[{"table_id": r.table_id, "counted": r.counted, "expected": r.expected,
+                        "variance": r.variance, "explanation": r.explanation} for r in made])
     return made
 
 
-def close_day(session: Session, actor: Actor, now: datetime, day: date,
+def close_day(unit: UnitOfWork, day: date,
               second_staff_id: int, shift: int | None = None, *,
               confirmed_total: int | None = None) -> Closed:
     """R54: close ``shift`` of ``day`` with a second staff member; one of the two a supervisor,
@@ -154,51 +154,51 @@ def close_day(session: Session, actor: Actor, now: datetime, day: date,
     (``shift_to_post``). Tables still running are refused or named, as the room's policy says.
     ``confirmed_total``: the expected total the closer was shown and confirmed (the cage page);
     refused when the ledger's is another by then."""
-    actor.require("cash")
-    room = session.get_one(Room, actor.room_id)
-    lock_day(session, room.id, close=True)  # before any figure is read: see ``lock_day``
-    target, closes = _open_shift(session, room, now, day, shift)
+    unit.actor.require("cash")
+    room = unit.session.get_one(Room, unit.actor.room_id)
+    lock_day(unit.session, room.id, close=True)  # before any figure is read: see ``lock_day``
+    target, closes = _open_shift(unit.session, room, unit.now, day, shift)
     check_previous_closed(target.number, closes)
     last = target.number == target.of
     if last:
-        check_day_closable(day, target.end, room.timezone, now, open_tables(session, room.id))
-    running = running_tables(session, room.id)
+        check_day_closable(day, target.end, room.timezone, unit.now, open_tables(unit.session, room.id))
+    running = running_tables(unit.session, room.id)
     check_running(room.close_while_running, running)
-    other = staff_of_room(session, second_staff_id, actor.room_id)
-    others = rights_in(session, other.id, room.id)
+    other = staff_of_room(unit.session, second_staff_id, unit.actor.room_id)
+    others = rights_in(unit.session, other.id, room.id)
     if not other.active:
         raise Conflict(f"{other.display_name} is not an active staff member", "R54")
-    check_pair(actor.staff_id or 0, actor.can("authorise"), other.id, "authorise" in others)
-    expected = expected_by_table(session, room.id, day, target.number, last)
+    check_pair(unit.actor.staff_id or 0, unit.actor.can("authorise"), other.id, "authorise" in others)
+    expected = expected_by_table(unit.session, room.id, day, target.number, last)
     check_confirmed(confirmed_total, expected[None])
-    counts = latest_counts(session, room.id, day, (actor.staff_id or 0, other.id), target.number)
+    counts = latest_counts(unit.session, room.id, day, (unit.actor.staff_id or 0, other.id), target.number)
     names = {c.table_id: c.table for c in counts}
-    names.update({t: n for t, n in session.execute(select(Table.id, Table.name).where(
+    names.update({t: n for t, n in unit.session.execute(select(Table.id, Table.name).where(
         Table.id.in_([t for t in expected if t is not None])))})
-    for staff_id, who in ((actor.staff_id, actor.label), (other.id, other.display_name)):
+    for staff_id, who in ((unit.actor.staff_id, unit.actor.label), (other.id, other.display_name)):
         mine = {c.table_id: (c.counted, c.expected) for c in counts if c.staff_id == staff_id}
         check_counts_complete(who, expected, mine, names)
-    supervisor = actor.staff_id if actor.can("authorise") else other.id
-    entries, last_id = session.execute(select(func.count(), func.max(LedgerEntry.id)).where(
+    supervisor = unit.actor.staff_id if unit.actor.can("authorise") else other.id
+    entries, last_id = unit.session.execute(select(func.count(), func.max(LedgerEntry.id)).where(
         *rows_of(room.id, day, target.number, last))).one()
     row = DayClose(room_id=room.id, gaming_day=day, shift_no=target.number, closes_day=last,
-                   closed_at=now, closed_by_id=actor.staff_id,
+                   closed_at=unit.now, closed_by_id=unit.actor.staff_id,
                    second_staff_id=other.id, entries=entries, expected_total=expected[None],
                    counted_total=next(c.counted for c in counts
                                       if c.staff_id == supervisor and c.table_id is None),
                    last_entry_id=last_id)
     try:
-        with session.begin_nested():
-            session.add(row)
-            session.flush()
+        with unit.session.begin_nested():
+            unit.session.add(row)
+            unit.session.flush()
     except IntegrityError:  # a concurrent close of the same shift committed first
         check_not_closed(day, True, _named(target))
-    record(session, actor, now, "day.closed" if row.closes_day else "shift.closed",
-           ("gaming_day", _day_id(day)), gaming_day=day.isoformat(), shift_no=target.number,
-           shifts=target.of, second_staff_id=other.id, entries=entries,
-           expected_total=row.expected_total, counted_total=row.counted_total,
-           variances={names.get(c.table_id, "total"): c.variance for c in counts
-                      if c.staff_id == supervisor and c.variance})
+    unit.audit("day.closed" if row.closes_day else "shift.closed",
+               ("gaming_day", _day_id(day)), gaming_day=day.isoformat(), shift_no=target.number,
+               shifts=target.of, second_staff_id=other.id, entries=entries,
+               expected_total=row.expected_total, counted_total=row.counted_total,
+               variances={names.get(c.table_id, "total"): c.variance for c in counts
+                          if c.staff_id == supervisor and c.variance})
     return Closed(row, running)
 
 

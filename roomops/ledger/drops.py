@@ -11,13 +11,13 @@ reversed (R52), which frees the hand to be dropped again. Services never commit.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from roomops.actors import Actor, get_in_room
 from roomops.errors import Conflict, Invalid
+from roomops.floor.unit import UnitOfWork
 from roomops.games.models import Game, Table
 from roomops.hands.models import Hand
 from roomops.ledger.fee_rules import drop_amount
@@ -31,29 +31,29 @@ from roomops.ledger.rules import CHIPS, check_method, signed
 RULE = "R50"
 
 
-def record_drop(session: Session, actor: Actor, now: datetime, table_id: int, hand_no: int, *,
+def record_drop(unit: UnitOfWork, table_id: int, hand_no: int, *,
                 players: int | None = None, amount: int | None = None, method: str = CHIPS,
                 key: str | None = None) -> LedgerEntry:
     """R50/R61: take the game's drop from hand ``hand_no`` at the table (the deal right), in chips.
     ``players``: the players dealt in, needed only when the hand's record does not say and the
     game's drop goes by players; ``amount``: what the dealer was shown, refused if the game's drop
     is not that now. A retry with the same key returns the first row (R52)."""
-    actor.require("deal")
+    unit.actor.require("deal")
     check_method(method, RULE, "drop")
     print_ = fingerprint(op="drop", table_id=table_id, hand_no=hand_no, players=players,
-                         amount=amount, staff=actor.staff_id)
-    table = get_in_room(session, Table, table_id, actor, "table", RULE)
-    hand = hand_at(session, table, hand_no, lock=True)  # serialises the drop of one hand
-    earlier = replay(session, LedgerEntry, actor.room_id, key, print_)
+                         amount=amount, staff=unit.actor.staff_id)
+    table = get_in_room(unit.session, Table, table_id, unit.actor, "table", RULE)
+    hand = hand_at(unit.session, table, hand_no, lock=True)  # serialises the drop of one hand
+    earlier = replay(unit.session, LedgerEntry, unit.actor.room_id, key, print_)
     if earlier is not None:
         return earlier
-    game = _drop_game(session, table)
+    game = _drop_game(unit.session, table)
     dealt = players_dealt(hand, players, RULE)
     taken = drop_amount(game.drop_fee, game.drop_by_players, dealt, amount)
-    if standing_drop(session, hand.id) is not None:
+    if standing_drop(unit.session, hand.id) is not None:
         raise Conflict(f"the drop of hand {hand_no} is recorded already: reverse it to correct it",
                        RULE)
-    return post(session, actor, now, Posting(
+    return post(unit, Posting(
         "drop", signed("drop", taken), CHIPS, game_id=game.id, table_id=table.id, hand_id=hand.id,
         note={"hand_no": hand_no, "players": dealt}), key, print_)
 

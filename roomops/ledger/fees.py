@@ -17,8 +17,9 @@ from hashlib import sha256
 from sqlalchemy import ColumnElement, ScalarSelect, and_, func, select
 from sqlalchemy.orm import QueryableAttribute, Session
 
-from roomops.actors import Actor, get_in_room
+from roomops.actors import get_in_room
 from roomops.errors import Conflict
+from roomops.floor.unit import UnitOfWork
 from roomops.games.models import Game, Table
 from roomops.ledger.fee_rules import PERIODS, due, fee_for_players, next_period, period
 from roomops.ledger.idempotency import fingerprint, replay
@@ -46,27 +47,27 @@ def seated_count(session: Session, table_id: int) -> int:
         SeatHold.table_id == table_id, SeatHold.kind == SEATED, SeatHold.ended_at.is_(None))) or 0)
 
 
-def collect(session: Session, actor: Actor, now: datetime, hold_id: int, method: str = "cash",
+def collect(unit: UnitOfWork, hold_id: int, method: str = "cash",
             currency: str | None = None, key: str | None = None) -> LedgerEntry:
     """R50: a cashier or supervisor collects a seated player's fee for the coming period (an hour,
     or half an hour: the game's ``fee_kind``). The amount is the game's time fee for the number of
     players seated now (``time_fee_by_players``); the period starts where the paid one ends if the
     player is still covered, else now (``fee_rules.next_period``). Paid in chips or in cash at the
     cage. A retry with the same key returns the first row (R52)."""
-    room = cash_request(session, actor, method, currency, "R50", "session_fee")
-    print_ = fingerprint(op="session_fee", hold_id=hold_id, method=method, staff=actor.staff_id)
-    hold = locked_hold(session, actor, hold_id)  # serialises collections for one seat
-    earlier = replay(session, LedgerEntry, room.id, key, print_)
+    room = cash_request(unit.session, unit.actor, method, currency, "R50", "session_fee")
+    print_ = fingerprint(op="session_fee", hold_id=hold_id, method=method, staff=unit.actor.staff_id)
+    hold = locked_hold(unit.session, unit.actor, hold_id)  # serialises collections for one seat
+    earlier = replay(unit.session, LedgerEntry, room.id, key, print_)
     if earlier is not None:
         return earlier
     check_seat(hold, "R50", live=True)
-    seat = at_seat(session, hold)
-    game = session.get_one(Game, seat["game_id"])
+    seat = at_seat(unit.session, hold)
+    game = unit.session.get_one(Game, seat["game_id"])
     length = period(game.fee_kind, game.variant)
-    players = seated_count(session, hold.table_id)
+    players = seated_count(unit.session, hold.table_id)
     amount = _time_fee(game, players)
-    start, end = next_period(session.scalar(select(paid_until(hold.id))), now, length)
-    return post(session, actor, now, Posting(
+    start, end = next_period(unit.session.scalar(select(paid_until(hold.id))), unit.now, length)
+    return post(unit, Posting(
         "session_fee", signed("session_fee", amount), method, period_start=start, period_end=end,
         note={"players_seated": players}, **seat), key, print_)
 
@@ -81,7 +82,7 @@ class TableFees:
     skipped: int
 
 
-def collect_table(session: Session, actor: Actor, now: datetime, table_id: int,
+def collect_table(unit: UnitOfWork, table_id: int,
                   method: str = "chips", currency: str | None = None,
                   key: str | None = None) -> TableFees:
     """R50: collect the coming period's fee from every player seated at the table who is due now,
@@ -90,26 +91,26 @@ def collect_table(session: Session, actor: Actor, now: datetime, table_id: int,
     (409, nothing written). The seats are locked in seat order first, as ``collect`` locks one,
     so a single collection for one of them waits. With a key, each row's key is derived from it
     and the seat: a retry returns the same rows and charges nobody again (R52)."""
-    room = cash_request(session, actor, method, currency, "R50", "session_fee")
-    table = get_in_room(session, Table, table_id, actor, "table", "R50")
-    game = session.get_one(Game, table.game_id)
+    room = cash_request(unit.session, unit.actor, method, currency, "R50", "session_fee")
+    table = get_in_room(unit.session, Table, table_id, unit.actor, "table", "R50")
+    game = unit.session.get_one(Game, table.game_id)
     length = period(game.fee_kind, game.variant)
-    holds, paid = _locked_seats(session, table)
+    holds, paid = _locked_seats(unit.session, table)
     amount = _time_fee(game, len(holds))
     note: dict[str, object] = {"players_seated": len(holds), "whole_table": True}
     rows: list[LedgerEntry] = []
     for hold in holds:
         seat_key = None if key is None else f"{sha256(key.encode()).hexdigest()[:40]}:{hold.id}"
         print_ = fingerprint(op="table_fee", table_id=table.id, hold_id=hold.id, method=method,
-                             staff=actor.staff_id)
-        earlier = replay(session, LedgerEntry, room.id, seat_key, print_)
+                             staff=unit.actor.staff_id)
+        earlier = replay(unit.session, LedgerEntry, room.id, seat_key, print_)
         if earlier is not None:
             rows.append(earlier)
-        elif due(paid[hold.id], hold.started_at, now).is_due:
-            start, end = next_period(paid[hold.id], now, length)
-            rows.append(post(session, actor, now, Posting(
+        elif due(paid[hold.id], hold.started_at, unit.now).is_due:
+            start, end = next_period(paid[hold.id], unit.now, length)
+            rows.append(post(unit, Posting(
                 "session_fee", signed("session_fee", amount), method, period_start=start,
-                period_end=end, note=note, **at_seat(session, hold)), seat_key, print_))
+                period_end=end, note=note, **at_seat(unit.session, hold)), seat_key, print_))
     if not rows:
         raise Conflict(f"nobody at table {table.name} is due: all {len(holds)} players seated "
                        "are covered", "R50")

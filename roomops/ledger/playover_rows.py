@@ -9,13 +9,12 @@ playover named, checked here. Nothing here commits."""
 
 from __future__ import annotations
 
-from datetime import datetime
-
 from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from roomops.actors import Actor, in_room
 from roomops.errors import Conflict, Invalid
+from roomops.floor.unit import UnitOfWork
 from roomops.ledger.models import LedgerEntry, unreversed
 from roomops.ledger.posting import Posting, SeatPlace, at_seat, post
 from roomops.playovers.models import Playover
@@ -28,13 +27,13 @@ def named(playover_id: int | None) -> dict[str, object]:
     return {} if playover_id is None else {"playover": playover_id}
 
 
-def at_start(session: Session, actor: Actor, now: datetime, hold: SeatHold, playover_id: int,
+def at_start(unit: UnitOfWork, hold: SeatHold, playover_id: int,
              player_id: int, amount: int, method: str) -> LedgerEntry:
     """R29/R30/R32: the overplayer's buy-in, checked and accepted by ``start_playover``, on the
     books in the same transaction, paid as the desk said (cash at the table by default)."""
-    return post(session, actor, now, Posting("buy_in", amount, method,
-                                             **overplayer_at(session, hold, player_id),
-                                             playover_id=playover_id), None, "")
+    return post(unit, Posting("buy_in", amount, method,
+                              **overplayer_at(unit.session, hold, player_id),
+                              playover_id=playover_id), None, "")
 
 
 def overplayer_at(session: Session, hold: SeatHold, player_id: int) -> SeatPlace:

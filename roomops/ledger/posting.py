@@ -16,8 +16,8 @@ from sqlalchemy import bindparam, insert, select
 from sqlalchemy.orm import Session
 
 from roomops.actors import Actor
-from roomops.audit.service import record
 from roomops.errors import Conflict
+from roomops.floor.unit import UnitOfWork
 from roomops.games.models import Table
 from roomops.ledger.dayclose import closed_refused, shift_to_post
 from roomops.ledger.idempotency import insert_once
@@ -108,58 +108,58 @@ def check_seat(hold: SeatHold, rule: str, *, live: bool) -> None:
                        "after leaving the seat", "R28")
 
 
-def post(session: Session, actor: Actor, now: datetime, posting: Posting, key: str | None,
+def post(unit: UnitOfWork, posting: Posting, key: str | None,
          print_: str) -> LedgerEntry:
     """Insert the row (or return the one an earlier request with ``key`` made) and audit it. A
     row with no key is posted as ``post_many`` posts: no other request can race it to the same
     row, so it needs no savepoint (``insert_once``)."""
     if key is None:
-        return post_many(session, actor, now, [posting])[0]
-    room, shift = _open_shift(session, actor, now)
+        return post_many(unit, [posting])[0]
+    room, shift = _open_shift(unit)
     with closed_refused(shift):
-        row, created = insert_once(session, LedgerEntry, room.id, key, print_,
-                                   lambda: _add_row(session, actor, now, shift, posting, key, print_))
+        row, created = insert_once(unit.session, LedgerEntry, room.id, key, print_,
+                                   lambda: _add_row(unit, shift, posting, key, print_))
     if created:
-        _audit(session, actor, now, row, posting)
+        _audit(unit, row, posting)
     return row
 
 
-def post_many(session: Session, actor: Actor, now: datetime,
+def post_many(unit: UnitOfWork,
               postings: Sequence[Posting]) -> list[LedgerEntry]:
     """Rows with no idempotency key posted together (a batch of table changes, R18): one check of
     the day (R54) and one INSERT for any number of rows; each row audited as ``post`` audits it."""
     if not postings:
         return []
-    _room, shift = _open_shift(session, actor, now)
-    values = [_values(actor, now, shift, p, None, "") for p in postings]
+    _room, shift = _open_shift(unit)
+    values = [_values(unit.actor, unit.now, shift, p, None, "") for p in postings]
     # one INSERT (the ORM's bulk INSERT with RETURNING; the unit of work would send one INSERT per
     # row on SQLite to learn their ids); the rows come back in any order, so each is matched to its
     # posting by content. ``populate_existing``: a row id handed out again after a savepoint was
     # rolled back replaces the session's old object of it rather than being answered by it.
     with closed_refused(shift):
-        rows = list(session.scalars(insert(LedgerEntry).returning(LedgerEntry), values,
-                                    execution_options={"populate_existing": True}))
+        rows = list(unit.session.scalars(insert(LedgerEntry).returning(LedgerEntry), values,
+                                         execution_options={"populate_existing": True}))
     pending: dict[tuple[object, ...], list[Posting]] = {}
     for posting, v in zip(postings, values, strict=True):
         pending.setdefault(_content(v), []).append(posting)
     for row in sorted(rows, key=lambda r: r.id):
-        _audit(session, actor, now, row, pending[_content(
+        _audit(unit, row, pending[_content(
             {c: getattr(row, c) for c in _COLUMNS})].pop(0))
     return sorted(rows, key=lambda r: r.id)
 
 
-def _open_shift(session: Session, actor: Actor, now: datetime) -> tuple[Room, Shift]:
+def _open_shift(unit: UnitOfWork) -> tuple[Room, Shift]:
     """The actor's room and the open shift a row posted now goes to (R2, R54), refused if the
     gaming day is closed."""
-    room = session.get_one(Room, actor.room_id)
-    return room, shift_to_post(session, room, now)
+    room = unit.session.get_one(Room, unit.actor.room_id)
+    return room, shift_to_post(unit.session, room, unit.now)
 
 
-def _audit(session: Session, actor: Actor, now: datetime, row: LedgerEntry, posting: Posting) -> None:
-    record(session, actor, now, f"ledger.{row.kind}", ("ledger_entry", row.id),
-           reason=row.reason, amount=row.amount, method=row.method, hold_id=row.hold_id,
-           table_id=row.table_id, slip_id=row.slip_id, reverses_id=row.reverses_id,
-           gaming_day=row.gaming_day.isoformat(), **_extra(posting))
+def _audit(unit: UnitOfWork, row: LedgerEntry, posting: Posting) -> None:
+    unit.audit(f"ledger.{row.kind}", ("ledger_entry", row.id),
+               reason=row.reason, amount=row.amount, method=row.method, hold_id=row.hold_id,
+               table_id=row.table_id, slip_id=row.slip_id, reverses_id=row.reverses_id,
+               gaming_day=row.gaming_day.isoformat(), **_extra(posting))
 
 
 def _extra(posting: Posting) -> dict[str, object]:
@@ -194,9 +194,9 @@ def _content(values: dict[str, object]) -> tuple[object, ...]:
     return tuple(values[c] for c in _COLUMNS)
 
 
-def _add_row(session: Session, actor: Actor, now: datetime, shift: Shift, posting: Posting,
+def _add_row(unit: UnitOfWork, shift: Shift, posting: Posting,
              key: str | None, print_: str) -> LedgerEntry:
     """The row, added to the session (``insert_once`` flushes it)."""
-    row = LedgerEntry(**_values(actor, now, shift, posting, key, print_))
-    session.add(row)
+    row = LedgerEntry(**_values(unit.actor, unit.now, shift, posting, key, print_))
+    unit.session.add(row)
     return row

@@ -28,6 +28,7 @@ from sqlalchemy.orm import Session
 
 from roomops.actors import Actor, get_in_room
 from roomops.errors import Conflict, Invalid, NotFound
+from roomops.floor.unit import UnitOfWork
 from roomops.games.models import Game, Table
 from roomops.hands.models import Hand
 from roomops.ledger.fee_rules import (
@@ -59,27 +60,27 @@ def policy(game: Game) -> RakePolicy:
                       min_one_chip=game.rake_min_one_chip)
 
 
-def record_rake(session: Session, actor: Actor, now: datetime, table_id: int, hand_no: int, *,
+def record_rake(unit: UnitOfWork, table_id: int, hand_no: int, *,
                 pot: int, flop: bool, rake: int, players: int | None = None,
                 key: str | None = None) -> LedgerEntry:
     """R51/R61: the rake of hand ``hand_no`` at the table, checked against the game's schedule or
     percent, cap for the players dealt in, smallest chip and no-flop-no-drop; a retry with the same
     key returns the first row. ``players``: the players dealt in, needed only when the hand's
     record does not say (the recorded hand's count wins; a different one is refused)."""
-    actor.require("deal")
+    unit.actor.require("deal")
     print_ = fingerprint(op="rake", table_id=table_id, hand_no=hand_no, pot=pot, flop=flop,
-                         rake=rake, players=players, staff=actor.staff_id)
-    table = get_in_room(session, Table, table_id, actor, "table")
-    hand = hand_at(session, table, hand_no, lock=True)  # serialises rake for one hand
-    earlier = replay(session, LedgerEntry, actor.room_id, key, print_)
+                         rake=rake, players=players, staff=unit.actor.staff_id)
+    table = get_in_room(unit.session, Table, table_id, unit.actor, "table")
+    hand = hand_at(unit.session, table, hand_no, lock=True)  # serialises rake for one hand
+    earlier = replay(unit.session, LedgerEntry, unit.actor.room_id, key, print_)
     if earlier is not None:
         return earlier
-    game = session.get_one(Game, table.game_id)
+    game = unit.session.get_one(Game, table.game_id)
     _check_recorded(game, "per_hand")
     dealt = players_dealt(hand, players)
     most = check_rake(rake, pot, flop, policy(game), dealt)
-    _refuse_raked(session, table, hand_no, hand_no)
-    return post(session, actor, now, Posting(
+    _refuse_raked(unit.session, table, hand_no, hand_no)
+    return post(unit, Posting(
         "rake", signed("rake", rake), "chips", game_id=game.id, table_id=table.id, hand_id=hand.id,
         note={"pot": pot, "flop": flop, "max_rake": most, "hand_no": hand_no, "players": dealt}),
         key, print_)
@@ -117,38 +118,38 @@ def rake_limit(session: Session, actor: Actor, table_id: int, hand_no: int, *, p
     return RakeLimit(pot, most, rules.cap_for(dealt), dealt, rules.smallest_chip, no_drop)
 
 
-def record_down(session: Session, actor: Actor, now: datetime, table_id: int, *,
+def record_down(unit: UnitOfWork, table_id: int, *,
                 first_hand_no: int, last_hand_no: int, rake: int, dealer_id: int | None = None,
                 key: str | None = None) -> LedgerEntry:
     """R51/R61: the total rake of a dealer down, hands ``first_hand_no``..``last_hand_no`` at the
     table, dealt by ``dealer_id`` (default: the actor). A dealer records their own downs; a
     supervisor names the dealer. The hands must all be recorded at the table and raked by no
     standing row; the amount whole chips and within the hands' caps added up."""
-    actor.require("deal")
-    dealer = actor.staff_id if dealer_id is None else dealer_id
+    unit.actor.require("deal")
+    dealer = unit.actor.staff_id if dealer_id is None else dealer_id
     assert dealer is not None, "require('deal'): only staff deal, and every staff actor has an id"
     print_ = fingerprint(op="rake_down", table_id=table_id, first=first_hand_no,
-                         last=last_hand_no, rake=rake, dealer=dealer, staff=actor.staff_id)
-    table = get_in_room(session, Table, table_id, actor, "table")
+                         last=last_hand_no, rake=rake, dealer=dealer, staff=unit.actor.staff_id)
+    table = get_in_room(unit.session, Table, table_id, unit.actor, "table")
     if first_hand_no < 1 or last_hand_no < first_hand_no:
         raise Invalid("a down's hands run from its first hand to its last, numbered from 1", "R51")
-    hands = _locked_hands(session, table, first_hand_no, last_hand_no)
-    earlier = replay(session, LedgerEntry, actor.room_id, key, print_)
+    hands = _locked_hands(unit.session, table, first_hand_no, last_hand_no)
+    earlier = replay(unit.session, LedgerEntry, unit.actor.room_id, key, print_)
     if earlier is not None:
         return earlier
-    game = session.get_one(Game, table.game_id)
+    game = unit.session.get_one(Game, table.game_id)
     _check_recorded(game, "per_down")
-    _check_dealer(session, actor, dealer)
+    _check_dealer(unit.session, unit.actor, dealer)
     rules = policy(game)
     most = check_down_rake(rake, [rules.hand_ceiling(_clamped(h)) for h in hands],
                            rules.smallest_chip)
-    _refuse_raked(session, table, first_hand_no, last_hand_no)
-    down = DealerDown(room_id=actor.room_id, table_id=table.id, first_hand_no=first_hand_no,
-                      last_hand_no=last_hand_no, dealer_id=dealer, recorded_by_id=actor.staff_id,
-                      recorded_at=now)
-    session.add(down)
-    session.flush()
-    return post(session, actor, now, Posting(
+    _refuse_raked(unit.session, table, first_hand_no, last_hand_no)
+    down = DealerDown(room_id=unit.actor.room_id, table_id=table.id, first_hand_no=first_hand_no,
+                      last_hand_no=last_hand_no, dealer_id=dealer, recorded_by_id=unit.actor.staff_id,
+                      recorded_at=unit.now)
+    unit.session.add(down)
+    unit.session.flush()
+    return post(unit, Posting(
         "rake", signed("rake", rake), "chips", game_id=game.id, table_id=table.id, down_id=down.id,
         note={"first_hand_no": first_hand_no, "last_hand_no": last_hand_no, "dealer_id": dealer,
               "max_rake": most, "dealt_from": hands[0].at.isoformat(),

@@ -12,7 +12,6 @@ row was reversed (R52), and more chips are an add-on."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
 
 from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
@@ -20,6 +19,7 @@ from sqlalchemy.orm import Session
 from roomops.actors import Actor, get_in_room
 from roomops.errors import Conflict, Invalid
 from roomops.floor.events import Carried
+from roomops.floor.unit import UnitOfWork
 from roomops.games.models import Game
 from roomops.ledger import playover_rows
 from roomops.ledger.idempotency import fingerprint, replay
@@ -50,28 +50,28 @@ from roomops.seating.rules import check_buy_in
 RULES = {"buy_in": "R30", "add_on": "R28"}
 
 
-def buy_in(session: Session, actor: Actor, now: datetime, hold_id: int, amount: int,
+def buy_in(unit: UnitOfWork, hold_id: int, amount: int,
            method: str = "cash", currency: str | None = None, key: str | None = None, *,
            playover_id: int | None = None) -> LedgerEntry:
     """R30: the chips a seated player sits down with, within the game's range, once per seat
     (more chips later are an add-on); with ``playover_id``, the overplayer's on that playover of
     the seat (R29), once per playover."""
-    return _movement(session, actor, now, "buy_in", hold_id, amount, method, currency, key,
+    return _movement(unit, "buy_in", hold_id, amount, method, currency, key,
                      playover_id=playover_id)
 
 
-def at_desk(session: Session, actor: Actor, now: datetime, hold: SeatHold, amount: int,
+def at_desk(unit: UnitOfWork, hold: SeatHold, amount: int,
             method: str = AT_TABLE) -> LedgerEntry:
     """R30/R27: the buy-in of a seat the desk opens (a claim or a direct seating), posted in the
     seating's own transaction under its ``floor`` right. The desk has already checked the amount
     (``seats.check_sitting_down``: R30, or R27 which may exceed the table maximum): what it
     accepted is recorded as it is, paid as the desk said (checked by the caller): by default
     ``table``, cash at the table (R32), the player handing the buy-in over as they sit down."""
-    return post(session, actor, now, Posting("buy_in", amount, method, **at_seat(session, hold)),
+    return post(unit, Posting("buy_in", amount, method, **at_seat(unit.session, hold)),
                 None, "")
 
 
-def table_changes(session: Session, actor: Actor, now: datetime, game_id: int,
+def table_changes(unit: UnitOfWork, game_id: int,
                   changes: Sequence[Carried]) -> list[LedgerEntry]:
     """R18/R52/R54: the rows of a batch of moves, posted together (``posting.post_many``: one
     check and one INSERT whatever the number of moves). A stack carried to another table is a
@@ -91,19 +91,19 @@ def table_changes(session: Session, actor: Actor, now: datetime, game_id: int,
         if c.added:
             postings.append(Posting("add_on", c.added, AT_TABLE, c.player_id, game_id,
                                     c.new_table_id, c.new_id))
-    return post_many(session, actor, now, postings)
+    return post_many(unit, postings)
 
 
-def add_on(session: Session, actor: Actor, now: datetime, hold_id: int, amount: int,
+def add_on(unit: UnitOfWork, hold_id: int, amount: int,
            method: str = "cash", currency: str | None = None, key: str | None = None, *,
            playover_id: int | None = None) -> LedgerEntry:
     """R28/R30: chips added between hands; an add-on only ever adds (no weeding). With
     ``playover_id``: chips for the overplayer of that live playover of the seat (R29)."""
-    return _movement(session, actor, now, "add_on", hold_id, amount, method, currency, key,
+    return _movement(unit, "add_on", hold_id, amount, method, currency, key,
                      playover_id=playover_id)
 
 
-def rebuy(session: Session, actor: Actor, now: datetime, hold_id: int, amount: int | None = None,
+def rebuy(unit: UnitOfWork, hold_id: int, amount: int | None = None,
           *, after_all_in: bool = False, method: str = "cash", currency: str | None = None,
           key: str | None = None) -> LedgerEntry:
     """R30: a seated player with no chips left buys chips again between hands (an ``add_on`` row):
@@ -111,29 +111,29 @@ def rebuy(session: Session, actor: Actor, now: datetime, hold_id: int, amount: i
     minimum only when the player lost all-in on the previous hand, and once per session (the seat
     and the seats a table change carried the player from)."""
     if amount is None:
-        hold = get_in_room(session, SeatHold, hold_id, actor, "seat")
-        amount = session.get_one(Game, at_seat(session, hold)["game_id"]).min_buyin
-    return _movement(session, actor, now, "add_on", hold_id, amount, method, currency, key,
+        hold = get_in_room(unit.session, SeatHold, hold_id, unit.actor, "seat")
+        amount = unit.session.get_one(Game, at_seat(unit.session, hold)["game_id"]).min_buyin
+    return _movement(unit, "add_on", hold_id, amount, method, currency, key,
                      after_all_in=after_all_in)
 
 
-def reverse(session: Session, actor: Actor, now: datetime, entry_id: int, reason: str,
+def reverse(unit: UnitOfWork, entry_id: int, reason: str,
             key: str | None = None) -> LedgerEntry:
     """R52: correct a row with a new row of the opposite amount naming it, who and why; a row is
     reversed at most once and a reversal is never reversed; where the room requires two people
     (``reversal_two_person``), never by the staff member who posted it."""
-    actor.require("authorise")
-    print_ = fingerprint(op="reverse", entry_id=entry_id, reason=reason, staff=actor.staff_id)
-    earlier = replay(session, LedgerEntry, actor.room_id, key, print_)
+    unit.actor.require("authorise")
+    print_ = fingerprint(op="reverse", entry_id=entry_id, reason=reason, staff=unit.actor.staff_id)
+    earlier = replay(unit.session, LedgerEntry, unit.actor.room_id, key, print_)
     if earlier is not None:
         return earlier
-    entry = get_in_room(session, LedgerEntry, entry_id, actor, "ledger row")
+    entry = get_in_room(unit.session, LedgerEntry, entry_id, unit.actor, "ledger row")
     if not reason.strip():
         raise Invalid("a reversal needs a written reason", "R52")
-    check_reversible(entry.kind, _reversed(session, entry.id))
-    room = session.get_one(Room, actor.room_id)
-    check_second_person(room.reversal_two_person, entry.staff_id, actor.staff_id)
-    return post(session, actor, now, Posting(
+    check_reversible(entry.kind, _reversed(unit.session, entry.id))
+    room = unit.session.get_one(Room, unit.actor.room_id)
+    check_second_person(room.reversal_two_person, entry.staff_id, unit.actor.staff_id)
+    return post(unit, Posting(
         "reversal", -entry.amount, entry.method, player_id=entry.player_id, game_id=entry.game_id,
         table_id=entry.table_id, hold_id=entry.hold_id, slip_id=entry.slip_id,
         reason=reason.strip(), reverses_id=entry.id, period_start=entry.period_start,
@@ -141,29 +141,29 @@ def reverse(session: Session, actor: Actor, now: datetime, entry_id: int, reason
         playover_id=entry.playover_id), key, print_)
 
 
-def _movement(session: Session, actor: Actor, now: datetime, kind: str, hold_id: int, amount: int,
+def _movement(unit: UnitOfWork, kind: str, hold_id: int, amount: int,
               method: str, currency: str | None, key: str | None, *,
               after_all_in: bool | None = None, playover_id: int | None = None) -> LedgerEntry:
     """``after_all_in``: None for an add-on; a bool for a rebuy (R30, ``rebuy``).
     ``playover_id``: the overplayer's chips on that playover of the seat (R29)."""
     rule = RULES[kind]
-    room = cash_request(session, actor, method, currency, rule, kind, amount)
+    room = cash_request(unit.session, unit.actor, method, currency, rule, kind, amount)
     print_ = fingerprint(op=kind, hold_id=hold_id, amount=amount, method=method,
-                         staff=actor.staff_id, rebuy=after_all_in, **named(playover_id))
-    hold = locked_hold(session, actor, hold_id)
-    earlier = replay(session, LedgerEntry, room.id, key, print_)  # after the lock: see a racer's row
+                         staff=unit.actor.staff_id, rebuy=after_all_in, **named(playover_id))
+    hold = locked_hold(unit.session, unit.actor, hold_id)
+    earlier = replay(unit.session, LedgerEntry, room.id, key, print_)  # after the lock: see a racer's row
     if earlier is not None:
         return earlier
-    seat = _place(session, actor, hold, playover_id, rule)
-    game = session.get_one(Game, seat["game_id"])
+    seat = _place(unit.session, unit.actor, hold, playover_id, rule)
+    game = unit.session.get_one(Game, seat["game_id"])
     if kind == "buy_in" and playover_id is not None:
         check_buy_in(amount, game.min_buyin, game.max_buyin)
-        playover_rows.check_first_buy_in(session, playover_id)
+        playover_rows.check_first_buy_in(unit.session, playover_id)
     elif kind == "buy_in":
-        _check_first_buy_in(session, hold, amount, game)
-    short = after_all_in is not None and _short_rebuy(session, hold, amount, game, after_all_in)
-    return post(session, actor, now, Posting(kind, signed(kind, amount), method, **seat,
-                                             short_buy_in=short, playover_id=playover_id),
+        _check_first_buy_in(unit.session, hold, amount, game)
+    short = after_all_in is not None and _short_rebuy(unit.session, hold, amount, game, after_all_in)
+    return post(unit, Posting(kind, signed(kind, amount), method, **seat,
+                              short_buy_in=short, playover_id=playover_id),
                 key, print_)
 
 

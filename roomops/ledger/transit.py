@@ -16,8 +16,8 @@ from sqlalchemy import ColumnElement, Subquery, func, or_, select
 from sqlalchemy.orm import Session
 
 from roomops.actors import Actor, get_in_room
-from roomops.audit.service import record
 from roomops.errors import Forbidden, Invalid
+from roomops.floor.unit import UnitOfWork
 from roomops.games.locks import lock_room
 from roomops.games.models import Table
 from roomops.ledger.idempotency import fingerprint, insert_once, replay
@@ -34,52 +34,53 @@ from roomops.rooms.models import Player
 from roomops.seating.models import SEATED, SeatHold
 
 
-def request(session: Session, actor: Actor, now: datetime, hold_id: int, amount: int,
+def request(unit: UnitOfWork, hold_id: int, amount: int,
             method: str = "cash", currency: str | None = None, key: str | None = None) -> TransitSlip:
     """R31: a numbered slip for chips on their way to a seated player (player, table, seat,
     amount, method, who)."""
-    cash_request(session, actor, method, currency, "R31", "transit", amount)
+    cash_request(unit.session, unit.actor, method, currency, "R31", "transit", amount)
     print_ = fingerprint(op="transit", hold_id=hold_id, amount=amount, method=method,
-                         staff=actor.staff_id)
-    lock_room(session, actor.room_id)  # a slip moves the game's board mark (lock_room)
-    hold = locked_hold(session, actor, hold_id)
-    earlier = replay(session, TransitSlip, actor.room_id, key, print_)  # after the lock, as above
+                         staff=unit.actor.staff_id)
+    lock_room(unit.session, unit.actor.room_id)  # a slip moves the game's board mark (lock_room)
+    hold = locked_hold(unit.session, unit.actor, hold_id)
+    earlier = replay(unit.session, TransitSlip, unit.actor.room_id, key, print_)  # after the lock, as above
     if earlier is not None:
         return earlier
     check_seat(hold, "R31", live=True)
 
     def build() -> TransitSlip:
-        slip = TransitSlip(room_id=actor.room_id, number=next_slip_number(session, actor.room_id),
+        room_id = unit.actor.room_id
+        slip = TransitSlip(room_id=room_id, number=next_slip_number(unit.session, room_id),
                            state="requested", player_id=hold.player_id, table_id=hold.table_id,
-                           hold_id=hold.id, amount=amount, method=method, requested_at=now,
-                           requested_by_id=actor.staff_id, idempotency_key=key,
+                           hold_id=hold.id, amount=amount, method=method, requested_at=unit.now,
+                           requested_by_id=unit.actor.staff_id, idempotency_key=key,
                            fingerprint=print_ if key else None)
-        session.add(slip)
+        unit.session.add(slip)
         return slip
 
-    slip, created = insert_once(session, TransitSlip, actor.room_id, key, print_, build)
+    slip, created = insert_once(unit.session, TransitSlip, unit.actor.room_id, key, print_, build)
     if created:
-        record(session, actor, now, "transit.requested", ("transit_slip", slip.id),
-               number=slip.number, amount=amount, method=method, hold_id=hold.id,
-               table_id=hold.table_id, player_id=hold.player_id)
+        unit.audit("transit.requested", ("transit_slip", slip.id),
+                   number=slip.number, amount=amount, method=method, hold_id=hold.id,
+                   table_id=hold.table_id, player_id=hold.player_id)
     return slip
 
 
-def confirm_funds(session: Session, actor: Actor, now: datetime, slip_id: int) -> TransitSlip:
+def confirm_funds(unit: UnitOfWork, slip_id: int) -> TransitSlip:
     """R31: a supervisor confirms cheque/credit funds are available before the chips may go."""
-    actor.require("authorise")
-    return _move(session, actor, now, _locked(session, actor, slip_id), "confirm_funds",
-                 funds_confirmed_at=now, funds_confirmed_by_id=actor.staff_id)
+    unit.actor.require("authorise")
+    return _move(unit, _locked(unit.session, unit.actor, slip_id), "confirm_funds",
+                 funds_confirmed_at=unit.now, funds_confirmed_by_id=unit.actor.staff_id)
 
 
-def dispatch(session: Session, actor: Actor, now: datetime, slip_id: int) -> TransitSlip:
+def dispatch(unit: UnitOfWork, slip_id: int) -> TransitSlip:
     """R31: a supervisor authorises the transit; the chips leave the cage."""
-    actor.require("authorise")
-    return _move(session, actor, now, _locked(session, actor, slip_id), "dispatch", authorised_at=now,
-                 authorised_by_id=actor.staff_id)
+    unit.actor.require("authorise")
+    return _move(unit, _locked(unit.session, unit.actor, slip_id), "dispatch", authorised_at=unit.now,
+                 authorised_by_id=unit.actor.staff_id)
 
 
-def deliver(session: Session, actor: Actor, now: datetime, slip_id: int,
+def deliver(unit: UnitOfWork, slip_id: int,
             at_table: int | None = None) -> TransitSlip:
     """R31/R61: someone other than the authorising supervisor confirms the chips reached the
     player, and the ledger row is posted (R52). The player must still be in the seat.
@@ -87,29 +88,29 @@ def deliver(session: Session, actor: Actor, now: datetime, slip_id: int,
     From the cage (``at_table`` None) it takes the cash right; from the dealer's screen of table
     ``at_table`` the deal right, and only for a seat at that table (R61: dealers and runners
     confirm deliveries at their table)."""
-    actor.require("cash" if at_table is None else "deal")
-    slip = _locked(session, actor, slip_id)
+    unit.actor.require("cash" if at_table is None else "deal")
+    slip = _locked(unit.session, unit.actor, slip_id)
     if at_table is not None and slip.table_id != at_table:
         raise Forbidden(f"slip {slip.number} is for another table: a dealer confirms deliveries "
                         "at their own table", "R61")
     next_state(slip.state, "deliver", slip.method)
-    check_confirmer(slip.authorised_by_id, actor.staff_id)
-    hold = locked_hold(session, actor, slip.hold_id)
+    check_confirmer(slip.authorised_by_id, unit.actor.staff_id)
+    hold = locked_hold(unit.session, unit.actor, slip.hold_id)
     check_seat(hold, "R31", live=True)
-    _move(session, actor, now, slip, "deliver", delivered_at=now, delivered_by_id=actor.staff_id)
-    post(session, actor, now, Posting("transit", slip.amount, slip.method, slip_id=slip.id,
-                                      **at_seat(session, hold)), None, "")
+    _move(unit, slip, "deliver", delivered_at=unit.now, delivered_by_id=unit.actor.staff_id)
+    post(unit, Posting("transit", slip.amount, slip.method, slip_id=slip.id,
+                       **at_seat(unit.session, hold)), None, "")
     return slip
 
 
-def cancel(session: Session, actor: Actor, now: datetime, slip_id: int, reason: str) -> TransitSlip:
+def cancel(unit: UnitOfWork, slip_id: int, reason: str) -> TransitSlip:
     """R31: an open slip is cancelled with a reason by a supervisor; it keeps its number."""
-    actor.require("authorise")
+    unit.actor.require("authorise")
     why = reason.strip()
     if not why:
         raise Invalid("a cancelled slip needs a reason", "R31")
-    return _move(session, actor, now, _locked(session, actor, slip_id), "cancel", reason=why,
-                 cancelled_at=now, cancelled_by_id=actor.staff_id, cancel_reason=why)
+    return _move(unit, _locked(unit.session, unit.actor, slip_id), "cancel", reason=why,
+                 cancelled_at=unit.now, cancelled_by_id=unit.actor.staff_id, cancel_reason=why)
 
 
 def _locked(session: Session, actor: Actor, slip_id: int) -> TransitSlip:
@@ -119,14 +120,14 @@ def _locked(session: Session, actor: Actor, slip_id: int) -> TransitSlip:
                            .execution_options(populate_existing=True)).one()
 
 
-def _move(session: Session, actor: Actor, now: datetime, slip: TransitSlip, action: str,
+def _move(unit: UnitOfWork, slip: TransitSlip, action: str,
           reason: str | None = None, **values: object) -> TransitSlip:
     before = slip.state
     slip.state = next_state(before, action, slip.method)
     for name, value in values.items():
         setattr(slip, name, value)
-    record(session, actor, now, f"transit.{slip.state}", ("transit_slip", slip.id), reason=reason,
-           number=slip.number, amount=slip.amount, method=slip.method, state_from=before)
+    unit.audit(f"transit.{slip.state}", ("transit_slip", slip.id), reason=reason,
+               number=slip.number, amount=slip.amount, method=slip.method, state_from=before)
     return slip
 
 

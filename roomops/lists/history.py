@@ -2,30 +2,26 @@
 
 from __future__ import annotations
 
-from datetime import datetime
-
 from sqlalchemy import Select
-from sqlalchemy.orm import Session
 
-from roomops.actors import Actor
-from roomops.audit.service import record
+from roomops.floor.unit import UnitOfWork
 from roomops.lists.models import ListEntry
 
 
-def end_entry(session: Session, actor: Actor, now: datetime, entry: ListEntry, why: str, *,
+def end_entry(unit: UnitOfWork, entry: ListEntry, why: str, *,
               action: str = "entry.removed") -> None:
-    entry.status, entry.ended_at, entry.end_reason = "removed", now, why
-    record_end(session, actor, now, action, entry.id, entry.player_id, why)
+    entry.status, entry.ended_at, entry.end_reason = "removed", unit.now, why
+    record_end(unit, action, entry.id, entry.player_id, why)
 
 
-def record_end(session: Session, actor: Actor, now: datetime, action: str, entry_id: int,
+def record_end(unit: UnitOfWork, action: str, entry_id: int,
                player_id: int, why: str) -> None:
     """The audit row of an entry's end (R16, R60)."""
-    record(session, actor, now, action, ("list_entry", entry_id), reason=why, player_id=player_id)
+    unit.audit(action, ("list_entry", entry_id), reason=why, player_id=player_id)
 
 
 def end_entries(
-    session: Session, actor: Actor, now: datetime, stmt: Select[tuple[ListEntry]], why: str
+    unit: UnitOfWork, stmt: Select[tuple[ListEntry]], why: str
 ) -> None:
-    for entry in session.scalars(stmt.where(ListEntry.status == "active")):
-        end_entry(session, actor, now, entry, why)
+    for entry in unit.session.scalars(stmt.where(ListEntry.status == "active")):
+        end_entry(unit, entry, why)

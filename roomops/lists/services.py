@@ -9,11 +9,10 @@ from sqlalchemy import and_, bindparam, func, or_, select
 from sqlalchemy.orm import Session
 
 from roomops.actors import Actor, get_in_room
-from roomops.audit.service import record
 from roomops.db import insert_one, insert_rows
 from roomops.errors import Conflict, Invalid
-from roomops.floor.bus import command, emit
 from roomops.floor.events import EntriesLeft, SeatsMayOpen
+from roomops.floor.unit import UnitOfWork
 from roomops.games.locks import locked_game, table_in_room
 from roomops.games.models import Game, Table
 from roomops.lists import ordering
@@ -26,103 +25,102 @@ from roomops.seating.refusals import player_name, seat_name
 from roomops.seating.seats import seated_in
 
 
-def join_remote(session: Session, actor: Actor, now: datetime, game: Game, player_id: int,
+def join_remote(unit: UnitOfWork, game: Game, player_id: int,
                 link_id: int, phone: str, verified: bool) -> ListEntry:
     """R12: the player's own entry on the game's waiting list, from the phone page, made through
     their link with the number it came from, and whether the phone proved it. The caller locked
     the game."""
-    _require_joinable(session, game, None, player_id)
-    return _add_entry(session, actor, now, game, None, player_id, "remote", link_id=link_id,
+    _require_joinable(unit.session, game, None, player_id)
+    return _add_entry(unit, game, None, player_id, "remote", link_id=link_id,
                       remote_phone=phone, phone_verified=verified)
 
 
-@command
-def join(session: Session, actor: Actor, now: datetime, *, player_id: int,
+def join(unit: UnitOfWork, *, player_id: int,
          game_id: int | None = None, table_id: int | None = None,
          source: str = "in_person") -> ListEntry:
     """R10/R11/R12: put a player on a game's waiting list or a table's reserve list; a call-in
     (``phone``) only where the room takes them."""
-    actor.require("floor")
+    unit.actor.require("floor")
     if source not in ("in_person", "phone"):
         raise Invalid("the desk enters a player in person or by phone; a remote entry is the "
                       "player's own, from the phone page", "R12")
     if (game_id is None) == (table_id is None):
         raise Invalid("give either a game (waiting list) or a table (reserve list)", "R10")
-    if source == "phone" and not session.get_one(Room, actor.room_id).call_ins:
+    if source == "phone" and not unit.session.get_one(Room, unit.actor.room_id).call_ins:
         raise Conflict("this room takes no call-ins: the player puts their name down at the desk",
                        "R12")
-    get_in_room(session, Player, player_id, actor, "player")
-    table = table_in_room(session, actor, table_id) if table_id else None
-    game = locked_game(session, table.game_id if table else get_in_room(
-        session, Game, game_id or 0, actor, "game").id)
-    _require_joinable(session, game, table, player_id)
-    entry = _add_entry(session, actor, now, game, table, player_id, source)
-    emit(session, SeatsMayOpen(game.id))
+    get_in_room(unit.session, Player, player_id, unit.actor, "player")
+    table = table_in_room(unit.session, unit.actor, table_id) if table_id else None
+    game = locked_game(unit.session, table.game_id if table else get_in_room(
+        unit.session, Game, game_id or 0, unit.actor, "game").id)
+    _require_joinable(unit.session, game, table, player_id)
+    entry = _add_entry(unit, game, table, player_id, source)
+    unit.emit(SeatsMayOpen(game.id))
     return entry
 
 
-def to_bottom_of_waiting_list(session: Session, actor: Actor, now: datetime,
+def to_bottom_of_waiting_list(unit: UnitOfWork,
                               released: list[tuple[Game, int, str]]) -> list[ListEntry]:
     """R24: players whose seats were released, as (game, player, why), go to the bottom of that
     game's waiting list in that order; one already on it keeps their place. The caller locked the
     games and offers the seats."""
-    return _waiting_in_order(session, actor, now, released, now)
+    return _waiting_in_order(unit, released, unit.now)
 
 
-def to_top_of_waiting_list(session: Session, actor: Actor, now: datetime, game: Game,
+def to_top_of_waiting_list(unit: UnitOfWork, game: Game,
                            player_ids: list[int], reason: str) -> list[ListEntry]:
     """R19: players of a broken table who found no seat go to the top of the game's waiting list,
     ahead of every active entry, in the order given. The caller locked the game."""
-    first = session.scalar(select(func.min(ListEntry.queue_at)).where(
+    first = unit.session.scalar(select(func.min(ListEntry.queue_at)).where(
         ListEntry.game_id == game.id, ListEntry.kind == "waiting", ListEntry.status == "active"))
-    top = min(first or now, now) - len(player_ids) * TICK
-    return _waiting_in_order(session, actor, now, [(game, p, reason) for p in player_ids], top)
+    top = min(first or unit.now, unit.now) - len(player_ids) * TICK
+    return _waiting_in_order(unit, [(game, p, reason) for p in player_ids], top)
 
 
-def _waiting_in_order(session: Session, actor: Actor, now: datetime,
+def _waiting_in_order(unit: UnitOfWork,
                       rows: list[tuple[Game, int, str]], start: datetime) -> list[ListEntry]:
     """New waiting-list entries for (game, player, why) in the order given, from ``start`` one
     tick apart; a player already on the game's list keeps their place. One read and one
     INSERT ... RETURNING for them all, however many and of however many games (a sweep may
     release thousands)."""
-    on_it = set(session.execute(select(ListEntry.game_id, ListEntry.player_id).where(
+    on_it = set(unit.session.execute(select(ListEntry.game_id, ListEntry.player_id).where(
         ListEntry.game_id.in_({g.id for g, _, _ in rows}), ListEntry.kind == "waiting",
         ListEntry.status == "active", ListEntry.player_id.in_({p for _, p, _ in rows}))).tuples())
     joining = [(g, p, why) for g, p, why in rows if (g.id, p) not in on_it]
     if not joining:
         return []
-    made = {(e.game_id, e.player_id): e for e in insert_rows(session, ListEntry, [
+    made = {(e.game_id, e.player_id): e for e in insert_rows(unit.session, ListEntry, [
         {"room_id": g.room_id, "player_id": p, "kind": "waiting", "game_id": g.id,
-         "source": "in_person", "joined_at": now, "queue_at": start + i * TICK, "status": "active"}
+         "source": "in_person", "joined_at": unit.now, "queue_at": start + i * TICK, "status": "active"}
         for i, (g, p, _) in enumerate(joining)])}
     for g, p, why in joining:
-        _joined(session, actor, now, made[g.id, p], why)
+        _joined(unit, made[g.id, p], why)
     return [made[g.id, p] for g, p, _ in joining]
 
 
-def _add_entry(session: Session, actor: Actor, now: datetime, game: Game, table: Table | None,
+def _add_entry(unit: UnitOfWork, game: Game, table: Table | None,
                player_id: int, source: str, reason: str | None = None,
                **remote: object) -> ListEntry:
     """A new entry at the bottom of its list (its time is now), audited; a call-in or remote
     entry checks in within the room's minutes (R12). ``remote``: a remote entry's link and
     number."""
-    room = session.get_one(Room, actor.room_id)
-    entry = insert_one(session, ListEntry, {
-        "room_id": actor.room_id, "player_id": player_id, "kind": "reserve" if table else "waiting",
+    room = unit.session.get_one(Room, unit.actor.room_id)
+    entry = insert_one(unit.session, ListEntry, {
+        "room_id": unit.actor.room_id, "player_id": player_id, "kind": "reserve" if table else "waiting",
         "game_id": game.id, "table_id": table.id if table else None, "source": source,
-        "joined_at": now, "queue_at": now, "status": "active",
-        "checkin_deadline": (now + timedelta(minutes=room.checkin_minutes)
+        "joined_at": unit.now, "queue_at": unit.now, "status": "active",
+        "checkin_deadline": (unit.now + timedelta(minutes=room.checkin_minutes)
                              if source in CHECK_IN_SOURCES else None),
     } | remote)
-    _joined(session, actor, now, entry, reason)
+    _joined(unit, entry, reason)
     return entry
 
 
-def _joined(session: Session, actor: Actor, now: datetime, entry: ListEntry, reason: str | None) -> None:
-    record(session, actor, now, "entry.joined", ("list_entry", entry.id), reason=reason,
-           player_id=entry.player_id, kind=entry.kind, game_id=entry.game_id,
-           table_id=entry.table_id, source=entry.source,
-           **({"verified": entry.phone_verified} if entry.source == "remote" else {}))
+def _joined(unit: UnitOfWork, entry: ListEntry, reason: str | None) -> None:
+    unit.audit("entry.joined", ("list_entry", entry.id), reason=reason,
+               player_id=entry.player_id, kind=entry.kind, game_id=entry.game_id,
+               table_id=entry.table_id, source=entry.source,
+               **({"verified": entry.phone_verified} if entry.source == "remote" else {}))
 
 
 # built once, as every statement on a desk action's path (docs/benchmarks.md)
@@ -150,42 +148,39 @@ def _require_joinable(session: Session, game: Game, table: Table | None, player_
         raise Conflict(f"{player_name(session, player_id)} is already on that list", "R10")
 
 
-@command
-def check_in(session: Session, actor: Actor, now: datetime, entry_id: int) -> ListEntry:
+def check_in(unit: UnitOfWork, entry_id: int) -> ListEntry:
     """R12: a phone entry checks in at the desk before its deadline and can then be offered."""
-    actor.require("floor")
-    entry = _active_entry(session, actor, entry_id)
+    unit.actor.require("floor")
+    entry = _active_entry(unit.session, unit.actor, entry_id)
     if entry.checkin_deadline is None or entry.checked_in_at is not None:
-        raise Conflict(f"{player_name(session, entry.player_id)} has no check-in pending", "R12")
-    if now >= entry.checkin_deadline:
+        raise Conflict(f"{player_name(unit.session, entry.player_id)} has no check-in pending", "R12")
+    if unit.now >= entry.checkin_deadline:
         raise Conflict("the check-in time has run out", "R12")
-    entry.checked_in_at = now
-    record(session, actor, now, "entry.checked_in", ("list_entry", entry.id))
-    emit(session, SeatsMayOpen(entry.game_id))
+    entry.checked_in_at = unit.now
+    unit.audit("entry.checked_in", ("list_entry", entry.id))
+    unit.emit(SeatsMayOpen(entry.game_id))
     return entry
 
 
-@command
-def remove(session: Session, actor: Actor, now: datetime, entry_id: int, reason: str) -> ListEntry:
+def remove(unit: UnitOfWork, entry_id: int, reason: str) -> ListEntry:
     """R16: leaving a list keeps a history row with who and why."""
-    actor.require("floor")
+    unit.actor.require("floor")
     if not reason.strip():
         raise Invalid("removing a player from a list needs a reason", "R16")
-    entry = _active_entry(session, actor, entry_id)
-    end_entry(session, actor, now, entry, reason.strip())
-    emit(session, EntriesLeft(entry.game_id, (entry.id,)))
+    entry = _active_entry(unit.session, unit.actor, entry_id)
+    end_entry(unit, entry, reason.strip())
+    unit.emit(EntriesLeft(entry.game_id, (entry.id,)))
     return entry
 
 
-@command
-def reorder(session: Session, actor: Actor, now: datetime, entry_id: int, position: int,
+def reorder(unit: UnitOfWork, entry_id: int, position: int,
             reason: str) -> ListEntry:
     """R13: order is sacred; a supervisor moves an entry only with a written reason."""
-    actor.require("floor")
+    unit.actor.require("floor")
     if not reason.strip():
         raise Invalid("reordering a list needs a written reason", "R13")
-    entry = _active_entry(session, actor, entry_id)
-    entries = list_entries(session, entry.game_id, entry.table_id)
+    entry = _active_entry(unit.session, unit.actor, entry_id)
+    entries = list_entries(unit.session, entry.game_id, entry.table_id)
     if not 1 <= position <= len(entries):
         raise Invalid(f"position must be between 1 and {len(entries)}", "R13")
     src = entries.index(entry)
@@ -194,9 +189,9 @@ def reorder(session: Session, actor: Actor, now: datetime, entry_id: int, positi
     moved.insert(position - 1, entry)
     for e, when in zip(moved, times, strict=True):
         e.queue_at = when
-    record(session, actor, now, "entry.reordered", ("list_entry", entry.id), reason=reason.strip(),
-           from_position=src + 1, to_position=position)
-    emit(session, SeatsMayOpen(entry.game_id))
+    unit.audit("entry.reordered", ("list_entry", entry.id), reason=reason.strip(),
+               from_position=src + 1, to_position=position)
+    unit.emit(SeatsMayOpen(entry.game_id))
     return entry
 
 
@@ -220,64 +215,62 @@ def anyone_waiting(session: Session, game_id: int, table_id: int, but: int) -> b
         ListEntry.locked_until.is_(None)).limit(1)) is not None
 
 
-def drop_no_shows(session: Session, actor: Actor, now: datetime,
+def drop_no_shows(unit: UnitOfWork,
                   games: Sequence[Game]) -> list[ListEntry]:
     """R12: a phone entry that did not check in by its deadline is dropped as a no-show; R13: so
     is an entry whose lockup ran out before the player came back (a deposit stays recorded).
     The games' lists in one read; the caller holds their locks."""
     stmt = select(ListEntry).where(
         ListEntry.game_id.in_([g.id for g in games]), ListEntry.status == "active", or_(
-            and_(ListEntry.checked_in_at.is_(None), ListEntry.checkin_deadline <= now),
-            ListEntry.locked_until <= now),
+            and_(ListEntry.checked_in_at.is_(None), ListEntry.checkin_deadline <= unit.now),
+            ListEntry.locked_until <= unit.now),
     ).order_by(ListEntry.id)
-    dropped = list(session.scalars(stmt))
+    dropped = list(unit.session.scalars(stmt))
     for entry in dropped:
-        if entry.locked_until is not None and entry.locked_until <= now:
-            end_entry(session, actor, now, entry, "no-show: the lockup ran out",
+        if entry.locked_until is not None and entry.locked_until <= unit.now:
+            end_entry(unit, entry, "no-show: the lockup ran out",
                       action="entry.lockup_expired")
         else:
-            end_entry(session, actor, now, entry, "no-show: did not check in",
+            end_entry(unit, entry, "no-show: did not check in",
                       action="entry.no_show")
     return dropped
 
 
-@command
-def lock_up(session: Session, actor: Actor, now: datetime, entry_id: int,
+def lock_up(unit: UnitOfWork, entry_id: int,
             deposit: int | None = None) -> ListEntry:
     """R13/R14: a listed player steps away and keeps their place for the room's
     ``lockup_minutes``, passed over for offers meanwhile; a deposit taken for it is recorded."""
-    actor.require("floor")
-    minutes = session.get_one(Room, actor.room_id).lockup_minutes
+    unit.actor.require("floor")
+    minutes = unit.session.get_one(Room, unit.actor.room_id).lockup_minutes
     if not minutes:
         raise Conflict("this room takes no lockups: a player who steps away is called in turn",
                        "R13")
-    entry = _active_entry(session, actor, entry_id)
+    entry = _active_entry(unit.session, unit.actor, entry_id)
     if entry.locked_until is not None:
-        raise Conflict(f"{player_name(session, entry.player_id)} is already locked up", "R13")
-    if holds_offer(session, actor.room_id, entry.player_id):
-        raise Conflict(f"{player_name(session, entry.player_id)} has a seat called: they take it or "
+        raise Conflict(f"{player_name(unit.session, entry.player_id)} is already locked up", "R13")
+    if holds_offer(unit.session, unit.actor.room_id, entry.player_id):
+        raise Conflict(f"{player_name(unit.session, entry.player_id)} has a seat called: they take it or "
                        "decline it first", "R20")
-    entry.locked_until, entry.lockup_deposit = now + timedelta(minutes=minutes), deposit
-    record(session, actor, now, "entry.locked_up", ("list_entry", entry.id),
-           player_id=entry.player_id, until=entry.locked_until.isoformat(), deposit=deposit)
+    entry.locked_until, entry.lockup_deposit = unit.now + timedelta(minutes=minutes), deposit
+    unit.audit("entry.locked_up", ("list_entry", entry.id),
+               player_id=entry.player_id, until=entry.locked_until.isoformat(), deposit=deposit)
     return entry
 
 
-@command
-def end_lockup(session: Session, actor: Actor, now: datetime, entry_id: int) -> ListEntry:
+def end_lockup(unit: UnitOfWork, entry_id: int) -> ListEntry:
     """R13/R14: the player is back before the lockup ran out: the entry is offered in its place
     again (any deposit is handed back, as the audit row says)."""
-    actor.require("floor")
-    entry = _active_entry(session, actor, entry_id)
+    unit.actor.require("floor")
+    entry = _active_entry(unit.session, unit.actor, entry_id)
     if entry.locked_until is None:
-        raise Conflict(f"{player_name(session, entry.player_id)} is not locked up", "R13")
-    if now >= entry.locked_until:
-        raise Conflict(f"the lockup has run out: {player_name(session, entry.player_id)} joins the "
+        raise Conflict(f"{player_name(unit.session, entry.player_id)} is not locked up", "R13")
+    if unit.now >= entry.locked_until:
+        raise Conflict(f"the lockup has run out: {player_name(unit.session, entry.player_id)} joins the "
                        "list again", "R13")
-    record(session, actor, now, "entry.lockup_ended", ("list_entry", entry.id),
-           player_id=entry.player_id, deposit_returned=entry.lockup_deposit)
+    unit.audit("entry.lockup_ended", ("list_entry", entry.id),
+               player_id=entry.player_id, deposit_returned=entry.lockup_deposit)
     entry.locked_until, entry.lockup_deposit = None, None
-    emit(session, SeatsMayOpen(entry.game_id))
+    unit.emit(SeatsMayOpen(entry.game_id))
     return entry
 
 

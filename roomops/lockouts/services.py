@@ -11,9 +11,8 @@ from sqlalchemy import case, delete, exists, func, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
-from roomops.actors import Actor
-from roomops.audit.service import record
 from roomops.errors import NotFound
+from roomops.floor.unit import UnitOfWork
 from roomops.lockouts.models import Kind, KnownAddress, LoginFailure
 from roomops.lockouts.rules import Counted, Limits, typed
 from roomops.rooms.models import Staff, StaffRole
@@ -111,21 +110,21 @@ def lockouts(session: Session, room_id: int, now: datetime, limits: Limits) -> l
     return found
 
 
-def clear(session: Session, actor: Actor, now: datetime, kind: Kind, address: str,
+def clear(unit: UnitOfWork, kind: Kind, address: str,
           username: str | None, limits: Limits) -> int:
     """R61, R60: an admin lifts a lockout: the pair's count (``username``), or every count of the
     address; audited in the admin's room. Returns how many failures were cleared."""
-    actor.require("staff")
-    shown = [x for x in lockouts(session, actor.room_id, now, limits)
+    unit.actor.require("staff")
+    shown = [x for x in lockouts(unit.session, unit.actor.room_id, unit.now, limits)
              if (x.kind, x.address, x.username) == (kind, address, username)]
     if not shown:
         raise NotFound("that lockout has ended or was cleared already", RULE)
     where = [LoginFailure.kind == kind, LoginFailure.address == address]
     if username is not None:
         where.append(LoginFailure.username == username)
-    session.execute(delete(LoginFailure).where(*where))
-    staff_id = _staff_id(session, username) if username is not None else None
-    entity = ("staff", staff_id) if staff_id is not None else ("room", actor.room_id)
-    record(session, actor, now, "staff.lockout_cleared", entity, None, kind=kind,
-           username=username, address=address, failures=shown[0].failures)
+    unit.session.execute(delete(LoginFailure).where(*where))
+    staff_id = _staff_id(unit.session, username) if username is not None else None
+    entity = ("staff", staff_id) if staff_id is not None else ("room", unit.actor.room_id)
+    unit.audit("staff.lockout_cleared", entity, None, kind=kind,
+               username=username, address=address, failures=shown[0].failures)
     return shown[0].failures

@@ -7,9 +7,7 @@ from __future__ import annotations
 
 import logging
 
-from sqlalchemy.orm import Session
-
-from roomops.floor.bus import after_commit
+from roomops.floor.unit import UnitOfWork
 from roomops.messages.courier import courier_of
 from roomops.messages.providers import Provider, SendFailed
 
@@ -17,10 +15,10 @@ log = logging.getLogger("roomops.messages")
 NO_ROW = 0  # a code has no outbox row: the provider's delivery report for it names none
 
 
-def text_code(session: Session, number: str, body: str) -> None:
-    """Text ``body`` (the code) to ``number`` once the session's transaction has committed."""
-    provider = courier_of(session).provider
-    after_commit(session, lambda: _send(provider, number, body))
+def text_code(unit: UnitOfWork, number: str, body: str) -> None:
+    """Text ``body`` (the code) to ``number`` once the unit has committed."""
+    provider = courier_of(unit.session).provider
+    unit.after_commit(lambda: _send(provider, number, body))
 
 
 def _send(provider: Provider, number: str, body: str) -> None:

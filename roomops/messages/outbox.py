@@ -12,7 +12,7 @@ from typing import Any
 from sqlalchemy import insert, select, update
 from sqlalchemy.orm import Session
 
-from roomops.floor.bus import after_commit
+from roomops.floor.unit import UnitOfWork
 from roomops.games.models import Game, Table
 from roomops.lists.models import ListEntry
 from roomops.messages.courier import Courier, courier_of
@@ -44,11 +44,12 @@ _OFFERS = select(SeatHold.id, SeatHold.room_id, SeatHold.player_id, SeatHold.sea
 _INSERT = insert(OutboxMessage)
 
 
-def queue_offer_texts(session: Session, now: datetime, offer_ids: Sequence[int]) -> None:
+def queue_offer_texts(unit: UnitOfWork, offer_ids: Sequence[int]) -> None:
     """R20: one text per offer still open, in the offer's transaction (one read, one INSERT for
     all of them; an offer the same command ended before its texts were queued gets none: they are
     queued once its seats are all offered); those with a number and a provider are sent once the
     transaction has committed."""
+    session, now = unit.session, unit.now
     courier = courier_of(session)
     rows = session.execute(_OFFERS.where(SeatHold.id.in_(offer_ids),
                                          SeatHold.ended_at.is_(None))).all()
@@ -60,7 +61,7 @@ def queue_offer_texts(session: Session, now: datetime, offer_ids: Sequence[int])
     session.connection().execute(_INSERT, values)
     queued = [v["hold_id"] for v in values if v["state"] == "queued"]
     unsent = [(v["hold_id"], v["last_error"]) for v in values if v["state"] == "not_sent"]
-    after_commit(session, lambda: _after(session, courier, now, queued, unsent))
+    unit.after_commit(lambda: _after(session, courier, now, queued, unsent))
 
 
 def _after(session: Session, courier: Courier, now: datetime, queued: list[int],

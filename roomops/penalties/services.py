@@ -8,9 +8,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from roomops.actors import Actor
-from roomops.audit.service import record
 from roomops.blinds.penalties import Penalty, PenaltyKind, check_penalty, hands_out, next_penalty
-from roomops.floor.bus import command
+from roomops.floor.unit import UnitOfWork
 from roomops.hands.seats import last_hand
 from roomops.lists.history import end_entry
 from roomops.lists.models import ListEntry
@@ -23,31 +22,30 @@ from roomops.seating.seats import end_seat
 HISTORY = timedelta(days=30)
 
 
-@command
-def give_penalty(session: Session, actor: Actor, now: datetime, hold_id: int, *, kind: PenaltyKind,
+def give_penalty(unit: UnitOfWork, hold_id: int, *, kind: PenaltyKind,
                  reason: str, count: int = 0, leave_amount: int | None = None) -> PenaltyRecord:
     """R55: a warning, a sit-out of ``count`` hands or of ``count`` (1 or 2) complete rounds, each
     round one hand per player at the table now; R57: removal from the game, which ends the seat
     (with the stack the player leaves with, if counted, R27) and the player's places on the game's
     lists. Every penalty is kept with its reason (R60)."""
-    actor.require("floor")
-    hold, table, game = seated_hold(session, actor, hold_id, "R55")
-    players = _players_at(session, table.id)
+    unit.actor.require("floor")
+    hold, table, game = seated_hold(unit.session, unit.actor, hold_id, "R55")
+    players = _players_at(unit.session, table.id)
     penalty = Penalty(kind, count, players if kind == "rounds" else 0, reason.strip())
     check_penalty(penalty)
     row = PenaltyRecord(room_id=hold.room_id, player_id=hold.player_id, hold_id=hold.id,
                         table_id=table.id, kind=kind, count=count,
                         players_at_table=penalty.players_at_table, hands_out=hands_out(penalty),
-                        from_hand_no=last.hand_no if (last := last_hand(session, table.id)) else 0,
+                        from_hand_no=last.hand_no if (last := last_hand(unit.session, table.id)) else 0,
                         reason=penalty.reason,
-                        given_at=now, given_by_id=actor.staff_id)
-    session.add(row)
-    session.flush()
-    record(session, actor, now, "penalty.given", ("seat_hold", hold.id), reason=penalty.reason,
-           penalty_id=row.id, player_id=hold.player_id, kind=kind, count=count,
-           hands_out=row.hands_out, rule="R57" if kind == "removal" else "R55")
+                        given_at=unit.now, given_by_id=unit.actor.staff_id)
+    unit.session.add(row)
+    unit.session.flush()
+    unit.audit("penalty.given", ("seat_hold", hold.id), reason=penalty.reason,
+               penalty_id=row.id, player_id=hold.player_id, kind=kind, count=count,
+               hands_out=row.hands_out, rule="R57" if kind == "removal" else "R55")
     if kind == "removal":
-        _remove(session, actor, now, hold, game.id, leave_amount, penalty.reason)
+        _remove(unit, hold, game.id, leave_amount, penalty.reason)
     return row
 
 
@@ -62,13 +60,13 @@ def suggest(session: Session, actor: Actor, now: datetime, hold_id: int) -> Pena
     return next_penalty(past, _players_at(session, table.id), "")
 
 
-def _remove(session: Session, actor: Actor, now: datetime, hold: SeatHold, game_id: int,
+def _remove(unit: UnitOfWork, hold: SeatHold, game_id: int,
             leave_amount: int | None, reason: str) -> None:
-    end_seat(session, actor, now, hold, "left", leave_amount)
-    for entry in session.scalars(select(ListEntry).where(
+    end_seat(unit, hold, "left", leave_amount)
+    for entry in unit.session.scalars(select(ListEntry).where(
             ListEntry.game_id == game_id, ListEntry.player_id == hold.player_id,
             ListEntry.status == "active")):
-        end_entry(session, actor, now, entry, f"removed from the game (R57): {reason}")
+        end_entry(unit, entry, f"removed from the game (R57): {reason}")
 
 
 def _players_at(session: Session, table_id: int) -> int:

@@ -18,11 +18,10 @@ from sqlalchemy.orm import Session, aliased
 from roomops.absences.models import Absence
 from roomops.absences.rules import Refusal, check_overplayer_stack, is_running
 from roomops.actors import Actor, get_in_room
-from roomops.audit.service import record
 from roomops.db import end_live_by
 from roomops.errors import Conflict
-from roomops.floor.bus import command, emit
 from roomops.floor.events import PlayoverStarted
+from roomops.floor.unit import UnitOfWork
 from roomops.games.models import Game, Table
 from roomops.ledger.models import LedgerEntry
 from roomops.ledger.rules import AT_TABLE, check_method
@@ -43,8 +42,7 @@ from roomops.seating.offers import require_next
 from roomops.seating.rules import check_buy_in
 
 
-@command
-def start_playover(session: Session, actor: Actor, now: datetime, hold_id: int, *, buy_in: int,
+def start_playover(unit: UnitOfWork, hold_id: int, *, buy_in: int,
                    entry_id: int | None = None, reason: str | None = None,
                    owner_consents: bool = False, buy_in_method: str = AT_TABLE) -> Playover:
     """R29: the next eligible entry of the game's waiting list or the table's reserve list (R14)
@@ -52,67 +50,65 @@ def start_playover(session: Session, actor: Actor, now: datetime, hold_id: int, 
     paid as ``buy_in_method`` says (R32: cash at the table unless the desk says otherwise), on the
     books as the overplayer's (``PlayoverStarted``); ``entry_id`` out of list order only with a
     written reason (R13)."""
-    actor.require("floor")
+    unit.actor.require("floor")
     check_method(buy_in_method, "R30", "buy_in")
-    hold, table, game = queries.seated_hold(session, actor, hold_id, "R29")
-    absence = _absent_owner(session, hold, now)
-    room = session.get_one(Room, actor.room_id)
-    _refuse(owner_refusal(absence.no_playover_until, now, room.playover_needs_consent, owner_consents,
-                          _played_over(session, hold.id)))
+    hold, table, game = queries.seated_hold(unit.session, unit.actor, hold_id, "R29")
+    absence = _absent_owner(unit.session, hold, unit.now)
+    room = unit.session.get_one(Room, unit.actor.room_id)
+    _refuse(owner_refusal(absence.no_playover_until, unit.now, room.playover_needs_consent, owner_consents,
+                          _played_over(unit.session, hold.id)))
     check_buy_in(buy_in, game.min_buyin, game.max_buyin)
-    present = {h.player_id for h in queries.live_holds(session, [table.id])} | _overplayers_at(
-        session, table.id)
-    barred = queries.barred_pairs(session, room.id)
-    nxt = _next_in_order(session, game, table, hold.seat_no, present, barred)
-    entry = _entry(session, actor, entry_id, nxt)
-    _refuse(overplayer_refusal(_overplayer(session, game, table, entry, present, barred)))
-    require_next(session, nxt, entry.player_id, reason, "R29")
+    present = {h.player_id for h in queries.live_holds(unit.session, [table.id])} | _overplayers_at(
+        unit.session, table.id)
+    barred = queries.barred_pairs(unit.session, room.id)
+    nxt = _next_in_order(unit.session, game, table, hold.seat_no, present, barred)
+    entry = _entry(unit.session, unit.actor, entry_id, nxt)
+    _refuse(overplayer_refusal(_overplayer(unit.session, game, table, entry, present, barred)))
+    require_next(unit.session, nxt, entry.player_id, reason, "R29")
     playover = Playover(room_id=room.id, hold_id=hold.id, absence_id=absence.id,
-                        player_id=entry.player_id, entry_id=entry.id, started_at=now, buy_in=buy_in,
+                        player_id=entry.player_id, entry_id=entry.id, started_at=unit.now, buy_in=buy_in,
                         reason=reason.strip() if reason and reason.strip() else None)
-    session.add(playover)
-    session.flush()
-    record(session, actor, now, "playover.started", ("seat_hold", hold.id), reason=playover.reason,
-           playover_id=playover.id, player_id=entry.player_id, entry_id=entry.id,
-           owner_id=hold.player_id, table_id=table.id, seat_no=hold.seat_no, buy_in=buy_in,
-           owner_stack=absence.stack, owner_consented=owner_consents, buy_in_method=buy_in_method)
-    emit(session, PlayoverStarted(hold.id, playover.id, entry.player_id, buy_in, buy_in_method))
+    unit.session.add(playover)
+    unit.session.flush()
+    unit.audit("playover.started", ("seat_hold", hold.id), reason=playover.reason,
+               playover_id=playover.id, player_id=entry.player_id, entry_id=entry.id,
+               owner_id=hold.player_id, table_id=table.id, seat_no=hold.seat_no, buy_in=buy_in,
+               owner_stack=absence.stack, owner_consented=owner_consents, buy_in_method=buy_in_method)
+    unit.emit(PlayoverStarted(hold.id, playover.id, entry.player_id, buy_in, buy_in_method))
     return playover
 
 
-@command
-def ask_no_playover(session: Session, actor: Actor, now: datetime, hold_id: int,
+def ask_no_playover(unit: UnitOfWork, hold_id: int,
                     minutes: int | None = None) -> Absence:
     """R29: an absent owner asks for no playover for up to ``no_playover_max_minutes`` (the whole
     of it when ``minutes`` is not given). The deadline is stored on the absence; no job ends it."""
-    actor.require("floor")
-    hold, _table, _game = queries.seated_hold(session, actor, hold_id, "R29")
-    absence = _absent_owner(session, hold, now)
-    room = session.get_one(Room, actor.room_id)
+    unit.actor.require("floor")
+    hold, _table, _game = queries.seated_hold(unit.session, unit.actor, hold_id, "R29")
+    absence = _absent_owner(unit.session, hold, unit.now)
+    room = unit.session.get_one(Room, unit.actor.room_id)
     minutes = room.no_playover_max_minutes if minutes is None else minutes
     _refuse(no_playover_refusal(minutes, room.no_playover_max_minutes,
-                                absence.no_playover_until is not None, _played_over(session, hold.id)))
-    absence.no_playover_until = no_playover_deadline(now, minutes)
-    record(session, actor, now, "no_playover.requested", ("seat_hold", hold.id),
-           absence_id=absence.id, player_id=hold.player_id, minutes=minutes,
-           until=absence.no_playover_until.isoformat())
+                                absence.no_playover_until is not None, _played_over(unit.session, hold.id)))
+    absence.no_playover_until = no_playover_deadline(unit.now, minutes)
+    unit.audit("no_playover.requested", ("seat_hold", hold.id),
+               absence_id=absence.id, player_id=hold.player_id, minutes=minutes,
+               until=absence.no_playover_until.isoformat())
     return absence
 
 
-@command
-def stop_playover(session: Session, actor: Actor, now: datetime, hold_id: int, stack: int) -> Playover:
+def stop_playover(unit: UnitOfWork, hold_id: int, stack: int) -> Playover:
     """R29: the supervisor ends a playover (the overplayer leaves with ``stack``, counted: their
     cash-out is tied to it, R27); their list entry keeps its place."""
-    actor.require("floor")
+    unit.actor.require("floor")
     check_overplayer_stack(stack)
-    hold, _table, _game = queries.seated_hold(session, actor, hold_id, "R29")
-    ended = end_playovers(session, actor, now, "stopped", "hold_id", [hold.id], leave_amount=stack)
+    hold, _table, _game = queries.seated_hold(unit.session, unit.actor, hold_id, "R29")
+    ended = end_playovers(unit, "stopped", "hold_id", [hold.id], leave_amount=stack)
     if not ended:
         raise Conflict("nobody is playing over this seat", "R29")
-    return session.get_one(Playover, ended[0])
+    return unit.session.get_one(Playover, ended[0])
 
 
-def end_playovers(session: Session, actor: Actor, now: datetime, outcome: str,
+def end_playovers(unit: UnitOfWork, outcome: str,
                   key: Literal["hold_id", "player_id"], ids: Collection[int], *,
                   leave_amount: int | None = None) -> list[int]:
     """End the live playovers on the owners' seat holds (``key`` "hold_id") or by the
@@ -127,14 +123,14 @@ def end_playovers(session: Session, actor: Actor, now: datetime, outcome: str,
     hold for the playover (``ON_THE_BOOKS``: its buy-in and add-ons), the last known stack, as a
     break's release records the owner's. The cage's cash-out is tied to it; a different count
     there needs a supervisor's approval (R27, R28). The audit row says which (``stack_counted``)."""
-    ended = sorted(end_live_by(session, Playover, key, list(ids), now, outcome,
+    ended = sorted(end_live_by(unit.session, Playover, key, list(ids), unit.now, outcome,
                                ("hold_id", "player_id", "entry_id", "buy_in", "leave_amount"),
                                leave_amount=ON_THE_BOOKS if leave_amount is None else leave_amount))
     for p in ended:
-        record(session, actor, now, "playover.ended", ("seat_hold", p.hold_id), playover_id=p.id,
-               player_id=p.player_id, entry_id=p.entry_id, outcome=outcome, buy_in=p.buy_in,
-               leave_amount=p.leave_amount, stack_counted=leave_amount is not None,
-               leave_at_end_of_hand=outcome in ("owner_back", "stopped"))
+        unit.audit("playover.ended", ("seat_hold", p.hold_id), playover_id=p.id,
+                   player_id=p.player_id, entry_id=p.entry_id, outcome=outcome, buy_in=p.buy_in,
+                   leave_amount=p.leave_amount, stack_counted=leave_amount is not None,
+                   leave_at_end_of_hand=outcome in ("owner_back", "stopped"))
     return [p.id for p in ended]
 
 

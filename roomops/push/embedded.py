@@ -16,10 +16,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from flask import Blueprint, Flask, abort, current_app, has_app_context
+from flask import Blueprint, Flask, abort, current_app
 from flask import request as flask_request
-from sqlalchemy import event, select
-from sqlalchemy.orm import Session
+from sqlalchemy import select
 from werkzeug.wrappers import Response
 
 from roomops.board.countdown import to_ms
@@ -72,15 +71,6 @@ class Push:
         return self.publisher.broker.latest(room_id, lang)
 
 
-def _committed(_session: Session) -> None:
-    """SQLAlchemy's ``after_commit`` of every session (never for a rollback), in the app whose
-    context the commit ran in: a request, the sweep, a CLI command."""
-    if has_app_context():
-        push: Push | None = current_app.extensions.get(KEY)
-        if push is not None:
-            push.committed()
-
-
 def install(app: Flask) -> None:
     settings = ext(app).settings
     hub = Hub()
@@ -92,13 +82,13 @@ def install(app: Flask) -> None:
     inflight = InFlight()
     # Flask's documented way to add WSGI middleware (its stub types the attribute as the method)
     app.wsgi_app = inflight.counted(app.wsgi_app)  # type: ignore[method-assign,assignment]
-    app.extensions[KEY] = Push(hub, Publisher(app, broker, languages, inflight),
-                               not settings.push_broker, settings.push_streams,
-                               PerAddress(settings.push_streams_per_address),
-                               autostart=not settings.testing,
-                               staff_streams=settings.push_staff_streams)
-    if not event.contains(Session, "after_commit", _committed):
-        event.listen(Session, "after_commit", _committed)
+    push = app.extensions[KEY] = Push(hub, Publisher(app, broker, languages, inflight),
+                                      not settings.push_broker, settings.push_streams,
+                                      PerAddress(settings.push_streams_per_address),
+                                      autostart=not settings.testing,
+                                      staff_streams=settings.push_staff_streams)
+    # after each unit's commit (a request, the sweep, a CLI command): its changes published
+    ext(app).told.append(lambda _rows: push.committed())
     app.register_blueprint(bp)
     # the board's page offers its stream when the app serves it or a push server does
     if settings.push_broker or settings.push_streams > 0:

@@ -19,9 +19,9 @@ server's through Redis (``end``), which also keeps the log-in's end for as long 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
-from typing import Any, NamedTuple, Protocol, TypeVar
+from typing import NamedTuple, Protocol, TypeVar
 
 import redis
 from itsdangerous import BadSignature, URLSafeSerializer
@@ -29,7 +29,7 @@ from sqlalchemy import bindparam, func, select
 from sqlalchemy.orm import InstrumentedAttribute, Session
 
 from roomops.audit.models import AuditEvent
-from roomops.audit.service import WRITTEN
+from roomops.audit.rows import AuditRow
 from roomops.ledger.models import TransitSlip
 from roomops.lists.models import ListEntry
 from roomops.messages.sending import texts_changed
@@ -251,10 +251,9 @@ class Feed:
         self._cursor: int | None = None  # the last audit id read back
         self._marks: dict[int, tuple[datetime | None, bool]] = {}
 
-    def committed(self, info: dict[Any, Any]) -> bool:
-        """After a commit (its session's ``info``), while any screen may be told: queue what it
-        wrote (read back instead, embedded). True when the publisher has something to send."""
-        written = info.get(WRITTEN)
+    def committed(self, written: Sequence[AuditRow]) -> bool:
+        """After a commit, while any screen may be told: queue the audit rows it wrote (read back
+        instead, embedded). True when the publisher has something to send."""
         if not written or not self.listening():
             return False
         if not self.read_back:

@@ -16,16 +16,16 @@ log-in's streams wherever they are served."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 
-from flask import Blueprint, Flask, abort, current_app, g, has_app_context, request, url_for
+from flask import Blueprint, Flask, abort, current_app, g, request, url_for
 from flask_login import current_user, user_logged_out
-from sqlalchemy import event, select
-from sqlalchemy.orm import Session
+from sqlalchemy import select
 from werkzeug.wrappers import Response
 
+from roomops.audit.rows import AuditRow
 from roomops.board.countdown import to_ms
 from roomops.clock import Clock
 from roomops.games.models import Table
@@ -74,8 +74,7 @@ def install(app: Flask) -> None:
     push.publisher.before.append(feed.send)
     app.extensions[STAFF] = StaffPush(hub, feed, push, settings.secret_key, bool(settings.push_broker))
     app.add_template_global(events_url, "staff_events")
-    if not event.contains(Session, "after_commit", _committed):
-        event.listen(Session, "after_commit", _committed)
+    ext(app).told.append(lambda rows: _committed(app, rows))
     user_logged_out.connect(_logged_out, app)
     app.register_blueprint(bp)
 
@@ -95,9 +94,10 @@ def _login() -> LoggedIn:
     return LoggedIn(current_user.id, current_user.staff.session_version)
 
 
-def _committed(session: Session) -> None:
-    staff: StaffPush | None = current_app.extensions.get(STAFF) if has_app_context() else None
-    if staff is not None and staff.feed.committed(session.info) and staff.push.publisher.running:
+def _committed(app: Flask, rows: Sequence[AuditRow]) -> None:
+    """After a unit's commit: what it audited, to the staff screens."""
+    staff: StaffPush = app.extensions[STAFF]
+    if staff.feed.committed(rows) and staff.push.publisher.running:
         staff.push.publisher.nudge()
 
 

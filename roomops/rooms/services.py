@@ -10,11 +10,10 @@ from zoneinfo import available_timezones
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from roomops.actors import Actor, get_in_room
-from roomops.audit.service import record
+from roomops.actors import get_in_room
 from roomops.errors import Conflict, Invalid
-from roomops.floor.bus import command, emit
 from roomops.floor.events import SeatsMayOpen
+from roomops.floor.unit import UnitOfWork
 from roomops.games.locks import lock_games
 from roomops.games.models import Game
 from roomops.money import check_currency_code, check_locale
@@ -66,13 +65,12 @@ def policy_values(policy: dict[str, Any], room: Room) -> dict[str, Any]:
     return values
 
 
-@command
-def update_policy(session: Session, actor: Actor, now: datetime, /, **policy: Any) -> Room:
+def update_policy(unit: UnitOfWork, /, **policy: Any) -> Room:
     """R3: room policy is edited by a supervisor or admin and audited with before and after.
     Automatic offers switched on offer every seat already open, in this transaction (R14, R20:
     ``SeatsMayOpen`` for each open game, its lock taken here as every seat change takes it)."""
-    actor.require("policy")
-    room = session.get_one(Room, actor.room_id)
+    unit.actor.require("policy")
+    room = unit.session.get_one(Room, unit.actor.room_id)
     policy = policy_values(policy, room)
     if "timezone" in policy and policy["timezone"] not in available_timezones():
         raise Invalid(f"unknown time zone {policy['timezone']!r}", "R3")
@@ -84,42 +82,42 @@ def update_policy(session: Session, actor: Actor, now: datetime, /, **policy: An
     before = {k: getattr(room, k) for k in policy}
     for key, value in policy.items():
         setattr(room, key, value)
-    record(session, actor, now, "policy.changed", ("room", room.id),
-           before={k: str(v) for k, v in before.items()},
-           after={k: str(v) for k, v in policy.items()})
+    unit.audit("policy.changed", ("room", room.id),
+               before={k: str(v) for k, v in before.items()},
+               after={k: str(v) for k, v in policy.items()})
     if policy.get("auto_offer") and not before.get("auto_offer", True):
-        _offer_open_seats(session, room)
+        _offer_open_seats(unit, room)
     return room
 
 
-def _offer_open_seats(session: Session, room: Room) -> None:
+def _offer_open_seats(unit: UnitOfWork, room: Room) -> None:
     """R14: each open game's open seats are offered (by the handlers, once per game)."""
-    ids = session.scalars(select(Game.id).where(Game.room_id == room.id, Game.status == "open"))
-    for game in lock_games(session, room.id, list(ids)):
-        emit(session, SeatsMayOpen(game.id))
+    ids = unit.session.scalars(select(Game.id).where(Game.room_id == room.id, Game.status == "open"))
+    for game in lock_games(unit.session, room.id, list(ids)):
+        unit.emit(SeatsMayOpen(game.id))
 
 
-def add_player(session: Session, actor: Actor, now: datetime, *, first_name: str,
+def add_player(unit: UnitOfWork, *, first_name: str,
                last_name: str = "", phone: str | None = None,
                create_anyway: bool = False) -> Player:
     """A new player record. One whose name or phone matches a player the room knows is refused
     with those players as candidates (``twins.LikelyTwin``, R10) unless ``create_anyway``: then
     the audit row names them. The number is stored in E.164, read in the room's country; one
     that cannot be read is refused (R12, ``roomops.rooms.phones``), as on the phone page."""
-    actor.require("floor")
-    room = session.get_one(Room, actor.room_id)
+    unit.actor.require("floor")
+    room = unit.session.get_one(Room, unit.actor.room_id)
     phone = read_optional_phone(phone, room.locale)
     new = Known(0, first_name.strip(), last_name.strip(), phone)
-    found = twins_of(new, known_players(session, actor.room_id), region_of(room.locale))
+    found = twins_of(new, known_players(unit.session, unit.actor.room_id), region_of(room.locale))
     if found and not create_anyway:
         raise LikelyTwin(found)
-    player = Player(room_id=actor.room_id, first_name=new.first_name, last_name=new.last_name,
-                    phone=phone, created_at=now)
-    session.add(player)
-    session.flush()
+    player = Player(room_id=unit.actor.room_id, first_name=new.first_name, last_name=new.last_name,
+                    phone=phone, created_at=unit.now)
+    unit.session.add(player)
+    unit.session.flush()
     twins: dict[str, Any] = {"twins": [t.player.id for t in found]} if found else {}
-    record(session, actor, now, "player.added", ("player", player.id), name=player.full_name,
-           **twins)
+    unit.audit("player.added", ("player", player.id), name=player.full_name,
+               **twins)
     return player
 
 
@@ -132,25 +130,25 @@ def known_players(session: Session, room_id: int) -> list[Known]:
             Player.room_id == room_id).order_by(Player.id))]
 
 
-def bar_pair(session: Session, actor: Actor, now: datetime, a: int, b: int,
+def bar_pair(unit: UnitOfWork, a: int, b: int,
              reason: str) -> BarredPair:
     """R15: the house prohibits two players from playing in the same game."""
-    actor.require("floor")
+    unit.actor.require("floor")
     if a == b:
         raise Invalid("a player cannot be barred from themselves", "R15")
     if not reason.strip():
         raise Invalid("barring two players needs a reason", "R15")
-    low, high = sorted((get_in_room(session, Player, a, actor, "player").id,
-                        get_in_room(session, Player, b, actor, "player").id))
+    low, high = sorted((get_in_room(unit.session, Player, a, unit.actor, "player").id,
+                        get_in_room(unit.session, Player, b, unit.actor, "player").id))
     exists = select(BarredPair.id).where(BarredPair.player_low_id == low,
                                          BarredPair.player_high_id == high,
                                          BarredPair.lifted_at.is_(None))
-    if session.scalar(exists):
+    if unit.session.scalar(exists):
         raise Conflict("those two players are already barred from each other", "R15")
-    pair = BarredPair(room_id=actor.room_id, player_low_id=low, player_high_id=high,
-                      reason=reason.strip(), created_at=now, created_by_id=actor.staff_id)
-    session.add(pair)
-    session.flush()
-    record(session, actor, now, "barred.added", ("barred_pair", pair.id), reason=reason.strip(),
-           players=[low, high])
+    pair = BarredPair(room_id=unit.actor.room_id, player_low_id=low, player_high_id=high,
+                      reason=reason.strip(), created_at=unit.now, created_by_id=unit.actor.staff_id)
+    unit.session.add(pair)
+    unit.session.flush()
+    unit.audit("barred.added", ("barred_pair", pair.id), reason=reason.strip(),
+               players=[low, high])
     return pair

@@ -14,10 +14,9 @@ from sqlalchemy import ColumnElement, delete, select
 from sqlalchemy.orm import Session
 
 from roomops.actors import ROLE_RIGHTS, Actor, rights_of
-from roomops.audit.service import record
 from roomops.db import INT_MAX
 from roomops.errors import Conflict, Forbidden, Invalid, NotFound
-from roomops.floor.bus import after_commit, command
+from roomops.floor.unit import UnitOfWork
 from roomops.rooms.models import ROLES, Staff, StaffRole
 from roomops.rooms.passwords import check_policy, hash_password, needs_rehash, verify_password
 from roomops.security_log import security_event
@@ -96,102 +95,97 @@ def _grant(session: Session, staff: Staff, room_id: int, roles: frozenset[str],
                     for role in sorted(roles))
 
 
-@command
-def create_staff(session: Session, actor: Actor, now: datetime, *, username: str, password: str,
+def create_staff(unit: UnitOfWork, *, username: str, password: str,
                  roles: Iterable[str], display_name: str | None = None) -> Staff:
     """R61: an admin creates a log-in with its roles in the admin's room."""
-    actor.require("staff")
+    unit.actor.require("staff")
     chosen = check_roles(roles)
     if not chosen:
         raise Invalid("a staff member needs at least one role", RULE)
     username = _name(username, "username")
     if " " in username:
         raise Invalid("a username has no spaces", RULE)
-    if session.scalar(select(Staff.id).where(Staff.username == username)):
+    if unit.session.scalar(select(Staff.id).where(Staff.username == username)):
         raise Conflict(f"the username {username} is taken", RULE)
     check_policy(password, username)
     staff = Staff(username=username, display_name=_name(display_name or username, "display_name"),
-                  password_hash=hash_password(password), created_at=now)
-    session.add(staff)
-    session.flush()
-    _grant(session, staff, actor.room_id, chosen, now)
-    _changed(session, actor, now, "staff.created", staff, username=username,
+                  password_hash=hash_password(password), created_at=unit.now)
+    unit.session.add(staff)
+    unit.session.flush()
+    _grant(unit.session, staff, unit.actor.room_id, chosen, unit.now)
+    _changed(unit, "staff.created", staff, username=username,
            roles=sorted(chosen))
     return staff
 
 
-@command
-def set_roles(session: Session, actor: Actor, now: datetime, username: str,
+def set_roles(unit: UnitOfWork, username: str,
               roles: Iterable[str]) -> Staff:
     """R61: an admin gives ``username`` exactly ``roles`` in the admin's room: a person from
     another room of the deployment joins it, none leaves it. What they may do changes, so their
     log-ins and API token end. An admin cannot change their own roles (another admin does)."""
-    actor.require("staff")
+    unit.actor.require("staff")
     chosen = check_roles(roles)
-    staff = session.scalar(select(Staff).where(Staff.username == typed_name(username)))
+    staff = unit.session.scalar(select(Staff).where(Staff.username == typed_name(username)))
     if staff is None:
         raise NotFound(f"no staff member {username.strip()}", RULE)
-    if staff.id == actor.staff_id:
+    if staff.id == unit.actor.staff_id:
         raise Forbidden("an admin's own roles are changed by another admin", RULE)
-    before = roles_in(session, staff.id, actor.room_id)
+    before = roles_in(unit.session, staff.id, unit.actor.room_id)
     if before == chosen:
         return staff
     if not before and not staff.active:
         raise Conflict(f"{staff.display_name} is deactivated", RULE)
-    session.execute(delete(StaffRole).where(StaffRole.staff_id == staff.id,
-                                            StaffRole.room_id == actor.room_id,
-                                            StaffRole.role.not_in(chosen)))
-    _grant(session, staff, actor.room_id, chosen - before, now)
+    unit.session.execute(delete(StaffRole).where(StaffRole.staff_id == staff.id,
+                                                 StaffRole.room_id == unit.actor.room_id,
+                                                 StaffRole.role.not_in(chosen)))
+    _grant(unit.session, staff, unit.actor.room_id, chosen - before, unit.now)
     end_all(staff)
-    _changed(session, actor, now, "staff.roles_changed", staff,
+    _changed(unit, "staff.roles_changed", staff,
            before=sorted(before), after=sorted(chosen))
     return staff
 
 
-@command
-def reset_password(session: Session, actor: Actor, now: datetime, staff_id: int,
+def reset_password(unit: UnitOfWork, staff_id: int,
                    password: str) -> Staff:
     """R61: an admin sets a new password for someone of their room who forgot theirs; their
     log-ins end. The admin tells them the password; they can change it on their account page
     (nothing makes them: docs/security.md, V2.3.1)."""
-    actor.require("staff")
-    staff = staff_of_room(session, staff_id, actor.room_id, RULE)
-    _set_password(session, actor, now, staff, password, "staff.password_reset")
+    unit.actor.require("staff")
+    staff = staff_of_room(unit.session, staff_id, unit.actor.room_id, RULE)
+    _set_password(unit, staff, password, "staff.password_reset")
     return staff
 
 
-@command
-def change_password(session: Session, actor: Actor, now: datetime, current: str,
+def change_password(unit: UnitOfWork, current: str,
                     new: str) -> Staff:
     """R61: staff change their own password, proving the current one; every log-in of theirs
     ends (the caller begins a new one for the screen it was changed on)."""
-    staff = _own(session, actor)
+    staff = _own(unit.session, unit.actor)
     if not verify_password(staff.password_hash, current):
         raise Forbidden("the current password is wrong", RULE)
     if new == current:
         raise Invalid("the new password is the current one", RULE)
-    _set_password(session, actor, now, staff, new, "staff.password_changed")
+    _set_password(unit, staff, new, "staff.password_changed")
     return staff
 
 
-def _set_password(session: Session, actor: Actor, now: datetime, staff: Staff, password: str,
+def _set_password(unit: UnitOfWork, staff: Staff, password: str,
                   action: str) -> None:
     """A new password that meets the policy; every log-in of the person ends."""
     check_policy(password, staff.username)
     staff.password_hash = hash_password(password)
     end_all(staff)
-    _changed(session, actor, now, action, staff)
+    _changed(unit, action, staff)
 
 
-@command
-def set_active(session: Session, actor: Actor, now: datetime, staff_id: int, active: bool,
+def set_active(unit: UnitOfWork, staff_id: int, active: bool,
                reason: str = "") -> Staff:
     """R61: an admin deactivates a leaver (every log-in and the API token end at once, in every
     room they worked in; the rows they recorded keep their name) or reactivates them. Not
     themselves: another admin does."""
-    actor.require("staff")
-    staff = staff_of_room(session, staff_id, actor.room_id, RULE)
-    if staff.id == actor.staff_id:
+    unit.actor.require("staff")
+    staff = staff_of_room(unit.session, staff_id, unit.actor.room_id, RULE)
+    if staff.id == unit.actor.staff_id:
         raise Forbidden("an admin is deactivated by another admin", RULE)
     if active == staff.active:
         return staff
@@ -199,51 +193,50 @@ def set_active(session: Session, actor: Actor, now: datetime, staff_id: int, act
         raise Invalid("deactivating a staff member needs a reason (they left, say)", RULE)
     staff.active = active
     end_all(staff)
-    _changed(session, actor, now, "staff.activated" if active else "staff.deactivated", staff,
+    _changed(unit, "staff.activated" if active else "staff.deactivated", staff,
              reason=reason.strip() or None)
     return staff
 
 
-@command
-def end_sessions(session: Session, actor: Actor, now: datetime) -> None:
+def end_sessions(unit: UnitOfWork) -> None:
     """R61: log-out ends every log-in of the acting staff member, on every device, and their API
     token (docs/security.md, "Sessions")."""
-    staff = _own(session, actor)
+    staff = _own(unit.session, unit.actor)
     end_all(staff)
-    session.flush()
-    record(session, actor, now, "staff.sessions_ended", ("staff", staff.id),
-           session_version=staff.session_version)
+    unit.session.flush()
+    unit.audit("staff.sessions_ended", ("staff", staff.id),
+               session_version=staff.session_version)
 
 
-def logged_in(session: Session, actor: Actor, now: datetime, password: str,
+def logged_in(unit: UnitOfWork, password: str,
               address: str | None) -> None:
     """R60, R61: the acting staff member has just logged in with ``password`` (checked): audited;
     a password hashed the old way, or with other Argon2 parameters than today's, is hashed again
     in the same transaction (docs/security.md, "Logins")."""
-    staff = _own(session, actor)
+    staff = _own(unit.session, unit.actor)
     rehashed = needs_rehash(staff.password_hash)
     if rehashed:
         staff.password_hash = hash_password(password)
-        security_event("password.rehashed", staff_id=staff.id, room_id=actor.room_id)
-    record(session, actor, now, "staff.logged_in", ("staff", staff.id), address=address,
-           password_rehashed=rehashed)
+        security_event("password.rehashed", staff_id=staff.id, room_id=unit.actor.room_id)
+    unit.audit("staff.logged_in", ("staff", staff.id), address=address,
+               password_rehashed=rehashed)
 
 
-def login_failed(session: Session, actor: Actor, now: datetime, staff_id: int,
+def login_failed(unit: UnitOfWork, staff_id: int,
                  address: str | None) -> None:
     """R60: a wrong password for ``staff_id``, audited in the actor's room (the actor: whoever
     typed it, unknown). A username no one has is in the security log only: it names no room."""
-    record(session, actor, now, "staff.login_failed", ("staff", staff_id), address=address)
+    unit.audit("staff.login_failed", ("staff", staff_id), address=address)
 
 
-def _changed(session: Session, actor: Actor, now: datetime, action: str, staff: Staff,
+def _changed(unit: UnitOfWork, action: str, staff: Staff,
              reason: str | None = None, **detail: object) -> None:
     """A change to a person's log-in: audited (R60) and, once committed, a security event (ASVS
     V7: role and password changes); ``detail`` never holds a password."""
-    record(session, actor, now, action, ("staff", staff.id), reason, **detail)
-    staff_id, by, room_id = staff.id, actor.label, actor.room_id
-    after_commit(session, lambda: security_event(action, staff_id=staff_id, by=by,
-                                                 room_id=room_id, **detail))
+    unit.audit(action, ("staff", staff.id), reason, **detail)
+    staff_id, by, room_id = staff.id, unit.actor.label, unit.actor.room_id
+    unit.after_commit(lambda: security_event(action, staff_id=staff_id, by=by,
+                                             room_id=room_id, **detail))
 
 
 def _own(session: Session, actor: Actor) -> Staff:

@@ -14,13 +14,12 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from roomops.actors import Actor, get_in_room
-from roomops.audit.service import record
+from roomops.actors import get_in_room
 from roomops.blinds.missed import arrive, must_move_arrival
 from roomops.db import end_live, insert_rows
 from roomops.errors import Conflict, Invalid
-from roomops.floor.bus import command, emit
 from roomops.floor.events import Carried, EntriesLeft, OffersEnded, SeatsMayOpen, StacksCarried
+from roomops.floor.unit import UnitOfWork
 from roomops.games.locks import locked_game
 from roomops.games.models import Game, Table
 from roomops.games.services import shut_table
@@ -64,8 +63,7 @@ class Broken:
     listed: list[ListEntry]
 
 
-@command
-def carry(session: Session, actor: Actor, now: datetime, game: Game, moves: list[Move],
+def carry(unit: UnitOfWork, game: Game, moves: list[Move],
           reason: str | None = None, *, leave_lists: bool = True) -> list[SeatHold]:
     """R18/R19: end the old seats (``moved``) and seat the players at once, each with the stack
     carried plus chips added (the books follow them: ``StacksCarried``); players moved by the
@@ -75,32 +73,32 @@ def carry(session: Session, actor: Actor, now: datetime, game: Game, moves: list
     detail: dict[int, dict[str, object]] = {m.hold.id: {
         "to_table_id": m.table.id, "to_seat_no": m.seat_no, "stack": m.stack, "added": m.added,
         "move": m.kind, "stack_counted": m.counted} for m in moves}
-    if len(end_seats(session, actor, now, [game], [m.hold for m in moves], "moved",
+    if len(end_seats(unit, [game], [m.hold for m in moves], "moved",
                      reason=reason, detail=detail)) != len(moves):
         raise Conflict("the player has already left that seat", "R21")
-    when = session.get_one(Room, game.room_id).must_move_when
+    when = unit.session.get_one(Room, game.room_id).must_move_when
     owing = {m.hold.id for m in moves if m.kind == "must_move"
              and must_move_arrival(when) == "moved_at_big_blind"}
-    new = {h.from_hold_id: h for h in insert_rows(session, SeatHold, [
+    new = {h.from_hold_id: h for h in insert_rows(unit.session, SeatHold, [
         {"room_id": m.hold.room_id, "table_id": m.table.id, "seat_no": m.seat_no,
-         "player_id": m.hold.player_id, "kind": "seated", "started_at": now,
+         "player_id": m.hold.player_id, "kind": "seated", "started_at": unit.now,
          "buy_in": m.stack + m.added, "from_hold_id": m.hold.id,
          "no_blind_owed": m.kind in NO_BLIND and m.hold.id not in owing, "over_reason": m.over_reason}
         for m in moves])}
-    _owe_big_blind(session, now, [new[i] for i in owing])
-    ended = leave_game_lists(session, actor, now, game, [m.hold.player_id for m in moves],
+    _owe_big_blind(unit.session, unit.now, [new[i] for i in owing])
+    ended = leave_game_lists(unit, game, [m.hold.player_id for m in moves],
                              "moved to another table of the game") if leave_lists else []
     for m in moves:
         hold = new[m.hold.id]
-        record(session, actor, now, "seat.taken", ("seat_hold", hold.id), reason=reason,
-               table_id=m.table.id, seat_no=m.seat_no, player_id=hold.player_id,
-               buy_in=hold.buy_in, moved_from=m.hold.id, from_table_id=m.hold.table_id,
-               from_seat_no=m.hold.seat_no, no_blind_owed=hold.no_blind_owed)
-    emit(session, StacksCarried(game.id, tuple(
+        unit.audit("seat.taken", ("seat_hold", hold.id), reason=reason,
+                   table_id=m.table.id, seat_no=m.seat_no, player_id=hold.player_id,
+                   buy_in=hold.buy_in, moved_from=m.hold.id, from_table_id=m.hold.table_id,
+                   from_seat_no=m.hold.seat_no, no_blind_owed=hold.no_blind_owed)
+    unit.emit(StacksCarried(game.id, tuple(
         Carried(m.hold.player_id, m.hold.id, m.hold.table_id, new[m.hold.id].id, m.table.id, m.stack,
                 m.added, m.kind) for m in moves)))
     if ended:
-        emit(session, EntriesLeft(game.id, tuple(ended)))
+        unit.emit(EntriesLeft(game.id, tuple(ended)))
     return [new[m.hold.id] for m in moves]
 
 
@@ -114,110 +112,107 @@ def _owe_big_blind(session: Session, now: datetime, holds: list[SeatHold]) -> No
                                missed_bb=seat.missed_bb, owes_bb=seat.owes_bb, updated_at=now))
 
 
-@command
-def move_player(session: Session, actor: Actor, now: datetime, hold_id: int, *, table_id: int,
+def move_player(unit: UnitOfWork, hold_id: int, *, table_id: int,
                 seat_no: int, stack: int, added: int = 0, reason: str | None = None) -> SeatHold:
     """R19: the floor moves a seated player to an open seat of another table of the game (to
     balance the game, or for any reason the supervisor gives, audited). A floor-ordered move is
     never refused for leaving the table short (R18) and the player owes no blind (R19); barred
     pairs are respected (R15)."""
-    actor.require("floor")
-    hold, _table, game = queries.seated_hold(session, actor, hold_id, "R19")
-    table = get_in_room(session, Table, table_id, actor, "table")
+    unit.actor.require("floor")
+    hold, _table, game = queries.seated_hold(unit.session, unit.actor, hold_id, "R19")
+    table = get_in_room(unit.session, Table, table_id, unit.actor, "table")
     if table.game_id != game.id:
         raise Conflict("that table plays another game: changing games is a new buy-in", "R18")
     if table.id == hold.table_id:
-        raise Conflict(f"{player_name(session, hold.player_id)} already sits at table {table.name}",
+        raise Conflict(f"{player_name(unit.session, hold.player_id)} already sits at table {table.name}",
                        "R18")
-    require_seat_for(session, table, game, seat_no, hold.player_id)
+    require_seat_for(unit.session, table, game, seat_no, hold.player_id)
     check_added(stack, added, game.max_buyin)
-    return carry(session, actor, now, game, [Move(hold, table, seat_no, stack, added)], reason)[0]
+    return carry(unit, game, [Move(hold, table, seat_no, stack, added)], reason)[0]
 
 
-@command
-def claim_move(session: Session, actor: Actor, now: datetime, offer_id: int, stack: int,
+def claim_move(unit: UnitOfWork, offer_id: int, stack: int,
                added: int = 0) -> SeatHold:
     """R17/R18: a player seated in the game takes the seat they were offered, from the table's
     reserve list (a table change) or as the next to move from a must-move table, carrying the
     stack. A voluntary table change that would leave the player's table with fewer players than
     the table joined is refused; a must-move is ordered by the rule and owes no blind (R19)."""
-    actor.require("floor")
-    offer, table, game = live_offer(session, actor, offer_id)
+    unit.actor.require("floor")
+    offer, table, game = live_offer(unit.session, unit.actor, offer_id)
     if offer.seat_change_id is not None:
         raise Conflict("a seat change at the player's own table: claim it as a seat change", "R36")
     assert offer.deadline is not None  # every offer has one (ck_seat_holds_offer_fields)
-    check_claimable(offer.deadline, now)
-    hold = seated_in(session, game, offer.player_id)
+    check_claimable(offer.deadline, unit.now)
+    hold = seated_in(unit.session, game, offer.player_id)
     if hold is None:
-        raise Conflict(f"{player_name(session, offer.player_id)} is not seated in this game: claim "
+        raise Conflict(f"{player_name(unit.session, offer.player_id)} is not seated in this game: claim "
                        "the seat with a buy-in", "R18")
     check_added(stack, added, game.max_buyin)
     if offer.from_hold_id is None:
-        _require_not_short(session, hold, table)
-    if not end_live(session, SeatHold, [offer.id], now, "claimed"):
+        _require_not_short(unit.session, hold, table)
+    if not end_live(unit.session, SeatHold, [offer.id], unit.now, "claimed"):
         raise Conflict("the offer was already taken", "R20")
-    record(session, actor, now, "offer.claimed", offer_entity(offer), offer_id=offer.id,
-           player_id=offer.player_id)
-    emit(session, OffersEnded((offer.id,), "claimed"))
+    unit.audit("offer.claimed", offer_entity(offer), offer_id=offer.id,
+               player_id=offer.player_id)
+    unit.emit(OffersEnded((offer.id,), "claimed"))
     kind = "table_change" if offer.from_hold_id is None else "must_move"
-    return carry(session, actor, now, game, [Move(hold, table, offer.seat_no, stack, added, kind)])[0]
+    return carry(unit, game, [Move(hold, table, offer.seat_no, stack, added, kind)])[0]
 
 
-@command
-def set_must_move(session: Session, actor: Actor, now: datetime, table_id: int,
+def set_must_move(unit: UnitOfWork, table_id: int,
                   feeds_table_id: int | None) -> Table:
     """R17: make a table a must-move table feeding a main table of the same game (None: no
     more); its longest-seated players are then offered the main table's open seats first."""
-    actor.require("floor")
-    table = get_in_room(session, Table, table_id, actor, "table")
-    game = locked_game(session, table.game_id)
-    main = None if feeds_table_id is None else get_in_room(session, Table, feeds_table_id, actor, "table")
+    unit.actor.require("floor")
+    table = get_in_room(unit.session, Table, table_id, unit.actor, "table")
+    game = locked_game(unit.session, table.game_id)
+    main = None if feeds_table_id is None else get_in_room(unit.session, Table, feeds_table_id,
+                                                           unit.actor, "table")
     if table.status != "open" or (main is not None and main.status != "open"):
         raise Conflict("a must-move table and its main table must both be open", "R5")
     if main is not None:
-        _require_main(session, table, main)
+        _require_main(unit.session, table, main)
     before, table.feeds_table_id = table.feeds_table_id, feeds_table_id
-    record(session, actor, now, "table.must_move_set", ("table", table.id),
-           feeds_table_id=feeds_table_id, before=before)
-    emit(session, SeatsMayOpen(game.id))
+    unit.audit("table.must_move_set", ("table", table.id),
+               feeds_table_id=feeds_table_id, before=before)
+    unit.emit(SeatsMayOpen(game.id))
     return table
 
 
-@command
-def break_table(session: Session, actor: Actor, now: datetime, table_id: int,
+def break_table(unit: UnitOfWork, table_id: int,
                 stacks: dict[int, int] | None = None) -> Broken:
     """R19: break a table. Its players, longest seated first, move into open seats of the game's
     other tables, each to the table that most needs a player and never beside someone they are
     barred from (R15), carrying their stacks (``stacks`` by seat hold id, counted now; otherwise
     the last known, the buy-in) and owing no blind. Those who find no seat lose it and go to the
     top of the waiting list, in that order; then the table closes (R5). All or nothing."""
-    actor.require("floor")
-    table = get_in_room(session, Table, table_id, actor, "table")
-    game = locked_game(session, table.game_id)
+    unit.actor.require("floor")
+    table = get_in_room(unit.session, Table, table_id, unit.actor, "table")
+    game = locked_game(unit.session, table.game_id)
     if table.status != "open":
         raise Conflict(f"table {table.name} is already closed: there is nothing to break", "R19")
-    holds = list(session.scalars(select(SeatHold).where(
+    holds = list(unit.session.scalars(select(SeatHold).where(
         SeatHold.table_id == table.id, SeatHold.kind == SEATED, SeatHold.ended_at.is_(None))
         .order_by(SeatHold.started_at, SeatHold.id)))
-    counted = _counted_stacks(session, table, holds, stacks or {}, game.max_buyin)
-    others = [s for s in queries.table_states(session, game).states if s.table_id != table.id]
+    counted = _counted_stacks(unit.session, table, holds, stacks or {}, game.max_buyin)
+    others = [s for s in queries.table_states(unit.session, game).states if s.table_id != table.id]
     placed = {a.from_hold_id: a for a in allocate(
         others, [Candidate(None, h.player_id, h.started_at, from_hold_id=h.id) for h in holds],
-        queries.barred_pairs(session, table.room_id), set())}
-    targets = {t.id: t for t in session.scalars(select(Table).where(
+        queries.barred_pairs(unit.session, table.room_id), set())}
+    targets = {t.id: t for t in unit.session.scalars(select(Table).where(
         Table.id.in_({a.table_id for a in placed.values()})))}
     why = f"table {table.name} broken (R19)"
     moves = [Move(h, targets[placed[h.id].table_id], placed[h.id].seat_no,
                   counted.get(h.id, h.buy_in or 0), 0, "broken", h.id in counted)
              for h in holds if h.id in placed]
-    moved = carry(session, actor, now, game, moves, why) if moves else []
+    moved = carry(unit, game, moves, why) if moves else []
     left = [h for h in holds if h.id not in placed]
     for hold in left:
-        end_seat(session, actor, now, hold, "released", counted.get(hold.id), "broken")
-    listed = to_top_of_waiting_list(session, actor, now, game, [h.player_id for h in left], why)
-    record(session, actor, now, "table.broken", ("table", table.id), reason=why,
-           moved=[h.id for h in moved], listed=[e.id for e in listed])
-    shut_table(session, actor, now, table, game)
+        end_seat(unit, hold, "released", counted.get(hold.id), "broken")
+    listed = to_top_of_waiting_list(unit, game, [h.player_id for h in left], why)
+    unit.audit("table.broken", ("table", table.id), reason=why,
+               moved=[h.id for h in moved], listed=[e.id for e in listed])
+    shut_table(unit, table, game)
     return Broken(table, moved, listed)
 
 

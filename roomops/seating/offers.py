@@ -10,11 +10,10 @@ from sqlalchemy import bindparam, case, literal, select
 from sqlalchemy.orm import Session
 
 from roomops.actors import Actor
-from roomops.audit.service import record
 from roomops.db import Change, UTCDateTime, end_live, end_live_by, insert_rows, update_returning
 from roomops.errors import Conflict, Invalid, NotFound
-from roomops.floor.bus import command, emit
 from roomops.floor.events import MustMoveRefused, OfferOutcome, OffersEnded, OffersMade, SeatsMayOpen
+from roomops.floor.unit import UnitOfWork
 from roomops.games.locks import locked_game, table_in_room
 from roomops.games.models import Game, Table
 from roomops.hands.seats import next_big_blind
@@ -157,7 +156,7 @@ def next_at(session: Session, actor: Actor, table_id: int, seat_no: int) -> Assi
     return next_for_seat(session, game, seat)
 
 
-def fill_open_seats(session: Session, actor: Actor, now: datetime, game: Game,
+def fill_open_seats(unit: UnitOfWork, game: Game,
                     skip: Set[int] = frozenset(), *, only_if_open: bool = False) -> list[SeatHold]:
     """R14/R20: with the room's ``auto_offer`` on, offer every open seat of the game at once.
 
@@ -165,15 +164,15 @@ def fill_open_seats(session: Session, actor: Actor, now: datetime, game: Game,
     ``only_if_open``: no seat opened (a claim seated a player where their offer held the seat),
     so the game's seats are read only if one was open already (one more player seated may let a
     table change go ahead, R18); in a busy game none is."""
-    room = session.get_one(Room, game.room_id)
+    room = unit.session.get_one(Room, game.room_id)
     if not room.auto_offer or game.status != "open":
         return []
-    if only_if_open and not queries.any_open_seat(session, game):
+    if only_if_open and not queries.any_open_seat(unit.session, game):
         return []
-    return make_offers(session, actor, now, room, plan(session, game, skip=skip))
+    return make_offers(unit, room, plan(unit.session, game, skip=skip))
 
 
-def make_offers(session: Session, actor: Actor, now: datetime, room: Room, assignments: list[Assignment],
+def make_offers(unit: UnitOfWork, room: Room, assignments: list[Assignment],
                 reason: str | None = None) -> list[SeatHold]:
     """R20: each offer holds its seat until its deadline; all are written in one batch.
 
@@ -182,27 +181,27 @@ def make_offers(session: Session, actor: Actor, now: datetime, room: Room, assig
     must-move offer (R17) names the seat the player moves from instead of a list entry."""
     if not assignments:
         return []
-    deadlines = {False: claim_deadline(now, room.claim_minutes),
-                 True: claim_deadline(now, room.seat_change_claim_minutes)}
-    made = {o.player_id: o for o in insert_rows(session, SeatHold, [
+    deadlines = {False: claim_deadline(unit.now, room.claim_minutes),
+                 True: claim_deadline(unit.now, room.seat_change_claim_minutes)}
+    made = {o.player_id: o for o in insert_rows(unit.session, SeatHold, [
         {"room_id": room.id, "table_id": a.table_id, "seat_no": a.seat_no, "player_id": a.player_id,
          "kind": "offer", "entry_id": a.entry_id, "from_hold_id": a.from_hold_id,
-         "seat_change_id": a.seat_change_id, "over_reason": a.over_reason, "started_at": now,
+         "seat_change_id": a.seat_change_id, "over_reason": a.over_reason, "started_at": unit.now,
          "deadline": deadlines[a.seat_change_id is not None]}
         for a in assignments])}
     offers = [made[a.player_id] for a in assignments]
     for offer in offers:
         assert offer.deadline is not None  # every offer has one (ck_seat_holds_offer_fields)
-        record(session, actor, now, "offer.made", offer_entity(offer), reason=reason,
-               offer_id=offer.id, table_id=offer.table_id, seat_no=offer.seat_no,
-               deadline=offer.deadline.isoformat(), player_id=offer.player_id,
-               **_moving_from(offer), **one_over(offer.over_reason))
+        unit.audit("offer.made", offer_entity(offer), reason=reason,
+                   offer_id=offer.id, table_id=offer.table_id, seat_no=offer.seat_no,
+                   deadline=offer.deadline.isoformat(), player_id=offer.player_id,
+                   **_moving_from(offer), **one_over(offer.over_reason))
     for a in assignments:
         for entry_id, because in a.passed:  # R13-R18: the players passed over are told why
-            record(session, actor, now, "entry.passed_over", ("list_entry", entry_id),
-                   offer_id=made[a.player_id].id, table_id=a.table_id, seat_no=a.seat_no,
-                   because=because)
-    emit(session, OffersMade(tuple(o.id for o in offers)))
+            unit.audit("entry.passed_over", ("list_entry", entry_id),
+                       offer_id=made[a.player_id].id, table_id=a.table_id, seat_no=a.seat_no,
+                       because=because)
+    unit.emit(OffersMade(tuple(o.id for o in offers)))
     return offers
 
 
@@ -226,8 +225,7 @@ def offer_entity(offer: SeatHold) -> tuple[str, int]:
     return ("list_entry", offer.entry_id) if offer.entry_id else ("seat_hold", offer.from_hold_id or 0)
 
 
-@command
-def offer_by_hand(session: Session, actor: Actor, now: datetime, *, table_id: int, seat_no: int,
+def offer_by_hand(unit: UnitOfWork, *, table_id: int, seat_no: int,
                   entry_id: int | None = None, reason: str | None = None,
                   over_reason: str | None = None) -> SeatHold:
     """R14: the supervisor offers a seat to whoever is next for it, decided as the sweep decides
@@ -235,11 +233,11 @@ def offer_by_hand(session: Session, actor: Actor, now: datetime, *, table_id: in
     R17, then the lists in order), when ``entry_id`` is None; or to that list entry, out of
     order only with a written reason (R13). Seat N+1 of a full table, one over its count, only
     with ``over_reason`` (R4)."""
-    actor.require("floor")
-    table = table_in_room(session, actor, table_id)
-    game = locked_game(session, table.game_id)
-    seat = require_open_seat(session, table, game, seat_no, over_reason)
-    nxt = next_for_seat(session, game, seat)
+    unit.actor.require("floor")
+    table = table_in_room(unit.session, unit.actor, table_id)
+    game = locked_game(unit.session, table.game_id)
+    seat = require_open_seat(unit.session, table, game, seat_no, over_reason)
+    nxt = next_for_seat(unit.session, game, seat)
     if entry_id is None:
         if nxt is None:
             raise Conflict(f"nobody can be offered seat {seat_no} at table {table.name} now: "
@@ -247,11 +245,11 @@ def offer_by_hand(session: Session, actor: Actor, now: datetime, *, table_id: in
                            "on its seat-change list", "R14")
         chosen = nxt
     else:
-        entry = _offerable_entry(session, actor, table, game, entry_id)
-        require_player_fits(session, seat, table, entry.player_id)
-        require_next(session, nxt, entry.player_id, reason, "R13")
+        entry = _offerable_entry(unit.session, unit.actor, table, game, entry_id)
+        require_player_fits(unit.session, seat, table, entry.player_id)
+        require_next(unit.session, nxt, entry.player_id, reason, "R13")
         chosen = Assignment(table.id, seat_no, entry.id, entry.player_id)
-    return make_offers(session, actor, now, session.get_one(Room, actor.room_id),
+    return make_offers(unit, unit.session.get_one(Room, unit.actor.room_id),
                        [replace(chosen, over_reason=seat.over_reason)], reason)[0]
 
 
@@ -331,22 +329,22 @@ def live_offer(session: Session, actor: Actor, offer_id: int) -> tuple[SeatHold,
     return offer, table, game
 
 
-def cancel_entry_offers(session: Session, actor: Actor, now: datetime,
+def cancel_entry_offers(unit: UnitOfWork,
                         entry_ids: list[int]) -> list[int]:
     """An entry that leaves its list (R16) or whose player sits down in the game (R21) gives up the
     seat it was called to; not a missed call. Returns the offers cancelled."""
-    ended = end_live_by(session, SeatHold, "entry_id", entry_ids, now, "cancelled",
+    ended = end_live_by(unit.session, SeatHold, "entry_id", entry_ids, unit.now, "cancelled",
                         ("entry_id", "player_id", "table_id", "seat_no"), kind=OFFER)
     for offer_id, entry_id, player_id, table_id, seat_no in ended:
-        record(session, actor, now, "offer.cancelled", ("list_entry", entry_id or 0),
-               offer_id=offer_id, player_id=player_id, table_id=table_id, seat_no=seat_no)
+        unit.audit("offer.cancelled", ("list_entry", entry_id or 0),
+                   offer_id=offer_id, player_id=player_id, table_id=table_id, seat_no=seat_no)
     cancelled = sorted(row[0] for row in ended)
     if cancelled:
-        emit(session, OffersEnded(tuple(cancelled), "cancelled"))
+        unit.emit(OffersEnded(tuple(cancelled), "cancelled"))
     return cancelled
 
 
-def release_offers(session: Session, actor: Actor, now: datetime,
+def release_offers(unit: UnitOfWork,
                    offers: Sequence[tuple[SeatHold, Game]], outcome: OfferOutcome,
                    stack: int | None = None) -> list[SeatHold]:
     """R22: a declined or expired offer (with its game) is a missed call; the entry is removed or
@@ -355,33 +353,33 @@ def release_offers(session: Session, actor: Actor, now: datetime,
     goes to the next player. The offers of several games (the sweep's) in one UPDATE each.
     R29: a player playing over a seat, who cannot leave it mid-hand, is no no-show: their entry
     keeps its place (docs/decisions.md, "A call missed while playing over")."""
-    ended = set(end_live(session, SeatHold, [o.id for o, _ in offers], now, outcome))
+    ended = set(end_live(unit.session, SeatHold, [o.id for o, _ in offers], unit.now, outcome))
     mine = sorted(((o, g) for o, g in offers if o.id in ended), key=lambda pair: pair[0].started_at)
-    room = session.get_one(Room, actor.room_id)
-    busy = queries.playing_over(session, room.id, {o.player_id for o, _ in mine if o.entry_id})
-    changed = _missed_calls(session, now, room,
+    room = unit.session.get_one(Room, unit.actor.room_id)
+    busy = queries.playing_over(unit.session, room.id, {o.player_id for o, _ in mine if o.entry_id})
+    changed = _missed_calls(unit.session, unit.now, room,
                             [o for o, _ in mine if o.player_id not in busy], outcome)
     for offer, game in mine:
         if offer.seat_change_id is not None:
-            record(session, actor, now, f"offer.{outcome}", offer_entity(offer), offer_id=offer.id,
-                   missed_call=True, player_id=offer.player_id)
+            unit.audit(f"offer.{outcome}", offer_entity(offer), offer_id=offer.id,
+                       missed_call=True, player_id=offer.player_id)
         elif offer.entry_id is None:
-            refuse_must_move(session, actor, now, room, game, offer, outcome, stack)
+            refuse_must_move(unit, room, game, offer, outcome, stack)
         elif offer.player_id in busy:
-            record(session, actor, now, f"offer.{outcome}", ("list_entry", offer.entry_id),
-                   offer_id=offer.id, missed_call=False, policy=PLAYING_OVER, rule="R29")
+            unit.audit(f"offer.{outcome}", ("list_entry", offer.entry_id),
+                       offer_id=offer.id, missed_call=False, policy=PLAYING_OVER, rule="R29")
         else:
-            record(session, actor, now, f"offer.{outcome}", ("list_entry", offer.entry_id),
-                   offer_id=offer.id, missed_call=True, policy=room.on_claim_expiry)
+            unit.audit(f"offer.{outcome}", ("list_entry", offer.entry_id),
+                       offer_id=offer.id, missed_call=True, policy=room.on_claim_expiry)
             if offer.entry_id in changed and room.on_claim_expiry != "bottom":
-                record_end(session, actor, now, "entry.removed", offer.entry_id, offer.player_id,
+                record_end(unit, "entry.removed", offer.entry_id, offer.player_id,
                            _missed(outcome))
-    end_requests(session, actor, now, [o.seat_change_id for o, _ in mine if o.seat_change_id],
+    end_requests(unit, [o.seat_change_id for o, _ in mine if o.seat_change_id],
                  outcome)
     if mine:
-        emit(session, OffersEnded(tuple(o.id for o, _ in mine), outcome))
+        unit.emit(OffersEnded(tuple(o.id for o, _ in mine), outcome))
     for seats in SeatsMayOpen.each({g.id for _, g in offers}, [(g.id, o.player_id) for o, g in mine]):
-        emit(session, seats)
+        unit.emit(seats)
     return [o for o, _ in mine]
 
 
@@ -412,7 +410,7 @@ def _missed(outcome: OfferOutcome) -> str:
     return f"missed call ({outcome})"
 
 
-def refuse_must_move(session: Session, actor: Actor, now: datetime, room: Room, game: Game,
+def refuse_must_move(unit: UnitOfWork, room: Room, game: Game,
                      offer: SeatHold, outcome: OfferOutcome, stack: int | None = None) -> None:
     """R17: a player who declines a must-move seat, or lets its call run out, with ``forced``
     gives up the seat at the must-move table: it is released, with ``stack`` (counted by the desk
@@ -420,24 +418,23 @@ def refuse_must_move(session: Session, actor: Actor, now: datetime, room: Room, 
     player goes to the bottom of the waiting list, as when a seat is lost (R24;
     ``MustMoveRefused``). With ``skip`` they keep their seat and the next player at the must-move
     table is offered the main table's seat."""
-    record(session, actor, now, f"offer.{outcome}", offer_entity(offer), offer_id=offer.id,
-           missed_call=True, policy=room.must_move_refusal, player_id=offer.player_id,
-           stack=stack)
+    unit.audit(f"offer.{outcome}", offer_entity(offer), offer_id=offer.id,
+               missed_call=True, policy=room.must_move_refusal, player_id=offer.player_id,
+               stack=stack)
     if room.must_move_refusal == "forced" and offer.from_hold_id is not None:
-        emit(session, MustMoveRefused(game.id, offer.from_hold_id, offer.player_id, stack))
+        unit.emit(MustMoveRefused(game.id, offer.from_hold_id, offer.player_id, stack))
 
 
-@command
-def decline(session: Session, actor: Actor, now: datetime, offer_id: int,
+def decline(unit: UnitOfWork, offer_id: int,
             stack: int | None = None) -> SeatHold:
     """R22: the player declines, a missed call. ``stack``: the player's chips counted as they
     refuse a must-move seat under ``forced`` (R17), the leave amount of the seat they give up
     (R27); refused for any other offer, where no seat is given up."""
-    actor.require("floor")
-    offer, _table, game = live_offer(session, actor, offer_id)
+    unit.actor.require("floor")
+    offer, _table, game = live_offer(unit.session, unit.actor, offer_id)
     if stack is not None:
-        _check_refusal_stack(session, offer, stack)
-    release_offers(session, actor, now, [(offer, game)], "declined", stack)
+        _check_refusal_stack(unit.session, offer, stack)
+    release_offers(unit, [(offer, game)], "declined", stack)
     return offer
 
 
@@ -450,11 +447,11 @@ def _check_refusal_stack(session: Session, offer: SeatHold, stack: int) -> None:
                       "gives up their own", "R17")
 
 
-def expire_due(session: Session, actor: Actor, now: datetime,
+def expire_due(unit: UnitOfWork,
                games: Sequence[Game]) -> list[SeatHold]:
     """R22: every offer of the games whose deadline has come, to the second; the caller holds
     their locks."""
     by_id = {g.id: g for g in games}
-    due = [(offer, by_id[game_id]) for offer, game_id in session.execute(
-        _DUE, {"game_ids": list(by_id), "now": now}).tuples()]
-    return release_offers(session, actor, now, due, "expired") if due else []
+    due = [(offer, by_id[game_id]) for offer, game_id in unit.session.execute(
+        _DUE, {"game_ids": list(by_id), "now": unit.now}).tuples()]
+    return release_offers(unit, due, "expired") if due else []

@@ -12,12 +12,11 @@ from datetime import datetime
 from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
-from roomops.actors import Actor, get_in_room
-from roomops.audit.service import record
+from roomops.actors import get_in_room
 from roomops.db import end_live, end_live_by, insert_one
 from roomops.errors import Conflict
-from roomops.floor.bus import command, emit
 from roomops.floor.events import OffersEnded, SeatsMayOpen
+from roomops.floor.unit import UnitOfWork
 from roomops.games.locks import locked_game
 from roomops.games.models import Table
 from roomops.rooms.models import Player
@@ -35,60 +34,58 @@ _OFFER_OF = select(SeatHold).where(SeatHold.seat_change_id == bindparam("request
                                    SeatHold.kind == OFFER, SeatHold.ended_at.is_(None))
 
 
-@command
-def ask(session: Session, actor: Actor, now: datetime, hold_id: int) -> SeatChangeRequest:
+def ask(unit: UnitOfWork, hold_id: int) -> SeatChangeRequest:
     """R14/R36: the player seated on ``hold_id`` goes on their table's seat-change list, at its
     bottom (request order); an open seat of the table is offered at once (``SeatsMayOpen``)."""
-    actor.require("floor")
-    hold, table, game = queries.seated_hold(session, actor, hold_id, "R36")
-    if session.scalar(_LIVE_OF_HOLD, {"hold_id": hold.id}) is not None:
+    unit.actor.require("floor")
+    hold, table, game = queries.seated_hold(unit.session, unit.actor, hold_id, "R36")
+    if unit.session.scalar(_LIVE_OF_HOLD, {"hold_id": hold.id}) is not None:
         raise Conflict(f"the player already asked for a seat change at table {table.name}", "R36")
-    request = insert_one(session, SeatChangeRequest, {
+    request = insert_one(unit.session, SeatChangeRequest, {
         "room_id": hold.room_id, "table_id": table.id, "hold_id": hold.id,
-        "player_id": hold.player_id, "asked_at": now})
-    record(session, actor, now, "seat_change.asked", ("seat_change", request.id),
-           hold_id=hold.id, player_id=hold.player_id, table_id=table.id, seat_no=hold.seat_no)
-    emit(session, SeatsMayOpen(game.id))
+        "player_id": hold.player_id, "asked_at": unit.now})
+    unit.audit("seat_change.asked", ("seat_change", request.id),
+               hold_id=hold.id, player_id=hold.player_id, table_id=table.id, seat_no=hold.seat_no)
+    unit.emit(SeatsMayOpen(game.id))
     return request
 
 
-@command
-def withdraw(session: Session, actor: Actor, now: datetime, request_id: int) -> SeatChangeRequest:
+def withdraw(unit: UnitOfWork, request_id: int) -> SeatChangeRequest:
     """R36: the player takes the request back; a seat they were called to, or held for them until
     the hand's end, is offered on (R14)."""
-    actor.require("floor")
-    request = get_in_room(session, SeatChangeRequest, request_id, actor, "seat-change request")
-    game = locked_game(session, session.get_one(Table, request.table_id).game_id, reread=request)
+    unit.actor.require("floor")
+    request = get_in_room(unit.session, SeatChangeRequest, request_id, unit.actor, "seat-change request")
+    game = locked_game(unit.session, unit.session.get_one(Table, request.table_id).game_id, reread=request)
     if request.ended_at is not None:
         raise Conflict(f"the seat-change request already ended ({request.outcome})", "R36")
-    offer = session.scalar(_OFFER_OF, {"request_id": request.id})
-    end_requests(session, actor, now, [request.id], "withdrawn")
-    if offer is not None and end_live(session, SeatHold, [offer.id], now, "cancelled"):
-        record(session, actor, now, "offer.cancelled", ("seat_change", request.id),
-               offer_id=offer.id, player_id=offer.player_id, table_id=offer.table_id,
-               seat_no=offer.seat_no)
-        emit(session, OffersEnded((offer.id,), "cancelled"))
-        emit(session, SeatsMayOpen(game.id))
+    offer = unit.session.scalar(_OFFER_OF, {"request_id": request.id})
+    end_requests(unit, [request.id], "withdrawn")
+    if offer is not None and end_live(unit.session, SeatHold, [offer.id], unit.now, "cancelled"):
+        unit.audit("offer.cancelled", ("seat_change", request.id),
+                   offer_id=offer.id, player_id=offer.player_id, table_id=offer.table_id,
+                   seat_no=offer.seat_no)
+        unit.emit(OffersEnded((offer.id,), "cancelled"))
+        unit.emit(SeatsMayOpen(game.id))
     return request
 
 
-def end_requests(session: Session, actor: Actor, now: datetime, request_ids: list[int],
+def end_requests(unit: UnitOfWork, request_ids: list[int],
                  outcome: str) -> list[int]:
     """End the live requests among ``request_ids`` (one UPDATE), audited; returns those ended."""
-    ended = end_live(session, SeatChangeRequest, request_ids, now, outcome)
+    ended = end_live(unit.session, SeatChangeRequest, request_ids, unit.now, outcome)
     for request_id in ended:
-        record(session, actor, now, f"seat_change.{outcome}", ("seat_change", request_id))
+        unit.audit(f"seat_change.{outcome}", ("seat_change", request_id))
     return ended
 
 
-def end_requests_of_seats(session: Session, actor: Actor, now: datetime,
+def end_requests_of_seats(unit: UnitOfWork,
                           hold_ids: list[int]) -> None:
     """R36: a request ends with the seat it was asked from (the player left, moved or was
     swapped): one UPDATE."""
-    for request_id, hold_id in end_live_by(session, SeatChangeRequest, "hold_id", hold_ids, now,
+    for request_id, hold_id in end_live_by(unit.session, SeatChangeRequest, "hold_id", hold_ids, unit.now,
                                            "seat_ended", ("hold_id",)):
-        record(session, actor, now, "seat_change.seat_ended", ("seat_change", request_id),
-               hold_id=hold_id)
+        unit.audit("seat_change.seat_ended", ("seat_change", request_id),
+                   hold_id=hold_id)
 
 
 @dataclass(frozen=True)

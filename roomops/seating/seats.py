@@ -4,18 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
 
 from sqlalchemy import Integer, bindparam, case, cast, select
 from sqlalchemy.orm import Session
 
 from roomops.absences.rules import check_overplayer_stack
-from roomops.actors import Actor, get_in_room
-from roomops.audit.service import record
+from roomops.actors import get_in_room
 from roomops.db import Change, end_live, end_live_by, insert_one, update_returning
 from roomops.errors import Conflict, Invalid, NotFound
-from roomops.floor.bus import command, emit
 from roomops.floor.events import OffersEnded, PlayerSeated, SeatsEnded
+from roomops.floor.unit import UnitOfWork
 from roomops.games.locks import locked_game, table_in_room
 from roomops.games.models import Game, Table
 from roomops.ledger.rules import AT_TABLE, check_method
@@ -44,7 +42,7 @@ class Override:
     reason: str
 
 
-def check_sitting_down(session: Session, actor: Actor, now: datetime, game: Game, player_id: int,
+def check_sitting_down(unit: UnitOfWork, game: Game, player_id: int,
                        buy_in: int, override_reason: str | None) -> tuple[SeatHold | None, Override | None]:
     """Before a player sits down in ``game`` (nothing is written until this passes), from one read
     of their seats (``returns.stints``):
@@ -56,20 +54,20 @@ def check_sitting_down(session: Session, actor: Actor, now: datetime, game: Game
 
     Returns the player's live seat in another game of the room, which sitting down here ends
     (R21), and the override for the audit trail (R60), None when nothing was overridden."""
-    room = session.get_one(Room, actor.room_id)
-    history = returns.stints(session, room, now, [player_id]).get(player_id, [])
+    room = unit.session.get_one(Room, unit.actor.room_id)
+    history = returns.stints(unit.session, room, unit.now, [player_id]).get(player_id, [])
     live = next((stint for stint in history if stint.ended_at is None), None)
     if live is not None and live.game_id == game.id:
         raise Conflict(f"the player is seated at table {live.table_name} of this game: a table "
                        "change carries the stack, record it as a move", "R18")
     if override_reason is not None and not override_reason.strip():
         raise Invalid("overriding the return rule needs a written reason", "R27")
-    required = returns.required_of(history, room, now, game)
+    required = returns.required_of(history, room, unit.now, game)
     if required is None or override_reason is not None:
         check_buy_in(buy_in, game.min_buyin, game.max_buyin)
     else:
         check_return_buy_in(buy_in, required, room.timezone)
-    elsewhere = session.get_one(SeatHold, live.hold_id) if live is not None else None
+    elsewhere = unit.session.get_one(SeatHold, live.hold_id) if live is not None else None
     if required is None or override_reason is None or required.allows(buy_in):
         return elsewhere, None
     return elsewhere, Override(required, override_reason.strip())
@@ -93,34 +91,32 @@ def check_overplayer_leaving(session: Session, room_id: int, player_id: int,
                   "leave it with (their stack, 0 or more) before seating them", "R29")
 
 
-@command
-def claim(session: Session, actor: Actor, now: datetime, offer_id: int, buy_in: int,
+def claim(unit: UnitOfWork, offer_id: int, buy_in: int,
           override_reason: str | None = None, buy_in_method: str = AT_TABLE, *,
           overplayer_stack: int | None = None) -> SeatHold:
     """R21: taking the seat before the deadline (R22) seats the player, with a buy-in that
     satisfies R30, or R27 unless overridden with a reason, paid as ``buy_in_method`` says (R32:
     cash at the table unless told otherwise); a player playing over a seat leaves it with
     ``overplayer_stack``, counted (R29, ``check_overplayer_leaving``)."""
-    actor.require("floor")
+    unit.actor.require("floor")
     check_method(buy_in_method, "R30", "buy_in")
-    offer, table, game = live_offer(session, actor, offer_id)
+    offer, table, game = live_offer(unit.session, unit.actor, offer_id)
     assert offer.deadline is not None  # every offer has one (ck_seat_holds_offer_fields)
-    check_claimable(offer.deadline, now)
-    elsewhere, override = check_sitting_down(session, actor, now, game, offer.player_id, buy_in,
+    check_claimable(offer.deadline, unit.now)
+    elsewhere, override = check_sitting_down(unit, game, offer.player_id, buy_in,
                                              override_reason)
-    check_overplayer_leaving(session, game.room_id, offer.player_id, overplayer_stack)
-    if not end_live(session, SeatHold, [offer.id], now, "claimed"):
+    check_overplayer_leaving(unit.session, game.room_id, offer.player_id, overplayer_stack)
+    if not end_live(unit.session, SeatHold, [offer.id], unit.now, "claimed"):
         raise Conflict("the offer was already taken", "R20")
-    record(session, actor, now, "offer.claimed", offer_entity(offer),
-           offer_id=offer.id, player_id=offer.player_id)
-    emit(session, OffersEnded((offer.id,), "claimed"))
-    return sit(session, actor, now, table, game, offer.seat_no, offer.player_id, buy_in,
+    unit.audit("offer.claimed", offer_entity(offer),
+               offer_id=offer.id, player_id=offer.player_id)
+    unit.emit(OffersEnded((offer.id,), "claimed"))
+    return sit(unit, table, game, offer.seat_no, offer.player_id, buy_in,
                override=override, elsewhere=elsewhere, method=buy_in_method, claimed=True,
                over_reason=offer.over_reason, overplayer_stack=overplayer_stack)
 
 
-@command
-def seat_directly(session: Session, actor: Actor, now: datetime, *, table_id: int, seat_no: int,
+def seat_directly(unit: UnitOfWork, *, table_id: int, seat_no: int,
                   player_id: int, buy_in: int, reason: str | None = None,
                   override_reason: str | None = None, buy_in_method: str = AT_TABLE,
                   over_reason: str | None = None, overplayer_stack: int | None = None) -> SeatHold:
@@ -128,22 +124,22 @@ def seat_directly(session: Session, actor: Actor, now: datetime, *, table_id: in
     buy-in as for a claim (R27, R30, R32), and the stack of a seat played over as for a claim
     (R29). Seat N+1 of a full table, one over its count, only with ``over_reason``, the floor's
     written consent (R4)."""
-    actor.require("floor")
+    unit.actor.require("floor")
     check_method(buy_in_method, "R30", "buy_in")
-    table = table_in_room(session, actor, table_id)
-    get_in_room(session, Player, player_id, actor, "player")
-    game = locked_game(session, table.game_id)
-    seat = require_seat_for(session, table, game, seat_no, player_id, over_reason)
-    require_next(session, next_for_seat(session, game, seat), player_id, reason, "R13")
-    elsewhere, override = check_sitting_down(session, actor, now, game, player_id, buy_in,
+    table = table_in_room(unit.session, unit.actor, table_id)
+    get_in_room(unit.session, Player, player_id, unit.actor, "player")
+    game = locked_game(unit.session, table.game_id)
+    seat = require_seat_for(unit.session, table, game, seat_no, player_id, over_reason)
+    require_next(unit.session, next_for_seat(unit.session, game, seat), player_id, reason, "R13")
+    elsewhere, override = check_sitting_down(unit, game, player_id, buy_in,
                                              override_reason)
-    check_overplayer_leaving(session, game.room_id, player_id, overplayer_stack)
-    return sit(session, actor, now, table, game, seat_no, player_id, buy_in, reason,
+    check_overplayer_leaving(unit.session, game.room_id, player_id, overplayer_stack)
+    return sit(unit, table, game, seat_no, player_id, buy_in, reason,
                override=override, elsewhere=elsewhere, method=buy_in_method,
                over_reason=seat.over_reason, overplayer_stack=overplayer_stack)
 
 
-def sit(session: Session, actor: Actor, now: datetime, table: Table, game: Game, seat_no: int,
+def sit(unit: UnitOfWork, table: Table, game: Game, seat_no: int,
         player_id: int, buy_in: int, reason: str | None = None, *,
         override: Override | None = None, elsewhere: SeatHold | None,
         method: str = AT_TABLE, claimed: bool = False, over_reason: str | None = None,
@@ -156,23 +152,23 @@ def sit(session: Session, actor: Actor, now: datetime, table: Table, game: Game,
     ``over_reason``: the seat is N+1, one over the table's count, with the floor's reason (R4);
     ``overplayer_stack``: checked by ``check_overplayer_leaving``."""
     if elsewhere is not None:  # one live seat per player, enforced by the database
-        end_seat(session, actor, now, elsewhere, "moved", None)
-    hold = insert_one(session, SeatHold, {
+        end_seat(unit, elsewhere, "moved", None)
+    hold = insert_one(unit.session, SeatHold, {
         "room_id": table.room_id, "table_id": table.id, "seat_no": seat_no, "player_id": player_id,
-        "kind": "seated", "started_at": now, "buy_in": buy_in, "over_reason": over_reason})
-    record(session, actor, now, "seat.taken", ("seat_hold", hold.id), reason=reason,
-           table_id=table.id, seat_no=seat_no, player_id=player_id, buy_in=buy_in)
+        "kind": "seated", "started_at": unit.now, "buy_in": buy_in, "over_reason": over_reason})
+    unit.audit("seat.taken", ("seat_hold", hold.id), reason=reason,
+               table_id=table.id, seat_no=seat_no, player_id=player_id, buy_in=buy_in)
     if over_reason is not None:
-        record(session, actor, now, "seat.one_over", ("seat_hold", hold.id), reason=over_reason,
-               table_id=table.id, seat_no=seat_no, player_id=player_id, rule="R4")
+        unit.audit("seat.one_over", ("seat_hold", hold.id), reason=over_reason,
+                   table_id=table.id, seat_no=seat_no, player_id=player_id, rule="R4")
     if override is not None:
         req = override.requirement
-        record(session, actor, now, "seat.return_rule_overridden", ("seat_hold", hold.id),
-               reason=override.reason, player_id=player_id, buy_in=buy_in,
-               required=req.minimum, left_amount=req.left_amount, left_at=req.left_at.isoformat(),
-               left_table=req.left_table, rule="R27")
-    emit(session, PlayerSeated(game.id, hold.id, player_id, table.name, buy_in, method, claimed,
-                               overplayer_stack))
+        unit.audit("seat.return_rule_overridden", ("seat_hold", hold.id),
+                   reason=override.reason, player_id=player_id, buy_in=buy_in,
+                   required=req.minimum, left_amount=req.left_amount, left_at=req.left_at.isoformat(),
+                   left_table=req.left_table, rule="R27")
+    unit.emit(PlayerSeated(game.id, hold.id, player_id, table.name, buy_in, method, claimed,
+                           overplayer_stack))
     return hold
 
 
@@ -186,14 +182,14 @@ _OFF_LISTS = Change.of(ListEntry, "player_id", "players", [
     "status": "seated", "ended_at": bindparam("at"), "end_reason": bindparam("why")}, ("player_id",))
 
 
-def leave_game_lists(session: Session, actor: Actor, now: datetime, game: Game,
+def leave_game_lists(unit: UnitOfWork, game: Game,
                      player_ids: list[int], why: str) -> list[int]:
     """R21: players seated in the game come off its lists (status ``seated``), in one UPDATE;
     returns the ended entries' ids."""
-    ended = update_returning(session, _OFF_LISTS, {"game": game.id, "players": player_ids,
-                                                   "at": now, "why": why})
+    ended = update_returning(unit.session, _OFF_LISTS, {"game": game.id, "players": player_ids,
+                                                        "at": unit.now, "why": why})
     for entry_id, player_id in ended:
-        record_end(session, actor, now, "entry.seated", entry_id, player_id, why)
+        record_end(unit, "entry.seated", entry_id, player_id, why)
     return [entry_id for entry_id, _ in ended]
 
 
@@ -202,31 +198,30 @@ def seated_in(session: Session, game: Game, player_id: int) -> SeatHold | None:
     return session.scalar(_LIVE_SEAT_IN_GAME, {"player_id": player_id, "game_id": game.id})
 
 
-@command
-def leave(session: Session, actor: Actor, now: datetime, hold_id: int,
+def leave(unit: UnitOfWork, hold_id: int,
           leave_amount: int | None) -> SeatHold:
     """A player leaves: the amount they leave with is recorded (it feeds R27) and the seat is
     offered to the next player (R14)."""
-    actor.require("floor")
-    hold = hold_in_room(session, actor, hold_id, "seat")
+    unit.actor.require("floor")
+    hold = hold_in_room(unit.session, unit.actor, hold_id, "seat")
     if hold.kind != "seated":
         raise NotFound(f"no seated player with id {hold_id} in this room")
-    end_seat(session, actor, now, hold, "left", leave_amount)
+    end_seat(unit, hold, "left", leave_amount)
     return hold
 
 
-def end_seat(session: Session, actor: Actor, now: datetime, hold: SeatHold, outcome: str,
+def end_seat(unit: UnitOfWork, hold: SeatHold, outcome: str,
              leave_amount: int | None, cause: ReleaseCause | None = None) -> Game:
     """End one seated player's hold (left, moved, released for ``cause``) with the amount they
     leave with (R27), its game locked first."""
-    game = locked_game(session, session.get_one(Table, hold.table_id).game_id, reread=hold)
-    if not end_seats(session, actor, now, [game], [hold], outcome, {hold.id: leave_amount},
+    game = locked_game(unit.session, unit.session.get_one(Table, hold.table_id).game_id, reread=hold)
+    if not end_seats(unit, [game], [hold], outcome, {hold.id: leave_amount},
                      cause=cause):
         raise Conflict("the player has already left that seat", "R21")
     return game
 
 
-def end_seats(session: Session, actor: Actor, now: datetime, games: Sequence[Game],
+def end_seats(unit: UnitOfWork, games: Sequence[Game],
               holds: list[SeatHold], outcome: str,
               leave_amounts: dict[int, int | None] | None = None, *,
               reason: str | None = None, cause: ReleaseCause | None = None,
@@ -239,15 +234,15 @@ def end_seats(session: Session, actor: Actor, now: datetime, games: Sequence[Gam
     left = leave_amounts or {}
     amounts = {hold_id: a for hold_id, a in left.items() if a is not None}
     caused = {} if cause is None else {"release_cause": cause}
-    ended = set(end_live(session, SeatHold, [h.id for h in holds], now, outcome,
+    ended = set(end_live(unit.session, SeatHold, [h.id for h in holds], unit.now, outcome,
                          **_leave_amounts(amounts, len(holds)), **caused))
     mine = [h for h in holds if h.id in ended]
     for hold in mine:
-        record(session, actor, now, f"seat.{outcome}", ("seat_hold", hold.id), reason=reason,
-               player_id=hold.player_id, table_id=hold.table_id, seat_no=hold.seat_no,
-               leave_amount=left.get(hold.id), **caused, **(detail or {}).get(hold.id, {}))
+        unit.audit(f"seat.{outcome}", ("seat_hold", hold.id), reason=reason,
+                   player_id=hold.player_id, table_id=hold.table_id, seat_no=hold.seat_no,
+                   leave_amount=left.get(hold.id), **caused, **(detail or {}).get(hold.id, {}))
     if mine:
-        emit(session, SeatsEnded(tuple(g.id for g in games), tuple(h.id for h in mine)))
+        unit.emit(SeatsEnded(tuple(g.id for g in games), tuple(h.id for h in mine)))
     return mine
 
 
@@ -262,12 +257,12 @@ def _leave_amounts(amounts: dict[int, int], holds: int) -> dict[str, object]:
     return {"leave_amount": cast(case(amounts, value=SeatHold.id), Integer)}
 
 
-def cancel_must_move_offers(session: Session, actor: Actor, now: datetime, hold_ids: list[int]) -> None:
+def cancel_must_move_offers(unit: UnitOfWork, hold_ids: list[int]) -> None:
     """R17/R36: a must-move or seat-change offer is void once the seat to move from has ended (not
     a missed call); one conditional UPDATE."""
     for offer_id, from_hold_id, player_id, table_id, seat_no in end_live_by(
-            session, SeatHold, "from_hold_id", hold_ids, now, "cancelled",
+            unit.session, SeatHold, "from_hold_id", hold_ids, unit.now, "cancelled",
             ("from_hold_id", "player_id", "table_id", "seat_no"), kind=OFFER):
-        record(session, actor, now, "offer.cancelled", ("seat_hold", from_hold_id), offer_id=offer_id,
-               player_id=player_id, table_id=table_id, seat_no=seat_no,
-               why="the seat to move from ended")
+        unit.audit("offer.cancelled", ("seat_hold", from_hold_id), offer_id=offer_id,
+                   player_id=player_id, table_id=table_id, seat_no=seat_no,
+                   why="the seat to move from ended")

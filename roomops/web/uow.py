@@ -58,7 +58,7 @@ def actor() -> Actor:
     return actor
 
 
-def run(service: Callable[Concatenate[Session, Actor, datetime, P], T],
+def run(service: Callable[Concatenate[UnitOfWork, P], T],
         *args: P.args, **kwargs: P.kwargs) -> T:
     """Call a service as the logged-in staff member in the request's unit of work, then commit:
     the request's one commit point (``roomops.floor.unit``).
@@ -67,10 +67,10 @@ def run(service: Callable[Concatenate[Session, Actor, datetime, P], T],
     return run_as(actor(), service, *args, **kwargs)
 
 
-def run_as(who: Actor, service: Callable[Concatenate[Session, Actor, datetime, P], T],
+def run_as(who: Actor, service: Callable[Concatenate[UnitOfWork, P], T],
            *args: P.args, **kwargs: P.kwargs) -> T:
     """``run`` as ``who``: a player on the phone page or through their personal link (R12)."""
-    uow = UnitOfWork(db(), who, now())
+    uow = ext().unit(db(), who, now())
     result = uow.run(service, *args, **kwargs)
     uow.commit()
     return result

@@ -27,7 +27,8 @@ from roomops.seating import seats
 from roomops.seating.models import SeatHold
 from tests.conftest import START
 from tests.databases import migrated_database
-from tests.factories import PASSWORD, Room_
+from tests.factories import PASSWORD, Room_, as_staff
+from tests.units import act
 
 CHROMIUM = "/usr/bin/chromium"
 DAY_SECONDS = 86400
@@ -64,6 +65,16 @@ class Live:
     def sweep(self) -> None:
         """What the scheduler does every few seconds, run now (no real time passes in tests)."""
         sweep_once(self.app)
+
+    def act(self, username: str, service, *args, **kwargs):  # type: ignore[no-untyped-def]
+        """``service`` run as ``username`` now and committed, as a desk request's would be: in the
+        app's unit of work, so its screens are told (the board's publisher, the staff feed)."""
+        ext = self.app.extensions["roomops"]
+        with self.app.app_context(), ext.sessions() as session, \
+                ext.unit_of_work(session, as_staff(session, username)) as unit:
+            result = unit.run(service, *args, **kwargs)
+            unit.commit()
+        return result
 
     def build(self, fn):  # type: ignore[no-untyped-def]
         """Run fn(room, session, now) against the live database and commit."""
@@ -142,10 +153,11 @@ def full_table(room: Room_, session: Session, now: datetime, *waiting: str
     the game's list in that order; the table's id and its seats by seat number - 1."""
     game = room.game(now)
     table = room.table(now, game, "1")
-    held = [seats.seat_directly(session, room.sup, now + timedelta(seconds=i), table_id=table.id,
-                                seat_no=i, player_id=p.id, buy_in=20000)
+    held = [act(session, room.sup, now + timedelta(seconds=i), seats.seat_directly, table_id=table.id,
+                seat_no=i, player_id=p.id, buy_in=20000)
             for i, p in enumerate(room.players(now, 9, "Seat"), start=1)]
     for i, first in enumerate(waiting):
-        lists.join(session, room.sup, now + timedelta(seconds=30 + i),
-                   player_id=room.player(now, first).id, game_id=game.id)
+        act(session, room.sup, now + timedelta(seconds=30 + i),
+            lists.join,
+            player_id=room.player(now, first).id, game_id=game.id)
     return table.id, held

@@ -13,12 +13,14 @@ from playwright.sync_api import expect
 from sqlalchemy import select
 
 from roomops.absences import services as absences
+from roomops.floor.unit import UnitOfWork
 from roomops.lists import services as lists
 from roomops.rooms.services import add_player
 from roomops.seating import seats
 from roomops.seating.models import SeatHold
 from tests.browser.conftest import SHOTS
 from tests.factories import as_staff
+from tests.units import act
 
 TV = {"width": 1920, "height": 1080}
 PHONE = {"width": 390, "height": 844}
@@ -29,19 +31,20 @@ NAMES = ["Ana Silva", "Ben Okafor", "Chen Wei", "Dara Byrne", "Eli Cohen", "Fati
 
 
 def change(live, fn):
-    """A desk action after the page has loaded: fn(session, actor, now) as the supervisor, committed."""
+    """A desk action after the page has loaded: ``fn(unit)`` as the supervisor, committed."""
     ext = live.app.extensions["roomops"]
-    with ext.sessions() as session:
-        result = fn(session, as_staff(session, "main-supervisor"), live.clock.now())
-        session.commit()
+    with ext.sessions() as session, \
+            ext.unit_of_work(session, as_staff(session, "main-supervisor")) as unit:
+        result = unit.run(fn)
+        unit.commit()
     return result
 
 
 def fill(room, session, now, game, name, seated, prefix):
     table = room.table(now, game, name)
     for i, p in enumerate(room.players(now, seated, f"{prefix}"), 1):
-        seats.seat_directly(session, room.sup, now, table_id=table.id, seat_no=i, player_id=p.id,
-                            buy_in=game.min_buyin)
+        act(session, room.sup, now, seats.seat_directly, table_id=table.id, seat_no=i, player_id=p.id,
+            buy_in=game.min_buyin)
     return table
 
 
@@ -52,8 +55,8 @@ def populated(room, session, now):
     def person(source="in_person"):
         n, name = next(people)
         first, last = name.split()
-        return add_player(session, room.sup, now, first_name=first, last_name=last,
-                          phone=f"+44 7700 900{100 + n}")  # R10: one phone each
+        return act(session, room.sup, now, add_player, first_name=first, last_name=last,
+                   phone=f"+44 7700 900{100 + n}")  # R10: one phone each
 
     nlh = room.game(now, variant="NL Hold'em", small_blind=100, big_blind=200, min_buyin=10000,
                     max_buyin=40000, fee_kind="rake", rake_bp=500, rake_cap=500,
@@ -71,21 +74,21 @@ def populated(room, session, now):
     fill(room, session, now, plo, "5", 8, "d")
     fill(room, session, now, big, "8", 10, "e")
     for i in range(6):  # the first two are called to table 2's open seats (R14, R20)
-        lists.join(session, room.sup, now + timedelta(seconds=i), player_id=person().id, game_id=nlh.id)
-    lists.join(session, room.sup, now + timedelta(seconds=7), player_id=person().id, game_id=nlh.id,
-               source="phone")
+        act(session, room.sup, now + timedelta(seconds=i), lists.join, player_id=person().id, game_id=nlh.id)
+    act(session, room.sup, now + timedelta(seconds=7), lists.join, player_id=person().id, game_id=nlh.id,
+        source="phone")
     for i in range(2):
-        lists.join(session, room.sup, now + timedelta(seconds=10 + i), player_id=person().id,
-                   table_id=t1.id)
+        act(session, room.sup, now + timedelta(seconds=10 + i), lists.join, player_id=person().id,
+            table_id=t1.id)
     for i in range(3):  # the first is called to table 5's open seat
-        lists.join(session, room.sup, now + timedelta(seconds=20 + i), player_id=person().id,
-                   game_id=plo.id)
+        act(session, room.sup, now + timedelta(seconds=20 + i), lists.join, player_id=person().id,
+            game_id=plo.id)
     for i in range(3):
-        lists.join(session, room.sup, now + timedelta(seconds=30 + i), player_id=person().id,
-                   game_id=big.id)
+        act(session, room.sup, now + timedelta(seconds=30 + i), lists.join, player_id=person().id,
+            game_id=big.id)
     for i in range(4):
-        lists.join(session, room.sup, now + timedelta(seconds=40 + i), player_id=person().id,
-                   game_id=dc.id)
+        act(session, room.sup, now + timedelta(seconds=40 + i), lists.join, player_id=person().id,
+            game_id=dc.id)
     return nlh
 
 
@@ -145,9 +148,9 @@ def test_a_change_after_load_appears_within_5_seconds_without_a_reload(live, pag
     waiting = page.locator(".game").first.locator(".waiting .place .who")
     expect(waiting).to_have_count(7)
 
-    def newcomer(session, actor, now):
-        p = add_player(session, actor, now, first_name="Xena", last_name="Warrior", phone="555 0101")
-        lists.join(session, actor, now, player_id=p.id, game_id=game.id)
+    def newcomer(unit: UnitOfWork):
+        p = add_player(unit, first_name="Xena", last_name="Warrior", phone="555 0101")
+        lists.join(unit, player_id=p.id, game_id=game.id)
 
     live.clock.advance(minutes=1)  # after everyone already on the list (R10: order of joining)
     change(live, newcomer)
@@ -181,7 +184,8 @@ def test_large_room_pages_on_the_tv_without_scrolling(live, page):
             for t in range(2):
                 fill(room, session, now, game, f"{g + 1}{'ab'[t]}", 8, f"g{g}{t}-")
             for i, p in enumerate(room.players(now, 6, f"w{g}-")):
-                lists.join(session, room.sup, now + timedelta(seconds=i), player_id=p.id, game_id=game.id)
+                act(session, room.sup, now + timedelta(seconds=i), lists.join, player_id=p.id,
+                    game_id=game.id)
 
     live.build(large)
     page.set_viewport_size(TV)
@@ -216,18 +220,18 @@ def test_r23_r24_r25_break_counts_down_reads_over_then_the_sweep_calls_the_next_
     def room_with_table(room, session, now):
         game = room.game(now)
         fill(room, session, now, game, "1", 9, "f")
-        lists.join(session, room.sup, now, player_id=room.player(now, "Walter", "White").id,
-                   game_id=game.id)
+        act(session, room.sup, now, lists.join, player_id=room.player(now, "Walter", "White").id,
+            game_id=game.id)
         return game
 
     live.build(room_with_table)
     live.clock.advance(hours=1)  # R23: a break after an hour of play
 
-    def absent(session, actor, now):
-        held = {h.seat_no: h.id for h in session.scalars(select(SeatHold).where(
+    def absent(unit: UnitOfWork):
+        held = {h.seat_no: h.id for h in unit.session.scalars(select(SeatHold).where(
             SeatHold.kind == "seated", SeatHold.ended_at.is_(None)))}
-        absences.grant_break(session, actor, now, held[3], stack=10000)
-        absences.mark_away(session, actor, now, held[5])
+        absences.grant_break(unit, held[3], stack=10000)
+        absences.mark_away(unit, held[5])
 
     change(live, absent)
     page.set_viewport_size(TV)

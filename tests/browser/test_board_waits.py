@@ -8,6 +8,7 @@ from datetime import timedelta
 
 from playwright.sync_api import expect
 
+from roomops.floor.unit import UnitOfWork
 from roomops.lists import services as lists
 from roomops.rooms.services import add_player
 from tests.browser.test_board import TV, change
@@ -29,11 +30,10 @@ def test_issue21_tv_shows_a_typical_wait_that_follows_the_list(live, page):
     first = line.inner_text()
     before = int(WAIT.search(first).group(1))
 
-    def six_join(session, actor, now):  # R13: six more ahead of the next newcomer
+    def six_join(unit: UnitOfWork):  # R13: six more ahead of the next newcomer
         for i in range(6):
-            p = add_player(session, actor, now, first_name=f"Late{i}", last_name="Joiner",
-                           create_anyway=True)
-            lists.join(session, actor, now + timedelta(seconds=i), player_id=p.id, game_id=game_id)
+            p = add_player(unit, first_name=f"Late{i}", last_name="Joiner", create_anyway=True)
+            lists.join(unit.at(unit.now + timedelta(seconds=i)), player_id=p.id, game_id=game_id)
     change(live, six_join)
     expect(line).not_to_have_text(first, timeout=5000)  # the next poll, no reload
     assert int(WAIT.search(line.inner_text()).group(1)) > before

@@ -13,13 +13,14 @@ from roomops.seating import seats
 from roomops.seating.models import SeatHold
 from tests.browser.conftest import SHOTS, log_in
 from tests.factories import PASSWORD
+from tests.units import act
 
 
 def _seated(room, session, now):
     game = room.game(now)
     table = room.table(now, game, "1")
-    seats.seat_directly(session, room.sup, now, table_id=table.id, seat_no=1,
-                        player_id=room.player(now, "Cora").id, buy_in=20000)
+    act(session, room.sup, now, seats.seat_directly, table_id=table.id, seat_no=1,
+        player_id=room.player(now, "Cora").id, buy_in=20000)
 
 
 def test_r32_an_add_on_in_cash_at_the_table_shows_in_the_days_report(live, page):
@@ -52,7 +53,7 @@ def test_r32_an_add_on_in_cash_at_the_table_shows_in_the_days_report(live, page)
 def _left(room, session, now):
     _seated(room, session, now)
     hold = session.scalar(select(SeatHold.id))
-    seats.leave(session, room.sup, now, hold, 23000)
+    act(session, room.sup, now, seats.leave, hold, 23000)
 
 
 def test_r27_r52_a_cash_out_approved_by_a_supervisor_then_reversed_by_another(live, page):

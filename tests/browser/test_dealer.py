@@ -44,12 +44,12 @@ def test_r33_r35_deal_hands_and_post_missed_blinds_on_a_tablet(live, page):
     expect(positions.locator("[data-pos=button] b")).to_have_text("1")
     expect(positions.locator("[data-pos=bb] b")).to_have_text("3")
     # Seat 4 steps away; the big blind passes it (R35): a missed-BB button on the seat.
-    change(live, lambda session, actor, now: absences.mark_away(session, actor, now, _hold(session, 4)))
+    change(live, lambda unit: absences.mark_away(unit, _hold(unit.session, 4)))
     for _ in range(2):
         page.locator("#deal").click()
     seat4 = page.locator(".dseat[data-seat='4']")
     expect(seat4.locator("[data-missed=bb]")).to_be_visible()
-    change(live, lambda session, actor, now: absences.come_back(session, actor, now, _hold(session, 4)))
+    change(live, lambda unit: absences.come_back(unit, _hold(unit.session, 4)))
     page.reload()
     # Hand 4 has the button on 3 and the big blind on 6: seat 4 is between them and waits (R35).
     expect(seat4.locator(".why")).to_contain_text("between the big blind and the button")

@@ -16,14 +16,15 @@ from roomops.seating import seats
 from tests.browser.conftest import SHOTS, log_in
 from tests.browser.test_board import change, fill
 from tests.factories import as_staff
+from tests.units import act
 
 
 def _one_free_seat(room, session, now):
     game = room.game(now)
     table = room.table(now, game, "1")
     for i, p in enumerate(room.players(now, 8, "Seat"), start=1):
-        seats.seat_directly(session, room.sup, now, table_id=table.id, seat_no=i, player_id=p.id,
-                            buy_in=20000)
+        act(session, room.sup, now, seats.seat_directly, table_id=table.id, seat_no=i, player_id=p.id,
+            buy_in=20000)
     return game.id
 
 
@@ -63,7 +64,7 @@ def test_r22_missed_call_then_next_player_offered_by_the_poll(live, page):
         game_id = _one_free_seat(room, session, now)
         for i, name in enumerate(("Olga", "Pete")):
             p = room.player(now, name, "Late")
-            lists.join(session, room.sup, now + timedelta(seconds=i), player_id=p.id, game_id=game_id)
+            act(session, room.sup, now + timedelta(seconds=i), lists.join, player_id=p.id, game_id=game_id)
         return game_id
 
     live.build(build)
@@ -98,8 +99,8 @@ def test_poll_does_not_swap_while_a_dialog_is_open(live, page):
     leave.fill("123")
 
     def join(sup, session, now):
-        p = add_player(session, sup, now, first_name="Quin", last_name="Poll")
-        lists.join(session, sup, now, player_id=p.id, game_id=game_id)
+        p = act(session, sup, now, add_player, first_name="Quin", last_name="Poll")
+        act(session, sup, now, lists.join, player_id=p.id, game_id=game_id)
 
     _in_room(live, join)
     page.evaluate("() => window.roomopsDesk.poll()")  # a poll now: the dialog and what was typed stay
@@ -141,20 +142,20 @@ def populated_desk(live):
         t7 = room.table(now, plo, "7")
         for table, n in ((t1, 9), (t2, 7), (t3, 8), (t7, 5)):
             for s in range(1, n + 1):
-                seats.seat_directly(session, room.sup, now, table_id=table.id, seat_no=s,
-                                    player_id=person(room, now).id, buy_in=20000 + 2500 * (s % 5))
+                act(session, room.sup, now, seats.seat_directly, table_id=table.id, seat_no=s,
+                    player_id=person(room, now).id, buy_in=20000 + 2500 * (s % 5))
         later = now - timedelta(minutes=7)
         early = person(room, later)
-        lists.join(session, room.sup, later, player_id=early.id, game_id=nlh.id)  # expired by now
+        act(session, room.sup, later, lists.join, player_id=early.id, game_id=nlh.id)  # expired by now
         for i in range(5):
-            lists.join(session, room.sup, now + timedelta(minutes=i), player_id=person(room, now).id,
-                       game_id=nlh.id, source="phone" if i == 3 else "in_person")
+            act(session, room.sup, now + timedelta(minutes=i), lists.join, player_id=person(room, now).id,
+                game_id=nlh.id, source="phone" if i == 3 else "in_person")
         for i in range(2):
-            lists.join(session, room.sup, now + timedelta(minutes=i), player_id=person(room, now).id,
-                       table_id=t1.id)
+            act(session, room.sup, now + timedelta(minutes=i), lists.join, player_id=person(room, now).id,
+                table_id=t1.id)
         for i in range(3):
-            lists.join(session, room.sup, now + timedelta(minutes=2 + i), player_id=person(room, now).id,
-                       game_id=plo.id)
+            act(session, room.sup, now + timedelta(minutes=2 + i), lists.join, player_id=person(room, now).id,
+                game_id=plo.id)
 
     live.clock.advance(minutes=-4)
     live.build(build)
@@ -197,8 +198,8 @@ def test_a_change_leaves_the_game_in_view_where_it_was(live, page):
         for i, game in enumerate(games):
             fill(room, session, now, game, str(i + 1), 9, f"G{i}x")
             for k in range(i % 3 * 12):  # lists of 0, 12 and 24: sections of different heights
-                lists.join(session, room.sup, now, player_id=room.player(now, f"W{i}x{k}").id,
-                           game_id=game.id)
+                act(session, room.sup, now, lists.join, player_id=room.player(now, f"W{i}x{k}").id,
+                    game_id=game.id)
         return [g.id for g in games]
 
     ids = live.build(build)
@@ -207,9 +208,8 @@ def test_a_change_leaves_the_game_in_view_where_it_was(live, page):
     shown.evaluate("s => window.scrollTo(0, s.getBoundingClientRect().top + window.scrollY - 100)")
     page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
     top = shown.evaluate("s => s.getBoundingClientRect().top")
-    change(live, lambda session, actor, now: lists.join(
-        session, actor, now, player_id=add_player(session, actor, now, first_name="Late",
-                                                  last_name="Joiner").id, game_id=ids[0]))
+    change(live, lambda unit: lists.join(unit, player_id=add_player(
+        unit, first_name="Late", last_name="Joiner").id, game_id=ids[0]))
     page.evaluate("window.roomopsDesk.poll()")
     expect(page.locator(f"#game-{ids[0]} .waiting")).to_contain_text("Late Joiner")
     assert abs(shown.evaluate("s => s.getBoundingClientRect().top") - top) <= 2
@@ -219,9 +219,10 @@ def test_r25_note_needed_shows_when_due_with_nothing_else_changing(live, page):
     """A player away for ``away_notify_minutes`` (30) with no note: the desk shows "note needed"
     then, though nothing in the room changed (its re-read is a 304), on the server's clock."""
     def one_away(room, session, now):
-        held = seats.seat_directly(session, room.sup, now, table_id=room.table(now, room.game(now), "1").id,
-                                   seat_no=1, player_id=room.player(now, "Wanda").id, buy_in=20000)
-        absences.mark_away(session, room.sup, now, held.id)
+        held = act(session, room.sup, now, seats.seat_directly, table_id=room.table(now, room.game(now),
+                                                                                    "1").id,
+                   seat_no=1, player_id=room.player(now, "Wanda").id, buy_in=20000)
+        act(session, room.sup, now, absences.mark_away, held.id)
 
     live.build(one_away)
     log_in(page, live)

@@ -14,6 +14,7 @@ from roomops.lists import services as lists
 from tests.browser.conftest import SHOTS, log_in
 from tests.browser.test_board import change
 from tests.services.helpers import full_game
+from tests.units import act
 
 MARK = "() => { window.stillThisPage = true; }"
 SAME_PAGE = "() => window.stillThisPage === true"
@@ -22,8 +23,8 @@ SAME_PAGE = "() => window.stillThisPage === true"
 def _one_open_seat_and_two_waiting(room, session, now):
     game, _table = full_game(room, session, now, free=1)
     for first in ("Nora", "Pete"):
-        lists.join(session, room.sup, now, player_id=room.player(now, first, "Quinn").id,
-                   game_id=game.id)
+        act(session, room.sup, now, lists.join, player_id=room.player(now, first, "Quinn").id,
+            game_id=game.id)
     return game.id
 
 
@@ -147,7 +148,7 @@ def test_a_change_to_one_game_redraws_that_game_only(live, page):
     one, two, ola = live.build(build)
     log_in(page, live)
     page.evaluate(f"() => {{ document.getElementById('game-{one}').stillThisGame = true; }}")
-    change(live, lambda session, who, now: lists.join(session, who, now, player_id=ola, game_id=two))
+    change(live, lambda unit: lists.join(unit, player_id=ola, game_id=two))
     page.evaluate("() => window.roomopsDesk.poll()")
     expect(page.locator(f"#game-{two}")).to_contain_text("Ola New")
     assert page.evaluate(f"() => document.getElementById('game-{one}').stillThisGame === true")
@@ -168,7 +169,7 @@ def test_r5_a_table_opened_at_another_desk_is_in_the_forms_once_nothing_is_typed
     page.evaluate(MARK)
     first_name = page.locator("form[data-form=add-player] input[name=first_name]")
     first_name.fill("Half typed")
-    change(live, lambda session, who, now: games.open_table(session, who, now, game_id, "7"))
+    change(live, lambda unit: games.open_table(unit, game_id, "7"))
     page.evaluate("() => window.roomopsDesk.poll()")
     expect(page.locator("#desk-live")).to_contain_text("Table 7")
     expect(page.locator("#sync")).to_have_attribute("data-state", "outdated")
@@ -195,7 +196,7 @@ def test_forms_drawn_for_another_shape_are_not_asked_for_again_and_again(live, p
 
     page.route("**/desk/forms", answer_for_another_shape)
     log_in(page, live)
-    change(live, lambda session, who, now: games.open_table(session, who, now, game_id, "7"))
+    change(live, lambda unit: games.open_table(unit, game_id, "7"))
     page.evaluate("() => window.roomopsDesk.poll()")
     expect(page.locator("dialog#act select[name=table_id] option", has_text="T7")).to_have_count(1)
     for _ in range(3):

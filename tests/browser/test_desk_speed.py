@@ -12,6 +12,7 @@ from roomops.lists import services as lists
 from roomops.seating import seats
 from tests.browser.conftest import SHOTS, log_in
 from tests.browser.test_desk import _one_free_seat
+from tests.units import act
 
 
 class Keys:
@@ -170,7 +171,8 @@ def test_r19_r22_destructive_actions_ask_first(live, page):
     """R22: declining for a player and R19: breaking a table ask first; "no" sends nothing."""
     def build(room, session, now):
         game_id = _one_free_seat(room, session, now)
-        lists.join(session, room.sup, now, player_id=room.player(now, "Olga", "Late").id, game_id=game_id)
+        act(session, room.sup, now, lists.join, player_id=room.player(now, "Olga", "Late").id,
+            game_id=game_id)
 
     live.build(build)
     _desk(page, live)
@@ -216,8 +218,8 @@ def test_names_and_amounts_fit_their_tiles_and_an_open_seat_stands_out(live, pag
         for s in range(1, 9):
             first, last = LONG.split() if s % 2 else (f"Al{s}", "Bo")
             p = room.player(now, first, last)
-            seats.seat_directly(session, room.sup, now, table_id=table.id, seat_no=s, player_id=p.id,
-                                buy_in=99999900 if s % 2 else 20000)
+            act(session, room.sup, now, seats.seat_directly, table_id=table.id, seat_no=s, player_id=p.id,
+                buy_in=99999900 if s % 2 else 20000)
 
     live.build(build)
     _desk(page, live)

@@ -14,7 +14,6 @@ from roomops.seating import seats
 from tests.browser.conftest import SHOTS, log_in
 from tests.browser.test_phone import phone_table
 from tests.browser.test_push import desk_adds, room_with_a_game
-from tests.factories import as_staff
 
 PHONE = {"width": 390, "height": 844}
 
@@ -57,9 +56,7 @@ def test_issue21_a_german_phone_joins_and_follows_its_entry_in_german(live, brow
         "button[data-act=entry]").click()
     page.get_by_role("button", name="Checked in at the desk").click()
     expect(page.locator(".flash.ok")).to_be_visible()  # the desk stays English
-    with live.app.app_context(), live.app.extensions["roomops"].sessions() as session:
-        seats.leave(session, as_staff(session, "main-supervisor"), live.clock.now(), holds[3], 20000)
-        session.commit()
+    live.act("main-supervisor", seats.leave, holds[3], 20000)
     call = phone.locator(".call")
     expect(call).to_contain_text("Platz frei für Sie: Tisch 1, Platz 4", timeout=1500)
     expect(call.locator(".countdown")).to_have_text(re.compile(r"^(10:00|9:5\d)$"))

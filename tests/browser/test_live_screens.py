@@ -15,6 +15,7 @@ from roomops.seating.models import SeatHold
 from tests.browser.conftest import SHOTS, log_in
 from tests.browser.test_board import change, fill
 from tests.browser.test_dealer import TABLET
+from tests.units import act
 
 LIVE = 2000  # ms: a change made elsewhere shows within 2 s
 
@@ -27,8 +28,8 @@ def _slips(room, session, now):
     holds = session.scalars(select(SeatHold).where(SeatHold.table_id == table.id, SeatHold.kind == "seated")
                             .order_by(SeatHold.seat_no)).all()
     for hold in holds[:2]:
-        transit.request(session, room.actor("cashier"), now, hold.id, 15000)
-    lists.join(session, room.sup, now, player_id=room.player(now, "Nell", "Next").id, game_id=game.id)
+        act(session, room.actor("cashier"), now, transit.request, hold.id, 15000)
+    act(session, room.sup, now, lists.join, player_id=room.player(now, "Nell", "Next").id, game_id=game.id)
     return table.id
 
 
@@ -78,7 +79,7 @@ def test_a_reason_being_typed_at_the_cage_is_not_wiped_by_a_change_elsewhere(liv
     reason = page.locator("tr[data-slip='2'] input[name=reason]")
     reason.fill("wrong se")
     page.locator("h1").click()  # the field loses focus: what was typed still holds the part
-    change(live, lambda session, actor, now: transit.dispatch(session, actor, now, 1))
+    change(live, lambda unit: transit.dispatch(unit, 1))
     assert page.evaluate("window.roomopsLive.poll().then(() => true)")
     expect(reason).to_have_value("wrong se")
     expect(page.locator("tr[data-slip='1']")).to_have_attribute("data-state", "requested")

@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 
 from roomops.seating import seats
 from tests.browser.conftest import log_in
+from tests.units import act
 
 
 def _two_tables(room, session, now):
@@ -17,11 +18,11 @@ def _two_tables(room, session, now):
     game = room.game(now)
     t1, t2 = room.table(now, game, "1"), room.table(now, game, "2")
     for i, p in enumerate(room.players(now, 8, "One"), start=1):
-        seats.seat_directly(session, room.sup, now + timedelta(seconds=i), table_id=t1.id, seat_no=i,
-                            player_id=p.id, buy_in=20000)
+        act(session, room.sup, now + timedelta(seconds=i), seats.seat_directly, table_id=t1.id, seat_no=i,
+            player_id=p.id, buy_in=20000)
     for i, p in enumerate(room.players(now, 2, "Two"), start=1):
-        seats.seat_directly(session, room.sup, now, table_id=t2.id, seat_no=i, player_id=p.id,
-                            buy_in=15000)
+        act(session, room.sup, now, seats.seat_directly, table_id=t2.id, seat_no=i, player_id=p.id,
+            buy_in=15000)
     return t1.id, t2.id
 
 
@@ -71,18 +72,16 @@ def test_r19_a_balance_that_arrives_with_a_redraw_moves_with_the_pages_token(liv
         game = room.game(now)
         t1, t2 = room.table(now, game, "1"), room.table(now, game, "2")
         for i, p in enumerate(room.players(now, 7, "Early"), start=1):
-            seats.seat_directly(session, room.sup, now, table_id=(t1 if i <= 4 else t2).id,
-                                seat_no=i, player_id=p.id, buy_in=20000)
-        return room.sup, t1.id, room.player(now, "Late").id
+            act(session, room.sup, now, seats.seat_directly, table_id=(t1 if i <= 4 else t2).id,
+                seat_no=i, player_id=p.id, buy_in=20000)
+        return t1.id, room.player(now, "Late").id
 
-    sup, t1, late = live.build(four_and_three)
+    t1, late = live.build(four_and_three)
     log_in(page, live)
     expect(page.locator("#desk-live .seat.state-seated")).to_have_count(7)
     expect(page.locator("#desk-live .balance")).to_have_count(0)  # 4 and 3
-    with live.app.extensions["roomops"].sessions() as session:  # a fifth at table 1: 5 and 3
-        seats.seat_directly(session, sup, live.clock.now(), table_id=t1, seat_no=8, player_id=late,
-                            buy_in=20000)
-        session.commit()
+    # a fifth at table 1: 5 and 3
+    live.act("main-supervisor", seats.seat_directly, table_id=t1, seat_no=8, player_id=late, buy_in=20000)
     page.evaluate("() => window.roomopsDesk.poll()")
     balance = page.locator("#desk-live .balance")
     expect(balance).to_contain_text("Late Player")

@@ -16,7 +16,6 @@ from roomops.seating import seats
 from tests.browser.conftest import log_in
 from tests.browser.test_desk import populated_desk
 from tests.browser.test_phone import phone_table
-from tests.factories import as_staff
 
 # Every button's words, shown or not (a dialog's too): its text and a submit input's value.
 BUTTONS = """() => [...document.querySelectorAll('button, input[type=submit], input[type=button]')]
@@ -47,12 +46,10 @@ def test_players_pages_show_no_rule_ids(live, browser, locale, join):
     phone.locator("input[name=phone]").fill("07700 900123")
     phone.get_by_role("button", name=join).click()
     expect(phone).to_have_url(f"{live.url}/board/main/me")
-    with live.app.app_context(), live.app.extensions["roomops"].sessions() as session:
-        sup = as_staff(session, "main-supervisor")
-        entry = session.query(ListEntry).one()
-        lists.check_in(session, sup, live.clock.now(), entry.id)
-        seats.leave(session, sup, live.clock.now(), holds[3], 20000)  # Nora is called
-        session.commit()
+    with live.app.extensions["roomops"].sessions() as session:
+        entry_id = session.query(ListEntry).one().id
+    live.act("main-supervisor", lists.check_in, entry_id)
+    live.act("main-supervisor", seats.leave, holds[3], 20000)  # Nora is called
     phone.reload()
     expect(phone.locator(".call")).to_be_visible()
     phone.locator("section.entry summary").click()

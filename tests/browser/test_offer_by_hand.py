@@ -13,6 +13,7 @@ from roomops.rooms.services import update_policy
 from roomops.seating import moves, seats
 from tests.browser.conftest import log_in
 from tests.services.helpers import fill_table
+from tests.units import act
 
 MIN = timedelta(minutes=1)
 
@@ -20,15 +21,15 @@ MIN = timedelta(minutes=1)
 def _floor(room, session, now):
     """Automatic offers off; table 2 (two players) must-move to table 1, Rita on table 1's reserve
     list; seat 1 of table 1 opens."""
-    update_policy(session, room.sup, now, auto_offer=False)
+    act(session, room.sup, now, update_policy, auto_offer=False)
     game = room.game(now)
     main, feeder = room.table(now, game, "1"), room.table(now, game, "2")
     mains = fill_table(room, session, now, game, main, 0)
     fill_table(room, session, now + MIN, game, feeder, 7, prefix="F")
-    moves.set_must_move(session, room.sup, now + 2 * MIN, feeder.id, main.id)
+    act(session, room.sup, now + 2 * MIN, moves.set_must_move, feeder.id, main.id)
     rita = room.player(now, "Rita", "Reserve")
-    lists.join(session, room.sup, now + 3 * MIN, player_id=rita.id, table_id=main.id)
-    seats.leave(session, room.sup, now + 4 * MIN, mains[0].id, 5000)
+    act(session, room.sup, now + 3 * MIN, lists.join, player_id=rita.id, table_id=main.id)
+    act(session, room.sup, now + 4 * MIN, seats.leave, mains[0].id, 5000)
     return main.id
 
 

@@ -8,7 +8,6 @@ from playwright.sync_api import expect
 
 from roomops.seating import seats
 from tests.browser.conftest import SHOTS, full_table, log_in
-from tests.factories import as_staff
 
 REASON = "long list: the floor squeezes a chair in"
 
@@ -20,9 +19,7 @@ def _full_table(room, session, now):
 
 
 def _leave(live, hold_id):
-    with live.app.extensions["roomops"].sessions() as session:
-        seats.leave(session, as_staff(session, "main-supervisor"), live.clock.now(), hold_id, 20000)
-        session.commit()
+    live.act("main-supervisor", seats.leave, hold_id, 20000)
 
 
 def test_r4_a_tenth_player_at_a_nine_seat_table_and_offers_only_once_under(live, page):

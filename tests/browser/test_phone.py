@@ -13,21 +13,21 @@ from roomops.push.embedded import KEY
 from roomops.rooms.services import update_policy
 from roomops.seating import seats
 from tests.browser.conftest import SHOTS, Live, log_in
-from tests.factories import as_staff
+from tests.units import act
 
 PHONE = {"width": 390, "height": 844}
 
 
 def _room(room, session, now):
-    update_policy(session, room.sup, now, remote_entries=True)
+    act(session, room.sup, now, update_policy, remote_entries=True)
     for variant, name in (("NL Hold'em", "1"), ("PL Omaha", "2")):
         game = room.game(now, variant=variant)
         table = room.table(now, game, name)
         for i, p in enumerate(room.players(now, 9, f"S{name}-"), start=1):
-            seats.seat_directly(session, room.sup, now, table_id=table.id, seat_no=i,
-                                player_id=p.id, buy_in=20000)
+            act(session, room.sup, now, seats.seat_directly, table_id=table.id, seat_no=i,
+                player_id=p.id, buy_in=20000)
     waiting = room.player(now, "Wes", "Ahead")
-    lists.join(session, room.sup, now, player_id=waiting.id, game_id=game.id)
+    act(session, room.sup, now, lists.join, player_id=waiting.id, game_id=game.id)
 
 
 def test_r12_r16_join_two_games_from_the_phone_desk_checks_one_in_player_leaves_the_other(
@@ -84,11 +84,11 @@ def test_r12_r16_join_two_games_from_the_phone_desk_checks_one_in_player_leaves_
 
 def phone_table(room, session, now):
     """A full NL Hold'em table; the room takes entries from phones (R12)."""
-    update_policy(session, room.sup, now, remote_entries=True)
+    act(session, room.sup, now, update_policy, remote_entries=True)
     game = room.game(now)
     table = room.table(now, game, "1")
-    return [seats.seat_directly(session, room.sup, now, table_id=table.id, seat_no=i,
-                                player_id=p.id, buy_in=20000).id
+    return [act(session, room.sup, now, seats.seat_directly, table_id=table.id, seat_no=i,
+                player_id=p.id, buy_in=20000).id
             for i, p in enumerate(room.players(now, 9, "S"), start=1)]
 
 
@@ -135,9 +135,7 @@ def test_r20_the_seat_offered_reaches_the_players_open_page_at_once_with_a_buzz_
         "button[data-act=entry]").click()
     page.get_by_role("button", name="Checked in at the desk").click()
     expect(page.locator(".flash.ok")).to_be_visible()
-    with live.app.app_context(), live.app.extensions["roomops"].sessions() as session:
-        seats.leave(session, as_staff(session, "main-supervisor"), live.clock.now(), holds[3], 20000)
-        session.commit()  # in the app, as a desk request's: the publisher hears of it
+    live.act("main-supervisor", seats.leave, holds[3], 20000)  # the publisher hears of it
     call = phone.locator(".call")
     # pushed: well before the 5 s poll would read it, with room for a loaded machine
     expect(call).to_contain_text("Seat offered: table 1 seat 4, claim within", timeout=3000)

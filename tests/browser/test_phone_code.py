@@ -15,6 +15,7 @@ from roomops.rooms.services import update_policy
 from roomops.seating import seats
 from tests.browser.conftest import SHOTS, log_in
 from tests.fake_twilio import FakeTwilio, fake_twilio, twilio_settings
+from tests.units import act
 
 PHONE = {"width": 390, "height": 844}
 
@@ -31,12 +32,12 @@ def live_settings(twilio: FakeTwilio) -> dict[str, object]:
 
 
 def _room(room, session, now):
-    update_policy(session, room.sup, now, remote_entries=True)
+    act(session, room.sup, now, update_policy, remote_entries=True)
     game = room.game(now, variant="NL Hold'em")
     table = room.table(now, game, "1")
     for i, p in enumerate(room.players(now, 9, "S-"), start=1):
-        seats.seat_directly(session, room.sup, now, table_id=table.id, seat_no=i,
-                            player_id=p.id, buy_in=20000)
+        act(session, room.sup, now, seats.seat_directly, table_id=table.id, seat_no=i,
+            player_id=p.id, buy_in=20000)
     bea = room.player(now, "Bea", "Known")
     bea.phone = "+447700900123"
 

@@ -12,21 +12,23 @@ from playwright.sync_api import expect
 from sqlalchemy import select
 
 from roomops.absences import services as absences
+from roomops.floor.unit import UnitOfWork
 from roomops.lists import services as lists
 from roomops.seating.models import SeatHold
 from tests.browser.conftest import log_in
 from tests.browser.test_board import change, fill
+from tests.units import act
 
 
 def _table_and_ada(room, session, now):
     game = room.game(now)
     fill(room, session, now, game, "1", 9, "f")
-    lists.join(session, room.sup, now, player_id=room.player(now, "Ada", "Wait").id, game_id=game.id)
+    act(session, room.sup, now, lists.join, player_id=room.player(now, "Ada", "Wait").id, game_id=game.id)
 
 
-def _break_on_seat_3(session, actor, now):
-    hold = session.scalar(select(SeatHold).where(SeatHold.seat_no == 3, SeatHold.kind == "seated"))
-    absences.grant_break(session, actor, now, hold.id, stack=23450)
+def _break_on_seat_3(unit: UnitOfWork):
+    hold = unit.session.scalar(select(SeatHold).where(SeatHold.seat_no == 3, SeatHold.kind == "seated"))
+    absences.grant_break(unit, hold.id, stack=23450)
 
 
 def test_r29_playover_from_the_desk_shown_on_the_board_until_the_owner_is_back(live, page):
@@ -83,17 +85,17 @@ def test_r29_playover_from_the_desk_shown_on_the_board_until_the_owner_is_back(l
     expect(page.locator("#awaiting")).to_contain_text("Nobody is waiting to cash out")
 
 
-def _ada_plays_over_and_is_called_to_plo(session, actor, now):
+def _ada_plays_over_and_is_called_to_plo(unit: UnitOfWork):
     """Ada plays over seat 3 of table 1 (R29) and joins a PLO game's list, whose table 7 is open:
     the sweep's rule calls her to one of its seats (R14, R20)."""
     from roomops.games.services import open_game, open_table
     from roomops.playovers import services as playovers
     from tests.factories import GAME_DEFAULTS
-    hold = session.scalar(select(SeatHold).where(SeatHold.seat_no == 3, SeatHold.kind == "seated"))
-    po = playovers.start_playover(session, actor, now, hold.id, buy_in=12000)
-    plo = open_game(session, actor, now, **{**GAME_DEFAULTS, "variant": "PLO"})
-    open_table(session, actor, now, plo.id, "7")
-    lists.join(session, actor, now, player_id=po.player_id, game_id=plo.id)
+    hold = unit.session.scalar(select(SeatHold).where(SeatHold.seat_no == 3, SeatHold.kind == "seated"))
+    po = playovers.start_playover(unit, hold.id, buy_in=12000)
+    plo = open_game(unit, **{**GAME_DEFAULTS, "variant": "PLO"})
+    open_table(unit, plo.id, "7")
+    lists.join(unit, player_id=po.player_id, game_id=plo.id)
 
 
 def test_r29_seating_a_player_who_plays_over_asks_for_their_stack(live, page):

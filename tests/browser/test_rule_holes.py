@@ -11,15 +11,16 @@ from playwright.sync_api import expect
 from roomops.rooms.services import add_player, bar_pair
 from roomops.seating import moves, seats
 from tests.browser.conftest import SHOTS, log_in
+from tests.units import act
 
 
 def _room(room, session, now):
     """Ann Smith is known; table 1 has six players (Seat1..Seat6), table 2 is empty."""
-    add_player(session, room.sup, now, first_name="Ann", last_name="Smith", phone="07700 900123")
+    act(session, room.sup, now, add_player, first_name="Ann", last_name="Smith", phone="07700 900123")
     game = room.game(now)
     t1, t2 = room.table(now, game, "1"), room.table(now, game, "2")
-    held = [seats.seat_directly(session, room.sup, now + timedelta(seconds=i), table_id=t1.id,
-                                seat_no=i, player_id=p.id, buy_in=20000)
+    held = [act(session, room.sup, now + timedelta(seconds=i), seats.seat_directly, table_id=t1.id,
+                seat_no=i, player_id=p.id, buy_in=20000)
             for i, p in enumerate(room.players(now, 6, "Seat"), start=1)]
     return game.id, t1.id, t2.id, held
 
@@ -82,7 +83,7 @@ def test_r15_barred_at_one_table_the_desk_moves_the_later_apart(live, page):
     def build(room, session, now):
         found = _room(room, session, now)
         held = found[3]
-        bar_pair(session, room.sup, now, held[1].player_id, held[4].player_id, "a fight")
+        act(session, room.sup, now, bar_pair, held[1].player_id, held[4].player_id, "a fight")
         return found
 
     _game_id, t1, t2, _held = live.build(build)
@@ -101,9 +102,9 @@ def test_r17_r27_a_forced_must_move_refused_with_the_stack_counted(live, page):
     def build(room, session, now):
         _game_id, t1, t2, _held = _room(room, session, now)
         fay = room.player(now, "Fay")
-        seats.seat_directly(session, room.sup, now, table_id=t2, seat_no=1, player_id=fay.id,
-                            buy_in=20000)
-        moves.set_must_move(session, room.sup, now + timedelta(minutes=1), t2, t1)  # Fay is called
+        act(session, room.sup, now, seats.seat_directly, table_id=t2, seat_no=1, player_id=fay.id,
+            buy_in=20000)
+        act(session, room.sup, now + timedelta(minutes=1), moves.set_must_move, t2, t1)  # Fay is called
         return t1, t2
 
     t1, t2 = live.build(build)

@@ -11,7 +11,7 @@ from roomops.games.models import Game, Table
 from roomops.hands.services import record_hand
 from roomops.seating import seat_changes, seats
 from tests.browser.conftest import full_table, log_in
-from tests.factories import as_staff
+from tests.units import act
 
 
 def _full_table(room, session, now):
@@ -43,10 +43,7 @@ def test_r36_a_seat_change_asked_at_the_desk_is_called_first_and_claimed(live, p
         dealer.context.close()
 
     # seat 7 leaves: the requester at seat 3 is called for it before Wendy on the waiting list
-    with live.app.extensions["roomops"].sessions() as session:
-        seats.leave(session, as_staff(session, "main-supervisor"), live.clock.now(), held[6].id,
-                    20000)
-        session.commit()
+    live.act("main-supervisor", seats.leave, held[6].id, 20000)
     page.reload()
     called = page.locator(f"#table-{table_id} .seat[data-seat-no='7']")
     expect(called).to_contain_text("Seat3 Player")
@@ -68,8 +65,8 @@ def _two_tables(room, session, now):
     game = session.get_one(Game, session.get_one(Table, table_id).game_id)
     table = room.table(now, game, "2")
     other = room.player(now, "Other")
-    seats.seat_directly(session, room.sup, now, table_id=table.id, seat_no=5, player_id=other.id,
-                        buy_in=20000)
+    act(session, room.sup, now, seats.seat_directly, table_id=table.id, seat_no=5, player_id=other.id,
+        buy_in=20000)
     return table_id, held
 
 
@@ -98,14 +95,9 @@ def test_r36_a_seat_change_claimed_during_a_hand_moves_when_the_hand_is_recorded
     the board long past the call's time, its dialog offers only taking it back, and the dealer's
     next hand makes the move with the last known stack."""
     table_id, held = live.build(_full_table)
-    with live.app.extensions["roomops"].sessions() as session:
-        record_hand(session, as_staff(session, "main-dealer"), live.clock.now(), table_id,
-                    hand_no=1, high_card_seat=1)
-        seat_changes.ask(session, as_staff(session, "main-supervisor"), live.clock.now(),
-                         held[2].id)
-        seats.leave(session, as_staff(session, "main-supervisor"), live.clock.now(), held[6].id,
-                    20000)
-        session.commit()
+    live.act("main-dealer", record_hand, table_id, hand_no=1, high_card_seat=1)
+    live.act("main-supervisor", seat_changes.ask, held[2].id)
+    live.act("main-supervisor", seats.leave, held[6].id, 20000)
     log_in(page, live)
     dialog = _dialog(page, table_id, 7)
     stack = dialog.get_by_label("Stack, counted", exact=True)
@@ -132,10 +124,7 @@ def test_r36_a_seat_change_claimed_during_a_hand_moves_when_the_hand_is_recorded
     expect(board.locator(".called")).not_to_contain_text("re-calling")
     board.close()
 
-    with live.app.extensions["roomops"].sessions() as session:
-        record_hand(session, as_staff(session, "main-dealer"), live.clock.now(), table_id,
-                    hand_no=2)
-        session.commit()
+    live.act("main-dealer", record_hand, table_id, hand_no=2)
     page.wait_for_function("() => !!window.roomopsDesk")
     page.evaluate("window.roomopsDesk.poll()")
     expect(seat7).to_contain_text("Seat3 Player£200.00")  # the last known stack, not the 300 typed

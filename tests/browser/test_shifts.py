@@ -14,6 +14,7 @@ from roomops.ledger.dayclose import Count, close_day, record_counts
 from roomops.rooms.services import update_policy
 from roomops.seating import seats
 from tests.browser.conftest import SHOTS, log_in
+from tests.units import act
 
 DAY = date(2026, 11, 21)
 
@@ -21,16 +22,16 @@ DAY = date(2026, 11, 21)
 def _shift_two_to_close(room, session, now):
     """Three shifts; a buy-in at table 1 in shift 2; shift 1 closed; the cashier's counts of
     shift 2."""
-    update_policy(session, room.sup, now, shifts=["06:00", "14:00", "22:00"])
+    act(session, room.sup, now, update_policy, shifts=["06:00", "14:00", "22:00"])
     game = room.game(now)
     table = room.table(now, game, "1")
-    seats.seat_directly(session, room.sup, now, table_id=table.id, seat_no=1,
-                        player_id=room.player(now, "Ada").id, buy_in=15000)
+    act(session, room.sup, now, seats.seat_directly, table_id=table.id, seat_no=1,
+        player_id=room.player(now, "Ada").id, buy_in=15000)
     cashier = room.actor("cashier")
     for who in (room.sup, cashier):
-        record_counts(session, who, now, DAY, [Count(None, 0)], 1)
-    close_day(session, cashier, now, DAY, room.sup.staff_id, 1)
-    record_counts(session, cashier, now, DAY, [Count(table.id, 15000), Count(None, 15000)], 2)
+        act(session, who, now, record_counts, DAY, [Count(None, 0)], 1)
+    act(session, cashier, now, close_day, DAY, room.sup.staff_id, 1)
+    act(session, cashier, now, record_counts, DAY, [Count(table.id, 15000), Count(None, 15000)], 2)
     return table.id
 
 

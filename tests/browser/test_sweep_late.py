@@ -9,10 +9,12 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from roomops.floor.unit import UnitOfWork
 from roomops.jobs import sweep as sweep_module
 from roomops.lists import services as lists
 from tests.browser.conftest import SHOTS, log_in
 from tests.factories import Room_
+from tests.units import act
 
 
 def test_the_desk_turns_red_without_a_sweep_and_recovers(live, page):
@@ -52,13 +54,13 @@ def test_only_the_room_whose_sweep_fails_goes_late(live, page, browser, monkeypa
         room.table(now, game, "1")
         for name in ("Ann", "Bob"):  # each called to a seat (R20)
             player = room.player(now, name)
-            lists.join(session, room.sup, now, player_id=player.id, game_id=game.id)
+            act(session, room.sup, now, lists.join, player_id=player.id, game_id=game.id)
         Room_(session, now, slug="annex").game(now)
         return room.room.claim_minutes
 
     claim_minutes = live.build(two_rooms)
 
-    def broken(session, actor, now, games):
+    def broken(unit: UnitOfWork, games):
         raise RuntimeError("a fault in this room's data")
 
     live.clock.advance(minutes=claim_minutes, seconds=-1)

@@ -23,6 +23,7 @@ from tests.databases import migrated_database
 from tests.fake_twilio import REFUSED, fake_twilio, twilio_settings
 from tests.services.helpers import full_game
 from tests.services.outbox_helpers import PHONE
+from tests.units import act
 
 
 @pytest.fixture()
@@ -46,9 +47,9 @@ def live(tmp_path):
 def _two_offers(room, session, now):
     game, _table = full_game(room, session, now, free=2)
     for name, phone in (("Ann", PHONE), ("Bob", REFUSED)):
-        player = add_player(session, room.sup, now, first_name=name, last_name="Texted",
-                            phone=phone, create_anyway=True)
-        lists.join(session, room.sup, now, player_id=player.id, game_id=game.id)
+        player = act(session, room.sup, now, add_player, first_name=name, last_name="Texted",
+                     phone=phone, create_anyway=True)
+        act(session, room.sup, now, lists.join, player_id=player.id, game_id=game.id)
 
 
 def test_r20_the_desk_shows_each_offers_text_beside_it(live, page):

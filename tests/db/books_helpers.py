@@ -18,6 +18,7 @@ from roomops.ledger.models import DayClose, LedgerEntry, TransitSlip
 from roomops.ledger.report import expected_by_table
 from tests.factories import Room_
 from tests.services.ledger_helpers import seated_holds
+from tests.units import act
 
 DAY = date(2026, 11, 21)  # the gaming day of the suite's START
 END = datetime(2026, 11, 22, 6, tzinfo=UTC)  # when it ends: the day closes then
@@ -35,16 +36,16 @@ def closed_night(room: Room_, session: Session, now: datetime) -> Night:
     _game, table, holds = seated_holds(room, session, now, fee_kind="rake", rake_bp=500,
                                        rake_cap=500)
     cashier, dealer = room.actor("cashier"), room.actor("dealer")
-    buy_in = ledger.buy_in(session, room.sup, now, holds[0].id, 10000)
-    slip = transit.request(session, cashier, now, holds[1].id, 5000)
-    transit.dispatch(session, room.sup, now, slip.id)
-    transit.deliver(session, cashier, now, slip.id)
-    record_hand(session, dealer, now, table.id, hand_no=1, high_card_seat=1)
-    raked = rake.record_rake(session, dealer, now, table.id, 1, pot=2000, flop=True, rake=100)
+    buy_in = act(session, room.sup, now, ledger.buy_in, holds[0].id, 10000)
+    slip = act(session, cashier, now, transit.request, holds[1].id, 5000)
+    act(session, room.sup, now, transit.dispatch, slip.id)
+    act(session, cashier, now, transit.deliver, slip.id)
+    act(session, dealer, now, record_hand, table.id, hand_no=1, high_card_seat=1)
+    raked = act(session, dealer, now, rake.record_rake, table.id, 1, pot=2000, flop=True, rake=100)
     expected = expected_by_table(session, room.room.id, DAY)
     for actor in (room.sup, cashier):
-        record_counts(session, actor, now, DAY, [Count(t, amount) for t, amount in expected.items()])
-    close = close_day(session, room.sup, END, DAY, cashier.staff_id).row
+        act(session, actor, now, record_counts, DAY, [Count(t, amount) for t, amount in expected.items()])
+    close = act(session, room.sup, END, close_day, DAY, cashier.staff_id).row
     session.commit()  # the audit rows are written at the commit (roomops.audit.service)
     return Night(buy_in, slip, raked, close)
 

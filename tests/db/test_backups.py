@@ -29,6 +29,7 @@ from tests.conftest import START, login
 from tests.databases import backends, fresh_database, migrated_database
 from tests.db.books_helpers import END, closed_night
 from tests.factories import Room_, as_staff
+from tests.units import act
 
 MORNING = END + timedelta(hours=2)  # the next gaming day: money moves while the backup runs
 
@@ -56,7 +57,7 @@ class Writer:
         try:
             while not self.stop.is_set():
                 with self.sessions() as s:
-                    ledger.add_on(s, self.actor, MORNING, self.hold_id, 100)
+                    act(s, self.actor, MORNING, ledger.add_on, self.hold_id, 100)
                     s.commit()
                 self.committed += 1
         except BaseException as err:  # handed to the test
@@ -131,7 +132,7 @@ def _check_copy(url: str, before: int, live: int) -> None:
     assert page.status_code == 200 and "data-closed" in page.text
     with sessions() as s:  # the restored sequences hand out new ids: the room takes money again
         hold = s.scalars(select(LedgerEntry.hold_id).where(LedgerEntry.kind == "add_on")).first()
-        ledger.add_on(s, as_staff(s, "main-cashier"), MORNING, hold, 100)
+        act(s, as_staff(s, "main-cashier"), MORNING, ledger.add_on, hold, 100)
         s.commit()
     engine.dispose()
     assert "the books are as the app wrote them" in _cli(url, "verify-books")

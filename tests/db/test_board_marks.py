@@ -24,6 +24,7 @@ from roomops.seating import seats
 from roomops.seating.models import SeatHold
 from tests.db.mark_helpers import mark_moves, marks_of, seated
 from tests.factories import Room_
+from tests.units import act
 
 HOUR = timedelta(hours=1)
 
@@ -40,45 +41,45 @@ def test_r10_r13_a_list_entry_moves_its_game(room: Room_, session, now, marked_f
     here, _t, there, _o, quiet = marked_floor
     ana = room.player(now, "Ana")
     entry: list[ListEntry] = []
-    moves(session, lambda: entry.append(lists.join(session, room.sup, now, player_id=ana.id,
-                                                   game_id=here.id)), [here], [there, quiet])
-    moves(session, lambda: lists.remove(session, room.sup, now, entry[0].id, "went home"),
+    moves(session, lambda: entry.append(act(session, room.sup, now, lists.join, player_id=ana.id,
+                                            game_id=here.id)), [here], [there, quiet])
+    moves(session, lambda: act(session, room.sup, now, lists.remove, entry[0].id, "went home"),
           [here], [there, quiet])
 
 
 def test_r5_opening_and_closing_a_table_moves_its_game(room: Room_, session, now, marked_floor):
     _h, _t, there, _o, quiet = marked_floor
     opened: list[Table] = []
-    moves(session, lambda: opened.append(open_table(session, room.sup, now, game_id=quiet.id, name="7")),
+    moves(session, lambda: opened.append(act(session, room.sup, now, open_table, game_id=quiet.id, name="7")),
           [quiet], [there])
-    moves(session, lambda: close_table(session, room.sup, now, opened[0].id), [quiet], [there])
+    moves(session, lambda: act(session, room.sup, now, close_table, opened[0].id), [quiet], [there])
 
 
 def test_r20_r23_r24_r29_seats_breaks_and_playovers_move_their_game(room: Room_, session, now, marked_floor):
     here, table, there, _o, quiet = marked_floor
     holds = seated(session, table)
     waiting = room.player(now, "Wes")
-    moves(session, lambda: lists.join(session, room.sup, now, player_id=waiting.id, game_id=here.id),
+    moves(session, lambda: act(session, room.sup, now, lists.join, player_id=waiting.id, game_id=here.id),
           [here], [there, quiet])
-    moves(session, lambda: absences.grant_break(session, room.sup, now + HOUR, holds[2].id, 10000),
+    moves(session, lambda: act(session, room.sup, now + HOUR, absences.grant_break, holds[2].id, 10000),
           [here], [there, quiet])
-    moves(session, lambda: playovers.start_playover(session, room.sup, now + HOUR, holds[2].id,
-                                                    buy_in=10000), [here], [there, quiet])
-    moves(session, lambda: seats.leave(session, room.sup, now + HOUR, holds[5].id, 30000),
+    moves(session, lambda: act(session, room.sup, now + HOUR, playovers.start_playover, holds[2].id,
+                               buy_in=10000), [here], [there, quiet])
+    moves(session, lambda: act(session, room.sup, now + HOUR, seats.leave, holds[5].id, 30000),
           [here], [there, quiet])
 
 
 def test_r31_chips_playing_behind_move_their_game(room: Room_, session, now, marked_floor):
     here, table, there, _o, quiet = marked_floor
     hold = seated(session, table)[0]
-    moves(session, lambda: transit.request(session, room.actor("cashier"), now, hold.id, 20000),
+    moves(session, lambda: act(session, room.actor("cashier"), now, transit.request, hold.id, 20000),
           [here], [there, quiet])
 
 
 def test_r61_a_rename_moves_the_games_the_name_shows_on_even_by_hand(room: Room_, session, now, marked_floor):
     here, table, there, _o, quiet = marked_floor
     ana = room.player(now, "Ana", "Silva")
-    lists.join(session, room.sup, now, player_id=ana.id, game_id=quiet.id)
+    act(session, room.sup, now, lists.join, player_id=ana.id, game_id=quiet.id)
     sitting = session.get_one(Player, seated(session, table)[0].player_id)
 
     def rename(player: Player, name: str) -> None:
@@ -94,7 +95,7 @@ def test_bulk_and_hand_made_statements_move_every_game_they_touch(room: Room_, s
     ended = update(SeatHold).where(SeatHold.id.in_(ids)).values(ended_at=now, outcome="left")
     moves(session, lambda: session.execute(ended, execution_options={"synchronize_session": False}),
           [here, there], [quiet])
-    entry = lists.join(session, room.sup, now, player_id=room.player(now, "Ana").id, game_id=quiet.id)
+    entry = act(session, room.sup, now, lists.join, player_id=room.player(now, "Ana").id, game_id=quiet.id)
     moves(session, lambda: session.execute(delete(ListEntry).where(ListEntry.id == entry.id),
                                            execution_options={"synchronize_session": False}),
           [quiet], [here, there])
@@ -105,7 +106,7 @@ def test_a_change_rolled_back_leaves_the_mark(room: Room_, session, now, marked_
     session.commit()
     before = marks(session, here)
     with session.begin_nested():
-        lists.join(session, room.sup, now, player_id=room.player(now, "Ana").id, game_id=here.id)
+        act(session, room.sup, now, lists.join, player_id=room.player(now, "Ana").id, game_id=here.id)
         assert marks(session, here) > before
         session.rollback()
     assert marks(session, here) == before

@@ -15,13 +15,13 @@ from sqlalchemy import func, select
 from roomops.audit.models import AuditEvent
 from roomops.db import make_engine
 from roomops.errors import Conflict
-from roomops.jobs.sweep import sweep
 from roomops.lists import services as lists
 from roomops.reactions import session_factory
 from roomops.seating import seats
 from roomops.seating.models import SeatHold
 from tests.databases import PG_ENV, migrated_database
 from tests.factories import Room_
+from tests.units import act, sweep
 
 pytestmark = [
     pytest.mark.postgres_only,
@@ -65,14 +65,14 @@ def test_two_claims_of_one_offer_have_one_winner(pg):
         game = room.game(T0)
         room.table(T0, game, "1")
         p = room.player(T0, "Ann")
-        lists.join(s, room.sup, T0, player_id=p.id, game_id=game.id)
+        act(s, room.sup, T0, lists.join, player_id=p.id, game_id=game.id)
         offer_id = s.scalar(select(SeatHold.id).where(SeatHold.player_id == p.id))
         sup = room.sup
         s.commit()
 
     def claim(_i: int) -> str:
         with pg() as s:
-            seats.claim(s, sup, T0 + timedelta(minutes=1), offer_id, 10000)
+            act(s, sup, T0 + timedelta(minutes=1), seats.claim, offer_id, 10000)
             s.commit()
             return "ok"
 
@@ -94,11 +94,11 @@ def test_two_sweeps_expire_every_offer_exactly_once(pg):
         # next offers after expiry compete for the same players across games
         for g in gs:
             for p in room.players(T0, per_game, f"{g.variant}-"):
-                lists.join(s, room.sup, T0, player_id=p.id, game_id=g.id)
+                act(s, room.sup, T0, lists.join, player_id=p.id, game_id=g.id)
         pool = room.players(T0, shared, "pool")
         for i, p in enumerate(pool):
             for g in gs:
-                lists.join(s, room.sup, T0 + timedelta(seconds=1 + i), player_id=p.id, game_id=g.id)
+                act(s, room.sup, T0 + timedelta(seconds=1 + i), lists.join, player_id=p.id, game_id=g.id)
         for g in gs:
             room.table(T0 + timedelta(seconds=30), g, f"T{g.variant}")
         due = set(s.scalars(select(SeatHold.id).where(SeatHold.kind == "offer")))
@@ -150,8 +150,8 @@ def test_two_sweeps_release_every_due_break_exactly_once(pg):
             game = room.game(T0, variant=f"B{g}")
             table = room.table(T0, game, f"B{g}")
             for i, p in enumerate(room.players(T0, 3, f"B{g}-"), start=1):
-                hold = seats.seat_directly(s, room.sup, T0, table_id=table.id, seat_no=i,
-                                           player_id=p.id, buy_in=10000)
+                hold = act(s, room.sup, T0, seats.seat_directly, table_id=table.id, seat_no=i,
+                           player_id=p.id, buy_in=10000)
                 due.append(grant_break(s, room.sup, T0 + timedelta(hours=1), hold.id, 100 * i).id)
         s.commit()
     deadline = T0 + timedelta(hours=2)

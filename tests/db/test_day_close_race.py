@@ -30,6 +30,7 @@ from tests.databases import migrated_database
 from tests.db.test_concurrency import T0, pytestmark  # noqa: F401  (PostgreSQL only)
 from tests.factories import Room_
 from tests.services.ledger_helpers import seated_holds
+from tests.units import act
 
 DAY = date(2026, 11, 21)
 LATER = T0 + timedelta(minutes=5)
@@ -48,13 +49,13 @@ def _counted_room(pg):
     counted by a supervisor and a cashier, ready to close shift 1 before its end."""
     with pg() as s:
         room = Room_(s, T0)
-        update_policy(s, room.sup, T0, shifts=["22:00"])
+        act(s, room.sup, T0, update_policy, shifts=["22:00"])
         hold = seated_holds(room, s, T0)[2][0]
-        ledger.buy_in(s, room.sup, T0, hold.id, 10000)
+        act(s, room.sup, T0, ledger.buy_in, hold.id, 10000)
         expected = expected_by_table(s, room.room.id, DAY)
         cashier = room.actor("cashier")
         for who in (room.sup, cashier):
-            record_counts(s, who, T0, DAY, [Count(t, n) for t, n in expected.items()], 1)
+            act(s, who, T0, record_counts, DAY, [Count(t, n) for t, n in expected.items()], 1)
         s.commit()
         return room.sup, cashier, hold.id
 
@@ -100,11 +101,11 @@ def test_the_app_runs_read_committed(pg):
 def test_a_posting_in_flight_makes_the_close_wait_and_then_count_it(pg):
     sup, cashier, hold_id = _counted_room(pg)
     posting = pg()
-    ledger.add_on(posting, cashier, LATER, hold_id, 500)  # holds the day lock shared, uncommitted
+    act(posting, cashier, LATER, ledger.add_on, hold_id, 500)  # holds the day lock shared, uncommitted
 
     def close() -> object:
         with pg() as s:
-            closed = close_day(s, sup, LATER, DAY, cashier.staff_id, 1)
+            closed = act(s, sup, LATER, close_day, DAY, cashier.staff_id, 1)
             s.commit()
             return closed.row.id
 
@@ -123,11 +124,11 @@ def test_a_posting_in_flight_makes_the_close_wait_and_then_count_it(pg):
 def test_a_close_in_flight_makes_the_posting_wait_and_then_post_to_the_next_shift(pg):
     sup, cashier, hold_id = _counted_room(pg)
     closing = pg()
-    close = close_day(closing, sup, LATER, DAY, cashier.staff_id, 1).row  # holds the day lock
+    close = act(closing, sup, LATER, close_day, DAY, cashier.staff_id, 1).row  # holds the day lock
 
     def post() -> object:
         with pg() as s:
-            row = ledger.add_on(s, cashier, LATER, hold_id, 500)
+            row = act(s, cashier, LATER, ledger.add_on, hold_id, 500)
             s.commit()
             return row.shift_no
 
@@ -148,23 +149,23 @@ def test_an_early_close_of_the_day_in_flight_sends_the_waiting_posting_to_the_ne
     with pg() as s:
         room = Room_(s, T0)
         table = room.table(T0, room.game(T0), "1")
-        hold = seats.seat_directly(s, room.sup, T0, table_id=table.id, seat_no=1,
-                                   player_id=room.player(T0, "Ada").id, buy_in=10000)
-        seats.leave(s, room.sup, T0, hold.id, 10000)
-        games.close_table(s, room.sup, T0, table.id)
+        hold = act(s, room.sup, T0, seats.seat_directly, table_id=table.id, seat_no=1,
+                   player_id=room.player(T0, "Ada").id, buy_in=10000)
+        act(s, room.sup, T0, seats.leave, hold.id, 10000)
+        act(s, room.sup, T0, games.close_table, table.id)
         cashier = room.actor("cashier")
         expected = expected_by_table(s, room.room.id, DAY)
         for who in (room.sup, cashier):
-            record_counts(s, who, T0, DAY, [Count(t, n) for t, n in expected.items()])
+            act(s, who, T0, record_counts, DAY, [Count(t, n) for t, n in expected.items()])
         s.commit()
         sup, hold_id = room.sup, hold.id
     closing = pg()
-    close = close_day(closing, sup, LATER, DAY, cashier.staff_id).row  # holds the day lock
+    close = act(closing, sup, LATER, close_day, DAY, cashier.staff_id).row  # holds the day lock
     assert close.closes_day
 
     def cash_out() -> object:
         with pg() as s:
-            row = cash_outs.cash_out(s, cashier, LATER, hold_id, 10000)
+            row = act(s, cashier, LATER, cash_outs.cash_out, hold_id, 10000)
             s.commit()
             return row.gaming_day, row.shift_no
 

@@ -23,6 +23,7 @@ from roomops.playovers import services as playovers
 from roomops.rooms.models import Player
 from tests.db.mark_helpers import mark_moves, marks_of, seated
 from tests.factories import Room_
+from tests.units import act
 
 HOUR = timedelta(hours=1)
 
@@ -37,8 +38,8 @@ def moves(session: Session, change: Callable[[], object], moved: list[Game], sti
 
 def test_r35_a_hand_moves_its_game_and_so_does_a_hand_made_fix(room: Room_, session, now, marked_floor):
     here, table, there, _other, quiet = marked_floor
-    moves(session, lambda: record_hand(session, room.actor("dealer"), now, table.id, hand_no=1,
-                                       high_card_seat=1), [here], [there, quiet])
+    moves(session, lambda: act(session, room.actor("dealer"), now, record_hand, table.id, hand_no=1,
+                               high_card_seat=1), [here], [there, quiet])
     hold = seated(session, table)[3]
     session.merge(SeatBlinds(hold_id=hold.id, status="active", missed_sb=False, missed_bb=False,
                              owes_bb=False, updated_at=now))
@@ -64,9 +65,9 @@ def test_r29_renaming_the_player_playing_over_a_seat_moves_its_game(room: Room_,
     here, table, there, _other, quiet = marked_floor
     hold = seated(session, table)[2]
     otto = room.player(now, "Otto", "Over")
-    lists.join(session, room.sup, now, player_id=otto.id, game_id=here.id)
-    absences.grant_break(session, room.sup, now + HOUR, hold.id, 10000)
-    playovers.start_playover(session, room.sup, now + HOUR, hold.id, buy_in=10000)
+    act(session, room.sup, now, lists.join, player_id=otto.id, game_id=here.id)
+    act(session, room.sup, now + HOUR, absences.grant_break, hold.id, 10000)
+    act(session, room.sup, now + HOUR, playovers.start_playover, hold.id, buy_in=10000)
     session.flush()
 
     def rename(player: Player, name: str) -> None:

@@ -20,6 +20,7 @@ from roomops.seating.models import SeatHold
 from tests.databases import PG_ENV, migrated_database
 from tests.db.test_concurrency import T0, _race
 from tests.factories import Room_
+from tests.units import act
 
 pytestmark = [
     pytest.mark.postgres_only,
@@ -40,7 +41,7 @@ def test_four_schedulers_two_ids_each_offer_once_one_row_per_id(tmp_path):
                 for g in range(4):
                     game = room.game(T0, variant=f"G{g}")
                     for p in room.players(T0, 3, f"G{g}-"):
-                        lists.join(s, room.sup, T0, player_id=p.id, game_id=game.id)
+                        act(s, room.sup, T0, lists.join, player_id=p.id, game_id=game.id)
                     room.table(T0, game, f"T{g}")
                 due = set(s.scalars(select(SeatHold.id).where(SeatHold.kind == "offer")))
                 s.commit()

@@ -26,6 +26,7 @@ from tests.databases import migrated_database
 from tests.db.test_concurrency import T0, _race, pytestmark  # noqa: F401  (PostgreSQL only)
 from tests.factories import Room_
 from tests.services.ledger_helpers import seated_holds
+from tests.units import act
 
 
 @pytest.fixture()
@@ -49,7 +50,7 @@ def test_one_key_racing_posts_one_row(pg):
 
     def post(_i: int) -> int:
         with pg() as s:
-            row = ledger.buy_in(s, sup, T0 + timedelta(minutes=1), holds[0], 15000, key="race")
+            row = act(s, sup, T0 + timedelta(minutes=1), ledger.buy_in, holds[0], 15000, key="race")
             s.commit()
             return row.id
 
@@ -65,7 +66,7 @@ def test_racing_slip_requests_get_gapless_unique_numbers(pg):
 
     def request(i: int) -> int | None:
         with pg() as s:
-            slip = transit.request(s, cashier if i % 2 else sup, T0, holds[i % len(holds)], 1000 + i)
+            slip = act(s, cashier if i % 2 else sup, T0, transit.request, holds[i % len(holds)], 1000 + i)
             if i % 3 == 0:  # a request that fails after taking its number hands it back
                 s.rollback()
                 return None
@@ -85,14 +86,14 @@ def test_one_key_racing_takes_one_slip_number(pg):
 
     def request(_i: int) -> int:
         with pg() as s:
-            slip = transit.request(s, sup, T0, holds[0], 5000, key="slip-race")
+            slip = act(s, sup, T0, transit.request, holds[0], 5000, key="slip-race")
             s.commit()
             return slip.number
 
     assert set(_race(6, request)) == {1}
     with pg() as s:
         assert s.scalar(select(func.count()).select_from(TransitSlip)) == 1
-        assert transit.request(s, sup, T0, holds[1], 5000).number == 2
+        assert act(s, sup, T0, transit.request, holds[1], 5000).number == 2
 
 
 def _waiting_for_a_lock(pg, pid: int) -> bool:
@@ -110,10 +111,10 @@ def test_a_transit_slip_waits_for_the_room_so_it_cannot_deadlock_with_the_desk(p
     sup, cashier, holds = _room(pg)
     with pg() as s:
         game_id = s.get_one(Table, s.get_one(SeatHold, holds[0]).table_id).game_id
-        newcomer_id = add_player(s, sup, T0, first_name="Nora").id
+        newcomer_id = act(s, sup, T0, add_player, first_name="Nora").id
         s.commit()
     with pg() as desk:
-        lists.join(desk, sup, T0, player_id=newcomer_id, game_id=game_id)
+        act(desk, sup, T0, lists.join, player_id=newcomer_id, game_id=game_id)
         desk.flush()  # the desk holds the room, the game and the game's mark
         pid: list[int] = []
         outcome: list[object] = []
@@ -122,7 +123,7 @@ def test_a_transit_slip_waits_for_the_room_so_it_cannot_deadlock_with_the_desk(p
             with pg() as s:
                 pid.append(s.scalar(text("SELECT pg_backend_pid()")))
                 try:
-                    transit.request(s, cashier, T0, holds[0], 20000)
+                    act(s, cashier, T0, transit.request, holds[0], 20000)
                     s.commit()
                     outcome.append("requested")
                 except Exception as exc:  # checked below
@@ -134,7 +135,7 @@ def test_a_transit_slip_waits_for_the_room_so_it_cannot_deadlock_with_the_desk(p
         while not (pid and _waiting_for_a_lock(pg, pid[0])) and time.monotonic() < deadline:
             time.sleep(0.01)  # until the cashier's request waits on a lock
         assert pid and _waiting_for_a_lock(pg, pid[0])
-        seats.leave(desk, sup, T0 + timedelta(minutes=1), holds[0], 30000)
+        act(desk, sup, T0 + timedelta(minutes=1), seats.leave, holds[0], 30000)
         desk.commit()
     worker.join(30)
     assert len(outcome) == 1 and isinstance(outcome[0], Conflict), outcome

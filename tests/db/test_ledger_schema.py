@@ -11,12 +11,13 @@ from roomops.ledger import cash_outs, transit
 from roomops.ledger import services as ledger
 from roomops.seating import seats
 from tests.services.ledger_helpers import seated_holds
+from tests.units import act
 
 
 @pytest.fixture()
 def posted(room, session, now):
     hold = seated_holds(room, session, now)[2][0]
-    row = ledger.buy_in(session, room.sup, now, hold.id, 10000)
+    row = act(session, room.sup, now, ledger.buy_in, hold.id, 10000)
     session.flush()
     return row
 
@@ -67,28 +68,28 @@ def test_a_row_is_reversed_at_most_once_in_the_database(session, posted):
 
 def test_slip_four_eyes_and_facility_checks(room, session, now):
     holds = seated_holds(room, session, now)[2]
-    slip = transit.request(session, room.sup, now, holds[0].id, 10000, "cheque")
+    slip = act(session, room.sup, now, transit.request, holds[0].id, 10000, "cheque")
     session.flush()
     _fails(session, "UPDATE transit_slips SET state = 'in_transit', authorised_at = :n, "
            "authorised_by_id = requested_by_id", IntegrityError, n=now.replace(tzinfo=None))
     _fails(session, "UPDATE transit_slips SET state = 'cancelled'", IntegrityError)
     _fails(session, "UPDATE transit_slips SET number = 0", IntegrityError)
-    transit.confirm_funds(session, room.sup, now, slip.id)
-    transit.dispatch(session, room.sup, now, slip.id)
+    act(session, room.sup, now, transit.confirm_funds, slip.id)
+    act(session, room.sup, now, transit.dispatch, slip.id)
     session.flush()
     _fails(session, "UPDATE transit_slips SET state = 'delivered', delivered_at = :n, "
            "delivered_by_id = authorised_by_id", IntegrityError, n=now.replace(tzinfo=None))
 
 
 def test_r28_the_database_refuses_a_second_standing_cash_out_of_a_seat(room, session, now, posted):
-    seats.leave(session, room.sup, now, posted.hold_id, 10000)
-    first = cash_outs.cash_out(session, room.actor("cashier"), now, posted.hold_id, 10000)
+    act(session, room.sup, now, seats.leave, posted.hold_id, 10000)
+    first = act(session, room.actor("cashier"), now, cash_outs.cash_out, posted.hold_id, 10000)
     session.flush()
     again = ("INSERT INTO ledger_entries (room_id, gaming_day, at, kind, amount, method, staff_id, "
              "hold_id) SELECT room_id, gaming_day, at, kind, amount, method, staff_id, hold_id "
              "FROM ledger_entries WHERE id = :id")
     assert "seat already cashed out (R28)" in _fails(session, again, IntegrityError, id=first.id)
-    ledger.reverse(session, room.sup, now, first.id, "wrong window")
+    act(session, room.sup, now, ledger.reverse, first.id, "wrong window")
     session.execute(text(again), {"id": first.id})  # reversed, it no longer stands
 
 

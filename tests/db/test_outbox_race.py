@@ -24,6 +24,7 @@ from tests.db.test_concurrency import _race
 from tests.factories import Room_
 from tests.services.helpers import full_game
 from tests.services.outbox_helpers import FakeSms, messages
+from tests.units import act
 
 pytestmark = [
     pytest.mark.postgres_only,
@@ -51,7 +52,7 @@ def test_racing_senders_send_each_text_once(pg):
         for i in range(TEXTS):
             p = room.player(T0, f"W{i}")
             p.phone = f"+44770090{i:04d}"
-            lists.join(s, room.sup, T0, player_id=p.id, game_id=game.id)
+            act(s, room.sup, T0, lists.join, player_id=p.id, game_id=game.id)
         s.commit()
 
     def sender(i: int) -> int:
@@ -91,7 +92,7 @@ def test_a_sender_and_a_desk_action_cancelling_its_text_do_not_deadlock(pg):
         game, table = full_game(room, s, T0, free=1)
         wes = room.player(T0, "Wes")
         wes.phone = "+447700900123"
-        lists.join(s, room.sup, T0, player_id=wes.id, game_id=game.id)
+        act(s, room.sup, T0, lists.join, player_id=wes.id, game_id=game.id)
         s.commit()
         text_id, room_id = messages(s)[0].id, room.room.id
         seated = s.scalars(select(SeatHold.id).where(SeatHold.table_id == table.id,

@@ -23,6 +23,7 @@ from roomops.seating.models import SeatHold
 from tests.databases import backends, fresh_database
 from tests.factories import Room_
 from tests.services.helpers import full_game
+from tests.units import act
 
 NOW = datetime(2026, 11, 21, 20, 0, tzinfo=UTC)
 AT = NOW + timedelta(hours=1)
@@ -37,17 +38,17 @@ def _two_ended_playovers(session) -> tuple[int, int]:
     holds = list(session.scalars(select(SeatHold).where(SeatHold.table_id == table.id)
                                  .order_by(SeatHold.seat_no)))
     for name in ("Wes", "Xi"):
-        lists.join(session, room.sup, NOW, player_id=room.player(NOW, name, "Over").id,
-                   game_id=game.id)
+        act(session, room.sup, NOW, lists.join, player_id=room.player(NOW, name, "Over").id,
+            game_id=game.id)
     ids = []
     for hold in holds[:2]:
-        absences.grant_break(session, room.sup, AT, hold.id, 5000)
-        ids.append(playovers.start_playover(session, room.sup, AT, hold.id, buy_in=10000).id)
-    ledger.add_on(session, room.actor("cashier"), AT, holds[1].id, 1000, "table",
-                  playover_id=ids[1])
+        act(session, room.sup, AT, absences.grant_break, hold.id, 5000)
+        ids.append(act(session, room.sup, AT, playovers.start_playover, hold.id, buy_in=10000).id)
+    act(session, room.actor("cashier"), AT, ledger.add_on, holds[1].id, 1000, "table",
+        playover_id=ids[1])
     for hold, stack in zip(holds[:2], (9000, 7000), strict=True):
-        playovers.stop_playover(session, room.sup, AT, hold.id, stack)
-    cash_outs.cash_out(session, room.actor("cashier"), AT, holds[0].id, 9000, playover_id=ids[0])
+        act(session, room.sup, AT, playovers.stop_playover, hold.id, stack)
+    act(session, room.actor("cashier"), AT, cash_outs.cash_out, holds[0].id, 9000, playover_id=ids[0])
     session.commit()
     return ids[0], ids[1]
 

@@ -21,6 +21,7 @@ from tests.db.test_concurrency import T0, _race
 from tests.db.test_ledger_schema import _fails
 from tests.factories import Room_
 from tests.services.ledger_helpers import seated_holds
+from tests.units import act
 
 PER_DOWN = {"fee_kind": "rake", "rake_bp": 500, "rake_cap": 500, "rake_recorded": "per_down"}
 
@@ -28,16 +29,16 @@ PER_DOWN = {"fee_kind": "rake", "rake_bp": 500, "rake_cap": 500, "rake_recorded"
 def _table(room, session, now, hands: int = 4):
     table = seated_holds(room, session, now, **PER_DOWN)[1]
     for no in range(1, hands + 1):
-        record_hand(session, room.actor("dealer"), now, table.id, hand_no=no,
-                    high_card_seat=1 if no == 1 else None)
+        act(session, room.actor("dealer"), now, record_hand, table.id, hand_no=no,
+            high_card_seat=1 if no == 1 else None)
     return table
 
 
 @pytest.fixture()
 def down(room, session, now):
     table = _table(room, session, now)
-    row = rake.record_down(session, room.sup, now, table.id, first_hand_no=1, last_hand_no=2,
-                           rake=500)
+    row = act(session, room.sup, now, rake.record_down, table.id, first_hand_no=1, last_hand_no=2,
+              rake=500)
     session.flush()
     return row
 
@@ -83,8 +84,8 @@ def test_r51_overlapping_downs_racing_one_wins(backend, tmp_path):
             def record(i: int) -> int:
                 with pg() as s:
                     first = 1 + i % 3  # 1-4, 2-5, 3-6: all share hands 3 and 4
-                    row = rake.record_down(s, sup, T0 + timedelta(minutes=1), table_id,
-                                           first_hand_no=first, last_hand_no=first + 3, rake=100)
+                    row = act(s, sup, T0 + timedelta(minutes=1), rake.record_down, table_id,
+                              first_hand_no=first, last_hand_no=first + 3, rake=100)
                     s.commit()
                     return row.id
 

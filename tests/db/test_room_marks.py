@@ -12,11 +12,11 @@ from sqlalchemy import Engine, func, insert, select
 from sqlalchemy.orm import Session
 
 from roomops.audit.models import AuditEvent, RoomMark
-from roomops.audit.service import record
 from roomops.reactions import session_factory
 from roomops.web.live import change_mark
 from tests.databases import migrated_database
 from tests.factories import Room_
+from tests.units import uow
 
 
 def _row(room_id: int, at: datetime, **given: object) -> dict[str, object]:
@@ -35,8 +35,9 @@ def test_r60_every_audit_row_moves_its_rooms_mark_and_no_other(session, now):
     a, b = Room_(session, now, slug="a"), Room_(session, now, slug="b")
     session.commit()
     before_a, before_b = change_mark(session, a.room.id), change_mark(session, b.room.id)
-    record(session, a.sup, now, "anything.at.all", ("room", a.room.id))
-    session.commit()
+    unit = uow(session, a.sup, now)
+    unit.audit("anything.at.all", ("room", a.room.id))
+    unit.commit()
     assert change_mark(session, a.room.id)[0] == before_a[0] + 1
     assert change_mark(session, b.room.id) == before_b
     # a bulk insert by hand (several rows, one statement) moves it by as many rows

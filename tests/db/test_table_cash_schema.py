@@ -10,6 +10,7 @@ from sqlalchemy.exc import IntegrityError
 from roomops.ledger import transit
 from tests.db.test_ledger_schema import _ROW, _fails, posted  # noqa: F401  (the fixture)
 from tests.services.ledger_helpers import seated_holds
+from tests.units import act
 
 
 @pytest.mark.parametrize("kind,amount", [("buy_in", 5), ("add_on", 5), ("transfer", -5),
@@ -35,6 +36,6 @@ def test_a_reversal_of_cash_at_the_table_keeps_its_method(session, posted):  # n
 
 def test_r31_a_slip_never_takes_cash_at_the_table(room, session, now):
     hold = seated_holds(room, session, now)[2][0]
-    transit.request(session, room.sup, now, hold.id, 10000)
+    act(session, room.sup, now, transit.request, hold.id, 10000)
     session.flush()
     _fails(session, "UPDATE transit_slips SET method = 'table'", IntegrityError)

@@ -13,6 +13,7 @@ from roomops.seating.models import SeatHold
 from tests.factories import Room_
 from tests.http.test_api import Api, token_for
 from tests.services.ledger_helpers import seated_holds
+from tests.units import act
 
 
 @pytest.fixture()
@@ -40,6 +41,6 @@ def left(room: Room_, session: Session, now: datetime) -> list[SeatHold]:
     """Seat 1 of table 1 left with 230.00 (paying 250 needs a supervisor's approval, R27); seat
     2 is still played."""
     holds = seated_holds(room, session, now)[2]
-    seats.leave(session, room.sup, now, holds[0].id, 23000)
+    act(session, room.sup, now, seats.leave, holds[0].id, 23000)
     session.commit()
     return holds

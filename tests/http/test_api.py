@@ -21,6 +21,7 @@ from roomops.rooms.staff import issue_api_token
 from roomops.seating import seats
 from roomops.seating.models import SeatHold
 from tests.factories import PASSWORD, Room_
+from tests.units import act
 
 
 class Api:
@@ -64,8 +65,8 @@ def counts(session: Session) -> tuple[int, ...]:
 
 
 def fill(room: Room_, session: Session, now: Any, table: Any, seats_free: int = 1) -> list[SeatHold]:
-    return [seats.seat_directly(session, room.sup, now, table_id=table.id, seat_no=i,
-                                player_id=p.id, buy_in=10000)
+    return [act(session, room.sup, now, seats.seat_directly, table_id=table.id, seat_no=i,
+                player_id=p.id, buy_in=10000)
             for i, p in enumerate(room.players(now, 9 - seats_free, "S"), start=1)]
 
 
@@ -210,8 +211,8 @@ def test_huge_or_wrong_numbers_are_422(api, payload):
 def test_unknown_ids_are_404(api, room, session, now):
     other = Room_(session, now, slug="other")
     game = other.game(now)
-    entry = lists.join(session, other.sup, now, player_id=other.player(now, "Zed").id,
-                       game_id=game.id)
+    entry = act(session, other.sup, now, lists.join, player_id=other.player(now, "Zed").id,
+                game_id=game.id)
     session.commit()
     refused(api.post(f"/entries/{entry.id}/check-in"), 404, None)  # another room's entry (R1)
     refused(api.get(f"/entries/{entry.id}/history"), 404, None)
@@ -292,8 +293,8 @@ def _waiting(room, session, now, names=("Ann", "Bob", "Cy")):
     game = room.game(now)
     table = room.table(now, game, "1")
     fill(room, session, now, table, seats_free=0)
-    entries = [lists.join(session, room.sup, now + timedelta(seconds=i), player_id=p.id,
-                          game_id=game.id)
+    entries = [act(session, room.sup, now + timedelta(seconds=i), lists.join, player_id=p.id,
+                   game_id=game.id)
                for i, p in enumerate(room.player(now, n) for n in names)]
     session.commit()
     return game, table, entries
@@ -332,10 +333,10 @@ def test_reorder_needs_reason_r13(api, room, session, now):
 
 def test_check_in_r12(api, room, session, now):
     game = room.game(now)
-    phone = lists.join(session, room.sup, now, player_id=room.player(now, "Ann").id,
-                       game_id=game.id, source="phone")
-    walk_in = lists.join(session, room.sup, now, player_id=room.player(now, "Bob").id,
-                         game_id=game.id)
+    phone = act(session, room.sup, now, lists.join, player_id=room.player(now, "Ann").id,
+                game_id=game.id, source="phone")
+    walk_in = act(session, room.sup, now, lists.join, player_id=room.player(now, "Bob").id,
+                  game_id=game.id)
     session.commit()
     resp = api.post(f"/entries/{phone.id}/check-in")
     assert resp.status_code == 200 and resp.json["checked_in_at"] is not None
@@ -350,7 +351,7 @@ def _open_seat_with_offer(room, session, now):
     game, table, (ann, bob) = _waiting(room, session, now, ("Ann", "Bob"))
     leaving = session.scalar(select(SeatHold).where(SeatHold.table_id == table.id,
                                                     SeatHold.seat_no == 4))
-    seats.leave(session, room.sup, now, leaving.id, 15000)
+    act(session, room.sup, now, seats.leave, leaving.id, 15000)
     session.commit()
     offer = session.scalar(select(SeatHold).where(SeatHold.entry_id == ann.id,
                                                   SeatHold.ended_at.is_(None)))
@@ -395,7 +396,7 @@ def test_manual_offer_out_of_order_needs_reason_r13(api, room, session, now):
     game, table, (ann, bob) = _waiting(room, session, now, ("Ann", "Bob"))
     leaving = session.scalar(select(SeatHold).where(SeatHold.table_id == table.id,
                                                     SeatHold.seat_no == 2))
-    seats.leave(session, room.sup, now, leaving.id, 0)
+    act(session, room.sup, now, seats.leave, leaving.id, 0)
     session.commit()
     before = counts(session)
     body = refused(api.post("/offers", json={"table_id": table.id, "seat_no": 2,
@@ -418,7 +419,7 @@ def test_seat_player_taken_r20_barred_r15_and_leave(api, room, session, now):
     table = room.table(now, game, "1")
     room.room.auto_offer = False
     ann, bob, cy = room.player(now, "Ann"), room.player(now, "Bob"), room.player(now, "Cy")
-    bar_pair(session, room.sup, now, ann.id, cy.id, "argued")
+    act(session, room.sup, now, bar_pair, ann.id, cy.id, "argued")
     session.commit()
     resp = api.post("/seats", json={"table_id": table.id, "seat_no": 1, "player_id": ann.id,
                                     "buy_in": 10000})
@@ -518,8 +519,8 @@ def test_room_snapshot(api, room, session, now, clock):
     table = room.table(now, game, "1")
     fill(room, session, now, table, seats_free=1)
     ann = room.player(now, "Ann", "Lee")
-    entry = lists.join(session, room.sup, now, player_id=ann.id, game_id=game.id)  # offered seat 9
-    bob = lists.join(session, room.sup, now, player_id=room.player(now, "Bob").id, game_id=game.id)
+    entry = act(session, room.sup, now, lists.join, player_id=ann.id, game_id=game.id)  # offered seat 9
+    bob = act(session, room.sup, now, lists.join, player_id=room.player(now, "Bob").id, game_id=game.id)
     session.commit()
     clock.advance(seconds=30)
     snap = api.get("/room").json

@@ -11,15 +11,16 @@ from sqlalchemy import func, select
 from roomops.audit.models import AuditEvent
 from roomops.lists import services as lists
 from tests.conftest import login
+from tests.units import act
 
 
 @pytest.fixture()
 def trail(room, session, now):
     game = room.game(now)
     a, b = room.player(now, "Ann"), room.player(now, "Bob")
-    ea = lists.join(session, room.sup, now, player_id=a.id, game_id=game.id)
-    lists.join(session, room.sup, now + timedelta(seconds=1), player_id=b.id, game_id=game.id)
-    lists.remove(session, room.actor("admin"), now, ea.id, "went home")
+    ea = act(session, room.sup, now, lists.join, player_id=a.id, game_id=game.id)
+    act(session, room.sup, now + timedelta(seconds=1), lists.join, player_id=b.id, game_id=game.id)
+    act(session, room.actor("admin"), now, lists.remove, ea.id, "went home")
     session.commit()
     return ea
 

@@ -15,7 +15,7 @@ from sqlalchemy import event, select
 from roomops.absences import services as absences
 from roomops.absences.models import Absence
 from roomops.audit.models import AuditEvent
-from roomops.audit.service import latest_id, record
+from roomops.audit.service import latest_id
 from roomops.board.rows import GameParts, RowsCache
 from roomops.board.views import CACHE, ROWS
 from roomops.games import services as games
@@ -26,6 +26,7 @@ from roomops.rooms.services import add_player, update_policy
 from roomops.seating import seats
 from roomops.seating.models import SeatHold
 from tests.factories import Room_
+from tests.units import act, uow
 
 PHONE = "+44 7700 900123"
 
@@ -37,8 +38,8 @@ def full_table(room, session, now, game, name, free=0, prefix="S"):
     """A table of ``game`` with every seat taken except the last ``free`` ones."""
     table = room.table(now, game, name)
     for i, p in enumerate(room.players(now, game.seats_per_table - free, f"{prefix}{name}-"), 1):
-        seats.seat_directly(session, room.sup, now, table_id=table.id, seat_no=i, player_id=p.id,
-                            buy_in=game.min_buyin)
+        act(session, room.sup, now, seats.seat_directly, table_id=table.id, seat_no=i, player_id=p.id,
+            buy_in=game.min_buyin)
     return table
 
 
@@ -99,8 +100,8 @@ def test_r6_changed_conditions_show_at_once(client, room, session, now):
     game = room.game(now, straddle_allowed=False)
     session.commit()
     assert "No straddles" in client.get("/board/main").text
-    games.update_game(session, room.sup, now, game.id, straddle_allowed=True, max_straddles=1,
-                      small_blind=200, big_blind=500)
+    act(session, room.sup, now, games.update_game, game.id, straddle_allowed=True, max_straddles=1,
+        small_blind=200, big_blind=500)
     session.commit()
     page = client.get("/board/main").text
     assert "Straddle: UTG only" in page and ">2/5<" in page
@@ -116,19 +117,20 @@ def test_r10_r11_r13_lists_in_order(client, room, session, now):
     names = ["Zed", "Amy", "Kim", "Bob"]
     people = {n: room.player(now, n, "Lastname") for n in names}
     for i, n in enumerate(names):  # joined in this order, which is not alphabetical
-        lists.join(session, room.sup, now + timedelta(seconds=i), player_id=people[n].id,
-                   game_id=game.id)
+        act(session, room.sup, now + timedelta(seconds=i), lists.join, player_id=people[n].id,
+            game_id=game.id)
     entries = {}
     for i, n in enumerate(["Kim", "Zed"]):
-        entries[n] = lists.join(session, room.sup, now + timedelta(seconds=10 + i),
-                                player_id=people[n].id, table_id=t1.id)
+        entries[n] = act(session, room.sup, now + timedelta(seconds=10 + i),
+                         lists.join,
+                         player_id=people[n].id, table_id=t1.id)
     session.commit()
     page = client.get("/board/main").text
     assert listed(page, "NL Hold'em 1/2 waiting list") == ["Zed L.", "Amy L.", "Kim L.", "Bob L."]
     assert listed(page, "Table 1 reserve list") == ["Kim L.", "Zed L."]
     assert "Table 2 reserve list" not in page
     # R13: a reorder with a reason moves the entry, and the board follows.
-    lists.reorder(session, room.sup, now, entries["Zed"].id, 1, "floor decision")
+    act(session, room.sup, now, lists.reorder, entries["Zed"].id, 1, "floor decision")
     session.commit()
     assert listed(client.get("/board/main").text, "Table 1 reserve list") == ["Zed L.", "Kim L."]
 
@@ -148,8 +150,8 @@ def test_r14_open_seats_and_table_order(client, room, session, now):
 def test_r5_closed_tables_and_games_are_not_shown(client, room, session, now):
     game = room.game(now, variant="Short Deck")
     table = room.table(now, game, "7")
-    games.close_table(session, room.sup, now, table.id)
-    games.close_game(session, room.sup, now, game.id)
+    act(session, room.sup, now, games.close_table, table.id)
+    act(session, room.sup, now, games.close_game, game.id)
     session.commit()
     page = client.get("/board/main").text
     assert "Short Deck" not in page and 'data-table="7"' not in page
@@ -160,7 +162,7 @@ def test_r12_phone_entry_shows_its_checkin_time_in_the_room_zone(client, session
     room = Room_(session, now, timezone="Europe/Zurich")
     game = room.game(now)
     p = room.player(now, "Ana", "Silva")
-    lists.join(session, room.sup, now, player_id=p.id, game_id=game.id, source="phone")
+    act(session, room.sup, now, lists.join, player_id=p.id, game_id=game.id, source="phone")
     session.commit()
     # 20:00 UTC + 30 min (R12 default) = 21:30 in Zurich in November.
     assert "on the way, check in by 21:30" in client.get("/board/main").text
@@ -178,11 +180,11 @@ def test_r61_display_name_policy(client, session, now, policy, shown, label):
     room = Room_(session, now, display_name=policy)
     game = room.game(now)
     table = full_table(room, session, now, game, "1", free=1)
-    ana = add_player(session, room.sup, now, first_name="Ana", last_name="Silvestri", phone=PHONE)
-    bea = add_player(session, room.sup, now, first_name="Beatrix", last_name="Quartermaine",
-                     phone="07700 900456")
-    lists.join(session, room.sup, now, player_id=ana.id, game_id=game.id)  # called to seat 9
-    lists.join(session, room.sup, now, player_id=bea.id, table_id=table.id)
+    ana = act(session, room.sup, now, add_player, first_name="Ana", last_name="Silvestri", phone=PHONE)
+    bea = act(session, room.sup, now, add_player, first_name="Beatrix", last_name="Quartermaine",
+              phone="07700 900456")
+    act(session, room.sup, now, lists.join, player_id=ana.id, game_id=game.id)  # called to seat 9
+    act(session, room.sup, now, lists.join, player_id=bea.id, table_id=table.id)
     session.commit()
     for url in ("/board", "/board/main", "/board/main/live"):
         page = html.unescape(client.get(url).text)
@@ -201,11 +203,12 @@ def test_r61_display_name_policy(client, session, now, policy, shown, label):
 
 def test_r61_policy_change_shows_at_once_and_moves_the_etag(client, room, session, now):
     game = room.game(now)
-    lists.join(session, room.sup, now, player_id=room.player(now, "Ana", "Silvestri").id, game_id=game.id)
+    act(session, room.sup, now, lists.join, player_id=room.player(now, "Ana", "Silvestri").id,
+        game_id=game.id)
     session.commit()
     first = client.get("/board/main/live")
     assert "Ana S." in first.text and "Silvestri" not in first.text
-    update_policy(session, room.actor("admin"), now, display_name="full")
+    act(session, room.actor("admin"), now, update_policy, display_name="full")
     session.commit()
     second = client.get("/board/main/live", headers={"If-None-Match": first.headers["ETag"]})
     assert second.status_code == 200 and "Ana Silvestri" in second.text
@@ -220,7 +223,7 @@ def test_r20_r22_called_seat_counts_down_then_reads_expired_before_the_sweep(cli
     game = room.game(now)
     full_table(room, session, now, game, "1", free=1)
     ana = room.player(now, "Ana", "Silva")
-    lists.join(session, room.sup, now, player_id=ana.id, game_id=game.id)
+    act(session, room.sup, now, lists.join, player_id=ana.id, game_id=game.id)
     session.commit()
     offer = live_offer(session, ana.id)
     assert offer.deadline == now + timedelta(minutes=10)
@@ -267,7 +270,7 @@ def test_poll_is_304_until_an_audited_change(client, room, session, clock):
     assert later.status_code == 304
     assert later.headers["X-Server-Now"] == str(int(clock.now().timestamp() * 1000))
 
-    lists.join(session, room.sup, clock.now(), player_id=room.player(now, "Ana").id, game_id=game.id)
+    act(session, room.sup, clock.now(), lists.join, player_id=room.player(now, "Ana").id, game_id=game.id)
     session.commit()
     changed = client.get("/board/main/live", headers={"If-None-Match": tag})
     assert changed.status_code == 200 and changed.headers["ETag"] != tag and "Ana P." in changed.text
@@ -283,15 +286,17 @@ def test_r60_any_audited_change_moves_the_etag(client, room, session, now, chang
     if change == "player":
         room.player(now, "New")
     elif change == "join":
-        lists.join(session, room.sup, now, player_id=room.player(now, "New").id, game_id=game.id)
+        act(session, room.sup, now, lists.join, player_id=room.player(now, "New").id, game_id=game.id)
     elif change == "game":
-        games.update_game(session, room.sup, now, game.id, max_buyin=50000)
+        act(session, room.sup, now, games.update_game, game.id, max_buyin=50000)
     elif change == "table":
         room.table(now, game, "5")
     elif change == "policy":
-        update_policy(session, room.actor("admin"), now, claim_minutes=5)
+        act(session, room.actor("admin"), now, update_policy, claim_minutes=5)
     else:
-        record(session, room.sup, now, "anything.at.all", ("room", room.room.id))
+        unit = uow(session, room.sup, now)
+        unit.audit("anything.at.all", ("room", room.room.id))
+        unit.commit()
     session.commit()
     resp = client.get("/board/main/live", headers={"If-None-Match": before})
     assert resp.status_code == 200 and resp.headers["ETag"] != before
@@ -416,9 +421,9 @@ def _grow(room, session, now, first, games_n, tables_per_game, waiting_per_game)
         tables = [full_table(room, session, now, game, f"{g}-{t}", free=2, prefix=f"x{g}")
                   for t in range(tables_per_game)]
         for i, p in enumerate(room.players(now, waiting_per_game, f"W{g}-")):
-            lists.join(session, room.sup, now + timedelta(seconds=i), player_id=p.id, game_id=game.id)
+            act(session, room.sup, now + timedelta(seconds=i), lists.join, player_id=p.id, game_id=game.id)
         for i, p in enumerate(room.players(now, 3, f"R{g}-")):
-            lists.join(session, room.sup, now, player_id=p.id, table_id=tables[i % len(tables)].id)
+            act(session, room.sup, now, lists.join, player_id=p.id, table_id=tables[i % len(tables)].id)
     session.commit()
 
 
@@ -470,11 +475,13 @@ def test_a_change_to_one_game_reads_and_draws_that_game_again_and_no_other(clien
                                                                           cache, known):
     nlh, plo, dc = room.game(now), room.game(now, variant="PL Omaha"), room.game(now, variant="Razz")
     for game in (nlh, plo, dc):
-        lists.join(session, room.sup, now, player_id=room.player(now, f"First{game.id}").id, game_id=game.id)
+        act(session, room.sup, now, lists.join, player_id=room.player(now, f"First{game.id}").id,
+            game_id=game.id)
     session.commit()
     before = client.get("/board/main").text
     assert cache.misses == 3 and known.reads == {nlh.id: 1, plo.id: 1, dc.id: 1}
-    lists.join(session, room.sup, now, player_id=room.player(now, "Newcomer", "Quinn").id, game_id=plo.id)
+    act(session, room.sup, now, lists.join, player_id=room.player(now, "Newcomer", "Quinn").id,
+        game_id=plo.id)
     session.commit()
     after = client.get("/board/main").text
     assert cache.misses == 4 and cache.hits == 2
@@ -492,7 +499,7 @@ def test_r20_countdown_is_right_for_now_on_a_cache_hit(client, room, session, cl
     now = clock.now()
     game = room.game(now)
     full_table(room, session, now, game, "1", free=1)
-    lists.join(session, room.sup, now, player_id=room.player(now, "Ana", "Silva").id, game_id=game.id)
+    act(session, room.sup, now, lists.join, player_id=room.player(now, "Ana", "Silva").id, game_id=game.id)
     session.commit()
     assert 'data-seconds-left="600">10:00<' in client.get("/board/main/live").text
     misses = cache.misses
@@ -509,7 +516,7 @@ def test_r22_a_call_past_its_deadline_reads_expired_with_no_write_in_between(cli
     game = room.game(now)
     full_table(room, session, now, game, "1", free=1)
     ana = room.player(now, "Ana", "Silva")
-    lists.join(session, room.sup, now, player_id=ana.id, game_id=game.id)
+    act(session, room.sup, now, lists.join, player_id=ana.id, game_id=game.id)
     session.commit()
     deadline = live_offer(session, ana.id).deadline
     top = latest_id(session, room.room.id)
@@ -531,7 +538,7 @@ def test_two_rooms_never_share_a_cached_game(client, session, now, cache):
     a, b = Room_(session, now, slug="a"), Room_(session, now, slug="b", display_name="full")
     for r, name in ((a, "Alma"), (b, "Bruno")):
         game = r.game(now)
-        lists.join(session, r.sup, now, player_id=r.player(now, name, "Vance").id, game_id=game.id)
+        act(session, r.sup, now, lists.join, player_id=r.player(now, name, "Vance").id, game_id=game.id)
     session.commit()
     page_a, page_b = client.get("/board/a").text, client.get("/board/b").text
     assert "Alma V." in page_a and "Bruno" not in page_a
@@ -542,11 +549,11 @@ def test_two_rooms_never_share_a_cached_game(client, session, now, cache):
 def test_r61_policy_change_shows_at_once_on_every_game(client, room, session, now, cache):
     games_ = [room.game(now), room.game(now, variant="PL Omaha")]
     for game in games_:
-        lists.join(session, room.sup, now, player_id=room.player(now, "Ana", f"Silva{game.id}").id,
-                   game_id=game.id)
+        act(session, room.sup, now, lists.join, player_id=room.player(now, "Ana", f"Silva{game.id}").id,
+            game_id=game.id)
     session.commit()
     assert client.get("/board/main").text.count("Ana S.") == 2
-    update_policy(session, room.actor("admin"), now, display_name="initials")
+    act(session, room.actor("admin"), now, update_policy, display_name="initials")
     session.commit()
     page = client.get("/board/main").text
     assert page.count("A.S.") == 2 and "Ana" not in page
@@ -555,10 +562,11 @@ def test_r61_policy_change_shows_at_once_on_every_game(client, room, session, no
 
 def test_r12_time_zone_change_shows_in_the_checkin_time_at_once(client, room, session, now):
     game = room.game(now)
-    lists.join(session, room.sup, now, player_id=room.player(now, "Ana").id, game_id=game.id, source="phone")
+    act(session, room.sup, now, lists.join, player_id=room.player(now, "Ana").id, game_id=game.id,
+        source="phone")
     session.commit()
     assert "check in by 20:30" in client.get("/board/main").text  # UTC
-    update_policy(session, room.actor("admin"), now, timezone="Europe/Zurich")
+    act(session, room.actor("admin"), now, update_policy, timezone="Europe/Zurich")
     session.commit()
     assert "check in by 21:30" in client.get("/board/main").text
 
@@ -568,7 +576,7 @@ def test_a_change_made_by_hand_moves_the_etag_and_shows(client, room, session, n
     the poll's ETag moves (a TV showing the board fetches it) and the game's rows are read again."""
     game = room.game(now)
     ana = room.player(now, "Ana", "Silva")
-    lists.join(session, room.sup, now, player_id=ana.id, game_id=game.id)
+    act(session, room.sup, now, lists.join, player_id=ana.id, game_id=game.id)
     session.commit()
     live = client.get("/board/main/live")
     assert "Ana S." in live.text
@@ -604,8 +612,8 @@ def test_r23_r24_r25_r61_break_and_away_on_the_board(client, engine, room, sessi
     session.commit()
     before, _page = _measure(client, engine)
     clock.advance(hours=1)  # R23: a break after an hour of play
-    on_break = absences.grant_break(session, room.sup, clock.now(), holds[4].id, stack=10000)
-    absences.mark_away(session, room.sup, clock.now(), holds[6].id)
+    on_break = act(session, room.sup, clock.now(), absences.grant_break, holds[4].id, stack=10000)
+    act(session, room.sup, clock.now(), absences.mark_away, holds[6].id)
     session.commit()
     room.room.timezone = "Europe/London"
     session.commit()
@@ -638,7 +646,7 @@ def test_r23_r24_r25_r61_break_and_away_on_the_board(client, engine, room, sessi
     session.expire_all()
     assert session.get_one(Absence, on_break.id).ended_at is None  # no sweep: state from the deadline
 
-    absences.come_back(session, room.sup, clock.now(), holds[6].id)  # R25: back from away
+    act(session, room.sup, clock.now(), absences.come_back, holds[6].id)  # R25: back from away
     session.commit()
     page = client.get("/board/main/live").text
     assert 'data-seat="6"><' not in page and 's-seated" data-seat="6"' in page
@@ -652,12 +660,12 @@ def test_r23_back_from_a_break_shows_the_seat_plain_seated(client, room, session
     hold = session.scalar(select(SeatHold).where(SeatHold.table_id == table.id, SeatHold.seat_no == 2,
                                                  SeatHold.kind == "seated"))
     clock.advance(hours=1)
-    absences.grant_break(session, room.sup, clock.now(), hold.id, stack=5000)
+    act(session, room.sup, clock.now(), absences.grant_break, hold.id, stack=5000)
     session.commit()
     clock.advance(minutes=5)
     page = client.get("/board/main").text
     assert _absence_line(page, 2).endswith("· 55:00 left") and 's-break" data-seat="2"' in page
-    absences.come_back(session, room.sup, clock.now(), hold.id)
+    act(session, room.sup, clock.now(), absences.come_back, hold.id)
     session.commit()
     page = client.get("/board/main").text
     assert 'class="absence' not in page and 's-seated" data-seat="2"' in page

@@ -13,6 +13,7 @@ from roomops.seating import queries, seats
 from roomops.waits.services import TTL
 from tests.http.test_board import Statements, section
 from tests.services.helpers import fill_table, live_offer
+from tests.units import act
 
 S, M = timedelta(seconds=1), timedelta(minutes=1)
 TYPICAL = re.compile(r'<p class="typical-wait">Typical wait ~(\d+) min \((\d+)-(\d+)\)</p>')
@@ -28,9 +29,9 @@ def turnover(room, session, start, cycles, every=10 * M):
     at = start
     for i, player in enumerate(room.players(start, cycles, "T")):
         at = start + (i + 1) * every
-        lists.join(session, room.sup, at - S, player_id=player.id, game_id=game.id)
-        seats.leave(session, room.sup, at, queries.live_holds(session, [table.id])[0].id, 0)
-        seats.claim(session, room.sup, at + S, live_offer(session, player.id).id, game.min_buyin)
+        act(session, room.sup, at - S, lists.join, player_id=player.id, game_id=game.id)
+        act(session, room.sup, at, seats.leave, queries.live_holds(session, [table.id])[0].id, 0)
+        act(session, room.sup, at + S, seats.claim, live_offer(session, player.id).id, game.min_buyin)
     session.commit()
     return game, table, at
 
@@ -38,7 +39,7 @@ def turnover(room, session, start, cycles, every=10 * M):
 def test_issue21_no_figure_while_the_room_has_too_little_history(client, room, session, now):
     game = room.game(now)
     fill_table(room, session, now, game, room.table(now, game, "1"), free=0)
-    lists.join(session, room.sup, now, player_id=room.player(now, "Ann").id, game_id=game.id)
+    act(session, room.sup, now, lists.join, player_id=room.player(now, "Ann").id, game_id=game.id)
     other = room.game(now, variant="Omaha")
     fill_table(room, session, now, other, room.table(now, other, "9"), free=3, prefix="O")
     session.commit()
@@ -56,7 +57,7 @@ def test_issue21_board_shows_a_typical_wait_that_grows_with_the_list(client, roo
     assert low <= median <= high
     assert 5 <= median <= 30  # a seat opened every ten minutes
     for i, p in enumerate(room.players(at, 6, "W")):
-        lists.join(session, room.sup, at + (i + 1) * S, player_id=p.id, game_id=game.id)
+        act(session, room.sup, at + (i + 1) * S, lists.join, player_id=p.id, game_id=game.id)
     session.commit()
     later = TYPICAL.search(section(client.get("/board/main").text, game))
     assert later and int(later.group(1)) > median  # six more ahead (R13)
@@ -99,11 +100,11 @@ def test_issue21_unchanged_poll_gets_new_waits_every_quarter_hour(client, room, 
 def test_issue21_the_players_own_page_estimates_their_wait(client, room, session, clock):
     """The personal page shows each waiting entry's estimated wait, learned as the board's is;
     the further down the list (R13), the longer; none while the room has too little history."""
-    update_policy(session, room.sup, clock.now(), remote_entries=True)
+    act(session, room.sup, clock.now(), update_policy, remote_entries=True)
     game, _table, at = turnover(room, session, clock.now(), 30)
     clock.set(at + M)
     for i, p in enumerate(room.players(at, 4, "W")):
-        lists.join(session, room.sup, at + (i + 1) * S, player_id=p.id, game_id=game.id)
+        act(session, room.sup, at + (i + 1) * S, lists.join, player_id=p.id, game_id=game.id)
     session.commit()
     resp = client.post("/board/main/join", data={"game_id": [str(game.id)], "first_name": "Ann",
                                                   "last_name": "", "phone": "07700 900123"})
@@ -117,7 +118,7 @@ def test_issue21_the_players_own_page_estimates_their_wait(client, room, session
 
 
 def test_issue21_no_estimate_on_the_players_page_without_history(client, room, session, now):
-    update_policy(session, room.sup, now, remote_entries=True)
+    act(session, room.sup, now, update_policy, remote_entries=True)
     game = room.game(now)
     fill_table(room, session, now, game, room.table(now, game, "1"), free=0)
     session.commit()

@@ -18,6 +18,7 @@ from roomops.seating import seats
 from roomops.seating.models import SeatHold
 from tests.conftest import login
 from tests.http.test_api import Api, refused, token_for
+from tests.units import act
 
 DAY = "2026-11-21"
 END = datetime(2026, 11, 22, 6, tzinfo=UTC)  # the gaming day's end (a UTC room, 06:00 start)
@@ -29,10 +30,10 @@ def tables(room, session, now):
     game = room.game(now)
     t1, t2 = room.table(now, game, "1"), room.table(now, game, "2")
     p = room.players(now, 2)
-    seats.seat_directly(session, room.sup, now, table_id=t1.id, seat_no=1, player_id=p[0].id,
-                        buy_in=10000)
-    seats.seat_directly(session, room.sup, now, table_id=t2.id, seat_no=1, player_id=p[1].id,
-                        buy_in=25000)
+    act(session, room.sup, now, seats.seat_directly, table_id=t1.id, seat_no=1, player_id=p[0].id,
+        buy_in=10000)
+    act(session, room.sup, now, seats.seat_directly, table_id=t2.id, seat_no=1, player_id=p[1].id,
+        buy_in=25000)
     session.commit()
     return t1.id, t2.id
 
@@ -103,8 +104,8 @@ def test_a_non_supervisor_pair_is_refused(client, room, session, tables):
     from roomops.rooms.staff import create_staff
     from tests.factories import PASSWORD
 
-    other = create_staff(session, console(room.room.id), room.room.created_at, username="main-cashier2",
-                         password=PASSWORD, roles=("cashier",))
+    other = act(session, console(room.room.id), room.room.created_at, create_staff, username="main-cashier2",
+                password=PASSWORD, roles=("cashier",))
     session.commit()
     cashier = Api(client, token_for(room, session, "cashier"))
     refused(cashier.post(f"/ledger/days/{DAY}/close", {"second_staff_id": other.id}), 409, "R54")

@@ -21,6 +21,7 @@ from tests.conftest import login
 from tests.http.test_api import refused
 from tests.services.helpers import full_game
 from tests.services.ledger_helpers import seated_holds
+from tests.units import act
 
 HOUR = timedelta(hours=1)
 
@@ -35,18 +36,19 @@ def floor(room, session, now, clock):
     hold3 = session.scalars(select(SeatHold).where(SeatHold.table_id == table.id,
                                                    SeatHold.seat_no == 3)).one()
     at = now + HOUR
-    absences.grant_break(session, room.sup, at, hold3.id, 23450)
+    act(session, room.sup, at, absences.grant_break, hold3.id, 23450)
     for first, last in (("Cleo", "Caller"), ("Ada", "Over")):  # Cleo is called to seat 9 at once
         player = room.player(at, first, last)
-        lists.join(session, room.sup, at, player_id=player.id, game_id=game.id)
-    playovers.start_playover(session, room.sup, at, hold3.id, buy_in=10000)
+        act(session, room.sup, at, lists.join, player_id=player.id, game_id=game.id)
+    act(session, room.sup, at, playovers.start_playover, hold3.id, buy_in=10000)
     _game, table2, holds2 = seated_holds(room, session, at, name="2")
     hold1 = session.scalars(select(SeatHold).where(SeatHold.table_id == table.id,
                                                    SeatHold.seat_no == 1)).one()
     cashier = room.actor("cashier")
-    slips = [transit.dispatch(session, room.sup, at, transit.request(session, cashier, at, h.id, 20000).id)
+    slips = [act(session, room.sup, at, transit.dispatch, act(session, cashier, at, transit.request, h.id,
+                                                              20000).id)
              for h in (hold1, holds2[0])]
-    waiting = transit.request(session, cashier, at, hold1.id, 5000)
+    waiting = act(session, cashier, at, transit.request, hold1.id, 5000)
     session.commit()
     clock.advance(hours=1, minutes=4)
     return table, table2, slips, waiting
@@ -117,7 +119,7 @@ def test_the_live_fragments_answer_304_until_something_changes(client, room, ses
     tag = first.headers["ETag"]
     again = web.get(url, headers={"If-None-Match": tag})
     assert again.status_code == 304 and again.headers["ETag"] == tag
-    transit.deliver(session, room.actor("admin"), slip.authorised_at, slip.id)
+    act(session, room.actor("admin"), slip.authorised_at, transit.deliver, slip.id)
     session.commit()
     changed = web.get(url, headers={"If-None-Match": tag})
     assert changed.status_code == 200 and changed.headers["ETag"] != tag

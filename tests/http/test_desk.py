@@ -16,6 +16,7 @@ from roomops.seating import seats
 from roomops.seating.models import SeatHold
 from tests.conftest import login
 from tests.factories import PASSWORD, Room_
+from tests.units import act
 
 
 def _audit_count(session) -> int:
@@ -32,8 +33,8 @@ def _table_with(room, session, now, free=1, name="1"):
     game = room.game(now)
     table = room.table(now, game, name)
     for i, p in enumerate(room.players(now, 9 - free, f"S{name}-"), start=1):
-        seats.seat_directly(session, room.sup, now, table_id=table.id, seat_no=i, player_id=p.id,
-                            buy_in=10000)
+        act(session, room.sup, now, seats.seat_directly, table_id=table.id, seat_no=i, player_id=p.id,
+            buy_in=10000)
     return game, table
 
 
@@ -61,10 +62,10 @@ def test_desk_shows_games_tables_seats_and_lists(sup_client, room, session, now,
     game, table = _table_with(room, session, now, free=1)
     ann, bob = room.player(now, "Ann", "Lee"), room.player(now, "Bob", "Marsh")
     cat = room.player(now, "Cat", "Ng")
-    lists.join(session, room.sup, now, player_id=ann.id, game_id=game.id)
-    lists.join(session, room.sup, now + timedelta(seconds=1), player_id=bob.id, game_id=game.id,
-               source="phone")
-    lists.join(session, room.sup, now + timedelta(seconds=2), player_id=cat.id, table_id=table.id)
+    act(session, room.sup, now, lists.join, player_id=ann.id, game_id=game.id)
+    act(session, room.sup, now + timedelta(seconds=1), lists.join, player_id=bob.id, game_id=game.id,
+        source="phone")
+    act(session, room.sup, now + timedelta(seconds=2), lists.join, player_id=cat.id, table_id=table.id)
     session.commit()
     clock.advance(minutes=4)
     html = sup_client.get("/desk").text
@@ -84,7 +85,7 @@ def test_desk_shows_games_tables_seats_and_lists(sup_client, room, session, now,
 def test_r22_offer_past_deadline_reads_expired_before_sweep(sup_client, room, session, now, clock):
     game, _table = _table_with(room, session, now, free=1)
     ann = room.player(now, "Ann", "Lee")
-    lists.join(session, room.sup, now, player_id=ann.id, game_id=game.id)
+    act(session, room.sup, now, lists.join, player_id=ann.id, game_id=game.id)
     session.commit()
     clock.advance(minutes=10)
     html = sup_client.get("/desk/fragment").text
@@ -109,7 +110,7 @@ def test_fragment_etag_gives_304_until_something_changes(sup_client, room, sessi
     # the logged-in staff member and the version; no snapshot is read
     assert not [q for q in seen if "seat_holds" in q or "list_entries" in q]
     p = room.player(now, "Dan")
-    lists.join(session, room.sup, now, player_id=p.id, game_id=game.id)
+    act(session, room.sup, now, lists.join, player_id=p.id, game_id=game.id)
     session.commit()
     changed = sup_client.get("/desk/fragment", headers={"If-None-Match": first.headers["ETag"]})
     assert changed.status_code == 200 and "Dan Player" in changed.text
@@ -323,7 +324,7 @@ def test_r12_phone_entry_then_check_in(sup_client, room, session, now, clock):
 def test_r12_check_in_too_late_is_refused(sup_client, room, session, now, clock):
     game, _ = _table_with(room, session, now, free=1)
     p = room.player(now, "Gus")
-    entry = lists.join(session, room.sup, now, player_id=p.id, game_id=game.id, source="phone")
+    entry = act(session, room.sup, now, lists.join, player_id=p.id, game_id=game.id, source="phone")
     session.commit()
     clock.advance(minutes=30)
     _refused(sup_client.post(f"/desk/entries/{entry.id}/checkin"), 409, "R12")
@@ -335,7 +336,7 @@ def test_r10_a_refused_list_leaves_the_others_unjoined(sup_client, room, session
     g1, _t1 = _table_with(room, session, now, free=0)
     g2 = room.game(now, variant="PL Omaha")
     p = room.player(now, "Hal")
-    lists.join(session, room.sup, now, player_id=p.id, game_id=g2.id)
+    act(session, room.sup, now, lists.join, player_id=p.id, game_id=g2.id)
     session.commit()
     before = _audit_count(session)
     # g1 first would succeed, g2 is a duplicate: the whole request is refused, g1 not joined either.
@@ -404,7 +405,7 @@ def test_issue40_the_desk_refuses_what_is_no_phone_number_in_the_form(sup_client
 def test_r16_remove_with_reason_then_history(sup_client, room, session, now):
     game = room.game(now)
     p = room.player(now, "Ivy")
-    entry = lists.join(session, room.sup, now, player_id=p.id, game_id=game.id)
+    entry = act(session, room.sup, now, lists.join, player_id=p.id, game_id=game.id)
     session.commit()
     _refused(sup_client.post(f"/desk/entries/{entry.id}/remove", data={"reason": "  "}), 422)
     session.refresh(entry)
@@ -422,8 +423,8 @@ def test_r16_remove_with_reason_then_history(sup_client, room, session, now):
 def test_r13_reorder_needs_reason_and_shows_in_history(sup_client, room, session, now):
     game = room.game(now)
     a, b = room.player(now, "Ann"), room.player(now, "Bob")
-    ea = lists.join(session, room.sup, now, player_id=a.id, game_id=game.id)
-    eb = lists.join(session, room.sup, now + timedelta(seconds=1), player_id=b.id, game_id=game.id)
+    ea = act(session, room.sup, now, lists.join, player_id=a.id, game_id=game.id)
+    eb = act(session, room.sup, now + timedelta(seconds=1), lists.join, player_id=b.id, game_id=game.id)
     session.commit()
     _refused(sup_client.post(f"/desk/entries/{eb.id}/reorder", data={"position": "1", "reason": ""}), 422)
     _refused(sup_client.post(f"/desk/entries/{eb.id}/reorder", data={"position": "5", "reason": "x"}),
@@ -461,7 +462,8 @@ def test_r15_seating_a_barred_pair_together_is_refused(sup_client, room, session
     game = room.game(now)
     table = room.table(now, game, "1")
     a, b = room.player(now, "Al"), room.player(now, "Bo")
-    seats.seat_directly(session, room.sup, now, table_id=table.id, seat_no=1, player_id=a.id, buy_in=10000)
+    act(session, room.sup, now, seats.seat_directly, table_id=table.id, seat_no=1, player_id=a.id,
+        buy_in=10000)
     session.commit()
     sup_client.post("/desk/barred", data={"player_a": str(a.id), "player_b": str(b.id), "reason": "feud"})
     _refused(sup_client.post("/desk/seat", data={"table_id": str(table.id), "seat_no": "2",
@@ -499,7 +501,7 @@ def test_r20_r21_auto_offer_then_claim_with_buy_in(sup_client, room, session, no
 def test_r22_claim_at_the_deadline_is_refused(sup_client, room, session, now, clock):
     game, _ = _table_with(room, session, now, free=1)
     p = room.player(now, "Kim")
-    lists.join(session, room.sup, now, player_id=p.id, game_id=game.id)
+    act(session, room.sup, now, lists.join, player_id=p.id, game_id=game.id)
     session.commit()
     offer = _live_offer(session, p.id)
     clock.advance(minutes=10)
@@ -511,8 +513,8 @@ def test_r22_claim_at_the_deadline_is_refused(sup_client, room, session, now, cl
 def test_r22_decline_is_a_missed_call_and_next_is_offered(sup_client, room, session, now):
     game, _ = _table_with(room, session, now, free=1)
     a, b = room.player(now, "Ann"), room.player(now, "Bob")
-    ea = lists.join(session, room.sup, now, player_id=a.id, game_id=game.id)
-    lists.join(session, room.sup, now + timedelta(seconds=1), player_id=b.id, game_id=game.id)
+    ea = act(session, room.sup, now, lists.join, player_id=a.id, game_id=game.id)
+    act(session, room.sup, now + timedelta(seconds=1), lists.join, player_id=b.id, game_id=game.id)
     session.commit()
     offer = _live_offer(session, a.id)
     assert sup_client.post(f"/desk/offers/{offer.id}/decline").status_code == 303
@@ -527,8 +529,8 @@ def test_r13_offer_by_hand_out_of_order_needs_reason(sup_client, room, session, 
     session.get_one(Room, room.room.id).auto_offer = False
     game, table = _table_with(room, session, now, free=1)
     a, b = room.player(now, "Ann"), room.player(now, "Bob")
-    lists.join(session, room.sup, now, player_id=a.id, game_id=game.id)
-    eb = lists.join(session, room.sup, now + timedelta(seconds=1), player_id=b.id, game_id=game.id)
+    act(session, room.sup, now, lists.join, player_id=a.id, game_id=game.id)
+    eb = act(session, room.sup, now + timedelta(seconds=1), lists.join, player_id=b.id, game_id=game.id)
     session.commit()
     form = {"table_id": str(table.id), "seat_no": "9", "entry_id": str(eb.id), "reason": ""}
     _refused(sup_client.post("/desk/offers", data=form), 409, "R13")
@@ -546,7 +548,7 @@ def test_r5_offer_or_seat_at_a_closed_table_is_refused(sup_client, room, session
     t1 = room.table(now, game, "1")
     t2 = room.table(now, game, "2")
     p = room.player(now, "Lou")
-    entry = lists.join(session, room.sup, now, player_id=p.id, table_id=t2.id)
+    entry = act(session, room.sup, now, lists.join, player_id=p.id, table_id=t2.id)
     session.commit()
     sup_client.post(f"/desk/tables/{t1.id}/close")
     _refused(sup_client.post("/desk/offers", data={"table_id": str(t1.id), "seat_no": "1",
@@ -580,7 +582,7 @@ def test_r13_seating_ahead_of_the_list_needs_reason(sup_client, room, session, n
     session.get_one(Room, room.room.id).auto_offer = False
     game, table = _table_with(room, session, now, free=1)
     waiting, walkin = room.player(now, "Ann"), room.player(now, "Zed")
-    lists.join(session, room.sup, now, player_id=waiting.id, game_id=game.id)
+    act(session, room.sup, now, lists.join, player_id=waiting.id, game_id=game.id)
     session.commit()
     form = {"table_id": str(table.id), "seat_no": "9", "player_id": str(walkin.id), "buy_in": "100"}
     _refused(sup_client.post("/desk/seat", data=form), 409, "R13")

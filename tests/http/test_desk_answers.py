@@ -13,6 +13,7 @@ import pytest
 from roomops.games import services as games
 from roomops.lists import services as lists
 from tests.services.helpers import full_game
+from tests.units import act
 
 JSON = {"Accept": "application/json"}
 
@@ -21,8 +22,8 @@ JSON = {"Accept": "application/json"}
 def waiting(room, session, now):
     """A full table and one player on its game's list."""
     game, table = full_game(room, session, now, free=0)
-    entry = lists.join(session, room.sup, now, player_id=room.player(now, "Nora", "Quinn").id,
-                       game_id=game.id)
+    entry = act(session, room.sup, now, lists.join, player_id=room.player(now, "Nora", "Quinn").id,
+                game_id=game.id)
     session.commit()
     return game, table, entry
 
@@ -81,7 +82,7 @@ def test_r60_an_action_that_changes_the_forms_answers_its_message_and_the_forms_
 def test_r5_the_forms_drawn_again_list_a_table_opened(sup_client, waiting, room, session, now):
     """The move dialog's tables and the lists' reserve boxes, with the viewer's CSRF token."""
     game, _table, _entry = waiting
-    games.open_table(session, room.sup, now, game.id, "7")
+    act(session, room.sup, now, games.open_table, game.id, "7")
     session.commit()
     html = sup_client.get("/desk/forms").text
     assert re.search(r'<option value="\d+">T7 · ', html) and "> T7</label>" in html

@@ -25,6 +25,7 @@ from roomops.seating import seats
 from roomops.seating.models import SeatHold
 from roomops.seating.snapshot import SeatView
 from tests.services.helpers import full_game, live_offer
+from tests.units import act
 
 KEY = re.compile(r'<section class="game" data-key="([0-9a-f]{16})"( data-same></section>)?'
                  r'(?: id="game-(\d+)")?')
@@ -40,10 +41,10 @@ def _games(html: str) -> list[tuple[str, bool]]:
 def two_games(room, session, now):
     """Game 1: an offer counting down (R20) and a player away (R25); game 2: a full table."""
     one, table = full_game(room, session, now, free=1)
-    lists.join(session, room.sup, now, player_id=room.player(now, "Nora", "Quinn").id, game_id=one.id)
+    act(session, room.sup, now, lists.join, player_id=room.player(now, "Nora", "Quinn").id, game_id=one.id)
     first = session.scalars(select(SeatHold).where(
         SeatHold.table_id == table.id, SeatHold.kind == "seated").order_by(SeatHold.seat_no)).first()
-    absences.mark_away(session, room.sup, now, first.id)
+    act(session, room.sup, now, absences.mark_away, first.id)
     two, _ = full_game(room, session, now, free=0, name="2", small_blind=200, big_blind=500)
     session.commit()
     return one, two
@@ -61,7 +62,7 @@ def test_a_desk_is_sent_only_the_game_that_changed(sup_client, room, session, no
     _one, two = two_games
     whole = sup_client.get("/desk/fragment")
     (key1, _), (key2, _) = _games(whole.text)
-    lists.join(session, room.sup, now, player_id=room.player(now, "Ola", "New").id, game_id=two.id)
+    act(session, room.sup, now, lists.join, player_id=room.player(now, "Ola", "New").id, game_id=two.id)
     session.commit()
     clock.advance(seconds=5)
     resp = sup_client.get("/desk/fragment", headers={
@@ -110,7 +111,7 @@ def test_issue21_only_the_game_that_changed_is_drawn_again(app, sup_client, room
     one, two = two_games
     sup_client.get("/desk/fragment")
     assert sorted(games_drawn) == sorted([one.id, two.id])
-    lists.join(session, room.sup, now, player_id=room.player(now, "Ola", "New").id, game_id=two.id)
+    act(session, room.sup, now, lists.join, player_id=room.player(now, "Ola", "New").id, game_id=two.id)
     session.commit()
     games_drawn.clear()
     assert "Ola New" in sup_client.get("/desk/fragment").text
@@ -127,7 +128,7 @@ def test_r5_a_table_opened_draws_its_own_game_only(app, sup_client, room, sessio
     opened in another game leaves it as drawn, and what is shown is what drawing anew gives."""
     one, two = two_games
     sup_client.get("/desk/fragment")
-    games.open_table(session, room.sup, now, two.id, "7")
+    act(session, room.sup, now, games.open_table, two.id, "7")
     session.commit()
     games_drawn.clear()
     kept, fresh = _kept_and_fresh(app, sup_client)
@@ -143,7 +144,7 @@ def test_r20_r22_r24_r25_a_game_shown_again_is_the_game_drawn_anew(app, sup_clie
     one, two = two_games
     seated = list(session.scalars(select(SeatHold).where(
         SeatHold.kind == "seated", SeatHold.ended_at.is_(None)).order_by(SeatHold.id)))
-    absences.grant_break(session, room.sup, now, seated[1].id, 20000, override_reason="test")
+    act(session, room.sup, now, absences.grant_break, seated[1].id, 20000, override_reason="test")
     session.commit()
     steps = [{"seconds": 1}, {"minutes": 9, "seconds": 58}, {"seconds": 2}, {"minutes": 20},
              {"minutes": 31}, {"seconds": 1}]
@@ -152,8 +153,8 @@ def test_r20_r22_r24_r25_a_game_shown_again_is_the_game_drawn_anew(app, sup_clie
         kept, fresh = _kept_and_fresh(app, sup_client)
         assert kept == fresh, f"at {clock.now()}"
     assert "break over" in kept and "note-needed" in kept and "expired" in kept
-    lists.join(session, room.sup, clock.now(), player_id=room.player(now, "Ola", "New").id,
-               game_id=two.id)
+    act(session, room.sup, clock.now(), lists.join, player_id=room.player(now, "Ola", "New").id,
+        game_id=two.id)
     session.commit()
     kept, fresh = _kept_and_fresh(app, sup_client)
     assert kept == fresh and "Ola New" in kept and one.id
@@ -165,10 +166,10 @@ def test_r27_the_return_rule_running_out_is_drawn(app, sup_client, room, session
     game, table = full_game(room, session, now, free=0)
     first = session.scalars(select(SeatHold).where(
         SeatHold.table_id == table.id, SeatHold.kind == "seated").order_by(SeatHold.seat_no)).first()
-    seats.leave(session, room.sup, now, first.id, 65000)
+    act(session, room.sup, now, seats.leave, first.id, 65000)
     room.room.auto_offer = True
     clock.advance(hours=1, minutes=55)
-    lists.join(session, room.sup, clock.now(), player_id=first.player_id, game_id=game.id)
+    act(session, room.sup, clock.now(), lists.join, player_id=first.player_id, game_id=game.id)
     session.commit()
     assert "return ≥ £650.00" in sup_client.get("/desk/fragment").text
     clock.advance(minutes=5, seconds=1)
@@ -231,8 +232,8 @@ def test_r60_after_each_kind_of_desk_action_the_games_shown_are_the_games_drawn_
     game, t1 = full_game(room, session, now, free=1)
     t2 = room.table(now, game, "2")
     for seat_no, player in enumerate(room.players(now, 3, "Two"), start=1):
-        seats.seat_directly(session, room.sup, now, table_id=t2.id, seat_no=seat_no,
-                            player_id=player.id, buy_in=game.min_buyin)
+        act(session, room.sup, now, seats.seat_directly, table_id=t2.id, seat_no=seat_no,
+            player_id=player.id, buy_in=game.min_buyin)
     other, t3 = full_game(room, session, now, free=0, name="3", small_blind=200, big_blind=500)
     waiting = [room.player(now, name, "Wait") for name in ("Ada", "Bo", "Cy")]
     session.commit()

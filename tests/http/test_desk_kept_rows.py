@@ -21,6 +21,7 @@ from roomops.playovers import services as playovers
 from roomops.rooms.models import Player
 from roomops.seating.models import SeatHold
 from tests.services.helpers import full_game, live_offer
+from tests.units import act
 
 
 @pytest.fixture()
@@ -29,7 +30,7 @@ def floor(room, session, now):
     where the unrelated changes happen."""
     game, table = full_game(room, session, now, free=1)
     wes = room.player(now, "Wes", "Waiting")
-    lists.join(session, room.sup, now, player_id=wes.id, game_id=game.id)
+    act(session, room.sup, now, lists.join, player_id=wes.id, game_id=game.id)
     quiet = room.game(now, variant="Razz")
     session.commit()
     return game, table, wes, quiet
@@ -41,7 +42,7 @@ def desk(client) -> str:
 
 def elsewhere(room, session, now, quiet, first: str) -> None:
     """An audited change in another game: the desk's live part is drawn again."""
-    lists.join(session, room.sup, now, player_id=room.player(now, first).id, game_id=quiet.id)
+    act(session, room.sup, now, lists.join, player_id=room.player(now, first).id, game_id=quiet.id)
     session.commit()
 
 
@@ -74,12 +75,12 @@ def test_r29_the_player_playing_over_renamed_by_hand_shows(sup_client, room, ses
     *_shown, quiet = floor
     game, table = full_game(room, session, now, free=0, name="2", variant="PL Omaha")
     otto = room.player(now, "Otto", "Over")
-    lists.join(session, room.sup, now, player_id=otto.id, game_id=game.id)
+    act(session, room.sup, now, lists.join, player_id=otto.id, game_id=game.id)
     hold = _seated(session, table)[2]
-    absences.mark_away(session, room.sup, now, hold.id)
-    playover = playovers.start_playover(session, room.sup, now, hold.id, buy_in=10000)
+    act(session, room.sup, now, absences.mark_away, hold.id)
+    playover = act(session, room.sup, now, playovers.start_playover, hold.id, buy_in=10000)
     # his place on the list given up while he plays over: his name is on no list of the board's
-    lists.remove(session, room.sup, now, playover.entry_id, "plays over, then goes home")
+    act(session, room.sup, now, lists.remove, playover.entry_id, "plays over, then goes home")
     session.commit()
     assert "Otto Over" in desk(sup_client)
     session.execute(update(Player).where(Player.id == otto.id).values(first_name="Ottavio"))

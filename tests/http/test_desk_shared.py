@@ -18,6 +18,7 @@ from roomops.desk.shared import WAIT_SECONDS, Drawing, Drawings
 from roomops.lists import services as lists
 from roomops.seating import seats
 from tests.conftest import login
+from tests.units import act
 
 T0 = datetime(2026, 11, 28, 21, 0)
 
@@ -42,8 +43,8 @@ def unbalanced(room, session, now):
     game = room.game(now)
     t1, t2 = room.table(now, game, "1"), room.table(now, game, "2")
     for i, p in enumerate(room.players(now, 8, "Seat"), start=1):
-        seats.seat_directly(session, room.sup, now, table_id=(t1 if i <= 5 else t2).id, seat_no=i,
-                            player_id=p.id, buy_in=20000)
+        act(session, room.sup, now, seats.seat_directly, table_id=(t1 if i <= 5 else t2).id, seat_no=i,
+            player_id=p.id, buy_in=20000)
     session.commit()
     return game
 
@@ -87,8 +88,8 @@ def test_what_the_viewer_may_do_keys_the_drawing(app, unbalanced, drawn):
 def test_a_change_is_drawn_anew(app, room, session, unbalanced, drawn, clock):
     one, two = _desk(app), _desk(app)
     before = one.get("/desk/fragment")
-    lists.join(session, room.sup, clock.now(), player_id=room.player(clock.now(), "Newt").id,
-               game_id=unbalanced.id)
+    act(session, room.sup, clock.now(), lists.join, player_id=room.player(clock.now(), "Newt").id,
+        game_id=unbalanced.id)
     session.commit()
     after = two.get("/desk/fragment")
     assert len(drawn) == 2 and after.headers["ETag"] != before.headers["ETag"]

@@ -18,6 +18,7 @@ from tests.conftest import login
 from tests.http.test_api import refused
 from tests.http.test_desk import GAME_FORM
 from tests.services.ledger_helpers import seated_holds
+from tests.units import act
 
 GAME = {"variant": "NLH", "small_blind": 100, "big_blind": 200, "min_buyin": 10000,
         "max_buyin": 40000}
@@ -44,7 +45,7 @@ def halfhour_table(room, session, now):
 def drop_table(room, session, now):
     table = seated_holds(room, session, now, fee_kind="drop", drop_fee=300,
                          drop_by_players=[{"players": 7, "fee": 500}])[1]
-    record_hand(session, room.actor("dealer"), now, table.id, hand_no=1, high_card_seat=1)
+    act(session, room.actor("dealer"), now, record_hand, table.id, hand_no=1, high_card_seat=1)
     session.commit()
     return table.id
 
@@ -141,7 +142,7 @@ def test_r50_fees_due_says_the_period(cashier, halfhour_table):
 def test_r50_the_fees_page_collects_from_the_whole_table_once(client, room, session, now,
                                                               halfhour_table):
     seat = fees.fees_due(session, room.room.id, now)[0].hold_id
-    fees.collect(session, room.sup, now, seat, "cash")
+    act(session, room.sup, now, fees.collect, seat, "cash")
     session.commit()
     cashier = login(client, "main-cashier")
     page = cashier.get("/desk/fees").text

@@ -11,6 +11,7 @@ from roomops.hands.services import record_hand
 from roomops.ledger.models import LedgerEntry
 from tests.http.test_api import refused
 from tests.services.ledger_helpers import seated_holds
+from tests.units import act
 
 
 @pytest.fixture()
@@ -23,7 +24,7 @@ def hourly(room, session, now):
 @pytest.fixture()
 def raked_table(room, session, now):
     table = seated_holds(room, session, now, fee_kind="rake", rake_bp=500, rake_cap=500)[1]
-    record_hand(session, room.actor("dealer"), now, table.id, hand_no=1, high_card_seat=1)
+    act(session, room.actor("dealer"), now, record_hand, table.id, hand_no=1, high_card_seat=1)
     session.commit()
     return table.id
 

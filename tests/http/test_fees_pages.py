@@ -13,6 +13,7 @@ from roomops.ledger.models import LedgerEntry
 from roomops.seating.models import SeatHold
 from tests.conftest import login
 from tests.services.ledger_helpers import seated_holds
+from tests.units import act
 
 
 def _rows(session, kind):
@@ -22,7 +23,7 @@ def _rows(session, kind):
 
 def test_fees_page_lists_who_is_due_and_collects_once(app, client, room, session, now, clock):
     holds = seated_holds(room, session, now, fee_kind="hourly", time_fee=500)[2]
-    fees.collect(session, room.sup, now - timedelta(minutes=90), holds[1].id)  # due 30 min
+    act(session, room.sup, now - timedelta(minutes=90), fees.collect, holds[1].id)  # due 30 min
     session.commit()
     cashier = login(client, "main-cashier")
     page = cashier.get("/desk/fees").text
@@ -47,7 +48,7 @@ def test_fees_page_refusal_names_the_rule(app, client, room, session, now):
 
 def test_dealer_records_the_rake_of_the_last_hand(app, client, room, session, now):
     table = seated_holds(room, session, now, fee_kind="rake", rake_bp=500, rake_cap=500)[1]
-    record_hand(session, room.actor("dealer"), now, table.id, hand_no=1, high_card_seat=1)
+    act(session, room.actor("dealer"), now, record_hand, table.id, hand_no=1, high_card_seat=1)
     session.commit()
     dealer = login(client, "main-dealer")
     page = dealer.get(f"/dealer/tables/{table.id}").text
@@ -65,11 +66,11 @@ def test_r31_playing_behind_on_the_desk_board_and_dealer_screen(app, client, roo
     table = seated_holds(room, session, now)[1]
     seat = session.scalars(select(SeatHold).where(SeatHold.table_id == table.id)
                            .order_by(SeatHold.seat_no)).all()
-    cash = transit.request(session, room.sup, now, seat[0].id, 20000, "cash")
-    cheque = transit.request(session, room.sup, now, seat[1].id, 30000, "cheque")
-    transit.request(session, room.sup, now, seat[2].id, 5000, "cash")
-    wrong = transit.request(session, room.sup, now, seat[2].id, 7000)
-    transit.cancel(session, room.sup, now, wrong.id, "wrong amount")
+    cash = act(session, room.sup, now, transit.request, seat[0].id, 20000, "cash")
+    cheque = act(session, room.sup, now, transit.request, seat[1].id, 30000, "cheque")
+    act(session, room.sup, now, transit.request, seat[2].id, 5000, "cash")
+    wrong = act(session, room.sup, now, transit.request, seat[2].id, 7000)
+    act(session, room.sup, now, transit.cancel, wrong.id, "wrong amount")
     session.commit()
 
     def shown(page: str) -> list[str]:
@@ -84,9 +85,9 @@ def test_r31_playing_behind_on_the_desk_board_and_dealer_screen(app, client, roo
         assert "playing behind £200.00" in text and "playing behind £50.00" in text  # the slips still open
         assert "£300" not in text and "£70" not in text  # the unconfirmed cheque, the cancelled slip
     assert "Seat 1: playing behind £200.00" in " ".join(board)
-    transit.confirm_funds(session, room.sup, now, cheque.id)
-    transit.dispatch(session, room.sup, now, cash.id)
-    transit.deliver(session, room.actor("cashier"), now, cash.id)
+    act(session, room.sup, now, transit.confirm_funds, cheque.id)
+    act(session, room.sup, now, transit.dispatch, cash.id)
+    act(session, room.actor("cashier"), now, transit.deliver, cash.id)
     session.commit()
     board = " ".join(shown(client.get("/board").text))
     assert "Seat 2: playing behind £300.00" in board and "£200" not in board  # delivered: in play now

@@ -13,6 +13,7 @@ from roomops.seating import seats
 from tests.conftest import login
 from tests.http.test_api import Api, refused, token_for
 from tests.services.helpers import full_game
+from tests.units import act
 
 
 def _counts(session) -> tuple[int, int]:
@@ -90,10 +91,10 @@ def test_desk_shows_the_missed_blind_buttons(client, room, session, now):
     table = _table(room, session, now)
     hold = session.scalar(select(SeatHold).where(SeatHold.table_id == table.id, SeatHold.seat_no == 5))
     dealer = room.actor("dealer")
-    record_hand(session, dealer, now, table.id, hand_no=1, high_card_seat=1)  # BB 3
-    absences.mark_away(session, room.sup, now, hold.id)
+    act(session, dealer, now, record_hand, table.id, hand_no=1, high_card_seat=1)  # BB 3
+    act(session, room.sup, now, absences.mark_away, hold.id)
     for n in (2, 3, 4):  # BB 4, then past seat 5 to 6: a missed big blind, then the small blind
-        record_hand(session, dealer, now, table.id, hand_no=n)
+        act(session, dealer, now, record_hand, table.id, hand_no=n)
     session.commit()
     desk = login(client, "main-supervisor").get("/desk").text
     assert '<span class="tag blind">missed BB</span>' in desk
@@ -128,11 +129,11 @@ def test_api_and_desk_seat_change(client, room, session, now):
 def _behind_the_button(room, session, now, allowed):
     """Issue 40, R35: seats 1-8 taken, hand 1 from the high card in 7 (button 7, SB 8, BB 1), a
     new player in seat 9: behind the next hand's button (8)."""
-    update_policy(session, room.sup, now, post_behind_button=allowed)
+    act(session, room.sup, now, update_policy, post_behind_button=allowed)
     game, table = full_game(room, session, now, free=1)
-    record_hand(session, room.actor("dealer"), now, table.id, hand_no=1, high_card_seat=7)
-    seats.seat_directly(session, room.sup, now, table_id=table.id, seat_no=9,
-                        player_id=room.player(now, "Nev").id, buy_in=game.min_buyin)
+    act(session, room.actor("dealer"), now, record_hand, table.id, hand_no=1, high_card_seat=7)
+    act(session, room.sup, now, seats.seat_directly, table_id=table.id, seat_no=9,
+        player_id=room.player(now, "Nev").id, buy_in=game.min_buyin)
     session.commit()
     return table
 

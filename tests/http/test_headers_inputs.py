@@ -26,6 +26,7 @@ from roomops.web import access
 from roomops.web.headers import CSP, HEADERS, HSTS
 from tests.conftest import login
 from tests.http.test_api import GAME, Api, refused, token_for
+from tests.units import act
 
 DAY = "2026-11-21"
 RULE_ARG = re.compile(r"<(?:([a-z]+)(?:\([^)]*\))?:)?(\w+)>")
@@ -333,8 +334,8 @@ def test_the_report_csv_writes_formulas_as_text_and_amounts_as_numbers(client, r
     game = room.game(now)
     table = room.table(now, game, "=1+2")
     player = room.players(now, 1)[0]
-    seats.seat_directly(session, room.sup, now, table_id=table.id, seat_no=1, player_id=player.id,
-                        buy_in=10000)
+    act(session, room.sup, now, seats.seat_directly, table_id=table.id, seat_no=1, player_id=player.id,
+        buy_in=10000)
     session.commit()
     cashier = Api(client, token_for(room, session, "cashier"))
     counts = {"counts": [{"table_id": table.id, "counted": 9500, "explanation": "-5 @bar"}]}

@@ -14,6 +14,7 @@ from roomops.lists import services as lists
 from roomops.web import health
 from tests.conftest import login
 from tests.factories import Room_
+from tests.units import act
 
 LATE = "offers and breaks are not being released on time"
 BOARD_LATE = "times may be late"
@@ -163,7 +164,7 @@ def _failing_sweep(app, room, session, clock, monkeypatch):
     game = room.game(clock.now())
     room.table(clock.now(), game, "1")
     ann = room.player(clock.now(), "Ann")
-    lists.join(session, room.sup, clock.now(), player_id=ann.id, game_id=game.id)
+    act(session, room.sup, clock.now(), lists.join, player_id=ann.id, game_id=game.id)
     session.commit()
     clock.advance(minutes=room.room.claim_minutes)
     monkeypatch.setattr(sweep_module, "release_due", _broken)

@@ -20,13 +20,14 @@ from roomops.rooms.models import Room
 from roomops.rooms.services import update_policy
 from tests.factories import Room_
 from tests.services.helpers import full_game
+from tests.units import act
 
 PHONE = "07700 900123"
 
 
 @pytest.fixture()
 def game(room, session, now):
-    update_policy(session, room.sup, now, remote_entries=True)
+    act(session, room.sup, now, update_policy, remote_entries=True)
     found, _ = full_game(room, session, now, free=1, straddle_allowed=True, max_straddles=1)
     session.commit()
     return found
@@ -79,7 +80,7 @@ def test_issue21_an_explicit_choice_wins_and_is_remembered_in_a_cookie(client, g
 
 def test_issue21_the_rooms_default_when_neither_player_nor_browser_names_one(
         client, game, room, session, now):
-    update_policy(session, room.sup, now, language="de")
+    act(session, room.sup, now, update_policy, language="de")
     session.commit()
     assert "Warteliste" in text(client.get("/board/main"))
     assert "Warteliste" in text(client.get("/board/main", headers={"Accept-Language": "fr"}))

@@ -10,6 +10,7 @@ from roomops.lists import services as lists
 from roomops.seating import seats
 from tests.http.test_api import refused
 from tests.services.helpers import full_game
+from tests.units import act
 
 URL = "/api/v1/public/rooms/main/games"
 
@@ -19,8 +20,8 @@ def _room(room, session, now):
     game with one table and nobody at it."""
     game, table = full_game(room, session, now, free=2, straddle_allowed=True, max_straddles=2,
                             button_straddle=True)
-    lists.join(session, room.sup, now + timedelta(seconds=1), player_id=room.player(now, "Waiting").id,
-               game_id=game.id)
+    act(session, room.sup, now + timedelta(seconds=1), lists.join, player_id=room.player(now, "Waiting").id,
+        game_id=game.id)
     big = room.game(now, small_blind=500, big_blind=1000, min_buyin=50000, max_buyin=200000)
     room.table(now, big, "7")
     session.commit()
@@ -65,8 +66,8 @@ def test_the_feed_is_cacheable_by_etag_and_readable_from_other_sites(client, roo
     again = client.get(URL, headers={"If-None-Match": tag})
     assert again.status_code == 304 and again.headers["ETag"] == tag
     assert again.headers["Access-Control-Allow-Origin"] == "*"
-    seats.seat_directly(session, room.sup, now, table_id=table.id, seat_no=9,
-                        player_id=room.player(now, "Walk").id, buy_in=10000)
+    act(session, room.sup, now, seats.seat_directly, table_id=table.id, seat_no=9,
+        player_id=room.player(now, "Walk").id, buy_in=10000)
     session.commit()
     changed = client.get(URL, headers={"If-None-Match": tag})
     assert changed.status_code == 200 and changed.headers["ETag"] != tag

@@ -10,6 +10,7 @@ from sqlalchemy import select
 from roomops.audit.models import AuditEvent
 from tests.conftest import login
 from tests.factories import PASSWORD
+from tests.units import act
 
 ATTACKER, DESK, ELSEWHERE = "203.0.113.7", "10.1.1.10", "10.1.1.20"
 
@@ -129,7 +130,7 @@ def test_r28_at_a_cage_the_supervisor_approved_from_only_a_delay(client, room, s
     the 10 that lock an unknown address out, only delay the right one."""
     from roomops.seating import seats
 
-    seats.leave(session, room.sup, now, left[1].id, 23000)
+    act(session, room.sup, now, seats.leave, left[1].id, 23000)
     session.commit()
     cashier = login(client, "main-cashier")
     assert _approve(cashier, left[0].id, PASSWORD, DESK).status_code == 201

@@ -30,6 +30,7 @@ from roomops.rooms.passwords import verify_password
 from roomops.rooms.staff import create_staff
 from tests.conftest import login
 from tests.factories import PASSWORD
+from tests.units import act
 
 REDIS = os.environ.get("ROOMOPS_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 
@@ -303,8 +304,8 @@ def test_a_username_is_found_as_typed_in_either_form_of_its_accents(client, room
     """Usernames are kept in NFC (roomops.text.check_shown): "zoë" typed with a combining
     diaeresis (as some keyboards and paste buffers give it) logs in and approves as zoë (R61,
     R28)."""
-    create_staff(session, console(room.room.id), now, username="zo\u00eb", password=PASSWORD,
-                 roles=("supervisor",))
+    act(session, console(room.room.id), now, create_staff, username="zo\u00eb", password=PASSWORD,
+        roles=("supervisor",))
     session.commit()
     decomposed = "zo\u0065\u0308"
     assert _log_in(client, decomposed).status_code == 302

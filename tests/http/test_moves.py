@@ -10,6 +10,7 @@ from roomops.rooms.services import bar_pair
 from roomops.seating.models import SeatHold
 from tests.http.test_api import counts, refused
 from tests.services.helpers import fill_table, live_offer, live_seat
+from tests.units import act
 
 
 def _game(room, session, now, *free):
@@ -28,7 +29,7 @@ def test_api_move_player_and_its_refusals(api, room, session, now):
     _, (_t1, t2), (h1, h2) = _game(room, session, now, 4, 4)
     other = room.game(now, variant="PL Omaha")
     t9 = room.table(now, other, "9")
-    bar_pair(session, room.sup, now, h1[1].player_id, h2[0].player_id, "dispute")
+    act(session, room.sup, now, bar_pair, h1[1].player_id, h2[0].player_id, "dispute")
     session.commit()
     before = counts(session)
     path = f"/seats/{h1[0].id}/move"
@@ -49,7 +50,7 @@ def test_api_move_player_and_its_refusals(api, room, session, now):
 
 def test_api_table_change_claim_carries_the_stack(api, room, session, now):
     _, (_t1, t2), (h1, _h2) = _game(room, session, now, 1, 5)  # 8 and 4 seated
-    lists.join(session, room.sup, now, player_id=h1[0].player_id, table_id=t2.id)
+    act(session, room.sup, now, lists.join, player_id=h1[0].player_id, table_id=t2.id)
     offer = live_offer(session, h1[0].player_id)
     session.commit()
     refused(api.post(f"/offers/{offer.id}/claim", {"buy_in": 10000}), 409, "R18")

@@ -10,6 +10,7 @@ from datetime import timedelta
 from roomops.lists import services as lists
 from roomops.rooms.services import update_policy
 from tests.services.helpers import audits, live_offer, must_move_floor
+from tests.units import act
 
 MIN = timedelta(minutes=1)
 JSON = {"Accept": "application/json"}
@@ -48,8 +49,8 @@ def test_r14_nobody_next_is_said_and_the_lists_entry_is_refused_by_name(sup_clie
     table = room.table(now, game, "1")
     other = room.game(now, small_blind=200, big_blind=500, min_buyin=20000, max_buyin=100000)
     ann = room.player(now, "Ann", "Other")
-    entry = lists.join(session, room.sup, now, player_id=ann.id, game_id=other.id)
-    update_policy(session, room.sup, now, auto_offer=False)
+    entry = act(session, room.sup, now, lists.join, player_id=ann.id, game_id=other.id)
+    act(session, room.sup, now, update_policy, auto_offer=False)
     session.commit()
     assert sup_client.get(f"/desk/tables/{table.id}/seats/1/next").json == {}
     resp = sup_client.post("/desk/offers", data={"table_id": str(table.id), "seat_no": "1",

@@ -11,6 +11,7 @@ from roomops.seating.models import SeatHold
 from tests.conftest import login
 from tests.http.test_api import counts, refused
 from tests.services.helpers import full_game
+from tests.units import act
 
 REASON = "long list tonight: the floor squeezes a chair in"
 
@@ -18,7 +19,7 @@ REASON = "long list tonight: the floor squeezes a chair in"
 def _full(room, session, now):
     game, table = full_game(room, session, now, free=0)
     ten, later = room.player(now, "Ten", "Chair"), room.player(now, "Later", "One")
-    lists.join(session, room.sup, now, player_id=ten.id, game_id=game.id)
+    act(session, room.sup, now, lists.join, player_id=ten.id, game_id=game.id)
     session.commit()
     return game, table, ten, later
 
@@ -62,7 +63,7 @@ def test_r4_desk_marks_the_table_over_and_refuses_in_json_where_it_was_tried(
     page = sup_client.get("/desk").text
     assert "10/9 · over by one · no offers until under 9" in page
     assert REASON in page and 'data-state="extra"' not in page
-    seats.leave(session, room.sup, now, session.scalar(select(SeatHold.id).where(
+    act(session, room.sup, now, seats.leave, session.scalar(select(SeatHold.id).where(
         SeatHold.table_id == table.id, SeatHold.seat_no == 4, SeatHold.ended_at.is_(None))), 0)
     session.commit()
     assert "9/9 · extra seat in use · no offers until under 9" in sup_client.get("/desk").text
@@ -71,8 +72,8 @@ def test_r4_desk_marks_the_table_over_and_refuses_in_json_where_it_was_tried(
 def test_r4_r33_the_dealer_screen_shows_ten_seats_at_a_nine_seat_table_one_over(
         client, room, session, now):
     _game, table, ten, _later = _full(room, session, now)
-    seats.seat_directly(session, room.sup, now, table_id=table.id, seat_no=10, player_id=ten.id,
-                        buy_in=10000, over_reason=REASON)
+    act(session, room.sup, now, seats.seat_directly, table_id=table.id, seat_no=10, player_id=ten.id,
+        buy_in=10000, over_reason=REASON)
     session.commit()
     page = login(client, "main-dealer").get(f"/dealer/tables/{table.id}").text
     assert 'data-seat="10"' in page and 'data-seat="11"' not in page

@@ -49,6 +49,7 @@ from roomops.schemas import MAX_AMOUNT
 from roomops.seating import seats
 from roomops.seating.models import SeatHold
 from tests.factories import Room_
+from tests.units import act
 
 # The stateful test's size: nights (scenarios) of up to STEPS calls each. Enough to find the
 # review's faults on either database in well under a minute each (docs/security.md).
@@ -213,8 +214,8 @@ class FuzzRoom:
 
 def _seat(session: Session, room: Room_, now: Any, table: Table, players: list[Player]) -> None:
     for seat_no, p in enumerate(players, start=1):
-        seats.seat_directly(session, room.sup, now, table_id=table.id, seat_no=seat_no,
-                            player_id=p.id, buy_in=10000)
+        act(session, room.sup, now, seats.seat_directly, table_id=table.id, seat_no=seat_no,
+            player_id=p.id, buy_in=10000)
 
 
 @pytest.fixture()
@@ -224,7 +225,7 @@ def fuzz_room(room: Room_, session: Session, now: Any, clock: FrozenClock) -> Fu
     its first hand; an hourly game's table; waiting and reserve entries and a barred pair."""
     # any amount is a buy-in, a cash-out needs no approval and one supervisor may reverse: the
     # fuzzers' amounts and single token get past the room's policy to the ledger (R27, R30, R52)
-    update_policy(session, room.sup, now, cash_out_approval_over=0, reversal_two_person=False)
+    act(session, room.sup, now, update_policy, cash_out_approval_over=0, reversal_two_person=False)
     anything = {"min_buyin": 1, "max_buyin": MAX_AMOUNT}
     game = room.game(now, fee_kind="rake", rake_bp=500, rake_cap=500, smallest_chip=1, **anything)
     hourly = room.game(now, fee_kind="hourly", time_fee=500, **anything)
@@ -235,12 +236,12 @@ def fuzz_room(room: Room_, session: Session, now: Any, clock: FrozenClock) -> Fu
     _seat(session, room, now, side, players[8:10])
     _seat(session, room, now, timed, players[14:])
     for table in (main, side):
-        hands.record_hand(session, room.sup, now, table.id, hand_no=1, high_card_seat=1)
-    entries = [lists.join(session, room.sup, now, player_id=p.id, game_id=game.id)
+        act(session, room.sup, now, hands.record_hand, table.id, hand_no=1, high_card_seat=1)
+    entries = [act(session, room.sup, now, lists.join, player_id=p.id, game_id=game.id)
                for p in players[10:12]]
-    entries.append(lists.join(session, room.sup, now, player_id=players[12].id, table_id=main.id,
-                              source="phone"))
-    bar_pair(session, room.sup, now, players[13].id, players[0].id, "fuzz")
+    entries.append(act(session, room.sup, now, lists.join, player_id=players[12].id, table_id=main.id,
+                       source="phone"))
+    act(session, room.sup, now, bar_pair, players[13].id, players[0].id, "fuzz")
     holds = list(session.scalars(select(SeatHold).where(SeatHold.room_id == room.room.id)))
     rows = list(session.scalars(select(LedgerEntry.id).where(LedgerEntry.room_id == room.room.id)))
     token = issue_api_token(session, room.staff["supervisor"], room.room.id)

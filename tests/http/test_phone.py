@@ -25,6 +25,7 @@ from roomops.seating.models import SeatHold
 from roomops.security_log import security_event
 from tests.conftest import login
 from tests.services.helpers import full_game
+from tests.units import act
 
 M = timedelta(minutes=1)
 PHONE = "07700 900123"
@@ -32,7 +33,7 @@ PHONE = "07700 900123"
 
 @pytest.fixture()
 def games(room, session, now):
-    update_policy(session, room.sup, now, remote_entries=True)
+    act(session, room.sup, now, update_policy, remote_entries=True)
     g1, _ = full_game(room, session, now, free=0)
     g2, _ = full_game(room, session, now, free=0, name="2", variant="PL Omaha")
     session.commit()
@@ -130,7 +131,7 @@ def test_r12_one_entry_per_number_and_game_and_the_cap(client, games, room, sess
     joined(client, g1)
     again = client.post("/board/main/join", data=form(g1))
     assert again.status_code == 409 and "already on the NL Hold&#39;em list" in again.text
-    update_policy(session, room.sup, now, remote_entry_cap=1)
+    act(session, room.sup, now, update_policy, remote_entry_cap=1)
     session.commit()
     capped = client.post("/board/main/join", data=form(g2))
     assert capped.status_code == 409 and "at most 1 list entries" in capped.text
@@ -290,11 +291,11 @@ def test_r20_a_seat_offered_shows_on_the_personal_page_with_its_claim_countdown(
     g1, _ = games
     joined(client, g1)
     [entry] = entries(session)
-    lists.check_in(session, room.sup, now + M, entry.id)
+    act(session, room.sup, now + M, lists.check_in, entry.id)
     hold = session.scalars(select(SeatHold).join(Table, Table.id == SeatHold.table_id).where(
         Table.game_id == g1.id, SeatHold.kind == "seated", SeatHold.ended_at.is_(None))
         .order_by(SeatHold.seat_no)).first()
-    seats.leave(session, room.sup, now + 2 * M, hold.id, 10000)
+    act(session, room.sup, now + 2 * M, seats.leave, hold.id, 10000)
     session.commit()
     text = html.unescape(client.get("/board/main/me").text)
     assert f"Seat offered: table 1 seat {hold.seat_no}, claim within" in text

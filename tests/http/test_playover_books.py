@@ -15,6 +15,7 @@ from roomops.seating.models import SeatHold
 from tests.conftest import login
 from tests.http.test_api import Api, refused, token_for
 from tests.services.helpers import full_game
+from tests.units import act
 
 
 @pytest.fixture()
@@ -23,10 +24,10 @@ def played(room, session, now, clock):
     game, table = full_game(room, session, now, free=0)
     holds = list(session.scalars(select(SeatHold).where(SeatHold.table_id == table.id)
                                  .order_by(SeatHold.seat_no)))
-    lists.join(session, room.sup, now, player_id=room.player(now, "Wes", "Over").id,
-               game_id=game.id)
+    act(session, room.sup, now, lists.join, player_id=room.player(now, "Wes", "Over").id,
+        game_id=game.id)
     clock.advance(hours=1)
-    absences.grant_break(session, room.sup, clock.now(), holds[2].id, 23450)
+    act(session, room.sup, clock.now(), absences.grant_break, holds[2].id, 23450)
     session.commit()
     return holds[2]
 

@@ -17,6 +17,7 @@ from roomops.rooms.models import Player
 from roomops.seating.models import SeatHold
 from tests.http.test_api import Api, refused, token_for
 from tests.services.helpers import full_game
+from tests.units import act
 
 HOUR = timedelta(hours=1)
 
@@ -32,11 +33,12 @@ def _on_break(room, session, now, clock):
     game, table = full_game(room, session, now, free=0)
     holds = list(session.scalars(select(SeatHold).where(
         SeatHold.table_id == table.id, SeatHold.kind == "seated").order_by(SeatHold.seat_no)))
-    entries = [lists.join(session, room.sup, now + timedelta(seconds=i),
-                          player_id=room.player(now, name, "Wait").id, game_id=game.id)
+    entries = [act(session, room.sup, now + timedelta(seconds=i),
+                   lists.join,
+                   player_id=room.player(now, name, "Wait").id, game_id=game.id)
                for i, name in enumerate(("Ada", "Bo"))]
     clock.advance(hours=1)
-    absences.grant_break(session, room.sup, clock.now(), holds[2].id, 23450)
+    act(session, room.sup, clock.now(), absences.grant_break, holds[2].id, 23450)
     session.commit()
     return holds, entries
 
@@ -174,12 +176,12 @@ def _playing_over_and_a_plo_seat(room, session, now, clock, listed=True):
     ``listed``: she is on the PLO game's list, so she is called to one."""
     holds, _entries = _on_break(room, session, now, clock)
     at = clock.now()
-    playovers.start_playover(session, room.sup, at, holds[2].id, buy_in=15000)
+    act(session, room.sup, at, playovers.start_playover, holds[2].id, buy_in=15000)
     plo = room.game(at, variant="PLO")
     table = room.table(at, plo, "7")
     ada = session.scalar(select(Playover)).player_id
     if listed:
-        lists.join(session, room.sup, at, player_id=ada, game_id=plo.id)
+        act(session, room.sup, at, lists.join, player_id=ada, game_id=plo.id)
     session.commit()
     return holds, table, ada
 

@@ -15,6 +15,7 @@ from tests.conftest import login
 from tests.http.test_api import refused
 from tests.http.test_desk import GAME_FORM
 from tests.services.ledger_helpers import seated_holds
+from tests.units import act
 
 SCHEDULE = [{"pot": 2000, "rake": 100}, {"pot": 4000, "rake": 200}]
 CAPS = [{"players": 2, "cap": 200}, {"players": 6, "cap": 300}]
@@ -33,8 +34,8 @@ def _per_down(room, session, now, hands: int = 3, **fields) -> int:
     table = seated_holds(room, session, now, fee_kind="rake", rake_bp=500, rake_cap=500,
                          rake_recorded="per_down", **fields)[1]
     for no in range(1, hands + 1):
-        record_hand(session, room.actor("dealer"), now, table.id, hand_no=no,
-                    high_card_seat=1 if no == 1 else None)
+        act(session, room.actor("dealer"), now, record_hand, table.id, hand_no=no,
+            high_card_seat=1 if no == 1 else None)
     session.commit()
     return table.id
 

@@ -16,6 +16,7 @@ from tests.http.test_api import refused
 from tests.http.test_desk import GAME_FORM
 from tests.http.test_money_pages import EURO_GAME
 from tests.services.ledger_helpers import seated_holds
+from tests.units import act
 
 JSON = {"Accept": "application/json"}
 
@@ -25,7 +26,7 @@ def raked(room, session, now):
     """5.5% capped at 5.00 in 0.25 chips, cap 3.00 from 8 players dealt: hand 1 dealt to 8."""
     game, table, _h = seated_holds(room, session, now, fee_kind="rake", rake_bp=550, rake_cap=500,
                                    smallest_chip=25, rake_caps_by_players=[{"players": 8, "cap": 300}])
-    record_hand(session, room.actor("dealer"), now, table.id, hand_no=1, high_card_seat=1)
+    act(session, room.actor("dealer"), now, record_hand, table.id, hand_no=1, high_card_seat=1)
     session.commit()
     return game, table
 

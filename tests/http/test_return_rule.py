@@ -15,6 +15,7 @@ from roomops.rooms.models import Room
 from roomops.seating import seats
 from tests.http.test_api import counts, refused
 from tests.services.helpers import live_offer, live_seat
+from tests.units import act
 
 LEFT_WITH = 65000  # 650.00, above the 400.00 table maximum
 WHY = "returning within 2 h: at least £650.00 (left table 1 at 20:00)"
@@ -27,9 +28,9 @@ def left(room, session, now, clock):
     game = room.game(now)
     table = room.table(now, game, "1")
     ann, bob = room.player(now, "Ann"), room.player(now, "Bob")
-    hold = seats.seat_directly(session, room.sup, now - timedelta(hours=1), table_id=table.id,
-                               seat_no=1, player_id=ann.id, buy_in=10000)
-    seats.leave(session, room.sup, now, hold.id, LEFT_WITH)
+    hold = act(session, room.sup, now - timedelta(hours=1), seats.seat_directly, table_id=table.id,
+               seat_no=1, player_id=ann.id, buy_in=10000)
+    act(session, room.sup, now, seats.leave, hold.id, LEFT_WITH)
     clock.advance(minutes=30)
     session.commit()
     return game, table, ann, bob
@@ -81,8 +82,8 @@ def test_r27_api_seat_below_the_amount_is_409_and_writes_nothing(api, session, l
 def test_r27_api_claim_with_override_reason_is_audited(api, room, session, left):
     game, _table, ann, _bob = left
     room.room.auto_offer = True
-    lists.join(session, room.sup, room.room.created_at + timedelta(minutes=30), player_id=ann.id,
-               game_id=game.id)
+    act(session, room.sup, room.room.created_at + timedelta(minutes=30), lists.join, player_id=ann.id,
+        game_id=game.id)
     session.commit()
     offer = live_offer(session, ann.id)
     refused(api.post(f"/offers/{offer.id}/claim", json={"buy_in": 20000}), 409, "R27")
@@ -109,8 +110,8 @@ def test_r3_api_return_window_policy(api, session):
 def test_r27_desk_shows_the_requirement_on_the_offered_seat(sup_client, room, session, left):
     game, _table, ann, _bob = left
     room.room.auto_offer = True
-    lists.join(session, room.sup, room.room.created_at + timedelta(minutes=30), player_id=ann.id,
-               game_id=game.id)
+    act(session, room.sup, room.room.created_at + timedelta(minutes=30), lists.join, player_id=ann.id,
+        game_id=game.id)
     session.commit()
     page = sup_client.get("/desk/fragment").text
     assert 'data-return-min="650"' in page and f'data-return-why="{WHY}"' in page
@@ -145,8 +146,8 @@ def test_r27_desk_seat_refused_then_overridden(sup_client, session, left):
 def test_r27_desk_claim_at_the_amount_above_the_max(sup_client, room, session, left):
     game, _table, ann, _bob = left
     room.room.auto_offer = True
-    lists.join(session, room.sup, room.room.created_at + timedelta(minutes=30), player_id=ann.id,
-               game_id=game.id)
+    act(session, room.sup, room.room.created_at + timedelta(minutes=30), lists.join, player_id=ann.id,
+        game_id=game.id)
     session.commit()
     offer = live_offer(session, ann.id)
     resp = sup_client.post(f"/desk/offers/{offer.id}/claim", data={"buy_in": "649.99"})

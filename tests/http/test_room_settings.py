@@ -12,6 +12,7 @@ from roomops.lists import services as lists
 from roomops.lists.models import ListEntry
 from roomops.rooms.models import Room
 from tests.http.test_api import refused
+from tests.units import act
 
 # every value of each setting, as the desk's form sends it, and what the room then holds
 DESK_VALUES = [
@@ -184,7 +185,7 @@ def test_r13_desk_lockup_with_a_deposit_and_back(sup_client, room, session, now)
     in the room's money; the row says "locked up until"; back ends it."""
     game = room.game(now)
     p = room.player(now, "Lou")
-    entry = lists.join(session, room.sup, now, player_id=p.id, game_id=game.id)
+    entry = act(session, room.sup, now, lists.join, player_id=p.id, game_id=game.id)
     session.commit()
     assert "Lock up" not in sup_client.get("/desk").text
     room.room.lockup_minutes = 10

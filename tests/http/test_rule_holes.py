@@ -9,26 +9,26 @@ from sqlalchemy import func, select
 
 from roomops.absences import services as absences
 from roomops.audit.models import AuditEvent
-from roomops.jobs.sweep import sweep
 from roomops.rooms.models import Player
 from roomops.rooms.services import add_player, update_policy
 from roomops.seating import moves, seats
 from roomops.seating.models import SeatHold
 from tests.http.test_api import counts, refused
 from tests.services.helpers import full_game, live_offer
+from tests.units import act, sweep
 
 MIN = timedelta(minutes=1)
 
 
 def _must_move(room, session, now, refusal="forced"):
     """T2 (main, one free seat) fed by T1, where Fay sits: she is called to T2."""
-    update_policy(session, room.sup, now, must_move_refusal=refusal)
+    act(session, room.sup, now, update_policy, must_move_refusal=refusal)
     game, main = full_game(room, session, now, free=1, name="2")
     feeder = room.table(now, game, "1")
     fay = room.player(now, "Fay")
-    fed = seats.seat_directly(session, room.sup, now + MIN, table_id=feeder.id, seat_no=1,
-                              player_id=fay.id, buy_in=10000)
-    moves.set_must_move(session, room.sup, now + 2 * MIN, feeder.id, main.id)
+    fed = act(session, room.sup, now + MIN, seats.seat_directly, table_id=feeder.id, seat_no=1,
+              player_id=fay.id, buy_in=10000)
+    act(session, room.sup, now + 2 * MIN, moves.set_must_move, feeder.id, main.id)
     offer = live_offer(session, fay.id)
     session.commit()
     return game, fed, offer
@@ -62,7 +62,7 @@ def test_r24_r27_api_and_desk_refuse_a_short_return_naming_r24(api, sup_client, 
     _game, table = full_game(room, session, now, free=0)
     hold = session.scalar(select(SeatHold).where(SeatHold.table_id == table.id,
                                                  SeatHold.seat_no == 1, SeatHold.kind == "seated"))
-    absence = absences.grant_break(session, room.sup, now + 60 * MIN, hold.id, 23450)
+    absence = act(session, room.sup, now + 60 * MIN, absences.grant_break, hold.id, 23450)
     sweep(session, absence.deadline)
     session.commit()
     clock.advance(minutes=130)  # the break ran out at now + 2 h
@@ -123,7 +123,7 @@ def test_r23_desk_break_form_grants_over_the_rules_with_a_reason(sup_client, roo
 
 
 def _ann(room, session, now):
-    ann = add_player(session, room.sup, now, first_name="Ann", last_name="Smith", phone="07700 900123")
+    ann = act(session, room.sup, now, add_player, first_name="Ann", last_name="Smith", phone="07700 900123")
     game = room.game(now)
     session.commit()
     return ann, game

@@ -16,6 +16,7 @@ from roomops.rooms.services import update_policy
 from roomops.seating import seats
 from tests.conftest import login
 from tests.http.test_api import refused
+from tests.units import act
 
 DAY = "2026-11-21"  # START, 20:00 UTC, is in shift 2 (14:00-22:00) of three
 
@@ -23,13 +24,13 @@ DAY = "2026-11-21"  # START, 20:00 UTC, is in shift 2 (14:00-22:00) of three
 @pytest.fixture()
 def tables(room, session, now):
     """Shifts 06:00, 14:00, 22:00; two tables with a buy-in each (shift 2)."""
-    update_policy(session, room.sup, now, shifts=["06:00", "14:00", "22:00"])
+    act(session, room.sup, now, update_policy, shifts=["06:00", "14:00", "22:00"])
     game = room.game(now)
     t1, t2 = room.table(now, game, "1"), room.table(now, game, "2")
     p = room.players(now, 2)
     for t, player, amount in ((t1, p[0], 10000), (t2, p[1], 25000)):
-        seats.seat_directly(session, room.sup, now, table_id=t.id, seat_no=1, player_id=player.id,
-                            buy_in=amount)
+        act(session, room.sup, now, seats.seat_directly, table_id=t.id, seat_no=1, player_id=player.id,
+            buy_in=amount)
     session.commit()
     return t1.id, t2.id
 

@@ -11,6 +11,7 @@ from roomops.rooms.models import Staff
 from roomops.rooms.staff import issue_api_token, roles_in, set_roles
 from tests.conftest import login
 from tests.factories import PASSWORD, Room_
+from tests.units import act
 
 NEW = "a much longer secret"
 
@@ -118,7 +119,7 @@ def test_r61_own_password_keeps_this_log_in_and_ends_the_others(app, client, roo
 
 def test_r1_r61_one_person_in_two_rooms_switches_between_them(client, room, session, now):
     other = Room_(session, now, "other")
-    set_roles(session, other.actor("admin"), now, "main-cashier", ["supervisor"])
+    act(session, other.actor("admin"), now, set_roles, "main-cashier", ["supervisor"])
     session.commit()
     me = login(client, "main-cashier")
     page = me.get("/desk/cage").text
@@ -132,7 +133,7 @@ def test_r1_r61_one_person_in_two_rooms_switches_between_them(client, room, sess
 
 def test_r61_an_api_token_acts_in_its_room(client, room, session, now):
     other = Room_(session, now, "other")
-    set_roles(session, other.actor("admin"), now, "main-cashier", ["supervisor"])
+    act(session, other.actor("admin"), now, set_roles, "main-cashier", ["supervisor"])
     token = issue_api_token(session, room.staff["cashier"], other.room.id)
     session.commit()
     resp = client.get("/api/v1/room", headers={"Authorization": f"Bearer {token}"})
@@ -140,7 +141,7 @@ def test_r61_an_api_token_acts_in_its_room(client, room, session, now):
 
 
 def test_r61_a_person_with_no_room_cannot_log_in(client, room, session, now):
-    set_roles(session, room.actor("admin"), now, "main-dealer", [])
+    act(session, room.actor("admin"), now, set_roles, "main-dealer", [])
     session.commit()
     resp = client.post("/login", data={"username": "main-dealer", "password": PASSWORD})
     assert resp.status_code == 401 and "no room to work in" in resp.text

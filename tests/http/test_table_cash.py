@@ -16,6 +16,7 @@ from roomops.seating.models import SeatHold
 from tests.conftest import login
 from tests.http.test_api import Api, refused, token_for
 from tests.services.ledger_helpers import seated_holds
+from tests.units import act
 
 DAY = "2026-11-21"
 
@@ -52,7 +53,7 @@ def test_r32_cash_at_the_table_is_refused_where_the_cage_takes_it(cashier, holds
 
 def test_r32_a_cash_out_in_cash_at_the_table_is_refused(cashier, holds, room, session, now):
     cashier.post("/ledger/buy-ins", {"hold_id": holds[0], "amount": 10000})
-    seats.leave(session, room.sup, now, holds[0], 9000)
+    act(session, room.sup, now, seats.leave, holds[0], 9000)
     session.commit()
     refused(cashier.post("/ledger/cash-outs", {"hold_id": holds[0], "amount": 9000,
                                                "method": "table"}), 422, "R32")
@@ -67,9 +68,9 @@ def test_an_unknown_method_is_422(cashier, holds):
 def test_r52_a_transfer_is_not_reversed(client, room, session, now):
     game = room.game(now)
     t1, t2 = room.table(now, game, "1"), room.table(now, game, "2")
-    hold = seats.seat_directly(session, room.sup, now, table_id=t1.id, seat_no=1,
-                               player_id=room.player(now, "Tom").id, buy_in=10000)
-    moves.move_player(session, room.sup, now, hold.id, table_id=t2.id, seat_no=1, stack=12000)
+    hold = act(session, room.sup, now, seats.seat_directly, table_id=t1.id, seat_no=1,
+               player_id=room.player(now, "Tom").id, buy_in=10000)
+    act(session, room.sup, now, moves.move_player, hold.id, table_id=t2.id, seat_no=1, stack=12000)
     session.commit()
     out = session.scalars(select(LedgerEntry.id).where(LedgerEntry.kind == "transfer")).first()
     sup = Api(client, token_for(room, session, "supervisor"))
@@ -110,7 +111,7 @@ def test_r32_a_claim_says_how_the_buy_in_was_paid(client, room, session, now):
     game = room.game(now)
     room.table(now, game, "1")
     player = room.player(now, "Ann")
-    lists.join(session, room.sup, now, player_id=player.id, game_id=game.id)
+    act(session, room.sup, now, lists.join, player_id=player.id, game_id=game.id)
     session.commit()
     api = Api(client, token_for(room, session, "supervisor"))
     offer = session.scalar(select(SeatHold.id).where(SeatHold.player_id == player.id))

@@ -25,6 +25,7 @@ from tests.fake_twilio import TOKEN, fake_twilio, twilio_settings
 from tests.http.test_api import Api, token_for
 from tests.services.helpers import full_game
 from tests.services.outbox_helpers import PHONE, messages
+from tests.units import act
 
 PUBLIC = "https://poker.example"
 HOOK = f"{PUBLIC}/hooks/twilio/status"
@@ -138,7 +139,7 @@ def test_r12_r20_a_player_who_joined_from_the_phone_is_texted_their_own_page(
         client, room, session, now, twilio):
     """The text of an offer to a remote entry links the player's own page (their phone's
     cookie opens it), not the board."""
-    update_policy(session, room.sup, now, remote_entries=True)
+    act(session, room.sup, now, update_policy, remote_entries=True)
     game, _table = full_game(room, session, now, free=0)
     session.commit()
     joined_with_code(client, twilio, {"game_id": [str(game.id)], "first_name": "Ann",
@@ -155,7 +156,7 @@ def test_r12_r20_a_player_who_joined_from_the_phone_is_texted_their_own_page(
 def test_issue21_a_german_phone_joiner_is_texted_in_german(client, room, session, now, twilio):
     """The join page was German (the phone's Accept-Language): Twilio is given the German
     text; the desk's own screens stay English."""
-    update_policy(session, room.sup, now, remote_entries=True)
+    act(session, room.sup, now, update_policy, remote_entries=True)
     game, _table = full_game(room, session, now, free=0)
     session.commit()
     joined_with_code(client, twilio, {"game_id": [str(game.id)], "first_name": "Ann",
@@ -180,7 +181,7 @@ def test_issue21_a_german_phone_joiner_is_texted_in_german(client, room, session
 
 @pytest.fixture()
 def remote_game(room, session, now):
-    update_policy(session, room.sup, now, remote_entries=True)
+    act(session, room.sup, now, update_policy, remote_entries=True)
     game, _table = full_game(room, session, now, free=0)
     bea = room.player(now, "Bea")
     bea.phone = PHONE

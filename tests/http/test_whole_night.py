@@ -21,9 +21,9 @@ from flask.testing import FlaskClient
 from sqlalchemy.orm import Session
 
 from roomops.clock import FrozenClock
-from roomops.jobs.sweep import sweep
 from tests.factories import Room_
 from tests.http.test_api import Api, refused, token_for
+from tests.units import sweep
 
 DAY = date(2026, 11, 21)  # the server's clock starts at 20:00 UTC, in shift 2 of 06:00, 14:00, 22:00
 

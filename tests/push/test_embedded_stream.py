@@ -47,10 +47,10 @@ def test_a_screen_gets_the_room_whole_then_each_change(client, sup_client, push,
 def test_reconnecting_with_last_event_id_gets_what_it_missed(client, push, app, room, session, now):
     key = f"g{push.game.id}"
     latest = push.hub.latest(room.room.id)
-    from roomops.floor.unit import unit
     from roomops.lists import services as lists
+    from roomops.runtime import ext
 
-    with app.app_context(), unit(session, room.sup, now) as uow:
+    with app.app_context(), ext(app).unit_of_work(session, room.sup, now) as uow:
         uow.run(lists.join, player_id=room.player(now, "Ann").id, game_id=push.game.id)
         uow.commit()
         push.publisher.publish_changes()

@@ -7,17 +7,17 @@ from __future__ import annotations
 
 import aiohttp
 
-from roomops.floor.unit import unit
 from roomops.lists import services as lists
 from roomops.push.brokers import Keys, RedisBroker
 from roomops.push.hub import Hub, Subscription
 from roomops.push.messages import Update, parse
+from roomops.runtime import ext
 from tests.push.conftest import REDIS, events
 from tests.push.test_push_server import in_own_loop, next_event, serve
 
 
 def join(app, session, room, now, game, first):
-    with app.app_context(), unit(session, room.sup, now) as uow:
+    with app.app_context(), ext(app).unit_of_work(session, room.sup, now) as uow:
         uow.run(lists.join, player_id=room.player(now, first).id, game_id=game.id)
         uow.commit()
 

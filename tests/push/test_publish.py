@@ -8,13 +8,14 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from roomops.floor.unit import unit
 from roomops.games import services as games
 from roomops.lists import services as lists
 from roomops.push.embedded import KEY
 from roomops.push.inflight import InFlight
 from roomops.push.messages import Update
 from roomops.rooms.services import add_player
+from roomops.runtime import ext
+from tests.units import act
 
 PHONE = "+44 7700 900123"
 
@@ -75,11 +76,11 @@ def test_a_commit_nudges_the_publisher_which_sends_only_the_game_that_changed(
     publisher = app.extensions[KEY].publisher
     publisher.publish_changes()
     pushed.take()
-    ann = add_player(session, room.sup, now, first_name="Ann", last_name="Smith", phone=PHONE,
-                     create_anyway=True)
+    ann = act(session, room.sup, now, add_player, first_name="Ann", last_name="Smith", phone=PHONE,
+              create_anyway=True)
     session.commit()
     nudges = pushed.nudges
-    with unit(session, room.sup, now) as uow:
+    with ext(app).unit_of_work(session, room.sup, now) as uow:
         uow.run(lists.join, player_id=ann.id, game_id=high.id)
         assert pushed.nudges == nudges  # nothing before the commit
         uow.commit()
@@ -101,7 +102,7 @@ def test_a_rollback_nudges_nothing_and_publishes_nothing(app, pushed, two_games,
     bob = room.player(now, "Bob")
     session.commit()
     nudges = pushed.nudges
-    with unit(session, room.sup, now) as uow:
+    with ext(app).unit_of_work(session, room.sup, now) as uow:
         uow.run(lists.join, player_id=bob.id, game_id=high.id)
         uow.rollback()
     assert pushed.nudges == nudges
@@ -113,7 +114,7 @@ def test_a_game_closed_leaves_the_order_and_is_sent_as_gone(app, pushed, two_gam
     publisher = app.extensions[KEY].publisher
     publisher.publish_changes()
     pushed.take()
-    with unit(session, room.sup, now) as uow:
+    with ext(app).unit_of_work(session, room.sup, now) as uow:
         uow.run(games.close_table, high.first_table.id)
         uow.run(games.close_game, high.id)
         uow.commit()
@@ -146,7 +147,7 @@ def test_the_publisher_lets_the_requests_go_first_before_each_game_it_works_out_
     log: list[str] = []
     publisher.inflight = AlwaysAnswering(log)
     publisher.broker = type("Logged", (), {"send": lambda self, update, slug: log.append("send")})()
-    with unit(session, room.sup, now) as uow:
+    with ext(app).unit_of_work(session, room.sup, now) as uow:
         uow.run(games.open_table, game_id=low.id, name="3")
         uow.commit()
     assert publisher.publish_changes() == 1

@@ -13,11 +13,11 @@ import aiohttp
 import pytest
 from aiohttp import web
 
-from roomops.floor.unit import unit
 from roomops.lists import services as lists
 from roomops.push.brokers import Keys, RedisBroker
 from roomops.push.embedded import KEY
 from roomops.push.server import make_app
+from roomops.runtime import ext
 from tests.push.conftest import REDIS
 
 
@@ -34,7 +34,7 @@ def published(app, room, session, now, keys):
             return push.publisher.publish_changes()
 
     def join(first: str) -> None:
-        with app.app_context(), unit(session, room.sup, now) as uow:
+        with app.app_context(), ext(app).unit_of_work(session, room.sup, now) as uow:
             uow.run(lists.join, player_id=room.player(now, first).id, game_id=game.id)
             uow.commit()
 

@@ -20,6 +20,7 @@ from roomops.push.notices import Notice, dealer_keys
 from roomops.push.server import make_app
 from roomops.push.staff import STREAM_COOKIE, LoggedIn, RedisBroker, token
 from roomops.push.staff_streams import STAFF
+from roomops.runtime import ext
 from tests.push.conftest import REDIS
 from tests.push.test_push_server import in_own_loop, stops_at_once
 from tests.services.ledger_helpers import seated_holds
@@ -48,8 +49,9 @@ def tables(app, room, session, now, keys):
 
     def away(hold_id: int) -> None:
         with app.app_context():
-            absences.mark_away(session, room.sup, now, hold_id)
-            session.commit()
+            unit = ext(app).unit(session, room.sup, now)
+            unit.run(absences.mark_away, hold_id)
+            unit.commit()
             app.extensions[KEY].publisher.publish_changes()
 
     return dealer_keys(table_a.id, game_a.id), table_a.id, holds_a, holds_b, away, feed.broker

@@ -17,6 +17,7 @@ from roomops.push.embedded import KEY
 from roomops.push.staff_streams import STAFF
 from tests.conftest import login
 from tests.services.ledger_helpers import seated_holds
+from tests.units import act
 
 
 @pytest.fixture()
@@ -58,8 +59,8 @@ def test_a_dealer_of_table_a_is_told_of_table_a_not_of_table_b(app, client, room
     table_a, holds_a, _table_b, holds_b = floor
     login(client, "main-dealer")
     resp, chunks = stream(client, f"/dealer/tables/{table_a.id}/events")
-    change(lambda: absences.mark_away(room.session, room.sup, now, holds_b[0].id))
-    change(lambda: absences.mark_away(room.session, room.sup, now, holds_a[0].id))
+    change(lambda: act(room.session, room.sup, now, absences.mark_away, holds_b[0].id))
+    change(lambda: act(room.session, room.sup, now, absences.mark_away, holds_a[0].id))
     told = notice(chunks)  # table A's: table B's was never queued for this screen
     assert told == {"room": room.room.id, "tables": [table_a.id], "games": [], "floor": True,
                     "cage": False}
@@ -74,9 +75,9 @@ def test_the_cage_is_told_of_slips_and_the_desk_of_the_floor(app, client, room, 
     login(client, "main-supervisor")
     desk_resp, desk = stream(client, "/desk/events")
     cage_resp, slips = stream(cage, "/desk/cage/events")
-    change(lambda: transit.request(room.session, room.actor("cashier"), now, holds_a[0].id, 5000))
+    change(lambda: act(room.session, room.actor("cashier"), now, transit.request, holds_a[0].id, 5000))
     assert notice(slips)["cage"] is True
-    change(lambda: absences.mark_away(room.session, room.sup, now, holds_a[1].id))
+    change(lambda: act(room.session, room.sup, now, absences.mark_away, holds_a[1].id))
     assert notice(desk)["floor"] is True  # the slip never reached the desk: this is the break
     desk_resp.close()
     cage_resp.close()
@@ -141,7 +142,7 @@ def test_a_commit_of_another_process_is_told_too(app, client, room, floor, sessi
     table_a, holds_a, *_ = floor
     login(client, "main-dealer")
     resp, chunks = stream(client, f"/dealer/tables/{table_a.id}/events")
-    absences.mark_away(session, room.sup, now, holds_a[0].id)
+    act(session, room.sup, now, absences.mark_away, holds_a[0].id)
     session.commit()  # no app context: not this app's commit
     with app.app_context():
         app.extensions[KEY].publisher.publish_changes()

@@ -19,6 +19,7 @@ from roomops.rooms.services import update_policy
 from roomops.seating import moves, seat_changes, seats
 from roomops.seating.models import SeatHold
 from tests.factories import Room_
+from tests.units import act
 
 
 def fill_table(room: Room_, session: Session, now: datetime, game: Game, table: Table,
@@ -27,8 +28,8 @@ def fill_table(room: Room_, session: Session, now: datetime, game: Game, table: 
     holds = []
     for i, p in enumerate(room.players(now, game.seats_per_table - free, f"{prefix}{table.name}-"),
                           start=1):
-        holds.append(seats.seat_directly(session, room.sup, now, table_id=table.id, seat_no=i,
-                                         player_id=p.id, buy_in=game.min_buyin))
+        holds.append(act(session, room.sup, now, seats.seat_directly, table_id=table.id, seat_no=i,
+                         player_id=p.id, buy_in=game.min_buyin))
     return holds
 
 
@@ -115,15 +116,15 @@ def must_move_floor(room: Room_, session: Session, now: datetime, *, seat_change
     ``seat_change``, Sam (seat 4 of table 1) on its seat-change list (R14, R17, R36); then the
     player in seat 1 of table 1 leaves. Returns table 1, its seats, table 2's and Rita's entry."""
     minute = timedelta(minutes=1)
-    update_policy(session, room.sup, now, auto_offer=False)
+    act(session, room.sup, now, update_policy, auto_offer=False)
     game = room.game(now)
     main, feeder = room.table(now, game, "1"), room.table(now, game, "2")
     mains = fill_table(room, session, now, game, main, 0)
     fed = fill_table(room, session, now + minute, game, feeder, 7, prefix="F")
-    moves.set_must_move(session, room.sup, now + 2 * minute, feeder.id, main.id)
+    act(session, room.sup, now + 2 * minute, moves.set_must_move, feeder.id, main.id)
     rita = room.player(now, "Rita", "Reserve")
-    reserve = lists.join(session, room.sup, now + 3 * minute, player_id=rita.id, table_id=main.id)
+    reserve = act(session, room.sup, now + 3 * minute, lists.join, player_id=rita.id, table_id=main.id)
     if seat_change:
-        seat_changes.ask(session, room.sup, now + 4 * minute, mains[3].id)
-    seats.leave(session, room.sup, now + 5 * minute, mains[0].id, 5000)
+        act(session, room.sup, now + 4 * minute, seat_changes.ask, mains[3].id)
+    act(session, room.sup, now + 5 * minute, seats.leave, mains[0].id, 5000)
     return main, mains, fed, reserve

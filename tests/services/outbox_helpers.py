@@ -12,7 +12,6 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from roomops.actors import phone_page
-from roomops.floor.bus import take_after_commit
 from roomops.lists import services as lists
 from roomops.messages.courier import courier_of
 from roomops.messages.models import OutboxMessage
@@ -23,6 +22,7 @@ from roomops.seating import seats
 from roomops.seating.models import SeatHold
 from tests.factories import Room_
 from tests.services.helpers import full_game
+from tests.units import act, committed
 
 PHONE = "+447700900123"
 
@@ -57,13 +57,13 @@ def texted_player(room: Room_, session: Session, now: datetime, phone: str | Non
                   name: str = "Ann"):
     """A player with ``phone`` on the list of a game with one open seat: offered it (R20)."""
     game, _table = full_game(room, session, now, free=1)
-    player = add_player(session, room.sup, now, first_name=name, last_name="Texted", phone=phone,
-                        create_anyway=True)
+    player = act(session, room.sup, now, add_player, first_name=name, last_name="Texted", phone=phone,
+                 create_anyway=True)
     return game, player
 
 
 def join(room: Room_, session: Session, now: datetime, game, player) -> None:
-    lists.join(session, room.sup, now, player_id=player.id, game_id=game.id)
+    act(session, room.sup, now, lists.join, player_id=player.id, game_id=game.id)
 
 
 def messages(session: Session) -> list[OutboxMessage]:
@@ -72,10 +72,8 @@ def messages(session: Session) -> list[OutboxMessage]:
 
 
 def texted_code(session: Session) -> str:
-    """The code a join texted (R12): the join's after-commit work run, as its commit would, and
-    the six digits read from the text the session's provider took."""
-    for work in take_after_commit(session):
-        work()
+    """The code a join texted after its commit (R12): the six digits read from the text the
+    session's provider took last."""
     found = re.search(r"\b(\d{6})\b", courier_of(session).provider.sent[-1][1])
     assert found is not None
     return found.group(1)
@@ -86,8 +84,9 @@ def proved(session: Session, now: datetime, joined: remote.Joined | remote.CodeS
     """A join completed with the code texted to its number, where it waited for one (R12)."""
     if isinstance(joined, remote.Joined):
         return joined
-    done = remote.confirm_code(session, phone_page(joined.code.room_id), now,
-                               secret=joined.secret, code=texted_code(session), token=token)
+    done = act(session, phone_page(joined.code.room_id), now,
+               remote.confirm_code,
+               secret=joined.secret, code=texted_code(session), token=token)
     assert isinstance(done, remote.Joined)
     return done
 
@@ -96,13 +95,13 @@ def offered_from_the_phone(room: Room_, session: Session, now: datetime,
                            language: str | None) -> int:
     """A player joins from the phone page in ``language`` (R12), checks in and is offered the
     seat that opens (R20); returns their player id."""
-    update_policy(session, room.sup, now, remote_entries=True)
+    act(session, room.sup, now, update_policy, remote_entries=True)
     _game, table = full_game(room, session, now, free=0)
-    joined = proved(session, now, remote.join_from_phone(
-        session, phone_page(room.room.id), now, game_ids=[_game.id], first_name="Ann",
+    joined = proved(session, now, committed(
+        session, phone_page(room.room.id), now, remote.join_from_phone, game_ids=[_game.id], first_name="Ann",
         last_name="", phone=PHONE, language=language))
-    lists.check_in(session, room.sup, now, joined.entries[0].id)
+    act(session, room.sup, now, lists.check_in, joined.entries[0].id)
     seat = session.scalars(select(SeatHold).where(SeatHold.table_id == table.id,
                                                   SeatHold.ended_at.is_(None))).first()
-    seats.leave(session, room.sup, now, seat.id, 10000)
+    act(session, room.sup, now, seats.leave, seat.id, 10000)
     return joined.link.player_id

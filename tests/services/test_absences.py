@@ -12,13 +12,13 @@ from sqlalchemy import select
 from roomops.absences import expiry
 from roomops.absences import services as absences
 from roomops.absences.models import Absence
-from roomops.jobs.sweep import sweep
 from roomops.lists import services as lists
 from roomops.lists.models import ListEntry
 from roomops.rooms.services import update_policy
 from roomops.seating import seats
 from roomops.seating.models import SeatHold
 from tests.services.helpers import audits, full_game, live_offer, refused
+from tests.units import act, sweep
 
 S = timedelta(seconds=1)
 MIN = timedelta(minutes=1)
@@ -28,7 +28,7 @@ HOUR = timedelta(hours=1)
 def _seated(room, session, now, free=1, **policy):
     """A 9-seat table with ``free`` open seats; the players sat down at ``now``."""
     if policy:
-        update_policy(session, room.sup, now, **policy)
+        act(session, room.sup, now, update_policy, **policy)
     game, table = full_game(room, session, now, free=free)
     holds = list(session.scalars(select(SeatHold).where(
         SeatHold.table_id == table.id, SeatHold.kind == "seated").order_by(SeatHold.seat_no)))
@@ -43,36 +43,36 @@ def _seated(room, session, now, free=1, **policy):
 def test_r23_break_after_continuous_play_to_the_second(room, session, now, after, granted):
     _game, _table, holds = _seated(room, session, now)
     if granted:
-        absence = absences.grant_break(session, room.sup, now + after, holds[0].id, 15000)
+        absence = act(session, room.sup, now + after, absences.grant_break, holds[0].id, 15000)
         assert absence.kind == "break" and absence.deadline == now + after + HOUR  # R23 60 minutes
         assert absence.stack == 15000 and absence.ended_at is None
         row = audits(session, "break.started")[-1]
         assert row.actor == room.sup.label and row.detail["stack"] == 15000
     else:
-        refused(lambda: absences.grant_break(session, room.sup, now + after, holds[0].id, 15000),
+        refused(lambda: act(session, room.sup, now + after, absences.grant_break, holds[0].id, 15000),
                  "R23", "continuous play")
         assert session.scalar(select(Absence.id)) is None
 
 
 def test_r23_continuous_play_restarts_when_an_absence_ends(room, session, now):
     _game, _table, holds = _seated(room, session, now, breaks_per_gaming_day=3)
-    absences.mark_away(session, room.sup, now + 2 * HOUR, holds[0].id)
-    absences.come_back(session, room.sup, now + 2 * HOUR + 5 * MIN, holds[0].id)
+    act(session, room.sup, now + 2 * HOUR, absences.mark_away, holds[0].id)
+    act(session, room.sup, now + 2 * HOUR + 5 * MIN, absences.come_back, holds[0].id)
     back = now + 2 * HOUR + 5 * MIN
-    refused(lambda: absences.grant_break(session, room.sup, back + HOUR - S, holds[0].id, 100),
+    refused(lambda: act(session, room.sup, back + HOUR - S, absences.grant_break, holds[0].id, 100),
              "R23", "1 minute to go")
-    assert absences.grant_break(session, room.sup, back + HOUR, holds[0].id, 100).kind == "break"
+    assert act(session, room.sup, back + HOUR, absences.grant_break, holds[0].id, 100).kind == "break"
 
 
 def test_r23_one_break_per_gaming_day_until_the_next_day_starts(room, session, now):
     """R2: the room's gaming day starts at 06:00 local (Europe/London: GMT in November)."""
     _game, _table, holds = _seated(room, session, now, timezone="Europe/London")
-    absences.grant_break(session, room.sup, now + HOUR, holds[0].id, 100)
-    absences.come_back(session, room.sup, now + HOUR + 10 * MIN, holds[0].id)
+    act(session, room.sup, now + HOUR, absences.grant_break, holds[0].id, 100)
+    act(session, room.sup, now + HOUR + 10 * MIN, absences.come_back, holds[0].id)
     six = datetime(2026, 11, 22, 6, 0, tzinfo=UTC)
-    refused(lambda: absences.grant_break(session, room.sup, six - S, holds[0].id, 100),
+    refused(lambda: act(session, room.sup, six - S, absences.grant_break, holds[0].id, 100),
              "R23", "1 of 1 breaks")
-    absence = absences.grant_break(session, room.sup, six, holds[0].id, 100)
+    absence = act(session, room.sup, six, absences.grant_break, holds[0].id, 100)
     assert absence.gaming_day.isoformat() == "2026-11-22"
 
 
@@ -81,61 +81,61 @@ def test_r2_gaming_day_across_spring_forward(room, session):
     06:00 BST = 05:00 UTC, an hour earlier in UTC than the day before."""
     sat = datetime(2026, 3, 28, 22, 0, tzinfo=UTC)
     _game, _table, holds = _seated(room, session, sat, timezone="Europe/London")
-    first = absences.grant_break(session, room.sup, sat + HOUR, holds[0].id, 100)
+    first = act(session, room.sup, sat + HOUR, absences.grant_break, holds[0].id, 100)
     assert first.gaming_day.isoformat() == "2026-03-28"
-    absences.come_back(session, room.sup, sat + HOUR + MIN, holds[0].id)
+    act(session, room.sup, sat + HOUR + MIN, absences.come_back, holds[0].id)
     five = datetime(2026, 3, 29, 5, 0, tzinfo=UTC)
-    refused(lambda: absences.grant_break(session, room.sup, five - S, holds[0].id, 100), "R23",
+    refused(lambda: act(session, room.sup, five - S, absences.grant_break, holds[0].id, 100), "R23",
              "1 of 1 breaks")
-    assert absences.grant_break(session, room.sup, five, holds[0].id, 100).gaming_day.isoformat() == (
+    assert act(session, room.sup, five, absences.grant_break, holds[0].id, 100).gaming_day.isoformat() == (
         "2026-03-29")
 
 
 def test_r23_players_on_break_per_table(room, session, now):
     _game, _table, holds = _seated(room, session, now, max_breaks_per_table=2)
     at = now + HOUR
-    absences.grant_break(session, room.sup, at, holds[0].id, 100)
-    absences.grant_break(session, room.sup, at, holds[1].id, 100)
-    refused(lambda: absences.grant_break(session, room.sup, at, holds[2].id, 100), "R23", "at most 2")
-    absences.come_back(session, room.sup, at + MIN, holds[0].id)
-    assert absences.grant_break(session, room.sup, at + MIN, holds[2].id, 100).kind == "break"
+    act(session, room.sup, at, absences.grant_break, holds[0].id, 100)
+    act(session, room.sup, at, absences.grant_break, holds[1].id, 100)
+    refused(lambda: act(session, room.sup, at, absences.grant_break, holds[2].id, 100), "R23", "at most 2")
+    act(session, room.sup, at + MIN, absences.come_back, holds[0].id)
+    assert act(session, room.sup, at + MIN, absences.grant_break, holds[2].id, 100).kind == "break"
 
 
 def test_r24_a_break_past_its_deadline_does_not_count_at_the_table(room, session, now):
     _game, _table, holds = _seated(room, session, now, max_breaks_per_table=1)
-    absences.grant_break(session, room.sup, now + HOUR, holds[0].id, 100)
-    refused(lambda: absences.grant_break(session, room.sup, now + 2 * HOUR - S, holds[1].id, 100),
+    act(session, room.sup, now + HOUR, absences.grant_break, holds[0].id, 100)
+    refused(lambda: act(session, room.sup, now + 2 * HOUR - S, absences.grant_break, holds[1].id, 100),
              "R23", "at most 1")
     # at the deadline the first break is over (expired), before any sweep
-    assert absences.grant_break(session, room.sup, now + 2 * HOUR, holds[1].id, 100).kind == "break"
+    assert act(session, room.sup, now + 2 * HOUR, absences.grant_break, holds[1].id, 100).kind == "break"
 
 
 def test_r23_refusals_for_seats_nobody_sits_in(room, session, now):
     game, table, holds = _seated(room, session, now)
     p = room.player(now, "Wait")
-    lists.join(session, room.sup, now, player_id=p.id, game_id=game.id)
+    act(session, room.sup, now, lists.join, player_id=p.id, game_id=game.id)
     offer = live_offer(session, p.id)
-    refused(lambda: absences.grant_break(session, room.sup, now + HOUR, offer.id, 100), "R23",
+    refused(lambda: act(session, room.sup, now + HOUR, absences.grant_break, offer.id, 100), "R23",
              "is called for Wait Player", "nobody is seated")
-    refused(lambda: absences.grant_break(session, room.sup, now + HOUR, 999999, 100), "R23")
-    seats.leave(session, room.sup, now, holds[0].id, 100)
-    refused(lambda: absences.grant_break(session, room.sup, now + HOUR, holds[0].id, 100), "R23")
-    refused(lambda: absences.mark_away(session, room.sup, now + HOUR, holds[0].id), "R25")
+    refused(lambda: act(session, room.sup, now + HOUR, absences.grant_break, 999999, 100), "R23")
+    act(session, room.sup, now, seats.leave, holds[0].id, 100)
+    refused(lambda: act(session, room.sup, now + HOUR, absences.grant_break, holds[0].id, 100), "R23")
+    refused(lambda: act(session, room.sup, now + HOUR, absences.mark_away, holds[0].id), "R25")
     assert session.scalar(select(Absence.id)) is None
     assert table.id  # the table is untouched
 
 
 def test_r23_one_absence_at_a_time(room, session, now):
     _game, _table, holds = _seated(room, session, now)
-    absences.mark_away(session, room.sup, now + HOUR, holds[0].id)
-    refused(lambda: absences.grant_break(session, room.sup, now + 3 * HOUR, holds[0].id, 1), "R23",
+    act(session, room.sup, now + HOUR, absences.mark_away, holds[0].id)
+    refused(lambda: act(session, room.sup, now + 3 * HOUR, absences.grant_break, holds[0].id, 1), "R23",
              "already")
-    refused(lambda: absences.mark_away(session, room.sup, now + HOUR, holds[0].id), "R25", "already")
+    refused(lambda: act(session, room.sup, now + HOUR, absences.mark_away, holds[0].id), "R25", "already")
 
 
 def test_r61_a_cashier_cannot_grant_a_break(room, session, now):
     _game, _table, holds = _seated(room, session, now)
-    refused(lambda: absences.grant_break(session, room.actor("cashier"), now + HOUR, holds[0].id, 1),
+    refused(lambda: act(session, room.actor("cashier"), now + HOUR, absences.grant_break, holds[0].id, 1),
              "R61")
 
 
@@ -145,32 +145,32 @@ def test_r61_a_cashier_cannot_grant_a_break(room, session, now):
 @pytest.mark.parametrize("offset,back", [(-59 * S, True), (-S, True), (0 * S, False), (S, False)])
 def test_r24_return_before_the_deadline_to_the_second(room, session, now, offset, back):
     _game, _table, holds = _seated(room, session, now)
-    absence = absences.grant_break(session, room.sup, now + HOUR, holds[0].id, 100)
+    absence = act(session, room.sup, now + HOUR, absences.grant_break, holds[0].id, 100)
     at = absence.deadline + offset
     if back:
-        assert absences.come_back(session, room.sup, at, holds[0].id).outcome == "returned"
+        assert act(session, room.sup, at, absences.come_back, holds[0].id).outcome == "returned"
         assert audits(session, "break.returned")[-1].detail["absence_id"] == absence.id
     else:
-        refused(lambda: absences.come_back(session, room.sup, at, holds[0].id), "R24", "ran out")
+        refused(lambda: act(session, room.sup, at, absences.come_back, holds[0].id), "R24", "ran out")
         assert absence.ended_at is None
 
 
 def test_r24_a_break_that_ran_out_says_when_on_the_rooms_clock(room, session, now):
     """The refusal names the moment as the room's clocks show it (New York: 17:00 for 22:00
     UTC), not in UTC (issue 40: words for people)."""
-    update_policy(session, room.sup, now, timezone="America/New_York")
+    act(session, room.sup, now, update_policy, timezone="America/New_York")
     _game, _table, holds = _seated(room, session, now)
-    absence = absences.grant_break(session, room.sup, now + HOUR, holds[0].id, 100)
-    refused(lambda: absences.come_back(session, room.sup, absence.deadline, holds[0].id), "R24",
+    absence = act(session, room.sup, now + HOUR, absences.grant_break, holds[0].id, 100)
+    refused(lambda: act(session, room.sup, absence.deadline, absences.come_back, holds[0].id), "R24",
             f"ran out at {absence.deadline.astimezone(ZoneInfo('America/New_York')):%H:%M}: ")
 
 
 def test_r24_sweep_releases_a_break_with_nobody_at_the_desk(room, session, now):
     game, table, holds = _seated(room, session, now, free=0)
     waiting = room.player(now, "Wanda")
-    lists.join(session, room.sup, now, player_id=waiting.id, game_id=game.id)
+    act(session, room.sup, now, lists.join, player_id=waiting.id, game_id=game.id)
     on_break = holds[3]
-    absence = absences.grant_break(session, room.sup, now + HOUR, on_break.id, 23450)
+    absence = act(session, room.sup, now + HOUR, absences.grant_break, on_break.id, 23450)
     deadline = absence.deadline
     assert sweep(session, deadline - S).released_absences == []
     assert absence.ended_at is None and on_break.ended_at is None
@@ -199,13 +199,13 @@ def test_r24_sweep_releases_a_break_with_nobody_at_the_desk(room, session, now):
 def test_r24_released_player_already_waiting_keeps_their_place(room, session, now):
     game, _table, holds = _seated(room, session, now, free=0)
     first = room.player(now, "First")
-    lists.join(session, room.sup, now, player_id=first.id, game_id=game.id)
+    act(session, room.sup, now, lists.join, player_id=first.id, game_id=game.id)
     mine = ListEntry(room_id=room.room.id, player_id=holds[0].player_id, kind="waiting",
                      game_id=game.id, source="in_person", joined_at=now, queue_at=now + S,
                      status="active")
     session.add(mine)
     session.flush()
-    absence = absences.grant_break(session, room.sup, now + HOUR, holds[0].id, 100)
+    absence = act(session, room.sup, now + HOUR, absences.grant_break, holds[0].id, 100)
     sweep(session, absence.deadline)
     entries = lists.list_entries(session, game.id, None)
     assert [e.id for e in entries if e.player_id == holds[0].player_id] == [mine.id]
@@ -214,7 +214,7 @@ def test_r24_released_player_already_waiting_keeps_their_place(room, session, no
 
 def test_r24_released_alone_the_seat_is_not_offered_straight_back(room, session, now):
     _game, _table, holds = _seated(room, session, now, free=0)
-    absence = absences.grant_break(session, room.sup, now + HOUR, holds[0].id, 100)
+    absence = act(session, room.sup, now + HOUR, absences.grant_break, holds[0].id, 100)
     sweep(session, absence.deadline)
     assert live_offer(session, holds[0].player_id) is None  # like a missed call (decisions.md)
 
@@ -224,23 +224,23 @@ def test_r24_released_alone_the_seat_is_not_offered_straight_back(room, session,
 
 def test_r25_away_and_back_with_a_where_about_note(room, session, now):
     _game, _table, holds = _seated(room, session, now)
-    absence = absences.mark_away(session, room.sup, now, holds[0].id)
+    absence = act(session, room.sup, now, absences.mark_away, holds[0].id)
     assert absence.kind == "away" and absence.deadline is None  # max_away_minutes is off
     assert absence.stack == holds[0].buy_in  # not counted: the last known stack
     assert audits(session, "away.started")[-1].detail["stack_counted"] is False
-    absences.record_note(session, room.sup, now + 31 * MIN, holds[0].id, "  at the cash desk ")
+    act(session, room.sup, now + 31 * MIN, absences.record_note, holds[0].id, "  at the cash desk ")
     assert absence.note == "at the cash desk"
     assert audits(session, "away.noted")[-1].reason == "at the cash desk"
     assert sweep(session, now + 100 * HOUR).released_absences == []  # off: never picked up
-    assert absences.come_back(session, room.sup, now + 100 * HOUR, holds[0].id).outcome == "returned"
-    refused(lambda: absences.come_back(session, room.sup, now + 100 * HOUR, holds[0].id), "R25",
+    assert act(session, room.sup, now + 100 * HOUR, absences.come_back, holds[0].id).outcome == "returned"
+    refused(lambda: act(session, room.sup, now + 100 * HOUR, absences.come_back, holds[0].id), "R25",
              "neither")
 
 
 @pytest.mark.parametrize("offset,picked_up", [(-59 * S, False), (0 * S, True), (S, True)])
 def test_r26_away_past_max_away_minutes_loses_the_seat(room, session, now, offset, picked_up):
     game, _table, holds = _seated(room, session, now, free=0, max_away_minutes=45)
-    absence = absences.mark_away(session, room.sup, now, holds[0].id, stack=8000)
+    absence = act(session, room.sup, now, absences.mark_away, holds[0].id, stack=8000)
     assert absence.deadline == now + 45 * MIN
     result = sweep(session, absence.deadline + offset)
     assert (result.released_absences == [absence.id]) == picked_up
@@ -251,23 +251,23 @@ def test_r26_away_past_max_away_minutes_loses_the_seat(room, session, now, offse
         assert audits(session, "away.released")[-1].actor == "scheduler"
     else:
         assert holds[0].ended_at is None
-        assert absences.come_back(session, room.sup, absence.deadline - S, holds[0].id).kind == "away"
+        assert act(session, room.sup, absence.deadline - S, absences.come_back, holds[0].id).kind == "away"
 
 
 def test_r26_back_at_the_pickup_deadline_is_refused(room, session, now):
     _game, _table, holds = _seated(room, session, now, max_away_minutes=10)
-    absences.mark_away(session, room.sup, now, holds[0].id)
-    refused(lambda: absences.come_back(session, room.sup, now + 10 * MIN, holds[0].id), "R26")
+    act(session, room.sup, now, absences.mark_away, holds[0].id)
+    refused(lambda: act(session, room.sup, now + 10 * MIN, absences.come_back, holds[0].id), "R26")
 
 
 @pytest.mark.parametrize("missed,picked_up", [(2, False), (3, True)])
 def test_r26_away_loses_the_seat_at_max_missed_big_blinds(room, session, now, missed, picked_up):
     game, table, holds = _seated(room, session, now, free=0, max_missed_bb=3)
     waiting = room.player(now, "Wanda")
-    lists.join(session, room.sup, now, player_id=waiting.id, game_id=game.id)
-    absences.mark_away(session, room.sup, now, holds[0].id, stack=5100)
+    act(session, room.sup, now, lists.join, player_id=waiting.id, game_id=game.id)
+    act(session, room.sup, now, absences.mark_away, holds[0].id, stack=5100)
     for n in range(missed):
-        absence = expiry.record_missed_big_blind(session, room.sup, now + n * MIN, holds[0].id)
+        absence = act(session, room.sup, now + n * MIN, expiry.record_missed_big_blind, holds[0].id)
     assert absence.missed_bb == missed
     assert audits(session, "away.missed_bb")[-1].detail["missed_bb"] == missed
     session.refresh(holds[0])
@@ -282,30 +282,30 @@ def test_r26_away_loses_the_seat_at_max_missed_big_blinds(room, session, now, mi
     offer = live_offer(session, waiting.id)
     assert (offer.table_id, offer.seat_no) == (table.id, holds[0].seat_no)
     assert audits(session, "entry.joined")[-1].reason == "missed 3 big blinds (R26)"
-    refused(lambda: expiry.record_missed_big_blind(session, room.sup, at, holds[0].id), "R25",
+    refused(lambda: act(session, room.sup, at, expiry.record_missed_big_blind, holds[0].id), "R25",
              "nobody is seated")
 
 
 def test_r26_missed_big_blinds_never_cost_a_break_or_a_room_with_the_policy_off(room, session, now):
     _game, _table, holds = _seated(room, session, now, max_missed_bb=1)
-    on_break = absences.grant_break(session, room.sup, now + HOUR, holds[0].id, 100)
-    assert expiry.record_missed_big_blind(session, room.sup, now + HOUR, holds[0].id).missed_bb == 1
+    on_break = act(session, room.sup, now + HOUR, absences.grant_break, holds[0].id, 100)
+    assert act(session, room.sup, now + HOUR, expiry.record_missed_big_blind, holds[0].id).missed_bb == 1
     assert on_break.ended_at is None  # R23: the break protects the seat for its time
-    update_policy(session, room.sup, now + HOUR, max_missed_bb=0)  # off
-    away = absences.mark_away(session, room.sup, now + HOUR, holds[1].id)
+    act(session, room.sup, now + HOUR, update_policy, max_missed_bb=0)  # off
+    away = act(session, room.sup, now + HOUR, absences.mark_away, holds[1].id)
     for _ in range(5):
-        expiry.record_missed_big_blind(session, room.sup, now + HOUR, holds[1].id)
+        act(session, room.sup, now + HOUR, expiry.record_missed_big_blind, holds[1].id)
     assert away.missed_bb == 5 and away.ended_at is None
 
 
 def test_r26_missed_big_blind_refusals(room, session, now):
     _game, _table, holds = _seated(room, session, now, max_away_minutes=10)
-    refused(lambda: expiry.record_missed_big_blind(session, room.sup, now, holds[0].id), "R25",
+    refused(lambda: act(session, room.sup, now, expiry.record_missed_big_blind, holds[0].id), "R25",
              "neither")
-    absences.mark_away(session, room.sup, now, holds[0].id)
-    refused(lambda: expiry.record_missed_big_blind(session, room.sup, now + 10 * MIN, holds[0].id),
+    act(session, room.sup, now, absences.mark_away, holds[0].id)
+    refused(lambda: act(session, room.sup, now + 10 * MIN, expiry.record_missed_big_blind, holds[0].id),
              "R26", "ran out")
-    refused(lambda: expiry.record_missed_big_blind(session, room.actor("cashier"), now, holds[0].id),
+    refused(lambda: act(session, room.actor("cashier"), now, expiry.record_missed_big_blind, holds[0].id),
              "R61")
 
 
@@ -314,8 +314,8 @@ def test_r26_missed_big_blind_refusals(room, session, now):
 
 def test_leaving_on_a_break_ends_the_break(room, session, now):
     _game, _table, holds = _seated(room, session, now)
-    absence = absences.grant_break(session, room.sup, now + HOUR, holds[0].id, 100)
-    seats.leave(session, room.sup, now + HOUR + MIN, holds[0].id, 9000)
+    absence = act(session, room.sup, now + HOUR, absences.grant_break, holds[0].id, 100)
+    act(session, room.sup, now + HOUR + MIN, seats.leave, holds[0].id, 9000)
     session.refresh(absence)
     assert absence.outcome == "seat_ended" and absence.ended_at == now + HOUR + MIN
     assert audits(session, "break.seat_ended")[-1].detail["absence_id"] == absence.id
@@ -324,11 +324,11 @@ def test_leaving_on_a_break_ends_the_break(room, session, now):
 
 def test_moving_to_another_game_while_away_ends_the_away(room, session, now):
     _game, _table, holds = _seated(room, session, now)
-    absence = absences.mark_away(session, room.sup, now, holds[0].id)
+    absence = act(session, room.sup, now, absences.mark_away, holds[0].id)
     other = room.game(now, variant="PLO")
     t2 = room.table(now, other, "9")
-    seats.seat_directly(session, room.sup, now + MIN, table_id=t2.id, seat_no=1,
-                        player_id=holds[0].player_id, buy_in=10000)
+    act(session, room.sup, now + MIN, seats.seat_directly, table_id=t2.id, seat_no=1,
+        player_id=holds[0].player_id, buy_in=10000)
     session.refresh(absence)
     assert absence.outcome == "seat_ended"
     live = session.scalars(select(Absence).where(Absence.ended_at.is_(None))).all()

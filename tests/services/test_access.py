@@ -10,13 +10,13 @@ from sqlalchemy import func, select
 from roomops.audit.models import AuditEvent
 from roomops.errors import Forbidden, NotFound
 from roomops.games import services as games
-from roomops.jobs.sweep import sweep
 from roomops.lists import services as lists
 from roomops.rooms.services import add_player, bar_pair
 from roomops.seating import offers, seats
 from roomops.seating.models import SeatHold
 from tests.factories import Room_
 from tests.services.helpers import full_game, live_offer
+from tests.units import act, sweep
 
 S = timedelta(seconds=1)
 
@@ -26,8 +26,8 @@ def world(room, session, now):
     """Our room with a game, a full table (seat 9 called to Ann) and Bob waiting; another room."""
     game, table = full_game(room, session, now, free=1)
     ann, bob = room.player(now, "Ann"), room.player(now, "Bob")
-    ea = lists.join(session, room.sup, now, player_id=ann.id, game_id=game.id)
-    eb = lists.join(session, room.sup, now + S, player_id=bob.id, game_id=game.id)
+    ea = act(session, room.sup, now, lists.join, player_id=ann.id, game_id=game.id)
+    eb = act(session, room.sup, now + S, lists.join, player_id=bob.id, game_id=game.id)
     seat = session.scalars(select(SeatHold).where(SeatHold.table_id == table.id,
                                                   SeatHold.kind == "seated")).first()
     return dict(game=game, table=table, ann=ann, bob=bob, ea=ea, eb=eb, seat=seat,
@@ -37,25 +37,25 @@ def world(room, session, now):
 def _calls(session, now, w):
     """Every floor action, each as (name, callable taking an actor)."""
     return [
-        ("join", lambda a: lists.join(session, a, now, player_id=w["bob"].id, table_id=w["table"].id)),
-        ("join_game", lambda a: lists.join(session, a, now, player_id=w["bob"].id,
-                                           game_id=w["game"].id)),
-        ("check_in", lambda a: lists.check_in(session, a, now, w["eb"].id)),
-        ("remove", lambda a: lists.remove(session, a, now, w["eb"].id, "why")),
-        ("reorder", lambda a: lists.reorder(session, a, now, w["eb"].id, 1, "why")),
-        ("offer_by_hand", lambda a: offers.offer_by_hand(session, a, now, table_id=w["table"].id,
-                                                         seat_no=9, entry_id=w["eb"].id, reason="x")),
-        ("decline", lambda a: offers.decline(session, a, now, w["offer"].id)),
-        ("claim", lambda a: seats.claim(session, a, now, w["offer"].id, 10000)),
-        ("seat_directly", lambda a: seats.seat_directly(session, a, now, table_id=w["table"].id,
-                                                        seat_no=9, player_id=w["bob"].id,
-                                                        buy_in=10000, reason="x")),
-        ("leave", lambda a: seats.leave(session, a, now, w["seat"].id, 0)),
-        ("update_game", lambda a: games.update_game(session, a, now, w["game"].id, max_buyin=50000)),
-        ("close_table", lambda a: games.close_table(session, a, now, w["table"].id)),
-        ("close_game", lambda a: games.close_game(session, a, now, w["game"].id)),
-        ("open_table", lambda a: games.open_table(session, a, now, w["game"].id, "new")),
-        ("bar_pair", lambda a: bar_pair(session, a, now, w["ann"].id, w["bob"].id, "why")),
+        ("join", lambda a: act(session, a, now, lists.join, player_id=w["bob"].id, table_id=w["table"].id)),
+        ("join_game", lambda a: act(session, a, now, lists.join, player_id=w["bob"].id,
+                                    game_id=w["game"].id)),
+        ("check_in", lambda a: act(session, a, now, lists.check_in, w["eb"].id)),
+        ("remove", lambda a: act(session, a, now, lists.remove, w["eb"].id, "why")),
+        ("reorder", lambda a: act(session, a, now, lists.reorder, w["eb"].id, 1, "why")),
+        ("offer_by_hand", lambda a: act(session, a, now, offers.offer_by_hand, table_id=w["table"].id,
+                                        seat_no=9, entry_id=w["eb"].id, reason="x")),
+        ("decline", lambda a: act(session, a, now, offers.decline, w["offer"].id)),
+        ("claim", lambda a: act(session, a, now, seats.claim, w["offer"].id, 10000)),
+        ("seat_directly", lambda a: act(session, a, now, seats.seat_directly, table_id=w["table"].id,
+                                        seat_no=9, player_id=w["bob"].id,
+                                        buy_in=10000, reason="x")),
+        ("leave", lambda a: act(session, a, now, seats.leave, w["seat"].id, 0)),
+        ("update_game", lambda a: act(session, a, now, games.update_game, w["game"].id, max_buyin=50000)),
+        ("close_table", lambda a: act(session, a, now, games.close_table, w["table"].id)),
+        ("close_game", lambda a: act(session, a, now, games.close_game, w["game"].id)),
+        ("open_table", lambda a: act(session, a, now, games.open_table, w["game"].id, "new")),
+        ("bar_pair", lambda a: act(session, a, now, bar_pair, w["ann"].id, w["bob"].id, "why")),
     ]
 
 
@@ -79,7 +79,7 @@ def test_r61_cashier_refused_floor_actions(room, session, now, world, name):
     assert err.value.rule == "R61"
     assert _audit_count(session) == before
     with pytest.raises(Forbidden):
-        add_player(session, room.actor("cashier"), now, first_name="X")
+        act(session, room.actor("cashier"), now, add_player, first_name="X")
 
 
 @pytest.mark.parametrize("name", [n for n in CALLS if n not in ("join_game",)])
@@ -96,24 +96,24 @@ def test_r1_join_with_another_rooms_player_or_game(room, session, now, world):
     other = Room_(session, now, slug="other")
     stranger = other.player(now, "Zed")
     with pytest.raises(NotFound):
-        lists.join(session, room.sup, now, player_id=stranger.id, game_id=world["game"].id)
+        act(session, room.sup, now, lists.join, player_id=stranger.id, game_id=world["game"].id)
     with pytest.raises(NotFound):
-        lists.join(session, other.sup, now, player_id=stranger.id, game_id=world["game"].id)
+        act(session, other.sup, now, lists.join, player_id=stranger.id, game_id=world["game"].id)
     with pytest.raises(NotFound):
-        seats.seat_directly(session, room.sup, now, table_id=world["table"].id, seat_no=9,
-                            player_id=stranger.id, buy_in=10000, reason="x")
+        act(session, room.sup, now, seats.seat_directly, table_id=world["table"].id, seat_no=9,
+            player_id=stranger.id, buy_in=10000, reason="x")
 
 
 def test_r60_every_change_is_audited_with_actor_and_time(room, session, now, world):
     """Run the loop end to end; each service call adds audit rows stamped with its actor and now."""
     sup = room.sup
     steps = [
-        lambda t: lists.reorder(session, sup, t, world["eb"].id, 1, "vip"),
-        lambda t: offers.decline(session, sup, t, world["offer"].id),
-        lambda t: seats.claim(session, sup, t, live_offer(session, world["bob"].id).id, 10000),
-        lambda t: seats.leave(session, sup, t, world["seat"].id, 500),
-        lambda t: lists.join(session, sup, t, player_id=world["ann"].id, game_id=world["game"].id),
-        lambda t: games.update_game(session, sup, t, world["game"].id, max_buyin=50000),
+        lambda t: act(session, sup, t, lists.reorder, world["eb"].id, 1, "vip"),
+        lambda t: act(session, sup, t, offers.decline, world["offer"].id),
+        lambda t: act(session, sup, t, seats.claim, live_offer(session, world["bob"].id).id, 10000),
+        lambda t: act(session, sup, t, seats.leave, world["seat"].id, 500),
+        lambda t: act(session, sup, t, lists.join, player_id=world["ann"].id, game_id=world["game"].id),
+        lambda t: act(session, sup, t, games.update_game, world["game"].id, max_buyin=50000),
     ]
     t = now + 10 * S
     for step in steps:

@@ -21,6 +21,7 @@ from roomops.money import Money
 from roomops.playovers import services as playovers
 from roomops.rooms.services import update_policy
 from roomops.seating import moves, seats
+from tests.units import act
 
 DAY = date(2026, 11, 21)  # the gaming day of the suite's START (20:00 UTC, 06:00 start)
 END = datetime(2026, 11, 22, 6, tzinfo=UTC)  # the day has ended: it may be closed (R54)
@@ -44,7 +45,7 @@ class Felt:
 def _night(room, session, now):
     """Two tables of one game; the desk seats players, a waiting player plays over an absent
     owner's seat with an add-on and cashes out, a player changes seats and one changes tables."""
-    update_policy(session, room.sup, now, auto_offer=False)  # the waiting player stays waiting
+    act(session, room.sup, now, update_policy, auto_offer=False)  # the waiting player stays waiting
     felt, cashier = Felt(), room.actor("cashier")
     game = room.game(now)
     t1, t2 = room.table(now, game, "1"), room.table(now, game, "2")
@@ -52,24 +53,24 @@ def _night(room, session, now):
     hold = {}
     for who, table, seat, buy_in in ((ann, t1, 1, 10000), (bo, t1, 2, 20000), (cy, t1, 3, 30000),
                                      (di, t2, 1, 40000)):
-        hold[who.id] = seats.seat_directly(session, room.sup, now, table_id=table.id, seat_no=seat,
-                                           player_id=who.id, buy_in=buy_in)
+        hold[who.id] = act(session, room.sup, now, seats.seat_directly, table_id=table.id, seat_no=seat,
+                           player_id=who.id, buy_in=buy_in)
         felt.bring(table.id, buy_in)
-    lists.join(session, room.sup, now, player_id=wes.id, game_id=game.id)
+    act(session, room.sup, now, lists.join, player_id=wes.id, game_id=game.id)
     at = now + HOUR  # Ann won 5000 from Bo meanwhile: nothing moves on the books or the felt
-    absences.grant_break(session, room.sup, at, hold[ann.id].id, 15000)  # her box: 15000
-    po = playovers.start_playover(session, room.sup, at, hold[ann.id].id, buy_in=12000)
+    act(session, room.sup, at, absences.grant_break, hold[ann.id].id, 15000)  # her box: 15000
+    po = act(session, room.sup, at, playovers.start_playover, hold[ann.id].id, buy_in=12000)
     felt.bring(t1.id, 12000)
-    ledger.add_on(session, cashier, at, hold[ann.id].id, 3000, "table", playover_id=po.id)
+    act(session, cashier, at, ledger.add_on, hold[ann.id].id, 3000, "table", playover_id=po.id)
     felt.bring(t1.id, 3000)
     # Wes wins 4000 from Cy; Ann comes back and Wes leaves with 19000, counted, to the cage
-    absences.come_back(session, room.sup, at + HALF, hold[ann.id].id, overplayer_stack=19000)
+    act(session, room.sup, at + HALF, absences.come_back, hold[ann.id].id, overplayer_stack=19000)
     felt.take(t1.id, 19000)
-    cash_outs.cash_out(session, cashier, at + HALF, hold[ann.id].id, 19000, playover_id=po.id)
+    act(session, cashier, at + HALF, cash_outs.cash_out, hold[ann.id].id, 19000, playover_id=po.id)
     # Cy (30000 - 4000) changes seats at the table, Bo (20000 - 5000) moves to table 2
-    change_seat(session, room.sup, at + HALF, hold[cy.id].id, 5, stack=26000)
-    moves.move_player(session, room.sup, at + HALF, hold[bo.id].id, table_id=t2.id, seat_no=2,
-                      stack=15000)
+    act(session, room.sup, at + HALF, change_seat, hold[cy.id].id, 5, stack=26000)
+    act(session, room.sup, at + HALF, moves.move_player, hold[bo.id].id, table_id=t2.id, seat_no=2,
+        stack=15000)
     felt.take(t1.id, 15000)
     felt.bring(t2.id, 15000)
     return t1, t2, felt, po
@@ -80,8 +81,8 @@ def _count_and_close(room, session, felt: Felt, tables) -> None:
     counts = [Count(t.id, felt.chips[t.id]) for t in tables] + [
         Count(None, sum(felt.chips.values()))]
     for who in ("cashier", "supervisor"):
-        record_counts(session, room.actor(who), END, DAY, counts)
-    close_day(session, room.sup, END, DAY, room.staff["cashier"].id)
+        act(session, room.actor(who), END, record_counts, DAY, counts)
+    act(session, room.sup, END, close_day, DAY, room.staff["cashier"].id)
 
 
 def test_r52_r54_a_night_with_a_playover_a_seat_change_and_a_table_change_closes_at_zero(
@@ -101,17 +102,17 @@ def test_r52_r54_a_night_with_a_playover_a_seat_change_and_a_table_change_closes
 def test_r29_r54_a_playovers_chips_are_expected_at_its_table(room, session, now):
     """While a playover runs, the overplayer's chips are on the felt: the ledger expects them at
     the owner's table. Before the playover rows they were missed (a variance of their amount)."""
-    update_policy(session, room.sup, now, auto_offer=False)
+    act(session, room.sup, now, update_policy, auto_offer=False)
     felt = Felt()
     game = room.game(now)
     t1 = room.table(now, game, "1")
     owner, wes = room.player(now, "Ann"), room.player(now, "Wes")
-    hold = seats.seat_directly(session, room.sup, now, table_id=t1.id, seat_no=1,
-                               player_id=owner.id, buy_in=10000)
+    hold = act(session, room.sup, now, seats.seat_directly, table_id=t1.id, seat_no=1,
+               player_id=owner.id, buy_in=10000)
     felt.bring(t1.id, 10000)
-    lists.join(session, room.sup, now, player_id=wes.id, game_id=game.id)
-    absences.grant_break(session, room.sup, now + HOUR, hold.id, 10000)
-    po = playovers.start_playover(session, room.sup, now + HOUR, hold.id, buy_in=25000)
+    act(session, room.sup, now, lists.join, player_id=wes.id, game_id=game.id)
+    act(session, room.sup, now + HOUR, absences.grant_break, hold.id, 10000)
+    po = act(session, room.sup, now + HOUR, playovers.start_playover, hold.id, buy_in=25000)
     felt.bring(t1.id, 25000)
     expected = expected_by_table(session, room.room.id, DAY)
     assert expected[t1.id] == felt.chips[t1.id] == 35000

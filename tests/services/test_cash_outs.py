@@ -19,6 +19,7 @@ from roomops.rooms.models import Staff
 from roomops.seating import seats
 from tests.services.helpers import audits, refused
 from tests.services.ledger_helpers import seated_holds
+from tests.units import act
 
 MONEY = Money("GBP", "en_GB")
 
@@ -34,31 +35,31 @@ def _sup(room) -> Staff:
 
 def test_r27_the_recorded_amount_is_paid_once_per_seat(room, session, now, holds):
     cashier = room.actor("cashier")
-    seats.leave(session, room.sup, now, holds[0].id, 23000)
-    row = cash_outs.cash_out(session, cashier, now, holds[0].id, 23000)
+    act(session, room.sup, now, seats.leave, holds[0].id, 23000)
+    row = act(session, cashier, now, cash_outs.cash_out, holds[0].id, 23000)
     assert (row.kind, row.amount, row.hold_id, row.approved_by_id) == ("cash_out", -23000,
                                                                        holds[0].id, None)
-    twice = refused(lambda: cash_outs.cash_out(session, cashier, now, holds[0].id, 23000), "R28",
+    twice = refused(lambda: act(session, cashier, now, cash_outs.cash_out, holds[0].id, 23000), "R28",
                     "cashed out already", error=Conflict)
     assert twice.text(MONEY).startswith("this seat was cashed out already (£230.00")
     # R52: reversed, the seat may be cashed out again (the mistake corrected)
-    ledger.reverse(session, room.sup, now, row.id, "paid at the wrong window")
-    assert cash_outs.cash_out(session, cashier, now, holds[0].id, 23000).amount == -23000
+    act(session, room.sup, now, ledger.reverse, row.id, "paid at the wrong window")
+    assert act(session, cashier, now, cash_outs.cash_out, holds[0].id, 23000).amount == -23000
 
 
 def test_r27_a_different_amount_needs_a_second_persons_approval(room, session, now, holds):
     cashier = room.actor("cashier")
-    seats.leave(session, room.sup, now, holds[0].id, 23000)
-    why = refused(lambda: cash_outs.cash_out(session, cashier, now, holds[0].id, 25000), "R27",
+    act(session, room.sup, now, seats.leave, holds[0].id, 23000)
+    why = refused(lambda: act(session, cashier, now, cash_outs.cash_out, holds[0].id, 25000), "R27",
                   error=Conflict)
     assert why.text(MONEY).startswith("£250.00 differs from the £230.00 recorded")
     # the approver is never the one paying it
-    refused(lambda: cash_outs.cash_out(session, room.sup, now, holds[0].id, 25000,
-                                       approver=_sup(room)), "R28", error=Conflict)
-    refused(lambda: cash_outs.cash_out(session, cashier, now, holds[0].id, 25000,
-                                       approver=room.staff["dealer"]), "R61", error=Forbidden)
+    refused(lambda: act(session, room.sup, now, cash_outs.cash_out, holds[0].id, 25000,
+                        approver=_sup(room)), "R28", error=Conflict)
+    refused(lambda: act(session, cashier, now, cash_outs.cash_out, holds[0].id, 25000,
+                        approver=room.staff["dealer"]), "R61", error=Forbidden)
     assert session.scalar(select(LedgerEntry.id)) is None  # nothing half-written
-    row = cash_outs.cash_out(session, cashier, now, holds[0].id, 25000, approver=_sup(room))
+    row = act(session, cashier, now, cash_outs.cash_out, holds[0].id, 25000, approver=_sup(room))
     assert (row.amount, row.approved_by_id) == (-25000, _sup(room).id)
     [audit] = audits(session, "ledger.cash_out")
     assert audit.detail["approved_by"] == _sup(room).display_name
@@ -67,40 +68,40 @@ def test_r27_a_different_amount_needs_a_second_persons_approval(room, session, n
 def test_r28_above_the_rooms_threshold_needs_approval(room, session, now, holds):
     room.room.cash_out_approval_over = 20000
     cashier = room.actor("cashier")
-    seats.leave(session, room.sup, now, holds[0].id, 23000)
-    why = refused(lambda: cash_outs.cash_out(session, cashier, now, holds[0].id, 23000), "R28",
+    act(session, room.sup, now, seats.leave, holds[0].id, 23000)
+    why = refused(lambda: act(session, cashier, now, cash_outs.cash_out, holds[0].id, 23000), "R28",
                   error=Conflict)
     assert "threshold of £200.00" in why.text(MONEY)
-    assert cash_outs.cash_out(session, cashier, now, holds[0].id, 23000,
-                              approver=_sup(room)).approved_by_id == _sup(room).id
+    assert act(session, cashier, now, cash_outs.cash_out, holds[0].id, 23000,
+               approver=_sup(room)).approved_by_id == _sup(room).id
     # an approval not needed is not recorded
-    seats.leave(session, room.sup, now, holds[1].id, 15000)
-    assert cash_outs.cash_out(session, cashier, now, holds[1].id, 15000,
-                              approver=_sup(room)).approved_by_id is None
+    act(session, room.sup, now, seats.leave, holds[1].id, 15000)
+    assert act(session, cashier, now, cash_outs.cash_out, holds[1].id, 15000,
+               approver=_sup(room)).approved_by_id is None
 
 
 def test_r28_only_a_seat_that_ended_without_its_stack_moving(room, session, now, holds):
     cashier = room.actor("cashier")
-    refused(lambda: cash_outs.cash_out(session, cashier, now, holds[0].id, 100), "R28",
+    refused(lambda: act(session, cashier, now, cash_outs.cash_out, holds[0].id, 100), "R28",
             "after leaving", error=Conflict)
-    refused(lambda: cash_outs.cash_out(session, room.actor("dealer"), now, holds[0].id, 100),
+    refused(lambda: act(session, room.actor("dealer"), now, cash_outs.cash_out, holds[0].id, 100),
             "R61", error=Forbidden)
 
 
 def test_r52_nobody_reverses_their_own_row_where_the_room_requires_two(room, session, now, holds):
-    row = ledger.add_on(session, room.sup, now, holds[0].id, 5000)
-    refused(lambda: ledger.reverse(session, room.sup, now, row.id, "typo"), "R52",
+    row = act(session, room.sup, now, ledger.add_on, holds[0].id, 5000)
+    refused(lambda: act(session, room.sup, now, ledger.reverse, row.id, "typo"), "R52",
             "second person", error=Conflict)
-    assert ledger.reverse(session, room.actor("admin"), now, row.id, "typo").amount == -5000
+    assert act(session, room.actor("admin"), now, ledger.reverse, row.id, "typo").amount == -5000
     room.room.reversal_two_person = False
-    own = ledger.add_on(session, room.sup, now, holds[0].id, 6000)
-    assert ledger.reverse(session, room.sup, now, own.id, "typo").reverses_id == own.id
+    own = act(session, room.sup, now, ledger.add_on, holds[0].id, 6000)
+    assert act(session, room.sup, now, ledger.reverse, own.id, "typo").reverses_id == own.id
 
 
 def test_the_cage_finds_seats_and_who_waits_to_cash_out(room, session, now, holds):
-    seats.leave(session, room.sup, now, holds[0].id, 23000)
-    seats.leave(session, room.sup, now, holds[1].id, 1000)
-    cash_outs.cash_out(session, room.actor("cashier"), now, holds[1].id, 1000)
+    act(session, room.sup, now, seats.leave, holds[0].id, 23000)
+    act(session, room.sup, now, seats.leave, holds[1].id, 1000)
+    act(session, room.actor("cashier"), now, cash_outs.cash_out, holds[1].id, 1000)
     [waiting] = awaiting_cash_out(session, room.room.id, now)
     assert (waiting.hold_id, waiting.leave_amount, waiting.cashable) == (holds[0].id, 23000, True)
     found = find_seats(session, room.room.id, parse_search("1/2"), now)

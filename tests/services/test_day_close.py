@@ -12,6 +12,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from roomops.actors import console
 from roomops.errors import Conflict, Invalid
+from roomops.floor.unit import UnitOfWork
 from roomops.ledger import cash_outs
 from roomops.ledger import services as ledger
 from roomops.ledger.dayclose import Count, close_day, record_counts
@@ -22,6 +23,7 @@ from roomops.rooms.staff import create_staff
 from roomops.seating import seats
 from tests.factories import PASSWORD
 from tests.services.helpers import audits, refused, statements_sent
+from tests.units import act
 
 DAY = date(2026, 11, 21)  # the gaming day of the suite's START (20:00 UTC, UTC room, 06:00 start)
 END = datetime(2026, 11, 22, 6, tzinfo=UTC)  # when it ends: its close is refused before (R54)
@@ -34,18 +36,18 @@ def day(room, session, now):
     game = room.game(now)
     t1, t2 = room.table(now, game, "1"), room.table(now, game, "2")
     p = room.players(now, 3)
-    h1 = seats.seat_directly(session, room.sup, now, table_id=t1.id, seat_no=1, player_id=p[0].id,
-                             buy_in=10000)
-    h2 = seats.seat_directly(session, room.sup, now, table_id=t1.id, seat_no=2, player_id=p[1].id,
-                             buy_in=20000)
-    seats.seat_directly(session, room.sup, now, table_id=t2.id, seat_no=1, player_id=p[2].id,
-                        buy_in=30000)
+    h1 = act(session, room.sup, now, seats.seat_directly, table_id=t1.id, seat_no=1, player_id=p[0].id,
+             buy_in=10000)
+    h2 = act(session, room.sup, now, seats.seat_directly, table_id=t1.id, seat_no=2, player_id=p[1].id,
+             buy_in=20000)
+    act(session, room.sup, now, seats.seat_directly, table_id=t2.id, seat_no=1, player_id=p[2].id,
+        buy_in=30000)
     cashier = room.actor("cashier")
-    ledger.add_on(session, cashier, now, h1.id, 5000)
-    wrong = ledger.add_on(session, cashier, now, h2.id, 7000)
-    ledger.reverse(session, room.sup, now, wrong.id, "keyed on the wrong seat")
-    seats.leave(session, room.sup, now, h2.id, 25000)
-    cash_outs.cash_out(session, cashier, now, h2.id, 25000)
+    act(session, cashier, now, ledger.add_on, h1.id, 5000)
+    wrong = act(session, cashier, now, ledger.add_on, h2.id, 7000)
+    act(session, room.sup, now, ledger.reverse, wrong.id, "keyed on the wrong seat")
+    act(session, room.sup, now, seats.leave, h2.id, 25000)
+    act(session, cashier, now, cash_outs.cash_out, h2.id, 25000)
     return t1, t2
 
 
@@ -59,7 +61,7 @@ def test_seating_posts_the_buy_in_row_in_the_same_transaction(room, session, now
     assert rows[0].table_id == t1.id and rows[0].hold_id is not None
     assert len(audits(session, "ledger.buy_in")) == 3
     # the cashier's buy-in for a seat that has one is refused: more chips are an add-on
-    refused(lambda: ledger.buy_in(session, room.actor("cashier"), now, rows[0].hold_id, 10000),
+    refused(lambda: act(session, room.actor("cashier"), now, ledger.buy_in, rows[0].hold_id, 10000),
             "R30", "add-on", error=Conflict)
 
 
@@ -67,18 +69,18 @@ def test_a_return_rule_buy_in_above_the_maximum_is_posted_and_accepted_again(roo
     game = room.game(now)  # buy-ins 100.00-400.00
     table = room.table(now, game, "1")
     player = room.player(now, "Ria")
-    hold = seats.seat_directly(session, room.sup, now, table_id=table.id, seat_no=1,
-                               player_id=player.id, buy_in=40000)
-    seats.leave(session, room.sup, now, hold.id, 90000)
+    hold = act(session, room.sup, now, seats.seat_directly, table_id=table.id, seat_no=1,
+               player_id=player.id, buy_in=40000)
+    act(session, room.sup, now, seats.leave, hold.id, 90000)
     later = now + timedelta(minutes=30)
-    refused(lambda: seats.seat_directly(session, room.sup, later, table_id=table.id, seat_no=2,
-                                        player_id=player.id, buy_in=40000), "R27")
-    back = seats.seat_directly(session, room.sup, later, table_id=table.id, seat_no=2,
-                               player_id=player.id, buy_in=90000)  # R27 over the table maximum
+    refused(lambda: act(session, room.sup, later, seats.seat_directly, table_id=table.id, seat_no=2,
+                        player_id=player.id, buy_in=40000), "R27")
+    back = act(session, room.sup, later, seats.seat_directly, table_id=table.id, seat_no=2,
+               player_id=player.id, buy_in=90000)  # R27 over the table maximum
     row = session.scalars(select(LedgerEntry).where(LedgerEntry.hold_id == back.id)).one()
     assert (row.kind, row.amount) == ("buy_in", 90000)
-    ledger.reverse(session, room.actor("admin"), later, row.id, "posted twice by mistake")
-    again = ledger.buy_in(session, room.actor("cashier"), later, back.id, 90000)
+    act(session, room.actor("admin"), later, ledger.reverse, row.id, "posted twice by mistake")
+    again = act(session, room.actor("cashier"), later, ledger.buy_in, back.id, 90000)
     assert again.amount == 90000  # what check_sitting_down accepted, the ledger accepts
 
 
@@ -110,22 +112,22 @@ def test_the_report_takes_a_fixed_number_of_statements(room, session, now, day):
     hold = session.scalars(select(LedgerEntry.hold_id).where(LedgerEntry.table_id == t1.id,
                                                               LedgerEntry.kind == "buy_in")).first()
     for _ in range(20):
-        ledger.add_on(session, room.actor("cashier"), now, hold, 100)
-    record_counts(session, room.sup, now, DAY, [Count(None, 0, "not counted yet")])
+        act(session, room.actor("cashier"), now, ledger.add_on, hold, 100)
+    act(session, room.sup, now, record_counts, DAY, [Count(None, 0, "not counted yet")])
     assert statements() == few == 9  # one GROUP BY per breakdown (by_method R32, by_shift R54)
 
 
-def _count_all(session, actor, now, day, variance: int = 0, why: str | None = None):
+def _count_all(unit: UnitOfWork, day, variance: int = 0, why: str | None = None):
     t1, t2 = day
-    return record_counts(session, actor, now, DAY, [
+    return record_counts(unit, DAY, [
         Count(t1.id, 10000), Count(t2.id, 30000 + variance, why), Count(None, 40000 + variance, why)])
 
 
 def test_a_variance_needs_an_explanation_and_is_recorded(room, session, now, day):
     _t1, t2 = day
-    refused(lambda: record_counts(session, room.sup, now, DAY, [Count(t2.id, 29500)]), "R54",
+    refused(lambda: act(session, room.sup, now, record_counts, DAY, [Count(t2.id, 29500)]), "R54",
             "-500", error=Invalid)
-    rows = _count_all(session, room.sup, now, day, -500, "a 5 chip in the drop box")
+    rows = act(session, room.sup, now, _count_all, day, -500, "a 5 chip in the drop box")
     assert [r.variance for r in rows] == [0, -500, -500]
     assert rows[1].explanation == "a 5 chip in the drop box"
     assert audits(session, "day.counted")[0].detail["counts"][1]["variance"] == -500
@@ -133,17 +135,18 @@ def test_a_variance_needs_an_explanation_and_is_recorded(room, session, now, day
 
 def test_close_needs_two_different_staff_one_a_supervisor(room, session, now, day):
     cashier = room.actor("cashier")
-    _count_all(session, room.sup, now, day)
-    refused(lambda: close_day(session, room.sup, END, DAY, room.sup.staff_id), "R54",
+    act(session, room.sup, now, _count_all, day)
+    refused(lambda: act(session, room.sup, END, close_day, DAY, room.sup.staff_id), "R54",
             "two different", error=Conflict)
-    second = create_staff(session, console(room.room.id), now, username="main-cashier2", password=PASSWORD,
-                          roles=("cashier",))
-    _count_all(session, cashier, now, day)
-    refused(lambda: close_day(session, cashier, END, DAY, second.id), "R54", "supervisor",
+    second = act(session, console(room.room.id), now, create_staff, username="main-cashier2",
+                 password=PASSWORD,
+                 roles=("cashier",))
+    act(session, cashier, now, _count_all, day)
+    refused(lambda: act(session, cashier, END, close_day, DAY, second.id), "R54", "supervisor",
             error=Conflict)
-    refused(lambda: close_day(session, cashier, END, DAY, room.staff["admin"].id), "R54",
+    refused(lambda: act(session, cashier, END, close_day, DAY, room.staff["admin"].id), "R54",
             "has not counted", error=Conflict)
-    close = close_day(session, cashier, END, DAY, room.sup.staff_id).row
+    close = act(session, cashier, END, close_day, DAY, room.sup.staff_id).row
     assert (close.closed_by_id, close.second_staff_id, close.expected_total, close.counted_total,
             close.entries) == (cashier.staff_id, room.sup.staff_id, 40000, 40000, 7)
     assert audits(session, "day.closed")[0].detail["expected_total"] == 40000
@@ -151,13 +154,13 @@ def test_close_needs_two_different_staff_one_a_supervisor(room, session, now, da
 
 def test_a_day_is_closed_once_and_its_figures_never_change(room, session, now, day):
     t1, _ = day
-    _count_all(session, room.sup, now, day)
-    _count_all(session, room.actor("cashier"), now, day)
+    act(session, room.sup, now, _count_all, day)
+    act(session, room.actor("cashier"), now, _count_all, day)
     before = day_report(session, room.room.id, Money("GBP"), DAY)
-    close_day(session, room.sup, END, DAY, room.staff["cashier"].id)
-    refused(lambda: close_day(session, room.sup, END, DAY, room.staff["cashier"].id), "R54",
+    act(session, room.sup, END, close_day, DAY, room.staff["cashier"].id)
+    refused(lambda: act(session, room.sup, END, close_day, DAY, room.staff["cashier"].id), "R54",
             error=Conflict)
-    refused(lambda: record_counts(session, room.sup, END, DAY, [Count(None, 1, "late")]), "R54",
+    refused(lambda: act(session, room.sup, END, record_counts, DAY, [Count(None, 1, "late")]), "R54",
             error=Conflict)
     # a request dated inside the closed day (it began before the close and waited for it on
     # PostgreSQL's day lock) posts to the next gaming day: the closed day has no open shift left
@@ -166,16 +169,16 @@ def test_a_day_is_closed_once_and_its_figures_never_change(room, session, now, d
     # PostgreSQL may hand back the row of the player who left
     hold = session.scalars(select(LedgerEntry).where(LedgerEntry.table_id == t1.id)
                            .order_by(LedgerEntry.id)).first()
-    added = ledger.add_on(session, room.sup, late, hold.hold_id, 100)
+    added = act(session, room.sup, late, ledger.add_on, hold.hold_id, 100)
     assert (added.gaming_day, added.shift_no, added.at) == (DAY + timedelta(days=1), 1, late)
     # a table change's transfer pair, posted as one batch, goes there as well (R18)
     from roomops.seating.moves import move_player
     _t1, t2 = day
-    move_player(session, room.sup, late, hold.hold_id, table_id=t2.id, seat_no=5, stack=15000)
+    act(session, room.sup, late, move_player, hold.hold_id, table_id=t2.id, seat_no=5, stack=15000)
     assert session.scalar(select(func.count()).select_from(LedgerEntry).where(
         LedgerEntry.kind == "transfer", LedgerEntry.gaming_day == DAY + timedelta(days=1))) == 2
     tomorrow = now + timedelta(hours=12)  # 08:00 next gaming day
-    rev = ledger.reverse(session, room.actor("admin"), tomorrow, hold.id, "counted next morning")
+    rev = act(session, room.actor("admin"), tomorrow, ledger.reverse, hold.id, "counted next morning")
     assert rev.gaming_day == DAY + timedelta(days=1)  # a reversal belongs to the day it is made
     after = day_report(session, room.room.id, Money("GBP"), DAY)
     assert (after.total, after.by_table, after.by_kind) == (before.total, before.by_table,
@@ -184,26 +187,26 @@ def test_a_day_is_closed_once_and_its_figures_never_change(room, session, now, d
 
 def test_counts_before_a_later_posting_are_stale(room, session, now, day):
     t1, _ = day
-    _count_all(session, room.sup, now, day)
-    _count_all(session, room.actor("cashier"), now, day)
+    act(session, room.sup, now, _count_all, day)
+    act(session, room.actor("cashier"), now, _count_all, day)
     hold = session.scalars(select(LedgerEntry.hold_id).where(LedgerEntry.table_id == t1.id)
                            .order_by(LedgerEntry.id)).first()
-    ledger.add_on(session, room.sup, now, hold, 100)
-    refused(lambda: close_day(session, room.sup, END, DAY, room.staff["cashier"].id), "R54",
+    act(session, room.sup, now, ledger.add_on, hold, 100)
+    refused(lambda: act(session, room.sup, END, close_day, DAY, room.staff["cashier"].id), "R54",
             "count again", error=Conflict)
 
 
 def test_future_days_are_not_counted(room, session, now, day):
-    refused(lambda: record_counts(session, room.sup, now, DAY + timedelta(days=1),
-                                  [Count(None, 0)]), "R54", error=Invalid)
+    refused(lambda: act(session, room.sup, now, record_counts, DAY + timedelta(days=1),
+                        [Count(None, 0)]), "R54", error=Invalid)
 
 
 @pytest.mark.parametrize("sql", ["UPDATE day_counts SET counted = 1", "DELETE FROM day_counts",
                                  "UPDATE day_closes SET expected_total = 1", "DELETE FROM day_closes"])
 def test_counts_and_closes_are_append_only_in_the_database(room, session, now, day, sql):
-    _count_all(session, room.sup, now, day)
-    _count_all(session, room.actor("cashier"), now, day)
-    close_day(session, room.sup, END, DAY, room.staff["cashier"].id)
+    act(session, room.sup, now, _count_all, day)
+    act(session, room.actor("cashier"), now, _count_all, day)
+    act(session, room.sup, END, close_day, DAY, room.staff["cashier"].id)
     session.flush()
     sp = session.begin_nested()
     with pytest.raises(DBAPIError, match="append-only"):
@@ -267,15 +270,15 @@ def test_a_table_change_carries_the_stack_as_a_transfer_pair(room, session, now)
     game = room.game(now)
     t1, t2 = room.table(now, game, "1"), room.table(now, game, "2")
     player = room.player(now, "Mo")
-    hold = seats.seat_directly(session, room.sup, now, table_id=t1.id, seat_no=1,
-                               player_id=player.id, buy_in=20000)
-    moved = move_player(session, room.sup, now, hold.id, table_id=t2.id, seat_no=1, stack=35000,
-                        added=5000)
+    hold = act(session, room.sup, now, seats.seat_directly, table_id=t1.id, seat_no=1,
+               player_id=player.id, buy_in=20000)
+    moved = act(session, room.sup, now, move_player, hold.id, table_id=t2.id, seat_no=1, stack=35000,
+                added=5000)
     rows = session.scalars(select(LedgerEntry).order_by(LedgerEntry.id)).all()
     assert [(r.kind, r.amount, r.hold_id, r.table_id, r.method) for r in rows] == [
         ("buy_in", 20000, hold.id, t1.id, "table"), ("transfer", -35000, hold.id, t1.id, "chips"),
         ("transfer", 35000, moved.id, t2.id, "chips"), ("add_on", 5000, moved.id, t2.id, "table")]
-    refused(lambda: ledger.buy_in(session, room.actor("cashier"), now, moved.id, 10000), "R30",
+    refused(lambda: act(session, room.actor("cashier"), now, ledger.buy_in, moved.id, 10000), "R30",
             "changed tables", error=Conflict)
-    move_player(session, room.sup, now, moved.id, table_id=t1.id, seat_no=2, stack=40000)
+    act(session, room.sup, now, move_player, moved.id, table_id=t1.id, seat_no=2, stack=40000)
     assert session.scalar(select(func.count()).select_from(LedgerEntry)) == 6  # one more pair

@@ -22,6 +22,7 @@ from roomops.seating.models import SeatHold
 from roomops.seating.queries import called_at
 from tests.services.helpers import audits, full_game, refused
 from tests.services.ledger_helpers import seated_holds
+from tests.units import act
 
 MIN = timedelta(minutes=1)
 HOUR = timedelta(hours=1)
@@ -34,15 +35,15 @@ def two_tables(room, session, now):
     _game, table2, holds2 = seated_holds(room, session, now, name="2")
     slips = []
     for hold in (holds1[0], holds2[0]):
-        slip = transit.request(session, room.actor("cashier"), now, hold.id, 20000)
-        slips.append(transit.dispatch(session, room.sup, now + MIN, slip.id))
+        slip = act(session, room.actor("cashier"), now, transit.request, hold.id, 20000)
+        slips.append(act(session, room.sup, now + MIN, transit.dispatch, slip.id))
     return table1, table2, slips
 
 
 def test_r31_r61_a_dealer_confirms_a_delivery_at_their_table(room, session, now, two_tables):
     table1, _table2, (slip, _other) = two_tables
     dealer = room.actor("dealer")
-    transit.deliver(session, dealer, now + 2 * MIN, slip.id, at_table=table1.id)
+    act(session, dealer, now + 2 * MIN, transit.deliver, slip.id, at_table=table1.id)
     assert (slip.state, slip.delivered_by_id) == ("delivered", dealer.staff_id)
     [row] = session.scalars(select(LedgerEntry)).all()
     assert (row.kind, row.amount, row.slip_id, row.staff_id) == ("transit", 20000, slip.id, dealer.staff_id)
@@ -51,7 +52,7 @@ def test_r31_r61_a_dealer_confirms_a_delivery_at_their_table(room, session, now,
 
 def test_r61_a_dealer_is_refused_a_slip_of_another_table(room, session, now, two_tables):
     table1, _table2, (_slip, other) = two_tables
-    refused(lambda: transit.deliver(session, room.actor("dealer"), now, other.id, at_table=table1.id),
+    refused(lambda: act(session, room.actor("dealer"), now, transit.deliver, other.id, at_table=table1.id),
             "R61", "another table", error=Forbidden)
     assert other.state == "in_transit"
     assert not session.scalars(select(LedgerEntry)).all()
@@ -60,15 +61,15 @@ def test_r61_a_dealer_is_refused_a_slip_of_another_table(room, session, now, two
 def test_r61_a_dealer_does_not_confirm_from_the_cage_nor_a_cashier_at_a_table(room, session, now,
                                                                               two_tables):
     table1, _table2, (slip, _other) = two_tables
-    refused(lambda: transit.deliver(session, room.actor("dealer"), now, slip.id), "R61", error=Forbidden)
-    refused(lambda: transit.deliver(session, room.actor("cashier"), now, slip.id, at_table=table1.id),
+    refused(lambda: act(session, room.actor("dealer"), now, transit.deliver, slip.id), "R61", error=Forbidden)
+    refused(lambda: act(session, room.actor("cashier"), now, transit.deliver, slip.id, at_table=table1.id),
             "R61", error=Forbidden)
     assert slip.state == "in_transit"
 
 
 def test_r31_the_authoriser_never_confirms_even_from_the_dealers_screen(room, session, now, two_tables):
     table1, _table2, (slip, _other) = two_tables
-    err = refused(lambda: transit.deliver(session, room.sup, now, slip.id, at_table=table1.id), "R31",
+    err = refused(lambda: act(session, room.sup, now, transit.deliver, slip.id, at_table=table1.id), "R31",
                   error=Conflict)
     assert "R61" in err.message and slip.state == "in_transit"
 
@@ -76,8 +77,8 @@ def test_r31_the_authoriser_never_confirms_even_from_the_dealers_screen(room, se
 def test_r31_a_cashier_still_confirms_at_the_cage(room, session, now, two_tables):
     _table1, _table2, (slip, other) = two_tables
     cashier = room.actor("cashier")
-    transit.deliver(session, cashier, now, slip.id)
-    transit.deliver(session, cashier, now, other.id)  # the cage confirms for every table
+    act(session, cashier, now, transit.deliver, slip.id)
+    act(session, cashier, now, transit.deliver, other.id)  # the cage confirms for every table
     assert (slip.state, other.state) == ("delivered", "delivered")
 
 
@@ -93,11 +94,11 @@ def test_r31_the_tables_open_slips_with_their_seats(room, session, now, two_tabl
 def test_r29_played_over_seats_name_the_overplayer_and_the_owners_box(room, session, now):
     game, table = full_game(room, session, now, free=0)
     waiting = room.player(now, "Ada", "Wait")
-    lists.join(session, room.sup, now, player_id=waiting.id, game_id=game.id)
+    act(session, room.sup, now, lists.join, player_id=waiting.id, game_id=game.id)
     hold = session.scalars(select(SeatHold).where(SeatHold.table_id == table.id, SeatHold.seat_no == 3,
                                                   SeatHold.kind == "seated")).one()
-    absences.grant_break(session, room.sup, now + HOUR, hold.id, 23450)
-    playovers.start_playover(session, room.sup, now + HOUR, hold.id, buy_in=10000)
+    act(session, room.sup, now + HOUR, absences.grant_break, hold.id, 23450)
+    act(session, room.sup, now + HOUR, playovers.start_playover, hold.id, buy_in=10000)
     [po] = played_over_at(session, table.id)
     assert (po.seat_no, po.player.id, po.buy_in, po.owner.id, po.box) == (3, waiting.id, 10000,
                                                                           hold.player_id, 23450)
@@ -106,7 +107,7 @@ def test_r29_played_over_seats_name_the_overplayer_and_the_owners_box(room, sess
 def test_r20_r22_called_seats_with_the_claim_time_left(room, session, now):
     game, table = full_game(room, session, now, free=1)
     called = room.player(now, "Bea", "Call")
-    lists.join(session, room.sup, now, player_id=called.id, game_id=game.id)
+    act(session, room.sup, now, lists.join, player_id=called.id, game_id=game.id)
     [c] = called_at(session, table.id, now + 4 * MIN)
     assert (c.seat_no, c.player.id, c.seconds_left) == (9, called.id, 6 * 60)  # claim_minutes 10
     assert called_at(session, table.id, c.deadline) == []  # at the deadline the call is over (R22)

@@ -17,6 +17,7 @@ from roomops.ledger import services as ledger
 from roomops.ledger.models import LedgerEntry
 from tests.services.helpers import audits, refused
 from tests.services.ledger_helpers import seated_holds
+from tests.units import act
 
 MIN = timedelta(minutes=1)
 HALF = 30 * MIN
@@ -41,7 +42,7 @@ def dropped(room, session, now):
     """A drop game, 3.00 a hand, 5.00 from 7 players dealt in; hand 1 dealt to 8 players."""
     game, table, holds = seated_holds(room, session, now, fee_kind="drop", drop_fee=300,
                                       drop_by_players=[{"players": 7, "fee": 500}])
-    record_hand(session, room.actor("dealer"), now, table.id, hand_no=1, high_card_seat=1)
+    act(session, room.actor("dealer"), now, record_hand, table.id, hand_no=1, high_card_seat=1)
     return game, table, holds
 
 
@@ -50,16 +51,16 @@ def dropped(room, session, now):
 
 def test_r50_a_half_hourly_fee_pays_the_coming_half_hour(room, session, now, halfhour):
     holds = halfhour[2]
-    row = fees.collect(session, room.actor("cashier"), now, holds[0].id, "chips")
+    row = act(session, room.actor("cashier"), now, fees.collect, holds[0].id, "chips")
     assert (row.amount, row.method, row.period_start, row.period_end) == (-400, "chips", now,
                                                                           now + HALF)
-    ahead = fees.collect(session, room.sup, now + 10 * MIN, holds[0].id)
+    ahead = act(session, room.sup, now + 10 * MIN, fees.collect, holds[0].id)
     assert (ahead.period_start, ahead.period_end) == (now + HALF, now + 2 * HALF)
 
 
 def test_r50_who_is_due_in_a_half_hourly_game(room, session, now, halfhour):
     holds = halfhour[2]
-    fees.collect(session, room.sup, now - 40 * MIN, holds[0].id)  # ended 10 minutes ago
+    act(session, room.sup, now - 40 * MIN, fees.collect, holds[0].id)  # ended 10 minutes ago
     rows = {r.hold_id: r for r in fees.fees_due(session, room.room.id, now)}
     assert len(rows) == 8 and {r.fee_kind for r in rows.values()} == {"halfhour"}
     assert (rows[holds[0].id].due_since, rows[holds[0].id].due_seconds) == (now - 10 * MIN, 600)
@@ -68,9 +69,9 @@ def test_r50_who_is_due_in_a_half_hourly_game(room, session, now, halfhour):
 
 @pytest.mark.parametrize("method", ["card", "cheque", "credit"])
 def test_r50_a_session_fee_is_paid_in_chips_or_cash_only(room, session, now, halfhour, method):
-    refused(lambda: fees.collect(session, room.sup, now, halfhour[2][0].id, method), "R50",
+    refused(lambda: act(session, room.sup, now, fees.collect, halfhour[2][0].id, method), "R50",
             error=Invalid)
-    refused(lambda: fees.collect_table(session, room.sup, now, halfhour[1].id, method), "R50",
+    refused(lambda: act(session, room.sup, now, fees.collect_table, halfhour[1].id, method), "R50",
             error=Invalid)
     assert _rows(session, "session_fee") == []
 
@@ -81,10 +82,10 @@ def test_r50_a_session_fee_is_paid_in_chips_or_cash_only(room, session, now, hal
 def test_r50_the_whole_table_pays_who_is_due_and_skips_who_is_covered(room, session, now,
                                                                       halfhour):
     game, table, holds = halfhour
-    fees.collect(session, room.sup, now - 10 * MIN, holds[0].id)  # covered for 20 more minutes
-    fees.collect(session, room.sup, now - 50 * MIN, holds[1].id)  # due for 20 minutes
+    act(session, room.sup, now - 10 * MIN, fees.collect, holds[0].id)  # covered for 20 more minutes
+    act(session, room.sup, now - 50 * MIN, fees.collect, holds[1].id)  # due for 20 minutes
     cashier = room.actor("cashier")
-    done = fees.collect_table(session, cashier, now, table.id, "chips")
+    done = act(session, cashier, now, fees.collect_table, table.id, "chips")
     assert (done.table_id, len(done.rows), done.skipped) == (table.id, 7, 1)
     assert {r.hold_id for r in done.rows} == {h.id for h in holds[1:]}
     assert all((r.amount, r.method, r.period_start, r.period_end, r.staff_id, r.game_id) ==
@@ -97,34 +98,34 @@ def test_r50_the_whole_table_pays_who_is_due_and_skips_who_is_covered(room, sess
 def test_r50_nobody_due_at_the_table_is_refused_with_nothing_written(room, session, now,
                                                                      halfhour):
     table = halfhour[1]
-    fees.collect_table(session, room.sup, now, table.id)
+    act(session, room.sup, now, fees.collect_table, table.id)
     before = len(_rows(session, "session_fee"))
-    refused(lambda: fees.collect_table(session, room.sup, now + 20 * MIN, table.id), "R50",
+    refused(lambda: act(session, room.sup, now + 20 * MIN, fees.collect_table, table.id), "R50",
             "covered", error=Conflict)
     assert len(_rows(session, "session_fee")) == before == 8
-    again = fees.collect_table(session, room.sup, now + HALF, table.id)  # their half hour ended
+    again = act(session, room.sup, now + HALF, fees.collect_table, table.id)  # their half hour ended
     assert len(again.rows) == 8 and again.rows[0].period_start == now + HALF
 
 
 def test_r50_the_whole_table_with_a_key_collects_once(room, session, now, halfhour):
     table = halfhour[1]
-    first = fees.collect_table(session, room.sup, now, table.id, key="t1")
-    again = fees.collect_table(session, room.sup, now + MIN, table.id, key="t1")
+    first = act(session, room.sup, now, fees.collect_table, table.id, key="t1")
+    again = act(session, room.sup, now + MIN, fees.collect_table, table.id, key="t1")
     assert [r.id for r in again.rows] == [r.id for r in first.rows] and again.skipped == 0
     assert len(_rows(session, "session_fee")) == 8
 
 
 def test_r50_whole_table_refusals(room, session, now, halfhour):
     table = halfhour[1]
-    refused(lambda: fees.collect_table(session, room.actor("dealer"), now, table.id), "R61",
+    refused(lambda: act(session, room.actor("dealer"), now, fees.collect_table, table.id), "R61",
             error=Forbidden)
-    refused(lambda: fees.collect_table(session, room.sup, now, 10**6), "R50", error=NotFound)
-    refused(lambda: fees.collect_table(session, room.sup, now, table.id, "table"), "R32",
+    refused(lambda: act(session, room.sup, now, fees.collect_table, 10**6), "R50", error=NotFound)
+    refused(lambda: act(session, room.sup, now, fees.collect_table, table.id, "table"), "R32",
             error=Invalid)
     raked = seated_holds(room, session, now, name="2", fee_kind="rake", rake_bp=500)[1]
-    refused(lambda: fees.collect_table(session, room.sup, now, raked.id), "R50", error=Conflict)
+    refused(lambda: act(session, room.sup, now, fees.collect_table, raked.id), "R50", error=Conflict)
     empty = room.table(now, halfhour[0], "3")
-    refused(lambda: fees.collect_table(session, room.sup, now, empty.id), "R50", "nobody",
+    refused(lambda: act(session, room.sup, now, fees.collect_table, empty.id), "R50", "nobody",
             error=Conflict)
     assert _rows(session, "session_fee") == []
 
@@ -135,7 +136,7 @@ def test_r50_whole_table_refusals(room, session, now, halfhour):
 def test_r50_the_drop_is_taken_in_chips_from_the_hand(room, session, now, dropped):
     game, table, _holds = dropped
     dealer = room.actor("dealer")
-    row = drops.record_drop(session, dealer, now, table.id, 1)
+    row = act(session, dealer, now, drops.record_drop, table.id, 1)
     assert (row.kind, row.amount, row.method, row.table_id, row.game_id, row.staff_id) == (
         "drop", -500, "chips", table.id, game.id, dealer.staff_id)  # 8 dealt in: 5.00
     assert row.hand_id is not None and row.hold_id is None
@@ -145,30 +146,30 @@ def test_r50_the_drop_is_taken_in_chips_from_the_hand(room, session, now, droppe
 
 def test_r50_a_hand_is_dropped_once_until_its_drop_is_reversed(room, session, now, dropped):
     table = dropped[1]
-    first = drops.record_drop(session, room.sup, now, table.id, 1, key="d1")
-    assert drops.record_drop(session, room.sup, now, table.id, 1, key="d1").id == first.id
-    refused(lambda: drops.record_drop(session, room.sup, now, table.id, 1), "R50", "already",
+    first = act(session, room.sup, now, drops.record_drop, table.id, 1, key="d1")
+    assert act(session, room.sup, now, drops.record_drop, table.id, 1, key="d1").id == first.id
+    refused(lambda: act(session, room.sup, now, drops.record_drop, table.id, 1), "R50", "already",
             error=Conflict)
-    reversal = ledger.reverse(session, room.actor("admin"), now, first.id, "wrong table")
+    reversal = act(session, room.actor("admin"), now, ledger.reverse, first.id, "wrong table")
     assert (reversal.hand_id, reversal.method, reversal.amount) == (first.hand_id, "chips", 500)
-    again = drops.record_drop(session, room.sup, now, table.id, 1)
+    again = act(session, room.sup, now, drops.record_drop, table.id, 1)
     assert again.amount == -500 and len(_rows(session, "drop")) == 2
 
 
 def test_r50_drop_refusals(room, session, now, dropped):
     table = dropped[1]
-    refused(lambda: drops.record_drop(session, room.actor("cashier"), now, table.id, 1), "R61",
+    refused(lambda: act(session, room.actor("cashier"), now, drops.record_drop, table.id, 1), "R61",
             error=Forbidden)
-    refused(lambda: drops.record_drop(session, room.sup, now, table.id, 2), None, error=NotFound)
-    refused(lambda: drops.record_drop(session, room.sup, now, table.id, 1, method="cash"), "R50",
+    refused(lambda: act(session, room.sup, now, drops.record_drop, table.id, 2), None, error=NotFound)
+    refused(lambda: act(session, room.sup, now, drops.record_drop, table.id, 1, method="cash"), "R50",
             error=Invalid)
-    refused(lambda: drops.record_drop(session, room.sup, now, table.id, 1, amount=300), "R50",
+    refused(lambda: act(session, room.sup, now, drops.record_drop, table.id, 1, amount=300), "R50",
             error=Conflict)  # the screen showed 3.00; 8 dealt in take 5.00
-    refused(lambda: drops.record_drop(session, room.sup, now, table.id, 1, players=7), "R50",
+    refused(lambda: act(session, room.sup, now, drops.record_drop, table.id, 1, players=7), "R50",
             error=Conflict)  # the hand was dealt to 8
     hourly = seated_holds(room, session, now, name="2", fee_kind="hourly", time_fee=500)[1]
-    record_hand(session, room.sup, now, hourly.id, hand_no=1, high_card_seat=1)
-    refused(lambda: drops.record_drop(session, room.sup, now, hourly.id, 1), "R50", "no drop",
+    act(session, room.sup, now, record_hand, hourly.id, hand_no=1, high_card_seat=1)
+    refused(lambda: act(session, room.sup, now, drops.record_drop, hourly.id, 1), "R50", "no drop",
             error=Conflict)
     assert _rows(session, "drop") == []
 
@@ -178,7 +179,7 @@ def test_r50_what_the_dealer_is_offered(room, session, now, dropped):
     hand = _hand(session, table.id, 1)
     offer = drops.drop_due(session, room.actor("dealer"), table.id, hand)
     assert (offer.hand_no, offer.players, offer.amount, offer.recorded) == (1, 8, 500, None)
-    row = drops.record_drop(session, room.sup, now, table.id, 1)
+    row = act(session, room.sup, now, drops.record_drop, table.id, 1)
     assert drops.drop_due(session, room.actor("dealer"), table.id, hand).recorded.id == row.id
 
 
@@ -211,9 +212,9 @@ def _raw_drop(session, row: LedgerEntry, **changes) -> None:
 def test_r50_the_database_refuses_a_wrong_drop(room, session, now, dropped, other_hand, changes,
                                                message):
     table = dropped[1]
-    row = drops.record_drop(session, room.sup, now, table.id, 1)
+    row = act(session, room.sup, now, drops.record_drop, table.id, 1)
     if other_hand:  # a hand not dropped yet, so that only the row's own checks answer
-        record_hand(session, room.sup, now, table.id, hand_no=2)
+        act(session, room.sup, now, record_hand, table.id, hand_no=2)
         changes = {"hand_id": _hand(session, table.id, 2).id} | changes
     session.flush()
     with pytest.raises(DBAPIError, match=message), session.begin_nested():
@@ -222,8 +223,8 @@ def test_r50_the_database_refuses_a_wrong_drop(room, session, now, dropped, othe
 
 def test_r50_the_database_takes_a_drop_again_once_the_first_is_reversed(room, session, now,
                                                                        dropped):
-    row = drops.record_drop(session, room.sup, now, dropped[1].id, 1)
-    ledger.reverse(session, room.actor("admin"), now, row.id, "wrong hand")
+    row = act(session, room.sup, now, drops.record_drop, dropped[1].id, 1)
+    act(session, room.actor("admin"), now, ledger.reverse, row.id, "wrong hand")
     session.flush()
     _raw_drop(session, row)
     assert session.scalar(select(func.count()).select_from(LedgerEntry).where(
@@ -235,9 +236,9 @@ def test_r50_the_database_takes_a_drop_again_once_the_first_is_reversed(room, se
 
 def test_r50_r52_the_days_report_shows_drops_as_their_own_kind(room, session, now, dropped):
     table = dropped[1]
-    row = drops.record_drop(session, room.sup, now, table.id, 1)
-    record_hand(session, room.sup, now, table.id, hand_no=2)
-    drops.record_drop(session, room.sup, now, table.id, 2)
+    row = act(session, room.sup, now, drops.record_drop, table.id, 1)
+    act(session, room.sup, now, record_hand, table.id, hand_no=2)
+    act(session, room.sup, now, drops.record_drop, table.id, 2)
     report = dayclose.report(session, room.room, row.gaming_day, None)
     kinds = {line.key: (line.entries, line.amount) for line in report.by_kind}
     assert kinds["drop"] == (2, -1000)

@@ -14,6 +14,7 @@ from roomops.ledger import services as ledger
 from roomops.ledger.models import LedgerEntry
 from tests.services.helpers import audits, query_plans, refused
 from tests.services.ledger_helpers import seated_holds
+from tests.units import act
 
 MIN = timedelta(minutes=1)
 HOUR = timedelta(hours=1)
@@ -34,7 +35,7 @@ def hourly(room, session, now):
 def raked(room, session, now):
     game, table, holds = seated_holds(room, session, now, fee_kind="rake", rake_bp=500,
                                       rake_cap=500)
-    record_hand(session, room.actor("dealer"), now, table.id, hand_no=1, high_card_seat=1)
+    act(session, room.actor("dealer"), now, record_hand, table.id, hand_no=1, high_card_seat=1)
     return game, table, holds
 
 
@@ -44,7 +45,7 @@ def raked(room, session, now):
 def test_r50_a_collection_is_a_negative_row_for_the_coming_hour(room, session, now, hourly):
     game, table, holds = hourly
     cashier = room.actor("cashier")
-    row = fees.collect(session, cashier, now, holds[0].id, "cash", key="f1")
+    row = act(session, cashier, now, fees.collect, holds[0].id, "cash", key="f1")
     assert (row.kind, row.amount, row.hold_id, row.player_id, row.table_id, row.game_id) == (
         "session_fee", -600, holds[0].id, holds[0].player_id, table.id, game.id)  # 8 seated: 6.00
     assert (row.period_start, row.period_end, row.staff_id) == (now, now + HOUR, cashier.staff_id)
@@ -55,58 +56,59 @@ def test_r50_a_collection_is_a_negative_row_for_the_coming_hour(room, session, n
 
 def test_r50_paying_ahead_extends_from_where_the_paid_hour_ends(room, session, now, hourly):
     holds = hourly[2]
-    fees.collect(session, room.sup, now, holds[0].id)
-    second = fees.collect(session, room.sup, now + 40 * MIN, holds[0].id)
+    act(session, room.sup, now, fees.collect, holds[0].id)
+    second = act(session, room.sup, now + 40 * MIN, fees.collect, holds[0].id)
     assert (second.period_start, second.period_end) == (now + HOUR, now + 2 * HOUR)
 
 
 def test_r50_after_a_lapse_the_hour_starts_at_collection(room, session, now, hourly):
     holds = hourly[2]
-    fees.collect(session, room.sup, now, holds[0].id)
-    late = fees.collect(session, room.sup, now + 90 * MIN, holds[0].id)
+    act(session, room.sup, now, fees.collect, holds[0].id)
+    late = act(session, room.sup, now + 90 * MIN, fees.collect, holds[0].id)
     assert (late.period_start, late.period_end) == (now + 90 * MIN, now + 150 * MIN)
 
 
 def test_r50_a_reversed_fee_does_not_cover(room, session, now, hourly):
     holds = hourly[2]
-    row = fees.collect(session, room.sup, now, holds[0].id)
-    ledger.reverse(session, room.actor("admin"), now, row.id, "collected from the wrong player")
-    again = fees.collect(session, room.sup, now + MIN, holds[0].id)
+    row = act(session, room.sup, now, fees.collect, holds[0].id)
+    act(session, room.actor("admin"), now, ledger.reverse, row.id, "collected from the wrong player")
+    again = act(session, room.sup, now + MIN, fees.collect, holds[0].id)
     assert again.period_start == now + MIN
 
 
 def test_r50_the_fee_follows_the_players_seated(room, session, now):
     holds = seated_holds(room, session, now, free=7, fee_kind="hourly", time_fee=500,
                          time_fee_by_players=[{"players": 3, "fee": 300}])[2]  # 2 seated
-    assert fees.collect(session, room.sup, now, holds[0].id).amount == -500
+    assert act(session, room.sup, now, fees.collect, holds[0].id).amount == -500
 
 
 def test_r50_the_same_key_returns_the_first_row(room, session, now, hourly):
     holds = hourly[2]
-    first = fees.collect(session, room.sup, now, holds[0].id, key="k")
-    again = fees.collect(session, room.sup, now + MIN, holds[0].id, key="k")
+    first = act(session, room.sup, now, fees.collect, holds[0].id, key="k")
+    again = act(session, room.sup, now + MIN, fees.collect, holds[0].id, key="k")
     assert again.id == first.id and _rows(session, "session_fee") == 1
-    refused(lambda: fees.collect(session, room.sup, now, holds[1].id, key="k"), "R52", error=Conflict)
+    refused(lambda: act(session, room.sup, now, fees.collect, holds[1].id, key="k"), "R52", error=Conflict)
 
 
 def test_r50_refusals(room, session, now, hourly):
     holds = hourly[2]
-    refused(lambda: fees.collect(session, room.actor("dealer"), now, holds[0].id), "R61", error=Forbidden)
-    refused(lambda: fees.collect(session, room.sup, now, holds[0].id, "iou"), "R50", error=Invalid)
-    refused(lambda: fees.collect(session, room.sup, now, holds[0].id, currency="EUR"), "R32",
+    refused(lambda: act(session, room.actor("dealer"), now, fees.collect, holds[0].id), "R61",
+            error=Forbidden)
+    refused(lambda: act(session, room.sup, now, fees.collect, holds[0].id, "iou"), "R50", error=Invalid)
+    refused(lambda: act(session, room.sup, now, fees.collect, holds[0].id, currency="EUR"), "R32",
             error=Invalid)
     assert _rows(session, "session_fee") == 0
 
 
 def test_r50_a_game_without_a_time_fee_refuses(room, session, now):
     holds = seated_holds(room, session, now)[2]
-    refused(lambda: fees.collect(session, room.sup, now, holds[0].id), "R50", error=Conflict)
+    refused(lambda: act(session, room.sup, now, fees.collect, holds[0].id), "R50", error=Conflict)
 
 
 def test_r50_who_is_due_longest_first(room, session, now, hourly):
     holds = hourly[2]
-    fees.collect(session, room.sup, now - 2 * HOUR, holds[0].id)  # ended an hour ago
-    fees.collect(session, room.sup, now - 30 * MIN, holds[1].id)  # covered 30 more minutes
+    act(session, room.sup, now - 2 * HOUR, fees.collect, holds[0].id)  # ended an hour ago
+    act(session, room.sup, now - 30 * MIN, fees.collect, holds[1].id)  # covered 30 more minutes
     rows = fees.fees_due(session, room.room.id, now)
     assert len(rows) == 8
     by_hold = {r.hold_id: r for r in rows}
@@ -122,7 +124,7 @@ def test_r50_who_is_due_reads_each_seats_fees_by_the_hold_index(room, session, n
                                                                 connection):
     """The ledger keeps every fee ever taken (R52): who is due looks up the live seats' rows,
     never groups the whole ledger."""
-    fees.collect(session, room.sup, now, hourly[2][0].id)
+    act(session, room.sup, now, fees.collect, hourly[2][0].id)
     plans = query_plans(connection, "ledger_entries",
                         lambda: fees.fees_due(session, room.room.id, now))
     assert len(plans) == 1
@@ -140,7 +142,7 @@ def test_r50_only_hourly_games_are_listed(room, session, now):
 def test_r51_rake_is_a_negative_row_tied_to_the_hand(room, session, now, raked):
     game, table, _holds = raked
     dealer = room.actor("dealer")
-    row = rake.record_rake(session, dealer, now, table.id, 1, pot=10000, flop=True, rake=500)
+    row = act(session, dealer, now, rake.record_rake, table.id, 1, pot=10000, flop=True, rake=500)
     assert (row.kind, row.amount, row.table_id, row.game_id, row.staff_id) == (
         "rake", -500, table.id, game.id, dealer.staff_id)
     assert row.hand_id is not None and row.method == "chips"
@@ -156,40 +158,41 @@ def test_r51_rake_is_a_negative_row_tied_to_the_hand(room, session, now, raked):
 ])
 def test_r51_refused_rake(room, session, now, raked, pot, flop, amount, error):
     table = raked[1]
-    refused(lambda: rake.record_rake(session, room.actor("dealer"), now, table.id, 1, pot=pot,
-                                     flop=flop, rake=amount), "R51", error=error)
+    refused(lambda: act(session, room.actor("dealer"), now, rake.record_rake, table.id, 1, pot=pot,
+                        flop=flop, rake=amount), "R51", error=error)
     assert _rows(session, "rake") == 0
 
 
 def test_r51_no_flop_no_drop_is_a_game_policy(room, session, now):
     _game, table, _h = seated_holds(room, session, now, fee_kind="rake", rake_bp=1000,
                                     rake_cap=0, rake_no_flop_no_drop=False)
-    record_hand(session, room.actor("dealer"), now, table.id, hand_no=1, high_card_seat=1)
-    row = rake.record_rake(session, room.sup, now, table.id, 1, pot=1000, flop=False, rake=100)
+    act(session, room.actor("dealer"), now, record_hand, table.id, hand_no=1, high_card_seat=1)
+    row = act(session, room.sup, now, rake.record_rake, table.id, 1, pot=1000, flop=False, rake=100)
     assert row.amount == -100
 
 
 def test_r51_one_standing_rake_per_hand(room, session, now, raked):
     table = raked[1]
-    first = rake.record_rake(session, room.sup, now, table.id, 1, pot=10000, flop=True, rake=400, key="r")
-    assert rake.record_rake(session, room.sup, now, table.id, 1, pot=10000, flop=True, rake=400,
-                            key="r").id == first.id
-    refused(lambda: rake.record_rake(session, room.sup, now, table.id, 1, pot=10000, flop=True,
-                                     rake=500), "R51", "already", error=Conflict)
-    reversal = ledger.reverse(session, room.actor("admin"), now, first.id, "miscounted")
+    first = act(session, room.sup, now, rake.record_rake, table.id, 1, pot=10000, flop=True, rake=400,
+                key="r")
+    assert act(session, room.sup, now, rake.record_rake, table.id, 1, pot=10000, flop=True, rake=400,
+               key="r").id == first.id
+    refused(lambda: act(session, room.sup, now, rake.record_rake, table.id, 1, pot=10000, flop=True,
+                        rake=500), "R51", "already", error=Conflict)
+    reversal = act(session, room.actor("admin"), now, ledger.reverse, first.id, "miscounted")
     assert reversal.hand_id == first.hand_id
-    again = rake.record_rake(session, room.sup, now, table.id, 1, pot=10000, flop=True, rake=500)
+    again = act(session, room.sup, now, rake.record_rake, table.id, 1, pot=10000, flop=True, rake=500)
     assert again.amount == -500
 
 
 def test_r51_refusals_of_rights_games_and_hands(room, session, now, raked):
     table = raked[1]
-    refused(lambda: rake.record_rake(session, room.actor("cashier"), now, table.id, 1, pot=10000,
-                                     flop=True, rake=100), "R61", error=Forbidden)
-    refused(lambda: rake.record_rake(session, room.sup, now, table.id, 2, pot=10000, flop=True,
-                                     rake=100), None, error=NotFound)
+    refused(lambda: act(session, room.actor("cashier"), now, rake.record_rake, table.id, 1, pot=10000,
+                        flop=True, rake=100), "R61", error=Forbidden)
+    refused(lambda: act(session, room.sup, now, rake.record_rake, table.id, 2, pot=10000, flop=True,
+                        rake=100), None, error=NotFound)
     _g, hourly_table, _h = seated_holds(room, session, now, name="2", fee_kind="hourly",
                                            time_fee=500)
-    record_hand(session, room.sup, now, hourly_table.id, hand_no=1, high_card_seat=1)
-    refused(lambda: rake.record_rake(session, room.sup, now, hourly_table.id, 1, pot=10000,
-                                     flop=True, rake=100), "R51", "not raked", error=Conflict)
+    act(session, room.sup, now, record_hand, hourly_table.id, hand_no=1, high_card_seat=1)
+    refused(lambda: act(session, room.sup, now, rake.record_rake, hourly_table.id, 1, pot=10000,
+                        flop=True, rake=100), "R51", "not raked", error=Conflict)

@@ -18,6 +18,7 @@ from roomops.lists import services as lists
 from roomops.rooms.services import update_policy
 from roomops.seating import seats
 from tests.services.helpers import audits, full_game, live_offer, refused
+from tests.units import act
 
 MIN = timedelta(minutes=1)
 
@@ -30,7 +31,7 @@ def _table(room, session, now, free=0, **fields):
 
 
 def _hand(room, session, at, table, n, **kw):
-    return record_hand(session, room.actor("dealer"), at, table.id, hand_no=n, **kw)
+    return act(session, room.actor("dealer"), at, record_hand, table.id, hand_no=n, **kw)
 
 
 def test_r33_first_hand_from_the_high_card_then_the_button_moves_on(room, session, now):
@@ -61,8 +62,8 @@ def test_r36_a_new_player_waits_for_the_big_blind_or_posts_one(room, session, no
     game, table, _holds = _table(room, session, now, free=1)  # seat 9 open
     _hand(room, session, now, table, 1, high_card_seat=1)  # button 1, SB 2, BB 3
     newcomer = room.player(now, "Nell")
-    seats.seat_directly(session, room.sup, now, table_id=table.id, seat_no=9, player_id=newcomer.id,
-                        buy_in=game.min_buyin)
+    act(session, room.sup, now, seats.seat_directly, table_id=table.id, seat_no=9, player_id=newcomer.id,
+        buy_in=game.min_buyin)
     hand = _hand(room, session, now + MIN, table, 2)  # button 2, SB 3, BB 4: seat 9 owes a BB
     assert 9 not in hand.dealt_in
     seat_rows = preview(session, room.actor("dealer"), table.id).seats
@@ -76,22 +77,22 @@ def test_r36_a_new_player_waits_for_the_big_blind_or_posts_one(room, session, no
 
 def test_r36_free_policy_a_new_player_pays_only_in_turn(room, session, now):
     game, table, _holds = _table(room, session, now, free=1)
-    update_policy(session, room.sup, now, new_player_posting="free")
+    act(session, room.sup, now, update_policy, new_player_posting="free")
     _hand(room, session, now, table, 1, high_card_seat=1)
     newcomer = room.player(now, "Fred")
-    seats.seat_directly(session, room.sup, now, table_id=table.id, seat_no=9, player_id=newcomer.id,
-                        buy_in=game.min_buyin)
+    act(session, room.sup, now, seats.seat_directly, table_id=table.id, seat_no=9, player_id=newcomer.id,
+        buy_in=game.min_buyin)
     assert 9 in _hand(room, session, now + MIN, table, 2).dealt_in
 
 
 def test_r35_r26_an_away_player_passed_by_the_big_blind_collects_buttons_and_loses_the_seat(
         room, session, now):
     game, table, holds = _table(room, session, now, max_straddles=0)
-    update_policy(session, room.sup, now, max_missed_bb=2)
+    act(session, room.sup, now, update_policy, max_missed_bb=2)
     waiting = room.player(now, "Wanda")
-    lists.join(session, room.sup, now, player_id=waiting.id, game_id=game.id)
+    act(session, room.sup, now, lists.join, player_id=waiting.id, game_id=game.id)
     _hand(room, session, now, table, 1, high_card_seat=1)  # button 1, SB 2, BB 3
-    away = absences.mark_away(session, room.sup, now, holds[5].id, stack=7000)
+    away = act(session, room.sup, now, absences.mark_away, holds[5].id, stack=7000)
     _hand(room, session, now + MIN, table, 2)  # BB 4
     hand = _hand(room, session, now + 2 * MIN, table, 3)  # BB passes seat 5 to 6: missed BB
     assert hand.big_blind_seat == 6 and 5 not in hand.dealt_in
@@ -109,10 +110,10 @@ def test_r35_r26_an_away_player_passed_by_the_big_blind_collects_buttons_and_los
 def test_r35_back_from_away_posts_dead_sb_and_live_bb_to_play_at_once(room, session, now):
     _game, table, holds = _table(room, session, now)
     _hand(room, session, now, table, 1, high_card_seat=1)
-    absences.mark_away(session, room.sup, now, holds[4].id)
+    act(session, room.sup, now, absences.mark_away, holds[4].id)
     for n in (2, 3, 4):  # BB 4, 5, 6: seat 4 misses the BB, then the SB passes it
         _hand(room, session, now + n * MIN, table, n)
-    absences.come_back(session, room.sup, now + 5 * MIN, holds[4].id)
+    act(session, room.sup, now + 5 * MIN, absences.come_back, holds[4].id)
     waiting = _hand(room, session, now + 5 * MIN, table, 5)  # BB 7
     assert 4 not in waiting.dealt_in
     posted = _hand(room, session, now + 6 * MIN, table, 6, posting=[4])
@@ -139,12 +140,12 @@ def test_r33_dealers_choice_the_button_posts_the_small_blind(room, session, now)
 def test_r61_r5_who_may_record_and_where(room, session, now):
     _game, table, _holds = _table(room, session, now)
     with pytest.raises(Forbidden):
-        record_hand(session, room.actor("cashier"), now, table.id, hand_no=1, high_card_seat=1)
-    record_hand(session, room.sup, now, table.id, hand_no=1, high_card_seat=1)  # the floor may
+        act(session, room.actor("cashier"), now, record_hand, table.id, hand_no=1, high_card_seat=1)
+    act(session, room.sup, now, record_hand, table.id, hand_no=1, high_card_seat=1)  # the floor may
     for hold in session.scalars(select(seats.SeatHold).where(seats.SeatHold.table_id == table.id,
                                                              seats.SeatHold.ended_at.is_(None))):
-        seats.leave(session, room.sup, now, hold.id, 0)
-    close_table(session, room.sup, now, table.id)
+        act(session, room.sup, now, seats.leave, hold.id, 0)
+    act(session, room.sup, now, close_table, table.id)
     with pytest.raises(Conflict) as err:
         _hand(room, session, now, table, 2)
     assert err.value.rule == "R5"
@@ -171,13 +172,13 @@ def test_r19_a_player_moved_by_the_floor_owes_no_blind(room, session, now):
     game, _table_1, holds = _table(room, session, now)
     other = room.table(now, game, "2")
     for seat_no, name in ((2, "Ann"), (3, "Bo")):
-        seats.seat_directly(session, room.sup, now, table_id=other.id, seat_no=seat_no,
-                            player_id=room.player(now, name).id, buy_in=game.min_buyin, reason="test")
-    record_hand(session, room.actor("dealer"), now, other.id, hand_no=1, high_card_seat=2)
-    moves.move_player(session, room.sup, now, holds[9].id, table_id=other.id, seat_no=5,
-                      stack=game.min_buyin)
-    seats.seat_directly(session, room.sup, now, table_id=other.id, seat_no=7,
-                        player_id=room.player(now, "Cy").id, buy_in=game.min_buyin, reason="test")
+        act(session, room.sup, now, seats.seat_directly, table_id=other.id, seat_no=seat_no,
+            player_id=room.player(now, name).id, buy_in=game.min_buyin, reason="test")
+    act(session, room.actor("dealer"), now, record_hand, other.id, hand_no=1, high_card_seat=2)
+    act(session, room.sup, now, moves.move_player, holds[9].id, table_id=other.id, seat_no=5,
+        stack=game.min_buyin)
+    act(session, room.sup, now, seats.seat_directly, table_id=other.id, seat_no=7,
+        player_id=room.player(now, "Cy").id, buy_in=game.min_buyin, reason="test")
     seat_rows = preview(session, room.actor("dealer"), other.id).seats
     assert not seat_rows[4].owes_bb  # moved by the floor (R19)
     assert seat_rows[6].owes_bb  # a new player (R36, post_or_wait)
@@ -188,17 +189,17 @@ def test_r29_r35_a_played_over_seat_is_dealt_in_and_its_owner_misses_the_blinds(
 
     game, table, holds = _table(room, session, now)
     waiting = room.player(now, "Otto")
-    lists.join(session, room.sup, now, player_id=waiting.id, game_id=game.id)
+    act(session, room.sup, now, lists.join, player_id=waiting.id, game_id=game.id)
     _hand(room, session, now, table, 1, high_card_seat=1)  # button 1, SB 2, BB 3
-    away = absences.mark_away(session, room.sup, now, holds[5].id)
-    start_playover(session, room.sup, now, holds[5].id, buy_in=game.min_buyin)
+    away = act(session, room.sup, now, absences.mark_away, holds[5].id)
+    act(session, room.sup, now, start_playover, holds[5].id, buy_in=game.min_buyin)
     hands = [_hand(room, session, now + n * MIN, table, n) for n in (2, 3, 4)]  # BB 4, 5, 6
     assert all(5 in h.dealt_in for h in hands)  # the overplayer plays the seat
     assert {"seat_no": 5, "kind": "big_blind", "amount": 200} in hands[1].posts
     blinds = session.get_one(SeatBlinds, holds[5].id)
     assert (blinds.missed_sb, blinds.missed_bb) == (True, True)  # the owner missed both (R35)
     assert away.missed_bb == 1  # and the big blind counts towards R26
-    absences.come_back(session, room.sup, now + 5 * MIN, holds[5].id)  # the playover ends (R29)
+    act(session, room.sup, now + 5 * MIN, absences.come_back, holds[5].id)  # the playover ends (R29)
     seat = preview(session, room.actor("dealer"), table.id).seats[4]
     assert seat.missed_bb and seat.status == "active"
 
@@ -208,19 +209,19 @@ def test_r36_a_seat_change_two_seats_away_from_the_button_owes_the_big_blind(roo
 
     game, table, holds = _table(room, session, now, free=3)  # seats 1-6 taken, 7-9 open
     other = room.table(now, game, "2")
-    lists.join(session, room.sup, now, player_id=holds[2].player_id, table_id=other.id)
+    act(session, room.sup, now, lists.join, player_id=holds[2].player_id, table_id=other.id)
     _hand(room, session, now, table, 1, high_card_seat=1)  # button 1: seat 2 moves to 7, past 3-6
-    far = change_seat(session, room.sup, now, holds[2].id, 7, stack=12345)
+    far = act(session, room.sup, now, change_seat, holds[2].id, 7, stack=12345)
     assert session.get_one(SeatBlinds, far.id).owes_bb
     # R18/R36: the counted stack is the new seat's last known stack, audited as counted
     assert (far.table_id, far.seat_no, far.buy_in) == (table.id, 7, 12345)
     assert audits(session, "seat.moved")[-1].detail["stack_counted"] is True
-    near = change_seat(session, room.sup, now, holds[6].id, 8, stack=game.min_buyin)  # owes nothing
+    near = act(session, room.sup, now, change_seat, holds[6].id, 8, stack=game.min_buyin)  # owes nothing
     assert not session.get_one(SeatBlinds, near.id).owes_bb
     assert audits(session, "seat.moved")[-1].detail["move"] == "seat_change"
-    refused(lambda: change_seat(session, room.sup, now, holds[1].id, 8, stack=1), "R20")  # taken
-    refused(lambda: change_seat(session, room.sup, now, holds[1].id, 10, stack=1), "R4")
-    refused(lambda: change_seat(session, room.sup, now, holds[1].id, 9, stack=0), "R18")  # counted
-    refused(lambda: change_seat(session, room.actor("dealer"), now, holds[1].id, 9, stack=1), "R61")
+    refused(lambda: act(session, room.sup, now, change_seat, holds[1].id, 8, stack=1), "R20")  # taken
+    refused(lambda: act(session, room.sup, now, change_seat, holds[1].id, 10, stack=1), "R4")
+    refused(lambda: act(session, room.sup, now, change_seat, holds[1].id, 9, stack=0), "R18")  # counted
+    refused(lambda: act(session, room.actor("dealer"), now, change_seat, holds[1].id, 9, stack=1), "R61")
     # a seat change keeps the player's place on another table's reserve list (R11, R18)
     assert [e.table_id for e in lists.list_entries(session, game.id, other.id)] == [other.id]

@@ -9,6 +9,7 @@ import os
 import pytest
 from sqlalchemy import select
 
+from roomops.floor.unit import UnitOfWork
 from roomops.heartbeat.models import RoomSweepFailure, SweepHeartbeat
 from roomops.heartbeat.rules import room_last_run
 from roomops.heartbeat.services import beat, last_run, note_failures, room_runs, rooms_failing
@@ -18,6 +19,7 @@ from roomops.jobs.scheduler import sweep_once
 from roomops.lists import services as lists
 from roomops.seating.models import SeatHold
 from tests.factories import Room_
+from tests.units import act
 
 
 def _rows(session):
@@ -29,7 +31,7 @@ def _offer(room, session, now):
     """One open offer (R20), due ``claim_minutes`` after ``now``."""
     game = room.game(now)
     ann = room.player(now, "Ann")
-    lists.join(session, room.sup, now, player_id=ann.id, game_id=game.id)
+    act(session, room.sup, now, lists.join, player_id=ann.id, game_id=game.id)
     room.table(now, game, "1")
     session.commit()
     return session.scalars(select(SeatHold).where(SeatHold.kind == "offer",
@@ -73,10 +75,10 @@ def _break_in(monkeypatch, room_id):
     """The sweep of room ``room_id`` fails at its last step, once its offers have expired."""
     release_due = sweep_module.release_due
 
-    def broken(session, actor, now, games):
-        if actor.room_id == room_id:
+    def broken(unit: UnitOfWork, games):
+        if unit.actor.room_id == room_id:
             raise RuntimeError("a fault in this room's data")
-        return release_due(session, actor, now, games)
+        return release_due(unit, games)
 
     monkeypatch.setattr(sweep_module, "release_due", broken)
 

@@ -40,7 +40,6 @@ from sqlalchemy.orm import Session, aliased
 from roomops.absences import services as absences
 from roomops.audit.models import AuditEvent
 from roomops.errors import RoomopsError
-from roomops.jobs.sweep import sweep
 from roomops.ledger import cash_outs, dayclose, transit
 from roomops.ledger import services as ledger
 from roomops.ledger.dayclose import Count
@@ -54,6 +53,7 @@ from roomops.playovers.services import start_playover
 from roomops.rooms.shifts import shift_of
 from roomops.seating import seats
 from tests.factories import Room_
+from tests.units import act, sweep
 
 ROOMS = itertools.count()
 OVERPLAYERS = itertools.count()
@@ -79,8 +79,8 @@ def _machine(session: Session, start: datetime) -> type[RuleBasedStateMachine]:
             tables = [self.room.table(start, game, name) for name in ("1", "2")]
             self.holds = {}  # hold id -> (table id, game id)
             for i, p in enumerate(self.room.players(start, 6, "L")):
-                hold = seats.seat_directly(session, self.room.sup, start, table_id=tables[i % 2].id,
-                                           seat_no=i // 2 + 1, player_id=p.id, buy_in=10000)
+                hold = act(session, self.room.sup, start, seats.seat_directly, table_id=tables[i % 2].id,
+                           seat_no=i // 2 + 1, player_id=p.id, buy_in=10000)
                 self.holds[hold.id] = (tables[i % 2].id, game.id)
             # expected rows: table, game, staff, amount, (gaming day, shift) (R54)
             self.rows: dict[int, tuple[int | None, int | None, int, int, tuple[date, int]]] = {}
@@ -119,8 +119,8 @@ def _machine(session: Session, start: datetime) -> type[RuleBasedStateMachine]:
             self.now += timedelta(seconds=30)
             try:
                 with session.begin_nested():
-                    result = service(session, who, self.now, *args,
-                                     **({"key": key} if key else {}), **more)
+                    result = act(session, who, self.now, service, *args,
+                                 **({"key": key} if key else {}), **more)
             except RoomopsError as err:
                 assert err.rule, err
                 assert self.counts() == before

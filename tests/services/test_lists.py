@@ -7,10 +7,10 @@ from datetime import timedelta
 import pytest
 
 from roomops.errors import Conflict, Invalid
-from roomops.jobs.sweep import sweep
 from roomops.lists import services as lists
 from roomops.seating import offers, seats
 from tests.services.helpers import audits, fill_table, full_game, live_offer
+from tests.units import act, sweep
 
 S = timedelta(seconds=1)
 
@@ -19,8 +19,8 @@ def test_r10_player_on_several_games_lists_at_once(room, session, now):
     g1, _ = full_game(room, session, now, free=0)
     g2, _ = full_game(room, session, now, free=0, name="2", variant="PL Omaha")
     p = room.player(now, "Ann")
-    e1 = lists.join(session, room.sup, now, player_id=p.id, game_id=g1.id)
-    e2 = lists.join(session, room.sup, now, player_id=p.id, game_id=g2.id)
+    e1 = act(session, room.sup, now, lists.join, player_id=p.id, game_id=g1.id)
+    e2 = act(session, room.sup, now, lists.join, player_id=p.id, game_id=g2.id)
     assert (e1.status, e2.status) == ("active", "active")
     assert [e.id for e in lists.list_entries(session, g1.id, None)] == [e1.id]
     assert [e.id for e in lists.list_entries(session, g2.id, None)] == [e2.id]
@@ -30,22 +30,22 @@ def test_r10_stays_on_other_games_lists_while_seated_elsewhere(room, session, no
     _g1, t1 = full_game(room, session, now, free=1)
     g2, _ = full_game(room, session, now, free=0, name="2", variant="PL Omaha")
     p = room.player(now, "Ann")
-    e2 = lists.join(session, room.sup, now, player_id=p.id, game_id=g2.id)
-    seats.seat_directly(session, room.sup, now, table_id=t1.id, seat_no=9, player_id=p.id,
-                        buy_in=10000)
+    e2 = act(session, room.sup, now, lists.join, player_id=p.id, game_id=g2.id)
+    act(session, room.sup, now, seats.seat_directly, table_id=t1.id, seat_no=9, player_id=p.id,
+        buy_in=10000)
     session.refresh(e2)
     assert e2.status == "active"
     # and a seated player may still join another game's list
     g3, _ = full_game(room, session, now, free=0, name="3", variant="Stud")
-    assert lists.join(session, room.sup, now, player_id=p.id, game_id=g3.id).status == "active"
+    assert act(session, room.sup, now, lists.join, player_id=p.id, game_id=g3.id).status == "active"
 
 
 def test_r10_duplicate_join_refused(room, session, now):
     g1, _ = full_game(room, session, now, free=0)
     p = room.player(now, "Ann")
-    lists.join(session, room.sup, now, player_id=p.id, game_id=g1.id)
+    act(session, room.sup, now, lists.join, player_id=p.id, game_id=g1.id)
     with pytest.raises(Conflict) as err:
-        lists.join(session, room.sup, now + S, player_id=p.id, game_id=g1.id)
+        act(session, room.sup, now + S, lists.join, player_id=p.id, game_id=g1.id)
     assert err.value.rule == "R10"
 
 
@@ -53,9 +53,9 @@ def test_r10_join_needs_exactly_one_list(room, session, now):
     g1, t1 = full_game(room, session, now, free=0)
     p = room.player(now, "Ann")
     with pytest.raises(Invalid):
-        lists.join(session, room.sup, now, player_id=p.id)
+        act(session, room.sup, now, lists.join, player_id=p.id)
     with pytest.raises(Invalid):
-        lists.join(session, room.sup, now, player_id=p.id, game_id=g1.id, table_id=t1.id)
+        act(session, room.sup, now, lists.join, player_id=p.id, game_id=g1.id, table_id=t1.id)
 
 
 def test_r10_seated_player_cannot_join_own_games_waiting_list(room, session, now):
@@ -63,10 +63,10 @@ def test_r10_seated_player_cannot_join_own_games_waiting_list(room, session, now
     table = room.table(now, game, "1")
     (hold,) = fill_table(room, session, now, game, table, free=8)
     with pytest.raises(Conflict) as err:
-        lists.join(session, room.sup, now, player_id=hold.player_id, game_id=game.id)
+        act(session, room.sup, now, lists.join, player_id=hold.player_id, game_id=game.id)
     assert err.value.rule == "R18"
     with pytest.raises(Conflict) as err:  # nor the reserve list of the table they sit at
-        lists.join(session, room.sup, now, player_id=hold.player_id, table_id=table.id)
+        act(session, room.sup, now, lists.join, player_id=hold.player_id, table_id=table.id)
     assert err.value.rule == "R11"
 
 
@@ -75,11 +75,11 @@ def test_r11_reserve_list_in_list_order_and_only_for_its_table(room, session, no
     t2 = room.table(now, game, "2")
     fill_table(room, session, now, game, t2, free=0)
     a, b, c = room.player(now, "Ann"), room.player(now, "Bob"), room.player(now, "Cid")
-    lists.join(session, room.sup, now, player_id=a.id, table_id=t2.id)  # earliest, but for t2
-    lists.join(session, room.sup, now + S, player_id=b.id, table_id=t1.id)
-    lists.join(session, room.sup, now + 2 * S, player_id=c.id, game_id=game.id)
+    act(session, room.sup, now, lists.join, player_id=a.id, table_id=t2.id)  # earliest, but for t2
+    act(session, room.sup, now + S, lists.join, player_id=b.id, table_id=t1.id)
+    act(session, room.sup, now + 2 * S, lists.join, player_id=c.id, game_id=game.id)
     hold = next(h for h in _holds(session, t1.id) if h.seat_no == 3)
-    seats.leave(session, room.sup, now + 3 * S, hold.id, 100)
+    act(session, room.sup, now + 3 * S, seats.leave, hold.id, 100)
     offer = live_offer(session, b.id)
     assert offer is not None and (offer.table_id, offer.seat_no) == (t1.id, 3)
     assert live_offer(session, a.id) is None and live_offer(session, c.id) is None
@@ -93,14 +93,14 @@ def _holds(session, table_id):
 def test_r12_phone_entry_not_offered_until_checked_in(room, session, now):
     game, _ = full_game(room, session, now, free=1)
     p, q = room.player(now, "Ann"), room.player(now, "Bob")
-    phone = lists.join(session, room.sup, now, player_id=p.id, game_id=game.id, source="phone")
+    phone = act(session, room.sup, now, lists.join, player_id=p.id, game_id=game.id, source="phone")
     assert phone.checkin_deadline == now + timedelta(minutes=30)
     assert live_offer(session, p.id) is None
-    lists.join(session, room.sup, now + S, player_id=q.id, game_id=game.id)
+    act(session, room.sup, now + S, lists.join, player_id=q.id, game_id=game.id)
     assert live_offer(session, q.id) is not None  # the later in-person entry gets the seat
-    offers.decline(session, room.sup, now + 2 * S, live_offer(session, q.id).id)
+    act(session, room.sup, now + 2 * S, offers.decline, live_offer(session, q.id).id)
     assert live_offer(session, p.id) is None
-    lists.check_in(session, room.sup, now + 3 * S, phone.id)
+    act(session, room.sup, now + 3 * S, lists.check_in, phone.id)
     assert live_offer(session, p.id) is not None
     assert [e.actor for e in audits(session, "entry.checked_in")] == [room.sup.label]
 
@@ -109,29 +109,29 @@ def test_r12_phone_entry_not_offered_until_checked_in(room, session, now):
 def test_r12_check_in_to_the_second(room, session, now, offset, ok):
     game, _ = full_game(room, session, now, free=0)
     p = room.player(now, "Ann")
-    entry = lists.join(session, room.sup, now, player_id=p.id, game_id=game.id, source="phone")
+    entry = act(session, room.sup, now, lists.join, player_id=p.id, game_id=game.id, source="phone")
     at = entry.checkin_deadline + timedelta(seconds=offset)
     if ok:
-        assert lists.check_in(session, room.sup, at, entry.id).checked_in_at == at
+        assert act(session, room.sup, at, lists.check_in, entry.id).checked_in_at == at
     else:
         with pytest.raises(Conflict) as err:
-            lists.check_in(session, room.sup, at, entry.id)
+            act(session, room.sup, at, lists.check_in, entry.id)
         assert err.value.rule == "R12"
 
 
 def test_r12_in_person_entry_has_nothing_to_check_in(room, session, now):
     game, _ = full_game(room, session, now, free=0)
-    entry = lists.join(session, room.sup, now, player_id=room.player(now, "Ann").id, game_id=game.id)
+    entry = act(session, room.sup, now, lists.join, player_id=room.player(now, "Ann").id, game_id=game.id)
     with pytest.raises(Conflict):
-        lists.check_in(session, room.sup, now, entry.id)
+        act(session, room.sup, now, lists.check_in, entry.id)
 
 
 def test_r12_sweep_drops_no_show_at_the_deadline_to_the_second(room, session, now):
     game, _ = full_game(room, session, now, free=0)
     p, q = room.player(now, "Ann"), room.player(now, "Bob")
-    late = lists.join(session, room.sup, now, player_id=p.id, game_id=game.id, source="phone")
-    kept = lists.join(session, room.sup, now, player_id=q.id, game_id=game.id, source="phone")
-    lists.check_in(session, room.sup, now + S, kept.id)
+    late = act(session, room.sup, now, lists.join, player_id=p.id, game_id=game.id, source="phone")
+    kept = act(session, room.sup, now, lists.join, player_id=q.id, game_id=game.id, source="phone")
+    act(session, room.sup, now + S, lists.check_in, kept.id)
     assert sweep(session, late.checkin_deadline - S).no_shows == []
     assert late.status == "active"
     assert sweep(session, late.checkin_deadline).no_shows == [late.id]
@@ -148,16 +148,16 @@ def test_r12_sweep_drops_no_show_at_the_deadline_to_the_second(room, session, no
 def test_r13_reorder_needs_a_written_reason_and_audits_from_and_to(room, session, now):
     game, _ = full_game(room, session, now, free=0)
     ps = room.players(now, 4, "W")
-    entries = [lists.join(session, room.sup, now + i * S, player_id=p.id, game_id=game.id)
+    entries = [act(session, room.sup, now + i * S, lists.join, player_id=p.id, game_id=game.id)
                for i, p in enumerate(ps)]
     for reason in ("", "   "):
         with pytest.raises(Invalid) as err:
-            lists.reorder(session, room.sup, now, entries[3].id, 1, reason)
+            act(session, room.sup, now, lists.reorder, entries[3].id, 1, reason)
         assert err.value.rule == "R13"
     with pytest.raises(Invalid):
-        lists.reorder(session, room.sup, now, entries[3].id, 5, "past the end")
+        act(session, room.sup, now, lists.reorder, entries[3].id, 5, "past the end")
     assert audits(session, "entry.reordered") == []
-    lists.reorder(session, room.sup, now + 10 * S, entries[3].id, 2, "came back from the cage")
+    act(session, room.sup, now + 10 * S, lists.reorder, entries[3].id, 2, "came back from the cage")
     order = [e.id for e in lists.list_entries(session, game.id, None)]
     assert order == [entries[0].id, entries[3].id, entries[1].id, entries[2].id]
     (row,) = audits(session, "entry.reordered")
@@ -169,10 +169,10 @@ def test_r13_reorder_needs_a_written_reason_and_audits_from_and_to(room, session
 def test_r16_removal_keeps_history_with_who_and_why(room, session, now):
     game, _ = full_game(room, session, now, free=0)
     p = room.player(now, "Ann")
-    entry = lists.join(session, room.sup, now, player_id=p.id, game_id=game.id)
+    entry = act(session, room.sup, now, lists.join, player_id=p.id, game_id=game.id)
     with pytest.raises(Invalid):
-        lists.remove(session, room.sup, now, entry.id, " ")
-    lists.remove(session, room.sup, now + S, entry.id, "went home")
+        act(session, room.sup, now, lists.remove, entry.id, " ")
+    act(session, room.sup, now + S, lists.remove, entry.id, "went home")
     session.flush()
     session.expire_all()
     assert (entry.status, entry.ended_at, entry.end_reason) == ("removed", now + S, "went home")
@@ -181,4 +181,4 @@ def test_r16_removal_keeps_history_with_who_and_why(room, session, now):
     assert rows[1].reason == "went home" and rows[1].actor == room.sup.label
     assert lists.list_entries(session, game.id, None) == []
     with pytest.raises(Conflict):
-        lists.remove(session, room.sup, now + 2 * S, entry.id, "again")
+        act(session, room.sup, now + 2 * S, lists.remove, entry.id, "again")

@@ -14,30 +14,31 @@ from roomops.rooms.models import Player
 from roomops.rooms.services import create_room
 from roomops.rooms.staff import create_staff
 from tests.factories import PASSWORD
+from tests.units import act
 
 
 def test_a_room_or_staff_name_with_an_override_is_refused(session, now, room):
     with pytest.raises(Invalid, match=r"name: may not contain U\+202E"):
         create_room(session, now, slug="other", name="Main\u202eRoom")
     with pytest.raises(Invalid, match=r"display_name: may not contain U\+0007"):
-        create_staff(session, console(room.room.id), now, username="bell", password=PASSWORD,
-                     roles=("dealer",), display_name="Bell\x07")
+        act(session, console(room.room.id), now, create_staff, username="bell", password=PASSWORD,
+            roles=("dealer",), display_name="Bell\x07")
     with pytest.raises(Invalid, match=r"username: may not contain U\+2066"):
-        create_staff(session, console(room.room.id), now, username="iso\u2066", password=PASSWORD,
-                     roles=("dealer",))  # a username is shown too (the audit trail's actor)
+        act(session, console(room.room.id), now, create_staff, username="iso\u2066", password=PASSWORD,
+            roles=("dealer",))  # a username is shown too (the audit trail's actor)
 
 
 def test_issue40_a_room_or_staff_name_with_invisible_characters_is_refused(session, now, room):
     with pytest.raises(Invalid, match=r"name: The name has invisible characters \(U\+200B\)"):
         create_room(session, now, slug="other", name="Main\u200bRoom")
     with pytest.raises(Invalid, match=r"display_name: The name has invisible characters \(U\+FEFF\)"):
-        create_staff(session, console(room.room.id), now, username="bom", password=PASSWORD,
-                     roles=("dealer",), display_name="\ufeffBom")
+        act(session, console(room.room.id), now, create_staff, username="bom", password=PASSWORD,
+            roles=("dealer",), display_name="\ufeffBom")
     with pytest.raises(Invalid, match=r"username: The name has invisible characters \(U\+200F\)"):
-        create_staff(session, console(room.room.id), now, username="rlm\u200f", password=PASSWORD,
-                     roles=("dealer",))
-    made = create_staff(session, console(room.room.id), now, username="zoe", password=PASSWORD,
-                        roles=("dealer",), display_name="Zoe\u0308")
+        act(session, console(room.room.id), now, create_staff, username="rlm\u200f", password=PASSWORD,
+            roles=("dealer",))
+    made = act(session, console(room.room.id), now, create_staff, username="zoe", password=PASSWORD,
+               roles=("dealer",), display_name="Zoe\u0308")
     assert made.display_name == "Zoë"  # NFC: one way to write it
 
 

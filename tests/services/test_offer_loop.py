@@ -9,11 +9,11 @@ from sqlalchemy import select
 
 from roomops.audit.models import AuditEvent
 from roomops.errors import Conflict
-from roomops.jobs.sweep import sweep
 from roomops.lists import services as lists
 from roomops.seating import seats
 from roomops.seating.models import SeatHold
 from tests.services.helpers import full_game, live_offer, live_seat, statements_sent
+from tests.units import act, sweep
 
 S = timedelta(seconds=1)
 
@@ -21,11 +21,11 @@ S = timedelta(seconds=1)
 def test_r14_open_seat_is_offered_to_first_joined(room, session, now):
     game, table = full_game(room, session, now, free=0)
     a, b = room.player(now, "Ann"), room.player(now, "Bob")
-    lists.join(session, room.sup, now, player_id=a.id, game_id=game.id)
-    lists.join(session, room.sup, now + timedelta(seconds=1), player_id=b.id, game_id=game.id)
+    act(session, room.sup, now, lists.join, player_id=a.id, game_id=game.id)
+    act(session, room.sup, now + timedelta(seconds=1), lists.join, player_id=b.id, game_id=game.id)
     leaving = session.scalar(select(SeatHold).where(SeatHold.table_id == table.id,
                                                     SeatHold.seat_no == 4))
-    seats.leave(session, room.sup, now, leaving.id, 15000)
+    act(session, room.sup, now, seats.leave, leaving.id, 15000)
     offer = live_offer(session, a.id)
     assert offer is not None and offer.seat_no == 4
     assert offer.deadline == now + timedelta(minutes=10)  # R20 default claim_minutes
@@ -36,15 +36,15 @@ def test_r14_open_seat_is_offered_to_first_joined(room, session, now):
 def test_r22_claim_to_the_second(room, session, now, offset, claimable):
     game, _table = full_game(room, session, now)
     p = room.player(now, "Ann")
-    lists.join(session, room.sup, now, player_id=p.id, game_id=game.id)
+    act(session, room.sup, now, lists.join, player_id=p.id, game_id=game.id)
     offer = live_offer(session, p.id)
     at = offer.deadline + timedelta(seconds=offset)
     if claimable:
-        hold = seats.claim(session, room.sup, at, offer.id, 10000)
+        hold = act(session, room.sup, at, seats.claim, offer.id, 10000)
         assert hold.kind == "seated" and hold.seat_no == offer.seat_no
     else:
         with pytest.raises(Conflict) as err:
-            seats.claim(session, room.sup, at, offer.id, 10000)
+            act(session, room.sup, at, seats.claim, offer.id, 10000)
         assert err.value.rule == "R22"
 
 
@@ -53,25 +53,25 @@ def test_r14_a_claim_reads_the_games_seats_only_if_one_was_open(room, session, n
     offer, so the seats are not read (one cheap check instead); with a seat left open they are."""
     game, _table = full_game(room, session, now, free=2)
     first, second = room.players(now, 2, "W")
-    lists.join(session, room.sup, now + S, player_id=first.id, game_id=game.id)
-    lists.join(session, room.sup, now + 2 * S, player_id=second.id, game_id=game.id)
+    act(session, room.sup, now + S, lists.join, player_id=first.id, game_id=game.id)
+    act(session, room.sup, now + 2 * S, lists.join, player_id=second.id, game_id=game.id)
     offers = [live_offer(session, p.id) for p in (first, second)]
 
     def claim(offer: SeatHold, at: timedelta) -> list[str]:
-        return statements_sent(connection, lambda: seats.claim(
-            session, room.sup, now + at, offer.id, game.min_buyin))
+        return statements_sent(connection, lambda: act(
+            session, room.sup, now + at, seats.claim, offer.id, game.min_buyin))
 
     read_seats = "FROM tables LEFT OUTER JOIN seat_holds"
     assert not any(read_seats in q for q in claim(offers[0], 3 * S))  # the other seat is called
-    seats.leave(session, room.sup, now + 4 * S, live_seat(session, first.id).id, 100)  # nobody waits
+    act(session, room.sup, now + 4 * S, seats.leave, live_seat(session, first.id).id, 100)  # nobody waits
     assert any(read_seats in q for q in claim(offers[1], 5 * S))
 
 
 def test_r22_sweep_expires_and_offers_next(room, session, now):
     game, _table = full_game(room, session, now)
     a, b = room.player(now, "Ann"), room.player(now, "Bob")
-    lists.join(session, room.sup, now, player_id=a.id, game_id=game.id)
-    lists.join(session, room.sup, now + timedelta(seconds=1), player_id=b.id, game_id=game.id)
+    act(session, room.sup, now, lists.join, player_id=a.id, game_id=game.id)
+    act(session, room.sup, now + timedelta(seconds=1), lists.join, player_id=b.id, game_id=game.id)
     first = live_offer(session, a.id)
     assert sweep(session, first.deadline - timedelta(seconds=1)).expired_offers == []
     result = sweep(session, first.deadline)

@@ -9,7 +9,6 @@ from sqlalchemy import select, update
 
 from roomops.errors import Conflict, Invalid
 from roomops.games.models import Table
-from roomops.jobs.sweep import sweep
 from roomops.lists import services as lists
 from roomops.lists.models import ListEntry
 from roomops.lists.ordering import TICK
@@ -17,6 +16,7 @@ from roomops.rooms.services import bar_pair
 from roomops.seating import offers, queries, seats
 from roomops.seating.models import SeatHold
 from tests.services.helpers import audits, fill_table, full_game, live_offer, live_seat, refused
+from tests.units import act, sweep
 
 S = timedelta(seconds=1)
 
@@ -29,17 +29,17 @@ def test_r14_manual_offer_out_of_order_needs_a_reason(room, session, now):
     _manual_room(room)
     game, table = full_game(room, session, now, free=1)
     a, b = room.player(now, "Ann"), room.player(now, "Bob")
-    lists.join(session, room.sup, now, player_id=a.id, game_id=game.id)
-    eb = lists.join(session, room.sup, now + S, player_id=b.id, game_id=game.id)
+    act(session, room.sup, now, lists.join, player_id=a.id, game_id=game.id)
+    eb = act(session, room.sup, now + S, lists.join, player_id=b.id, game_id=game.id)
     assert live_offer(session, a.id) is None  # auto_offer off
     with pytest.raises(Conflict) as err:
-        offers.offer_by_hand(session, room.sup, now, table_id=table.id, seat_no=9, entry_id=eb.id)
+        act(session, room.sup, now, offers.offer_by_hand, table_id=table.id, seat_no=9, entry_id=eb.id)
     assert err.value.rule == "R13"
     with pytest.raises(Conflict):
-        offers.offer_by_hand(session, room.sup, now, table_id=table.id, seat_no=9, entry_id=eb.id,
-                             reason="  ")
-    offer = offers.offer_by_hand(session, room.sup, now, table_id=table.id, seat_no=9,
-                                 entry_id=eb.id, reason="Ann is in the restroom")
+        act(session, room.sup, now, offers.offer_by_hand, table_id=table.id, seat_no=9, entry_id=eb.id,
+            reason="  ")
+    offer = act(session, room.sup, now, offers.offer_by_hand, table_id=table.id, seat_no=9,
+                entry_id=eb.id, reason="Ann is in the restroom")
     assert offer.player_id == b.id
     (row,) = audits(session, "offer.made")
     assert row.reason == "Ann is in the restroom" and row.actor == room.sup.label
@@ -49,27 +49,27 @@ def test_r14_manual_offer_in_order_needs_no_reason(room, session, now):
     _manual_room(room)
     game, table = full_game(room, session, now, free=1)
     a = room.player(now, "Ann")
-    ea = lists.join(session, room.sup, now, player_id=a.id, game_id=game.id)
-    offer = offers.offer_by_hand(session, room.sup, now, table_id=table.id, seat_no=9, entry_id=ea.id)
+    ea = act(session, room.sup, now, lists.join, player_id=a.id, game_id=game.id)
+    offer = act(session, room.sup, now, offers.offer_by_hand, table_id=table.id, seat_no=9, entry_id=ea.id)
     assert offer.deadline == now + timedelta(minutes=10)
     with pytest.raises(Conflict):  # the seat is called now
-        offers.offer_by_hand(session, room.sup, now, table_id=table.id, seat_no=9, entry_id=ea.id)
+        act(session, room.sup, now, offers.offer_by_hand, table_id=table.id, seat_no=9, entry_id=ea.id)
 
 
 def test_r14_seat_directly_ahead_of_the_list_needs_a_reason(room, session, now):
     game, table = full_game(room, session, now, free=0)
     a, walk_in = room.player(now, "Ann"), room.player(now, "Walk")
-    lists.join(session, room.sup, now, player_id=a.id, game_id=game.id)
+    act(session, room.sup, now, lists.join, player_id=a.id, game_id=game.id)
     _manual_room(room)
     hold = next(h for h in queries.live_holds(session, [table.id])
                 if h.seat_no == 2)
-    seats.leave(session, room.sup, now + S, hold.id, 5000)
+    act(session, room.sup, now + S, seats.leave, hold.id, 5000)
     with pytest.raises(Conflict) as err:
-        seats.seat_directly(session, room.sup, now + 2 * S, table_id=table.id, seat_no=2,
-                            player_id=walk_in.id, buy_in=10000)
+        act(session, room.sup, now + 2 * S, seats.seat_directly, table_id=table.id, seat_no=2,
+            player_id=walk_in.id, buy_in=10000)
     assert err.value.rule == "R13"
-    held = seats.seat_directly(session, room.sup, now + 2 * S, table_id=table.id, seat_no=2,
-                               player_id=walk_in.id, buy_in=10000, reason="high roller")
+    held = act(session, room.sup, now + 2 * S, seats.seat_directly, table_id=table.id, seat_no=2,
+               player_id=walk_in.id, buy_in=10000, reason="high roller")
     assert held.kind == "seated"
     assert audits(session, "seat.taken")[-1].reason == "high roller"
 
@@ -77,7 +77,7 @@ def test_r14_seat_directly_ahead_of_the_list_needs_a_reason(room, session, now):
 def test_r14_several_open_seats_offered_at_once_in_list_order(room, session, now):
     game = room.game(now)
     ps = room.players(now, 4, "W")
-    entries = [lists.join(session, room.sup, now + i * S, player_id=p.id, game_id=game.id)
+    entries = [act(session, room.sup, now + i * S, lists.join, player_id=p.id, game_id=game.id)
                for i, p in enumerate(ps)]
     table = room.table(now + 10 * S, game, "1")  # nine seats open at once
     made = [r.detail["player_id"] for r in audits(session, "offer.made")]
@@ -93,7 +93,7 @@ def test_r14_most_need_placement_across_tables(room, session, now):
     fill_table(room, session, now, game, t1, free=2, prefix="A")
     fill_table(room, session, now, game, t2, free=4, prefix="B")
     p = room.player(now, "Ann")
-    lists.join(session, room.sup, now, player_id=p.id, game_id=game.id)
+    act(session, room.sup, now, lists.join, player_id=p.id, game_id=game.id)
     assert live_offer(session, p.id).table_id == t2.id  # fewer seated
 
 
@@ -104,18 +104,18 @@ def test_r14_first_open_placement_across_tables(room, session, now):
     fill_table(room, session, now, game, t1, free=2, prefix="A")
     fill_table(room, session, now, game, t2, free=4, prefix="B")
     p = room.player(now, "Ann")
-    lists.join(session, room.sup, now, player_id=p.id, game_id=game.id)
+    act(session, room.sup, now, lists.join, player_id=p.id, game_id=game.id)
     assert live_offer(session, p.id).table_id == t1.id
 
 
 def test_r14_player_on_both_lists_is_offered_once(room, session, now):
     game, table = full_game(room, session, now, free=0)
     p, q = room.player(now, "Ann"), room.player(now, "Bob")
-    lists.join(session, room.sup, now, player_id=p.id, table_id=table.id)
-    lists.join(session, room.sup, now + S, player_id=p.id, game_id=game.id)
-    lists.join(session, room.sup, now + 2 * S, player_id=q.id, game_id=game.id)
+    act(session, room.sup, now, lists.join, player_id=p.id, table_id=table.id)
+    act(session, room.sup, now + S, lists.join, player_id=p.id, game_id=game.id)
+    act(session, room.sup, now + 2 * S, lists.join, player_id=q.id, game_id=game.id)
     for h in [h for h in queries.live_holds(session, [table.id]) if h.seat_no in (1, 2)]:
-        seats.leave(session, room.sup, now + 3 * S, h.id, 100)
+        act(session, room.sup, now + 3 * S, seats.leave, h.id, 100)
     assert live_offer(session, p.id) is not None and live_offer(session, q.id) is not None
     assert len([r for r in audits(session, "offer.made") if r.detail["player_id"] == p.id]) == 1
 
@@ -124,30 +124,30 @@ def test_r15_barred_pair_skipped_by_auto_offer_and_refused_by_hand(room, session
     game, table = full_game(room, session, now, free=1)
     seated = live_seat(session, queries.live_holds(session, [table.id])[0].player_id)
     a, b = room.player(now, "Ann"), room.player(now, "Bob")
-    bar_pair(session, room.sup, now, a.id, seated.player_id, "fight last week")
-    ea = lists.join(session, room.sup, now, player_id=a.id, game_id=game.id)
+    act(session, room.sup, now, bar_pair, a.id, seated.player_id, "fight last week")
+    ea = act(session, room.sup, now, lists.join, player_id=a.id, game_id=game.id)
     assert live_offer(session, a.id) is None
-    lists.join(session, room.sup, now + S, player_id=b.id, game_id=game.id)
+    act(session, room.sup, now + S, lists.join, player_id=b.id, game_id=game.id)
     offer_b = live_offer(session, b.id)
     assert offer_b is not None
-    offers.decline(session, room.sup, now + 2 * S, offer_b.id)
+    act(session, room.sup, now + 2 * S, offers.decline, offer_b.id)
     with pytest.raises(Conflict) as err:
-        offers.offer_by_hand(session, room.sup, now + 3 * S, table_id=table.id, seat_no=9,
-                             entry_id=ea.id, reason="supervisor insists")
+        act(session, room.sup, now + 3 * S, offers.offer_by_hand, table_id=table.id, seat_no=9,
+            entry_id=ea.id, reason="supervisor insists")
     assert err.value.rule == "R15"
     with pytest.raises(Conflict) as err:
-        seats.seat_directly(session, room.sup, now + 3 * S, table_id=table.id, seat_no=9,
-                            player_id=a.id, buy_in=10000, reason="supervisor insists")
+        act(session, room.sup, now + 3 * S, seats.seat_directly, table_id=table.id, seat_no=9,
+            player_id=a.id, buy_in=10000, reason="supervisor insists")
     assert err.value.rule == "R15"
 
 
 def test_r15_barred_with_a_called_player(room, session, now):
     game, _table = full_game(room, session, now, free=2)
     a, b, c = room.player(now, "Ann"), room.player(now, "Bob"), room.player(now, "Cid")
-    bar_pair(session, room.sup, now, a.id, b.id, "collusion")
-    lists.join(session, room.sup, now, player_id=a.id, game_id=game.id)
-    lists.join(session, room.sup, now + S, player_id=b.id, game_id=game.id)
-    lists.join(session, room.sup, now + 2 * S, player_id=c.id, game_id=game.id)
+    act(session, room.sup, now, bar_pair, a.id, b.id, "collusion")
+    act(session, room.sup, now, lists.join, player_id=a.id, game_id=game.id)
+    act(session, room.sup, now + S, lists.join, player_id=b.id, game_id=game.id)
+    act(session, room.sup, now + 2 * S, lists.join, player_id=c.id, game_id=game.id)
     assert live_offer(session, a.id) is not None
     assert live_offer(session, b.id) is None  # Ann is called to that table
     assert live_offer(session, c.id) is not None
@@ -159,16 +159,16 @@ def test_r21_claim_seats_and_leaves_other_games_lists_alone(room, session, now):
     t1b = room.table(now, g1, "1b")
     fill_table(room, session, now, g1, t1b, free=0, prefix="X")
     p = room.player(now, "Ann")
-    wait1 = lists.join(session, room.sup, now, player_id=p.id, game_id=g1.id)
-    reserve1 = lists.join(session, room.sup, now, player_id=p.id, table_id=t1b.id)
-    wait2 = lists.join(session, room.sup, now, player_id=p.id, game_id=g2.id)
-    seats.leave(session, room.sup, now + S, queries.live_holds(session, [t1.id])[0].id, 100)
+    wait1 = act(session, room.sup, now, lists.join, player_id=p.id, game_id=g1.id)
+    reserve1 = act(session, room.sup, now, lists.join, player_id=p.id, table_id=t1b.id)
+    wait2 = act(session, room.sup, now, lists.join, player_id=p.id, game_id=g2.id)
+    act(session, room.sup, now + S, seats.leave, queries.live_holds(session, [t1.id])[0].id, 100)
     offer = live_offer(session, p.id)
     assert offer.table_id == t1.id
     with pytest.raises(Invalid) as err:
-        seats.claim(session, room.sup, now + 2 * S, offer.id, 9999)
+        act(session, room.sup, now + 2 * S, seats.claim, offer.id, 9999)
     assert err.value.rule == "R30"
-    hold = seats.claim(session, room.sup, now + 2 * S, offer.id, 20000)
+    hold = act(session, room.sup, now + 2 * S, seats.claim, offer.id, 20000)
     assert (hold.kind, hold.table_id, hold.seat_no, hold.buy_in) == ("seated", t1.id, offer.seat_no,
                                                                      20000)
     assert (offer.ended_at, offer.outcome) == (now + 2 * S, "claimed")
@@ -179,7 +179,7 @@ def test_r21_claim_seats_and_leaves_other_games_lists_alone(room, session, now):
     assert (wait1.status, reserve1.status, wait2.status) == ("seated", "seated", "active")
     assert wait1.end_reason == f"seated at table {t1.name}"
     with pytest.raises(Conflict):
-        seats.claim(session, room.sup, now + 3 * S, offer.id, 20000)
+        act(session, room.sup, now + 3 * S, seats.claim, offer.id, 20000)
     assert len(audits(session, "offer.claimed")) == 1
 
 
@@ -187,14 +187,14 @@ def test_r21_claim_while_seated_elsewhere_moves_and_offers_the_old_seat(room, se
     g1, t1 = full_game(room, session, now, free=1)
     g2, t2 = full_game(room, session, now, free=0, name="2", variant="PL Omaha")
     p, nxt = room.player(now, "Ann"), room.player(now, "Bob")
-    old = seats.seat_directly(session, room.sup, now, table_id=t1.id, seat_no=9, player_id=p.id,
-                              buy_in=10000)
-    lists.join(session, room.sup, now + S, player_id=p.id, game_id=g2.id)
-    lists.join(session, room.sup, now + 2 * S, player_id=nxt.id, game_id=g1.id)
-    seats.leave(session, room.sup, now + 3 * S, queries.live_holds(session, [t2.id])[0].id, 0)
+    old = act(session, room.sup, now, seats.seat_directly, table_id=t1.id, seat_no=9, player_id=p.id,
+              buy_in=10000)
+    act(session, room.sup, now + S, lists.join, player_id=p.id, game_id=g2.id)
+    act(session, room.sup, now + 2 * S, lists.join, player_id=nxt.id, game_id=g1.id)
+    act(session, room.sup, now + 3 * S, seats.leave, queries.live_holds(session, [t2.id])[0].id, 0)
     offer = live_offer(session, p.id)
     assert offer.table_id == t2.id
-    new = seats.claim(session, room.sup, now + 4 * S, offer.id, 10000)
+    new = act(session, room.sup, now + 4 * S, seats.claim, offer.id, 10000)
     session.flush()
     session.expire_all()
     assert (old.ended_at, old.outcome) == (now + 4 * S, "moved")
@@ -207,10 +207,10 @@ def test_r21_claim_while_seated_elsewhere_moves_and_offers_the_old_seat(room, se
 def test_r22_decline_is_a_missed_call_and_next_player_is_offered(room, session, now):
     game, _ = full_game(room, session, now, free=1)
     a, b = room.player(now, "Ann"), room.player(now, "Bob")
-    ea = lists.join(session, room.sup, now, player_id=a.id, game_id=game.id)
-    lists.join(session, room.sup, now + S, player_id=b.id, game_id=game.id)
+    ea = act(session, room.sup, now, lists.join, player_id=a.id, game_id=game.id)
+    act(session, room.sup, now + S, lists.join, player_id=b.id, game_id=game.id)
     first = live_offer(session, a.id)
-    offers.decline(session, room.sup, now + 2 * S, first.id)
+    act(session, room.sup, now + 2 * S, offers.decline, first.id)
     assert first.outcome == "declined"
     assert live_offer(session, b.id).seat_no == first.seat_no
     assert (ea.status, ea.ended_at) == ("removed", now + 2 * S)  # the session's object, and:
@@ -220,16 +220,16 @@ def test_r22_decline_is_a_missed_call_and_next_player_is_offered(room, session, 
     (row,) = audits(session, "offer.declined")
     assert row.detail["missed_call"] is True and row.entity_id == ea.id
     with pytest.raises(Conflict):
-        offers.decline(session, room.sup, now + 3 * S, first.id)
+        act(session, room.sup, now + 3 * S, offers.decline, first.id)
 
 
 def test_r22_expiry_with_policy_bottom_keeps_entry_at_the_bottom(room, session, now):
     room.room.on_claim_expiry = "bottom"
     game, _ = full_game(room, session, now, free=1)
     a, b, c = room.player(now, "Ann"), room.player(now, "Bob"), room.player(now, "Cid")
-    ea = lists.join(session, room.sup, now, player_id=a.id, game_id=game.id)
-    eb = lists.join(session, room.sup, now + S, player_id=b.id, game_id=game.id)
-    ec = lists.join(session, room.sup, now + 2 * S, player_id=c.id, game_id=game.id)
+    ea = act(session, room.sup, now, lists.join, player_id=a.id, game_id=game.id)
+    eb = act(session, room.sup, now + S, lists.join, player_id=b.id, game_id=game.id)
+    ec = act(session, room.sup, now + 2 * S, lists.join, player_id=c.id, game_id=game.id)
     first = live_offer(session, a.id)
     result = sweep(session, first.deadline)
     assert result.expired_offers == [first.id]
@@ -248,10 +248,10 @@ def test_r22_calls_missed_together_go_to_the_bottom_in_the_calls_order(room, ses
     room.room.on_claim_expiry = "bottom"
     game, _ = full_game(room, session, now, free=2)
     a, b, c, d = (room.player(now, n) for n in ("Ann", "Bob", "Cid", "Dan"))
-    ea = lists.join(session, room.sup, now, player_id=a.id, game_id=game.id)
-    eb = lists.join(session, room.sup, now + S, player_id=b.id, game_id=game.id)
-    ec = lists.join(session, room.sup, now + 2 * S, player_id=c.id, game_id=game.id)
-    ed = lists.join(session, room.sup, now + 3 * S, player_id=d.id, game_id=game.id)
+    ea = act(session, room.sup, now, lists.join, player_id=a.id, game_id=game.id)
+    eb = act(session, room.sup, now + S, lists.join, player_id=b.id, game_id=game.id)
+    ec = act(session, room.sup, now + 2 * S, lists.join, player_id=c.id, game_id=game.id)
+    ed = act(session, room.sup, now + 3 * S, lists.join, player_id=d.id, game_id=game.id)
     due = live_offer(session, b.id).deadline  # Bob's call came a second after Ann's
     assert len(sweep(session, due).expired_offers) == 2
     assert (ea.queue_at, eb.queue_at) == (due, due + TICK)
@@ -265,7 +265,7 @@ def test_r22_player_who_just_missed_is_not_handed_the_seat_straight_back(room, s
     room.room.on_claim_expiry = "bottom"
     game, _ = full_game(room, session, now, free=1)
     a = room.player(now, "Ann")
-    ea = lists.join(session, room.sup, now, player_id=a.id, game_id=game.id)
+    ea = act(session, room.sup, now, lists.join, player_id=a.id, game_id=game.id)
     first = live_offer(session, a.id)
     sweep(session, first.deadline)
     assert ea.status == "active"
@@ -277,7 +277,7 @@ def test_r22_player_who_just_missed_is_not_handed_the_seat_straight_back(room, s
 def test_r22_expiry_to_the_second_with_policy_remove(room, session, now):
     game, _ = full_game(room, session, now, free=1)
     a = room.player(now, "Ann")
-    ea = lists.join(session, room.sup, now, player_id=a.id, game_id=game.id)
+    ea = act(session, room.sup, now, lists.join, player_id=a.id, game_id=game.id)
     offer = live_offer(session, a.id)
     assert sweep(session, offer.deadline - S).expired_offers == []
     assert offer.is_open_offer(offer.deadline - S)
@@ -293,10 +293,10 @@ def test_r22_expiry_to_the_second_with_policy_remove(room, session, now):
 def test_r20_offer_holds_the_seat(room, session, now):
     game, table = full_game(room, session, now, free=1)
     a, walk_in = room.player(now, "Ann"), room.player(now, "Walk")
-    lists.join(session, room.sup, now, player_id=a.id, game_id=game.id)
+    act(session, room.sup, now, lists.join, player_id=a.id, game_id=game.id)
     with pytest.raises(Conflict) as err:
-        seats.seat_directly(session, room.sup, now, table_id=table.id, seat_no=9,
-                            player_id=walk_in.id, buy_in=10000, reason="x")
+        act(session, room.sup, now, seats.seat_directly, table_id=table.id, seat_no=9,
+            player_id=walk_in.id, buy_in=10000, reason="x")
     assert err.value.rule == "R20"
     assert session.get(ListEntry, live_offer(session, a.id).entry_id).player_id == a.id
     assert session.query(SeatHold).filter_by(table_id=table.id, seat_no=9, ended_at=None).count() == 1
@@ -305,15 +305,15 @@ def test_r20_offer_holds_the_seat(room, session, now):
 def test_r12_manual_offer_to_a_phone_entry_not_checked_in_refused(room, session, now):
     _manual_room(room)
     game, table = full_game(room, session, now, free=1)
-    entry = lists.join(session, room.sup, now, player_id=room.player(now, "Ann").id,
-                       game_id=game.id, source="phone")
+    entry = act(session, room.sup, now, lists.join, player_id=room.player(now, "Ann").id,
+                game_id=game.id, source="phone")
     with pytest.raises(Conflict) as err:
-        offers.offer_by_hand(session, room.sup, now + S, table_id=table.id, seat_no=9,
-                             entry_id=entry.id, reason="called ahead")
+        act(session, room.sup, now + S, offers.offer_by_hand, table_id=table.id, seat_no=9,
+            entry_id=entry.id, reason="called ahead")
     assert err.value.rule == "R12"
-    lists.check_in(session, room.sup, now + 2 * S, entry.id)
-    assert offers.offer_by_hand(session, room.sup, now + 3 * S, table_id=table.id, seat_no=9,
-                                entry_id=entry.id).kind == "offer"
+    act(session, room.sup, now + 2 * S, lists.check_in, entry.id)
+    assert act(session, room.sup, now + 3 * S, offers.offer_by_hand, table_id=table.id, seat_no=9,
+               entry_id=entry.id).kind == "offer"
 
 
 def test_r21_seating_a_called_player_elsewhere_in_the_game_frees_the_called_seat(room, session, now):
@@ -322,15 +322,15 @@ def test_r21_seating_a_called_player_elsewhere_in_the_game_frees_the_called_seat
     fill_table(room, session, now, game, t1, free=1, prefix="A")
     fill_table(room, session, now, game, t2, free=0, prefix="B")
     a, b = room.player(now, "Ann"), room.player(now, "Bob")
-    lists.join(session, room.sup, now, player_id=a.id, game_id=game.id)
-    lists.join(session, room.sup, now + S, player_id=b.id, game_id=game.id)
+    act(session, room.sup, now, lists.join, player_id=a.id, game_id=game.id)
+    act(session, room.sup, now + S, lists.join, player_id=b.id, game_id=game.id)
     called = live_offer(session, a.id)
     assert called.table_id == t1.id
     _manual_room(room)
-    seats.leave(session, room.sup, now + 2 * S, queries.live_holds(session, [t2.id])[0].id, 0)
+    act(session, room.sup, now + 2 * S, seats.leave, queries.live_holds(session, [t2.id])[0].id, 0)
     room.room.auto_offer = True
-    seats.seat_directly(session, room.sup, now + 3 * S, table_id=t2.id, seat_no=1, player_id=a.id,
-                        buy_in=10000, reason="wanted table 2")
+    act(session, room.sup, now + 3 * S, seats.seat_directly, table_id=t2.id, seat_no=1, player_id=a.id,
+        buy_in=10000, reason="wanted table 2")
     session.flush()
     assert called.ended_at == now + 3 * S and called.outcome == "cancelled"
     nxt = live_offer(session, b.id)
@@ -341,10 +341,10 @@ def test_r21_seating_a_called_player_elsewhere_in_the_game_frees_the_called_seat
 def test_r16_removing_a_called_entry_frees_the_called_seat(room, session, now):
     game, _table = full_game(room, session, now, free=1)
     a, b = room.player(now, "Ann"), room.player(now, "Bob")
-    ea = lists.join(session, room.sup, now, player_id=a.id, game_id=game.id)
-    lists.join(session, room.sup, now + S, player_id=b.id, game_id=game.id)
+    ea = act(session, room.sup, now, lists.join, player_id=a.id, game_id=game.id)
+    act(session, room.sup, now + S, lists.join, player_id=b.id, game_id=game.id)
     called = live_offer(session, a.id)
-    lists.remove(session, room.sup, now + 2 * S, ea.id, "left the building")
+    act(session, room.sup, now + 2 * S, lists.remove, ea.id, "left the building")
     session.flush()
     assert (called.ended_at, called.outcome) == (now + 2 * S, "cancelled")
     assert live_offer(session, b.id).seat_no == called.seat_no
@@ -354,11 +354,11 @@ def test_r14_manual_offer_to_a_player_holding_an_offer_elsewhere_refused(room, s
     _manual_room(room)
     (g1, t1), (g2, t2) = full_game(room, session, now, name="1"), full_game(room, session, now, name="2")
     ann = room.player(now, "Ann")
-    e1 = lists.join(session, room.sup, now, player_id=ann.id, game_id=g1.id)
-    e2 = lists.join(session, room.sup, now, player_id=ann.id, game_id=g2.id)
-    offers.offer_by_hand(session, room.sup, now, table_id=t2.id, seat_no=9, entry_id=e2.id)
-    refused(lambda: offers.offer_by_hand(session, room.sup, now, table_id=t1.id, seat_no=9,
-                                         entry_id=e1.id), "R14", "already holds an open offer")
+    e1 = act(session, room.sup, now, lists.join, player_id=ann.id, game_id=g1.id)
+    e2 = act(session, room.sup, now, lists.join, player_id=ann.id, game_id=g2.id)
+    act(session, room.sup, now, offers.offer_by_hand, table_id=t2.id, seat_no=9, entry_id=e2.id)
+    refused(lambda: act(session, room.sup, now, offers.offer_by_hand, table_id=t1.id, seat_no=9,
+                        entry_id=e1.id), "R14", "already holds an open offer")
     assert [o.table_id for o in session.scalars(select(SeatHold).where(
         SeatHold.player_id == ann.id, SeatHold.ended_at.is_(None)))] == [t2.id]
 
@@ -368,12 +368,12 @@ def test_r5_table_closed_after_it_was_read_is_refused(room, session, now):
     (before the game's lock was taken) is refused, not given a seat."""
     _manual_room(room)
     game, table = full_game(room, session, now)
-    entry = lists.join(session, room.sup, now, player_id=room.player(now, "Ann").id, game_id=game.id)
+    entry = act(session, room.sup, now, lists.join, player_id=room.player(now, "Ann").id, game_id=game.id)
     session.execute(update(Table).where(Table.id == table.id).values(status="closed"),
                     execution_options={"synchronize_session": False})
     assert table.status == "open"  # what the action will read from the session
-    refused(lambda: offers.offer_by_hand(session, room.sup, now, table_id=table.id, seat_no=9,
-                                         entry_id=entry.id), "R5", "is closed", error=Conflict)
+    refused(lambda: act(session, room.sup, now, offers.offer_by_hand, table_id=table.id, seat_no=9,
+                        entry_id=entry.id), "R5", "is closed", error=Conflict)
 
 
 def test_r14_seat_goes_past_more_ineligible_entries_than_are_read_first(room, session, now):
@@ -383,10 +383,10 @@ def test_r14_seat_goes_past_more_ineligible_entries_than_are_read_first(room, se
     seated = session.scalars(select(SeatHold.player_id).where(
         SeatHold.table_id == table.id, SeatHold.ended_at.is_(None))).first()
     for i, p in enumerate(room.players(now, offers._PER_SEAT + 1, "R")):
-        bar_pair(session, room.sup, now, p.id, seated, "R15")
-        lists.join(session, room.sup, now + i * S, player_id=p.id, game_id=game.id)
+        act(session, room.sup, now, bar_pair, p.id, seated, "R15")
+        act(session, room.sup, now + i * S, lists.join, player_id=p.id, game_id=game.id)
     assert live_offer(session, p.id) is None
     ann = room.player(now, "Ann")
-    lists.join(session, room.sup, now + 20 * S, player_id=ann.id, game_id=game.id)
+    act(session, room.sup, now + 20 * S, lists.join, player_id=ann.id, game_id=game.id)
     offer = live_offer(session, ann.id)
     assert offer is not None and (offer.table_id, offer.seat_no) == (table.id, 9)

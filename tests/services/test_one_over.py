@@ -17,6 +17,7 @@ from roomops.lists.models import ListEntry
 from roomops.seating import moves, offers, seat_changes, seats, snapshot
 from roomops.seating.models import SeatHold
 from tests.services.helpers import audits, full_game, live_offer, live_seat, refused
+from tests.units import act
 
 MIN = timedelta(minutes=1)
 REASON = "long list, the floor squeezes a chair in"
@@ -29,13 +30,13 @@ def _full(room, session, now):
         SeatHold.table_id == table.id, SeatHold.ended_at.is_(None)))}
     waiting = room.players(now, 3, "W")
     for i, p in enumerate(waiting):
-        lists.join(session, room.sup, now + i * MIN / 60, player_id=p.id, game_id=game.id)
+        act(session, room.sup, now + i * MIN / 60, lists.join, player_id=p.id, game_id=game.id)
     return game, table, holds, waiting
 
 
 def _tenth(room, session, now, table, player, why=REASON, seat_no=10, **kw):
-    return seats.seat_directly(session, room.sup, now, table_id=table.id, seat_no=seat_no,
-                               player_id=player.id, buy_in=10000, over_reason=why, **kw)
+    return act(session, room.sup, now, seats.seat_directly, table_id=table.id, seat_no=seat_no,
+               player_id=player.id, buy_in=10000, over_reason=why, **kw)
 
 
 def test_r4_seat_ten_of_a_nine_seat_table_only_with_a_written_reason(room, session, now):
@@ -57,7 +58,7 @@ def test_r4_seat_ten_of_a_nine_seat_table_only_with_a_written_reason(room, sessi
 def test_r4_seat_ten_only_at_a_full_table(room, session, now):
     _game, table, holds, (w1, _w2, _w3) = _full(room, session, now)
     room.room.auto_offer = False  # seat 9 stays open
-    seats.leave(session, room.sup, now, holds[9].id, 10000)
+    act(session, room.sup, now, seats.leave, holds[9].id, 10000)
     refused(lambda: _tenth(room, session, now, table, w1), "R4", "full table", error=Conflict)
     assert live_seat(session, w1.id) is None
 
@@ -67,12 +68,12 @@ def test_r14_r20_offers_stop_at_or_over_the_count_and_resume_under_it(room, sess
     _tenth(room, session, now, table, w0)  # the first on the list takes the extra seat
     view = _table_view(session, room, now)
     assert len(view.seats) == 10 and view.over_reason == REASON and view.open_seats == []
-    seats.leave(session, room.sup, now + MIN, holds[3].id, 10000)
+    act(session, room.sup, now + MIN, seats.leave, holds[3].id, 10000)
     assert live_offer(session, w1.id) is None  # nine players still: no offer (R14)
-    refused(lambda: seats.seat_directly(session, room.sup, now + MIN, table_id=table.id,
-                                        seat_no=3, player_id=w1.id, buy_in=10000), "R4",
+    refused(lambda: act(session, room.sup, now + MIN, seats.seat_directly, table_id=table.id,
+                        seat_no=3, player_id=w1.id, buy_in=10000), "R4",
             "until it is under 9", error=Conflict)
-    seats.leave(session, room.sup, now + 2 * MIN, holds[5].id, 10000)
+    act(session, room.sup, now + 2 * MIN, seats.leave, holds[5].id, 10000)
     offer = live_offer(session, w1.id)
     assert offer is not None and offer.seat_no in (3, 5)  # eight: one seat, never seat 10
     assert live_offer(session, w2.id) is None
@@ -87,29 +88,29 @@ def _table_view(session, room, now):
 
 def test_r36_r17_seat_changes_and_moves_never_move_into_the_extra_seat(room, session, now):
     game, table, holds, (w1, _w2, _w3) = _full(room, session, now)
-    seat_changes.ask(session, room.sup, now, holds[2].id)
+    act(session, room.sup, now, seat_changes.ask, holds[2].id)
     _tenth(room, session, now, table, w1)
-    seats.leave(session, room.sup, now + MIN, holds[7].id, 10000)
+    act(session, room.sup, now + MIN, seats.leave, holds[7].id, 10000)
     assert live_offer(session, holds[2].player_id) is None  # the table is at its count
     other = room.table(now, game, "2")
-    mover = seats.seat_directly(session, room.sup, now, table_id=other.id, seat_no=9,
-                                player_id=room.player(now, "Mover").id, buy_in=10000)
-    refused(lambda: moves.move_player(session, room.sup, now, mover.id, table_id=table.id,
-                                      seat_no=7, stack=10000), "R4", "under 9", error=Conflict)
+    mover = act(session, room.sup, now, seats.seat_directly, table_id=other.id, seat_no=9,
+                player_id=room.player(now, "Mover").id, buy_in=10000)
+    refused(lambda: act(session, room.sup, now, moves.move_player, mover.id, table_id=table.id,
+                        seat_no=7, stack=10000), "R4", "under 9", error=Conflict)
 
 
 def test_r33_r4_the_dealer_deals_ten_at_a_nine_seat_table_then_nine_again(room, session, now):
     _game, table, _holds, (w1, _w2, _w3) = _full(room, session, now)
     dealer = room.actor("dealer")
     ten = _tenth(room, session, now, table, w1)
-    hand = record_hand(session, dealer, now, table.id, hand_no=1, high_card_seat=9)
+    hand = act(session, dealer, now, record_hand, table.id, hand_no=1, high_card_seat=9)
     assert (hand.button, hand.small_blind_seat, hand.big_blind_seat) == (9, 10, 1)
     assert len(hand.dealt_in) == 10
     assert len(preview(session, dealer, table.id).seats) == 10
-    seats.leave(session, room.sup, now + MIN, ten.id, 10000)
-    hand = record_hand(session, dealer, now + 2 * MIN, table.id, hand_no=2)
+    act(session, room.sup, now + MIN, seats.leave, ten.id, 10000)
+    hand = act(session, dealer, now + 2 * MIN, record_hand, table.id, hand_no=2)
     assert (hand.button, hand.small_blind_seat, hand.big_blind_seat) == (10, 1, 2)  # dead button
-    hand = record_hand(session, dealer, now + 3 * MIN, table.id, hand_no=3)
+    hand = act(session, dealer, now + 3 * MIN, record_hand, table.id, hand_no=3)
     assert (hand.button, hand.small_blind_seat, hand.big_blind_seat) == (1, 2, 3)
     assert len(preview(session, dealer, table.id).seats) == 9
 
@@ -118,12 +119,12 @@ def test_r4_a_hand_offer_for_the_extra_seat_carries_its_reason_to_the_claim(room
     room.room.auto_offer = False
     _game, table, _holds, (w1, _w2, _w3) = _full(room, session, now)
     entry_id = session.scalar(select(ListEntry.id).where(ListEntry.player_id == w1.id))
-    refused(lambda: offers.offer_by_hand(session, room.sup, now, table_id=table.id, seat_no=10,
-                                         entry_id=entry_id), "R4", "written reason", error=Invalid)
-    offer = offers.offer_by_hand(session, room.sup, now, table_id=table.id, seat_no=10,
-                                 entry_id=entry_id, over_reason=REASON)
+    refused(lambda: act(session, room.sup, now, offers.offer_by_hand, table_id=table.id, seat_no=10,
+                        entry_id=entry_id), "R4", "written reason", error=Invalid)
+    offer = act(session, room.sup, now, offers.offer_by_hand, table_id=table.id, seat_no=10,
+                entry_id=entry_id, over_reason=REASON)
     assert offer.over_reason == REASON
-    hold = seats.claim(session, room.sup, now + MIN, offer.id, 10000)
+    hold = act(session, room.sup, now + MIN, seats.claim, offer.id, 10000)
     assert (hold.seat_no, hold.over_reason) == (10, REASON)
 
 
@@ -140,14 +141,14 @@ def test_r36_r4_a_swap_with_the_extra_seat_keeps_its_reason_and_a_change_out_end
     _game, table, holds, (w1, _w2, _w3) = _full(room, session, now)
     room.room.auto_offer = False
     ten = _tenth(room, session, now, table, w1)
-    refused(lambda: seat_change.change_seat(session, room.sup, now, holds[3].id, 10, stack=10000),
+    refused(lambda: act(session, room.sup, now, seat_change.change_seat, holds[3].id, 10, stack=10000),
             "R4", "seats 1 to 9", error=Invalid)
-    three, in_ten = seat_change.swap_seats(session, room.sup, now + MIN, ten.id, holds[3].id,
-                                           stack=10000, other_stack=12000)
+    three, in_ten = act(session, room.sup, now + MIN, seat_change.swap_seats, ten.id, holds[3].id,
+                        stack=10000, other_stack=12000)
     assert (three.seat_no, three.over_reason) == (3, None)
     assert (in_ten.seat_no, in_ten.over_reason) == (10, REASON)
-    seats.leave(session, room.sup, now + 2 * MIN, holds[5].id, 10000)
-    back = seat_change.change_seat(session, room.sup, now + 3 * MIN, in_ten.id, 5, stack=12000)
+    act(session, room.sup, now + 2 * MIN, seats.leave, holds[5].id, 10000)
+    back = act(session, room.sup, now + 3 * MIN, seat_change.change_seat, in_ten.id, 5, stack=12000)
     assert (back.seat_no, back.over_reason) == (5, None)
     view = _table_view(session, room, now)
     assert len(view.seats) == 9 and view.over_reason is None and view.can_go_over

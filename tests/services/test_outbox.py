@@ -4,15 +4,12 @@ back-off, a lease that ran out taken again, a stale offer's text cancelled, deli
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 import pytest
 from sqlalchemy import insert, select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
 
-from roomops.actors import Actor
-from roomops.floor.bus import run_command
 from roomops.floor.unit import UnitOfWork
 from roomops.games.models import Table
 from roomops.lists import services as lists
@@ -36,6 +33,7 @@ from tests.services.outbox_helpers import (
     offered_from_the_phone,
     texted_player,
 )
+from tests.units import act, uow
 
 S = timedelta(seconds=1)
 
@@ -87,8 +85,8 @@ def test_r20_the_texts_of_one_change_are_worded_with_one_address(room, session, 
     offers spent ~5% of its time on them)."""
     game, _table = full_game(room, session, now, free=0)
     for name in ("Ann", "Bob", "Cy"):
-        join(room, session, now, game, add_player(session, room.sup, now, first_name=name,
-                                                  last_name="Texted", phone=PHONE, create_anyway=True))
+        join(room, session, now, game, act(session, room.sup, now, add_player, first_name=name,
+                                           last_name="Texted", phone=PHONE, create_anyway=True))
     links.clear()
     room.table(now, game, "2")
     texts = messages(session)
@@ -100,27 +98,27 @@ def test_r20_the_texts_of_one_change_are_worded_with_one_address(room, session, 
 def test_r20_sent_once_the_unit_of_work_commits(room, session, now, sms):
     game, ann = texted_player(room, session, now)
     session.commit()
-    uow = UnitOfWork(session, room.sup, now)
-    uow.run(_join, game.id, ann.id)
+    unit = uow(session, room.sup, now)
+    unit.run(_join, game.id, ann.id)
     assert sms.sent == []  # not before the commit
-    uow.commit()
+    unit.commit()
     (msg,) = messages(session)
     assert sms.sent == [(PHONE, msg.body, msg.id)]
     assert (msg.state, msg.attempts, msg.provider_id) == ("sent", 1, f"SM{msg.id:032d}")
     assert msg.sent_at == now and msg.lease_until is None
 
 
-def _join(session, actor, now, game_id, player_id):
-    return lists.join(session, actor, now, player_id=player_id, game_id=game_id)
+def _join(unit: UnitOfWork, game_id, player_id):
+    return lists.join(unit, player_id=player_id, game_id=game_id)
 
 
 def test_r20_a_rollback_sends_nothing(room, session, now, sms):
     game, ann = texted_player(room, session, now)
     session.commit()
-    uow = UnitOfWork(session, room.sup, now)
-    uow.run(_join, game.id, ann.id)
-    uow.rollback()
-    uow.commit()  # nothing left to run after a rollback
+    unit = uow(session, room.sup, now)
+    unit.run(_join, game.id, ann.id)
+    unit.rollback()
+    unit.commit()  # nothing left to run after a rollback
     assert messages(session) == [] and sms.sent == []
 
 
@@ -228,8 +226,8 @@ def test_a_refused_number_fails_at_once(room, session, now):
 def test_a_sender_stops_at_the_first_passing_failure(room, session, now):
     sms = FakeSms(TRANSIENT)
     game, ann = texted_player(room, session, now)
-    bob = add_player(session, room.sup, now, first_name="Bob", phone="+447700900124",
-                     create_anyway=True)
+    bob = act(session, room.sup, now, add_player, first_name="Bob", phone="+447700900124",
+              create_anyway=True)
     join(room, session, now, game, ann)
     room.table(now, game, "2")  # an empty table: Bob is offered a seat of his own
     join(room, session, now, game, bob)
@@ -241,7 +239,7 @@ def test_a_sender_stops_at_the_first_passing_failure(room, session, now):
 def test_r21_a_claimed_offer_cancels_its_text(room, session, now, sms):
     game, ann = texted_player(room, session, now)
     join(room, session, now, game, ann)
-    seats.claim(session, room.sup, now + S, live_offer(session, ann.id).id, game.min_buyin)
+    act(session, room.sup, now + S, seats.claim, live_offer(session, ann.id).id, game.min_buyin)
     (msg,) = messages(session)
     assert msg.state == "cancelled"
     assert sending.send_due(session, sms, lambda: now + S) == 0 and sms.sent == []
@@ -250,7 +248,7 @@ def test_r21_a_claimed_offer_cancels_its_text(room, session, now, sms):
 def test_r22_a_declined_offer_cancels_its_text(room, session, now, sms):
     game, ann = texted_player(room, session, now)
     join(room, session, now, game, ann)
-    offers.decline(session, room.sup, now + S, live_offer(session, ann.id).id)
+    act(session, room.sup, now + S, offers.decline, live_offer(session, ann.id).id)
     assert messages(session)[0].state == "cancelled"
 
 
@@ -268,14 +266,14 @@ def test_r21_an_offer_ended_by_the_change_that_made_it_is_not_texted(room, sessi
     game, ann = texted_player(room, session, now)
     table = session.scalars(select(Table).where(Table.game_id == game.id)).one()
 
-    def offer_then_leave(session: Session, actor: Actor, now: datetime) -> int:
-        entry = lists.join(session, actor, now, player_id=ann.id, game_id=game.id)
-        offer = offers.offer_by_hand(session, actor, now, table_id=table.id, seat_no=9,
+    def offer_then_leave(unit: UnitOfWork) -> int:
+        entry = lists.join(unit, player_id=ann.id, game_id=game.id)
+        offer = offers.offer_by_hand(unit, table_id=table.id, seat_no=9,
                                      entry_id=entry.id)
-        lists.remove(session, actor, now, entry.id, "went home")
+        lists.remove(unit, entry.id, "went home")
         return offer.id
 
-    offer_id = run_command(session, room.sup, now, offer_then_leave)
+    offer_id = act(session, room.sup, now, offer_then_leave)
     assert session.get_one(SeatHold, offer_id).outcome == "cancelled"
     assert messages(session) == []
 
@@ -345,7 +343,7 @@ def test_issue21_a_phone_joiner_the_api_let_in_gets_the_rooms_language(room, ses
 
 def test_issue21_a_desk_entry_is_texted_in_the_rooms_language(room, session, now):
     """A player the desk put on the list has told us no language: the room's default."""
-    update_policy(session, room.sup, now, language="it")
+    act(session, room.sup, now, update_policy, language="it")
     game, ann = texted_player(room, session, now)
     join(room, session, now, game, ann)
     (msg,) = messages(session)

@@ -18,6 +18,7 @@ from roomops.penalties.models import PenaltyRecord
 from roomops.penalties.services import give_penalty, suggest
 from roomops.seating.models import SeatHold
 from tests.services.helpers import audits, full_game
+from tests.units import act
 
 MIN = timedelta(minutes=1)
 
@@ -26,18 +27,18 @@ def _table(room, session, now):
     game, table = full_game(room, session, now, free=3)  # six players
     holds = {h.seat_no: h for h in session.scalars(select(SeatHold).where(
         SeatHold.table_id == table.id, SeatHold.kind == "seated"))}
-    record_hand(session, room.actor("dealer"), now, table.id, hand_no=1, high_card_seat=1)
+    act(session, room.actor("dealer"), now, record_hand, table.id, hand_no=1, high_card_seat=1)
     return game, table, holds
 
 
 def _deal(room, session, now, table, first, last):
-    return [record_hand(session, room.actor("dealer"), now, table.id, hand_no=n)
+    return [act(session, room.actor("dealer"), now, record_hand, table.id, hand_no=n)
             for n in range(first, last + 1)]
 
 
 def test_r55_a_sit_out_of_n_hands_is_counted_in_recorded_hands(room, session, now):
     _game, table, holds = _table(room, session, now)
-    row = give_penalty(session, room.sup, now, holds[4].id, kind="hands", count=3, reason="abuse")
+    row = act(session, room.sup, now, give_penalty, holds[4].id, kind="hands", count=3, reason="abuse")
     assert (row.hands_out, row.from_hand_no) == (3, 1)
     assert preview(session, room.actor("dealer"), table.id).dealt_out == {4: 3}
     dealt = _deal(room, session, now, table, 2, 4)
@@ -48,7 +49,7 @@ def test_r55_a_sit_out_of_n_hands_is_counted_in_recorded_hands(room, session, no
 
 def test_r55_a_round_is_one_hand_per_player_at_the_table_when_given(room, session, now):
     _game, table, holds = _table(room, session, now)
-    row = give_penalty(session, room.sup, now, holds[2].id, kind="rounds", count=1, reason="late")
+    row = act(session, room.sup, now, give_penalty, holds[2].id, kind="rounds", count=1, reason="late")
     assert (row.players_at_table, row.hands_out) == (6, 6)
     assert preview(session, room.actor("dealer"), table.id).dealt_out == {2: 6}
     dealt = _deal(room, session, now, table, 2, 7)
@@ -59,7 +60,7 @@ def test_r55_a_round_is_one_hand_per_player_at_the_table_when_given(room, sessio
 
 def test_r55_sitting_out_collects_missed_blind_buttons(room, session, now):
     _game, table, holds = _table(room, session, now)  # button 1, BB 3
-    give_penalty(session, room.sup, now, holds[4].id, kind="hands", count=2, reason="splashing")
+    act(session, room.sup, now, give_penalty, holds[4].id, kind="hands", count=2, reason="splashing")
     _deal(room, session, now, table, 2, 3)  # BB 4 passes: a missed big blind
     assert session.get_one(SeatBlinds, holds[4].id).missed_bb
 
@@ -67,12 +68,12 @@ def test_r55_sitting_out_collects_missed_blind_buttons(room, session, now):
 def test_r57_removal_ends_the_seat_and_the_game_lists(room, session, now):
     game, _t, holds = _table(room, session, now)
     waiting = room.player(now, "Wren")
-    lists.join(session, room.sup, now, player_id=waiting.id, game_id=game.id)
+    act(session, room.sup, now, lists.join, player_id=waiting.id, game_id=game.id)
     offender = holds[5]
     other = room.game(now, small_blind=200, big_blind=400, min_buyin=20000, max_buyin=80000)
-    lists.join(session, room.sup, now, player_id=offender.player_id, game_id=other.id)
-    give_penalty(session, room.sup, now, offender.id, kind="removal", reason="threats",
-                 leave_amount=12000)
+    act(session, room.sup, now, lists.join, player_id=offender.player_id, game_id=other.id)
+    act(session, room.sup, now, give_penalty, offender.id, kind="removal", reason="threats",
+        leave_amount=12000)
     session.refresh(offender)
     assert (offender.outcome, offender.leave_amount) == ("left", 12000)
     entries = list(session.scalars(select(ListEntry).where(ListEntry.player_id == offender.player_id)))
@@ -83,10 +84,10 @@ def test_r57_removal_ends_the_seat_and_the_game_lists(room, session, now):
 def test_r55_escalation_follows_the_players_history(room, session, now):
     _game, _t, holds = _table(room, session, now)
     assert suggest(session, room.sup, now, holds[1].id).kind == "warning"
-    give_penalty(session, room.sup, now, holds[1].id, kind="warning", reason="language")
+    act(session, room.sup, now, give_penalty, holds[1].id, kind="warning", reason="language")
     nxt = suggest(session, room.sup, now, holds[1].id)
     assert (nxt.kind, nxt.count, nxt.players_at_table) == ("rounds", 1, 6)
-    give_penalty(session, room.sup, now, holds[1].id, kind="rounds", count=1, reason="again")
+    act(session, room.sup, now, give_penalty, holds[1].id, kind="rounds", count=1, reason="again")
     assert (suggest(session, room.sup, now, holds[1].id).count) == 2
     # the window: a month later the slate is clean (docs/decisions.md)
     assert suggest(session, room.sup, now + timedelta(days=31), holds[1].id).kind == "warning"
@@ -95,17 +96,17 @@ def test_r55_escalation_follows_the_players_history(room, session, now):
 def test_r55_refusals(room, session, now):
     _game, _t, holds = _table(room, session, now)
     with pytest.raises(Invalid) as err:
-        give_penalty(session, room.sup, now, holds[1].id, kind="hands", count=0, reason="x")
+        act(session, room.sup, now, give_penalty, holds[1].id, kind="hands", count=0, reason="x")
     assert err.value.rule == "R55"
     with pytest.raises(Invalid):
-        give_penalty(session, room.sup, now, holds[1].id, kind="rounds", count=3, reason="x")
+        act(session, room.sup, now, give_penalty, holds[1].id, kind="rounds", count=3, reason="x")
     with pytest.raises(Invalid):
-        give_penalty(session, room.sup, now, holds[1].id, kind="warning", reason="  ")
+        act(session, room.sup, now, give_penalty, holds[1].id, kind="warning", reason="  ")
     with pytest.raises(NotFound):
-        give_penalty(session, room.sup, now, 999999, kind="warning", reason="x")
+        act(session, room.sup, now, give_penalty, 999999, kind="warning", reason="x")
     with pytest.raises(Forbidden):
-        give_penalty(session, room.actor("dealer"), now, holds[1].id, kind="warning", reason="x")
-    give_penalty(session, room.sup, now, holds[1].id, kind="removal", reason="x")
+        act(session, room.actor("dealer"), now, give_penalty, holds[1].id, kind="warning", reason="x")
+    act(session, room.sup, now, give_penalty, holds[1].id, kind="removal", reason="x")
     with pytest.raises(Conflict):
-        give_penalty(session, room.sup, now, holds[1].id, kind="warning", reason="x")
+        act(session, room.sup, now, give_penalty, holds[1].id, kind="warning", reason="x")
     assert session.scalar(select(PenaltyRecord.kind).order_by(PenaltyRecord.id.desc())) == "removal"

@@ -10,6 +10,7 @@ from roomops.errors import Invalid
 from roomops.rooms import services as rooms
 from roomops.rooms.phones import read_optional_phone, read_phone
 from tests.services.helpers import refused
+from tests.units import act
 
 
 @pytest.mark.parametrize("typed, stored", [
@@ -32,8 +33,8 @@ def test_r12_a_room_with_no_country_reads_only_numbers_with_their_code():
 
 
 def test_r12_the_desk_stores_a_new_players_number_in_e164_or_refuses_it(room, session, now):
-    ann = rooms.add_player(session, room.sup, now, first_name="Ann", phone="07700 900123")
+    ann = act(session, room.sup, now, rooms.add_player, first_name="Ann", phone="07700 900123")
     assert ann.phone == "+447700900123"
-    refused(lambda: rooms.add_player(session, room.sup, now, first_name="Bob", phone="12ab"),
+    refused(lambda: act(session, room.sup, now, rooms.add_player, first_name="Bob", phone="12ab"),
             "R12", "not a phone number", error=Invalid)
-    assert rooms.add_player(session, room.sup, now, first_name="Cy", phone=" ").phone is None
+    assert act(session, room.sup, now, rooms.add_player, first_name="Cy", phone=" ").phone is None

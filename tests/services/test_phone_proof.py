@@ -11,7 +11,6 @@ from sqlalchemy import select
 
 from roomops.actors import phone_page
 from roomops.errors import Conflict, NotFound, TooMany
-from roomops.floor.bus import take_after_commit
 from roomops.lists.models import ListEntry
 from roomops.messages.courier import Courier
 from roomops.reactions import session_factory
@@ -21,6 +20,7 @@ from roomops.remote.models import PhoneCode
 from roomops.rooms import services as rooms
 from tests.services.helpers import audits, full_game, refused
 from tests.services.outbox_helpers import FakeSms, proved, texted_code
+from tests.units import act, committed, uow
 
 PHONE, E164 = "07700 900123", "+447700900123"
 M = timedelta(minutes=1)
@@ -39,20 +39,22 @@ def sessions(connection, sms):
 
 @pytest.fixture()
 def games(room, session, now):
-    rooms.update_policy(session, room.sup, now, remote_entries=True)
+    act(session, room.sup, now, rooms.update_policy, remote_entries=True)
     return [full_game(room, session, now, free=0, name=str(i), variant=f"V{i}")[0]
             for i in range(4)]
 
 
 def ask(room, session, now, games, first="Ann", phone=PHONE, token=None):
-    return remote.join_from_phone(session, phone_page(room.room.id), now,
-                                  game_ids=[g.id for g in games], first_name=first,
-                                  last_name="", phone=phone, token=token, language="de")
+    """A join from the phone page, committed: the code is texted (R12)."""
+    return committed(session, phone_page(room.room.id), now,
+               remote.join_from_phone,
+               game_ids=[g.id for g in games], first_name=first,
+               last_name="", phone=phone, token=token, language="de")
 
 
 def confirm(room, session, now, sent, code, token=None):
-    return remote.confirm_code(session, phone_page(room.room.id), now, secret=sent.secret,
-                               code=code, token=token)
+    return act(session, phone_page(room.room.id), now, remote.confirm_code, secret=sent.secret,
+               code=code, token=token)
 
 
 def remote_entries(session):
@@ -61,11 +63,14 @@ def remote_entries(session):
 
 def test_r12_with_a_provider_a_join_waits_for_the_code_texted_to_the_number(
         room, session, now, games, sms):
-    sent = ask(room, session, now, games[:1])
+    unit = uow(session, phone_page(room.room.id), now)
+    sent = unit.run(remote.join_from_phone, game_ids=[games[0].id], first_name="Ann",
+                    last_name="", phone=PHONE, language="de")
     assert isinstance(sent, remote.CodeSent) and remote_entries(session) == []
     row = session.get_one(PhoneCode, sent.code.id)
     assert (row.phone, row.deadline, row.attempts) == (E164, now + rules.CODE_LIFE, 0)
     assert sms.sent == []  # texted after the commit only
+    unit.commit()
     code = texted_code(session)
     ((number, body, _),) = sms.sent
     assert number == E164 and "Code" in body  # in the page's language (German)
@@ -74,7 +79,7 @@ def test_r12_with_a_provider_a_join_waits_for_the_code_texted_to_the_number(
 
 
 def test_r12_the_right_code_joins_as_the_numbers_known_player(room, session, now, games):
-    known = rooms.add_player(session, room.sup, now, first_name="Bea", phone="+44 7700 900123")
+    known = act(session, room.sup, now, rooms.add_player, first_name="Bea", phone="+44 7700 900123")
     sent = ask(room, session, now, games[:2], first="B")
     joined = confirm(room, session, now, sent, texted_code(session))
     assert isinstance(joined, remote.Joined) and joined.token
@@ -102,8 +107,8 @@ def test_r12_a_code_runs_out_at_its_deadline(room, session, now, games):
     code = texted_code(session)
     refused(lambda: confirm(room, session, now + rules.CODE_LIFE, sent, code), "R12", "ran out",
             error=Conflict)
-    refused(lambda: remote.confirm_code(session, phone_page(room.room.id), now, secret="nope",
-                                        code=code), "R12", error=NotFound)
+    refused(lambda: act(session, phone_page(room.room.id), now, remote.confirm_code, secret="nope",
+                        code=code), "R12", error=NotFound)
 
 
 def test_r12_a_number_is_texted_few_codes_whoever_asks(room, session, now, games):
@@ -116,11 +121,10 @@ def test_r12_a_number_is_texted_few_codes_whoever_asks(room, session, now, games
 def test_issue40_joins_without_the_code_never_fill_the_real_players_cap(room, session, now, games):
     """The audit's attack: three joins with a player's number filled its cap and the player was
     refused (409). Without the code they join nothing; the player, with it, joins."""
-    rooms.update_policy(session, room.sup, now, remote_entry_cap=3)
+    act(session, room.sup, now, rooms.update_policy, remote_entry_cap=3)
     for game in games[:3]:
         assert isinstance(ask(room, session, now, [game], first="Mallory", phone=E164),
                           remote.CodeSent)
-    take_after_commit(session)  # the texts went to the player's phone, not the caller's
     session.expire_all()
     sent = ask(room, session, now + rules.CODE_WINDOW, games[:3])
     joined = proved(session, now + rules.CODE_WINDOW, sent)

@@ -12,7 +12,6 @@ from sqlalchemy.exc import IntegrityError
 
 from roomops.absences import services as absences
 from roomops.errors import Forbidden, Invalid, NotFound
-from roomops.jobs.sweep import sweep
 from roomops.ledger import services as ledger
 from roomops.lists import services as lists
 from roomops.playovers import services as playovers
@@ -29,6 +28,7 @@ from tests.services.helpers import (
     refused,
     statements_sent,
 )
+from tests.units import act, sweep
 
 S = timedelta(seconds=1)
 MIN = timedelta(minutes=1)
@@ -43,10 +43,10 @@ def floor(room, session, now):
     holds = list(session.scalars(select(SeatHold).where(
         SeatHold.table_id == table.id, SeatHold.kind == "seated").order_by(SeatHold.seat_no)))
     waiting = [room.player(now, name, "Wait") for name in ("Ada", "Bo", "Cy")]
-    entries = [lists.join(session, room.sup, now + i * S, player_id=p.id, game_id=game.id)
+    entries = [act(session, room.sup, now + i * S, lists.join, player_id=p.id, game_id=game.id)
                for i, p in enumerate(waiting)]
     at = now + HOUR
-    absences.grant_break(session, room.sup, at, holds[2].id, 23450)
+    act(session, room.sup, at, absences.grant_break, holds[2].id, 23450)
     return game, table, holds, waiting, entries, at
 
 
@@ -57,7 +57,7 @@ def _live(session):
 
 def test_r29_next_in_list_order_plays_over_with_their_own_chips(room, session, floor):
     _game, _table, holds, waiting, entries, at = floor
-    po = playovers.start_playover(session, room.sup, at, holds[2].id, buy_in=BUY_IN)
+    po = act(session, room.sup, at, playovers.start_playover, holds[2].id, buy_in=BUY_IN)
     assert (po.player_id, po.entry_id, po.buy_in, po.ended_at) == (waiting[0].id, entries[0].id,
                                                                    BUY_IN, None)
     row = audits(session, "playover.started")[-1]
@@ -70,28 +70,28 @@ def test_r29_next_in_list_order_plays_over_with_their_own_chips(room, session, f
 def test_r29_refusals_name_the_rule_and_write_nothing(room, session, floor, now):
     _game, _table, holds, _waiting, entries, at = floor
     start = playovers.start_playover
-    refused(lambda: start(session, room.sup, at, holds[0].id, buy_in=BUY_IN), "R29", "not on a break")
-    refused(lambda: start(session, room.sup, at, 999999, buy_in=BUY_IN), "R29", error=NotFound)
-    refused(lambda: start(session, room.sup, at, holds[2].id, buy_in=1), "R30", error=Invalid)
-    refused(lambda: start(session, room.sup, at, holds[2].id, buy_in=BUY_IN, entry_id=entries[1].id),
+    refused(lambda: act(session, room.sup, at, start, holds[0].id, buy_in=BUY_IN), "R29", "not on a break")
+    refused(lambda: act(session, room.sup, at, start, 999999, buy_in=BUY_IN), "R29", error=NotFound)
+    refused(lambda: act(session, room.sup, at, start, holds[2].id, buy_in=1), "R30", error=Invalid)
+    refused(lambda: act(session, room.sup, at, start, holds[2].id, buy_in=BUY_IN, entry_id=entries[1].id),
              "R29", "out of list order")
-    refused(lambda: start(session, room.actor("cashier"), at, holds[2].id, buy_in=BUY_IN), "R61",
+    refused(lambda: act(session, room.actor("cashier"), at, start, holds[2].id, buy_in=BUY_IN), "R61",
              error=Forbidden)
     assert _live(session) == []
-    playovers.start_playover(session, room.sup, at, holds[2].id, buy_in=BUY_IN)
-    refused(lambda: start(session, room.sup, at, holds[2].id, buy_in=BUY_IN, entry_id=entries[1].id,
+    act(session, room.sup, at, playovers.start_playover, holds[2].id, buy_in=BUY_IN)
+    refused(lambda: act(session, room.sup, at, start, holds[2].id, buy_in=BUY_IN, entry_id=entries[1].id,
                            reason="x"), "R29", "already playing over this seat")
-    absences.mark_away(session, room.sup, at, holds[4].id)
-    refused(lambda: start(session, room.sup, at, holds[4].id, buy_in=BUY_IN, entry_id=entries[0].id,
+    act(session, room.sup, at, absences.mark_away, holds[4].id)
+    refused(lambda: act(session, room.sup, at, start, holds[4].id, buy_in=BUY_IN, entry_id=entries[0].id,
                            reason="x"), "R29", "already playing over a seat")
-    refused(lambda: start(session, room.sup, at, holds[4].id, buy_in=BUY_IN,
+    refused(lambda: act(session, room.sup, at, start, holds[4].id, buy_in=BUY_IN,
                            entry_id=entries[2].id + 10**6), None, error=NotFound)
 
 
 def test_r13_out_of_order_with_a_written_reason(room, session, floor):
     _game, _table, holds, waiting, entries, at = floor
-    po = playovers.start_playover(session, room.sup, at, holds[2].id, buy_in=BUY_IN,
-                                  entry_id=entries[1].id, reason="  Ada asked to wait  ")
+    po = act(session, room.sup, at, playovers.start_playover, holds[2].id, buy_in=BUY_IN,
+             entry_id=entries[1].id, reason="  Ada asked to wait  ")
     assert po.player_id == waiting[1].id and po.reason == "Ada asked to wait"
     assert audits(session, "playover.started")[-1].reason == "Ada asked to wait"
 
@@ -99,22 +99,22 @@ def test_r13_out_of_order_with_a_written_reason(room, session, floor):
 def test_r14_r29_who_is_skipped_in_order(room, session, floor, now):
     _game, _table, holds, waiting, entries, at = floor
     # Ada is barred from someone at the table (R15), Bo is seated at another game's table
-    bar_pair(session, room.sup, at, waiting[0].id, holds[0].player_id, "dispute")
+    act(session, room.sup, at, bar_pair, waiting[0].id, holds[0].player_id, "dispute")
     other = room.game(at, variant="PLO")
     t2 = room.table(at, other, "7")
-    seats.seat_directly(session, room.sup, at, table_id=t2.id, seat_no=1, player_id=waiting[1].id,
-                        buy_in=BUY_IN)
-    po = playovers.start_playover(session, room.sup, at, holds[2].id, buy_in=BUY_IN)
+    act(session, room.sup, at, seats.seat_directly, table_id=t2.id, seat_no=1, player_id=waiting[1].id,
+        buy_in=BUY_IN)
+    po = act(session, room.sup, at, playovers.start_playover, holds[2].id, buy_in=BUY_IN)
     assert po.player_id == waiting[2].id
-    refused(lambda: playovers.start_playover(session, room.sup, at, holds[2].id, buy_in=BUY_IN),
+    refused(lambda: act(session, room.sup, at, playovers.start_playover, holds[2].id, buy_in=BUY_IN),
              "R29", "already playing over this seat")
-    absences.mark_away(session, room.sup, at, holds[5].id)
-    refused(lambda: playovers.start_playover(session, room.sup, at, holds[5].id, buy_in=BUY_IN),
+    act(session, room.sup, at, absences.mark_away, holds[5].id)
+    refused(lambda: act(session, room.sup, at, playovers.start_playover, holds[5].id, buy_in=BUY_IN),
              "R29", "nobody on the waiting list")
-    refused(lambda: playovers.start_playover(session, room.sup, at, holds[5].id, buy_in=BUY_IN,
-                                              entry_id=entries[0].id, reason="x"), "R15")
-    refused(lambda: playovers.start_playover(session, room.sup, at, holds[5].id, buy_in=BUY_IN,
-                                              entry_id=entries[1].id, reason="x"), "R29",
+    refused(lambda: act(session, room.sup, at, playovers.start_playover, holds[5].id, buy_in=BUY_IN,
+                         entry_id=entries[0].id, reason="x"), "R15")
+    refused(lambda: act(session, room.sup, at, playovers.start_playover, holds[5].id, buy_in=BUY_IN,
+                         entry_id=entries[1].id, reason="x"), "R29",
              "seated in the room")  # R10: still on this game's list
 
 
@@ -122,21 +122,21 @@ def test_r12_phone_entry_not_checked_in_is_passed_over(room, session, now):
     game, table = full_game(room, session, now, free=0)
     hold = session.scalar(select(SeatHold).where(SeatHold.table_id == table.id, SeatHold.seat_no == 1))
     caller, walker = room.player(now, "Phone"), room.player(now, "Walk")
-    phone = lists.join(session, room.sup, now, player_id=caller.id, game_id=game.id, source="phone")
-    lists.join(session, room.sup, now + S, player_id=walker.id, game_id=game.id)
-    absences.mark_away(session, room.sup, now + MIN, hold.id)
-    refused(lambda: playovers.start_playover(session, room.sup, now + MIN, hold.id, buy_in=BUY_IN,
-                                              entry_id=phone.id, reason="x"), "R12")
-    assert playovers.start_playover(session, room.sup, now + MIN, hold.id,
-                                    buy_in=BUY_IN).player_id == walker.id
+    phone = act(session, room.sup, now, lists.join, player_id=caller.id, game_id=game.id, source="phone")
+    act(session, room.sup, now + S, lists.join, player_id=walker.id, game_id=game.id)
+    act(session, room.sup, now + MIN, absences.mark_away, hold.id)
+    refused(lambda: act(session, room.sup, now + MIN, playovers.start_playover, hold.id, buy_in=BUY_IN,
+                         entry_id=phone.id, reason="x"), "R12")
+    assert act(session, room.sup, now + MIN, playovers.start_playover, hold.id,
+               buy_in=BUY_IN).player_id == walker.id
 
 
 def test_r29_owner_consent_where_the_room_requires_it(room, session, floor):
     _game, _table, holds, _waiting, _entries, at = floor
-    update_policy(session, room.sup, at, playover_needs_consent=True)
-    refused(lambda: playovers.start_playover(session, room.sup, at, holds[2].id, buy_in=BUY_IN),
+    act(session, room.sup, at, update_policy, playover_needs_consent=True)
+    refused(lambda: act(session, room.sup, at, playovers.start_playover, holds[2].id, buy_in=BUY_IN),
              "R29", "consent")
-    po = playovers.start_playover(session, room.sup, at, holds[2].id, buy_in=BUY_IN, owner_consents=True)
+    po = act(session, room.sup, at, playovers.start_playover, holds[2].id, buy_in=BUY_IN, owner_consents=True)
     assert audits(session, "playover.started")[-1].detail["owner_consented"] is True
     assert po.ended_at is None
 
@@ -144,38 +144,38 @@ def test_r29_owner_consent_where_the_room_requires_it(room, session, floor):
 @pytest.mark.parametrize("offset,allowed", [(-S, False), (0 * S, True), (S, True)])
 def test_r29_no_playover_to_the_second(room, session, floor, offset, allowed):
     _game, _table, holds, _waiting, _entries, at = floor
-    absence = playovers.ask_no_playover(session, room.sup, at, holds[2].id, 7)
+    absence = act(session, room.sup, at, playovers.ask_no_playover, holds[2].id, 7)
     assert absence.no_playover_until == at + 7 * MIN
     assert audits(session, "no_playover.requested")[-1].detail["minutes"] == 7
     when = at + 7 * MIN + offset
     if allowed:
-        assert playovers.start_playover(session, room.sup, when, holds[2].id, buy_in=BUY_IN).id
+        assert act(session, room.sup, when, playovers.start_playover, holds[2].id, buy_in=BUY_IN).id
     else:
-        refused(lambda: playovers.start_playover(session, room.sup, when, holds[2].id, buy_in=BUY_IN),
+        refused(lambda: act(session, room.sup, when, playovers.start_playover, holds[2].id, buy_in=BUY_IN),
                  "R29", "no playover until")
 
 
 def test_r29_no_playover_limits(room, session, floor):
     _game, _table, holds, _waiting, _entries, at = floor
-    refused(lambda: playovers.ask_no_playover(session, room.sup, at, holds[2].id, 11), "R29",
+    refused(lambda: act(session, room.sup, at, playovers.ask_no_playover, holds[2].id, 11), "R29",
              "at most 10 minutes")
-    refused(lambda: playovers.ask_no_playover(session, room.sup, at, holds[0].id), "R29",
+    refused(lambda: act(session, room.sup, at, playovers.ask_no_playover, holds[0].id), "R29",
              "not on a break")
-    absence = playovers.ask_no_playover(session, room.sup, at, holds[2].id)
+    absence = act(session, room.sup, at, playovers.ask_no_playover, holds[2].id)
     assert absence.no_playover_until == at + 10 * MIN  # the policy's whole allowance by default
-    refused(lambda: playovers.ask_no_playover(session, room.sup, at + 10 * MIN, holds[2].id, 5),
+    refused(lambda: act(session, room.sup, at + 10 * MIN, playovers.ask_no_playover, holds[2].id, 5),
              "R29", "already asked")
-    absences.mark_away(session, room.sup, at, holds[4].id)
-    playovers.start_playover(session, room.sup, at, holds[4].id, buy_in=BUY_IN)
-    refused(lambda: playovers.ask_no_playover(session, room.sup, at, holds[4].id, 5), "R29",
+    act(session, room.sup, at, absences.mark_away, holds[4].id)
+    act(session, room.sup, at, playovers.start_playover, holds[4].id, buy_in=BUY_IN)
+    refused(lambda: act(session, room.sup, at, playovers.ask_no_playover, holds[4].id, 5), "R29",
              "already playing over this seat")
 
 
 def test_r29_owner_back_ends_the_playover_and_the_overplayer_keeps_the_top(room, session, floor):
     game, _table, holds, waiting, entries, at = floor
-    po = playovers.start_playover(session, room.sup, at, holds[2].id, buy_in=BUY_IN)
-    refused(lambda: absences.come_back(session, room.sup, at, holds[2].id, -1), "R29", error=Invalid)
-    absences.come_back(session, room.sup, at + 20 * MIN, holds[2].id, overplayer_stack=12500)
+    po = act(session, room.sup, at, playovers.start_playover, holds[2].id, buy_in=BUY_IN)
+    refused(lambda: act(session, room.sup, at, absences.come_back, holds[2].id, -1), "R29", error=Invalid)
+    act(session, room.sup, at + 20 * MIN, absences.come_back, holds[2].id, overplayer_stack=12500)
     session.refresh(po)
     # R27/R29: the overplayer's stack, counted as the owner came back, is recorded on the playover
     assert (po.outcome, po.ended_at, po.leave_amount) == ("owner_back", at + 20 * MIN, 12500)
@@ -188,7 +188,7 @@ def test_r29_owner_back_ends_the_playover_and_the_overplayer_keeps_the_top(room,
 
 def test_r24_r29_sweep_ends_the_playover_and_offers_the_seat_to_the_overplayer(room, session, floor):
     _game, table, holds, waiting, _entries, at = floor
-    po = playovers.start_playover(session, room.sup, at, holds[2].id, buy_in=BUY_IN)
+    po = act(session, room.sup, at, playovers.start_playover, holds[2].id, buy_in=BUY_IN)
     sweep(session, at + HOUR - S)
     assert _live(session) == [po]
     sweep(session, at + HOUR)
@@ -197,7 +197,7 @@ def test_r24_r29_sweep_ends_the_playover_and_offers_the_seat_to_the_overplayer(r
     offer = live_offer(session, waiting[0].id)
     assert (offer.table_id, offer.seat_no) == (table.id, 3)
     assert audits(session, "playover.ended")[-1].actor == "scheduler"
-    seats.claim(session, room.sup, at + HOUR + MIN, offer.id, BUY_IN)
+    act(session, room.sup, at + HOUR + MIN, seats.claim, offer.id, BUY_IN)
     assert len(audits(session, "playover.ended")) == 1  # nothing left to end
 
 
@@ -207,16 +207,16 @@ def test_r29_r52_sitting_down_anywhere_ends_the_playover_with_the_stack_counted(
     refused without them, naming the player and the seat, before anything is written; recorded
     as the playover's leave amount with them."""
     _game, _table, holds, waiting, _entries, at = floor
-    po = playovers.start_playover(session, room.sup, at, holds[2].id, buy_in=BUY_IN)
+    po = act(session, room.sup, at, playovers.start_playover, holds[2].id, buy_in=BUY_IN)
     other = room.game(at, variant="PLO")
     t2 = room.table(at, other, "7")
     seat = dict(table_id=t2.id, seat_no=1, player_id=waiting[0].id, buy_in=BUY_IN)
-    refused(lambda: seats.seat_directly(session, room.sup, at + MIN, **seat), "R29",
+    refused(lambda: act(session, room.sup, at + MIN, seats.seat_directly, **seat), "R29",
             "Ada Wait is playing over seat 3 at table 1", "count the chips", error=Invalid)
-    refused(lambda: seats.seat_directly(session, room.sup, at + MIN, **seat, overplayer_stack=-1),
+    refused(lambda: act(session, room.sup, at + MIN, seats.seat_directly, **seat, overplayer_stack=-1),
             "R29", error=Invalid)
     assert _live(session) == [po] and live_seat(session, waiting[0].id) is None
-    seats.seat_directly(session, room.sup, at + MIN, **seat, overplayer_stack=13500)
+    act(session, room.sup, at + MIN, seats.seat_directly, **seat, overplayer_stack=13500)
     session.refresh(po)
     assert (po.outcome, po.leave_amount) == ("seated", 13500)
     row = audits(session, "playover.ended")[-1]
@@ -227,17 +227,17 @@ def test_r29_a_claim_asks_the_overplayer_for_their_stack(room, session, floor):
     """R29/R21: Ada, playing over seat 3, claims a seat of a PLO table: the claim needs her
     counted stack; a stack for a player who plays over nothing is refused (409)."""
     _game, _table, holds, waiting, _entries, at = floor
-    po = playovers.start_playover(session, room.sup, at, holds[2].id, buy_in=BUY_IN)
+    po = act(session, room.sup, at, playovers.start_playover, holds[2].id, buy_in=BUY_IN)
     plo = room.game(at, variant="PLO")
     room.table(at, plo, "7")
-    lists.join(session, room.sup, at + S, player_id=waiting[0].id, game_id=plo.id)
-    lists.join(session, room.sup, at + S, player_id=waiting[1].id, game_id=plo.id)
+    act(session, room.sup, at + S, lists.join, player_id=waiting[0].id, game_id=plo.id)
+    act(session, room.sup, at + S, lists.join, player_id=waiting[1].id, game_id=plo.id)
     mine, bos = live_offer(session, waiting[0].id), live_offer(session, waiting[1].id)
-    refused(lambda: seats.claim(session, room.sup, at + MIN, mine.id, BUY_IN), "R29",
+    refused(lambda: act(session, room.sup, at + MIN, seats.claim, mine.id, BUY_IN), "R29",
             "Ada Wait is playing over seat 3 at table 1", error=Invalid)
-    refused(lambda: seats.claim(session, room.sup, at + MIN, bos.id, BUY_IN, overplayer_stack=0),
+    refused(lambda: act(session, room.sup, at + MIN, seats.claim, bos.id, BUY_IN, overplayer_stack=0),
             "R29", "Bo Wait is not playing over a seat")
-    seats.claim(session, room.sup, at + MIN, mine.id, BUY_IN, overplayer_stack=0)
+    act(session, room.sup, at + MIN, seats.claim, mine.id, BUY_IN, overplayer_stack=0)
     session.refresh(po)
     assert (po.outcome, po.leave_amount) == ("seated", 0)  # lost it all: nothing to cash out
 
@@ -247,9 +247,9 @@ def test_r29_r52_owner_leaving_ends_the_playover_with_the_chips_on_its_books(roo
     books hold for the playover, its buy-in and add-ons (the cage's count, if it differs, needs
     an approval, R27)."""
     _game, _table, holds, _waiting, _entries, at = floor
-    po = playovers.start_playover(session, room.sup, at, holds[2].id, buy_in=BUY_IN)
-    ledger.add_on(session, room.actor("cashier"), at, holds[2].id, 2500, "table", playover_id=po.id)
-    seats.leave(session, room.sup, at + MIN, holds[2].id, 20000)
+    po = act(session, room.sup, at, playovers.start_playover, holds[2].id, buy_in=BUY_IN)
+    act(session, room.actor("cashier"), at, ledger.add_on, holds[2].id, 2500, "table", playover_id=po.id)
+    act(session, room.sup, at + MIN, seats.leave, holds[2].id, 20000)
     session.refresh(po)
     assert (po.outcome, po.leave_amount) == ("seat_ended", BUY_IN + 2500)
     row = audits(session, "playover.ended")[-1]
@@ -260,7 +260,7 @@ def test_db_an_ended_playover_has_a_leave_amount(room, session, floor):
     """ck_playovers_leave_amount (migration 0045): the database refuses a playover ended with no
     leave amount, or a live one with one, from any writer."""
     _game, _table, holds, _waiting, _entries, at = floor
-    po = playovers.start_playover(session, room.sup, at, holds[2].id, buy_in=BUY_IN)
+    po = act(session, room.sup, at, playovers.start_playover, holds[2].id, buy_in=BUY_IN)
     session.flush()
     for sets in ("ended_at = started_at, outcome = 'stopped'", "leave_amount = 5"):
         with pytest.raises(IntegrityError), session.begin_nested():
@@ -272,47 +272,48 @@ def test_db_an_ended_playover_has_a_leave_amount(room, session, floor):
 
 def test_r29_supervisor_stops_a_playover(room, session, floor):
     _game, _table, holds, _waiting, _entries, at = floor
-    po = playovers.start_playover(session, room.sup, at, holds[2].id, buy_in=BUY_IN)
-    refused(lambda: playovers.stop_playover(session, room.sup, at + MIN, holds[2].id, -1), "R29",
+    po = act(session, room.sup, at, playovers.start_playover, holds[2].id, buy_in=BUY_IN)
+    refused(lambda: act(session, room.sup, at + MIN, playovers.stop_playover, holds[2].id, -1), "R29",
              "counted", error=Invalid)
-    assert playovers.stop_playover(session, room.sup, at + MIN, holds[2].id, 0).id == po.id
+    assert act(session, room.sup, at + MIN, playovers.stop_playover, holds[2].id, 0).id == po.id
     assert (po.outcome, po.leave_amount) == ("stopped", 0)  # lost it all: nothing to cash out
-    refused(lambda: playovers.stop_playover(session, room.sup, at + MIN, holds[2].id, 5), "R29",
+    refused(lambda: act(session, room.sup, at + MIN, playovers.stop_playover, holds[2].id, 5), "R29",
              "nobody is playing over")
 
 
 def test_r29_a_stack_for_a_seat_nobody_plays_over_is_refused(room, session, floor):
     _game, _table, holds, _waiting, _entries, at = floor
-    refused(lambda: absences.come_back(session, room.sup, at + MIN, holds[2].id,
-                                       overplayer_stack=100), "R29", "nobody was playing over")
+    refused(lambda: act(session, room.sup, at + MIN, absences.come_back, holds[2].id,
+                        overplayer_stack=100), "R29", "nobody was playing over")
     session.rollback()  # as the request's unit of work does: nothing was written
 
 
 def test_r29_ending_many_playovers_is_one_update(room, session, now, connection):
-    """Batch (the sweep may end a thousand): one UPDATE ... RETURNING, nothing read first, and the
-    session's objects show the end as the stored rows do."""
+    """Batch (the sweep may end a thousand): one UPDATE ... RETURNING, nothing read first, then
+    the unit's one audit INSERT (R60); the session's objects show the end as the stored rows do."""
     game, table = full_game(room, session, now, free=0)
     holds = list(session.scalars(select(SeatHold).where(SeatHold.table_id == table.id)))
-    update_policy(session, room.sup, now, max_breaks_per_table=10)
+    act(session, room.sup, now, update_policy, max_breaks_per_table=10)
     for i, p in enumerate(room.players(now, 6, "W")):
-        lists.join(session, room.sup, now + i * S, player_id=p.id, game_id=game.id)
+        act(session, room.sup, now + i * S, lists.join, player_id=p.id, game_id=game.id)
     started = []
     for hold in holds[:6]:
-        absences.grant_break(session, room.sup, now + HOUR, hold.id, 100)
-        started.append(playovers.start_playover(session, room.sup, now + HOUR, hold.id, buy_in=BUY_IN))
+        act(session, room.sup, now + HOUR, absences.grant_break, hold.id, 100)
+        started.append(act(session, room.sup, now + HOUR, playovers.start_playover, hold.id, buy_in=BUY_IN))
     session.flush()
     ended: list[int] = []
-    seen = statements_sent(connection, lambda: ended.extend(playovers.end_playovers(
-        session, room.sup, now + HOUR, "seat_released", "hold_id", [h.id for h in holds])))
+    seen = statements_sent(connection, lambda: ended.extend(act(
+        session, room.sup, now + HOUR, playovers.end_playovers, "seat_released", "hold_id",
+        [h.id for h in holds])))
     assert sorted(ended) == sorted(p.id for p in started) and _live(session) == []
-    assert [q.split()[0] for q in seen] == ["UPDATE"]
+    assert [" ".join(q.split()[:3]) for q in seen] == ["UPDATE playovers SET", "INSERT INTO audit_events"]
     assert {(p.outcome, p.ended_at) for p in started} == {("seat_released", now + HOUR)}
     assert len(audits(session, "playover.ended")) == 6
 
 
 def test_db_one_live_playover_per_seat_and_per_player(room, session, floor):
     _game, _table, holds, waiting, entries, at = floor
-    po = playovers.start_playover(session, room.sup, at, holds[2].id, buy_in=BUY_IN)
+    po = act(session, room.sup, at, playovers.start_playover, holds[2].id, buy_in=BUY_IN)
     for kw in ({"player_id": waiting[1].id, "entry_id": entries[1].id, "hold_id": holds[2].id},
                {"player_id": waiting[0].id, "entry_id": entries[0].id, "hold_id": holds[4].id}):
         sp = session.begin_nested()
@@ -332,13 +333,13 @@ def test_r29_r22_a_call_missed_while_playing_over_keeps_the_place(room, session,
     games' lists, R10), the history says so, and the seat goes to the next player (R14), Bo; his
     own missed call is one as the room's policy says."""
     _game, _table, holds, waiting, entries, at = floor
-    update_policy(session, room.sup, at, on_claim_expiry=policy)
+    act(session, room.sup, at, update_policy, on_claim_expiry=policy)
     plo = room.game(now := at, variant="PLO")
     fill_table(room, session, now, plo, room.table(now, plo, "7"), free=1)
-    playovers.start_playover(session, room.sup, at, holds[2].id, buy_in=BUY_IN)
+    act(session, room.sup, at, playovers.start_playover, holds[2].id, buy_in=BUY_IN)
     ada, bo = waiting[0], waiting[1]
-    own = lists.join(session, room.sup, at + S, player_id=ada.id, game_id=plo.id)
-    bos = lists.join(session, room.sup, at + 2 * S, player_id=bo.id, game_id=plo.id)
+    own = act(session, room.sup, at + S, lists.join, player_id=ada.id, game_id=plo.id)
+    bos = act(session, room.sup, at + 2 * S, lists.join, player_id=bo.id, game_id=plo.id)
     queued = (own.queue_at, entries[0].queue_at)
     called = live_offer(session, ada.id)
     assert called is not None  # still called: the floor tells her a seat is there (R20)
@@ -346,7 +347,7 @@ def test_r29_r22_a_call_missed_while_playing_over_keeps_the_place(room, session,
     if how == "expired":
         sweep(session, deadline)
     else:
-        offers.decline(session, room.sup, at + MIN, called.id)
+        act(session, room.sup, at + MIN, offers.decline, called.id)
     session.refresh(own)
     session.refresh(entries[0])
     assert (own.status, entries[0].status) == ("active", "active")

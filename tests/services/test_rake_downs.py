@@ -7,6 +7,7 @@ import pytest
 from sqlalchemy import func, select
 
 from roomops.errors import Conflict, Forbidden, Invalid, NotFound
+from roomops.floor.unit import UnitOfWork
 from roomops.games.services import update_game
 from roomops.hands.services import record_hand
 from roomops.ledger import rake
@@ -15,6 +16,7 @@ from roomops.ledger.models import DealerDown, LedgerEntry
 from tests.factories import Room_
 from tests.services.helpers import audits, refused
 from tests.services.ledger_helpers import seated_holds
+from tests.units import act
 
 SCHEDULE = [{"pot": 2000, "rake": 100}, {"pot": 4000, "rake": 200}, {"pot": 6000, "rake": 300}]
 CAPS = [{"players": 2, "cap": 200}, {"players": 6, "cap": 300}]
@@ -22,8 +24,8 @@ CAPS = [{"players": 2, "cap": 200}, {"players": 6, "cap": 300}]
 
 def _hands(room, session, now, table, n: int, start: int = 1) -> None:
     for no in range(start, start + n):
-        record_hand(session, room.actor("dealer"), now, table.id, hand_no=no,
-                    high_card_seat=1 if no == 1 else None)
+        act(session, room.actor("dealer"), now, record_hand, table.id, hand_no=no,
+            high_card_seat=1 if no == 1 else None)
 
 
 @pytest.fixture()
@@ -35,8 +37,8 @@ def downs(room, session, now):
     return game, table
 
 
-def _down(session, actor, now, table, first, last, amount, **kw):
-    return rake.record_down(session, actor, now, table.id, first_hand_no=first, last_hand_no=last,
+def _down(unit: UnitOfWork, table, first, last, amount, **kw):
+    return rake.record_down(unit, table.id, first_hand_no=first, last_hand_no=last,
                             rake=amount, **kw)
 
 
@@ -59,9 +61,9 @@ def scheduled(room, session, now):
 def test_r51_a_schedule_rakes_the_step_for_the_pot_capped_by_players_dealt(room, session, now,
                                                                               scheduled):
     table = scheduled[1]
-    refused(lambda: rake.record_rake(session, room.sup, now, table.id, 1, pot=3999, flop=True,
-                                     rake=200), "R51", "schedule", error=Conflict)
-    row = rake.record_rake(session, room.sup, now, table.id, 1, pot=9000, flop=True, rake=300)
+    refused(lambda: act(session, room.sup, now, rake.record_rake, table.id, 1, pot=3999, flop=True,
+                        rake=200), "R51", "schedule", error=Conflict)
+    row = act(session, room.sup, now, rake.record_rake, table.id, 1, pot=9000, flop=True, rake=300)
     assert row.amount == -300 and row.hand_id is not None and row.down_id is None
     [event] = audits(session, "ledger.rake")
     assert (event.detail["players"], event.detail["max_rake"]) == (8, 300)  # from the hand
@@ -69,15 +71,15 @@ def test_r51_a_schedule_rakes_the_step_for_the_pot_capped_by_players_dealt(room,
 
 def test_r51_the_players_dealt_in_come_from_the_hand(room, session, now, scheduled):
     table = scheduled[1]
-    refused(lambda: rake.record_rake(session, room.sup, now, table.id, 1, pot=9000, flop=True,
-                                     rake=300, players=3), "R51", "dealt to 8", error=Conflict)
+    refused(lambda: act(session, room.sup, now, rake.record_rake, table.id, 1, pot=9000, flop=True,
+                        rake=300, players=3), "R51", "dealt to 8", error=Conflict)
     assert _rakes(session) == 0
 
 
 def test_r51_no_flop_no_drop_under_a_schedule(room, session, now, scheduled):
     table = scheduled[1]
-    refused(lambda: rake.record_rake(session, room.sup, now, table.id, 1, pot=9000, flop=False,
-                                     rake=100), "R51", "no flop", error=Conflict)
+    refused(lambda: act(session, room.sup, now, rake.record_rake, table.id, 1, pot=9000, flop=False,
+                        rake=100), "R51", "no flop", error=Conflict)
 
 
 # ---- per dealer down --------------------------------------------------------------------------
@@ -86,7 +88,7 @@ def test_r51_no_flop_no_drop_under_a_schedule(room, session, now, scheduled):
 def test_r51_a_down_is_a_rake_row_naming_its_hands_dealer_and_recorder(room, session, now, downs):
     game, table = downs
     dealer = room.actor("dealer")
-    row = _down(session, dealer, now, table, 1, 5, 2500, key="d1")
+    row = act(session, dealer, now, _down, table, 1, 5, 2500, key="d1")
     down = session.get_one(DealerDown, row.down_id)
     assert (row.kind, row.amount, row.table_id, row.game_id, row.hand_id) == (
         "rake", -2500, table.id, game.id, None)
@@ -96,7 +98,7 @@ def test_r51_a_down_is_a_rake_row_naming_its_hands_dealer_and_recorder(room, ses
     [event] = audits(session, "ledger.rake")
     assert event.detail["down_id"] == down.id and event.detail["max_rake"] == 2500
     assert event.detail["dealt_from"] == event.detail["dealt_until"] == now.isoformat()
-    assert _down(session, dealer, now, table, 1, 5, 2500, key="d1").id == row.id  # a retry
+    assert act(session, dealer, now, _down, table, 1, 5, 2500, key="d1").id == row.id  # a retry
     assert _rakes(session) == 1
     assert rake.next_unraked(session, table.id) == 6
 
@@ -110,7 +112,7 @@ def test_r51_a_down_is_a_rake_row_naming_its_hands_dealer_and_recorder(room, ses
 ])
 def test_r51_refused_downs(room, session, now, downs, first, last, amount, error, word):
     table = downs[1]
-    refused(lambda: _down(session, room.sup, now, table, first, last, amount),
+    refused(lambda: act(session, room.sup, now, _down, table, first, last, amount),
             None if error is NotFound else "R51", word, error=error)
     assert _rakes(session) == 0
 
@@ -119,7 +121,7 @@ def test_r51_an_uncapped_game_bounds_no_down(room, session, now):
     _g, table, _h = seated_holds(room, session, now, fee_kind="rake", rake_bp=500, rake_cap=0,
                                  rake_recorded="per_down")
     _hands(room, session, now, table, 2)
-    assert _down(session, room.sup, now, table, 1, 2, 100000).amount == -100000
+    assert act(session, room.sup, now, _down, table, 1, 2, 100000).amount == -100000
 
 
 def test_r51_the_caps_of_a_down_follow_each_hands_players_dealt(room, session, now):
@@ -127,27 +129,27 @@ def test_r51_the_caps_of_a_down_follow_each_hands_players_dealt(room, session, n
                                  rake_caps_by_players=CAPS, rake_bp=1000,
                                  rake_recorded="per_down")
     _hands(room, session, now, table, 2)  # 8 dealt in each: 3.00 each
-    refused(lambda: _down(session, room.sup, now, table, 1, 2, 700), "R51", "600", error=Conflict)
-    assert _down(session, room.sup, now, table, 1, 2, 600).amount == -600
+    refused(lambda: act(session, room.sup, now, _down, table, 1, 2, 700), "R51", "600", error=Conflict)
+    assert act(session, room.sup, now, _down, table, 1, 2, 600).amount == -600
 
 
 def test_r51_a_hand_is_raked_once_across_downs(room, session, now, downs):
     table = downs[1]
-    _down(session, room.sup, now, table, 1, 3, 500)
-    refused(lambda: _down(session, room.sup, now, table, 3, 5, 500), "R51", "hands 1 to 3",
+    act(session, room.sup, now, _down, table, 1, 3, 500)
+    refused(lambda: act(session, room.sup, now, _down, table, 3, 5, 500), "R51", "hands 1 to 3",
             error=Conflict)
-    assert _down(session, room.sup, now, table, 4, 5, 500).down_id is not None
+    assert act(session, room.sup, now, _down, table, 4, 5, 500).down_id is not None
     assert rake.next_unraked(session, table.id) == 6
 
 
 def test_r51_reversing_a_downs_rake_frees_its_hands(room, session, now, downs):
     table = downs[1]
-    first = _down(session, room.sup, now, table, 1, 5, 2000)
+    first = act(session, room.sup, now, _down, table, 1, 5, 2000)
     assert rake.next_unraked(session, table.id) == 6
-    reversal = ledger.reverse(session, room.actor("admin"), now, first.id, "counted the drop box wrong")
+    reversal = act(session, room.actor("admin"), now, ledger.reverse, first.id, "counted the drop box wrong")
     assert (reversal.down_id, reversal.amount) == (first.down_id, 2000)
     assert rake.next_unraked(session, table.id) == 1
-    again = _down(session, room.sup, now, table, 1, 5, 2500)
+    again = act(session, room.sup, now, _down, table, 1, 5, 2500)
     assert again.down_id != first.down_id and again.amount == -2500
 
 
@@ -155,10 +157,10 @@ def test_r51_the_tables_downs_newest_first_with_their_rake_and_whether_they_stan
                                                                                    now, downs):
     table = downs[1]
     dealer = room.actor("dealer")
-    first = _down(session, dealer, now, table, 1, 2, 1000)
-    ledger.reverse(session, room.actor("admin"), now, first.id, "counted the drop box wrong")
-    _down(session, room.sup, now, table, 1, 3, 1200, dealer_id=dealer.staff_id)
-    _down(session, dealer, now, table, 4, 5, 800)
+    first = act(session, dealer, now, _down, table, 1, 2, 1000)
+    act(session, room.actor("admin"), now, ledger.reverse, first.id, "counted the drop box wrong")
+    act(session, room.sup, now, _down, table, 1, 3, 1200, dealer_id=dealer.staff_id)
+    act(session, dealer, now, _down, table, 4, 5, 800)
     lines = rake.downs_at(session, dealer, table.id)
     assert [(d.first_hand_no, d.last_hand_no, d.rake, d.standing) for d in lines] == [
         (4, 5, 800, True), (1, 3, 1200, True), (1, 2, 1000, False)]
@@ -171,46 +173,46 @@ def test_r51_the_tables_downs_newest_first_with_their_rake_and_whether_they_stan
 
 def test_r51_per_down_and_per_hand_games_refuse_the_other(room, session, now, downs):
     game, table = downs
-    refused(lambda: rake.record_rake(session, room.sup, now, table.id, 1, pot=10000, flop=True,
-                                     rake=100), "R51", "per dealer down", error=Conflict)
-    update_game(session, room.sup, now, game.id, rake_recorded="per_hand")
-    refused(lambda: _down(session, room.sup, now, table, 1, 2, 100), "R51", "hand by hand",
+    refused(lambda: act(session, room.sup, now, rake.record_rake, table.id, 1, pot=10000, flop=True,
+                        rake=100), "R51", "per dealer down", error=Conflict)
+    act(session, room.sup, now, update_game, game.id, rake_recorded="per_hand")
+    refused(lambda: act(session, room.sup, now, _down, table, 1, 2, 100), "R51", "hand by hand",
             error=Conflict)
 
 
 def test_r51_a_hand_raked_by_itself_is_not_raked_again_in_a_down(room, session, now, downs):
     """The policy changed between: the hands already raked one by one stay out of any down."""
     game, table = downs
-    update_game(session, room.sup, now, game.id, rake_recorded="per_hand")
-    rake.record_rake(session, room.sup, now, table.id, 2, pot=10000, flop=True, rake=500)
-    update_game(session, room.sup, now, game.id, rake_recorded="per_down")
-    refused(lambda: _down(session, room.sup, now, table, 1, 3, 500), "R51", "hand 2",
+    act(session, room.sup, now, update_game, game.id, rake_recorded="per_hand")
+    act(session, room.sup, now, rake.record_rake, table.id, 2, pot=10000, flop=True, rake=500)
+    act(session, room.sup, now, update_game, game.id, rake_recorded="per_down")
+    refused(lambda: act(session, room.sup, now, _down, table, 1, 3, 500), "R51", "hand 2",
             error=Conflict)
     assert rake.next_unraked(session, table.id) == 3
-    down = _down(session, room.sup, now, table, 3, 5, 500)
-    update_game(session, room.sup, now, game.id, rake_recorded="per_hand")
-    refused(lambda: rake.record_rake(session, room.sup, now, table.id, 4, pot=10000, flop=True,
-                                     rake=500), "R51", "dealer down", error=Conflict)
+    down = act(session, room.sup, now, _down, table, 3, 5, 500)
+    act(session, room.sup, now, update_game, game.id, rake_recorded="per_hand")
+    refused(lambda: act(session, room.sup, now, rake.record_rake, table.id, 4, pot=10000, flop=True,
+                        rake=500), "R51", "dealer down", error=Conflict)
     assert down.amount == -500
 
 
 def test_r51_r61_who_records_a_down_and_for_whom(room, session, now, downs):
     table = downs[1]
     dealer, sup = room.actor("dealer"), room.sup
-    refused(lambda: _down(session, room.actor("cashier"), now, table, 1, 2, 100), "R61",
+    refused(lambda: act(session, room.actor("cashier"), now, _down, table, 1, 2, 100), "R61",
             error=Forbidden)
-    refused(lambda: _down(session, dealer, now, table, 1, 2, 100, dealer_id=sup.staff_id), "R61",
+    refused(lambda: act(session, dealer, now, _down, table, 1, 2, 100, dealer_id=sup.staff_id), "R61",
             "their own", error=Conflict)
     cashier = room.actor("cashier").staff_id
-    refused(lambda: _down(session, sup, now, table, 1, 2, 100, dealer_id=cashier), "R51",
+    refused(lambda: act(session, sup, now, _down, table, 1, 2, 100, dealer_id=cashier), "R51",
             "does not deal", error=Conflict)
-    row = _down(session, sup, now, table, 1, 2, 100, dealer_id=dealer.staff_id)
+    row = act(session, sup, now, _down, table, 1, 2, 100, dealer_id=dealer.staff_id)
     down = session.get_one(DealerDown, row.down_id)
     assert (down.dealer_id, down.recorded_by_id) == (dealer.staff_id, sup.staff_id)
 
 
 def test_r52_a_key_reused_for_another_down_is_refused(room, session, now, downs):
     table = downs[1]
-    _down(session, room.sup, now, table, 1, 2, 100, key="k")
-    refused(lambda: _down(session, room.sup, now, table, 3, 4, 100, key="k"), "R52",
+    act(session, room.sup, now, _down, table, 1, 2, 100, key="k")
+    refused(lambda: act(session, room.sup, now, _down, table, 3, 4, 100, key="k"), "R52",
             error=Conflict)

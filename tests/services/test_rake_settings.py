@@ -12,6 +12,7 @@ from roomops.hands.services import record_hand
 from roomops.ledger import rake
 from tests.services.helpers import audits, refused
 from tests.services.ledger_helpers import seated_holds
+from tests.units import act
 
 SCHEDULE = [{"pot": 2000, "rake": 100}, {"pot": 4000, "rake": 200}, {"pot": 6000, "rake": 300}]
 
@@ -19,13 +20,13 @@ SCHEDULE = [{"pot": 2000, "rake": 100}, {"pot": 4000, "rake": 200}, {"pot": 6000
 def _raked(room, session, now, **fields):
     """A raked game (unless ``fields`` say otherwise) with 8 players dealt in hand 1 at its table."""
     _game, table, _h = seated_holds(room, session, now, **{"fee_kind": "rake", **fields})
-    record_hand(session, room.actor("dealer"), now, table.id, hand_no=1, high_card_seat=1)
+    act(session, room.actor("dealer"), now, record_hand, table.id, hand_no=1, high_card_seat=1)
     return table
 
 
 def _rake(room, session, now, table, pot, amount):
-    return rake.record_rake(session, room.actor("dealer"), now, table.id, 1, pot=pot, flop=True,
-                            rake=amount)
+    return act(session, room.actor("dealer"), now, rake.record_rake, table.id, 1, pot=pot, flop=True,
+               rake=amount)
 
 
 def test_r51_a_percent_with_decimals_in_the_games_smallest_chip(room, session, now):
@@ -86,8 +87,8 @@ def test_r51_r61_the_rake_limit_needs_the_deal_right_and_a_raked_game(room, sess
 
 def test_r6_r51_the_rake_settings_change_with_the_conditions(room, session, now):
     game, _t, _h = seated_holds(room, session, now, fee_kind="rake", rake_bp=500)
-    update_game(session, room.sup, now, game_id=game.id, rake_bp=525, smallest_chip=25,
-                rake_min_one_chip=True)
+    act(session, room.sup, now, update_game, game_id=game.id, rake_bp=525, smallest_chip=25,
+        rake_min_one_chip=True)
     assert (game.rake_bp, game.smallest_chip, game.rake_min_one_chip) == (525, 25, True)
     [event] = audits(session, "game.changed")
     assert event.detail["before"] == {"rake_bp": 500, "smallest_chip": 100, "rake_min_one_chip": False}

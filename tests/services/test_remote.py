@@ -11,7 +11,6 @@ from sqlalchemy.exc import IntegrityError
 from roomops.actors import phone_page, player_link
 from roomops.desk.views import describe
 from roomops.errors import Conflict, Forbidden, Invalid, NotFound
-from roomops.jobs.sweep import sweep
 from roomops.lists import services as lists
 from roomops.lists.models import ListEntry
 from roomops.remote import reads
@@ -22,6 +21,7 @@ from roomops.rooms import services as rooms
 from roomops.rooms.models import Player
 from roomops.seating import seats
 from tests.services.helpers import audits, full_game, live_offer, refused
+from tests.units import act, sweep
 
 M = timedelta(minutes=1)
 PHONE = "07700 900123"
@@ -30,14 +30,15 @@ E164 = "+447700900123"
 
 @pytest.fixture()
 def remote_room(room, session, now):
-    rooms.update_policy(session, room.sup, now, remote_entries=True)
+    act(session, room.sup, now, rooms.update_policy, remote_entries=True)
     return room
 
 
 def join(room, session, now, games, phone=PHONE, first="Ann", token=None, language=None):
-    return remote.join_from_phone(session, phone_page(room.room.id), now,
-                                  game_ids=[g.id for g in games], first_name=first,
-                                  last_name="", phone=phone, token=token, language=language)
+    return act(session, phone_page(room.room.id), now,
+               remote.join_from_phone,
+               game_ids=[g.id for g in games], first_name=first,
+               last_name="", phone=phone, token=token, language=language)
 
 
 def test_r12_remote_entries_are_off_by_default(room, session, now):
@@ -68,7 +69,7 @@ def test_r12_without_a_provider_a_join_never_takes_the_known_player_of_the_numbe
     """Issue 40: anyone who knew a number joined as its player. Unproved, the entry is the name
     typed, a new player with no number of record; the known player is untouched."""
     game, _ = full_game(remote_room, session, now, free=0)
-    known = rooms.add_player(session, remote_room.sup, now, first_name="Bea", phone="+44 7700 900123")
+    known = act(session, remote_room.sup, now, rooms.add_player, first_name="Bea", phone="+44 7700 900123")
     joined = join(remote_room, session, now, [game], first="Mallory")
     player = session.get_one(Player, joined.link.player_id)
     assert player.id != known.id and (player.first_name, player.phone) == ("Mallory", None)
@@ -113,8 +114,8 @@ def test_r12_the_database_holds_one_active_remote_entry_per_number_and_game(remo
 
 def test_r12_the_database_marks_only_remote_entries_verified(remote_room, session, now):
     game, _ = full_game(remote_room, session, now, free=0)
-    entry = lists.join(session, remote_room.sup, now, player_id=remote_room.player(now, "Zed").id,
-                       game_id=game.id)
+    entry = act(session, remote_room.sup, now, lists.join, player_id=remote_room.player(now, "Zed").id,
+                game_id=game.id)
     entry.phone_verified = True
     with pytest.raises(IntegrityError):
         session.flush()
@@ -163,7 +164,7 @@ def test_r12_the_database_ties_a_remote_entry_to_its_link_and_number(
 def test_r12_an_unverified_phone_holds_at_most_the_rooms_cap(remote_room, session, now):
     """Unproved, the cap counts the phone's link, not the number (issue 40): another phone with
     the same number is counted on its own."""
-    rooms.update_policy(session, remote_room.sup, now, remote_entry_cap=2)
+    act(session, remote_room.sup, now, rooms.update_policy, remote_entry_cap=2)
     games = [full_game(remote_room, session, now, free=0, name=str(i), variant=f"V{i}")[0]
              for i in range(3)]
     first = join(remote_room, session, now, games[:2])
@@ -181,15 +182,15 @@ def test_r12_unreadable_number_refused(remote_room, session, now):
 def test_r12_blocked_number_refused_its_entries_leave_and_a_lift_lets_it_join(remote_room, session, now):
     game, _ = full_game(remote_room, session, now, free=0)
     joined = join(remote_room, session, now, [game])
-    row = remote.block(session, remote_room.sup, now, phone="+44 7700 900123", reason="spam joins")
+    row = act(session, remote_room.sup, now, remote.block, phone="+44 7700 900123", reason="spam joins")
     assert row.phone == E164
     session.refresh(joined.entries[0])
     assert joined.entries[0].status == "removed"
     refused(lambda: join(remote_room, session, now + M, [game]), "R12", "see the desk",
             error=Conflict)
-    refused(lambda: remote.block(session, remote_room.sup, now, phone=PHONE, reason="again"),
+    refused(lambda: act(session, remote_room.sup, now, remote.block, phone=PHONE, reason="again"),
             "R12", "already", error=Conflict)
-    remote.lift(session, remote_room.sup, now + M, row.id)
+    act(session, remote_room.sup, now + M, remote.lift, row.id)
     assert row.lifted_at == now + M and row.lifted_by_id == remote_room.sup.staff_id
     assert join(remote_room, session, now + 2 * M, [game]).entries
     assert [a.action for a in audits(session, entity=("blocked_phone", row.id))] == [
@@ -198,11 +199,11 @@ def test_r12_blocked_number_refused_its_entries_leave_and_a_lift_lets_it_join(re
 
 def test_r61_only_floor_blocks_and_only_the_link_leaves(remote_room, session, now):
     game, _ = full_game(remote_room, session, now, free=0)
-    refused(lambda: remote.block(session, phone_page(remote_room.room.id), now, phone=PHONE,
-                                 reason="x"), "R61", error=Forbidden)
-    refused(lambda: remote.join_from_phone(
-        session, remote_room.sup, now, game_ids=[game.id], first_name="A", last_name="",
-        phone=PHONE), "R61", error=Forbidden)
+    refused(lambda: act(session, phone_page(remote_room.room.id), now, remote.block, phone=PHONE,
+                        reason="x"), "R61", error=Forbidden)
+    refused(lambda: act(
+        session, remote_room.sup, now, remote.join_from_phone, game_ids=[game.id], first_name="A",
+        last_name="", phone=PHONE), "R61", error=Forbidden)
 
 
 def test_r16_the_player_leaves_through_their_link_only(remote_room, session, now):
@@ -210,19 +211,19 @@ def test_r16_the_player_leaves_through_their_link_only(remote_room, session, now
     mine = join(remote_room, session, now, [g1])
     theirs = join(remote_room, session, now, [g1], phone="07700 900999", first="Cy")
     me = player_link(remote_room.room.id, mine.link.id)
-    refused(lambda: remote.leave(session, me, now, theirs.entries[0].id), "R61", error=NotFound)
-    entry = remote.leave(session, me, now + M, mine.entries[0].id)
+    refused(lambda: act(session, me, now, remote.leave, theirs.entries[0].id), "R61", error=NotFound)
+    entry = act(session, me, now + M, remote.leave, mine.entries[0].id)
     assert (entry.status, entry.end_reason) == ("removed", "left from the phone")
     [row] = audits(session, "entry.left")
     assert (row.actor, row.reason) == (f"player link #{mine.link.id}", "left from the phone")
-    refused(lambda: remote.leave(session, me, now + M, entry.id), "R16", error=Conflict)
+    refused(lambda: act(session, me, now + M, remote.leave, entry.id), "R16", error=Conflict)
 
 
 def test_r12_remote_entry_checks_in_at_the_desk_or_is_a_no_show(remote_room, session, now):
     g1, _ = full_game(remote_room, session, now, free=0)
     g2, _ = full_game(remote_room, session, now, free=0, name="2", variant="PL Omaha")
     e1, e2 = join(remote_room, session, now, [g1, g2]).entries
-    lists.check_in(session, remote_room.sup, now + M, e1.id)
+    act(session, remote_room.sup, now + M, lists.check_in, e1.id)
     result = sweep(session, now + 31 * M)
     assert result.no_shows == [e2.id]
     session.refresh(e1)
@@ -232,28 +233,28 @@ def test_r12_remote_entry_checks_in_at_the_desk_or_is_a_no_show(remote_room, ses
 def test_r12_the_desk_cannot_make_a_remote_entry(remote_room, session, now):
     game, _ = full_game(remote_room, session, now, free=0)
     p = remote_room.player(now, "Dee")
-    refused(lambda: lists.join(session, remote_room.sup, now, player_id=p.id, game_id=game.id,
-                               source="remote"), "R12", "phone page", error=Invalid)
+    refused(lambda: act(session, remote_room.sup, now, lists.join, player_id=p.id, game_id=game.id,
+                        source="remote"), "R12", "phone page", error=Invalid)
 
 
 def test_r13_r20_personal_page_place_ahead_countdowns_and_call(remote_room, session, now):
     game, table = full_game(remote_room, session, now, free=0)
     ahead = remote_room.players(now, 2, "A")
     for p in ahead:
-        lists.join(session, remote_room.sup, now, player_id=p.id, game_id=game.id)
+        act(session, remote_room.sup, now, lists.join, player_id=p.id, game_id=game.id)
     joined = join(remote_room, session, now + M, [game])
     [view] = reads.entries_of(session, joined.link, now + M)
     assert (view.place, view.ahead, view.checkin_deadline, view.call) == (
         3, 2, now + 31 * M, None)
     # the two ahead leave the list, the player checks in, a seat opens: it is called (R20)
-    lists.remove(session, remote_room.sup, now + 2 * M, lists.list_entries(session, game.id, None)[0].id,
-                 "went home")
-    lists.remove(session, remote_room.sup, now + 2 * M, lists.list_entries(session, game.id, None)[0].id,
-                 "went home")
-    lists.check_in(session, remote_room.sup, now + 3 * M, joined.entries[0].id)
+    act(session, remote_room.sup, now + 2 * M, lists.remove, lists.list_entries(session, game.id, None)[0].id,
+        "went home")
+    act(session, remote_room.sup, now + 2 * M, lists.remove, lists.list_entries(session, game.id, None)[0].id,
+        "went home")
+    act(session, remote_room.sup, now + 3 * M, lists.check_in, joined.entries[0].id)
     seat = session.scalars(select(seats.SeatHold).where(seats.SeatHold.table_id == table.id,
                                                         seats.SeatHold.ended_at.is_(None))).first()
-    seats.leave(session, remote_room.sup, now + 4 * M, seat.id, 10000)
+    act(session, remote_room.sup, now + 4 * M, seats.leave, seat.id, 10000)
     offer = live_offer(session, joined.link.player_id)
     assert offer is not None
     [view] = reads.entries_of(session, joined.link, now + 4 * M)
@@ -279,12 +280,12 @@ def test_r15_skipped_because_barred_is_in_the_players_history(remote_room, sessi
                                                          seats.SeatHold.ended_at.is_(None))
                             .order_by(seats.SeatHold.seat_no)).all()
     joined = join(remote_room, session, now, [game])
-    lists.check_in(session, remote_room.sup, now + M, joined.entries[0].id)
-    rooms.bar_pair(session, remote_room.sup, now + M, joined.link.player_id, holds[1].player_id,
-                   "a dispute")
+    act(session, remote_room.sup, now + M, lists.check_in, joined.entries[0].id)
+    act(session, remote_room.sup, now + M, rooms.bar_pair, joined.link.player_id, holds[1].player_id,
+        "a dispute")
     later = remote_room.player(now, "Later")
-    lists.join(session, remote_room.sup, now + 2 * M, player_id=later.id, game_id=game.id)
-    seats.leave(session, remote_room.sup, now + 3 * M, holds[0].id, 10000)
+    act(session, remote_room.sup, now + 2 * M, lists.join, player_id=later.id, game_id=game.id)
+    act(session, remote_room.sup, now + 3 * M, seats.leave, holds[0].id, 10000)
     offer = live_offer(session, later.id)
     assert offer is not None and live_offer(session, joined.link.player_id) is None
     [row] = audits(session, "entry.passed_over")

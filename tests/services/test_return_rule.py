@@ -15,6 +15,7 @@ from roomops.lists import services as lists
 from roomops.rooms.services import update_policy
 from roomops.seating import returns, seats
 from tests.services.helpers import audits, live_offer, live_seat
+from tests.units import act
 
 MIN, MAX = 10000, 40000  # tests.factories.GAME_DEFAULTS
 LEFT_WITH = 65000
@@ -28,15 +29,15 @@ def left(room, session, now):
     game = room.game(now)
     table = room.table(now, game, "1")
     ann = room.player(now, "Ann")
-    hold = seats.seat_directly(session, room.sup, now - timedelta(hours=1), table_id=table.id,
-                               seat_no=1, player_id=ann.id, buy_in=MIN)
-    seats.leave(session, room.sup, now, hold.id, LEFT_WITH)
+    hold = act(session, room.sup, now - timedelta(hours=1), seats.seat_directly, table_id=table.id,
+               seat_no=1, player_id=ann.id, buy_in=MIN)
+    act(session, room.sup, now, seats.leave, hold.id, LEFT_WITH)
     return game, table, ann
 
 
 def _sit(room, session, at, table, player, buy_in, **kw):
-    return seats.seat_directly(session, room.sup, at, table_id=table.id, seat_no=2,
-                               player_id=player.id, buy_in=buy_in, **kw)
+    return act(session, room.sup, at, seats.seat_directly, table_id=table.id, seat_no=2,
+               player_id=player.id, buy_in=buy_in, **kw)
 
 
 def test_r27_seat_directly_below_the_amount_is_refused_and_writes_nothing(room, session, now, left):
@@ -64,9 +65,9 @@ def test_r27_left_below_the_max_raises_only_the_minimum(room, session, now):
     game = room.game(now)
     table = room.table(now, game, "1")
     bob = room.player(now, "Bob")
-    hold = seats.seat_directly(session, room.sup, now, table_id=table.id, seat_no=1,
-                               player_id=bob.id, buy_in=MIN)
-    seats.leave(session, room.sup, now + BACK, hold.id, 25000)
+    hold = act(session, room.sup, now, seats.seat_directly, table_id=table.id, seat_no=1,
+               player_id=bob.id, buy_in=MIN)
+    act(session, room.sup, now + BACK, seats.leave, hold.id, 25000)
     with pytest.raises(Conflict):
         _sit(room, session, now + 2 * BACK, table, bob, 24999)
     with pytest.raises(Invalid) as err:
@@ -78,17 +79,17 @@ def test_r27_left_below_the_max_raises_only_the_minimum(room, session, now):
 def test_r27_claim_below_the_amount_is_refused_and_the_offer_stays(room, session, now, left):
     game, _table, ann = left
     room.room.auto_offer = True
-    lists.join(session, room.sup, now + BACK, player_id=ann.id, game_id=game.id)
+    act(session, room.sup, now + BACK, lists.join, player_id=ann.id, game_id=game.id)
     offer = live_offer(session, ann.id)
     before = len(audits(session))
     with pytest.raises(Conflict) as err:
-        seats.claim(session, room.sup, now + BACK, offer.id, MAX)
+        act(session, room.sup, now + BACK, seats.claim, offer.id, MAX)
     assert err.value.rule == "R27"
     assert live_offer(session, ann.id).id == offer.id and live_seat(session, ann.id) is None
     assert len(audits(session)) == before
     with pytest.raises(Invalid):
-        seats.claim(session, room.sup, now + BACK, offer.id, LEFT_WITH + 1)
-    assert seats.claim(session, room.sup, now + BACK, offer.id, LEFT_WITH).buy_in == LEFT_WITH
+        act(session, room.sup, now + BACK, seats.claim, offer.id, LEFT_WITH + 1)
+    assert act(session, room.sup, now + BACK, seats.claim, offer.id, LEFT_WITH).buy_in == LEFT_WITH
 
 
 def test_r27_override_with_a_reason_applies_r30_and_is_audited(room, session, now, left):
@@ -106,9 +107,9 @@ def test_r27_override_with_a_reason_applies_r30_and_is_audited(room, session, no
 def test_r27_override_on_claim_is_audited(room, session, now, left):
     game, _table, ann = left
     room.room.auto_offer = True
-    lists.join(session, room.sup, now + BACK, player_id=ann.id, game_id=game.id)
+    act(session, room.sup, now + BACK, lists.join, player_id=ann.id, game_id=game.id)
     offer = live_offer(session, ann.id)
-    seats.claim(session, room.sup, now + BACK, offer.id, MIN, "supervisor agreed: lost at PLO")
+    act(session, room.sup, now + BACK, seats.claim, offer.id, MIN, "supervisor agreed: lost at PLO")
     (row,) = audits(session, "seat.return_rule_overridden")
     assert row.reason == "supervisor agreed: lost at PLO" and row.detail["required"] == LEFT_WITH
 
@@ -137,8 +138,8 @@ def test_r27_window_ends_to_the_second(room, session, now, left):
 
 def test_r4_a_reopened_game_at_the_same_stakes_is_the_same_game(room, session, now, left):
     game, table, ann = left
-    games.close_table(session, room.sup, now + timedelta(minutes=1), table.id)
-    games.close_game(session, room.sup, now + timedelta(minutes=2), game.id)
+    act(session, room.sup, now + timedelta(minutes=1), games.close_table, table.id)
+    act(session, room.sup, now + timedelta(minutes=2), games.close_game, game.id)
     again = room.game(now + timedelta(minutes=3))
     other = room.game(now + timedelta(minutes=3), variant="PL Omaha")
     t2 = room.table(now + timedelta(minutes=4), again, "2")
@@ -151,7 +152,7 @@ def test_r4_a_reopened_game_at_the_same_stakes_is_the_same_game(room, session, n
 
 def test_r3_r27_gaming_day_policy_is_audited_and_applies_all_day(room, session, now, left):
     game, _table, ann = left
-    update_policy(session, room.sup, now, return_window="gaming_day")
+    act(session, room.sup, now, update_policy, return_window="gaming_day")
     (row,) = audits(session, "policy.changed")
     assert row.detail["after"] == {"return_window": "gaming_day"}
     later = now + timedelta(hours=9, minutes=59)  # 05:59 UTC: the gaming day runs to 06:00

@@ -12,12 +12,12 @@ from roomops.absences import services as absences
 from roomops.errors import Conflict, Invalid
 from roomops.games.services import update_game
 from roomops.hands.services import preview, record_hand
-from roomops.jobs.sweep import sweep
 from roomops.lists import services as lists
 from roomops.rooms.services import update_policy
 from roomops.seating import moves, seats
 from roomops.seating.models import SeatHold
 from tests.services.helpers import audits, fill_table, full_game, live_offer, refused
+from tests.units import act, sweep
 
 S = timedelta(seconds=1)
 MIN = timedelta(minutes=1)
@@ -36,19 +36,19 @@ def _holds(session, table):
 def test_r12_call_ins_taken_only_where_the_room_allows_them(room, session, now, call_ins):
     """R12: with call-ins on, a phone entry joins with its check-in deadline; off, it is refused
     and nothing is written; an in-person entry joins either way."""
-    update_policy(session, room.sup, now, call_ins=call_ins, checkin_minutes=20)
+    act(session, room.sup, now, update_policy, call_ins=call_ins, checkin_minutes=20)
     game = room.game(now)
     caller, walk_in = room.player(now, "Cal"), room.player(now, "Walt")
     if call_ins:
-        entry = lists.join(session, room.sup, now, player_id=caller.id, game_id=game.id,
-                           source="phone")
+        entry = act(session, room.sup, now, lists.join, player_id=caller.id, game_id=game.id,
+                    source="phone")
         assert entry.checkin_deadline == now + 20 * MIN
     else:
         before = len(audits(session))
-        refused(lambda: lists.join(session, room.sup, now, player_id=caller.id, game_id=game.id,
-                                   source="phone"), "R12", "no call-ins")
+        refused(lambda: act(session, room.sup, now, lists.join, player_id=caller.id, game_id=game.id,
+                            source="phone"), "R12", "no call-ins")
         assert len(audits(session)) == before and lists.list_entries(session, game.id, None) == []
-    assert lists.join(session, room.sup, now, player_id=walk_in.id, game_id=game.id).source == (
+    assert act(session, room.sup, now, lists.join, player_id=walk_in.id, game_id=game.id).source == (
         "in_person")
 
 
@@ -56,10 +56,10 @@ def test_r12_call_ins_taken_only_where_the_room_allows_them(room, session, now, 
 
 
 def _on_break(room, session, now, **policy):
-    update_policy(session, room.sup, now, **policy)
+    act(session, room.sup, now, update_policy, **policy)
     game, table = full_game(room, session, now, free=0)
     hold = _holds(session, table)[4]
-    absence = absences.grant_break(session, room.sup, now + HOUR, hold.id, 23450)
+    absence = act(session, room.sup, now + HOUR, absences.grant_break, hold.id, 23450)
     return game, table, hold, absence
 
 
@@ -78,16 +78,16 @@ def test_r24_if_waiting_the_break_runs_on_until_somebody_waits(room, session, no
     game, table, hold, absence = _on_break(room, session, now, break_expiry="if_waiting",
                                            lockup_minutes=15)
     caller, locked = room.player(now, "Cal"), room.player(now, "Lock")
-    lists.join(session, room.sup, now, player_id=caller.id, game_id=game.id, source="phone")
-    entry = lists.join(session, room.sup, now, player_id=locked.id, game_id=game.id)
-    lists.lock_up(session, room.sup, now + HOUR, entry.id)
+    act(session, room.sup, now, lists.join, player_id=caller.id, game_id=game.id, source="phone")
+    entry = act(session, room.sup, now, lists.join, player_id=locked.id, game_id=game.id)
+    act(session, room.sup, now + HOUR, lists.lock_up, entry.id)
     later = absence.deadline + 10 * MIN
     assert sweep(session, absence.deadline).released_absences == []
     assert sweep(session, later).released_absences == []
     assert absence.ended_at is None and hold.ended_at is None
     # the player's own entry for another seat does not count either
     wanda = room.player(now, "Wanda")
-    lists.join(session, room.sup, later, player_id=wanda.id, game_id=game.id)
+    act(session, room.sup, later, lists.join, player_id=wanda.id, game_id=game.id)
     assert sweep(session, later + S).released_absences == [absence.id]
     session.refresh(hold)
     assert (hold.outcome, hold.leave_amount, hold.ended_at) == ("released", 23450, later + S)
@@ -100,32 +100,32 @@ def test_r24_if_waiting_a_player_back_late_keeps_the_seat_while_nobody_waits(roo
     (the seat is theirs); ``always``, and ``if_waiting`` once somebody waits, it is too late."""
     game, table, hold, absence = _on_break(room, session, now, break_expiry="if_waiting",
                                            breaks_per_gaming_day=2)
-    assert absences.come_back(session, room.sup, absence.deadline + MIN, hold.id).outcome == (
+    assert act(session, room.sup, absence.deadline + MIN, absences.come_back, hold.id).outcome == (
         "returned")
-    second = absences.grant_break(session, room.sup, absence.deadline + 2 * HOUR, hold.id, 100)
-    lists.join(session, room.sup, second.deadline, player_id=room.player(now, "W").id,
-               game_id=game.id)
-    refused(lambda: absences.come_back(session, room.sup, second.deadline + S, hold.id), "R24",
+    second = act(session, room.sup, absence.deadline + 2 * HOUR, absences.grant_break, hold.id, 100)
+    act(session, room.sup, second.deadline, lists.join, player_id=room.player(now, "W").id,
+        game_id=game.id)
+    refused(lambda: act(session, room.sup, second.deadline + S, absences.come_back, hold.id), "R24",
             "ran out")
-    update_policy(session, room.sup, now, break_expiry="always")
+    act(session, room.sup, now, update_policy, break_expiry="always")
     other = _holds(session, table)[5]
-    third = absences.grant_break(session, room.sup, now + HOUR, other.id, 100)
-    refused(lambda: absences.come_back(session, room.sup, third.deadline, other.id), "R24")
+    third = act(session, room.sup, now + HOUR, absences.grant_break, other.id, 100)
+    refused(lambda: act(session, room.sup, third.deadline, absences.come_back, other.id), "R24")
 
 
 def test_r24_if_waiting_a_reserve_entry_for_the_table_counts(room, session, now):
     """R24/R11: a player on the table's reserve list waits for that seat."""
     _game, table, _hold, absence = _on_break(room, session, now, break_expiry="if_waiting")
     rita = room.player(now, "Rita")
-    lists.join(session, room.sup, now, player_id=rita.id, table_id=table.id)
+    act(session, room.sup, now, lists.join, player_id=rita.id, table_id=table.id)
     assert sweep(session, absence.deadline).released_absences == [absence.id]
 
 
 def test_r24_if_waiting_leaves_time_away_to_r26(room, session, now):
     """R24's setting is about breaks: away past ``max_away_minutes`` still loses the seat (R26)."""
-    update_policy(session, room.sup, now, break_expiry="if_waiting", max_away_minutes=20)
+    act(session, room.sup, now, update_policy, break_expiry="if_waiting", max_away_minutes=20)
     _game, table = full_game(room, session, now, free=0)
-    away = absences.mark_away(session, room.sup, now, _holds(session, table)[2].id, stack=5000)
+    away = act(session, room.sup, now, absences.mark_away, _holds(session, table)[2].id, stack=5000)
     assert sweep(session, away.deadline).released_absences == [away.id]
 
 
@@ -133,11 +133,11 @@ def test_r24_if_waiting_leaves_time_away_to_r26(room, session, now):
 
 
 def _newcomer_dealt_in(room, session, now, game, table) -> bool:
-    record_hand(session, room.actor("dealer"), now, table.id, hand_no=1, high_card_seat=1)
+    act(session, room.actor("dealer"), now, record_hand, table.id, hand_no=1, high_card_seat=1)
     newcomer = room.player(now, "Nell")
-    seats.seat_directly(session, room.sup, now, table_id=table.id, seat_no=9,
-                        player_id=newcomer.id, buy_in=game.min_buyin)
-    hand = record_hand(session, room.actor("dealer"), now + MIN, table.id, hand_no=2)
+    act(session, room.sup, now, seats.seat_directly, table_id=table.id, seat_no=9,
+        player_id=newcomer.id, buy_in=game.min_buyin)
+    hand = act(session, room.actor("dealer"), now + MIN, record_hand, table.id, hand_no=2)
     return 9 in hand.dealt_in
 
 
@@ -147,7 +147,7 @@ def _newcomer_dealt_in(room, session, now, game, table) -> bool:
 def test_r36_a_game_sets_its_own_new_player_posting(room, session, now, room_posting,
                                                     game_posting, dealt_in):
     """R36: a game's own posting wins over the room's; ``room`` follows the room's."""
-    update_policy(session, room.sup, now, new_player_posting=room_posting)
+    act(session, room.sup, now, update_policy, new_player_posting=room_posting)
     game, table = full_game(room, session, now, free=1, new_player_posting=game_posting)
     assert _newcomer_dealt_in(room, session, now, game, table) is dealt_in
     assert preview(session, room.actor("dealer"), table.id).seats[8].owes_bb is not dealt_in
@@ -157,7 +157,7 @@ def test_r36_r6_changing_a_games_posting_is_audited(room, session, now):
     """R6: the game's posting is one of its conditions: changed by the floor, audited."""
     game, _table = full_game(room, session, now)
     assert game.new_player_posting == "room"
-    update_game(session, room.sup, now, game.id, new_player_posting="free")
+    act(session, room.sup, now, update_game, game.id, new_player_posting="free")
     row = audits(session, "game.changed")[-1]
     assert (row.detail["before"], row.detail["after"]) == (
         {"new_player_posting": "room"}, {"new_player_posting": "free"})
@@ -169,14 +169,14 @@ LEFT_WITH = 65000  # above the 400.00 maximum of tests.factories.GAME_DEFAULTS
 
 
 def _returning(room, session, now, **policy):
-    update_policy(session, room.sup, now, **policy)
+    act(session, room.sup, now, update_policy, **policy)
     room.room.auto_offer = False
     game = room.game(now)
     table = room.table(now, game, "1")
     ann = room.player(now, "Ann")
-    hold = seats.seat_directly(session, room.sup, now - HOUR, table_id=table.id, seat_no=1,
-                               player_id=ann.id, buy_in=game.min_buyin)
-    seats.leave(session, room.sup, now, hold.id, LEFT_WITH)
+    hold = act(session, room.sup, now - HOUR, seats.seat_directly, table_id=table.id, seat_no=1,
+               player_id=ann.id, buy_in=game.min_buyin)
+    act(session, room.sup, now, seats.leave, hold.id, LEFT_WITH)
     return table, ann
 
 
@@ -189,9 +189,9 @@ def test_r27_a_buy_in_within_the_tolerance_is_accepted(room, session, now, unit,
     player's favour of the house) below the stack left with, never below the table minimum."""
     table, ann = _returning(room, session, now, return_tolerance_unit=unit,
                             return_tolerance=tolerance)
-    sit = lambda amount: seats.seat_directly(  # noqa: E731
-        session, room.sup, now + 30 * MIN, table_id=table.id, seat_no=2, player_id=ann.id,
-        buy_in=amount)
+    sit = lambda amount: act(  # noqa: E731
+        session, room.sup, now + 30 * MIN, seats.seat_directly, table_id=table.id, seat_no=2,
+        player_id=ann.id, buy_in=amount)
     if lowest > 10000:
         with pytest.raises(Conflict) as err:
             sit(lowest - 1)
@@ -202,12 +202,12 @@ def test_r27_a_buy_in_within_the_tolerance_is_accepted(room, session, now, unit,
 
 def test_r27_a_percent_tolerance_is_at_most_100(room, session, now):
     """R27: 'percent' above 100 is refused whichever of the two fields is sent."""
-    update_policy(session, room.sup, now, return_tolerance=5000)
+    act(session, room.sup, now, update_policy, return_tolerance=5000)
     with pytest.raises(Invalid) as err:
-        update_policy(session, room.sup, now, return_tolerance_unit="percent")
+        act(session, room.sup, now, update_policy, return_tolerance_unit="percent")
     assert err.value.rule == "R27"
-    update_policy(session, room.sup, now, return_tolerance_unit="percent", return_tolerance=20)
-    refused(lambda: update_policy(session, room.sup, now, return_tolerance=101), "R27")
+    act(session, room.sup, now, update_policy, return_tolerance_unit="percent", return_tolerance=20)
+    refused(lambda: act(session, room.sup, now, update_policy, return_tolerance=101), "R27")
 
 
 # ---- R13/R14: lockups --------------------------------------------------------------------------
@@ -216,19 +216,19 @@ def test_r27_a_percent_tolerance_is_at_most_100(room, session, now):
 def test_r13_no_lockups_when_the_room_sets_none(room, session, now):
     """R13: ``lockup_minutes`` 0 (the default): a lockup is refused, nothing changes."""
     game = room.game(now)
-    entry = lists.join(session, room.sup, now, player_id=room.player(now, "Al").id, game_id=game.id)
-    refused(lambda: lists.lock_up(session, room.sup, now, entry.id), "R13", "no lockups")
+    entry = act(session, room.sup, now, lists.join, player_id=room.player(now, "Al").id, game_id=game.id)
+    refused(lambda: act(session, room.sup, now, lists.lock_up, entry.id), "R13", "no lockups")
     assert entry.locked_until is None
 
 
 def _locked(room, session, now, deposit=None):
     """Lou heads the waiting list and steps away; Bea is next; table 1 has one open seat later."""
-    update_policy(session, room.sup, now, lockup_minutes=15)
+    act(session, room.sup, now, update_policy, lockup_minutes=15)
     game, table = full_game(room, session, now, free=0)
     lou, bea = room.player(now, "Lou"), room.player(now, "Bea")
-    first = lists.join(session, room.sup, now, player_id=lou.id, game_id=game.id)
-    lists.join(session, room.sup, now + S, player_id=bea.id, game_id=game.id)
-    lists.lock_up(session, room.sup, now + MIN, first.id, deposit=deposit)
+    first = act(session, room.sup, now, lists.join, player_id=lou.id, game_id=game.id)
+    act(session, room.sup, now + S, lists.join, player_id=bea.id, game_id=game.id)
+    act(session, room.sup, now + MIN, lists.lock_up, first.id, deposit=deposit)
     return game, table, first, lou, bea
 
 
@@ -238,13 +238,13 @@ def test_r13_a_locked_up_entry_keeps_its_place_and_is_passed_over(room, session,
     game, table, first, lou, bea = _locked(room, session, now, deposit=2000)
     assert (first.locked_until, first.lockup_deposit) == (now + 16 * MIN, 2000)
     assert audits(session, "entry.locked_up")[-1].detail["deposit"] == 2000
-    seats.leave(session, room.sup, now + 2 * MIN, _holds(session, table)[1].id, 10000)
+    act(session, room.sup, now + 2 * MIN, seats.leave, _holds(session, table)[1].id, 10000)
     assert live_offer(session, lou.id) is None and live_offer(session, bea.id).seat_no == 1
     assert next(e.player_id for e in lists.list_entries(session, game.id, None)) == lou.id
-    lists.end_lockup(session, room.sup, now + 5 * MIN, first.id)
+    act(session, room.sup, now + 5 * MIN, lists.end_lockup, first.id)
     assert (first.locked_until, first.lockup_deposit) == (None, None)
     assert audits(session, "entry.lockup_ended")[-1].detail["deposit_returned"] == 2000
-    seats.leave(session, room.sup, now + 6 * MIN, _holds(session, table)[2].id, 10000)
+    act(session, room.sup, now + 6 * MIN, seats.leave, _holds(session, table)[2].id, 10000)
     assert live_offer(session, lou.id).seat_no == 2
 
 
@@ -253,7 +253,7 @@ def test_r13_a_lockup_that_runs_out_is_dropped_by_the_sweep(room, session, now):
     player cannot end it any more."""
     _game, _table, first, _lou, _bea = _locked(room, session, now)
     assert sweep(session, first.locked_until - S).no_shows == []
-    refused(lambda: lists.end_lockup(session, room.sup, first.locked_until, first.id), "R13",
+    refused(lambda: act(session, room.sup, first.locked_until, lists.end_lockup, first.id), "R13",
             "run out")
     assert sweep(session, first.locked_until).no_shows == [first.id]
     assert (first.status, first.end_reason) == ("removed", "no-show: the lockup ran out")
@@ -263,13 +263,14 @@ def test_r13_a_lockup_that_runs_out_is_dropped_by_the_sweep(room, session, now):
 def test_r13_one_lockup_at_a_time_and_not_with_a_seat_called(room, session, now):
     """R13: locked up twice is refused; R20: a player with a seat called claims or declines it."""
     game, table, first, _lou, bea = _locked(room, session, now)
-    refused(lambda: lists.lock_up(session, room.sup, now + 2 * MIN, first.id), "R13", "already")
-    refused(lambda: lists.end_lockup(session, room.sup, now + 2 * MIN,
-                                     lists.list_entries(session, game.id, None)[1].id), "R13")
-    seats.leave(session, room.sup, now + 2 * MIN, _holds(session, table)[1].id, 10000)
+    refused(lambda: act(session, room.sup, now + 2 * MIN, lists.lock_up, first.id), "R13", "already")
+    refused(lambda: act(session, room.sup, now + 2 * MIN,
+                        lists.end_lockup,
+                        lists.list_entries(session, game.id, None)[1].id), "R13")
+    act(session, room.sup, now + 2 * MIN, seats.leave, _holds(session, table)[1].id, 10000)
     called = lists.list_entries(session, game.id, None)[1]
     assert called.player_id == bea.id and live_offer(session, bea.id) is not None
-    refused(lambda: lists.lock_up(session, room.sup, now + 3 * MIN, called.id), "R20")
+    refused(lambda: act(session, room.sup, now + 3 * MIN, lists.lock_up, called.id), "R20")
 
 
 # ---- R17: must-move players moved at once, or when the big blind reaches them ------------------
@@ -278,16 +279,16 @@ def test_r13_one_lockup_at_a_time_and_not_with_a_seat_called(room, session, now)
 def _must_move(room, session, now, when):
     """Main table 1 full; must-move table 2 with F1, F2, F3 in seats 2-4 (sat down in that
     order); one hand dealt at table 2 from the button in seat 4: the next big blind is seat 4."""
-    update_policy(session, room.sup, now, must_move_when=when)
+    act(session, room.sup, now, update_policy, must_move_when=when)
     game = room.game(now)
     main, feeder = room.table(now, game, "1"), room.table(now, game, "2")
     mains = fill_table(room, session, now, game, main, 0)
-    fed = [seats.seat_directly(session, room.sup, now + i * MIN, table_id=feeder.id, seat_no=i + 2,
-                               player_id=p.id, buy_in=10000)
+    fed = [act(session, room.sup, now + i * MIN, seats.seat_directly, table_id=feeder.id, seat_no=i + 2,
+               player_id=p.id, buy_in=10000)
            for i, p in enumerate(room.players(now, 3, "F"))]
-    moves.set_must_move(session, room.sup, now + 5 * MIN, feeder.id, main.id)
-    record_hand(session, room.actor("dealer"), now + 6 * MIN, feeder.id, hand_no=1,
-                high_card_seat=3)  # button 3, SB 4, BB 2; next: button 4, SB 2, BB 3
+    act(session, room.sup, now + 5 * MIN, moves.set_must_move, feeder.id, main.id)
+    act(session, room.actor("dealer"), now + 6 * MIN, record_hand, feeder.id, hand_no=1,
+        high_card_seat=3)  # button 3, SB 4, BB 2; next: button 4, SB 2, BB 3
     return game, main, feeder, mains, fed
 
 
@@ -295,7 +296,7 @@ def test_r17_at_once_the_longest_seated_moves_as_the_seat_opens(room, session, n
     """R17 ``at_once`` (the default): F1 is called to the main table's seat at once, though the
     big blind is not theirs."""
     _game, main, _feeder, mains, fed = _must_move(room, session, now, "at_once")
-    seats.leave(session, room.sup, now + 7 * MIN, mains[0].id, 5000)
+    act(session, room.sup, now + 7 * MIN, seats.leave, mains[0].id, 5000)
     offer = live_offer(session, fed[0].player_id)
     assert (offer.table_id, offer.from_hold_id) == (main.id, fed[0].id)
 
@@ -307,14 +308,14 @@ def test_r17_big_blind_the_seat_waits_until_the_big_blind_reaches_the_mover(room
     offered to F1."""
     game, main, feeder, mains, fed = _must_move(room, session, now, "big_blind")
     wendy = room.player(now, "Wendy")
-    lists.join(session, room.sup, now + 7 * MIN, player_id=wendy.id, game_id=game.id)
-    seats.leave(session, room.sup, now + 7 * MIN, mains[0].id, 5000)
+    act(session, room.sup, now + 7 * MIN, lists.join, player_id=wendy.id, game_id=game.id)
+    act(session, room.sup, now + 7 * MIN, seats.leave, mains[0].id, 5000)
     assert [live_offer(session, h.player_id) for h in fed] == [None] * 3
     assert live_offer(session, wendy.id).table_id == feeder.id
     dealer = room.actor("dealer")
-    record_hand(session, dealer, now + 8 * MIN, feeder.id, hand_no=2)  # BB 3: next BB 4
+    act(session, dealer, now + 8 * MIN, record_hand, feeder.id, hand_no=2)  # BB 3: next BB 4
     assert live_offer(session, fed[0].player_id) is None
-    record_hand(session, dealer, now + 9 * MIN, feeder.id, hand_no=3)  # BB 4: next BB 2 (F1)
+    act(session, dealer, now + 9 * MIN, record_hand, feeder.id, hand_no=3)  # BB 4: next BB 2 (F1)
     offer = live_offer(session, fed[0].player_id)
     assert (offer.table_id, offer.seat_no, offer.from_hold_id) == (main.id, 1, fed[0].id)
     assert live_offer(session, fed[1].player_id) is None
@@ -322,14 +323,14 @@ def test_r17_big_blind_the_seat_waits_until_the_big_blind_reaches_the_mover(room
 
 def test_r17_big_blind_before_the_first_hand_moves_at_once(room, session, now):
     """R17 ``big_blind``: with no hand dealt at the must-move table there is no blind to dodge."""
-    update_policy(session, room.sup, now, must_move_when="big_blind")
+    act(session, room.sup, now, update_policy, must_move_when="big_blind")
     game = room.game(now)
     main, feeder = room.table(now, game, "1"), room.table(now, game, "2")
     mains = fill_table(room, session, now, game, main, 0)
-    mover = seats.seat_directly(session, room.sup, now, table_id=feeder.id, seat_no=1,
-                                player_id=room.player(now, "Mo").id, buy_in=10000)
-    moves.set_must_move(session, room.sup, now + MIN, feeder.id, main.id)
-    seats.leave(session, room.sup, now + 2 * MIN, mains[0].id, 5000)
+    mover = act(session, room.sup, now, seats.seat_directly, table_id=feeder.id, seat_no=1,
+                player_id=room.player(now, "Mo").id, buy_in=10000)
+    act(session, room.sup, now + MIN, moves.set_must_move, feeder.id, main.id)
+    act(session, room.sup, now + 2 * MIN, seats.leave, mains[0].id, 5000)
     assert live_offer(session, mover.player_id).from_hold_id == mover.id
 
 
@@ -339,17 +340,17 @@ def test_r17_big_blind_before_the_first_hand_moves_at_once(room, session, now):
 def _moved_to_main(room, session, now, when, posting="post_or_wait"):
     """F1 moves from table 2 to seat 1 of main table 1 (a hand dealt there first: button 1, SB 2,
     BB 3; the next hand button 2, SB 3, BB 4, seat 1 outside the gap), as ``when`` says."""
-    update_policy(session, room.sup, now, new_player_posting=posting)
+    act(session, room.sup, now, update_policy, new_player_posting=posting)
     _game, main, feeder, mains, fed = _must_move(room, session, now, when)
     dealer = room.actor("dealer")
-    record_hand(session, dealer, now + 6 * MIN, main.id, hand_no=1, high_card_seat=1)
-    seats.leave(session, room.sup, now + 7 * MIN, mains[0].id, 5000)
+    act(session, dealer, now + 6 * MIN, record_hand, main.id, hand_no=1, high_card_seat=1)
+    act(session, room.sup, now + 7 * MIN, seats.leave, mains[0].id, 5000)
     if when == "big_blind":  # the seat waits for the big blind to reach F1 at table 2
-        record_hand(session, dealer, now + 8 * MIN, feeder.id, hand_no=2)
-        record_hand(session, dealer, now + 9 * MIN, feeder.id, hand_no=3)
+        act(session, dealer, now + 8 * MIN, record_hand, feeder.id, hand_no=2)
+        act(session, dealer, now + 9 * MIN, record_hand, feeder.id, hand_no=3)
     offer = live_offer(session, fed[0].player_id)
     assert (offer.table_id, offer.seat_no) == (main.id, 1)
-    moved = moves.claim_move(session, room.sup, now + 10 * MIN, offer.id, 10000)
+    moved = act(session, room.sup, now + 10 * MIN, moves.claim_move, offer.id, 10000)
     return main, moved
 
 
@@ -365,8 +366,8 @@ def test_r17_moved_at_the_big_blind_posts_a_big_blind_at_the_main_table(room, se
     (why,) = [w for w in view.plan.waiting if w.seat_no == 1]
     assert why.posts == ("live_big_blind",) and why.rule == "R36"
     dealer = room.actor("dealer")
-    assert 1 not in record_hand(session, dealer, now + 11 * MIN, main.id, hand_no=2).dealt_in
-    hand = record_hand(session, dealer, now + 12 * MIN, main.id, hand_no=3, posting=[1])
+    assert 1 not in act(session, dealer, now + 11 * MIN, record_hand, main.id, hand_no=2).dealt_in
+    hand = act(session, dealer, now + 12 * MIN, record_hand, main.id, hand_no=3, posting=[1])
     assert 1 in hand.dealt_in and {"seat_no": 1, "kind": "live_big_blind", "amount": 200} in hand.posts
 
 
@@ -375,7 +376,7 @@ def test_r17_moved_at_once_comes_in_free(room, session, now):
     main, moved = _moved_to_main(room, session, now, "at_once")
     assert moved.no_blind_owed
     assert not preview(session, room.actor("dealer"), main.id).seats[0].owes_bb
-    hand = record_hand(session, room.actor("dealer"), now + 11 * MIN, main.id, hand_no=2)
+    hand = act(session, room.actor("dealer"), now + 11 * MIN, record_hand, main.id, hand_no=2)
     assert 1 in hand.dealt_in and all(p["seat_no"] != 1 for p in hand.posts)
 
 
@@ -385,11 +386,11 @@ def test_r17_moved_at_once_comes_in_free(room, session, now):
 def _behind(room, session, now, allowed):
     """Seats 1-8 taken, hand 1 from the high card in 7: button 7, SB 8, BB 1; the next hand is
     button 8, SB 1, BB 2, so a new player in seat 9 sits behind the button."""
-    update_policy(session, room.sup, now, post_behind_button=allowed)
+    act(session, room.sup, now, update_policy, post_behind_button=allowed)
     game, table = full_game(room, session, now, free=1)
-    record_hand(session, room.actor("dealer"), now, table.id, hand_no=1, high_card_seat=7)
-    seats.seat_directly(session, room.sup, now + MIN, table_id=table.id, seat_no=9,
-                        player_id=room.player(now, "Nev").id, buy_in=game.min_buyin)
+    act(session, room.actor("dealer"), now, record_hand, table.id, hand_no=1, high_card_seat=7)
+    act(session, room.sup, now + MIN, seats.seat_directly, table_id=table.id, seat_no=9,
+        player_id=room.player(now, "Nev").id, buy_in=game.min_buyin)
     return table
 
 
@@ -398,8 +399,8 @@ def test_r35_where_the_room_allows_it_a_new_player_posts_behind_the_button(room,
     view = preview(session, room.actor("dealer"), table.id)
     (why,) = [w for w in view.plan.waiting if w.seat_no == 9]
     assert why.posts == ("live_big_blind",) and why.reason.startswith("behind the button")
-    hand = record_hand(session, room.actor("dealer"), now + 2 * MIN, table.id, hand_no=2,
-                       posting=[9])
+    hand = act(session, room.actor("dealer"), now + 2 * MIN, record_hand, table.id, hand_no=2,
+               posting=[9])
     assert (hand.button, hand.small_blind_seat, hand.big_blind_seat) == (8, 1, 2)
     assert hand.dealt_in[0] == 9 and {"seat_no": 9, "kind": "live_big_blind", "amount": 200} in hand.posts
 
@@ -409,7 +410,7 @@ def test_r35_by_default_a_player_behind_the_button_waits_until_it_passes(room, s
     (why,) = [w for w in preview(session, room.actor("dealer"), table.id).plan.waiting
               if w.seat_no == 9]
     assert why.posts == () and why.rule == "R35"
-    refused(lambda: record_hand(session, room.actor("dealer"), now + 2 * MIN, table.id, hand_no=2,
-                                posting=[9]), "R35", "between the big blind and the button")
-    assert 9 not in record_hand(session, room.actor("dealer"), now + 2 * MIN, table.id,
-                                hand_no=2).dealt_in
+    refused(lambda: act(session, room.actor("dealer"), now + 2 * MIN, record_hand, table.id, hand_no=2,
+                        posting=[9]), "R35", "between the big blind and the button")
+    assert 9 not in act(session, room.actor("dealer"), now + 2 * MIN, record_hand, table.id,
+                        hand_no=2).dealt_in

@@ -38,13 +38,13 @@ from roomops.absences.models import Absence
 from roomops.audit.models import AuditEvent
 from roomops.errors import RoomopsError
 from roomops.games.models import Game, Table
-from roomops.jobs.sweep import sweep
 from roomops.lists import services as lists
 from roomops.playovers import services as playovers
 from roomops.playovers.models import Playover
 from roomops.seating import moves, offers, rows, seats
 from roomops.seating.models import SeatHold
 from tests.factories import Room_
+from tests.units import act, sweep
 
 ROOMS = itertools.count()
 PLAYERS = 32  # more than the 18 seats: lists form, so playovers (R29) have players to call
@@ -65,10 +65,10 @@ def _machine(session: Session, start: datetime) -> type[RuleBasedStateMachine]:
             self.tables = [self.room.table(start, self.game, name) for name in ("1", "2")]
             self.players = [p.id for p in self.room.players(start, PLAYERS, "H")]
             for i, player in enumerate(self.players[:SEATED]):  # a game already running
-                seats.seat_directly(session, self.room.sup, start, table_id=self.tables[i % 2].id,
-                                    seat_no=i // 2 + 1, player_id=player, buy_in=self.game.min_buyin)
+                act(session, self.room.sup, start, seats.seat_directly, table_id=self.tables[i % 2].id,
+                    seat_no=i // 2 + 1, player_id=player, buy_in=self.game.min_buyin)
             for player in self.players[SEATED:SEATED + WAITING]:
-                lists.join(session, self.room.sup, start, player_id=player, game_id=self.game.id)
+                act(session, self.room.sup, start, lists.join, player_id=player, game_id=self.game.id)
             # R22/R24: players who missed a call or lost a seat are not handed it straight back; the
             # seat waits for the next change that runs the allocation (docs/decisions.md)
             self.held_back: set[int] = set()
@@ -92,7 +92,7 @@ def _machine(session: Session, start: datetime) -> type[RuleBasedStateMachine]:
             before = self.audit_ids()
             try:
                 with session.begin_nested():
-                    service(session, self.room.sup, self.now, *args, **kwargs)
+                    act(session, self.room.sup, self.now, service, *args, **kwargs)
             except RoomopsError as err:
                 assert err.rule or err.status == 404, err
                 assert self.audit_ids() == before

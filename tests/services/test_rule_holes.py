@@ -11,7 +11,6 @@ from sqlalchemy import select
 from roomops.absences import expiry
 from roomops.absences import services as absences
 from roomops.errors import Invalid
-from roomops.jobs.sweep import sweep
 from roomops.lists import services as lists
 from roomops.rooms.models import Player
 from roomops.rooms.services import add_player, bar_pair, update_policy
@@ -21,6 +20,7 @@ from roomops.seating.models import SeatHold
 from roomops.seating.suggest import apart
 from tests.factories import Room_
 from tests.services.helpers import audits, full_game, live_offer, refused
+from tests.units import act, sweep
 
 S = timedelta(seconds=1)
 MIN = timedelta(minutes=1)
@@ -30,7 +30,7 @@ MIN_BUYIN = 10000  # tests.factories.GAME_DEFAULTS
 
 def _seated(room, session, now, free=0, **policy):
     if policy:
-        update_policy(session, room.sup, now, **policy)
+        act(session, room.sup, now, update_policy, **policy)
     game, table = full_game(room, session, now, free=free)
     holds = list(session.scalars(select(SeatHold).where(
         SeatHold.table_id == table.id, SeatHold.kind == "seated").order_by(SeatHold.seat_no)))
@@ -39,13 +39,13 @@ def _seated(room, session, now, free=0, **policy):
 
 def _back(room, session, at, hold, buy_in):
     """The player sits down again in the seat they lost (nobody else waits for it)."""
-    return seats.seat_directly(session, room.sup, at, table_id=hold.table_id, seat_no=hold.seat_no,
-                               player_id=hold.player_id, buy_in=buy_in)
+    return act(session, room.sup, at, seats.seat_directly, table_id=hold.table_id, seat_no=hold.seat_no,
+               player_id=hold.player_id, buy_in=buy_in)
 
 
 def test_r24_r27_a_break_that_ran_out_sets_the_return_amount_and_names_r24(room, session, now):
     game, _table, holds = _seated(room, session, now)
-    absence = absences.grant_break(session, room.sup, now + HOUR, holds[0].id, 23450)
+    absence = act(session, room.sup, now + HOUR, absences.grant_break, holds[0].id, 23450)
     sweep(session, absence.deadline)
     session.refresh(holds[0])
     assert (holds[0].outcome, holds[0].leave_amount, holds[0].release_cause) == (
@@ -61,8 +61,8 @@ def test_r24_r27_a_break_that_ran_out_sets_the_return_amount_and_names_r24(room,
 
 def test_r26_r27_picked_up_away_counted_names_r26_and_uncounted_sets_nothing(room, session, now):
     game, _table, holds = _seated(room, session, now, max_away_minutes=45)
-    counted = absences.mark_away(session, room.sup, now, holds[0].id, stack=30000)
-    absences.mark_away(session, room.sup, now, holds[1].id)  # not counted: the buy-in is kept
+    counted = act(session, room.sup, now, absences.mark_away, holds[0].id, stack=30000)
+    act(session, room.sup, now, absences.mark_away, holds[1].id)  # not counted: the buy-in is kept
     sweep(session, counted.deadline)
     back = counted.deadline + MIN
     req = returns.requirement(session, room.room, back, holds[0].player_id, game)
@@ -77,9 +77,9 @@ def test_r26_r27_picked_up_away_counted_names_r26_and_uncounted_sets_nothing(roo
 
 def test_r26_r27_missed_big_blinds_pickup_names_r26(room, session, now):
     game, _table, holds = _seated(room, session, now, max_missed_bb=2)
-    absences.mark_away(session, room.sup, now, holds[0].id, stack=15000)
+    act(session, room.sup, now, absences.mark_away, holds[0].id, stack=15000)
     for n in range(2):
-        expiry.record_missed_big_blind(session, room.sup, now + n * MIN, holds[0].id)
+        act(session, room.sup, now + n * MIN, expiry.record_missed_big_blind, holds[0].id)
     session.refresh(holds[0])
     assert holds[0].release_cause == "missed_bb"
     req = returns.requirement(session, room.room, now + 5 * MIN, holds[0].player_id, game)
@@ -88,7 +88,7 @@ def test_r26_r27_missed_big_blinds_pickup_names_r26(room, session, now):
 
 def test_r27_a_break_that_ran_out_outside_the_window_sets_nothing(room, session, now):
     game, _table, holds = _seated(room, session, now)
-    absence = absences.grant_break(session, room.sup, now + HOUR, holds[0].id, 23450)
+    absence = act(session, room.sup, now + HOUR, absences.grant_break, holds[0].id, 23450)
     sweep(session, absence.deadline)
     assert returns.requirement(session, room.room, absence.deadline + 120 * MIN,
                                holds[0].player_id, game) is None
@@ -96,21 +96,21 @@ def test_r27_a_break_that_ran_out_outside_the_window_sets_nothing(room, session,
 
 def _must_move(room, session, now, refusal="forced"):
     """T2 (main, one free seat) fed by T1; Fay sat at T1 first."""
-    update_policy(session, room.sup, now, must_move_refusal=refusal)
+    act(session, room.sup, now, update_policy, must_move_refusal=refusal)
     game, main = full_game(room, session, now, free=1, name="2")
     feeder = room.table(now, game, "1")
     fay = room.player(now, "Fay")
-    fed = seats.seat_directly(session, room.sup, now + MIN, table_id=feeder.id, seat_no=1,
-                              player_id=fay.id, buy_in=MIN_BUYIN)
+    fed = act(session, room.sup, now + MIN, seats.seat_directly, table_id=feeder.id, seat_no=1,
+              player_id=fay.id, buy_in=MIN_BUYIN)
     room.room.auto_offer = True
-    moves.set_must_move(session, room.sup, now + 2 * MIN, feeder.id, main.id)
+    act(session, room.sup, now + 2 * MIN, moves.set_must_move, feeder.id, main.id)
     return game, fed, live_offer(session, fay.id)
 
 
 def test_r17_r27_a_forced_refusal_with_a_counted_stack_feeds_the_return_rule(room, session, now):
     game, fed, offer = _must_move(room, session, now)
     assert offer is not None and offer.from_hold_id == fed.id
-    offers.decline(session, room.sup, now + 3 * MIN, offer.id, stack=41000)
+    act(session, room.sup, now + 3 * MIN, offers.decline, offer.id, stack=41000)
     session.refresh(fed)
     assert (fed.outcome, fed.leave_amount, fed.release_cause) == ("released", 41000, "must_move")
     assert audits(session, "offer.declined")[-1].detail["stack"] == 41000
@@ -133,10 +133,10 @@ def test_r17_a_stack_only_where_a_seat_is_given_up(room, session, now, refusal):
     refused (nothing is written); a negative one always."""
     _game, fed, offer = _must_move(room, session, now, refusal)
     before = len(audits(session))
-    refused(lambda: offers.decline(session, room.sup, now + 3 * MIN, offer.id, stack=-1), "R17",
+    refused(lambda: act(session, room.sup, now + 3 * MIN, offers.decline, offer.id, stack=-1), "R17",
             "negative", error=Invalid)
     if refusal == "skip":
-        refused(lambda: offers.decline(session, room.sup, now + 3 * MIN, offer.id, stack=100), "R17",
+        refused(lambda: act(session, room.sup, now + 3 * MIN, offers.decline, offer.id, stack=100), "R17",
                 "forced must-move", error=Invalid)
     assert len(audits(session)) == before and fed.ended_at is None
     assert live_offer(session, fed.player_id).id == offer.id
@@ -146,9 +146,9 @@ def test_r17_a_list_offer_declined_with_a_stack_is_refused(room, session, now):
     game, _table, _holds = _seated(room, session, now, free=1)
     room.room.auto_offer = True
     wendy = room.player(now, "Wendy")
-    lists.join(session, room.sup, now, player_id=wendy.id, game_id=game.id)
+    act(session, room.sup, now, lists.join, player_id=wendy.id, game_id=game.id)
     offer = live_offer(session, wendy.id)
-    refused(lambda: offers.decline(session, room.sup, now + S, offer.id, stack=100), "R17",
+    refused(lambda: act(session, room.sup, now + S, offers.decline, offer.id, stack=100), "R17",
             error=Invalid)
     assert live_offer(session, wendy.id).id == offer.id
 
@@ -156,7 +156,7 @@ def test_r17_a_list_offer_declined_with_a_stack_is_refused(room, session, now):
 def test_r19_r27_a_broken_table_player_with_no_seat_left_names_r19(room, session, now):
     game, table, holds = _seated(room, session, now)
     stacks = {holds[0].id: 55000}
-    moves.break_table(session, room.sup, now + MIN, table.id, stacks)
+    act(session, room.sup, now + MIN, moves.break_table, table.id, stacks)
     session.refresh(holds[0])
     assert (holds[0].leave_amount, holds[0].release_cause) == (55000, "broken")
     req = returns.requirement(session, room.room, now + 2 * MIN, holds[0].player_id, game)
@@ -169,13 +169,13 @@ def test_r19_r27_a_broken_table_player_with_no_seat_left_names_r19(room, session
 def test_r23_a_refused_break_granted_with_a_reason_is_audited(room, session, now):
     _game, _table, holds = _seated(room, session, now)
     before = len(audits(session))
-    refused(lambda: absences.grant_break(session, room.sup, now + MIN, holds[0].id, 9000), "R23",
+    refused(lambda: act(session, room.sup, now + MIN, absences.grant_break, holds[0].id, 9000), "R23",
             "continuous play", "a supervisor may grant it with a written reason")
-    refused(lambda: absences.grant_break(session, room.sup, now + MIN, holds[0].id, 9000, "  "),
+    refused(lambda: act(session, room.sup, now + MIN, absences.grant_break, holds[0].id, 9000, "  "),
             "R23", "written reason", error=Invalid)
     assert len(audits(session)) == before
-    absence = absences.grant_break(session, room.sup, now + MIN, holds[0].id, 9000,
-                                   " wife in hospital ")
+    absence = act(session, room.sup, now + MIN, absences.grant_break, holds[0].id, 9000,
+                  " wife in hospital ")
     assert absence.kind == "break" and absence.deadline == now + MIN + HOUR
     (row,) = audits(session, "break.rules_overridden")
     assert (row.reason, row.actor, row.entity_id) == ("wife in hospital", room.sup.label, holds[0].id)
@@ -186,39 +186,39 @@ def test_r23_a_refused_break_granted_with_a_reason_is_audited(room, session, now
 
 def test_r23_an_allowed_break_records_no_override(room, session, now):
     _game, _table, holds = _seated(room, session, now)
-    absences.grant_break(session, room.sup, now + HOUR, holds[0].id, 9000, "not needed")
+    act(session, room.sup, now + HOUR, absences.grant_break, holds[0].id, 9000, "not needed")
     assert audits(session, "break.rules_overridden") == []
 
 
 def test_r61_a_dealer_cannot_grant_a_break(room, session, now):
     _game, _table, holds = _seated(room, session, now)
-    refused(lambda: absences.grant_break(session, room.actor("dealer"), now + MIN, holds[0].id,
-                                         9000, "the dealer says so"), "R61")
+    refused(lambda: act(session, room.actor("dealer"), now + MIN, absences.grant_break, holds[0].id,
+                        9000, "the dealer says so"), "R61")
 
 
 # ---- R10: adding a player the room may already know --------------------------------------------
 
 
 def test_r10_adding_a_known_name_or_phone_is_refused_with_the_candidates(room, session, now):
-    ann = add_player(session, room.sup, now, first_name="Ann", last_name="Smith", phone="07700 900123")
+    ann = act(session, room.sup, now, add_player, first_name="Ann", last_name="Smith", phone="07700 900123")
     before = (len(audits(session)), session.query(Player).count())
-    err = refused(lambda: add_player(session, room.sup, now, first_name=" ANN ", last_name="smith"),
+    err = refused(lambda: act(session, room.sup, now, add_player, first_name=" ANN ", last_name="smith"),
                   "R10", "did you mean Ann Smith", error=LikelyTwin)
     assert [t.player.id for t in err.twins] == [ann.id]
-    err = refused(lambda: add_player(session, room.sup, now, first_name="Annie",
-                                     phone="+44 7700 900123"), "R10", error=LikelyTwin)
+    err = refused(lambda: act(session, room.sup, now, add_player, first_name="Annie",
+                              phone="+44 7700 900123"), "R10", error=LikelyTwin)
     assert err.twins[0].matched == "phone"
     assert (len(audits(session)), session.query(Player).count()) == before
-    twin = add_player(session, room.sup, now, first_name="Ann", last_name="Smith",
-                      create_anyway=True)
+    twin = act(session, room.sup, now, add_player, first_name="Ann", last_name="Smith",
+               create_anyway=True)
     assert twin.id != ann.id
     assert audits(session, "player.added")[-1].detail["twins"] == [ann.id]
 
 
 def test_r10_a_player_of_another_room_is_no_twin(room, session, now):
     other = Room_(session, now, slug="other")
-    add_player(session, other.sup, now, first_name="Ann", last_name="Smith")
-    assert add_player(session, room.sup, now, first_name="Ann", last_name="Smith").id
+    act(session, other.sup, now, add_player, first_name="Ann", last_name="Smith")
+    assert act(session, room.sup, now, add_player, first_name="Ann", last_name="Smith").id
     assert "twins" not in audits(session, "player.added")[-1].detail
 
 
@@ -228,11 +228,11 @@ def test_r10_a_player_of_another_room_is_no_twin(room, session, now):
 def test_r15_barring_two_seated_together_names_the_later_and_a_seat_elsewhere(room, session, now):
     game, t1, holds = _seated(room, session, now, free=3)  # six seated, sitting down in seat order
     t2 = room.table(now, game, "2")
-    bar_pair(session, room.sup, now + MIN, holds[4].player_id, holds[1].player_id, "a fight")
+    act(session, room.sup, now + MIN, bar_pair, holds[4].player_id, holds[1].player_id, "a fight")
     (move,) = apart(session, snapshot.load(session, room.room.id, now + MIN))[game.id]
     assert (move.hold_id, move.barred_from, move.table_id, move.to_table) == (
         holds[4].id, holds[1].player_id, t1.id, t2.id)
-    moved = moves.move_player(session, room.sup, now + 2 * MIN, move.hold_id, table_id=move.to_table,
-                              seat_no=move.seat_no, stack=12000)
+    moved = act(session, room.sup, now + 2 * MIN, moves.move_player, move.hold_id, table_id=move.to_table,
+                seat_no=move.seat_no, stack=12000)
     assert moved.table_id == t2.id
     assert apart(session, snapshot.load(session, room.room.id, now + 2 * MIN)) == {}

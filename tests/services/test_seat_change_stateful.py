@@ -39,13 +39,13 @@ from roomops.errors import RoomopsError
 from roomops.games.models import Game
 from roomops.hands.seat_change import claim_seat_change
 from roomops.hands.services import record_hand
-from roomops.jobs.sweep import sweep
 from roomops.lists import services as lists
 from roomops.lists.models import ListEntry
 from roomops.rooms.services import update_policy
 from roomops.seating import offers, seat_changes, seats
 from roomops.seating.models import SeatChangeRequest, SeatHold
 from tests.factories import Room_
+from tests.units import act, sweep
 
 ROOMS = itertools.count()
 PLAYERS = 26
@@ -65,9 +65,9 @@ def _machine(session: Session, start: datetime) -> type[RuleBasedStateMachine]:
             self.tables = [self.room.table(start, self.game, name) for name in ("1", "2")]
             self.players = [p.id for p in self.room.players(start, PLAYERS, "Q")]
             for i, player in enumerate(self.players[:SEATED]):
-                seats.seat_directly(session, self.room.sup, start, table_id=self.tables[i % 2].id,
-                                    seat_no=i // 2 + 1, player_id=player,
-                                    buy_in=self.game.min_buyin)
+                act(session, self.room.sup, start, seats.seat_directly, table_id=self.tables[i % 2].id,
+                    seat_no=i // 2 + 1, player_id=player,
+                    buy_in=self.game.min_buyin)
             self.dealt = {t.id: 0 for t in self.tables}
             self.held_back: set[int] = set()  # R22: not handed a seat straight back
             self.missed: set[int] = set()  # players who ever missed a call (R22)
@@ -103,7 +103,7 @@ def _machine(session: Session, start: datetime) -> type[RuleBasedStateMachine]:
             before = self.audit_ids()
             try:
                 with session.begin_nested():
-                    service(session, self.room.sup, self.now, *args, **kwargs)
+                    act(session, self.room.sup, self.now, service, *args, **kwargs)
             except RoomopsError as err:
                 assert err.rule or err.status == 404, err
                 assert self.audit_ids() == before
@@ -167,7 +167,7 @@ def _machine(session: Session, start: datetime) -> type[RuleBasedStateMachine]:
             table = self.tables[t]
             first = {"high_card_seat": high} if self.dealt[table.id] == 0 else {}
             before = self.audit_ids()
-            self.act(lambda s, _a, now, **kw: record_hand(s, self.room.actor("dealer"), now, **kw),
+            self.act(lambda unit, **kw: record_hand(unit.acting(self.room.actor("dealer")), **kw),
                      table_id=table.id, hand_no=self.dealt[table.id] + 1, reallocates=False,
                      **first)
             if self.audit_ids() > before:

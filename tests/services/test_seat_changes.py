@@ -12,13 +12,13 @@ from roomops.errors import Conflict, Invalid, NotFound
 from roomops.hands.models import SeatBlinds
 from roomops.hands.seat_change import claim_seat_change, swap_seats
 from roomops.hands.services import preview, record_hand
-from roomops.jobs.sweep import sweep
 from roomops.lists import services as lists
 from roomops.rooms.services import update_policy
 from roomops.seating import moves, offers, seats
 from roomops.seating.models import SeatChangeRequest, SeatHold
 from roomops.seating.seat_changes import ask, seat_change_lists, withdraw
 from tests.services.helpers import audits, full_game, live_offer, live_seat, refused
+from tests.units import act, sweep
 
 S = timedelta(seconds=1)
 MIN = timedelta(minutes=1)
@@ -40,20 +40,20 @@ def _listed(session, table):
 def test_r36_seat_change_list_in_request_order_once_per_seat(room, session, now):
     """R36: seated players ask in turn; the list keeps request order; asking twice is refused."""
     _game, table, holds = _table(room, session, now, free=0)
-    ask(session, room.sup, now + S, holds[5].id)
-    ask(session, room.sup, now + 2 * S, holds[2].id)
+    act(session, room.sup, now + S, ask, holds[5].id)
+    act(session, room.sup, now + 2 * S, ask, holds[2].id)
     assert _listed(session, table) == [(5, holds[5].player_id), (2, holds[2].player_id)]
-    refused(lambda: ask(session, room.sup, now + 3 * S, holds[5].id), "R36", "already asked",
+    refused(lambda: act(session, room.sup, now + 3 * S, ask, holds[5].id), "R36", "already asked",
             error=Conflict)
     assert audits(session, "seat_change.asked")[-1].detail["seat_no"] == 2
 
 
 def test_r36_only_a_seated_player_asks(room, session, now):
     _, _, holds = _table(room, session, now)
-    seats.leave(session, room.sup, now + S, holds[3].id, 10000)
-    refused(lambda: ask(session, room.sup, now + 2 * S, holds[3].id), "R36", "left",
+    act(session, room.sup, now + S, seats.leave, holds[3].id, 10000)
+    refused(lambda: act(session, room.sup, now + 2 * S, ask, holds[3].id), "R36", "left",
             error=Conflict)
-    refused(lambda: ask(session, room.sup, now + 2 * S, 10**6), "R36", error=NotFound)
+    refused(lambda: act(session, room.sup, now + 2 * S, ask, 10**6), "R36", error=NotFound)
 
 
 def test_r14_r36_an_opened_seat_goes_to_the_requesters_first_with_their_own_timer(room, session, now):
@@ -61,10 +61,10 @@ def test_r14_r36_an_opened_seat_goes_to_the_requesters_first_with_their_own_time
     seat_change_claim_minutes (2 by default), before a waiting-list player who joined earlier."""
     game, _, holds = _table(room, session, now, free=0)
     waiting = room.player(now, "Wendy")
-    lists.join(session, room.sup, now, player_id=waiting.id, game_id=game.id)
-    ask(session, room.sup, now + S, holds[7].id)
-    ask(session, room.sup, now + 2 * S, holds[2].id)
-    seats.leave(session, room.sup, now + MIN, holds[4].id, 12000)
+    act(session, room.sup, now, lists.join, player_id=waiting.id, game_id=game.id)
+    act(session, room.sup, now + S, ask, holds[7].id)
+    act(session, room.sup, now + 2 * S, ask, holds[2].id)
+    act(session, room.sup, now + MIN, seats.leave, holds[4].id, 12000)
     offer = live_offer(session, holds[7].player_id)
     assert (offer.seat_no, offer.from_hold_id, offer.deadline) == (4, holds[7].id, now + 3 * MIN)
     assert live_offer(session, waiting.id) is None and live_offer(session, holds[2].player_id) is None
@@ -78,11 +78,11 @@ def test_r22_r36_decline_then_time_out_pass_the_seat_on_and_only_then_to_the_lis
     waiting list; each ends that request (a missed call)."""
     game, table, holds = _table(room, session, now, free=0)
     waiting = room.player(now, "Wendy")
-    lists.join(session, room.sup, now, player_id=waiting.id, game_id=game.id)
-    first = ask(session, room.sup, now + S, holds[7].id)
-    second = ask(session, room.sup, now + 2 * S, holds[2].id)
-    seats.leave(session, room.sup, now + MIN, holds[4].id, 12000)
-    offers.decline(session, room.sup, now + MIN + S, live_offer(session, holds[7].player_id).id)
+    act(session, room.sup, now, lists.join, player_id=waiting.id, game_id=game.id)
+    first = act(session, room.sup, now + S, ask, holds[7].id)
+    second = act(session, room.sup, now + 2 * S, ask, holds[2].id)
+    act(session, room.sup, now + MIN, seats.leave, holds[4].id, 12000)
+    act(session, room.sup, now + MIN + S, offers.decline, live_offer(session, holds[7].player_id).id)
     called = live_offer(session, holds[2].player_id)
     assert called.seat_no == 4 and live_offer(session, waiting.id) is None
     assert sweep(session, called.deadline - S).expired_offers == []
@@ -100,12 +100,12 @@ def test_r36_a_claim_moves_the_stack_and_the_old_seat_goes_to_the_next_requester
     """R36/R14: the requester moves with the counted stack (no money posted: the chips stay at
     the table); their old seat is the next open seat, offered to the next requester first."""
     _, _, holds = _table(room, session, now, free=0)
-    request = ask(session, room.sup, now + S, holds[7].id)
-    ask(session, room.sup, now + 2 * S, holds[2].id)
-    seats.leave(session, room.sup, now + MIN, holds[4].id, 12000)
+    request = act(session, room.sup, now + S, ask, holds[7].id)
+    act(session, room.sup, now + 2 * S, ask, holds[2].id)
+    act(session, room.sup, now + MIN, seats.leave, holds[4].id, 12000)
     offer = live_offer(session, holds[7].player_id)
-    refused(lambda: claim_seat_change(session, room.sup, now + MIN, offer.id, stack=0), "R18")
-    new = claim_seat_change(session, room.sup, now + MIN + S, offer.id, stack=23500)
+    refused(lambda: act(session, room.sup, now + MIN, claim_seat_change, offer.id, stack=0), "R18")
+    new = act(session, room.sup, now + MIN + S, claim_seat_change, offer.id, stack=23500)
     assert (new.seat_no, new.buy_in, new.from_hold_id) == (4, 23500, holds[7].id)
     session.refresh(request)
     assert request.outcome == "moved"
@@ -117,20 +117,20 @@ def test_r36_a_claim_moves_the_stack_and_the_old_seat_goes_to_the_next_requester
 
 def test_r36_a_seat_change_offer_is_not_claimed_with_a_buy_in_or_as_a_table_move(room, session, now):
     _, _, holds = _table(room, session, now, free=0)
-    ask(session, room.sup, now + S, holds[7].id)
-    seats.leave(session, room.sup, now + MIN, holds[4].id, 12000)
+    act(session, room.sup, now + S, ask, holds[7].id)
+    act(session, room.sup, now + MIN, seats.leave, holds[4].id, 12000)
     offer = live_offer(session, holds[7].player_id)
-    refused(lambda: moves.claim_move(session, room.sup, now + MIN, offer.id, 20000), "R36",
+    refused(lambda: act(session, room.sup, now + MIN, moves.claim_move, offer.id, 20000), "R36",
             "seat change", error=Conflict)
-    refused(lambda: seats.claim(session, room.sup, now + MIN, offer.id, 20000), "R18")
+    refused(lambda: act(session, room.sup, now + MIN, seats.claim, offer.id, 20000), "R18")
 
 
 def test_r36_the_request_ends_when_the_player_leaves_the_table(room, session, now):
     """R36: leaving the seat ends the request and voids a seat it was called to (offered on)."""
     _game, table, holds = _table(room, session, now, free=0)
-    request = ask(session, room.sup, now + S, holds[7].id)
-    seats.leave(session, room.sup, now + MIN, holds[4].id, 12000)
-    seats.leave(session, room.sup, now + 2 * MIN, holds[7].id, 9000)
+    request = act(session, room.sup, now + S, ask, holds[7].id)
+    act(session, room.sup, now + MIN, seats.leave, holds[4].id, 12000)
+    act(session, room.sup, now + 2 * MIN, seats.leave, holds[7].id, 9000)
     session.refresh(request)
     assert request.outcome == "seat_ended"
     assert _listed(session, table) == []
@@ -139,44 +139,44 @@ def test_r36_the_request_ends_when_the_player_leaves_the_table(room, session, no
 
 def test_r36_withdrawing_gives_the_called_seat_to_the_next(room, session, now):
     _, _, holds = _table(room, session, now, free=0)
-    request = ask(session, room.sup, now + S, holds[7].id)
-    ask(session, room.sup, now + 2 * S, holds[2].id)
-    seats.leave(session, room.sup, now + MIN, holds[4].id, 12000)
-    withdraw(session, room.sup, now + MIN + S, request.id)
+    request = act(session, room.sup, now + S, ask, holds[7].id)
+    act(session, room.sup, now + 2 * S, ask, holds[2].id)
+    act(session, room.sup, now + MIN, seats.leave, holds[4].id, 12000)
+    act(session, room.sup, now + MIN + S, withdraw, request.id)
     assert request.outcome == "withdrawn"
     assert live_offer(session, holds[7].player_id) is None
     assert live_offer(session, holds[2].player_id).seat_no == 4
-    refused(lambda: withdraw(session, room.sup, now + MIN + S, request.id), "R36", "withdrawn",
+    refused(lambda: act(session, room.sup, now + MIN + S, withdraw, request.id), "R36", "withdrawn",
             error=Conflict)
     assert audits(session, "seat_change.withdrawn")[-1].entity_id == request.id
 
 
 def test_r36_policy_seat_change_claim_minutes(room, session, now):
-    update_policy(session, room.sup, now, seat_change_claim_minutes=5)
+    act(session, room.sup, now, update_policy, seat_change_claim_minutes=5)
     _, _, holds = _table(room, session, now, free=0)
-    ask(session, room.sup, now + S, holds[7].id)
-    seats.leave(session, room.sup, now + MIN, holds[4].id, 12000)
+    act(session, room.sup, now + S, ask, holds[7].id)
+    act(session, room.sup, now + MIN, seats.leave, holds[4].id, 12000)
     assert live_offer(session, holds[7].player_id).deadline == now + 6 * MIN
 
 
 def test_r36_floor_swaps_two_players_with_both_stacks_counted(room, session, now):
     """R36: a swap carries both counted stacks, audited; at two tables it is refused."""
     game, _, holds = _table(room, session, now, free=0)
-    a, b = swap_seats(session, room.sup, now + S, holds[2].id, holds[6].id, stack=15000,
-                      other_stack=30000, reason="dispute")
+    a, b = act(session, room.sup, now + S, swap_seats, holds[2].id, holds[6].id, stack=15000,
+               other_stack=30000, reason="dispute")
     assert (a.seat_no, a.player_id, a.buy_in) == (6, holds[2].player_id, 15000)
     assert (b.seat_no, b.player_id, b.buy_in) == (2, holds[6].player_id, 30000)
     rows = audits(session, "seat.moved")[-2:]
     assert [(r.reason, r.detail["to_seat_no"], r.detail["stack"]) for r in rows] == [
         ("dispute", 6, 15000), ("dispute", 2, 30000)]
     other = room.table(now, game, "2")
-    elsewhere = seats.seat_directly(session, room.sup, now, table_id=other.id, seat_no=1,
-                                    player_id=room.player(now, "Otto").id, buy_in=10000)
-    refused(lambda: swap_seats(session, room.sup, now + 2 * S, a.id, elsewhere.id, stack=1,
-                               other_stack=1), "R36", "a swap is at one table",
+    elsewhere = act(session, room.sup, now, seats.seat_directly, table_id=other.id, seat_no=1,
+                    player_id=room.player(now, "Otto").id, buy_in=10000)
+    refused(lambda: act(session, room.sup, now + 2 * S, swap_seats, a.id, elsewhere.id, stack=1,
+                        other_stack=1), "R36", "a swap is at one table",
             error=Conflict)
-    refused(lambda: swap_seats(session, room.sup, now + 2 * S, a.id, a.id, stack=1,
-                               other_stack=1), "R36", error=Invalid)
+    refused(lambda: act(session, room.sup, now + 2 * S, swap_seats, a.id, a.id, stack=1,
+                        other_stack=1), "R36", error=Invalid)
 
 
 def test_r36_a_swap_never_lets_the_big_blind_go_round_a_player(room, session, now):
@@ -184,9 +184,9 @@ def test_r36_a_swap_never_lets_the_big_blind_go_round_a_player(room, session, no
     into seat 1 owes the big blind and waits for it; the player of seat 1, now in seat 4, is the
     next big blind."""
     _game, table, holds = _table(room, session, now, free=0)
-    record_hand(session, room.actor("dealer"), now, table.id, hand_no=1, high_card_seat=1)
-    a, _b = swap_seats(session, room.sup, now + S, holds[4].id, holds[1].id, stack=10000,
-                       other_stack=10000)
+    act(session, room.actor("dealer"), now, record_hand, table.id, hand_no=1, high_card_seat=1)
+    a, _b = act(session, room.sup, now + S, swap_seats, holds[4].id, holds[1].id, stack=10000,
+                other_stack=10000)
     assert session.get(SeatBlinds, a.id).owes_bb
     plan = preview(session, room.actor("dealer"), table.id).plan
     assert plan.table.big_blind_seat == 4
@@ -200,25 +200,25 @@ def test_r36_a_seat_change_claimed_during_a_hand_waits_for_its_end(room, session
     back meanwhile. A stack typed during the hand is refused (the chips are in play), and a claim
     made at once must give the counted stack (R18)."""
     _game, table, holds = _table(room, session, now, free=0)
-    record_hand(session, room.actor("dealer"), now, table.id, hand_no=1, high_card_seat=1)
-    ask(session, room.sup, now + S, holds[7].id)
-    seats.leave(session, room.sup, now + MIN, holds[4].id, 12000)
+    act(session, room.actor("dealer"), now, record_hand, table.id, hand_no=1, high_card_seat=1)
+    act(session, room.sup, now + S, ask, holds[7].id)
+    act(session, room.sup, now + MIN, seats.leave, holds[4].id, 12000)
     offer = live_offer(session, holds[7].player_id)
-    refused(lambda: claim_seat_change(session, room.sup, now + MIN, offer.id, stack=20000,
-                                      during_hand=True), "R36", "chips are in play")
-    refused(lambda: claim_seat_change(session, room.sup, now + MIN, offer.id), "R18", "count")
-    claim_seat_change(session, room.sup, now + MIN, offer.id, during_hand=True)
+    refused(lambda: act(session, room.sup, now + MIN, claim_seat_change, offer.id, stack=20000,
+                        during_hand=True), "R36", "chips are in play")
+    refused(lambda: act(session, room.sup, now + MIN, claim_seat_change, offer.id), "R18", "count")
+    act(session, room.sup, now + MIN, claim_seat_change, offer.id, during_hand=True)
     assert sweep(session, now + 10 * MIN).expired_offers == []
     assert live_seat(session, holds[7].player_id).seat_no == 7
-    refused(lambda: claim_seat_change(session, room.sup, now + MIN, offer.id, stack=20000),
+    refused(lambda: act(session, room.sup, now + MIN, claim_seat_change, offer.id, stack=20000),
             "R36", "held", error=Conflict)
     if withdrawn:  # taken back meanwhile: the held seat goes on, nobody moves at the hand's end
-        withdraw(session, room.sup, now + 2 * MIN, offer.seat_change_id)
-        record_hand(session, room.actor("dealer"), now + 11 * MIN, table.id, hand_no=2)
+        act(session, room.sup, now + 2 * MIN, withdraw, offer.seat_change_id)
+        act(session, room.actor("dealer"), now + 11 * MIN, record_hand, table.id, hand_no=2)
         assert live_seat(session, holds[7].player_id).seat_no == 7
         assert session.get(SeatHold, offer.id).outcome == "cancelled"
         return
-    record_hand(session, room.actor("dealer"), now + 11 * MIN, table.id, hand_no=2)
+    act(session, room.actor("dealer"), now + 11 * MIN, record_hand, table.id, hand_no=2)
     moved = live_seat(session, holds[7].player_id)
     assert (moved.seat_no, moved.buy_in, moved.from_hold_id) == (4, 10000, holds[7].id)
     assert audits(session, "seat.moved")[-1].detail["stack_counted"] is False

@@ -16,40 +16,41 @@ from roomops.playovers import services as playovers
 from roomops.seating import seats
 from roomops.seating.moves import move_player
 from tests.services.helpers import audits, full_game, live_offer, refused
+from tests.units import act
 
 HOUR = timedelta(hours=1)
 
 # (rule, the action on seat hold ``h`` at table 2's seat 9)
 ACTIONS = {
-    "break": ("R23", lambda s, a, now, h, t2: absences.grant_break(s, a, now, h, 100)),
-    "away": ("R25", lambda s, a, now, h, t2: absences.mark_away(s, a, now, h)),
-    "playover": ("R29", lambda s, a, now, h, t2: playovers.start_playover(s, a, now, h, buy_in=100)),
-    "move": ("R19", lambda s, a, now, h, t2: move_player(s, a, now, h, table_id=t2, seat_no=9,
-                                                         stack=100)),
-    "seat change": ("R36", lambda s, a, now, h, t2: change_seat(s, a, now, h, 9, stack=10000)),
-    "penalty": ("R55", lambda s, a, now, h, t2: penalties.give_penalty(s, a, now, h, kind="warning",
-                                                                       reason="x")),
+    "break": ("R23", lambda s, a, now, h, t2: act(s, a, now, absences.grant_break, h, 100)),
+    "away": ("R25", lambda s, a, now, h, t2: act(s, a, now, absences.mark_away, h)),
+    "playover": ("R29", lambda s, a, now, h, t2: act(s, a, now, playovers.start_playover, h, buy_in=100)),
+    "move": ("R19", lambda s, a, now, h, t2: act(s, a, now, move_player, h, table_id=t2, seat_no=9,
+                                                 stack=100)),
+    "seat change": ("R36", lambda s, a, now, h, t2: act(s, a, now, change_seat, h, 9, stack=10000)),
+    "penalty": ("R55", lambda s, a, now, h, t2: act(s, a, now, penalties.give_penalty, h, kind="warning",
+                                                    reason="x")),
     "next penalty": ("R55", lambda s, a, now, h, t2: penalties.suggest(s, a, now, h)),
 }
 
 
 @pytest.mark.parametrize("action", list(ACTIONS))
 def test_actions_on_a_seat_nobody_sits_in(room, session, now, action):
-    rule, act = ACTIONS[action]
+    rule, on_seat = ACTIONS[action]
     game, _table = full_game(room, session, now)
     t2 = room.table(now, game, "2")
-    left = seats.seat_directly(session, room.sup, now, table_id=t2.id, seat_no=1,
-                               player_id=room.player(now, "Gone").id, buy_in=game.min_buyin)
-    seats.leave(session, room.sup, now, left.id, 100)
+    left = act(session, room.sup, now, seats.seat_directly, table_id=t2.id, seat_no=1,
+               player_id=room.player(now, "Gone").id, buy_in=game.min_buyin)
+    act(session, room.sup, now, seats.leave, left.id, 100)
     p = room.player(now, "Wait")
-    lists.join(session, room.sup, now, player_id=p.id, game_id=game.id)
+    act(session, room.sup, now, lists.join, player_id=p.id, game_id=game.id)
     offer = live_offer(session, p.id)
     before = len(audits(session))
     later = now + HOUR
-    refused(lambda: act(session, room.sup, later, 999999, t2.id), rule, "no seat",
+    refused(lambda: on_seat(session, room.sup, later, 999999, t2.id), rule, "no seat",
             error=NotFound)
-    refused(lambda: act(session, room.sup, later, offer.id, t2.id), rule, "is called for Wait Player",
+    refused(lambda: on_seat(session, room.sup, later, offer.id, t2.id), rule, "is called for Wait Player",
             error=Conflict)
-    refused(lambda: act(session, room.sup, later, left.id, t2.id), rule, "has left",
+    refused(lambda: on_seat(session, room.sup, later, left.id, t2.id), rule, "has left",
             error=Conflict)
     assert len(audits(session)) == before

@@ -14,6 +14,7 @@ from roomops.rooms.models import Staff
 from roomops.rooms.passwords import verify_password
 from roomops.rooms.staff import create_staff, logged_in, login_failed
 from tests.factories import PASSWORD
+from tests.units import act
 
 
 def _audit(session, action):
@@ -23,11 +24,11 @@ def _audit(session, action):
 
 def test_r61_create_staff_refuses_a_weak_password_and_stores_an_argon2_hash(session, now, room):
     with pytest.raises(Invalid, match="at least 12 characters"):
-        create_staff(session, console(room.room.id), now, username="eve", password="hunter2",
-                     roles=["dealer"])
+        act(session, console(room.room.id), now, create_staff, username="eve", password="hunter2",
+            roles=["dealer"])
     assert session.scalar(select(Staff).where(Staff.username == "eve")) is None
-    staff = create_staff(session, console(room.room.id), now, username="eve",
-                         password="lantern cashbox river", roles=["dealer"])
+    staff = act(session, console(room.room.id), now, create_staff, username="eve",
+                password="lantern cashbox river", roles=["dealer"])
     assert staff.password_hash.startswith("$argon2id$")
     assert verify_password(staff.password_hash, "lantern cashbox river")
 
@@ -35,14 +36,14 @@ def test_r61_create_staff_refuses_a_weak_password_and_stores_an_argon2_hash(sess
 def test_r60_a_log_in_is_audited_and_an_older_hash_replaced(session, now, room):
     sup = room.staff["supervisor"]
     sup.password_hash = generate_password_hash(PASSWORD, method="pbkdf2:sha256:1000")
-    logged_in(session, room.sup, now, PASSWORD, "10.0.0.7")
+    act(session, room.sup, now, logged_in, PASSWORD, "10.0.0.7")
     assert sup.password_hash.startswith("$argon2id$") and verify_password(sup.password_hash,
                                                                           PASSWORD)
     [row] = _audit(session, "staff.logged_in")
     assert (row.entity_id, row.actor_id, row.detail) == (
         sup.id, sup.id, {"address": "10.0.0.7", "password_rehashed": True})
     kept = sup.password_hash
-    logged_in(session, room.sup, now, PASSWORD, "10.0.0.7")
+    act(session, room.sup, now, logged_in, PASSWORD, "10.0.0.7")
     assert sup.password_hash == kept  # current already: not written again
     assert [r.detail["password_rehashed"] for r in _audit(session, "staff.logged_in")] == [
         True, False]
@@ -50,7 +51,7 @@ def test_r60_a_log_in_is_audited_and_an_older_hash_replaced(session, now, room):
 
 def test_r60_a_failed_log_in_of_a_known_username_is_audited_in_its_room(session, now, room):
     sup = room.staff["supervisor"]
-    login_failed(session, Actor(room.room.id, None, "log-in form", frozenset()), now, sup.id, "10.0.0.8")
+    act(session, Actor(room.room.id, None, "log-in form", frozenset()), now, login_failed, sup.id, "10.0.0.8")
     [row] = _audit(session, "staff.login_failed")
     assert (row.room_id, row.entity_id, row.actor_id, row.actor, row.detail) == (
         room.room.id, sup.id, None, "log-in form", {"address": "10.0.0.8"})

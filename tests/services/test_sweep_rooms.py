@@ -6,11 +6,11 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from roomops.games.models import Game
-from roomops.jobs.sweep import sweep
 from roomops.lists import services as lists
 from roomops.rooms.models import Player
 from tests.factories import Room_
 from tests.services.helpers import full_game, live_offer, statements_sent
+from tests.units import act, sweep
 
 S = timedelta(seconds=1)
 # What the sweep sends for each game whose seats it offers: the game's seats, the room's barred
@@ -22,8 +22,8 @@ def called_game(room: Room_, session, now: datetime, name: str) -> tuple[Game, P
     """A game with one open seat, called for its first player, a second one waiting."""
     game, _table = full_game(room, session, now, name=name, small_blind=int(name), big_blind=200)
     first, second = room.player(now, f"First{name}"), room.player(now, f"Second{name}")
-    lists.join(session, room.sup, now, player_id=first.id, game_id=game.id)
-    lists.join(session, room.sup, now + S, player_id=second.id, game_id=game.id)
+    act(session, room.sup, now, lists.join, player_id=first.id, game_id=game.id)
+    act(session, room.sup, now + S, lists.join, player_id=second.id, game_id=game.id)
     return game, first, second
 
 
@@ -47,7 +47,7 @@ def test_r22_a_call_missed_in_one_game_leaves_the_others_calls_alone(room, sessi
     game_b, _table = full_game(room, session, now, name="2", small_blind=2, big_blind=200)
     cat, dan = room.player(now, "Cat"), room.player(now, "Dan")
     for i, player in enumerate((cat, ann, dan)):
-        lists.join(session, room.sup, now + i * S, player_id=player.id, game_id=game_b.id)
+        act(session, room.sup, now + i * S, lists.join, player_id=player.id, game_id=game_b.id)
     offer_a, offer_b = live_offer(session, ann.id), live_offer(session, cat.id)
     result = sweep(session, max(offer_a.deadline, offer_b.deadline))
     assert sorted(result.expired_offers) == sorted([offer_a.id, offer_b.id])

@@ -12,6 +12,7 @@ from roomops.lists import services as lists
 from roomops.rooms.services import update_policy
 from roomops.seating import queries, seats
 from tests.services.helpers import audits, fill_table, full_game, live_offer
+from tests.units import act
 
 S = timedelta(seconds=1)
 
@@ -19,7 +20,7 @@ S = timedelta(seconds=1)
 def test_r5_close_table_refused_while_players_are_seated(room, session, now):
     _game, table = full_game(room, session, now, free=8)
     with pytest.raises(Conflict) as err:
-        games.close_table(session, room.sup, now, table.id)
+        act(session, room.sup, now, games.close_table, table.id)
     assert err.value.rule == "R5"
     assert table.status == "open"
 
@@ -30,11 +31,11 @@ def test_r5_close_table_cancels_offers_and_ends_its_reserve_list(room, session, 
     fill_table(room, session, now, game, t1, free=0)
     t2 = room.table(now, game, "2")
     a, b = room.player(now, "Ann"), room.player(now, "Bob")
-    reserve = lists.join(session, room.sup, now, player_id=a.id, table_id=t2.id)
-    waiting = lists.join(session, room.sup, now + S, player_id=b.id, game_id=game.id)
+    reserve = act(session, room.sup, now, lists.join, player_id=a.id, table_id=t2.id)
+    waiting = act(session, room.sup, now + S, lists.join, player_id=b.id, game_id=game.id)
     oa, ob = live_offer(session, a.id), live_offer(session, b.id)
     assert oa.table_id == t2.id and ob.table_id == t2.id
-    games.close_table(session, room.sup, now + 2 * S, t2.id)
+    act(session, room.sup, now + 2 * S, games.close_table, t2.id)
     session.flush()
     session.expire_all()
     assert (t2.status, t2.closed_at) == ("closed", now + 2 * S)
@@ -44,7 +45,7 @@ def test_r5_close_table_cancels_offers_and_ends_its_reserve_list(room, session, 
     (row,) = audits(session, "table.closed")
     assert sorted(row.detail["cancelled_offers"]) == sorted([oa.id, ob.id])
     with pytest.raises(Conflict):
-        games.close_table(session, room.sup, now + 3 * S, t2.id)
+        act(session, room.sup, now + 3 * S, games.close_table, t2.id)
 
 
 def test_r5_r14_close_table_offers_open_seats_elsewhere_to_cancelled_players(room, session, now):
@@ -52,36 +53,36 @@ def test_r5_r14_close_table_offers_open_seats_elsewhere_to_cancelled_players(roo
     t1 = room.table(now, game, "1")
     fill_table(room, session, now, game, t1, free=0)
     b = room.player(now, "Bob")
-    lists.join(session, room.sup, now, player_id=b.id, game_id=game.id)
+    act(session, room.sup, now, lists.join, player_id=b.id, game_id=game.id)
     t2 = room.table(now + S, game, "2")
     assert live_offer(session, b.id).table_id == t2.id
-    seats.leave(session, room.sup, now + 2 * S, queries.live_holds(session, [t1.id])[0].id, 0)
-    games.close_table(session, room.sup, now + 3 * S, t2.id)
+    act(session, room.sup, now + 2 * S, seats.leave, queries.live_holds(session, [t1.id])[0].id, 0)
+    act(session, room.sup, now + 3 * S, games.close_table, t2.id)
     offer = live_offer(session, b.id)
     assert offer is not None and offer.table_id == t1.id
 
 
 def test_r5_close_game_refused_with_open_tables_then_ends_its_list(room, session, now):
     game, table = full_game(room, session, now, free=9)
-    entry = lists.join(session, room.sup, now, player_id=room.player(now, "Ann").id, game_id=game.id)
-    games.close_table(session, room.sup, now + S, table.id)  # cancels Ann's offer
+    entry = act(session, room.sup, now, lists.join, player_id=room.player(now, "Ann").id, game_id=game.id)
+    act(session, room.sup, now + S, games.close_table, table.id)  # cancels Ann's offer
     t2 = room.table(now + S, game, "2")
-    games.close_table(session, room.sup, now + S, t2.id)
+    act(session, room.sup, now + S, games.close_table, t2.id)
     t3 = room.table(now + 2 * S, game, "3")
     with pytest.raises(Conflict) as err:
-        games.close_game(session, room.sup, now + 2 * S, game.id)
+        act(session, room.sup, now + 2 * S, games.close_game, game.id)
     assert err.value.rule == "R5"
-    games.close_table(session, room.sup, now + 3 * S, t3.id)
-    games.close_game(session, room.sup, now + 4 * S, game.id)
+    act(session, room.sup, now + 3 * S, games.close_table, t3.id)
+    act(session, room.sup, now + 4 * S, games.close_game, game.id)
     session.flush()
     session.expire_all()
     assert (game.status, game.closed_at) == ("closed", now + 4 * S)
     assert (entry.status, entry.end_reason) == ("removed", "game closed")
     assert len(audits(session, "game.closed")) == 1
     with pytest.raises(Conflict):
-        games.close_game(session, room.sup, now + 5 * S, game.id)
+        act(session, room.sup, now + 5 * S, games.close_game, game.id)
     with pytest.raises(Conflict):
-        games.open_table(session, room.sup, now + 5 * S, game.id, "9")
+        act(session, room.sup, now + 5 * S, games.open_table, game.id, "9")
 
 
 def test_r5_table_names_unique_among_open_tables(room, session, now):
@@ -89,37 +90,37 @@ def test_r5_table_names_unique_among_open_tables(room, session, now):
     t = room.table(now, game, "7")
     with pytest.raises(Conflict):
         room.table(now, game, "7")
-    games.close_table(session, room.sup, now, t.id)
+    act(session, room.sup, now, games.close_table, t.id)
     assert room.table(now + S, game, "7").status == "open"
 
 
 def test_r6_game_change_audited_with_before_and_after(room, session, now):
     game = room.game(now)
-    games.update_game(session, room.sup, now + S, game.id, min_buyin=20000, max_buyin=60000)
+    act(session, room.sup, now + S, games.update_game, game.id, min_buyin=20000, max_buyin=60000)
     assert (game.min_buyin, game.max_buyin) == (20000, 60000)
     (row,) = audits(session, "game.changed")
     assert row.detail["before"] == {"min_buyin": 10000, "max_buyin": 40000}
     assert row.detail["after"] == {"min_buyin": 20000, "max_buyin": 60000}
     assert (row.actor, row.actor_id, row.at) == (room.sup.label, room.sup.staff_id, now + S)
     with pytest.raises(Forbidden):
-        games.update_game(session, room.actor("cashier"), now, game.id, max_buyin=1)
+        act(session, room.actor("cashier"), now, games.update_game, game.id, max_buyin=1)
 
 
 def test_r3_policy_change_audited_with_before_and_after(room, session, now):
-    update_policy(session, room.sup, now + S, claim_minutes=5, on_claim_expiry="bottom")
+    act(session, room.sup, now + S, update_policy, claim_minutes=5, on_claim_expiry="bottom")
     assert (room.room.claim_minutes, room.room.on_claim_expiry) == (5, "bottom")
     (row,) = audits(session, "policy.changed")
     assert row.detail["before"] == {"claim_minutes": "10", "on_claim_expiry": "remove"}
     assert row.detail["after"] == {"claim_minutes": "5", "on_claim_expiry": "bottom"}
     assert row.actor == room.sup.label and row.at == now + S
     with pytest.raises(Forbidden) as err:
-        update_policy(session, room.actor("cashier"), now, claim_minutes=1)
+        act(session, room.actor("cashier"), now, update_policy, claim_minutes=1)
     assert err.value.rule == "R61"
 
 
 def test_r3_claim_minutes_policy_sets_the_deadline(room, session, now):
-    update_policy(session, room.sup, now, claim_minutes=3)
+    act(session, room.sup, now, update_policy, claim_minutes=3)
     game, _ = full_game(room, session, now, free=1)
     p = room.player(now, "Ann")
-    lists.join(session, room.sup, now, player_id=p.id, game_id=game.id)
+    act(session, room.sup, now, lists.join, player_id=p.id, game_id=game.id)
     assert live_offer(session, p.id).deadline == now + timedelta(minutes=3)

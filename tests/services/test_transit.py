@@ -17,6 +17,7 @@ from roomops.seating.snapshot import load
 from tests.factories import Room_
 from tests.services.helpers import audits, query_plans, refused
 from tests.services.ledger_helpers import seated_holds
+from tests.units import act
 
 MIN = timedelta(minutes=1)
 
@@ -28,12 +29,12 @@ def holds(room, session, now):
 
 def test_cash_transit_requested_authorised_delivered_posts_one_ledger_row(room, session, now, holds):
     cashier, sup = room.actor("cashier"), room.sup
-    slip = transit.request(session, cashier, now, holds[0].id, 20000, "cash")
+    slip = act(session, cashier, now, transit.request, holds[0].id, 20000, "cash")
     assert (slip.number, slip.state, slip.table_id, slip.player_id) == (
         1, "requested", holds[0].table_id, holds[0].player_id)
     assert not session.scalars(select(LedgerEntry)).all()  # nothing is posted before delivery
-    transit.dispatch(session, sup, now + MIN, slip.id)
-    transit.deliver(session, cashier, now + 2 * MIN, slip.id)
+    act(session, sup, now + MIN, transit.dispatch, slip.id)
+    act(session, cashier, now + 2 * MIN, transit.deliver, slip.id)
     assert (slip.state, slip.authorised_by_id, slip.delivered_by_id) == (
         "delivered", sup.staff_id, cashier.staff_id)
     [row] = session.scalars(select(LedgerEntry)).all()
@@ -44,45 +45,46 @@ def test_cash_transit_requested_authorised_delivered_posts_one_ledger_row(room, 
 
 
 def test_nobody_confirms_their_own_authorisation(room, session, now, holds):
-    slip = transit.request(session, room.sup, now, holds[0].id, 20000)
-    transit.dispatch(session, room.sup, now, slip.id)
-    err = refused(lambda: transit.deliver(session, room.sup, now, slip.id), "R31", error=Conflict)
+    slip = act(session, room.sup, now, transit.request, holds[0].id, 20000)
+    act(session, room.sup, now, transit.dispatch, slip.id)
+    err = refused(lambda: act(session, room.sup, now, transit.deliver, slip.id), "R31", error=Conflict)
     assert "R61" in err.message
     assert slip.state == "in_transit"
 
 
 @pytest.mark.parametrize("method", ["cheque", "credit"])
 def test_facility_funds_are_confirmed_before_the_chips_go(room, session, now, holds, method):
-    slip = transit.request(session, room.actor("cashier"), now, holds[0].id, 20000, method)
-    refused(lambda: transit.dispatch(session, room.sup, now, slip.id), "R31", error=Conflict)
-    transit.confirm_funds(session, room.sup, now, slip.id)
-    transit.dispatch(session, room.sup, now, slip.id)
-    transit.deliver(session, room.actor("admin"), now, slip.id)
+    slip = act(session, room.actor("cashier"), now, transit.request, holds[0].id, 20000, method)
+    refused(lambda: act(session, room.sup, now, transit.dispatch, slip.id), "R31", error=Conflict)
+    act(session, room.sup, now, transit.confirm_funds, slip.id)
+    act(session, room.sup, now, transit.dispatch, slip.id)
+    act(session, room.actor("admin"), now, transit.deliver, slip.id)
     assert slip.funds_confirmed_by_id == room.sup.staff_id and slip.state == "delivered"
 
 
 @pytest.mark.parametrize("step", ["confirm_funds", "deliver"])
 def test_out_of_order_steps_are_refused(room, session, now, holds, step):
-    slip = transit.request(session, room.sup, now, holds[0].id, 20000, "cash")
-    refused(lambda: getattr(transit, step)(session, room.actor("admin"), now, slip.id), "R31", error=Conflict)
+    slip = act(session, room.sup, now, transit.request, holds[0].id, 20000, "cash")
+    refused(lambda: act(session, room.actor("admin"), now, getattr(transit, step), slip.id), "R31",
+            error=Conflict)
 
 
 def test_rights_r61(room, session, now, holds):
     cashier = room.actor("cashier")
-    slip = transit.request(session, cashier, now, holds[0].id, 20000)
+    slip = act(session, cashier, now, transit.request, holds[0].id, 20000)
     for step in (transit.dispatch, transit.confirm_funds):
-        refused(lambda step=step: step(session, cashier, now, slip.id), "R61", error=Forbidden)
-    refused(lambda: transit.cancel(session, cashier, now, slip.id, "x"), "R61", error=Forbidden)
+        refused(lambda step=step: act(session, cashier, now, step, slip.id), "R61", error=Forbidden)
+    refused(lambda: act(session, cashier, now, transit.cancel, slip.id, "x"), "R61", error=Forbidden)
 
 
 def test_a_cancelled_slip_keeps_its_number_and_numbers_have_no_gaps(room, session, now, holds):
-    slips = [transit.request(session, room.actor("cashier"), now + i * MIN, h.id, 10000 + i)
+    slips = [act(session, room.actor("cashier"), now + i * MIN, transit.request, h.id, 10000 + i)
              for i, h in enumerate(holds[:4])]
-    refused(lambda: transit.cancel(session, room.sup, now, slips[1].id, " "), "R31", error=Invalid)
-    transit.cancel(session, room.sup, now, slips[1].id, "player changed their mind")
-    transit.dispatch(session, room.sup, now, slips[2].id)
-    transit.cancel(session, room.sup, now, slips[2].id, "chips went back to the cage")
-    refused(lambda: transit.cancel(session, room.sup, now, slips[1].id, "again"), "R31", error=Conflict)
+    refused(lambda: act(session, room.sup, now, transit.cancel, slips[1].id, " "), "R31", error=Invalid)
+    act(session, room.sup, now, transit.cancel, slips[1].id, "player changed their mind")
+    act(session, room.sup, now, transit.dispatch, slips[2].id)
+    act(session, room.sup, now, transit.cancel, slips[2].id, "chips went back to the cage")
+    refused(lambda: act(session, room.sup, now, transit.cancel, slips[1].id, "again"), "R31", error=Conflict)
     report = transit.number_report(session, room.room.id)
     assert [s.number for s in report.slips] == [1, 2, 3, 4] and report.missing == []
     assert report.last_number == 4 and report.by_state == {"requested": 2, "cancelled": 2}
@@ -92,35 +94,35 @@ def test_a_cancelled_slip_keeps_its_number_and_numbers_have_no_gaps(room, sessio
 def test_numbers_are_per_room(room, session, now, holds):
     other = Room_(session, now, slug="other")
     other_holds = seated_holds(other, session, now)[2]
-    transit.request(session, room.sup, now, holds[0].id, 10000)
-    assert transit.request(session, other.sup, now, other_holds[0].id, 10000).number == 1
-    assert transit.request(session, room.sup, now, holds[1].id, 10000).number == 2
+    act(session, room.sup, now, transit.request, holds[0].id, 10000)
+    assert act(session, other.sup, now, transit.request, other_holds[0].id, 10000).number == 1
+    assert act(session, room.sup, now, transit.request, holds[1].id, 10000).number == 2
 
 
 def test_open_slips_oldest_first_with_their_age(room, session, now, holds):
-    late = transit.request(session, room.sup, now + 5 * MIN, holds[0].id, 10000)
-    early = transit.request(session, room.sup, now, holds[1].id, 10000)
-    done = transit.request(session, room.sup, now, holds[2].id, 10000)
-    transit.cancel(session, room.sup, now, done.id, "no")
+    late = act(session, room.sup, now + 5 * MIN, transit.request, holds[0].id, 10000)
+    early = act(session, room.sup, now, transit.request, holds[1].id, 10000)
+    done = act(session, room.sup, now, transit.request, holds[2].id, 10000)
+    act(session, room.sup, now, transit.cancel, done.id, "no")
     rows = transit.open_slips(session, room.room.id, now + 10 * MIN)
     assert [(r.slip.id, r.age_seconds) for r in rows] == [(early.id, 600), (late.id, 300)]
     assert rows[0].table == "1" and rows[0].player
 
 
 def test_the_player_must_still_be_seated_at_delivery(room, session, now, holds):
-    slip = transit.request(session, room.sup, now, holds[0].id, 10000)
-    transit.dispatch(session, room.sup, now, slip.id)
-    seats.leave(session, room.sup, now, holds[0].id, 0)
-    refused(lambda: transit.deliver(session, room.actor("cashier"), now, slip.id), "R31", error=Conflict)
-    refused(lambda: transit.request(session, room.sup, now, holds[0].id, 10000), "R31", error=Conflict)
+    slip = act(session, room.sup, now, transit.request, holds[0].id, 10000)
+    act(session, room.sup, now, transit.dispatch, slip.id)
+    act(session, room.sup, now, seats.leave, holds[0].id, 0)
+    refused(lambda: act(session, room.actor("cashier"), now, transit.deliver, slip.id), "R31", error=Conflict)
+    refused(lambda: act(session, room.sup, now, transit.request, holds[0].id, 10000), "R31", error=Conflict)
 
 
 def test_a_retried_request_returns_the_first_slip_and_takes_no_number(room, session, now, holds):
-    first = transit.request(session, room.sup, now, holds[0].id, 10000, key="t-1")
-    assert transit.request(session, room.sup, now, holds[0].id, 10000, key="t-1").id == first.id
-    refused(lambda: transit.request(session, room.sup, now, holds[0].id, 9000, key="t-1"), "R52",
+    first = act(session, room.sup, now, transit.request, holds[0].id, 10000, key="t-1")
+    assert act(session, room.sup, now, transit.request, holds[0].id, 10000, key="t-1").id == first.id
+    refused(lambda: act(session, room.sup, now, transit.request, holds[0].id, 9000, key="t-1"), "R52",
              error=Conflict)
-    assert transit.request(session, room.sup, now, holds[1].id, 10000).number == 2
+    assert act(session, room.sup, now, transit.request, holds[1].id, 10000).number == 2
     assert len(session.scalars(select(TransitSlip)).all()) == 2
 
 
@@ -129,7 +131,7 @@ def test_r31_playing_behind_is_read_from_the_rooms_open_slips_not_a_scan(room, s
                                                                         connection):
     """Every slip ever written stays in the table (R52): the board, the desk's snapshot and the
     dealer's screen find the open ones through the room's (room_id, state) index."""
-    transit.request(session, room.sup, now, holds[0].id, 20000)
+    act(session, room.sup, now, transit.request, holds[0].id, 20000)
 
     def read() -> None:
         assert read_room(session, room.room.id, RowsCache())

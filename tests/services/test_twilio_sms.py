@@ -32,6 +32,7 @@ from tests.fake_twilio import (
 )
 from tests.services.helpers import full_game
 from tests.services.outbox_helpers import PHONE, join, messages, texted_player
+from tests.units import act
 
 CALLBACK = "https://poker.example/hooks/twilio/status"
 S = timedelta(seconds=1)
@@ -123,7 +124,7 @@ def _offered(room, session, now, count: int) -> list[str]:
     for i, number in enumerate(numbers):
         player = room.player(now, f"W{i}")
         player.phone = number
-        lists.join(session, room.sup, now, player_id=player.id, game_id=game.id)
+        act(session, room.sup, now, lists.join, player_id=player.id, game_id=game.id)
     session.commit()
     return numbers
 

@@ -11,6 +11,7 @@ from roomops.seating import offers, seats
 from roomops.waits import services as waits
 from roomops.waits.model import CALL_BUCKET, hour_of_week
 from tests.services.helpers import fill_table, live_offer, statements_sent
+from tests.units import act
 
 M = timedelta(minutes=1)
 UTC_ZONE = ZoneInfo("UTC")
@@ -23,12 +24,12 @@ def _history(room, session, now, leaving=2, name="1"):
     table = room.table(now, game, name)
     holds = fill_table(room, session, now, game, table, free=1)
     for i, hold in enumerate(holds[:leaving]):
-        seats.leave(session, room.sup, now + (10 + i) * M, hold.id, 0)
+        act(session, room.sup, now + (10 + i) * M, seats.leave, hold.id, 0)
     ann, bob = room.player(now, "Ann"), room.player(now, "Bob")
-    lists.join(session, room.sup, now + 70 * M, player_id=ann.id, game_id=game.id)
-    seats.claim(session, room.sup, now + 71 * M, live_offer(session, ann.id).id, game.min_buyin)
-    lists.join(session, room.sup, now + 72 * M, player_id=bob.id, game_id=game.id)
-    offers.decline(session, room.sup, now + 73 * M, live_offer(session, bob.id).id)
+    act(session, room.sup, now + 70 * M, lists.join, player_id=ann.id, game_id=game.id)
+    act(session, room.sup, now + 71 * M, seats.claim, live_offer(session, ann.id).id, game.min_buyin)
+    act(session, room.sup, now + 72 * M, lists.join, player_id=bob.id, game_id=game.id)
+    act(session, room.sup, now + 73 * M, offers.decline, live_offer(session, bob.id).id)
     session.flush()
     return game, table
 
@@ -53,9 +54,9 @@ def test_issue21_offers_counted_by_how_long_their_player_had_waited(room, sessio
     table = room.table(now, game, "1")
     holds = fill_table(room, session, now, game, table, free=0)
     cid = room.player(now, "Cid")
-    lists.join(session, room.sup, now, player_id=cid.id, game_id=game.id)
-    seats.leave(session, room.sup, now + 40 * M, holds[0].id, 0)  # Cid is called after 40 minutes
-    offers.decline(session, room.sup, now + 41 * M, live_offer(session, cid.id).id)
+    act(session, room.sup, now, lists.join, player_id=cid.id, game_id=game.id)
+    act(session, room.sup, now + 40 * M, seats.leave, holds[0].id, 0)  # Cid is called after 40 minutes
+    act(session, room.sup, now + 41 * M, offers.decline, live_offer(session, cid.id).id)
     session.flush()
     tally = waits.read_tallies(session, room.room.id, now + 60 * M)[1][game.id]
     assert tally.called[40 // CALL_BUCKET] == 1 and sum(tally.called) == 1 and tally.claimed == 0
@@ -96,7 +97,7 @@ def test_issue21_cache_reads_history_once_per_ttl(room, session, now, connection
 def test_r13_estimate_for_entry_grows_with_places_ahead(room, session, now, connection):
     game, _table = _history(room, session, now)
     fill_table(room, session, now + 80 * M, game, room.table(now + 80 * M, game, "2"), free=0, prefix="T")
-    entries = [lists.join(session, room.sup, now + (90 + i) * M, player_id=p.id, game_id=game.id)
+    entries = [act(session, room.sup, now + (90 + i) * M, lists.join, player_id=p.id, game_id=game.id)
                for i, p in enumerate(room.players(now, 5, "W"))]
     session.flush()
     cache = waits.WaitsCache()
@@ -107,5 +108,5 @@ def test_r13_estimate_for_entry_grows_with_places_ahead(room, session, now, conn
     medians = [waits.estimate_for_entry(session, cache, e.id, at).median for e in entries]
     assert medians == sorted(medians) and medians[0] < medians[-1]
     assert waits.estimate_at(session, cache, room.room.id, game.id, 4, at).median == medians[-1]
-    lists.remove(session, room.sup, at, entries[4].id, "gone home")
+    act(session, room.sup, at, lists.remove, entries[4].id, "gone home")
     assert waits.estimate_for_entry(session, cache, entries[4].id, at) is None
