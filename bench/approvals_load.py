@@ -45,25 +45,26 @@ def build(app, approvals: int) -> tuple[str, list[int]]:
     """A room whose ``approvals`` seats were left with 230.00: paying 250.00 needs a supervisor
     (R27). The cashier's API token, and the seats."""
     ext, now = app.extensions["roomops"], app.extensions["roomops"].clock.now()
-    with ext.sessions() as s:
+    with ext.sessions() as s, ext.unit_of_work(s, None, now) as unit:
         room = create_room(s, now, slug="main", name="Main")
-        staff = {role: create_staff(s, console(room.id), now, username=f"bench-{role}",
-                                    password=PASSWORD, roles=[role])
+        staff = {role: unit.acting(console(room.id)).run(
+                     create_staff, username=f"bench-{role}", password=PASSWORD, roles=[role])
                  for role in ("supervisor", "cashier")}
-        sup = Actor(room.id, staff["supervisor"].id, "bench-supervisor", frozenset({"supervisor"}))
-        game = open_game(s, sup, now, variant="NL Hold'em", small_blind=100, big_blind=200,
-                         min_buyin=10000, max_buyin=40000, seats_per_table=9)
+        sup = unit.acting(Actor(room.id, staff["supervisor"].id, "bench-supervisor",
+                                frozenset({"supervisor"})))
+        game = sup.run(open_game, variant="NL Hold'em", small_blind=100, big_blind=200,
+                       min_buyin=10000, max_buyin=40000, seats_per_table=9)
         holds = []
         for t in range(-(-approvals // SEATS)):
-            table = open_table(s, sup, now, game.id, str(t + 1))
+            table = sup.run(open_table, game.id, str(t + 1))
             for n in range(1, SEATS + 1):
-                player = add_player(s, sup, now, first_name=f"P{t}-{n}", create_anyway=True)
-                holds.append(seats.seat_directly(s, sup, now, table_id=table.id, seat_no=n,
-                                                 player_id=player.id, buy_in=20000))
+                player = sup.run(add_player, first_name=f"P{t}-{n}", create_anyway=True)
+                holds.append(sup.run(seats.seat_directly, table_id=table.id, seat_no=n,
+                                     player_id=player.id, buy_in=20000))
         for hold in holds[:approvals]:
-            seats.leave(s, sup, now, hold.id, 23000)
+            sup.run(seats.leave, hold.id, 23000)
         token = issue_api_token(s, staff["cashier"], room.id)
-        s.commit()
+        unit.commit()
         return token, [h.id for h in holds[:approvals]]
 
 

@@ -12,11 +12,12 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from roomops.clock import Clock, SystemClock
 from roomops.config import Settings
-from roomops.db import make_engine, read_only
+from roomops.db import make_engine, make_sessionmaker, read_only
 from roomops.messages.courier import Courier
 from roomops.messages.providers import LogOnly, Provider
+from roomops.messages.sender import Sender
 from roomops.messages.twilio_sms import TwilioSms
-from roomops.reactions import HANDLERS, session_factory
+from roomops.reactions import handlers
 from roomops.runtime import Roomops
 from roomops.security_log import configure as configure_security_log
 
@@ -55,11 +56,13 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None,
                       JSON_SORT_KEYS=False, **flask_config)
     engine = engine or make_engine(settings.database_url)
     clock = clock or SystemClock()
-    courier = Courier(sms_provider(settings), lambda slug, own: board_address(app, slug, own),
-                      clock.now)
+    sessions, provider = make_sessionmaker(engine), sms_provider(settings)
+    # R20: texts go out on the process's sender thread, never a request's (under test: at once)
+    sender = None if settings.testing else Sender(sessions, provider, clock.now)
+    courier = Courier(provider, lambda slug, own: board_address(app, slug, own), clock.now, sender)
     app.extensions["roomops"] = Roomops(
-        settings, engine, session_factory(engine, courier), session_factory(read_only(engine)),
-        clock, HANDLERS,
+        settings, engine, sessions, make_sessionmaker(read_only(engine)), clock, handlers(courier),
+        courier,
     )
     logging.getLogger("roomops").setLevel(logging.INFO)
     configure_security_log(settings.security_log)

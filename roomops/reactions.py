@@ -8,16 +8,11 @@ is queued with ``unit.after_commit``."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from sqlalchemy import Connection, Engine
-from sqlalchemy.orm import Session, sessionmaker
-
 from roomops.absences.services import end_seat_absences
-from roomops.db import make_sessionmaker
 from roomops.errors import Conflict
 from roomops.floor.events import (
     AbsencesEnded,
+    CodeAsked,
     EntriesLeft,
     HandRecorded,
     MustMoveRefused,
@@ -35,7 +30,8 @@ from roomops.hands.seat_change import on_hand_recorded
 from roomops.ledger import playover_rows
 from roomops.ledger import services as ledger
 from roomops.lists.services import to_bottom_of_waiting_list
-from roomops.messages.courier import COURIER_KEY, Courier
+from roomops.messages.codes import text_code
+from roomops.messages.courier import LOG_ONLY, Courier
 from roomops.messages.outbox import cancel_offer_texts, queue_offer_texts
 from roomops.playovers.services import end_playovers
 from roomops.seating.models import SeatHold
@@ -130,35 +126,34 @@ def offer_open_seats(unit: UnitOfWork, event: SeatsMayOpen) -> None:
                     only_if_open=event.only_if_open)
 
 
-def queue_texts(unit: UnitOfWork, event: OffersMade) -> None:
-    """R20: a text to each player offered a seat, written with the offer, sent after the commit."""
-    queue_offer_texts(unit, event.offer_ids)
-
-
 def cancel_texts(unit: UnitOfWork, event: OffersEnded) -> None:
     """R21/R22: an offer over before its text went out is not texted."""
     cancel_offer_texts(unit.session, unit.now, event.offer_ids)
 
 
-HANDLERS: Handlers = {
-    SeatsEnded: [end_what_sat_on_seats],
-    AbsencesEnded: [end_playovers_of_absences],
-    PlayerSeated: [end_playovers_of_player, post_buy_in, take_off_lists],
-    PlayoverStarted: [post_playover_buy_in],
-    StacksCarried: [post_transfers],
-    EntriesLeft: [cancel_offers_of_entries],
-    MustMoveRefused: [release_refused_seat],
-    HandRecorded: [make_held_seat_changes],
-    SeatsMayOpen: [offer_open_seats],
-    OffersMade: [queue_texts],
-    OffersEnded: [cancel_texts],
-}
+def handlers(courier: Courier = LOG_ONLY) -> Handlers:
+    """The table, its texts sent by ``courier`` (the application's; none given: nobody sends)."""
 
+    def queue_texts(unit: UnitOfWork, event: OffersMade) -> None:
+        """R20: a text to each player offered a seat, written with the offer, sent after the
+        commit."""
+        queue_offer_texts(unit, courier, event.offer_ids)
 
-def session_factory(bind: Engine | Connection, courier: Courier | None = None,
-                    **options: Any) -> sessionmaker[Session]:
-    """The app's sessions, each carrying who sends their texts (none given: nobody, ``LogOnly``)."""
-    info: dict[str, object] = {}
-    if courier is not None:
-        info[COURIER_KEY] = courier
-    return make_sessionmaker(bind, info=info, **options)
+    def text_the_code(unit: UnitOfWork, event: CodeAsked) -> None:
+        """R12: the code a join from the phone waits for, texted after the commit."""
+        text_code(unit, courier, event.number, event.body)
+
+    return {
+        SeatsEnded: [end_what_sat_on_seats],
+        AbsencesEnded: [end_playovers_of_absences],
+        PlayerSeated: [end_playovers_of_player, post_buy_in, take_off_lists],
+        PlayoverStarted: [post_playover_buy_in],
+        StacksCarried: [post_transfers],
+        EntriesLeft: [cancel_offers_of_entries],
+        MustMoveRefused: [release_refused_seat],
+        HandRecorded: [make_held_seat_changes],
+        SeatsMayOpen: [offer_open_seats],
+        OffersMade: [queue_texts],
+        OffersEnded: [cancel_texts],
+        CodeAsked: [text_the_code],
+    }

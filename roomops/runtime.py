@@ -18,6 +18,7 @@ from roomops.actors import Actor
 from roomops.clock import Clock
 from roomops.config import Settings
 from roomops.floor.unit import Handlers, Told, UnitOfWork, rolled_back_unless_committed
+from roomops.messages.courier import Courier
 
 
 @dataclass
@@ -28,6 +29,7 @@ class Roomops:
     read_sessions: sessionmaker[Session]
     clock: Clock
     handlers: Handlers  # the application's handler table (roomops.reactions)
+    courier: Courier  # who sends the texts, bound into the handlers
     # told after each unit's commit what it audited: the screens' pushes register here
     told: list[Told] = field(default_factory=list)
 

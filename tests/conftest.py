@@ -19,14 +19,16 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from roomops.clock import FrozenClock
 from roomops.config import Settings
-from roomops.db import make_engine
+from roomops.db import make_engine, make_sessionmaker
 from roomops.factory import create_app
-from roomops.reactions import session_factory
+from roomops.messages.courier import LOG_ONLY, Courier
+from roomops.reactions import handlers
 from roomops.rooms.passwords import use_parameters
 from roomops.security_log import formatter
 from roomops.security_log import log as security_logger
 from tests.databases import backends, migrated_database
 from tests.factories import PASSWORD, Room_
+from tests.units import COURIER
 
 START = datetime(2026, 11, 21, 20, 0, 0, tzinfo=UTC)  # a Saturday night
 
@@ -60,8 +62,15 @@ def connection(engine: Engine) -> Iterator[Connection]:
 
 
 @pytest.fixture()
-def sessions(connection: Connection) -> sessionmaker[Session]:
-    return session_factory(connection, join_transaction_mode="create_savepoint")
+def courier() -> Courier:
+    """Who sends the texts of the test's units and app: nobody (a module overrides it)."""
+    return LOG_ONLY
+
+
+@pytest.fixture()
+def sessions(connection: Connection, courier: Courier) -> sessionmaker[Session]:
+    return make_sessionmaker(connection, join_transaction_mode="create_savepoint",
+                             info={COURIER: courier})
 
 
 @pytest.fixture()
@@ -87,11 +96,13 @@ def room(session: Session, now: datetime) -> Room_:
 
 @pytest.fixture()
 def app(db_url: str, engine: Engine, sessions: sessionmaker[Session], clock: FrozenClock,
-        tmp_path: Path) -> Flask:
+        courier: Courier, tmp_path: Path) -> Flask:
     settings = Settings(database_url=db_url, scheduler="off", secret_key="test", testing=True)
     application = create_app(settings, clock=clock, engine=engine, WTF_CSRF_ENABLED=False)
     ext = application.extensions["roomops"]
     ext.sessions = ext.read_sessions = sessions
+    if courier is not LOG_ONLY:  # the module's provider, for the app's texts as for its units'
+        ext.courier, ext.handlers = courier, handlers(courier)
     return application
 
 

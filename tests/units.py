@@ -1,5 +1,7 @@
 """Services as the tests run them: in a unit of work with the application's handler table, as a
-request, the scheduler or a CLI command does (``roomops.floor.unit``)."""
+request, the scheduler or a CLI command does (``roomops.floor.unit``). The table's texts go by
+the courier the test's sessions carry (``courier_of``: the conftest's ``courier`` fixture, which
+a module overrides to give a provider), sent at once after a unit's commit."""
 
 from __future__ import annotations
 
@@ -12,15 +14,22 @@ from sqlalchemy.orm import Session
 from roomops.actors import Actor, scheduler
 from roomops.floor.unit import Handlers, UnitOfWork
 from roomops.jobs.sweep import SweepResult, due_rooms, sweep_room
-from roomops.reactions import HANDLERS
+from roomops.messages.courier import LOG_ONLY, Courier
+from roomops.reactions import handlers as handler_table
 
 T = TypeVar("T")
+COURIER = "tests.courier"  # Session.info: the tests' own way to hand their sessions a courier
+
+
+def courier_of(session: Session) -> Courier:
+    found: Courier = session.info.get(COURIER, LOG_ONLY)
+    return found
 
 
 def uow(session: Session, actor: Actor | None, now: datetime,
-        handlers: Handlers = HANDLERS) -> UnitOfWork:
+        handlers: Handlers | None = None) -> UnitOfWork:
     """A unit of work on the test's session (which the test commits or rolls back)."""
-    return UnitOfWork(session, actor, now, handlers)
+    return UnitOfWork(session, actor, now, handlers or handler_table(courier_of(session)))
 
 
 def act(session: Session, actor: Actor, now: datetime, service: Callable[..., T],
@@ -38,7 +47,7 @@ def committed(session: Session, actor: Actor, now: datetime, service: Callable[.
     return result
 
 
-def sweep(session: Session, now: datetime, handlers: Handlers = HANDLERS) -> SweepResult:
+def sweep(session: Session, now: datetime, handlers: Handlers | None = None) -> SweepResult:
     """What the scheduler's sweep does at ``now`` (``roomops.jobs.scheduler.sweep_once``): each
     room with something due swept by its scheduler (``sweep_room``), on the test's session."""
     result = SweepResult()

@@ -21,6 +21,7 @@ from roomops.remote import reads, rules
 from roomops.remote import services as remote
 from roomops.remote.models import PlayerLink
 from roomops.rooms.models import Room
+from roomops.runtime import ext
 from roomops.schemas import ConfirmCode, RemoteJoin
 from roomops.web.money import use_room
 from roomops.web.uow import db, now, run_as
@@ -103,7 +104,8 @@ def join_remote() -> Response:
     given = body(RemoteJoin)
     room = _room(given.room)
     joined = run_as(phone_page(room.id), remote.join_from_phone,
-                    **given.model_dump(exclude={"room"}), token=request.headers.get(HEADER))
+                    **given.model_dump(exclude={"room"}), token=request.headers.get(HEADER),
+                    codes=ext().courier.provider.configured)
     if isinstance(joined, remote.CodeSent):
         return answer(MyEntriesOut, {"code_token": joined.secret,
                                      "code_deadline": joined.code.deadline, "entries": []}, 202)

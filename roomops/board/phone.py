@@ -150,7 +150,8 @@ def join(slug: str) -> Response:
     try:
         body = PhoneJoin.model_validate(typed)
         joined = run_as(phone_page(room.id), remote.join_from_phone, **body.model_dump(),
-                        token=request.cookies.get(cookie_name(room)), language=lang)
+                        token=request.cookies.get(cookie_name(room)), language=lang,
+                        codes=ext().courier.provider.configured)
     except (RoomopsError, ValidationError) as err:
         return _private(_refused(room, err, typed))
     if isinstance(joined, remote.CodeSent):

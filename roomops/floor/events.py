@@ -190,3 +190,12 @@ class MustMoveRefused(Event):
     hold_id: int
     player_id: int
     stack: int | None = None
+
+
+@dataclass(frozen=True)
+class CodeAsked(Event):
+    """A join from the phone waits for the code texted to its number (R12): ``body`` is texted
+    to ``number`` after the commit."""
+
+    number: str
+    body: str

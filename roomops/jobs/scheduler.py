@@ -19,7 +19,6 @@ from roomops.clock import stopwatch
 from roomops.config import Settings
 from roomops.heartbeat.services import beat, note_failures
 from roomops.jobs.sweep import SweepResult, due_rooms, sweep_room
-from roomops.messages.courier import courier_of
 from roomops.messages.sending import send_due
 from roomops.runtime import Roomops, ext
 
@@ -58,7 +57,7 @@ def sweep_once(app: Flask) -> SweepResult:
             beat(uow.session, scheduler_id(roomops.settings), uow.now, elapsed(), counts)
             uow.commit()
             # R20: texts due (retries, leases run out), after the sweep's commits and heartbeat
-            send_due(uow.session, courier_of(uow.session).provider, roomops.clock.now)
+            send_due(uow.session, roomops.courier.provider, roomops.clock.now)
     if result.expired_offers or result.no_shows or result.released_absences:
         log.info("sweep: %d offers expired, %d no-shows, %d seats released", len(result.expired_offers),
                  len(result.no_shows), len(result.released_absences))

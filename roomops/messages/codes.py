@@ -1,24 +1,28 @@
 """The one-time code a join from the phone texts to its number (R12, issue 40; docs/messages.md,
-"Codes"). Sent after the join's commit through the session's provider, straight, not through the
-outbox: a code lives minutes and a player who did not get one asks again, so it is never tried
-twice; it is not kept, so a crash loses it rather than texting it again."""
+"Codes"). Sent after the join's commit through the courier's provider (on the process's sender
+thread where there is one), straight, not through the outbox: a code lives minutes and a player
+who did not get one asks again, so it is never tried twice; it is not kept, so a crash loses it
+rather than texting it again."""
 
 from __future__ import annotations
 
 import logging
 
 from roomops.floor.unit import UnitOfWork
-from roomops.messages.courier import courier_of
+from roomops.messages.courier import Courier
 from roomops.messages.providers import Provider, SendFailed
 
 log = logging.getLogger("roomops.messages")
 NO_ROW = 0  # a code has no outbox row: the provider's delivery report for it names none
 
 
-def text_code(unit: UnitOfWork, number: str, body: str) -> None:
+def text_code(unit: UnitOfWork, courier: Courier, number: str, body: str) -> None:
     """Text ``body`` (the code) to ``number`` once the unit has committed."""
-    provider = courier_of(unit.session).provider
-    unit.after_commit(lambda: _send(provider, number, body))
+    provider, sender = courier.provider, courier.sender
+    if sender is None:
+        unit.after_commit(lambda: _send(provider, number, body))
+    else:
+        unit.after_commit(lambda: sender.post(lambda: _send(provider, number, body)))
 
 
 def _send(provider: Provider, number: str, body: str) -> None:

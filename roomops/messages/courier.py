@@ -1,6 +1,7 @@
-"""Who sends a session's texts: the provider and how the board's address is made, carried by the
-session (``Session.info``, set by ``roomops.reactions.session_factory``), so the outbox's
-handlers need no web import. A session without one sends nothing (``LogOnly``)."""
+"""Who sends the texts: the provider, how the board's address is made, and who sends after the
+commit. The application makes one (``roomops.factory``) and binds it into the handler table
+(``roomops.reactions.handlers``), so the outbox's handlers need no web import. Without one,
+nobody sends (``LogOnly``)."""
 
 from __future__ import annotations
 
@@ -8,11 +9,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from sqlalchemy.orm import Session
-
 from roomops.messages.providers import LogOnly, Provider
-
-COURIER_KEY = "roomops.messages.courier"
+from roomops.messages.sender import Sender
 
 
 def _no_link(_slug: str, _own_page: bool) -> str:
@@ -27,11 +25,9 @@ class Courier:
     board_link: Callable[[str, bool], str] = _no_link
     # the app's clock, read as each text changes state; None: the time of the change that queued it
     clock: Callable[[], datetime] | None = None
+    # the process's sender, which sends after a commit (``roomops.messages.sender``); None: at
+    # once, on the committing thread (the tests' couriers)
+    sender: Sender | None = None
 
 
 LOG_ONLY = Courier()
-
-
-def courier_of(session: Session) -> Courier:
-    found: Courier = session.info.get(COURIER_KEY, LOG_ONLY)
-    return found

@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 from roomops.floor.unit import UnitOfWork
 from roomops.games.models import Game, Table
 from roomops.lists.models import ListEntry
-from roomops.messages.courier import Courier, courier_of
+from roomops.messages.courier import Courier
 from roomops.messages.models import OutboxMessage
 from roomops.messages.rules import BAD_NUMBER, NO_NUMBER, NO_PROVIDER, OfferText
 from roomops.messages.sending import send_now
@@ -44,13 +44,12 @@ _OFFERS = select(SeatHold.id, SeatHold.room_id, SeatHold.player_id, SeatHold.sea
 _INSERT = insert(OutboxMessage)
 
 
-def queue_offer_texts(unit: UnitOfWork, offer_ids: Sequence[int]) -> None:
+def queue_offer_texts(unit: UnitOfWork, courier: Courier, offer_ids: Sequence[int]) -> None:
     """R20: one text per offer still open, in the offer's transaction (one read, one INSERT for
     all of them; an offer the same command ended before its texts were queued gets none: they are
     queued once its seats are all offered); those with a number and a provider are sent once the
     transaction has committed."""
     session, now = unit.session, unit.now
-    courier = courier_of(session)
     rows = session.execute(_OFFERS.where(SeatHold.id.in_(offer_ids),
                                          SeatHold.ended_at.is_(None))).all()
     if not rows:
@@ -68,7 +67,9 @@ def _after(session: Session, courier: Courier, now: datetime, queued: list[int],
            unsent: list[tuple[int, str]]) -> None:
     for hold_id, reason in unsent:
         log.info("text for offer %d not sent: %s", hold_id, reason)
-    if queued:
+    if queued and courier.sender is not None:
+        courier.sender.wake()  # the process's sender sends them, not the committing request
+    elif queued:
         send_now(session, courier.provider, courier.clock or (lambda: now), queued)
 
 

@@ -12,15 +12,13 @@ from sqlalchemy.orm import Session
 from roomops.actors import Actor, get_in_room, player_link
 from roomops.db import INT_MAX, insert_one
 from roomops.errors import Conflict, Invalid, NotFound, TooMany
-from roomops.floor.events import EntriesLeft
+from roomops.floor.events import CodeAsked, EntriesLeft
 from roomops.floor.unit import UnitOfWork
 from roomops.games.locks import lock_room, locked_game
 from roomops.games.models import Game
 from roomops.lists.history import end_entry
 from roomops.lists.models import ListEntry
 from roomops.lists.services import join_remote
-from roomops.messages.codes import text_code
-from roomops.messages.courier import courier_of
 from roomops.remote import rules
 from roomops.remote.models import BlockedPhone, PhoneCode, PlayerLink
 from roomops.rooms.languages import Language
@@ -78,8 +76,8 @@ def blocked(session: Session, room_id: int, phone: str) -> BlockedPhone | None:
 
 def join_from_phone(unit: UnitOfWork, *, game_ids: list[int],
                     first_name: str, last_name: str, phone: str,
-                    token: str | None = None,
-                    language: Language | None = None) -> Joined | CodeSent:
+                    token: str | None = None, language: Language | None = None,
+                    codes: bool = False) -> Joined | CodeSent:
     """R12: a player puts themselves on one or more games' waiting lists from the phone page,
     where the room takes remote entries: a number the desk blocked is refused, one entry per
     number and game, at most the room's cap per number; each entry checks in at the desk within
@@ -87,16 +85,17 @@ def join_from_phone(unit: UnitOfWork, *, game_ids: list[int],
     player's texts are then written in (R20, issue 21).
 
     Issue 40, the phone proves its number: a phone whose live link proved this number joins at
-    once as the number's player; otherwise, where the room has a text provider, a code is texted
-    to the number and the join waits for it (``CodeSent``, ``confirm_code``); without a provider
-    the entries are unverified: the name typed, as a new player, never the number's known player,
-    and counted against this phone's link rather than the number."""
+    once as the number's player; otherwise, where codes can be texted (``codes``: the app has a
+    text provider), a code is texted to the number and the join waits for it (``CodeSent``,
+    ``confirm_code``); without a provider the entries are unverified: the name typed, as a new
+    player, never the number's known player, and counted against this phone's link rather than
+    the number."""
     unit.actor.require("remote")
     lock_room(unit.session, unit.actor.room_id)  # the number's entries are counted, then added
     asked = _asked(unit, game_ids, first_name, last_name, phone, token, language)
     if asked.link is not None and asked.link.phone == asked.number:
         return _join_verified(unit, asked)
-    if courier_of(unit.session).provider.configured:
+    if codes:
         _require_room_for(unit.session, asked.room, asked.number, asked.games)
         return _send_code(unit, asked)
     return _join_unverified(unit, asked)
@@ -247,7 +246,7 @@ def _send_code(unit: UnitOfWork, asked: _Asked) -> CodeSent:
     unit.audit("phone_code.sent", ("phone_code", row.id), phone=asked.number)
     body = translator(asked.language or asked.room.language)(CODE_TEXT).format(
         room=asked.room.name, code=code, minutes=rules.CODE_LIFE.seconds // 60)
-    text_code(unit, asked.number, body)
+    unit.emit(CodeAsked(asked.number, body))
     return CodeSent(row, secret)
 
 

@@ -20,11 +20,10 @@ from sqlalchemy.engine import make_url
 
 from roomops.clock import FrozenClock
 from roomops.config import Settings
-from roomops.db import make_engine
+from roomops.db import make_engine, make_sessionmaker
 from roomops.factory import create_app
 from roomops.ledger import services as ledger
 from roomops.ledger.models import LedgerEntry
-from roomops.reactions import session_factory
 from tests.conftest import START, login
 from tests.databases import backends, fresh_database, migrated_database
 from tests.db.books_helpers import END, closed_night
@@ -94,7 +93,7 @@ def _restore(backend: str, dump: Path, tmp: Path) -> Iterator[str]:
 def test_a_backup_taken_while_money_moves_restores_with_clean_books(backend, tmp_path):
     with migrated_database(backend, tmp_path, "live") as url:
         engine = make_engine(url)
-        sessions = session_factory(engine)
+        sessions = make_sessionmaker(engine)
         with sessions() as s:
             room = Room_(s, START)
             closed_night(room, s, START)  # a closed day: its close is checked on the copy
@@ -120,7 +119,7 @@ def test_a_backup_taken_while_money_moves_restores_with_clean_books(backend, tmp
 def _check_copy(url: str, before: int, live: int) -> None:
     assert "the books are as the app wrote them" in _cli(url, "verify-books")
     engine = make_engine(url)
-    sessions = session_factory(engine)
+    sessions = make_sessionmaker(engine)
     with sessions() as s:
         copied = s.scalar(select(func.count()).select_from(LedgerEntry))
         # the night's 3 rows and the add-ons committed when the backup read its snapshot

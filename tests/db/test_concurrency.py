@@ -13,10 +13,9 @@ import pytest
 from sqlalchemy import func, select
 
 from roomops.audit.models import AuditEvent
-from roomops.db import make_engine
+from roomops.db import make_engine, make_sessionmaker
 from roomops.errors import Conflict
 from roomops.lists import services as lists
-from roomops.reactions import session_factory
 from roomops.seating import seats
 from roomops.seating.models import SeatHold
 from tests.databases import PG_ENV, migrated_database
@@ -35,7 +34,7 @@ T0 = datetime(2026, 11, 21, 20, 0, tzinfo=UTC)
 def pg(tmp_path):
     with migrated_database("postgresql", tmp_path, "conc") as url:
         engine = make_engine(url, pool_size=8)
-        yield session_factory(engine)
+        yield make_sessionmaker(engine)
         engine.dispose()
 
 
@@ -152,7 +151,7 @@ def test_two_sweeps_release_every_due_break_exactly_once(pg):
             for i, p in enumerate(room.players(T0, 3, f"B{g}-"), start=1):
                 hold = act(s, room.sup, T0, seats.seat_directly, table_id=table.id, seat_no=i,
                            player_id=p.id, buy_in=10000)
-                due.append(grant_break(s, room.sup, T0 + timedelta(hours=1), hold.id, 100 * i).id)
+                due.append(act(s, room.sup, T0 + timedelta(hours=1), grant_break, hold.id, 100 * i).id)
         s.commit()
     deadline = T0 + timedelta(hours=2)
 

@@ -15,7 +15,7 @@ from datetime import date, timedelta
 import pytest
 from sqlalchemy import func, select, text
 
-from roomops.db import make_engine
+from roomops.db import make_engine, make_sessionmaker
 from roomops.errors import Conflict
 from roomops.games import services as games
 from roomops.ledger import cash_outs
@@ -23,7 +23,6 @@ from roomops.ledger import services as ledger
 from roomops.ledger.dayclose import DAY_LOCK, Count, close_day, record_counts
 from roomops.ledger.models import DayClose, LedgerEntry
 from roomops.ledger.report import expected_by_table
-from roomops.reactions import session_factory
 from roomops.rooms.services import update_policy
 from roomops.seating import seats
 from tests.databases import migrated_database
@@ -40,7 +39,7 @@ LATER = T0 + timedelta(minutes=5)
 def pg(tmp_path):
     with migrated_database("postgresql", tmp_path, "dayrace") as url:
         engine = make_engine(url, pool_size=4)
-        yield session_factory(engine)
+        yield make_sessionmaker(engine)
         engine.dispose()
 
 

@@ -11,14 +11,13 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import func, select, text
 
-from roomops.db import make_engine
+from roomops.db import make_engine, make_sessionmaker
 from roomops.errors import Conflict
 from roomops.games.models import Table
 from roomops.ledger import services as ledger
 from roomops.ledger import transit
 from roomops.ledger.models import LedgerEntry, TransitSlip
 from roomops.lists import services as lists
-from roomops.reactions import session_factory
 from roomops.rooms.services import add_player
 from roomops.seating import seats
 from roomops.seating.models import SeatHold
@@ -33,7 +32,7 @@ from tests.units import act
 def pg(tmp_path):
     with migrated_database("postgresql", tmp_path, "ledger") as url:
         engine = make_engine(url, pool_size=12)
-        yield session_factory(engine)
+        yield make_sessionmaker(engine)
         engine.dispose()
 
 

@@ -10,21 +10,20 @@ from datetime import UTC, datetime
 import pytest
 from sqlalchemy import select, text, update
 
-from roomops.db import make_engine
+from roomops.db import make_engine, make_sessionmaker
 from roomops.games.locks import lock_room
 from roomops.hands.models import SeatBlinds
 from roomops.lists import services as lists
 from roomops.messages import sending
 from roomops.messages.courier import Courier
 from roomops.messages.models import OutboxMessage
-from roomops.reactions import session_factory
 from roomops.seating.models import SeatHold
 from tests.databases import PG_ENV, migrated_database
 from tests.db.test_concurrency import _race
 from tests.factories import Room_
 from tests.services.helpers import full_game
 from tests.services.outbox_helpers import FakeSms, messages
-from tests.units import act
+from tests.units import COURIER, act
 
 pytestmark = [
     pytest.mark.postgres_only,
@@ -40,7 +39,7 @@ def pg(tmp_path):
     with migrated_database("postgresql", tmp_path, "outbox") as url:
         engine = make_engine(url, pool_size=8)
         sms = FakeSms(pause=0.05)  # a provider slow enough for the senders to overlap
-        yield session_factory(engine, Courier(sms)), sms
+        yield make_sessionmaker(engine, info={COURIER: Courier(sms)}), sms
         engine.dispose()
 
 

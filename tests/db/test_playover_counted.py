@@ -13,12 +13,11 @@ from sqlalchemy.exc import IntegrityError
 
 from roomops import migrate
 from roomops.absences import services as absences
-from roomops.db import make_engine
+from roomops.db import make_engine, make_sessionmaker
 from roomops.ledger import cash_outs
 from roomops.ledger import services as ledger
 from roomops.lists import services as lists
 from roomops.playovers import services as playovers
-from roomops.reactions import session_factory
 from roomops.seating.models import SeatHold
 from tests.databases import backends, fresh_database
 from tests.factories import Room_
@@ -59,7 +58,7 @@ def test_0045_gives_ended_playovers_a_leave_amount_then_checks_it(backend, tmp_p
         eng = make_engine(url)
         try:
             migrate.upgrade(url)
-            with session_factory(eng)() as session:
+            with make_sessionmaker(eng)() as session:
                 paid, unpaid = _two_ended_playovers(session)
             migrate.downgrade(url, "0043")
             with eng.begin() as conn:  # as before 0045

@@ -10,12 +10,11 @@ import pytest
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
-from roomops.db import make_engine
+from roomops.db import make_engine, make_sessionmaker
 from roomops.errors import Conflict
 from roomops.hands.services import record_hand
 from roomops.ledger import rake
 from roomops.ledger.models import DealerDown, LedgerEntry
-from roomops.reactions import session_factory
 from tests.databases import backends, migrated_database
 from tests.db.test_concurrency import T0, _race
 from tests.db.test_ledger_schema import _fails
@@ -73,7 +72,7 @@ def test_r51_a_down_has_one_rake_row_and_a_rake_row_names_a_hand_or_down(session
 def test_r51_overlapping_downs_racing_one_wins(backend, tmp_path):
     with migrated_database(backend, tmp_path, "downs") as url:
         engine = make_engine(url, pool_size=8)
-        pg = session_factory(engine)
+        pg = make_sessionmaker(engine)
         try:
             with pg() as s:
                 room = Room_(s, T0)

@@ -12,7 +12,7 @@ from sqlalchemy import Engine, func, insert, select
 from sqlalchemy.orm import Session
 
 from roomops.audit.models import AuditEvent, RoomMark
-from roomops.reactions import session_factory
+from roomops.db import make_sessionmaker
 from roomops.web.live import change_mark
 from tests.databases import migrated_database
 from tests.factories import Room_
@@ -65,7 +65,7 @@ def test_r60_each_of_two_open_writers_moves_the_mark_at_its_commit(own_db: Engin
     first is still open. The mark moves at each commit and not before (a reader never sees a row's
     mark before the row); the second writer waits for the first's commit at the mark's row, so the
     room's rows commit in the order of their ids. SQLite: one writer at a time, nothing to race."""
-    with session_factory(own_db)() as s:
+    with make_sessionmaker(own_db)() as s:
         room = Room_(s, now, slug="late")
         s.commit()
         room_id = room.room.id

@@ -12,12 +12,9 @@ from sqlalchemy import select
 from twilio.request_validator import RequestValidator
 
 from roomops.config import Settings
-from roomops.factory import board_address, create_app
+from roomops.factory import create_app
 from roomops.lists.models import ListEntry
-from roomops.messages.courier import Courier
 from roomops.messages.models import OutboxMessage
-from roomops.messages.twilio_sms import TwilioSms
-from roomops.reactions import session_factory
 from roomops.rooms.services import update_policy
 from roomops.seating.models import SeatHold
 from tests.conftest import login
@@ -38,15 +35,12 @@ def twilio():
 
 
 @pytest.fixture()
-def app(db_url, engine, connection, clock, twilio):
+def app(db_url, engine, sessions, clock, twilio):
     settings = Settings(database_url=db_url, scheduler="off", secret_key="test", testing=True,
                         public_url=PUBLIC, twilio=twilio_settings(twilio.url))
     application = create_app(settings, clock=clock, engine=engine, WTF_CSRF_ENABLED=False)
     ext = application.extensions["roomops"]
-    courier = Courier(TwilioSms(settings.twilio, settings.twilio_status_url),
-                      lambda slug, own: board_address(application, slug, own))
-    ext.sessions = ext.read_sessions = session_factory(
-        connection, courier, join_transaction_mode="create_savepoint")
+    ext.sessions = ext.read_sessions = sessions  # the texts go by the app's courier: Twilio's
     return application
 
 

@@ -13,7 +13,6 @@ from sqlalchemy.orm import Session
 
 from roomops.actors import phone_page
 from roomops.lists import services as lists
-from roomops.messages.courier import courier_of
 from roomops.messages.models import OutboxMessage
 from roomops.messages.providers import Accepted, SendFailed
 from roomops.remote import services as remote
@@ -22,7 +21,7 @@ from roomops.seating import seats
 from roomops.seating.models import SeatHold
 from tests.factories import Room_
 from tests.services.helpers import full_game
-from tests.units import act, committed
+from tests.units import act, committed, courier_of
 
 PHONE = "+447700900123"
 
@@ -99,7 +98,8 @@ def offered_from_the_phone(room: Room_, session: Session, now: datetime,
     _game, table = full_game(room, session, now, free=0)
     joined = proved(session, now, committed(
         session, phone_page(room.room.id), now, remote.join_from_phone, game_ids=[_game.id], first_name="Ann",
-        last_name="", phone=PHONE, language=language))
+        last_name="", phone=PHONE, language=language,
+        codes=courier_of(session).provider.configured))
     act(session, room.sup, now, lists.check_in, joined.entries[0].id)
     seat = session.scalars(select(SeatHold).where(SeatHold.table_id == table.id,
                                                   SeatHold.ended_at.is_(None))).first()

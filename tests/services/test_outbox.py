@@ -10,6 +10,7 @@ import pytest
 from sqlalchemy import insert, select
 from sqlalchemy.exc import IntegrityError
 
+from roomops.db import make_sessionmaker
 from roomops.floor.unit import UnitOfWork
 from roomops.games.models import Table
 from roomops.lists import services as lists
@@ -18,7 +19,6 @@ from roomops.messages.courier import Courier
 from roomops.messages.models import OutboxMessage
 from roomops.messages.providers import LogOnly, SendFailed
 from roomops.messages.rules import LEASE, MAX_ATTEMPTS, NO_NUMBER, NO_PROVIDER
-from roomops.reactions import session_factory
 from roomops.rooms.services import add_player, update_policy
 from roomops.seating import offers, seats
 from roomops.seating.models import SeatHold
@@ -56,13 +56,12 @@ def links() -> list[tuple[str, bool]]:
 
 
 @pytest.fixture()
-def sessions(connection, sms, links):
-    """The app's sessions with a provider set up (overrides the conftest's)."""
+def courier(sms, links):
+    """A provider set up (overrides the conftest's)."""
     def board_link(slug: str, own_page: bool) -> str:
         links.append((slug, own_page))
         return f"https://poker.example/board/{slug}"
-    return session_factory(connection, Courier(sms, board_link),
-                           join_transaction_mode="create_savepoint")
+    return Courier(sms, board_link)
 
 
 def test_r20_an_offer_queues_its_text_in_the_same_transaction(room, session, now, sms):
@@ -128,7 +127,7 @@ def test_no_number_and_no_provider_are_not_sent(room, session, now, connection):
     (msg,) = messages(session)
     assert (msg.state, msg.last_error, msg.number, msg.next_attempt_at) == (
         "not_sent", NO_NUMBER, None, None)
-    plain = session_factory(connection, join_transaction_mode="create_savepoint")
+    plain = make_sessionmaker(connection, join_transaction_mode="create_savepoint")
     session.commit()
     with plain() as other:  # no courier: LogOnly
         room2 = Room_(other, now, slug="two")

@@ -13,7 +13,6 @@ from roomops.actors import phone_page
 from roomops.errors import Conflict, NotFound, TooMany
 from roomops.lists.models import ListEntry
 from roomops.messages.courier import Courier
-from roomops.reactions import session_factory
 from roomops.remote import rules
 from roomops.remote import services as remote
 from roomops.remote.models import PhoneCode
@@ -32,9 +31,9 @@ def sms() -> FakeSms:
 
 
 @pytest.fixture()
-def sessions(connection, sms):
-    """The app's sessions with a text provider set up (overrides the conftest's)."""
-    return session_factory(connection, Courier(sms), join_transaction_mode="create_savepoint")
+def courier(sms):
+    """A text provider set up (overrides the conftest's)."""
+    return Courier(sms)
 
 
 @pytest.fixture()
@@ -49,7 +48,7 @@ def ask(room, session, now, games, first="Ann", phone=PHONE, token=None):
     return committed(session, phone_page(room.room.id), now,
                remote.join_from_phone,
                game_ids=[g.id for g in games], first_name=first,
-               last_name="", phone=phone, token=token, language="de")
+               last_name="", phone=phone, token=token, language="de", codes=True)
 
 
 def confirm(room, session, now, sent, code, token=None):
@@ -65,7 +64,7 @@ def test_r12_with_a_provider_a_join_waits_for_the_code_texted_to_the_number(
         room, session, now, games, sms):
     unit = uow(session, phone_page(room.room.id), now)
     sent = unit.run(remote.join_from_phone, game_ids=[games[0].id], first_name="Ann",
-                    last_name="", phone=PHONE, language="de")
+                    last_name="", phone=PHONE, language="de", codes=True)
     assert isinstance(sent, remote.CodeSent) and remote_entries(session) == []
     row = session.get_one(PhoneCode, sent.code.id)
     assert (row.phone, row.deadline, row.attempts) == (E164, now + rules.CODE_LIFE, 0)

@@ -19,7 +19,6 @@ from roomops.messages.providers import SendFailed
 from roomops.messages.rules import LEASE
 from roomops.messages.settings import TwilioSettings
 from roomops.messages.twilio_sms import LOOKBACK, TwilioSms
-from roomops.reactions import session_factory
 from tests.fake_twilio import (
     ACCOUNT,
     BROKEN,
@@ -87,9 +86,8 @@ def test_a_half_configured_provider_is_refused_at_start():
 
 
 @pytest.fixture()
-def sessions(connection, twilio):
-    return session_factory(connection, Courier(_adapter(twilio.url)),
-                           join_transaction_mode="create_savepoint")
+def courier(twilio):
+    return Courier(_adapter(twilio.url))
 
 
 def test_r20_the_outbox_sends_through_twilio_and_retries_when_it_is_slow(room, session, now, twilio):
