@@ -32,6 +32,7 @@ class Sender:
         self._thread: threading.Thread | None = None
         self.passes = 0  # sending passes done: a test waits for the next one (``wait_for``)
         self._done = threading.Condition()
+        self._busy = False  # a pass is running, or due
 
     def wake(self) -> None:
         """After a commit that queued texts: send them on the sender's thread."""
@@ -52,16 +53,24 @@ class Sender:
         with self._done:
             return self._done.wait_for(lambda: self.passes >= passes, timeout)
 
+    def settled(self, timeout: float) -> bool:
+        """Until every wake-up so far has had its pass (True), or ``timeout`` seconds (False)."""
+        with self._done:
+            return self._done.wait_for(lambda: not self._woken.is_set() and not self._busy,
+                                       timeout)
+
     def _run(self) -> None:
         while True:
             self._woken.wait()
-            self._woken.clear()
+            with self._done:
+                self._busy = True
+                self._woken.clear()
             try:
                 self._send()
             except Exception:  # the sweep sends what this pass could not (docs/messages.md)
                 log.exception("the outbox's sender failed; the sweep will send what is due")
             with self._done:
-                self.passes += 1
+                self.passes, self._busy = self.passes + 1, self._woken.is_set()
                 self._done.notify_all()
 
     def _send(self) -> None:

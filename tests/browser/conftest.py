@@ -28,7 +28,7 @@ from roomops.seating.models import SeatHold
 from tests.conftest import START
 from tests.databases import migrated_database
 from tests.factories import PASSWORD, Room_, as_staff
-from tests.units import act
+from tests.units import COURIER, act
 
 CHROMIUM = "/usr/bin/chromium"
 DAY_SECONDS = 86400
@@ -76,10 +76,15 @@ class Live:
             unit.commit()
         return result
 
+    def texted(self) -> None:
+        """Until the app's sender has sent what the commits so far queued (its own thread)."""
+        sender = self.app.extensions["roomops"].courier.sender
+        assert sender is None or sender.settled(30), "the sender never finished"
+
     def build(self, fn):  # type: ignore[no-untyped-def]
         """Run fn(room, session, now) against the live database and commit."""
         ext = self.app.extensions["roomops"]
-        with ext.sessions() as session:
+        with ext.sessions(info={COURIER: ext.courier}) as session:  # the units text as the app's
             room = Room_(session, self.clock.now())
             result = fn(room, session, self.clock.now())
             session.commit()

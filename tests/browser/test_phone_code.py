@@ -53,6 +53,7 @@ def test_issue40_the_phone_joins_with_the_code_texted_to_the_number(live, browse
     phone.get_by_role("button", name="Join").click()
     expect(phone).to_have_url(f"{live.url}/board/main/join/code")
     expect(phone.locator("main")).to_contain_text("ending 123")
+    live.texted()
     (seen,) = twilio.requests
     assert seen.form["To"] == "+447700900123"
     code = re.search(r"\b(\d{6})\b", seen.form["Body"]).group(1)
