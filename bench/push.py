@@ -4,6 +4,7 @@
     .venv/bin/python bench/push.py --pages 500 2000 5000 --changes 15
     .venv/bin/python bench/push.py --modes push --pages 2000 --every 0.5 --changes 40
     .venv/bin/python bench/push.py --postgres postgresql+psycopg://postgres@127.0.0.1:5432/
+    .venv/bin/python bench/push.py --modes push --pages 2000 5000 --before 292b8bb   # old, new in turns
 
 Builds the 250-table room (bench/roomgen.py) in a fresh database, then starts, as separate
 processes, the app under waitress (``flask serve``, 8 threads, no scheduler) publishing to Redis
@@ -28,6 +29,11 @@ through the same app and hooks), timed in the same run by the same process, each
 a pause as the join is (a request to an idle server costs more than one right after another).
 Its last line says what a bare commit costs on this disk (200, 50 ms apart): a write's p99 is
 never below the disk's own stalls.
+
+``--before COMMIT`` also starts that commit's push server (its tree from ``git archive``, this
+venv's packages), beside today's on the same web process, Redis and room, and runs each push
+phase on the old one, then on the new one: the push server's CPU per page per message (its CPU
+per change over the pages) of both in one run, and the new over the old.
 
 Targets (issue 21): push p99 < 1 s at 2,000 pages; CPU per change at 2,000 no more than 2x that at
 500; desk p50 <= 5 ms and p99 <= 15 ms with 2,000 pages open. The clients share the machine's two
@@ -83,15 +89,15 @@ def wait_published(push_url: str, slug: str, seconds: float = 120) -> float:
 @dataclass
 class Servers:
     web: subprocess.Popen[bytes]
-    push: subprocess.Popen[bytes]
+    pushes: dict[str, subprocess.Popen[bytes]]  # by code: "new" (this tree), "old" (--before)
     web_url: str
-    push_url: str
+    push_urls: dict[str, str]
 
-    def cpu(self) -> tuple[float, float]:
-        return harness.cpu_ms(self.web.pid), harness.cpu_ms(self.push.pid)
+    def cpu(self, code: str) -> tuple[float, float]:
+        return harness.cpu_ms(self.web.pid), harness.cpu_ms(self.pushes[code].pid)
 
     def stop(self) -> None:
-        for proc in (self.web, self.push):
+        for proc in (self.web, *self.pushes.values()):
             proc.terminate()
             try:
                 proc.wait(10)
@@ -100,17 +106,22 @@ class Servers:
                 proc.wait(10)
 
 
-def start_servers(url: str, prefix: str, workdir: Path) -> Servers:
-    web_port, push_port = harness.free_port(), harness.free_port()
+def start_servers(url: str, prefix: str, workdir: Path, trees: dict[str, Path]) -> Servers:
+    """The web process, and a push server from each of ``trees`` (by code), all on one broker."""
+    web_port = harness.free_port()
     # the run's thousands of pages all come from 127.0.0.1: no bound per address (issue 40)
     broker = {"ROOMOPS_PUSH_BROKER": REDIS, "ROOMOPS_PUSH_PREFIX": prefix,
               "ROOMOPS_PUSH_STREAMS_PER_ADDRESS": "0"}
     log = open(workdir / "servers.log", "ab")  # noqa: SIM115  (the processes' own, to the end)
     web = harness.flask_process("serve", web_port, url, workdir, log, **broker)
-    push = harness.flask_process("push-server", push_port, url, workdir, log, **broker)
-    servers = Servers(web, push, f"http://127.0.0.1:{web_port}", f"http://127.0.0.1:{push_port}")
+    ports = {code: harness.free_port() for code in trees}
+    pushes = {code: harness.flask_process("push-server", ports[code], url, workdir, log, tree, **broker)
+              for code, tree in trees.items()}
+    servers = Servers(web, pushes, f"http://127.0.0.1:{web_port}",
+                      {code: f"http://127.0.0.1:{port}" for code, port in ports.items()})
     harness.wait_http(f"{servers.web_url}/health")
-    harness.wait_http(f"{servers.push_url}/push/health")
+    for push_url in servers.push_urls.values():
+        harness.wait_http(f"{push_url}/push/health")
     return servers
 
 
@@ -175,7 +186,11 @@ class Page:
     errors: int = 0
 
 
-async def pushed_page(http: aiohttp.ClientSession, url: str, page: Page, stop: asyncio.Event) -> None:
+async def pushed_page(http: aiohttp.ClientSession, url: str, page: Page, stop: asyncio.Event,
+                      games: dict[bytes, tuple[str, ...]]) -> None:
+    """``games``: the games of each message by its ``id:`` line, shared by the pages: every page
+    is sent the same bytes, so a message is parsed once (parsing it 10,000 times was the clients'
+    CPU on the servers' two cores, not the push server's)."""
     try:
         async with http.get(url, timeout=aiohttp.ClientTimeout(total=None)) as resp:
             if resp.status != 200:
@@ -185,11 +200,13 @@ async def pushed_page(http: aiohttp.ClientSession, url: str, page: Page, stop: a
                 at = time.time()
                 if not block.startswith(b"id: "):
                     continue
-                data = block.split(b"\n", 3)[2]
+                number, _event, data = block.split(b"\n", 3)[:3]
                 if b'"full":true' in data[-40:]:
                     page.ready = True  # the room whole: not a change (not parsed)
                     continue
-                page.arrivals.append((at, tuple(json.loads(data[6:])["games"])))
+                if number not in games:
+                    games[number] = tuple(json.loads(data[6:])["games"])
+                page.arrivals.append((at, games[number]))
     except (aiohttp.ClientError, asyncio.IncompleteReadError, ValueError):
         page.errors += 1
 
@@ -216,6 +233,7 @@ async def polling_page(http: aiohttp.ClientSession, url: str, page: Page, stop: 
 @dataclass
 class Result:
     mode: str
+    code: str  # which push server: "new" (this tree), "old" (--before)
     pages: int
     latencies: list[float]
     within_1s: float
@@ -227,16 +245,22 @@ class Result:
     floor_ms: list[float]
     errors: int
 
+    @property
+    def push_us_per_page(self) -> float:
+        """The push server's CPU per message per page, in us."""
+        return self.push_cpu * 1000 / self.pages if self.pages else float("nan")
 
-async def phase(mode: str, n: int, servers: Servers, slug: str, token: str,
+
+async def phase(mode: str, code: str, n: int, servers: Servers, slug: str, token: str,
                 joins: list[dict[str, int]], every: float) -> Result:
     pages = [Page() for _ in range(n)]
     stop = asyncio.Event()
     connector = aiohttp.TCPConnector(limit=0, force_close=False)
     async with aiohttp.ClientSession(connector=connector) as http:
         if mode == "push":
-            url = f"{servers.push_url}/board/{slug}/events"
-            tasks = [asyncio.create_task(pushed_page(http, url, p, stop)) for p in pages]
+            url = f"{servers.push_urls[code]}/board/{slug}/events"
+            games: dict[bytes, tuple[str, ...]] = {}
+            tasks = [asyncio.create_task(pushed_page(http, url, p, stop, games)) for p in pages]
         else:
             url = f"{servers.web_url}/board/{slug}/live"
             tasks = [asyncio.create_task(polling_page(http, url, p, stop)) for p in pages]
@@ -246,7 +270,7 @@ async def phase(mode: str, n: int, servers: Servers, slug: str, token: str,
         harness.log(f"  {mode}: {sum(p.ready for p in pages)}/{n} pages ready in "
                     f"{time.monotonic() - t0:.1f} s")
         await asyncio.sleep(POLL)
-        web0, push0 = servers.cpu()
+        web0, push0 = servers.cpu(code)
         spawn = mp.get_context("spawn")  # forking this process (threads, a loop) could deadlock
         receiver, sender = spawn.Pipe(duplex=False)
         start = time.time() + 3  # the desk's process starts afresh
@@ -256,7 +280,7 @@ async def phase(mode: str, n: int, servers: Servers, slug: str, token: str,
         changes, reads, floor = await asyncio.to_thread(receiver.recv)
         await asyncio.to_thread(worker.join)
         await asyncio.sleep(POLL + 1)  # the last change's arrivals
-        web1, push1 = servers.cpu()
+        web1, push1 = servers.cpu(code)
         stop.set()
         for task in tasks:
             task.cancel()
@@ -273,7 +297,7 @@ async def phase(mode: str, n: int, servers: Servers, slug: str, token: str,
             latencies.append((got - sent) * 1000)
             on_time += got - sent < 1
     total = len(changes) * n
-    return Result(mode, n, latencies, on_time / total if total else 0, missed,
+    return Result(mode, code, n, latencies, on_time / total if total else 0, missed,
                   (web1 - web0) / len(changes), (push1 - push0) / len(changes),
                   [ms for _g, _s, ms in changes], reads, floor, sum(p.errors for p in pages))
 
@@ -311,15 +335,27 @@ def p(samples: list[float], q: float) -> float:
 
 
 def report(results: list[Result]) -> None:
-    print(f"{'mode':<5} {'pages':>6} {'p50 ms':>8} {'p99 ms':>8} {'<1 s':>6} {'missed':>6} "
-          f"{'web CPU/change':>15} {'push CPU/change':>16} {'desk p50/p99':>14} {'read p50/p99':>14} "
-          f"{'floor p50/p99':>14} {'errors':>6}")
+    print(f"{'mode':<5} {'code':<4} {'pages':>6} {'p50 ms':>8} {'p99 ms':>8} {'<1 s':>6} {'missed':>6} "
+          f"{'web CPU/change':>15} {'push CPU/change':>16} {'us/page':>8} {'desk p50/p99':>14} "
+          f"{'read p50/p99':>14} {'floor p50/p99':>14} {'errors':>6}")
     for r in results:
         lat = r.latencies
-        print(f"{r.mode:<5} {r.pages:>6} {statistics.median(lat) if lat else float('nan'):>8.1f} "
+        print(f"{r.mode:<5} {r.code:<4} {r.pages:>6} {statistics.median(lat) if lat else float('nan'):>8.1f} "
               f"{p(lat, 0.99):>8.1f} {r.within_1s:>6.1%} {r.missed:>6} {r.web_cpu:>12.1f} ms "
-              f"{r.push_cpu:>13.1f} ms {pair(r.desk_ms)}{pair(r.reads_ms)}{pair(r.floor_ms)}"
-              f"{r.errors:>6}")
+              f"{r.push_cpu:>13.1f} ms {r.push_us_per_page:>8.1f} {pair(r.desk_ms)}{pair(r.reads_ms)}"
+              f"{pair(r.floor_ms)}{r.errors:>6}")
+
+
+def compare(results: list[Result]) -> None:
+    """--before: the new push server's CPU per page per message over the old one's, per size."""
+    old = {r.pages: r for r in results if r.mode == "push" and r.code == "old"}
+    for r in results:
+        if r.mode == "push" and r.code == "new" and r.pages in old:
+            before = old[r.pages]
+            print(f"{r.pages:>6} pages: push CPU per page per message {before.push_us_per_page:.1f} -> "
+                  f"{r.push_us_per_page:.1f} us ({r.push_us_per_page / before.push_us_per_page:.2f}x), "
+                  f"p99 {p(before.latencies, 0.99):.0f} -> {p(r.latencies, 0.99):.0f} ms, "
+                  f"missed {before.missed} -> {r.missed}")
 
 
 def pair(samples: list[float]) -> str:
@@ -336,6 +372,8 @@ def main() -> None:
     ap.add_argument("--modes", nargs="+", default=["push", "poll"])
     ap.add_argument("--postgres", default="")
     ap.add_argument("--tables", type=int, default=250)
+    ap.add_argument("--before", default="", metavar="COMMIT",
+                    help="also run COMMIT's push server, each push phase on it first, then on this tree's")
     args = ap.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # thousands of sockets
@@ -347,22 +385,26 @@ def main() -> None:
         spec = roomgen.RoomSpec().scaled(args.tables)
         b = harness.Bench(url, spec, f"{args.tables}-table room")
         slug = "bench"  # roomgen's room
-        runs = len(args.pages) * len(args.modes)
-        joins = pick_joins(b, args.changes * runs, 21)
+        phases = [(mode, code, n) for n in args.pages for mode in args.modes
+                  for code in (("old", "new") if args.before and mode == "push" else ("new",))]
+        joins = pick_joins(b, args.changes * len(phases), 21)
         disk = commits(b)
         b.close()
-        servers = start_servers(url, prefix, Path(tmp))
-        results = []
+        trees = {"new": harness.ROOT}
+        if args.before:
+            trees = {"old": harness.old_tree(args.before, Path(tmp) / "old"), **trees}
+        servers = start_servers(url, prefix, Path(tmp), trees)
+        results: list[Result] = []
         try:
-            harness.log(f"the room published {wait_published(servers.push_url, slug):.1f} s "
-                        "after the servers answered")
-            for i, n in enumerate(args.pages):
-                for j, mode in enumerate(args.modes):
-                    k = (i * len(args.modes) + j) * args.changes
-                    harness.log(f"{mode}, {n} pages, {args.changes} changes")
-                    results.append(asyncio.run(phase(mode, n, servers, slug, b.built.token,
-                                                     joins[k:k + args.changes], args.every)))
-                    report(results[-1:])
+            for code, push_url in servers.push_urls.items():
+                harness.log(f"the room published on the {code} push server "
+                            f"{wait_published(push_url, slug):.1f} s after the servers answered")
+            for k, (mode, code, n) in enumerate(phases):
+                harness.log(f"{mode} ({code}), {n} pages, {args.changes} changes")
+                results.append(asyncio.run(phase(mode, code, n, servers, slug, b.built.token,
+                                                 joins[k * args.changes:(k + 1) * args.changes],
+                                                 args.every)))
+                report(results[-1:])
         finally:
             servers.stop()
             client = redis.Redis.from_url(REDIS)
@@ -372,6 +414,7 @@ def main() -> None:
               f"{args.changes} changes a run; a bare commit on this disk (200, 50 ms apart) "
               f"p50 {p(disk, 0.5):.2f}, p99 {p(disk, 0.99):.1f}, max {max(disk):.1f} ms")
         report(results)
+        compare(results)
 
 
 if __name__ == "__main__":

@@ -23,8 +23,8 @@ from roomops.push.hub import Hub, Subscriber
 from roomops.push.messages import KEEPALIVE_SECONDS, Message, as_chunk, clock
 
 # Unsent bytes a page's connection may hold before it is sent nothing more: above the room's whole
-# state (~100 KB at 250 tables), so a page catching up is not behind again at once.
-BACKLOG = 1 << 18
+# state (~580 KB at 250 tables, bench/push.py), so a page sent it is not behind again at once.
+BACKLOG = 1 << 20
 # A page sent nothing during one beat is sent the clock at the next: silent at most two beats.
 BEAT_SECONDS = KEEPALIVE_SECONDS / 2
 
