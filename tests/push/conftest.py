@@ -74,8 +74,15 @@ class Beats:
         self.ms += round(seconds * 1000)
 
     async def advance(self) -> None:
-        """One beat's time passes; returns once the beat has been written."""
-        await self._waiting.wait()
+        """One beat's time passes; returns once the beat has been written. A timer that no
+        longer waits for its next beat (stopped, or stuck) fails the test within 5 s."""
+        await self._waited()
         self._waiting.clear()
         self._moves.put_nowait(None)
-        await self._waiting.wait()
+        await self._waited()
+
+    async def _waited(self) -> None:
+        try:
+            await asyncio.wait_for(self._waiting.wait(), 5)
+        except TimeoutError:
+            raise AssertionError("the keep-alive timer stopped: no beat waits for the clock") from None
