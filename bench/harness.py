@@ -270,15 +270,27 @@ def login_form(page: str, password: str) -> dict[str, str]:
 
 
 def flask_process(command: str, port: int, url: str, workdir: Path, log: IO[bytes] | int,
-                  **env: str) -> subprocess.Popen[bytes]:
+                  tree: Path = ROOT, **env: str) -> subprocess.Popen[bytes]:
     """``flask --app app <command> --port <port>`` (``serve``, ``push-server``) as a process of
-    its own on the database at ``url``, with no scheduler, its output to ``log``; ``env`` adds to
-    (or replaces) the process's environment."""
+    its own on the database at ``url``, with no scheduler, its output to ``log``; ``tree``: the
+    source tree it runs from (another commit's, ``old_tree``; this venv's packages either way);
+    ``env`` adds to (or replaces) the process's environment."""
     settings = {"ROOMOPS_DATABASE_URL": url, "ROOMOPS_SCHEDULER": "off",
                 "ROOMOPS_SECRET_KEY": "bench", "ROOMOPS_INSTANCE": str(workdir)}
+    # ``python -m`` puts the working directory first on sys.path: ``tree``'s roomops is imported
     return subprocess.Popen([str(ROOT / ".venv" / "bin" / "python"), "-m", "flask", "--app", "app",
-                             command, "--port", str(port)], cwd=ROOT,
+                             command, "--port", str(port)], cwd=tree,
                             env={**os.environ, **settings, **env}, stdout=log, stderr=log)
+
+
+def old_tree(commit: str, into: Path) -> Path:
+    """The source tree of ``commit`` (``git archive``) in ``into``: today's code and an earlier
+    commit's compared in turns in one run (docs/benchmarks.md: ratios, never absolute ms)."""
+    into.mkdir(parents=True, exist_ok=True)
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit], check=True,
+                             capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    return into
 
 
 def cpu_ms(pid: int) -> float:

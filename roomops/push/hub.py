@@ -1,20 +1,23 @@
 """The fan-out: every room's latest board state, its recent messages, and the screens subscribed.
 
-Publishing never waits for a screen: each subscription has a bounded queue, and a screen whose
-queue is full is marked *behind*; when it next reads it gets the room's whole current state (one
-full message) instead of what it missed, so a slow phone neither holds the others nor piles up
-memory. A screen that reconnects with ``Last-Event-ID`` gets the messages after it while the
-room's ring still holds them, else the full state. A room has a channel per language its screens
-read (issue 21): a German phone's stream carries German games. Plain Python, shared by the app's
-embedded streams (threads) and the push server (asyncio)."""
+Publishing never waits for a screen: a screen that cannot take a message now (its bounded queue
+full; on the push server, more unsent on its connection than a bound) is marked *behind*; when it
+can again it gets the room's whole current state (one full message) instead of what it missed, so
+a slow phone neither holds the others nor piles up memory. A screen that reconnects with
+``Last-Event-ID`` gets the messages after it while the room's ring still holds them, else the full
+state. A room has a channel per language its screens read (issue 21): a German phone's stream
+carries German games. Plain Python, shared by the app's embedded streams (a thread and an inbox
+each, ``Subscription``) and the push server (its pages written by the fan-out itself,
+``roomops.push.pages``)."""
 
 from __future__ import annotations
 
 import threading
+from abc import ABC, abstractmethod
 from collections import deque
 from dataclasses import dataclass, field
 
-from roomops.push.inbox import AsyncInbox, ThreadInbox
+from roomops.push.inbox import ThreadInbox
 from roomops.push.messages import Message, Update
 from roomops.rooms.languages import DEFAULT
 
@@ -31,14 +34,12 @@ class _Room:
     games: dict[str, str] = field(default_factory=dict)
     late: bool = False
     ring: deque[Message] = field(default_factory=lambda: deque(maxlen=RING))
-    subs: set[_Subscription] = field(default_factory=set)
+    subs: set[Subscriber] = field(default_factory=set)
     whole: Message | None = None  # the full state as last built: encoded once for every screen
 
 
-class _Subscription:
-    """One open screen of a room; ``_offer`` is called by the publisher and never blocks."""
-
-    inbox: ThreadInbox[Message] | AsyncInbox[Message]
+class Subscriber(ABC):
+    """One open screen of a room; ``offer`` is called by the publisher and never blocks."""
 
     def __init__(self, hub: Hub, room_id: int, lang: str = DEFAULT) -> None:
         self.hub, self.room_id, self.lang, self.behind = hub, room_id, lang, False
@@ -47,7 +48,21 @@ class _Subscription:
     def channel(self) -> Channel:
         return self.room_id, self.lang
 
-    def _offer(self, message: Message) -> None:
+    @abstractmethod
+    def offer(self, message: Message) -> None: ...
+
+    def close(self) -> None:
+        self.hub.unsubscribe(self)
+
+
+class Subscription(Subscriber):
+    """A screen served by a thread (the app's embedded stream), from a bounded inbox."""
+
+    def __init__(self, hub: Hub, room_id: int, lang: str = DEFAULT, size: int = QUEUE) -> None:
+        super().__init__(hub, room_id, lang)
+        self.inbox: ThreadInbox[Message] = ThreadInbox(size)
+
+    def offer(self, message: Message) -> None:
         if not self.inbox.put(message):
             self.behind = True
 
@@ -59,31 +74,9 @@ class _Subscription:
         self.behind = False
         return self.hub.full(self.room_id, self.lang)
 
-    def close(self) -> None:
-        self.hub.unsubscribe(self)
-
-
-class Subscription(_Subscription):
-    """A screen served by a thread (the app's embedded stream)."""
-
-    def __init__(self, hub: Hub, room_id: int, lang: str = DEFAULT, size: int = QUEUE) -> None:
-        super().__init__(hub, room_id, lang)
-        self.inbox: ThreadInbox[Message] = ThreadInbox(size)
-
     def next(self, timeout: float) -> Message | None:
         """The next message, or None after ``timeout`` seconds of nothing (time for a keep-alive)."""
         return self._catch_up() or self.inbox.get(timeout) or self._catch_up()
-
-
-class AsyncSubscription(_Subscription):
-    """A screen served by the push server's event loop; messages are offered from that loop."""
-
-    def __init__(self, hub: Hub, room_id: int, lang: str = DEFAULT, size: int = QUEUE) -> None:
-        super().__init__(hub, room_id, lang)
-        self.inbox: AsyncInbox[Message] = AsyncInbox(size)
-
-    async def next(self, timeout: float) -> Message | None:
-        return self._catch_up() or await self.inbox.get(timeout) or self._catch_up()
 
 
 class Hub:
@@ -113,7 +106,7 @@ class Hub:
             room.ring.append(message)
             subs = list(room.subs)
         for sub in subs:
-            sub._offer(message)
+            sub.offer(message)
         return message
 
     def full(self, room_id: int, lang: str = DEFAULT) -> Message | None:
@@ -137,7 +130,7 @@ class Hub:
             room = self._rooms.get((room_id, lang))
             return room.id if room else 0
 
-    def subscribe(self, sub: _Subscription, last_id: int | None) -> list[Message]:
+    def subscribe(self, sub: Subscriber, last_id: int | None) -> list[Message]:
         """Register ``sub``; returns what it must be sent first: the messages after ``last_id``
         while the ring holds them all, nothing when it is current, else the full state."""
         with self._lock:
@@ -151,7 +144,7 @@ class Hub:
             full = self._full(sub.channel)
         return [] if full is None else [full]
 
-    def unsubscribe(self, sub: _Subscription) -> None:
+    def unsubscribe(self, sub: Subscriber) -> None:
         with self._lock:
             room = self._rooms.get(sub.channel)
             if room is not None:

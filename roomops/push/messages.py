@@ -53,6 +53,16 @@ class Message:
         """The event as sent (JSON escapes newlines, so the data is one line)."""
         return f"id: {self.id}\nevent: {EVENT}\ndata: {self.payload()}\n\n".encode()
 
+    @cached_property
+    def chunk(self) -> bytes:
+        """The event as one chunk of a chunked response, framed once for every page."""
+        return as_chunk(self.sse)
+
+
+def as_chunk(data: bytes) -> bytes:
+    """``data`` as one chunk of an HTTP/1.1 chunked body (RFC 9112, 7.1): what the push server's
+    fan-out writes to a page's connection itself (``roomops.push.pages``)."""
+    return b"%x\r\n%b\r\n" % (len(data), data)
 
 
 def clock(now_ms: int) -> bytes:

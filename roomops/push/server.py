@@ -2,7 +2,9 @@
 streams, thousands of them, so they never take a web worker's thread.
 
 It subscribes to the Redis channels the web processes publish to (``roomops.push.brokers``) and
-fans each message out to the room's screens through its own hub. It needs no database: a room's
+fans each message out to the room's screens through its own hub, which writes it to each page's
+connection itself, with one keep-alive timer for them all (``roomops.push.pages``, issue 41). It
+needs no database: a room's
 slug, and its whole current state for a screen that connects or falls behind, are read from Redis
 the first time it meets the room. aiohttp: one well-kept library for both the server and its
 streaming responses, with no ASGI layer between (docs/decisions.md, "Pushed screens")."""
@@ -13,17 +15,18 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import cast
 
 import redis.asyncio as aioredis
-from aiohttp import web
+from aiohttp import HttpVersion11, web
 
 from roomops.push import alive, draining, staff_server
 from roomops.push.addresses import PerAddress, client_address
 from roomops.push.brokers import Keys, stored_update
-from roomops.push.hub import AsyncSubscription, Channel, Hub
-from roomops.push.messages import KEEPALIVE_SECONDS, RETRY, clock, last_seen, parse
+from roomops.push.hub import Channel, Hub
+from roomops.push.messages import RETRY, last_seen, parse
+from roomops.push.pages import Page, Pages, beats
 from roomops.rooms.languages import DEFAULT, LANGUAGES, supported
 
 log = logging.getLogger("roomops.push")
@@ -35,10 +38,10 @@ def wall_ms() -> int:
 
 
 class Fanout:
-    """The hub, fed from Redis in the order the messages were numbered."""
+    """The hub, fed from Redis in the order the messages were numbered, and its open pages."""
 
-    def __init__(self, client: aioredis.Redis, keys: Keys) -> None:
-        self.client, self.keys, self.hub = client, keys, Hub()
+    def __init__(self, client: aioredis.Redis, keys: Keys, now_ms: Callable[[], int]) -> None:
+        self.client, self.keys, self.hub, self.pages = client, keys, Hub(), Pages(now_ms)
         self._loaded: dict[Channel, asyncio.Future[None]] = {}
         self._slugs: dict[str, asyncio.Future[bytes | str | None]] = {}
 
@@ -117,26 +120,34 @@ async def board_events(request: web.Request) -> web.StreamResponse:
     if not viewers.held.take(address):
         raise web.HTTPServiceUnavailable(text="no stream here: poll /live\n",
                                          headers={"Retry-After": "60"})
-    sub = AsyncSubscription(fanout.hub, room_id, lang)
-    first = fanout.hub.subscribe(sub, last_seen(request.headers.get("Last-Event-ID"),
-                                                request.query.get("last")))
+    try:
+        return await _stream(request, fanout, room_id, lang)
+    finally:
+        viewers.held.give_back(address)
+
+
+async def _stream(request: web.Request, fanout: Fanout, room_id: int, lang: str) -> web.StreamResponse:
+    """The page's stream: its first messages written here, every one after by the fan-out
+    (``roomops.push.pages``), until the screen goes away or the server stops."""
     resp = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache",
                                        "X-Accel-Buffering": "no"})
+    if request.version >= HttpVersion11:
+        resp.enable_chunked_encoding()  # so each write of the page's is one chunk (Page.chunked)
+    page: Page | None = None
     try:
         with draining.stream(request):
             await resp.prepare(request)
-            await resp.write(RETRY)
-            for missed in first:
-                await resp.write(missed.sse)
-            await resp.write(clock(wall_ms()))
-            while True:
-                message = await sub.next(KEEPALIVE_SECONDS)
-                await resp.write(clock(wall_ms()) if message is None else message.sse)
+            await resp.write(RETRY)  # with the headers: every write after is the page's own
+            if request.transport is not None:  # else the screen has gone already
+                page = Page(fanout.hub, room_id, lang, request.transport, resp.chunked)
+                fanout.pages.start(page, last_seen(request.headers.get("Last-Event-ID"),
+                                                   request.query.get("last")))
+                await page.gone
     except (ConnectionResetError, asyncio.CancelledError):
         pass  # the screen went away, or the server is stopping (roomops.push.draining)
     finally:
-        sub.close()
-        viewers.held.give_back(address)
+        if page is not None:
+            fanout.pages.close(page)
     return resp
 
 
@@ -146,18 +157,22 @@ async def health(request: web.Request) -> web.Response:
 
 def make_app(broker_url: str, keys: Keys, secret: str = "",
              now_ms: Callable[[], int] = wall_ms, *, per_address: int = 0,
-             trusted_proxies: int = 0) -> web.Application:
+             trusted_proxies: int = 0,
+             wait: Callable[[float], Awaitable[None]] = asyncio.sleep) -> web.Application:
     """``secret``: the app's secret key, which signs the staff streams' tokens (none: no staff
-    streams here, roomops.push.staff_server); ``per_address``: the board streams one client
-    address may hold (0: no bound)."""
+    streams here, roomops.push.staff_server); ``now_ms``: the clock the pages are sent (the
+    keep-alive's) and the tokens are read on; ``per_address``: the board streams one client
+    address may hold (0: no bound); ``wait``: how the keep-alive waits between its beats
+    (``roomops.push.pages.beats``)."""
     app = web.Application()
     draining.install(app)
     app[VIEWERS] = Viewers(per_address, trusted_proxies)
 
     async def lifetime(app: web.Application) -> AsyncIterator[None]:
         client = aioredis.Redis.from_url(broker_url)
-        app[FANOUT] = Fanout(client, keys)
+        app[FANOUT] = Fanout(client, keys, now_ms)
         tasks = [asyncio.create_task(app[FANOUT].listen()),
+                 asyncio.create_task(beats(app[FANOUT].pages, wait)),
                  asyncio.create_task(alive.beat(client, keys.prefix))]  # for /health (issue 40)
         yield
         for task in tasks:

@@ -4,6 +4,7 @@ a game published (``push``), with ``events`` to read a stream's board events."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import uuid
 
@@ -51,3 +52,37 @@ def events(chunks):
         if lines and lines[0].startswith("id: "):
             out.append((int(lines[0][4:]), json.loads(lines[2].removeprefix("data: "))))
     return out
+
+
+
+class Beats:
+    """The push server's keep-alive clock, moved by the test (``roomops.push.pages.beats``'s
+    ``wait``): a wait ends only when the test advances the clock by a beat, never in real time.
+    Made inside the test's event loop."""
+
+    def __init__(self) -> None:
+        self.ms = 1_700_000_000_000
+        self._moves: asyncio.Queue[None] = asyncio.Queue()
+        self._waiting = asyncio.Event()
+
+    def now_ms(self) -> int:
+        return self.ms
+
+    async def wait(self, seconds: float) -> None:
+        self._waiting.set()  # the beat before is written
+        await self._moves.get()
+        self.ms += round(seconds * 1000)
+
+    async def advance(self) -> None:
+        """One beat's time passes; returns once the beat has been written. A timer that no
+        longer waits for its next beat (stopped, or stuck) fails the test within 5 s."""
+        await self._waited()
+        self._waiting.clear()
+        self._moves.put_nowait(None)
+        await self._waited()
+
+    async def _waited(self) -> None:
+        try:
+            await asyncio.wait_for(self._waiting.wait(), 5)
+        except TimeoutError:
+            raise AssertionError("the keep-alive timer stopped: no beat waits for the clock") from None

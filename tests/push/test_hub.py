@@ -4,11 +4,9 @@ and a reconnecting screen gets what it missed by Last-Event-ID, or the whole sta
 
 from __future__ import annotations
 
-import asyncio
 import json
-from concurrent.futures import ThreadPoolExecutor
 
-from roomops.push.hub import AsyncSubscription, Hub, Subscription
+from roomops.push.hub import Hub, Subscription
 from roomops.push.messages import Message, Update, last_event_id, last_seen, parse
 
 
@@ -95,19 +93,6 @@ def test_a_brokers_message_not_newer_than_the_rooms_latest_is_dropped():
     assert hub.publish(update(1, {"g1": "old"}), 7) is None
     assert hub.publish(update(1, {"g1": "older"}), 6) is None
     assert hub.full(1).update.games == {"g1": "a"} and hub.latest(1) == 7  # type: ignore[union-attr]
-
-
-def test_an_asyncio_screen_waits_for_its_next_message_or_a_keep_alive():
-    async def run() -> tuple[int | None, Message | None]:
-        hub = Hub()
-        sub = AsyncSubscription(hub, 1)
-        hub.subscribe(sub, None)
-        asyncio.get_running_loop().call_later(0.01, hub.publish, update(1, {"g1": "a"}, full=True))
-        got = await sub.next(1)
-        return (got.id if got else None), await sub.next(0.01)
-
-    with ThreadPoolExecutor(1) as pool:  # a loop of its own (Playwright may run one on this thread)
-        assert pool.submit(asyncio.run, run()).result() == (1, None)
 
 
 def test_what_a_screen_has_is_its_last_event_id_else_its_pages():

@@ -18,7 +18,7 @@ from roomops.push.brokers import Keys, RedisBroker
 from roomops.push.embedded import KEY
 from roomops.push.server import make_app
 from roomops.runtime import ext
-from tests.push.conftest import REDIS
+from tests.push.conftest import REDIS, Beats
 
 
 @pytest.fixture()
@@ -102,6 +102,52 @@ def test_a_change_committed_in_the_web_process_reaches_the_push_servers_screens(
                 resp.close()
         finally:
             await cold.cleanup()
+
+    in_own_loop(run)
+
+
+async def next_clock(resp: aiohttp.ClientResponse) -> int:
+    while True:
+        block = (await asyncio.wait_for(resp.content.readuntil(b"\n\n"), 5)).decode()
+        if block.startswith("event: clock\n"):
+            return int(block.splitlines()[1].removeprefix("data: "))
+
+
+def test_issue41_every_open_page_is_sent_each_change_and_the_keep_alive_as_the_clock_advances(
+        published, keys):
+    """The fan-out writes each change to every page's connection itself; the one keep-alive timer
+    (its clock advanced by the test, no real wait) sends every page the clock once a beat has
+    passed with nothing sent to it."""
+    game, publish, join = published
+    key = f"g{game.id}"
+
+    async def run() -> None:
+        beat = Beats()
+        runner = web.AppRunner(make_app(REDIS, keys, now_ms=beat.now_ms, wait=beat.wait))
+        await runner.setup()
+        await web.TCPSite(runner, "127.0.0.1", 0).start()
+        base = f"http://127.0.0.1:{runner.addresses[0][1]}"
+        await asyncio.to_thread(publish)
+        try:
+            async with aiohttp.ClientSession() as http:
+                pages = [await http.get(f"{base}/board/main/events") for _ in range(20)]
+                first = {(await next_event(resp))[0] for resp in pages}
+                assert len(first) == 1
+                for n, name in enumerate(["Ann", "Bob"], start=1):
+                    await asyncio.to_thread(join, name)
+                    await asyncio.to_thread(publish)
+                    for resp in pages:
+                        number, change = await next_event(resp)
+                        assert number == min(first) + n and f"{name} P." in change["games"][key]  # type: ignore[index]
+                await beat.advance()  # each page was sent the changes during this beat
+                await beat.advance()
+                assert [await next_clock(resp) for resp in pages] == [beat.ms] * len(pages)
+                await beat.advance()
+                assert [await next_clock(resp) for resp in pages] == [beat.ms] * len(pages)
+                for resp in pages:
+                    resp.close()
+        finally:
+            await runner.cleanup()
 
     in_own_loop(run)
 
