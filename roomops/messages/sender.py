@@ -30,7 +30,6 @@ class Sender:
         self._posted: list[Callable[[], None]] = []  # one-off texts (a code), sent as they come
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
-        self.passes = 0  # sending passes done: a test waits for the next one (``wait_for``)
         self._done = threading.Condition()
         self._busy = False  # a pass is running, or due
 
@@ -47,11 +46,6 @@ class Sender:
         with self._lock:
             self._posted.append(work)
         self.wake()
-
-    def wait_for(self, passes: int, timeout: float) -> bool:
-        """Until ``passes`` sending passes are done (True), or ``timeout`` seconds (False)."""
-        with self._done:
-            return self._done.wait_for(lambda: self.passes >= passes, timeout)
 
     def settled(self, timeout: float) -> bool:
         """Until every wake-up so far has had its pass (True), or ``timeout`` seconds (False)."""
@@ -70,7 +64,7 @@ class Sender:
             except Exception:  # the sweep sends what this pass could not (docs/messages.md)
                 log.exception("the outbox's sender failed; the sweep will send what is due")
             with self._done:
-                self.passes, self._busy = self.passes + 1, self._woken.is_set()
+                self._busy = self._woken.is_set()
                 self._done.notify_all()
 
     def _send(self) -> None:

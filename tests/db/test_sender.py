@@ -69,7 +69,7 @@ def test_r20_the_sender_thread_sends_what_a_commit_queued(world):
         # queued, or claimed by the sender already, which waits on the provider
         assert sms.sent == [] and [m.state for m in messages(s)] in (["queued"], ["sending"])
     sms.release.set()
-    assert sender.wait_for(1, WAIT)
+    assert sender.settled(WAIT)
     with sessions() as s:
         (msg,) = messages(s)
     assert sms.sent == [("+447700900123", msg.body, msg.id)] and msg.state == "sent"
@@ -89,7 +89,7 @@ def test_r12_a_joins_code_is_texted_by_the_sender_thread(world):
         unit.commit()
         assert isinstance(sent, remote.CodeSent) and sms.sent == []
     sms.release.set()
-    assert sender.wait_for(1, WAIT)
+    assert sender.settled(WAIT)
     ((number, body, _),) = sms.sent
     assert number == "+447700900123" and "your code is" in body
     assert sms.threads == ["roomops-sender"]
