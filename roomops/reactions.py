@@ -2,9 +2,9 @@
 
 The top of the tree, beside the application factory: the reactions call the domain packages'
 services, which raise the events (``roomops.floor.events``) knowing nothing of who reacts.
-Handlers run in the command's transaction, in the order listed; ``SeatsMayOpen`` comes last for
-each game (``roomops.floor.unit``). Work that must wait for the commit (messages, screen pushes)
-is queued with ``unit.after_commit``."""
+Handlers take the unit of work and run in its transaction, in the order listed; ``SeatsMayOpen``
+comes last for each game (``roomops.floor.unit``). Work that must wait for the commit (messages,
+screen pushes) is queued with ``unit.after_commit``."""
 
 from __future__ import annotations
 

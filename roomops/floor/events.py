@@ -23,8 +23,8 @@ class Event:
 
 @dataclass(frozen=True)
 class Gathered(Event):
-    """An event held back until the command's other events are handled, merged with those of
-    its kind and ``key`` it meets there, and handled once (``roomops.floor.bus``)."""
+    """An event held back until the run's other events are handled, merged with those of its
+    kind and ``key`` it meets there, and handled once (``roomops.floor.unit``)."""
 
     @property
     def key(self) -> object:

@@ -61,8 +61,8 @@ def sweep_room(unit: UnitOfWork, game_ids: list[int],
                result: SweepResult) -> None:
     """R12, R22, R24, R26: the games' no-shows, expired offers and breaks or time away that ran
     out, added to ``result``, each kind in a few statements for all the games at once; the seats
-    they free are offered once a game, after all of them (``SeatsMayOpen``). A command of the
-    room's scheduler: the games are locked (room first) before their timers are touched, waiting
+    they free are offered once a game, after all of them (``SeatsMayOpen``). Run by the room's
+    scheduler: the games are locked (room first) before their timers are touched, waiting
     for a desk action or another sweeper that holds them; the conditional updates then find
     nothing left to do twice."""
     games = lock_games(unit.session, unit.actor.room_id, game_ids)

@@ -46,7 +46,7 @@ _INSERT = insert(OutboxMessage)
 
 def queue_offer_texts(unit: UnitOfWork, courier: Courier, offer_ids: Sequence[int]) -> None:
     """R20: one text per offer still open, in the offer's transaction (one read, one INSERT for
-    all of them; an offer the same command ended before its texts were queued gets none: they are
+    all of them; an offer the same run ended before its texts were queued gets none: they are
     queued once its seats are all offered); those with a number and a provider are sent once the
     transaction has committed."""
     session, now = unit.session, unit.now
