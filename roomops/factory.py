@@ -91,6 +91,19 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None,
     return app
 
 
+def renew(app: Flask) -> None:
+    """Forget what the app keeps in memory between requests (the desk's drawings, the board's
+    caches, the log-in limiter's windows, the pushes' hub, publisher and staff feed), as a new
+    process starts: the tests keep one app per worker and renew it for each test, whose database
+    changes are rolled back under it."""
+    from roomops import board, desk
+    from roomops.auth import throttle
+    from roomops.push import embedded, staff_streams
+
+    for module in (desk, board, throttle, embedded, staff_streams):  # staff rides embedded's
+        module.renew(app)
+
+
 def sms_provider(settings: Settings) -> Provider:
     """Twilio when its account is configured, else nobody: texts are logged, not sent (R20)."""
     if settings.twilio.configured:

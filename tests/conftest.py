@@ -7,8 +7,9 @@ import io
 import json
 import logging
 from collections.abc import Iterator
+from contextlib import contextmanager
+from copy import copy
 from datetime import UTC, datetime
-from pathlib import Path
 
 import pytest
 from argon2 import profiles
@@ -20,7 +21,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from roomops.clock import FrozenClock
 from roomops.config import Settings
 from roomops.db import make_engine, make_sessionmaker
-from roomops.factory import create_app
+from roomops.factory import create_app, renew
 from roomops.messages.courier import LOG_ONLY, Courier
 from roomops.reactions import handlers
 from roomops.rooms.passwords import use_parameters
@@ -79,9 +80,16 @@ def session(sessions: sessionmaker[Session]) -> Iterator[Session]:
         yield s
 
 
-@pytest.fixture()
-def clock() -> FrozenClock:
+@pytest.fixture(scope="session")
+def worker_clock() -> FrozenClock:
+    """The clock of the worker's app (``worker_app``): each test's ``clock`` starts it again."""
     return FrozenClock(START)
+
+
+@pytest.fixture()
+def clock(worker_clock: FrozenClock) -> FrozenClock:
+    worker_clock.set(START)
+    return worker_clock
 
 
 @pytest.fixture()
@@ -94,16 +102,52 @@ def room(session: Session, now: datetime) -> Room_:
     return Room_(session, now)
 
 
-@pytest.fixture()
-def app(db_url: str, engine: Engine, sessions: sessionmaker[Session], clock: FrozenClock,
-        courier: Courier, tmp_path: Path) -> Flask:
+def new_app(db_url: str, engine: Engine, clock: FrozenClock) -> Flask:
     settings = Settings(database_url=db_url, scheduler="off", secret_key="test", testing=True)
-    application = create_app(settings, clock=clock, engine=engine, WTF_CSRF_ENABLED=False)
+    return create_app(settings, clock=clock, engine=engine, WTF_CSRF_ENABLED=False)
+
+
+@pytest.fixture(scope="session")
+def worker_app(db_url: str, engine: Engine, worker_clock: FrozenClock) -> Flask:
+    """One app per worker and database: making one (its routes, then its templates compiled on
+    first use) costs more than most tests. Each test renews it (``app``)."""
+    return new_app(db_url, engine, worker_clock)
+
+
+@contextmanager
+def bound(application: Flask, sessions: sessionmaker[Session], courier: Courier) -> Iterator[Flask]:
+    """``application`` on the test's sessions and courier, for the test: its memory renewed first
+    (``roomops.factory.renew``: the rows it remembers are rolled back), its config put back after."""
     ext = application.extensions["roomops"]
+    kept = (dict(application.config), ext.settings, ext.sessions, ext.read_sessions, ext.courier,
+            ext.handlers)
+    ext.settings = copy(ext.settings)  # a test may change its own
+    renew(application)
     ext.sessions = ext.read_sessions = sessions
     if courier is not LOG_ONLY:  # the module's provider, for the app's texts as for its units'
         ext.courier, ext.handlers = courier, handlers(courier)
-    return application
+    try:
+        yield application
+    finally:
+        application.config.clear()
+        application.config.update(kept[0])
+        ext.settings, ext.sessions, ext.read_sessions, ext.courier, ext.handlers = kept[1:]
+
+
+@pytest.fixture()
+def app(worker_app: Flask, sessions: sessionmaker[Session], clock: FrozenClock,
+        courier: Courier) -> Iterator[Flask]:
+    with bound(worker_app, sessions, courier) as application:
+        yield application
+
+
+@pytest.fixture()
+def own_app(db_url: str, engine: Engine, sessions: sessionmaker[Session], clock: FrozenClock,
+            courier: Courier) -> Iterator[Flask]:
+    """An app of the test's own, for a test that adds routes (Flask takes none once it has
+    answered a request)."""
+    with bound(new_app(db_url, engine, clock), sessions, courier) as application:
+        yield application
 
 
 @pytest.fixture()

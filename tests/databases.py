@@ -1,13 +1,17 @@
 """Test databases: a migrated SQLite file always; PostgreSQL too when ROOMOPS_TEST_POSTGRES_URL is set.
 
-Each test process gets its own PostgreSQL database (created from the given URL's server and
-dropped afterwards), so parallel runs never meet."""
+Each test process gets its own PostgreSQL databases (created on the given URL's server and
+dropped afterwards), so parallel runs never meet. A migrated database is a copy of one the process
+migrated once (``Templates``): running the migrations costs more than most tests."""
 
 from __future__ import annotations
 
+import atexit
 import os
+import sqlite3
+import tempfile
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, closing, contextmanager
 from pathlib import Path
 
 from sqlalchemy import create_engine, text
@@ -23,8 +27,8 @@ def backends() -> list[str]:
 
 
 @contextmanager
-def fresh_database(backend: str, tmp: Path, name: str = "t") -> Iterator[str]:
-    """A new, empty database's URL (not yet migrated)."""
+def fresh_database(backend: str, tmp: Path, name: str = "t", template: str = "template1") -> Iterator[str]:
+    """A new database's URL: empty (not yet migrated), or on PostgreSQL a copy of ``template``."""
     if backend == "sqlite":
         yield f"sqlite:///{tmp / f'{name}.db'}"
         return
@@ -33,7 +37,7 @@ def fresh_database(backend: str, tmp: Path, name: str = "t") -> Iterator[str]:
     admin = create_engine(base.set(database="postgres"), isolation_level="AUTOCOMMIT")
     with admin.connect() as conn:
         conn.execute(text(f'DROP DATABASE IF EXISTS "{dbname}" WITH (FORCE)'))
-        conn.execute(text(f'CREATE DATABASE "{dbname}"'))
+        conn.execute(text(f'CREATE DATABASE "{dbname}" TEMPLATE "{template}"'))
     try:
         yield base.set(database=dbname).render_as_string(hide_password=False)
     finally:
@@ -42,8 +46,40 @@ def fresh_database(backend: str, tmp: Path, name: str = "t") -> Iterator[str]:
         admin.dispose()
 
 
+class Templates:
+    """One migrated database per backend and process, made on first use and copied for each
+    ``migrated_database``: SQLite's with its backup API, PostgreSQL's as ``CREATE DATABASE ...
+    TEMPLATE`` (which wants no one connected to the template: the migration's engine is disposed
+    by then). Removed when the process ends."""
+
+    def __init__(self) -> None:
+        self.made: dict[str, str] = {}
+        self.kept = ExitStack()
+
+    def url(self, backend: str) -> str:
+        if backend not in self.made:
+            if not self.made:
+                atexit.register(self.kept.close)
+            folder = self.kept.enter_context(tempfile.TemporaryDirectory(prefix="roomops-template-"))
+            url = self.kept.enter_context(fresh_database(backend, Path(folder), "template"))
+            migrate.upgrade(url)
+            self.made[backend] = url
+        return self.made[backend]
+
+
+TEMPLATES = Templates()
+
+
 @contextmanager
 def migrated_database(backend: str, tmp: Path, name: str = "t") -> Iterator[str]:
+    """A database at the migrations' head, copied from the process's migrated template."""
+    template = make_url(TEMPLATES.url(backend)).database or ""
+    if backend == "postgresql":
+        with fresh_database(backend, tmp, name, template=template) as url:
+            yield url
+        return
     with fresh_database(backend, tmp, name) as url:
-        migrate.upgrade(url)
+        with closing(sqlite3.connect(template)) as source, \
+                closing(sqlite3.connect(make_url(url).database or "")) as target:
+            source.backup(target)
         yield url

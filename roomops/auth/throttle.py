@@ -208,3 +208,9 @@ def install(app: Flask) -> None:
     limiter.init_app(app)
     app.register_error_handler(RateLimitExceeded, _throttled)
     app.register_error_handler(Throttled, _waiting)
+
+
+def renew(app: Flask) -> None:
+    """The limiter's windows emptied, as a new process's memory starts (``roomops.factory.renew``;
+    kept in Redis, they are emptied there too)."""
+    limiter.reset()

@@ -8,13 +8,20 @@ from flask_wtf.csrf import CSRFProtect
 
 def install(app: Flask, csrf: CSRFProtect) -> None:
     from roomops.board import phone  # noqa: F401  (attaches the phone pages to the blueprint)
+    from roomops.board.views import bp
+
+    app.register_blueprint(bp)
+    renew(app)
+
+
+def renew(app: Flask) -> None:
+    """The board's caches emptied, as a new process starts (``roomops.factory.renew``)."""
     from roomops.board.lru import Tally
     from roomops.board.render import LANGUAGES, FragmentCache
     from roomops.board.rows import RowsCache
-    from roomops.board.views import CACHE, ROWS, WAITS, bp
+    from roomops.board.views import CACHE, ROWS, WAITS
     from roomops.waits.services import WaitsCache
 
-    app.register_blueprint(bp)
     # One of each per app, shared by the server's threads: each game's rows, and its drawn HTML.
     # Both sized for the open games of every room the board has read (``lru.Tally``).
     games = Tally()

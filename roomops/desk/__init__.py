@@ -11,13 +11,19 @@ def install(app: Flask, csrf: CSRFProtect) -> None:
     from roomops.desk.account import bp as account
     from roomops.desk.audit import bp as audit
     from roomops.desk.cage import bp as cage
-    from roomops.desk.shared import KEY, Drawings
     from roomops.desk.staff import bp as staff
     from roomops.desk.views import bp
 
-    app.extensions[KEY] = Drawings()
+    renew(app)
     app.register_blueprint(bp)
     app.register_blueprint(cage)
     app.register_blueprint(audit)
     app.register_blueprint(staff)
     app.register_blueprint(account)
+
+
+def renew(app: Flask) -> None:
+    """The desk's drawings forgotten, as a new process starts (``roomops.factory.renew``)."""
+    from roomops.desk.shared import KEY, Drawings
+
+    app.extensions[KEY] = Drawings()

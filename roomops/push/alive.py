@@ -1,15 +1,19 @@
 """Whether a push server is serving (issue 40): each push server writes a heartbeat to the broker
 every ``BEAT_SECONDS``, kept ``ALIVE_SECONDS``; ``/health`` reads it (docs/architecture.md,
-"/health"). One key for every push server of the deployment: it says that one serves."""
+"/health"). One key for every push server of the deployment: it says that one serves. With it,
+the languages its pages read (issue 41: the publishers draw those alone, ``Broker.shown``)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import time
+from collections.abc import Callable
 
 import redis
 import redis.asyncio as aioredis
+
+from roomops.push.brokers import SHOWN_SECONDS, Keys
 
 BEAT_SECONDS = 5.0
 ALIVE_SECONDS = 15  # three beats missed: down
@@ -19,13 +23,22 @@ def key(prefix: str) -> str:
     return f"{prefix}:push-server"
 
 
-async def beat(client: aioredis.Redis, prefix: str) -> None:
-    """The push server's heartbeat, until cancelled (a beat Redis refuses is tried next time)."""
+async def beat(client: aioredis.Redis, keys: Keys, languages: Callable[[], set[str]]) -> None:
+    """The push server's heartbeat, every ``BEAT_SECONDS`` until cancelled (a beat Redis refuses
+    is tried next time: Redis down, the screens have lost their broker too, and /health says so)."""
     while True:
-        # Redis down: the screens have lost their broker too, and /health says so
         with contextlib.suppress(redis.RedisError):
-            await client.set(key(prefix), int(time.time()), ex=ALIVE_SECONDS)
+            await tell(client, keys, languages())
         await asyncio.sleep(BEAT_SECONDS)
+
+
+async def tell(client: aioredis.Redis, keys: Keys, languages: set[str]) -> None:
+    """One beat: this push server serves, and its pages read ``languages``."""
+    async with client.pipeline(transaction=False) as pipe:
+        pipe.set(key(keys.prefix), int(time.time()), ex=ALIVE_SECONDS)
+        for lang in languages:
+            pipe.set(keys.shown(lang), 1, ex=SHOWN_SECONDS)
+        await pipe.execute()
 
 
 def serving(url: str, prefix: str) -> bool:

@@ -5,7 +5,9 @@ With Redis one script numbers the room's message (``INCR``, so every web process
 share one sequence and ``Last-Event-ID`` means the same everywhere), keeps the room's current state
 in a hash (a push server that starts, or first sees a room, reads the whole page from it) and
 publishes, atomically: messages reach the push servers in the order of their numbers. Each of a
-room's languages is a channel of its own, with its own sequence and state (issue 21)."""
+room's languages is a channel of its own, with its own sequence and state (issue 21). Which
+languages the screens read is known to the broker too (``Broker.shown``): the publisher draws a
+game in those alone (issue 41)."""
 
 from __future__ import annotations
 
@@ -18,9 +20,12 @@ import redis
 
 from roomops.push.hub import Hub
 from roomops.push.messages import Message, Update
-from roomops.rooms.languages import DEFAULT
+from roomops.rooms.languages import DEFAULT, LANGUAGES
 
 log = logging.getLogger("roomops.push")
+# A language a page was drawn in, or a push server's page reads, is drawn this long after: the
+# push servers say it again every ``roomops.push.alive.BEAT_SECONDS`` while a page reads it.
+SHOWN_SECONDS = 15
 
 
 @dataclass(frozen=True)
@@ -51,12 +56,21 @@ class Keys:
     def seq(self, room_id: int, lang: str) -> str:
         return f"{self.prefix}:seq:{room_id}:{lang}"
 
+    def shown(self, lang: str) -> str:  # a screen reads ``lang`` (kept ``SHOWN_SECONDS``)
+        return f"{self.prefix}:shown:{lang}"
+
 
 class Broker(Protocol):
     def send(self, update: Update, slug: str) -> None: ...
 
     def latest(self, room_id: int, lang: str) -> int:
         """The room's latest message number in ``lang`` (0: none yet)."""
+
+    def want(self, lang: str) -> None:
+        """A page in ``lang`` is being drawn: every publisher draws it from its next pass."""
+
+    def shown(self) -> set[str]:
+        """The languages the screens read now."""
 
 
 class LocalBroker:
@@ -70,6 +84,12 @@ class LocalBroker:
 
     def latest(self, room_id: int, lang: str) -> int:
         return self.hub.latest(room_id, lang)
+
+    def want(self, lang: str) -> None:
+        """Nothing to tell: this process's publisher is the only one, and was asked itself."""
+
+    def shown(self) -> set[str]:
+        return self.hub.languages()
 
 
 # KEYS: seq, state, slugs; ARGV: payload, full, order, late, now, slug, room, then game/html pairs
@@ -111,6 +131,22 @@ class RedisBroker:
             log.warning("the push broker did not answer; the board's pages will poll", exc_info=True)
             return 0
         return 0 if found is None else int(cast(bytes, found))
+
+    def want(self, lang: str) -> None:
+        """Until the push server's pages in ``lang`` say so themselves (``roomops.push.alive``);
+        Redis not answering: the page's stream will fail and it polls."""
+        try:
+            self.client.set(self.keys.shown(lang), 1, ex=SHOWN_SECONDS)
+        except redis.RedisError:
+            log.warning("the push broker did not answer; the board's pages will poll", exc_info=True)
+
+    def shown(self) -> set[str]:
+        """Every language when Redis does not answer (as before it was asked)."""
+        try:
+            found = self.client.mget([self.keys.shown(lang) for lang in LANGUAGES])
+        except redis.RedisError:
+            return set(LANGUAGES)
+        return {lang for lang, there in zip(LANGUAGES, found, strict=True) if there is not None}
 
 
 def stored_update(room_id: int, fields: dict[bytes, bytes],

@@ -31,13 +31,13 @@ from roomops.push.inflight import InFlight
 from roomops.push.messages import KEEPALIVE_SECONDS, RETRY, last_seen
 from roomops.push.messages import clock as server_clock
 from roomops.push.publisher import Publisher
-from roomops.rooms.languages import DEFAULT, LANGUAGES
 from roomops.rooms.models import Room
 from roomops.runtime import ext
 from roomops.web.language import fragment_language
 from roomops.web.uow import db
 
 KEY = "roomops.push"
+INFLIGHT = "roomops.push.inflight"  # the process's requests in flight (the WSGI middleware's count)
 bp = Blueprint("push", __name__)
 
 
@@ -72,27 +72,33 @@ class Push:
 
 
 def install(app: Flask) -> None:
+    inflight = app.extensions[INFLIGHT] = InFlight()
+    # Flask's documented way to add WSGI middleware (its stub types the attribute as the method)
+    app.wsgi_app = inflight.counted(app.wsgi_app)  # type: ignore[method-assign,assignment]
+    renew(app)
+    # after each unit's commit (a request, the sweep, a CLI command): its changes published
+    ext(app).told.append(lambda _rows: app.extensions[KEY].committed())
+    app.register_blueprint(bp)
+    # the board's page offers its stream when the app serves it or a push server does
+    settings = ext(app).settings
+    if settings.push_broker or settings.push_streams > 0:
+        app.extensions[STREAMS] = lambda room_id, lang: app.extensions[KEY].latest(room_id, lang)
+
+
+def renew(app: Flask) -> None:
+    """A new hub and publisher, what a new process starts with (``roomops.factory.renew``); the
+    old publisher, if any, is stopped."""
+    if KEY in app.extensions:
+        app.extensions[KEY].publisher.stop()
     settings = ext(app).settings
     hub = Hub()
     keys = Keys(settings.push_prefix)
     broker = RedisBroker(settings.push_broker, keys) if settings.push_broker else LocalBroker(hub)
-    # with a broker, the screens are the push server's, whose languages no web process sees:
-    # every language is drawn (once each); embedded, those the app's pages asked for
-    languages = LANGUAGES if settings.push_broker else (DEFAULT,)
-    inflight = InFlight()
-    # Flask's documented way to add WSGI middleware (its stub types the attribute as the method)
-    app.wsgi_app = inflight.counted(app.wsgi_app)  # type: ignore[method-assign,assignment]
-    push = app.extensions[KEY] = Push(hub, Publisher(app, broker, languages, inflight),
-                                      not settings.push_broker, settings.push_streams,
-                                      PerAddress(settings.push_streams_per_address),
-                                      autostart=not settings.testing,
-                                      staff_streams=settings.push_staff_streams)
-    # after each unit's commit (a request, the sweep, a CLI command): its changes published
-    ext(app).told.append(lambda _rows: push.committed())
-    app.register_blueprint(bp)
-    # the board's page offers its stream when the app serves it or a push server does
-    if settings.push_broker or settings.push_streams > 0:
-        app.extensions[STREAMS] = app.extensions[KEY].latest
+    app.extensions[KEY] = Push(hub, Publisher(app, broker, app.extensions[INFLIGHT]),
+                               not settings.push_broker, settings.push_streams,
+                               PerAddress(settings.push_streams_per_address),
+                               autostart=not settings.testing,
+                               staff_streams=settings.push_staff_streams)
 
 
 def _stream(sub: Subscription, first: list[bytes], clock: Clock) -> Iterator[bytes]:

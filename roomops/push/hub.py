@@ -150,6 +150,11 @@ class Hub:
             if room is not None:
                 room.subs.discard(sub)
 
+    def languages(self) -> set[str]:
+        """The languages some subscribed screen reads, in any room."""
+        with self._lock:
+            return {lang for (_room, lang), room in self._rooms.items() if room.subs}
+
     def watched(self) -> int:
         """How many screens are subscribed, over every room."""
         with self._lock:

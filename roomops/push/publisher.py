@@ -14,14 +14,15 @@ complete); the publisher's work happens off the request's thread, a moment after
 (``roomops.push.inflight``): the desk does not wait for it.
 
 Each game is drawn once per language its screens read (issue 21; at most once per supported
-language, never per screen), and sent on the room's channel in that language."""
+language, never per screen), and sent on the room's channel in that language; a language no
+screen reads is not drawn (issue 41: ``Broker.shown``, the push servers' pages' languages)."""
 
 from __future__ import annotations
 
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -57,11 +58,11 @@ class _Sent:
 
 
 class Publisher:
-    def __init__(self, app: Flask, broker: Broker, languages: Iterable[str],
-                 inflight: InFlight | None = None) -> None:
+    def __init__(self, app: Flask, broker: Broker, inflight: InFlight | None = None) -> None:
         self.app, self.broker = app, broker
         self.inflight = inflight or InFlight()  # the process's requests, answered first
-        self.languages = tuple(languages)  # drawn on each pass (``want`` adds one)
+        self._drawn: tuple[str, ...] = (DEFAULT,)  # the languages of the last pass
+        self._asked: dict[str, None] = {}  # languages pages asked for since it (in order)
         self._sent: dict[Channel, _Sent] = {}
         self._wake = threading.Event()
         self._stop = threading.Event()
@@ -72,13 +73,32 @@ class Publisher:
 
     def want(self, lang: str) -> None:
         """A page or screen reads ``lang``: draw it too, from the next pass (at once when the
-        thread runs; its first message is the room whole)."""
+        thread runs; its first message is the room whole), in every web process (``Broker.want``)."""
+        self.broker.want(lang)
         with self._start_lock:
-            if lang in self.languages:
-                return
-            self.languages = (*self.languages, lang)
-        if self.running:
+            known = lang in self._drawn or lang in self._asked
+            self._asked[lang] = None
+        if self.running and not known:
             self.nudge()
+
+    @property
+    def languages(self) -> tuple[str, ...]:
+        """The languages drawn: the last pass's and those asked for since."""
+        with self._start_lock:
+            return tuple(dict.fromkeys((*self._drawn, *self._asked)))
+
+    def _languages_now(self) -> tuple[str, ...]:
+        """This pass's languages: the room's default always (its TV), those asked for since the
+        last pass and those a screen reads now (``Broker.shown``), never one no screen shows
+        (issue 41). A language left out is forgotten: shown again, it is sent whole."""
+        with self._start_lock:
+            asked, self._asked = tuple(self._asked), {}
+        drawn = tuple(dict.fromkeys((DEFAULT, *asked, *sorted(self.broker.shown()))))
+        for channel in [c for c in self._sent if c[1] not in drawn]:
+            del self._sent[channel]
+        with self._start_lock:
+            self._drawn = drawn
+        return drawn
 
     def nudge(self) -> None:
         """Something was committed: publish what changed (soon, on the publisher's thread)."""
@@ -135,13 +155,15 @@ class Publisher:
                     except Exception:  # never the board's pass: the staff screens' safety poll covers
                         log.exception("telling the staff screens failed")
                         session.rollback()
-                return sum(self._room(session, room, patience)
+                languages = self._languages_now()
+                return sum(self._room(session, room, languages, patience)
                            for room in list(session.scalars(select(Room))))
             finally:
                 session.close()
 
-    def _room(self, session: Session, room: Room, patience: Patience) -> int:
-        """The room read once, sent in each language drawn."""
+    def _room(self, session: Session, room: Room, languages: tuple[str, ...],
+              patience: Patience) -> int:
+        """The room read once, sent in each of ``languages``."""
         patience.wait()
         at = ext(self.app).clock.now()
         late = room_sweep_state(session, at, room.id).stale
@@ -156,7 +178,7 @@ class Publisher:
                                                room.money, at, history, DEFAULT)
         return sum(self._language(room, lang, late, {k: key._replace(language=lang)
                                                      for k, key in first.items()}, at, patience)
-                   for lang in self.languages)
+                   for lang in languages)
 
     def _language(self, room: Room, lang: str, late: bool, keys: dict[str, GameKey],
                   at: datetime, patience: Patience) -> int:

@@ -173,7 +173,7 @@ def make_app(broker_url: str, keys: Keys, secret: str = "",
         app[FANOUT] = Fanout(client, keys, now_ms)
         tasks = [asyncio.create_task(app[FANOUT].listen()),
                  asyncio.create_task(beats(app[FANOUT].pages, wait)),
-                 asyncio.create_task(alive.beat(client, keys.prefix))]  # for /health (issue 40)
+                 asyncio.create_task(alive.beat(client, keys, app[FANOUT].hub.languages))]  # /health too
         yield
         for task in tasks:
             task.cancel()

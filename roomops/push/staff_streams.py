@@ -65,6 +65,16 @@ class StaffPush:
 
 def install(app: Flask) -> None:
     """After ``roomops.push.embedded.install``: the staff notices ride its publisher."""
+    renew(app)
+    app.add_template_global(events_url, "staff_events")
+    ext(app).told.append(lambda rows: _committed(app, rows))
+    user_logged_out.connect(_logged_out, app)
+    app.register_blueprint(bp)
+
+
+def renew(app: Flask) -> None:
+    """A new staff hub and feed on the app's (new) publisher, as a new process starts with
+    (``roomops.factory.renew``: after ``roomops.push.embedded.renew``)."""
     settings, push = ext(app).settings, app.extensions[KEY]
     hub = StaffHub()
     broker = (RedisBroker(settings.push_broker, settings.push_prefix) if settings.push_broker
@@ -73,10 +83,6 @@ def install(app: Flask) -> None:
                 read_back=not settings.push_broker)
     push.publisher.before.append(feed.send)
     app.extensions[STAFF] = StaffPush(hub, feed, push, settings.secret_key, bool(settings.push_broker))
-    app.add_template_global(events_url, "staff_events")
-    ext(app).told.append(lambda rows: _committed(app, rows))
-    user_logged_out.connect(_logged_out, app)
-    app.register_blueprint(bp)
 
 
 def _logged_out(app: Flask, user: object = None, **_: object) -> None:

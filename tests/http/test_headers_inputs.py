@@ -368,8 +368,9 @@ def test_v5_3_3_a_name_with_markup_is_shown_as_text(client, room, session, now):
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "<script>alert(1)" not in page
 
 
-def test_v7_4_1_an_unexpected_error_is_a_generic_500_with_the_headers(app, client, monkeypatch):
+def test_v7_4_1_an_unexpected_error_is_a_generic_500_with_the_headers(own_app, monkeypatch):
     """ASVS V7.4.1: no stack trace or detail reaches the client; JSON on the API."""
+    app, client = own_app, own_app.test_client()
     app.config["PROPAGATE_EXCEPTIONS"] = False  # as in production: testing raises instead
 
     def boom() -> str:

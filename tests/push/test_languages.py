@@ -1,14 +1,21 @@
 """Issue 21: the pushed board in each language its screens read. A German page's stream address
 carries its language; the publisher draws a changed game once per language read (never per
 screen) and each channel gets its own language: a German stream German games, an English one
-English games."""
+English games. Issue 41: a language no screen reads is not drawn, embedded or through Redis,
+where the push servers say which languages their pages read."""
 
 from __future__ import annotations
 
+import asyncio
+
 import aiohttp
+import redis
 
 from roomops.lists import services as lists
-from roomops.push.brokers import Keys, RedisBroker
+import redis.asyncio as aioredis
+
+from roomops.push import alive
+from roomops.push.brokers import SHOWN_SECONDS, Keys, LocalBroker, RedisBroker
 from roomops.push.hub import Hub, Subscription
 from roomops.push.messages import Update, parse
 from roomops.runtime import ext
@@ -55,11 +62,11 @@ def test_issue21_a_german_page_offers_the_german_stream_which_sends_german_games
 def test_issue21_a_changed_game_is_drawn_once_per_language_not_per_screen(app, push, room, session, now):
     sent: list[Update] = []
 
-    class Seen:
+    class Seen(LocalBroker):
         def send(self, update: Update, slug: str) -> None:
             sent.append(update)
 
-    push.publisher.broker = Seen()
+    push.publisher.broker = Seen(push.hub)
     for lang in ("it", "de", "it"):
         push.publisher.want(lang)
     assert push.publisher.languages == ("en", "it", "de")
@@ -122,3 +129,67 @@ def test_issue21_the_push_server_serves_each_languages_channel(app, push, keys, 
             await runner.cleanup()
 
     in_own_loop(run)
+
+
+def drawn(push, app, session, room, now, first):
+    """The languages a change is sent in, after ``first`` joins the game."""
+    sent: list[str] = []
+    send = push.publisher.broker.send
+    push.publisher.broker.send = lambda update, slug: (sent.append(update.lang), send(update, slug))
+    join(app, session, room, now, push.game, first)
+    with app.app_context():
+        push.publisher.publish_changes()
+    del push.publisher.broker.send
+    return sorted(sent)
+
+
+def test_issue41_embedded_a_language_is_drawn_while_a_stream_reads_it(app, push, room, session, now):
+    de = Subscription(push.hub, room.room.id, "de")
+    assert drawn(push, app, session, room, now, "Ann") == ["en"]  # no German screen: English alone
+    push.publisher.want("de")  # a German page drawn, its stream opened
+    push.hub.subscribe(de, None)
+    assert drawn(push, app, session, room, now, "Bea") == ["de", "en"]
+    assert drawn(push, app, session, room, now, "Cleo") == ["de", "en"]  # the stream reads it still
+    de.close()
+    assert drawn(push, app, session, room, now, "Dan") == ["en"]
+    push.hub.subscribe(de, None)  # read again: the room sent whole first, then its changes
+    with app.app_context():
+        push.publisher.publish_changes()
+    message = de.next(0)
+    while (later := de.next(0)) is not None:
+        message = later
+    assert message is not None and message.update.full and "Dan P." in str(message.update.games)
+
+
+def test_issue41_through_redis_a_language_is_drawn_while_a_push_servers_page_reads_it(
+        app, push, keys, room, session, now):
+    broker = push.publisher.broker = RedisBroker(REDIS, keys)
+    other = RedisBroker(REDIS, keys)  # another web process's
+    assert broker.shown() == set()
+    assert drawn(push, app, session, room, now, "Ann") == ["en"]
+    other.want("it")  # a page drawn in Italian on the other web process
+    assert broker.shown() == {"it"}
+    assert drawn(push, app, session, room, now, "Bea") == ["en", "it"]
+
+    async def beat() -> None:  # a push server whose pages read German
+        client = aioredis.Redis.from_url(REDIS)
+        await alive.tell(client, keys, {"de"})
+        await client.aclose()
+
+    asyncio.run(beat())
+    assert broker.shown() == {"de", "it"} and alive.serving(REDIS, keys.prefix)
+    assert 0 < redis.Redis.from_url(REDIS).ttl(keys.shown("de")) <= SHOWN_SECONDS
+    assert drawn(push, app, session, room, now, "Cleo") == ["de", "en", "it"]
+    redis.Redis.from_url(REDIS).delete(keys.shown("it"), keys.shown("de"))  # their time ran out
+    assert drawn(push, app, session, room, now, "Dan") == ["en"]
+
+
+def test_issue41_the_hub_knows_the_languages_its_screens_read():
+    hub = Hub()
+    assert hub.languages() == set()
+    german, english = Subscription(hub, 1, "de"), Subscription(hub, 2)
+    hub.subscribe(german, None)
+    hub.subscribe(english, None)
+    assert hub.languages() == {"de", "en"}
+    german.close()
+    assert hub.languages() == {"en"}
