@@ -4,7 +4,7 @@ Flask-Login's user for pages and API tokens alike."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from sqlalchemy import Row, bindparam, select
 from sqlalchemy.orm import Session
@@ -18,21 +18,21 @@ class Login:
     staff: Staff
     room: Room
     roles: frozenset[str]
+    # Kept as read: a request refused rolls its session back, which expires the rows, and the
+    # security log's line then names who it was without reading them again (two SELECTs).
+    id: int = field(init=False)
+    room_id: int = field(init=False)
 
     is_authenticated = True
     is_active = True
     is_anonymous = False
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "id", self.staff.id)  # a frozen dataclass's own fields
+        object.__setattr__(self, "room_id", self.room.id)
+
     def get_id(self) -> str:
-        return str(self.staff.id)
-
-    @property
-    def id(self) -> int:
-        return self.staff.id
-
-    @property
-    def room_id(self) -> int:
-        return self.room.id
+        return str(self.id)
 
     @property
     def username(self) -> str:
@@ -54,7 +54,7 @@ class Login:
         return right in self.rights
 
     def actor(self) -> Actor:
-        return Actor(room_id=self.room.id, staff_id=self.staff.id, label=self.staff.username,
+        return Actor(room_id=self.room_id, staff_id=self.id, label=self.staff.username,
                      roles=self.roles)
 
 # Built once: every request with a log-in or a token runs one. One row per role the person holds

@@ -10,10 +10,9 @@ import asyncio
 
 import aiohttp
 import redis
-
-from roomops.lists import services as lists
 import redis.asyncio as aioredis
 
+from roomops.lists import services as lists
 from roomops.push import alive
 from roomops.push.brokers import SHOWN_SECONDS, Keys, LocalBroker, RedisBroker
 from roomops.push.hub import Hub, Subscription
