@@ -44,7 +44,7 @@ from roomops.games.terms import fee_text, min_chip, natural, straddle_text
 from roomops.money import Money
 from roomops.seating.extra_seat import offerable, seat_count
 from roomops.waits.model import Estimate, wait_text
-from roomops.waits.services import History, typical_for
+from roomops.waits.services import History, estimate_stretch, typical_for
 from roomops.web.language import tr as from_catalog
 from roomops.words import Translate, english
 
@@ -272,7 +272,10 @@ def game_board(rows: GameRows, policy: str, tz: ZoneInfo, money: Money, live: tu
         waiting=places(None), wait=wait)
 
 
-def game_wait(rows: GameRows, history: History, now: datetime) -> tuple[Estimate | None, bool]:
+Wait = tuple[Estimate | None, bool]  # a new player's typical wait, and whether a seat is open at once
+
+
+def game_wait(rows: GameRows, history: History, now: datetime) -> Wait:
     """The wait of a new player joining the game now, from the rows the board read anyway:
     behind every entry of its lists (R13), with its open tables and the seats that may be offered
     (neither taken nor called, and none while a table is at or over its count: R4, R14); and
@@ -307,15 +310,39 @@ class GameKey(NamedTuple):
     rows: GameRows
     live: tuple[bool, ...]
     running: tuple[bool, ...]
-    wait: tuple[Estimate | None, bool]  # the typical wait (``game_wait``), worded when drawn
+    wait: Wait  # the typical wait (``game_wait``), worded when drawn
 
 
 def game_key(rows: GameRows, room_id: int, policy: str, timezone: str, money: Money,
-             now: datetime, history: History, language: str) -> GameKey:
+             now: datetime, wait: Wait, language: str) -> GameKey:
+    """``wait``: the game's ``game_wait`` at ``now``."""
     now_ms = countdown.to_ms(now)
     return GameKey(MARKUP, language, room_id, policy, timezone, money, rows,
-                   calls_live(rows, now_ms), absences_running(rows, now_ms),
-                   game_wait(rows, history, now))
+                   calls_live(rows, now_ms), absences_running(rows, now_ms), wait)
+
+
+class KeptWaits:
+    """Each game's wait (``game_wait``) as last worked out, by (room, game), worked out again only
+    when the game's rows, the room's history or the estimate's stretch of time changed: a pass
+    over a room keys every game, and counting each one's offerable seats again was most of a pass
+    with nothing changed (issue 41)."""
+
+    def __init__(self) -> None:
+        self._kept: dict[tuple[int, int], tuple[GameRows, History, datetime, Wait]] = {}
+
+    def wait(self, room_id: int, rows: GameRows, history: History, now: datetime) -> Wait:
+        key, stretch = (room_id, rows[0][0]), estimate_stretch(now)
+        kept = self._kept.get(key)
+        if kept is not None and kept[1] is history and kept[2] == stretch and kept[0] == rows:
+            return kept[3]
+        found = game_wait(rows, history, now)
+        self._kept[key] = rows, history, stretch, found
+        return found
+
+    def keep_only(self, room_id: int, game_ids: set[int]) -> None:
+        """The room's games closed since are forgotten."""
+        for key in [k for k in self._kept if k[0] == room_id and k[1] not in game_ids]:
+            del self._kept[key]
 
 
 def game_html(key: GameKey, cache: FragmentCache) -> Timed:
@@ -338,6 +365,6 @@ def games_html(room_games: list[GameRows], room_id: int, policy: str, timezone: 
     cached."""
     now_ms = countdown.to_ms(now)
     return Markup("".join(
-        game_html(game_key(rows, room_id, policy, timezone, money, now, history, language),
-                  cache).at(now_ms)
+        game_html(game_key(rows, room_id, policy, timezone, money, now, game_wait(rows, history, now),
+                           language), cache).at(now_ms)
         for rows in room_games))

@@ -31,7 +31,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from roomops.board import countdown
-from roomops.board.render import FragmentCache, GameKey, game_html, game_key
+from roomops.board.render import FragmentCache, GameKey, KeptWaits, game_html, game_key
 from roomops.board.rows import RowsCache, read_room
 from roomops.board.views import CACHE, ROWS, WAITS
 from roomops.push.brokers import Broker
@@ -64,6 +64,7 @@ class Publisher:
         self._drawn: tuple[str, ...] = (DEFAULT,)  # the languages of the last pass
         self._asked: dict[str, None] = {}  # languages pages asked for since it (in order)
         self._sent: dict[Channel, _Sent] = {}
+        self._waits = KeptWaits()  # the games' waits, on the publisher's thread alone
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -175,7 +176,9 @@ class Publisher:
         for rows in games:
             patience.wait()
             first[f"g{rows[0][0]}"] = game_key(rows, room.id, room.display_name, room.timezone,
-                                               room.money, at, history, DEFAULT)
+                                               room.money, at,
+                                               self._waits.wait(room.id, rows, history, at), DEFAULT)
+        self._waits.keep_only(room.id, {rows[0][0] for rows in games})
         return sum(self._language(room, lang, late, {k: key._replace(language=lang)
                                                      for k, key in first.items()}, at, patience)
                    for lang in languages)

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
+from roomops.board import render
 from roomops.games import services as games
 from roomops.lists import services as lists
 from roomops.push.embedded import KEY
@@ -15,6 +16,7 @@ from roomops.push.inflight import InFlight
 from roomops.push.messages import Update
 from roomops.rooms.services import add_player
 from roomops.runtime import ext
+from roomops.waits.services import BUCKET
 from tests.units import act
 
 PHONE = "+44 7700 900123"
@@ -29,6 +31,12 @@ class Pushed:
 
     def send(self, update: Update, slug: str) -> None:
         self.sent.append(update)
+
+    def want(self, lang: str) -> None:
+        pass
+
+    def shown(self) -> set[str]:
+        return set()  # screens in English alone
 
     def take(self) -> list[Update]:
         sent, self.sent = self.sent, []
@@ -146,7 +154,7 @@ def test_the_publisher_lets_the_requests_go_first_before_each_game_it_works_out_
     publisher.publish_changes()
     log: list[str] = []
     publisher.inflight = AlwaysAnswering(log)
-    publisher.broker = type("Logged", (), {"send": lambda self, update, slug: log.append("send")})()
+    publisher.broker = type("Logged", (Pushed,), {"send": lambda self, update, slug: log.append("send")})()
     with ext(app).unit_of_work(session, room.sup, now) as uow:
         uow.run(games.open_table, game_id=low.id, name="3")
         uow.commit()
@@ -170,3 +178,32 @@ def test_the_pass_drawn_for_a_page_about_to_be_served_waits_for_no_request(app, 
     publisher.inflight = Recording([])
     assert publisher.publish_changes(waiting=0.0) == 1
     assert timeouts and set(timeouts) == {0.0}
+
+
+def test_issue41_a_pass_works_out_again_only_the_waits_of_the_games_that_changed(
+        app, pushed, two_games, room, session, now, clock, monkeypatch):
+    """A game's wait is worked out again when its rows change or the estimate's stretch of time
+    ends, never for the rest of the room's games: a pass costs what changed."""
+    low, high = two_games
+    publisher = app.extensions[KEY].publisher
+    worked_out: list[int] = []
+    real = render.game_wait
+
+    def counted(rows, history, at):  # type: ignore[no-untyped-def]
+        worked_out.append(rows[0][0])
+        return real(rows, history, at)
+
+    monkeypatch.setattr(render, "game_wait", counted)
+    publisher.publish_changes()
+    assert sorted(worked_out) == sorted([low.id, high.id])  # the first pass: every game
+    worked_out.clear()
+    publisher.publish_changes()
+    assert worked_out == []  # nothing changed
+    act(session, room.sup, now, lists.join, player_id=room.player(now, "Cy").id, game_id=high.id)
+    session.commit()
+    publisher.publish_changes()
+    assert worked_out == [high.id]
+    worked_out.clear()
+    clock.advance(seconds=BUCKET.total_seconds())  # another stretch: every estimate is due
+    publisher.publish_changes()
+    assert sorted(worked_out) == sorted([low.id, high.id])
