@@ -14,9 +14,9 @@ from roomops.absences.services import end_absences, kept_past_deadline, running_
 from roomops.floor.events import SeatsMayOpen
 from roomops.floor.unit import UnitOfWork
 from roomops.games.models import Game, Table
+from roomops.holds.models import ReleaseCause, SeatHold
 from roomops.lists.services import to_bottom_of_waiting_list
 from roomops.rooms.models import Room
-from roomops.seating.models import ReleaseCause, SeatHold
 from roomops.seating.seats import end_seats
 
 WHY = {"break": "break ran out (R24)", "away": "away too long (R26)"}

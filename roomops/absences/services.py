@@ -12,6 +12,7 @@ from sqlalchemy import Row, func, select
 from sqlalchemy.orm import Session
 
 from roomops.absences.models import Absence
+from roomops.absences.reads import live_absences
 from roomops.absences.rules import (
     BreakPolicy,
     away_deadline,
@@ -26,12 +27,12 @@ from roomops.errors import Conflict
 from roomops.floor.events import AbsenceOutcome, AbsencesEnded, SeatsMayOpen
 from roomops.floor.unit import UnitOfWork
 from roomops.games.models import Table
-from roomops.lists.services import anyone_waiting
+from roomops.holds.models import SeatHold
+from roomops.holds.queries import seated_hold
+from roomops.holds.refusals import local_time
+from roomops.lists.reads import anyone_waiting
 from roomops.rooms.gaming_day import gaming_day
 from roomops.rooms.models import Room
-from roomops.seating.models import SeatHold
-from roomops.seating.queries import live_absences, seated_hold
-from roomops.seating.refusals import local_time
 
 LABELS = {"break": "break", "away": "time away"}
 

@@ -48,6 +48,8 @@ from roomops.floor.unit import UnitOfWork
 from roomops.games import services as games
 from roomops.games.models import Game, Table
 from roomops.heartbeat.rules import SweepState
+from roomops.holds.models import SeatHold
+from roomops.holds.refusals import who_is
 from roomops.ledger.rules import METHODS, method_name
 from roomops.lists import services as lists
 from roomops.lists.models import ListEntry
@@ -80,8 +82,6 @@ from roomops.schemas import (
     SeatPlayer,
 )
 from roomops.seating import offers, returns, seats, snapshot
-from roomops.seating.models import SeatHold
-from roomops.seating.refusals import who_is
 from roomops.seating.return_rule import Requirement
 from roomops.seating.seat_changes import seat_change_lists
 from roomops.seating.snapshot import GameView, RoomSnapshot

@@ -12,9 +12,9 @@ from roomops.floor.events import SeatsMayOpen
 from roomops.floor.unit import UnitOfWork
 from roomops.games.locks import locked_game
 from roomops.games.models import Game, Table
+from roomops.holds.models import SeatHold
 from roomops.lists.history import end_entries
 from roomops.lists.models import ListEntry
-from roomops.seating.models import SeatHold
 
 
 def open_game(unit: UnitOfWork, /, **fields: Any) -> Game:

@@ -15,10 +15,10 @@ from roomops.blinds.state import SeatState, TableState
 from roomops.errors import Conflict
 from roomops.games.models import Game, Table
 from roomops.hands.models import Hand, SeatBlinds
+from roomops.holds.extra_seat import seat_count
+from roomops.holds.models import SEATED, SeatHold
+from roomops.holds.playovers import Playover
 from roomops.penalties.models import PenaltyRecord
-from roomops.playovers.models import Playover
-from roomops.seating.extra_seat import seat_count
-from roomops.seating.models import SEATED, SeatHold
 
 
 @dataclass(frozen=True)

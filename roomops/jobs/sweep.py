@@ -13,9 +13,9 @@ from roomops.absences.models import Absence
 from roomops.floor.unit import UnitOfWork
 from roomops.games.locks import lock_games
 from roomops.games.models import Table
+from roomops.holds.models import OFFER, SeatHold
 from roomops.lists.models import ListEntry
 from roomops.lists.services import drop_no_shows
-from roomops.seating.models import OFFER, SeatHold
 from roomops.seating.offers import expire_due
 
 

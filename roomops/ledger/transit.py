@@ -20,6 +20,7 @@ from roomops.errors import Forbidden, Invalid
 from roomops.floor.unit import UnitOfWork
 from roomops.games.locks import lock_room
 from roomops.games.models import Table
+from roomops.holds.models import SEATED, SeatHold
 from roomops.ledger.idempotency import fingerprint, insert_once, replay
 from roomops.ledger.models import TransitSlip
 from roomops.ledger.numbers import last_slip_number, next_slip_number
@@ -31,7 +32,6 @@ from roomops.ledger.rules import (
     next_state,
 )
 from roomops.rooms.models import Player
-from roomops.seating.models import SEATED, SeatHold
 
 
 def request(unit: UnitOfWork, hold_id: int, amount: int,

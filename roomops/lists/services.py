@@ -15,14 +15,13 @@ from roomops.floor.events import EntriesLeft, SeatsMayOpen
 from roomops.floor.unit import UnitOfWork
 from roomops.games.locks import locked_game, table_in_room
 from roomops.games.models import Game, Table
+from roomops.holds.queries import holds_offer, seated_in
+from roomops.holds.refusals import player_name, seat_name
 from roomops.lists import ordering
 from roomops.lists.history import end_entry
 from roomops.lists.models import CHECK_IN_SOURCES, ListEntry
 from roomops.lists.ordering import TICK
 from roomops.rooms.models import Player, Room
-from roomops.seating.queries import holds_offer
-from roomops.seating.refusals import player_name, seat_name
-from roomops.seating.seats import seated_in
 
 
 def join_remote(unit: UnitOfWork, game: Game, player_id: int,
@@ -204,15 +203,6 @@ def list_entries(session: Session, game_id: int, table_id: int | None) -> list[L
     return list(session.scalars(stmt))
 
 
-def anyone_waiting(session: Session, game_id: int, table_id: int, but: int) -> bool:
-    """R14/R24: whether a player other than ``but`` could be offered a seat of the table now: an
-    active entry on the game's waiting list or the table's reserve list, checked in if it is a
-    call-in (R12) and not locked up."""
-    return session.scalar(select(ListEntry.id).where(
-        ListEntry.game_id == game_id, ListEntry.status == "active", ListEntry.player_id != but,
-        or_(ListEntry.kind == "waiting", ListEntry.table_id == table_id),
-        or_(ListEntry.checkin_deadline.is_(None), ListEntry.checked_in_at.is_not(None)),
-        ListEntry.locked_until.is_(None)).limit(1)) is not None
 
 
 def drop_no_shows(unit: UnitOfWork,

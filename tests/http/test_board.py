@@ -20,11 +20,11 @@ from roomops.board.rows import GameParts, RowsCache
 from roomops.board.views import CACHE, ROWS
 from roomops.games import services as games
 from roomops.games.terms import fee_text, straddle_text
+from roomops.holds.models import SeatHold
 from roomops.lists import services as lists
 from roomops.money import Money
 from roomops.rooms.services import add_player, update_policy
 from roomops.seating import seats
-from roomops.seating.models import SeatHold
 from tests.factories import Room_
 from tests.units import act, uow
 

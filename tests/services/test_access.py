@@ -10,10 +10,10 @@ from sqlalchemy import func, select
 from roomops.audit.models import AuditEvent
 from roomops.errors import Forbidden, NotFound
 from roomops.games import services as games
+from roomops.holds.models import SeatHold
 from roomops.lists import services as lists
 from roomops.rooms.services import add_player, bar_pair
 from roomops.seating import offers, seats
-from roomops.seating.models import SeatHold
 from tests.factories import Room_
 from tests.services.helpers import full_game, live_offer
 from tests.units import act, sweep

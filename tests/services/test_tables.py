@@ -8,9 +8,10 @@ import pytest
 
 from roomops.errors import Conflict, Forbidden
 from roomops.games import services as games
+from roomops.holds import queries
 from roomops.lists import services as lists
 from roomops.rooms.services import update_policy
-from roomops.seating import queries, seats
+from roomops.seating import seats
 from tests.services.helpers import audits, fill_table, full_game, live_offer
 from tests.units import act
 

@@ -12,9 +12,9 @@ from sqlalchemy.orm import Session
 
 from roomops.errors import Conflict
 from roomops.games.models import Table
+from roomops.holds.allocation import Assignment
+from roomops.holds.models import SeatHold
 from roomops.rooms.models import Player, Room
-from roomops.seating.allocation import Assignment
-from roomops.seating.models import SeatHold
 
 _AT_SEAT = select(SeatHold).where(SeatHold.table_id == bindparam("table_id"),
                                   SeatHold.seat_no == bindparam("seat_no"),
