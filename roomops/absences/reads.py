@@ -14,5 +14,3 @@ _LIVE_ABSENCES = select(Absence).where(Absence.hold_id.in_(bindparam("holds", ex
 def live_absences(session: Session, hold_ids: list[int]) -> list[Absence]:
     """The running breaks and times away (R23, R25) on these seats, at most one each."""
     return list(session.scalars(_LIVE_ABSENCES, {"holds": hold_ids}))
-
-

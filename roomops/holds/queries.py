@@ -107,8 +107,6 @@ def barred_pairs(session: Session, room_id: int) -> set[frozenset[int]]:
     return set(map(frozenset, session.execute(_BARRED, {"room_id": room_id})))
 
 
-
-
 _LIVE_SEAT_IN_GAME = select(SeatHold).join(Table, Table.id == SeatHold.table_id).where(
     SeatHold.player_id == bindparam("player_id"), SeatHold.kind == SEATED,
     SeatHold.ended_at.is_(None), Table.game_id == bindparam("game_id"))
@@ -117,5 +115,3 @@ _LIVE_SEAT_IN_GAME = select(SeatHold).join(Table, Table.id == SeatHold.table_id)
 def seated_in(session: Session, game: Game, player_id: int) -> SeatHold | None:
     """The player's live seat at a table of ``game``, if any (R18)."""
     return session.scalar(_LIVE_SEAT_IN_GAME, {"player_id": player_id, "game_id": game.id})
-
-

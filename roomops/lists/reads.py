@@ -62,8 +62,6 @@ def candidates(session: Session, game: Game, first: tuple[int, list[int]] | None
     return found, busy
 
 
-
-
 def anyone_waiting(session: Session, game_id: int, table_id: int, but: int) -> bool:
     """R14/R24: whether a player other than ``but`` could be offered a seat of the table now: an
     active entry on the game's waiting list or the table's reserve list, checked in if it is a
@@ -73,5 +71,3 @@ def anyone_waiting(session: Session, game_id: int, table_id: int, but: int) -> b
         or_(ListEntry.kind == "waiting", ListEntry.table_id == table_id),
         or_(ListEntry.checkin_deadline.is_(None), ListEntry.checked_in_at.is_not(None)),
         ListEntry.locked_until.is_(None)).limit(1)) is not None
-
-

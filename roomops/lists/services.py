@@ -203,8 +203,6 @@ def list_entries(session: Session, game_id: int, table_id: int | None) -> list[L
     return list(session.scalars(stmt))
 
 
-
-
 def drop_no_shows(unit: UnitOfWork,
                   games: Sequence[Game]) -> list[ListEntry]:
     """R12: a phone entry that did not check in by its deadline is dropped as a no-show; R13: so

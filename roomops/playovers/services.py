@@ -28,6 +28,7 @@ from roomops.holds import queries
 from roomops.holds.allocation import Assignment, TableState, allocate, is_barred
 from roomops.holds.models import SEATED, SeatHold
 from roomops.holds.playovers import Playover
+from roomops.holds.refusals import require_next
 from roomops.holds.rules import check_buy_in
 from roomops.ledger.models import LedgerEntry
 from roomops.ledger.rules import AT_TABLE, check_method
@@ -41,7 +42,6 @@ from roomops.playovers.rules import (
     owner_refusal,
 )
 from roomops.rooms.models import Player, Room
-from roomops.seating.offers import require_next
 
 
 def start_playover(unit: UnitOfWork, hold_id: int, *, buy_in: int,

@@ -21,7 +21,7 @@ from roomops.holds import queries as hold_reads
 from roomops.holds.allocation import Assignment, Candidate, TableState, allocate, is_barred
 from roomops.holds.extra_seat import check_seat
 from roomops.holds.models import OFFER, SeatHold
-from roomops.holds.refusals import player_name, seat_taken, who_is
+from roomops.holds.refusals import player_name, require_next, seat_taken
 from roomops.holds.rules import claim_deadline
 from roomops.lists import reads as lists
 from roomops.lists.history import record_end
@@ -309,14 +309,6 @@ def require_player_fits(session: Session, seat: OpenSeat, table: Table, player_i
     if is_barred(player_id, state.players, seat.barred):
         raise Conflict(f"{player_name(session, player_id)} is barred from playing with someone at "
                        f"table {table.name}", "R15")
-
-
-def require_next(session: Session, nxt: Assignment | None, player_id: int, reason: str | None,
-                 rule: str) -> None:
-    """R13: anyone but ``nxt``, the next for the seat, only with a written reason."""
-    if nxt is not None and nxt.player_id != player_id and not (reason and reason.strip()):
-        raise Conflict(f"{who_is(session, nxt)} is next for this seat; out of list order needs "
-                       "a reason", rule)
 
 
 def live_offer(session: Session, actor: Actor, offer_id: int) -> tuple[SeatHold, Table, Game]:

@@ -46,16 +46,6 @@ _ANY_OPEN_SEAT = select(Table.id).where(Table.game_id == bindparam("game_id"), T
                                         bindparam("seats") > _LIVE_AT_TABLE).limit(1)
 
 
-
-
-
-
-
-
-
-
-
-
 @dataclass
 class GameSeats:
     """The open tables of a game (``TableState``), which table each seated player sits at (R18),
@@ -130,26 +120,12 @@ def requesters(session: Session, table_ids: list[int]) -> tuple[list[Candidate],
     return found, busy
 
 
-
-
-
-
-
-
-
-
-
-
 def any_open_seat(session: Session, game: Game) -> bool:
     """Whether an open table of the game has a seat nobody sits in or is called to, under its
     count (a hold in the extra seat counts, R4): one row at most, where ``table_states`` hands
     back one per seat taken."""
     return session.scalar(_ANY_OPEN_SEAT, {"game_id": game.id, "seats": game.seats_per_table}
                           ) is not None
-
-
-
-
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from roomops.games.models import Game, Table
 from roomops.holds import queries as hold_reads
 from roomops.holds.models import OFFER, ReleaseCause, SeatHold
 from roomops.holds.queries import hold_in_room
+from roomops.holds.refusals import require_next
 from roomops.holds.rules import check_buy_in, check_claimable
 from roomops.ledger.rules import AT_TABLE, check_method
 from roomops.lists.history import record_end
@@ -29,7 +30,6 @@ from roomops.seating.offers import (
     live_offer,
     next_for_seat,
     offer_entity,
-    require_next,
     require_seat_for,
 )
 from roomops.seating.return_rule import Requirement, check_return_buy_in
@@ -173,8 +173,6 @@ def sit(unit: UnitOfWork, table: Table, game: Game, seat_no: int,
     return hold
 
 
-
-
 _OFF_LISTS = Change.of(ListEntry, "player_id", "players", [
     ListEntry.game_id == bindparam("game"), ListEntry.status == "active"], {
     "status": "seated", "ended_at": bindparam("at"), "end_reason": bindparam("why")}, ("player_id",))
@@ -189,8 +187,6 @@ def leave_game_lists(unit: UnitOfWork, game: Game,
     for entry_id, player_id in ended:
         record_end(unit, "entry.seated", entry_id, player_id, why)
     return [entry_id for entry_id, _ in ended]
-
-
 
 
 def leave(unit: UnitOfWork, hold_id: int,
