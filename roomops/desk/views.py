@@ -81,7 +81,7 @@ from roomops.schemas import (
     ReorderEntry,
     SeatPlayer,
 )
-from roomops.seating import offers, returns, seats, snapshot
+from roomops.seating import closing, offers, returns, seats, snapshot
 from roomops.seating.return_rule import Requirement
 from roomops.seating.seat_changes import seat_change_lists
 from roomops.seating.snapshot import GameView, RoomSnapshot
@@ -430,7 +430,7 @@ def change_game(game_id: int) -> Response:
 
 @bp.post("/desk/games/<int:game_id>/close")
 def close_game(game_id: int) -> Response:
-    game = run(games.close_game, game_id)
+    game = run(closing.close_game, game_id)
     return _done(f"Closed {game.variant}; its waiting list ended.")
 
 
@@ -443,7 +443,7 @@ def open_table() -> Response:
 
 @bp.post("/desk/tables/<int:table_id>/close")
 def close_table(table_id: int) -> Response:
-    table = run(games.close_table, table_id)
+    table = run(closing.close_table, table_id)
     return _done(f"Closed table {table.name}.")
 
 

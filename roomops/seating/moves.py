@@ -22,7 +22,6 @@ from roomops.floor.events import Carried, EntriesLeft, OffersEnded, SeatsMayOpen
 from roomops.floor.unit import UnitOfWork
 from roomops.games.locks import locked_game
 from roomops.games.models import Game, Table
-from roomops.games.services import shut_table
 from roomops.hands.models import SeatBlinds
 from roomops.holds import queries as hold_reads
 from roomops.holds.allocation import Candidate, allocate, leaves_short
@@ -34,6 +33,7 @@ from roomops.lists.services import to_top_of_waiting_list
 from roomops.rooms.models import Room
 from roomops.seating import queries
 from roomops.seating.balance import check_added
+from roomops.seating.closing import shut_table
 from roomops.seating.offers import live_offer, offer_entity, require_seat_for
 from roomops.seating.seats import end_seat, end_seats, leave_game_lists
 

@@ -11,12 +11,12 @@ from roomops.absences import services as absences
 from roomops.audit.models import AuditEvent
 from roomops.blinds.straddles import Straddle
 from roomops.errors import Conflict, Forbidden
-from roomops.games.services import close_table
 from roomops.hands.models import Hand, SeatBlinds
 from roomops.hands.services import preview, record_hand
 from roomops.lists import services as lists
 from roomops.rooms.services import update_policy
 from roomops.seating import seats
+from roomops.seating.closing import close_table
 from tests.services.helpers import audits, full_game, live_offer, refused
 from tests.units import act
 
