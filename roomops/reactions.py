@@ -12,6 +12,7 @@ from roomops.absences.services import end_seat_absences
 from roomops.errors import Conflict
 from roomops.floor.events import (
     AbsencesEnded,
+    AutoOffersOn,
     CodeAsked,
     EntriesLeft,
     HandRecorded,
@@ -26,6 +27,7 @@ from roomops.floor.events import (
 )
 from roomops.floor.unit import Handlers, UnitOfWork
 from roomops.games.models import Game
+from roomops.games.services import offer_open_games
 from roomops.hands.seat_change import on_hand_recorded
 from roomops.holds.models import SeatHold
 from roomops.ledger import playover_rows
@@ -126,6 +128,11 @@ def offer_open_seats(unit: UnitOfWork, event: SeatsMayOpen) -> None:
                     only_if_open=event.only_if_open)
 
 
+def offer_seats_of_open_games(unit: UnitOfWork, event: AutoOffersOn) -> None:
+    """R14/R20: automatic offers turned on offer every seat already open."""
+    offer_open_games(unit, event.room_id)
+
+
 def cancel_texts(unit: UnitOfWork, event: OffersEnded) -> None:
     """R21/R22: an offer over before its text went out is not texted."""
     cancel_offer_texts(unit.session, unit.now, event.offer_ids)
@@ -155,5 +162,6 @@ def handlers(courier: Courier = LOG_ONLY) -> Handlers:
         SeatsMayOpen: [offer_open_seats],
         OffersMade: [queue_texts],
         OffersEnded: [cancel_texts],
+        AutoOffersOn: [offer_seats_of_open_games],
         CodeAsked: [text_the_code],
     }

@@ -157,6 +157,14 @@ class SeatsMayOpen(Gathered):
 
 
 @dataclass(frozen=True)
+class AutoOffersOn(Event):
+    """The room turned automatic offers on (R3): every seat already open in its open games is
+    offered now (R14, R20)."""
+
+    room_id: int
+
+
+@dataclass(frozen=True)
 class OffersMade(Gathered):
     """Seats were offered, each held until its deadline (R20): told once a command, after its
     seats are offered (the sweep's offers in all its games at once)."""

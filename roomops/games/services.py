@@ -11,7 +11,7 @@ from roomops.actors import get_in_room
 from roomops.errors import Conflict, Invalid
 from roomops.floor.events import SeatsMayOpen
 from roomops.floor.unit import UnitOfWork
-from roomops.games.locks import locked_game
+from roomops.games.locks import lock_games, locked_game
 from roomops.games.models import Game, Table
 
 
@@ -57,3 +57,11 @@ def open_table(unit: UnitOfWork, game_id: int, name: str) -> Table:
     unit.audit("table.opened", ("table", table.id), name=name, game_id=game.id)
     unit.emit(SeatsMayOpen(game.id))
     return table
+
+
+def offer_open_games(unit: UnitOfWork, room_id: int) -> None:
+    """R14: each open game's open seats are offered (by the handlers, once per game), its lock
+    taken here as every seat change takes it."""
+    ids = unit.session.scalars(select(Game.id).where(Game.room_id == room_id, Game.status == "open"))
+    for game in lock_games(unit.session, room_id, list(ids)):
+        unit.emit(SeatsMayOpen(game.id))
