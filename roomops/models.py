@@ -4,7 +4,7 @@ from roomops.absences.models import Absence
 from roomops.audit.models import AuditEvent
 from roomops.db import Base
 from roomops.games.models import Game, Table
-from roomops.hands.models import Hand, SeatBlinds
+from roomops.hands.models import Hand, PenaltyRecord, SeatBlinds
 from roomops.heartbeat.models import SweepHeartbeat
 from roomops.holds.models import SeatChangeRequest, SeatHold
 from roomops.holds.playovers import Playover
@@ -19,7 +19,6 @@ from roomops.ledger.models import (
 from roomops.lists.models import ListEntry
 from roomops.lockouts.models import KnownAddress, LoginFailure
 from roomops.messages.models import OutboxMessage
-from roomops.penalties.models import PenaltyRecord
 from roomops.remote.models import BlockedPhone, PhoneCode, PlayerLink
 from roomops.rooms.models import BarredPair, Player, Room, Staff
 

@@ -10,12 +10,12 @@ from sqlalchemy.orm import Session
 from roomops.actors import Actor
 from roomops.blinds.penalties import Penalty, PenaltyKind, check_penalty, hands_out, next_penalty
 from roomops.floor.unit import UnitOfWork
+from roomops.hands.models import PenaltyRecord
 from roomops.hands.seats import last_hand
 from roomops.holds.models import SeatHold
 from roomops.holds.queries import seated_counts, seated_hold
 from roomops.lists.history import end_entry
 from roomops.lists.models import ListEntry
-from roomops.penalties.models import PenaltyRecord
 from roomops.seating.seats import end_seat
 
 # R55: escalation looks at the player's penalties in the room over this window (docs/decisions.md)
