@@ -28,7 +28,6 @@ from roomops.floor.events import (
 from roomops.floor.unit import Handlers, UnitOfWork
 from roomops.games.models import Game
 from roomops.games.services import offer_open_games
-from roomops.hands.seat_change import on_hand_recorded
 from roomops.holds.models import SeatHold
 from roomops.ledger import playover_rows
 from roomops.ledger import services as ledger
@@ -38,6 +37,7 @@ from roomops.messages.courier import LOG_ONLY, Courier
 from roomops.messages.outbox import cancel_offer_texts, queue_offer_texts
 from roomops.playovers.services import end_playovers
 from roomops.seating.offers import cancel_entry_offers, fill_open_seats
+from roomops.seating.seat_change import on_hand_recorded
 from roomops.seating.seat_changes import end_requests_of_seats
 from roomops.seating.seats import cancel_must_move_offers, end_seat, leave_game_lists
 
