@@ -8,6 +8,7 @@ screen pushes) is queued with ``unit.after_commit``."""
 
 from __future__ import annotations
 
+from roomops.absences.models import Absence
 from roomops.absences.services import end_seat_absences
 from roomops.errors import Conflict
 from roomops.floor.events import (
@@ -22,6 +23,7 @@ from roomops.floor.events import (
     PlayerSeated,
     PlayoverStarted,
     SeatsEnded,
+    SeatsLostToBlinds,
     SeatsMayOpen,
     StacksCarried,
 )
@@ -37,6 +39,7 @@ from roomops.messages.courier import LOG_ONLY, Courier
 from roomops.messages.outbox import cancel_offer_texts, queue_offer_texts
 from roomops.playovers.services import end_playovers
 from roomops.seating.offers import cancel_entry_offers, fill_open_seats
+from roomops.seating.releases import release_lost_to_blinds
 from roomops.seating.seat_change import on_hand_recorded
 from roomops.seating.seat_changes import end_requests_of_seats
 from roomops.seating.seats import cancel_must_move_offers, end_seat, leave_game_lists
@@ -117,6 +120,15 @@ def release_refused_seat(unit: UnitOfWork, event: MustMoveRefused) -> None:
         to_bottom_of_waiting_list(unit, [(game, event.player_id, "refused a must-move seat (R17)")])
 
 
+def release_seats_lost_to_blinds(unit: UnitOfWork, event: SeatsLostToBlinds) -> None:
+    """R26: a seat whose player missed too many big blinds while away is released, as in R24;
+    the recorded hand they missed the last in ends after (R36)."""
+    release_lost_to_blinds(unit, unit.session.get_one(Game, event.game_id),
+                           [unit.session.get_one(Absence, i) for i in event.absence_ids])
+    if event.hand_table_id is not None:
+        unit.emit(HandRecorded(event.hand_table_id))
+
+
 def make_held_seat_changes(unit: UnitOfWork, event: HandRecorded) -> None:
     """R36: a seat change claimed during the hand is made once the dealer records it."""
     on_hand_recorded(unit, event.table_id)
@@ -158,6 +170,7 @@ def handlers(courier: Courier = LOG_ONLY) -> Handlers:
         StacksCarried: [post_transfers],
         EntriesLeft: [cancel_offers_of_entries],
         MustMoveRefused: [release_refused_seat],
+        SeatsLostToBlinds: [release_seats_lost_to_blinds],
         HandRecorded: [make_held_seat_changes],
         SeatsMayOpen: [offer_open_seats],
         OffersMade: [queue_texts],

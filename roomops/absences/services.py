@@ -1,7 +1,7 @@
 """Breaks (R23) and away (R25): granting, returning, the where-about note. Services never commit.
 
 Every service locks the seat's game first (``locked_game``) and writes an audit row (R60). The
-sweep's side (a break or away that ran out, R24/R26) is ``roomops.absences.expiry``."""
+sweep's side (a break or away that ran out, R24/R26) is ``roomops.seating.releases``."""
 
 from __future__ import annotations
 

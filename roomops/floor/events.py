@@ -53,6 +53,18 @@ class HandRecorded(Event):
 
 
 @dataclass(frozen=True)
+class SeatsLostToBlinds(Event):
+    """Away players of the game missed the room's ``max_missed_bb`` big blinds: their seats are
+    released as in R24 (R26). ``hand_table_id``: the table whose recorded hand they missed it in;
+    its ``HandRecorded`` follows the releases, so the seat changes held for the hand's end are
+    made after the released seats' own events, as when the hand released them itself (R36)."""
+
+    game_id: int
+    absence_ids: tuple[int, ...]
+    hand_table_id: int | None = None
+
+
+@dataclass(frozen=True)
 class AbsencesEnded(Event):
     """Breaks or time away on these seats ended (``outcome``: returned, released, seat_ended): a
     playover of the seat ends with them (R29)."""
