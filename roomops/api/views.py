@@ -20,7 +20,7 @@ from roomops.absences import expiry
 from roomops.absences import services as absences
 from roomops.actors import get_in_room
 from roomops.api import models as out
-from roomops.audit import service as audit
+from roomops.audit import reads as audit
 from roomops.db import INT_MAX
 from roomops.errors import Invalid, RoomopsError
 from roomops.games import services as games

@@ -62,7 +62,7 @@ from roomops.board.lru import LRU
 from roomops.games.models import BoardMark, Game, Table
 from roomops.holds.models import OFFER, SEATED, SeatHold
 from roomops.holds.playovers import Playover
-from roomops.ledger.transit import behind_by_hold
+from roomops.ledger.behind import behind_by_hold
 from roomops.lists.models import ListEntry
 from roomops.rooms.models import Player
 

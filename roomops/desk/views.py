@@ -36,8 +36,8 @@ from roomops.absences import expiry
 from roomops.absences import services as absences
 from roomops.absences.models import Absence
 from roomops.actors import get_in_room
-from roomops.audit.service import latest_id
-from roomops.audit.service import query as audit_query
+from roomops.audit.reads import latest_id
+from roomops.audit.reads import query as audit_query
 from roomops.desk.fingerprint import digest, shared_digest
 from roomops.desk.forms import from_steps, money_input, parse, to_minor
 from roomops.desk.players import typed_player, with_player_ids

@@ -36,7 +36,7 @@ from roomops.ledger.posting import (
 )
 from roomops.ledger.rules import signed
 from roomops.rooms.models import Room, Staff
-from roomops.rooms.staff import rights_in
+from roomops.rooms.roles import rights_in
 
 RULE = "R28"
 

@@ -44,8 +44,8 @@ from roomops.ledger.models import DayClose, DayCount, LedgerEntry
 from roomops.ledger.report import DayReport, day_report, expected_by_table, latest_counts, rows_of
 from roomops.rooms.gaming_day import gaming_day
 from roomops.rooms.models import Room
+from roomops.rooms.roles import rights_in, staff_of_room
 from roomops.rooms.shifts import Shift, shift_of, shifts_of_day
-from roomops.rooms.staff import rights_in, staff_of_room
 
 
 @dataclass(frozen=True)

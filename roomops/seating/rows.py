@@ -25,7 +25,7 @@ from roomops.games.models import BoardMark, DeskMark, Table
 from roomops.hands.models import SeatBlinds
 from roomops.holds.models import SeatHold
 from roomops.holds.playovers import Playover
-from roomops.ledger.transit import behind_by_hold
+from roomops.ledger.behind import behind_by_hold
 from roomops.lists.models import ListEntry
 from roomops.messages.models import OutboxMessage
 from roomops.rooms.models import Player

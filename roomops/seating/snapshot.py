@@ -16,7 +16,7 @@ from sqlalchemy import Row, select
 from sqlalchemy.orm import Session
 
 from roomops.absences.rules import is_running, note_needed
-from roomops.audit.service import latest_id
+from roomops.audit.reads import latest_id
 from roomops.blinds.missed import owed
 from roomops.blinds.state import SeatState
 from roomops.games.models import Game, Table

@@ -11,7 +11,8 @@ from roomops.audit.models import AuditEvent
 from roomops.holds.models import SeatHold
 from roomops.jobs.scheduler import _add_job, sweep_once
 from roomops.rooms.models import Room, Staff
-from roomops.rooms.staff import hash_token, roles_in
+from roomops.rooms.roles import roles_in
+from roomops.rooms.staff import hash_token
 from tests.factories import PASSWORD, Room_
 
 

@@ -15,7 +15,7 @@ from sqlalchemy import event, select
 from roomops.absences import services as absences
 from roomops.absences.models import Absence
 from roomops.audit.models import AuditEvent
-from roomops.audit.service import latest_id
+from roomops.audit.reads import latest_id
 from roomops.board.rows import GameParts, RowsCache
 from roomops.board.views import CACHE, ROWS
 from roomops.games import services as games
