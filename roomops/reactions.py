@@ -8,8 +8,8 @@ screen pushes) is queued with ``unit.after_commit``."""
 
 from __future__ import annotations
 
+from roomops.absences.ending import end_seat_absences
 from roomops.absences.models import Absence
-from roomops.absences.services import end_seat_absences
 from roomops.errors import Conflict
 from roomops.floor.events import (
     AbsencesEnded,

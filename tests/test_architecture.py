@@ -140,18 +140,23 @@ def test_domain_packages_do_not_import_each_other():
 
 
 def is_service(name: str) -> bool:
-    """A module that changes the floor: a ``services`` (or ``service``) module, or one with a
-    public function taking the unit of work first (docs/architecture.md, "Layers": services take
-    the unit)."""
+    """A module of actions someone may be refused: a ``services`` (or ``service``) module, or one
+    with a public function that takes the unit of work and checks the actor's right
+    (``unit.actor.require``, R61). What such actions are made of (ending a seat, an entry or a
+    break, a player put on a waiting list) lives in modules of its own that any package may use."""
     if name.rpartition(".")[2] in ("services", "service"):
         return True
     tree = ast.parse(MODULES[name].read_text())
     return any(isinstance(node, ast.FunctionDef) and not node.name.startswith("_") and node.args.args
-               and node.args.args[0].arg == "unit" for node in tree.body)
+               and node.args.args[0].arg == "unit" and _requires_a_right(node) for node in tree.body)
+
+
+def _requires_a_right(function: ast.FunctionDef) -> bool:
+    return any(isinstance(node, ast.Attribute) and node.attr == "require" for node in ast.walk(function))
 
 
 def test_domain_does_not_import_other_packages_services():
-    """A domain package changes only its own rows: what follows in another package is an event
+    """No action runs another package's action: what follows in another package is an event
     (``unit.emit``), handled by the handler table at the top (``roomops.reactions``)."""
     problems = [f"{name} imports {target} (a service of {layer(target)})"
                 for name, targets in sorted(GRAPH.items()) if layer(name) in DOMAIN

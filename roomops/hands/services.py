@@ -8,7 +8,7 @@ from datetime import datetime
 
 from sqlalchemy.orm import Session
 
-from roomops.absences.expiry import count_missed_big_blinds
+from roomops.absences.missed import count_missed_big_blinds
 from roomops.actors import Actor
 from roomops.blinds.positions import first_hand, next_hand
 from roomops.blinds.state import HandPlan, SeatState

@@ -8,8 +8,9 @@ from collections.abc import Iterable, Sequence
 
 from sqlalchemy import select
 
+from roomops.absences.ending import end_absences
 from roomops.absences.models import Absence
-from roomops.absences.services import end_absences, kept_past_deadline
+from roomops.absences.reads import kept_past_deadline
 from roomops.floor.events import SeatsMayOpen
 from roomops.floor.unit import UnitOfWork
 from roomops.games.models import Game, Table
