@@ -33,7 +33,7 @@ from roomops.games.services import offer_open_games
 from roomops.holds.models import SeatHold
 from roomops.ledger import playover_rows
 from roomops.ledger import services as ledger
-from roomops.lists.services import to_bottom_of_waiting_list
+from roomops.lists.entries import to_bottom_of_waiting_list
 from roomops.messages.codes import text_code
 from roomops.messages.courier import LOG_ONLY, Courier
 from roomops.messages.outbox import cancel_offer_texts, queue_offer_texts

@@ -28,8 +28,8 @@ from roomops.holds.allocation import Candidate, allocate, leaves_short
 from roomops.holds.models import SEATED, SeatHold
 from roomops.holds.refusals import player_name, seat_name
 from roomops.holds.rules import check_claimable
+from roomops.lists.entries import to_top_of_waiting_list
 from roomops.lists.models import ListEntry
-from roomops.lists.services import to_top_of_waiting_list
 from roomops.rooms.models import Room
 from roomops.seating import queries
 from roomops.seating.balance import check_added

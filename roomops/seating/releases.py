@@ -15,7 +15,7 @@ from roomops.floor.events import SeatsMayOpen
 from roomops.floor.unit import UnitOfWork
 from roomops.games.models import Game, Table
 from roomops.holds.models import ReleaseCause, SeatHold
-from roomops.lists.services import to_bottom_of_waiting_list
+from roomops.lists.entries import to_bottom_of_waiting_list
 from roomops.rooms.models import Room
 from roomops.seating.seats import end_seats
 
