@@ -20,6 +20,7 @@ from roomops.floor.events import (
     MustMoveRefused,
     OffersEnded,
     OffersMade,
+    PlayerRemoved,
     PlayerSeated,
     PlayoverStarted,
     SeatsEnded,
@@ -34,6 +35,7 @@ from roomops.holds.models import SeatHold
 from roomops.ledger import playover_rows
 from roomops.ledger import services as ledger
 from roomops.lists.entries import to_bottom_of_waiting_list
+from roomops.lists.history import end_player_entries
 from roomops.messages.codes import text_code
 from roomops.messages.courier import LOG_ONLY, Courier
 from roomops.messages.outbox import cancel_offer_texts, queue_offer_texts
@@ -129,6 +131,14 @@ def release_seats_lost_to_blinds(unit: UnitOfWork, event: SeatsLostToBlinds) -> 
         unit.emit(HandRecorded(event.hand_table_id))
 
 
+def remove_from_game(unit: UnitOfWork, event: PlayerRemoved) -> None:
+    """R57: a player removed from the game leaves the seat and the game's lists."""
+    hold = unit.session.get_one(SeatHold, event.hold_id)
+    end_seat(unit, hold, "left", event.leave_amount)
+    end_player_entries(unit, event.game_id, hold.player_id,
+                       f"removed from the game (R57): {event.reason}")
+
+
 def make_held_seat_changes(unit: UnitOfWork, event: HandRecorded) -> None:
     """R36: a seat change claimed during the hand is made once the dealer records it."""
     on_hand_recorded(unit, event.table_id)
@@ -170,6 +180,7 @@ def handlers(courier: Courier = LOG_ONLY) -> Handlers:
         StacksCarried: [post_transfers],
         EntriesLeft: [cancel_offers_of_entries],
         MustMoveRefused: [release_refused_seat],
+        PlayerRemoved: [remove_from_game],
         SeatsLostToBlinds: [release_seats_lost_to_blinds],
         HandRecorded: [make_held_seat_changes],
         SeatsMayOpen: [offer_open_seats],

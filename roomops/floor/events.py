@@ -169,6 +169,17 @@ class SeatsMayOpen(Gathered):
 
 
 @dataclass(frozen=True)
+class PlayerRemoved(Event):
+    """R57: the floor removed a seated player from the game: the seat ends, with the stack they
+    leave with if counted (R27), and so do their places on the game's lists (R16)."""
+
+    game_id: int
+    hold_id: int
+    leave_amount: int | None
+    reason: str
+
+
+@dataclass(frozen=True)
 class AutoOffersOn(Event):
     """The room turned automatic offers on (R3): every seat already open in its open games is
     offered now (R14, R20)."""
