@@ -1,4 +1,5 @@
-"""Reading a game's seats and lists for the R14 allocation."""
+"""Reading a game's seats for the R14 allocation: its open tables, the must-movers (R17) and the
+seat-change requesters (R36); the lists' candidates are ``roomops.lists.reads``."""
 
 from __future__ import annotations
 

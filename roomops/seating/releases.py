@@ -43,7 +43,7 @@ def release_due(unit: UnitOfWork,
 
 def release_lost_to_blinds(unit: UnitOfWork, game: Game, absences: list[Absence]) -> list[Absence]:
     """R26: players away who missed the room's ``max_missed_bb`` big blinds lose the seat at
-    once, as in R24 (``roomops.absences.expiry.count_missed_big_blinds`` counts them)."""
+    once, as in R24 (``roomops.absences.missed.count_missed_big_blinds`` counts them)."""
     return release(unit, [(a, game) for a in absences],
                    {a.id: ("missed_bb", f"missed {a.missed_bb} big blinds (R26)") for a in absences})
 
