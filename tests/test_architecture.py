@@ -142,8 +142,9 @@ def test_domain_packages_do_not_import_each_other():
 def is_service(name: str) -> bool:
     """A module of actions someone may be refused: a ``services`` (or ``service``) module, or one
     with a public function that takes the unit of work and checks the actor's right
-    (``unit.actor.require``, R61). What such actions are made of (ending a seat, an entry or a
-    break, a player put on a waiting list) lives in modules of its own that any package may use."""
+    (``unit.actor.require``, R61). What such actions are made of (ending a list entry or a break,
+    counting a missed big blind, putting players on a list) lives in modules of their own, which
+    any package above may use."""
     if name.rpartition(".")[2] in ("services", "service"):
         return True
     tree = ast.parse(MODULES[name].read_text())
