@@ -37,10 +37,10 @@ from vias import ClientVia, Request, Via, served  # noqa: E402
 
 from roomops.games.models import Game, Table  # noqa: E402
 from roomops.hands.models import Hand  # noqa: E402
+from roomops.holds.models import SeatHold  # noqa: E402
 from roomops.ledger.models import LedgerEntry, SlipCounter, TransitSlip  # noqa: E402
 from roomops.rooms.gaming_day import gaming_day  # noqa: E402
 from roomops.rooms.models import Staff  # noqa: E402
-from roomops.seating.models import SeatHold  # noqa: E402
 
 TARGET_S = 1.0  # the day's report, JSON or CSV, p99, on a 250-table room's busy day (240,000 rows)
 DEALER, CASHIER, SUPERVISOR = 4, 3, 1  # roomgen makes staff 1-3; the dealer is added here

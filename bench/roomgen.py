@@ -32,12 +32,12 @@ from sqlalchemy import Engine, insert, text
 from roomops.absences.models import Absence
 from roomops.audit.models import AuditEvent
 from roomops.games.models import Game, Table
+from roomops.holds.models import SeatHold
+from roomops.holds.playovers import Playover
 from roomops.lists.models import ListEntry
-from roomops.playovers.models import Playover
 from roomops.rooms.gaming_day import gaming_day
 from roomops.rooms.models import BarredPair, Player, Room, Staff, StaffRole
 from roomops.rooms.staff import hash_token
-from roomops.seating.models import SeatHold
 
 NOW = datetime(2026, 11, 21, 22, 0, 0, tzinfo=UTC)  # a Saturday night, 10 pm
 SEATS = 10

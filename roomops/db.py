@@ -132,7 +132,7 @@ def end_live_by(session: Session, model: Any, key: str, keys: list[int], now: da
                 outcome: str, returning: tuple[str, ...] = (), *,
                 kind: ColumnElement[str] | None = None, **values: object) -> list[Row[Any]]:
     """``end_live`` for the live rows (of ``kind``, if given: an SQL literal such as
-    ``seating.models.OFFER``, so partial indexes on the kind apply) whose attribute ``key`` is
+    ``holds.models.OFFER``, so partial indexes on the kind apply) whose attribute ``key`` is
     among ``keys``: one UPDATE ... RETURNING (``update_returning``) handing back the id and the
     ``returning`` attributes of each row it ended (what their audit rows need, without reading
     them first). A value may be an SQL expression (a CASE by id)."""

@@ -11,8 +11,9 @@ from roomops.floor.unit import UnitOfWork
 from roomops.games.services import open_game, open_table
 from roomops.lists.services import join
 from roomops.rooms.models import Room, Staff
+from roomops.rooms.roles import roles_in
 from roomops.rooms.services import add_player, create_room, update_policy
-from roomops.rooms.staff import create_staff, reset_password, roles_in
+from roomops.rooms.staff import create_staff, reset_password
 from roomops.seating.seats import seat_directly
 
 PLAYERS = ["Ana Silva", "Ben Okafor", "Chen Wei", "Dara Byrne", "Eli Cohen", "Fatima Khan",

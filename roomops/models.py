@@ -4,8 +4,10 @@ from roomops.absences.models import Absence
 from roomops.audit.models import AuditEvent
 from roomops.db import Base
 from roomops.games.models import Game, Table
-from roomops.hands.models import Hand, SeatBlinds
+from roomops.hands.models import Hand, PenaltyRecord, SeatBlinds
 from roomops.heartbeat.models import SweepHeartbeat
+from roomops.holds.models import SeatChangeRequest, SeatHold
+from roomops.holds.playovers import Playover
 from roomops.ledger.models import (
     DayClose,
     DayCount,
@@ -17,11 +19,8 @@ from roomops.ledger.models import (
 from roomops.lists.models import ListEntry
 from roomops.lockouts.models import KnownAddress, LoginFailure
 from roomops.messages.models import OutboxMessage
-from roomops.penalties.models import PenaltyRecord
-from roomops.playovers.models import Playover
 from roomops.remote.models import BlockedPhone, PhoneCode, PlayerLink
 from roomops.rooms.models import BarredPair, Player, Room, Staff
-from roomops.seating.models import SeatChangeRequest, SeatHold
 
 __all__ = [
     "Absence",

@@ -8,34 +8,41 @@ screen pushes) is queued with ``unit.after_commit``."""
 
 from __future__ import annotations
 
-from roomops.absences.services import end_seat_absences
+from roomops.absences.ending import end_seat_absences
+from roomops.absences.models import Absence
 from roomops.errors import Conflict
 from roomops.floor.events import (
     AbsencesEnded,
+    AutoOffersOn,
     CodeAsked,
     EntriesLeft,
     HandRecorded,
     MustMoveRefused,
     OffersEnded,
     OffersMade,
+    PlayerRemoved,
     PlayerSeated,
     PlayoverStarted,
     SeatsEnded,
+    SeatsLostToBlinds,
     SeatsMayOpen,
     StacksCarried,
 )
 from roomops.floor.unit import Handlers, UnitOfWork
 from roomops.games.models import Game
-from roomops.hands.seat_change import on_hand_recorded
+from roomops.games.services import offer_open_games
+from roomops.holds.models import SeatHold
 from roomops.ledger import playover_rows
 from roomops.ledger import services as ledger
-from roomops.lists.services import to_bottom_of_waiting_list
+from roomops.lists.entries import to_bottom_of_waiting_list
+from roomops.lists.history import end_player_entries
 from roomops.messages.codes import text_code
 from roomops.messages.courier import LOG_ONLY, Courier
 from roomops.messages.outbox import cancel_offer_texts, queue_offer_texts
 from roomops.playovers.services import end_playovers
-from roomops.seating.models import SeatHold
 from roomops.seating.offers import cancel_entry_offers, fill_open_seats
+from roomops.seating.releases import release_lost_to_blinds
+from roomops.seating.seat_change import on_hand_recorded
 from roomops.seating.seat_changes import end_requests_of_seats
 from roomops.seating.seats import cancel_must_move_offers, end_seat, leave_game_lists
 
@@ -115,6 +122,23 @@ def release_refused_seat(unit: UnitOfWork, event: MustMoveRefused) -> None:
         to_bottom_of_waiting_list(unit, [(game, event.player_id, "refused a must-move seat (R17)")])
 
 
+def release_seats_lost_to_blinds(unit: UnitOfWork, event: SeatsLostToBlinds) -> None:
+    """R26: a seat whose player missed too many big blinds while away is released, as in R24;
+    the recorded hand they missed the last in ends after (R36)."""
+    release_lost_to_blinds(unit, unit.session.get_one(Game, event.game_id),
+                           [unit.session.get_one(Absence, i) for i in event.absence_ids])
+    if event.hand_table_id is not None:
+        unit.emit(HandRecorded(event.hand_table_id))
+
+
+def remove_from_game(unit: UnitOfWork, event: PlayerRemoved) -> None:
+    """R57: a player removed from the game leaves the seat and the game's lists."""
+    hold = unit.session.get_one(SeatHold, event.hold_id)
+    end_seat(unit, hold, "left", event.leave_amount)
+    end_player_entries(unit, event.game_id, hold.player_id,
+                       f"removed from the game (R57): {event.reason}")
+
+
 def make_held_seat_changes(unit: UnitOfWork, event: HandRecorded) -> None:
     """R36: a seat change claimed during the hand is made once the dealer records it."""
     on_hand_recorded(unit, event.table_id)
@@ -124,6 +148,11 @@ def offer_open_seats(unit: UnitOfWork, event: SeatsMayOpen) -> None:
     """R14/R20: the game's open seats are offered, once, after every other change."""
     fill_open_seats(unit, unit.session.get_one(Game, event.game_id), event.skip,
                     only_if_open=event.only_if_open)
+
+
+def offer_seats_of_open_games(unit: UnitOfWork, event: AutoOffersOn) -> None:
+    """R14/R20: automatic offers turned on offer every seat already open."""
+    offer_open_games(unit, event.room_id)
 
 
 def cancel_texts(unit: UnitOfWork, event: OffersEnded) -> None:
@@ -151,9 +180,12 @@ def handlers(courier: Courier = LOG_ONLY) -> Handlers:
         StacksCarried: [post_transfers],
         EntriesLeft: [cancel_offers_of_entries],
         MustMoveRefused: [release_refused_seat],
+        PlayerRemoved: [remove_from_game],
+        SeatsLostToBlinds: [release_seats_lost_to_blinds],
         HandRecorded: [make_held_seat_changes],
         SeatsMayOpen: [offer_open_seats],
         OffersMade: [queue_texts],
         OffersEnded: [cancel_texts],
+        AutoOffersOn: [offer_seats_of_open_games],
         CodeAsked: [text_the_code],
     }

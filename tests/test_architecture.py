@@ -1,5 +1,6 @@
 """Dependencies point down (docs/architecture.md, "Dependencies"): no import cycle between the modules
-of ``roomops``, and no domain package importing a presentation package.
+of ``roomops``, no domain package importing a presentation package, another domain package's
+services, or a domain package that imports it.
 
 Every import counts, including those inside functions, which hide cycles from Python until the
 function runs. ``from pkg import sub`` where ``pkg.sub`` is a module is an edge to ``pkg.sub`` alone,
@@ -21,7 +22,7 @@ PRESENTATION = {"desk", "board", "api", "web", "auth", "dealer", "factory", "cli
                 "push", "runtime", "reactions"}
 DOMAIN = {
     "absences", "audit", "blinds", "floor", "games", "hands", "heartbeat", "ledger", "lists", "penalties",
-    "playovers", "rooms", "seating", "books", "waits", "messages",
+    "playovers", "rooms", "seating", "books", "waits", "messages", "holds",
     "db", "actors", "errors", "clock", "config", "schemas", "models", "migrate", "migration_ops",
     "checks", "money", "text", "security_log", "remote", "words", "lockouts",
 }
@@ -120,5 +121,47 @@ FLOOR_IMPORTS = {"floor", "actors", "audit"}
 def test_floor_imports_no_domain_package():
     problems = [f"{name} imports {target}" for name, targets in sorted(GRAPH.items())
                 if layer(name) == "floor" for target in targets if layer(target) not in FLOOR_IMPORTS]
+    if problems:
+        pytest.fail("\n".join(problems), pytrace=False)
+
+
+def test_domain_packages_do_not_import_each_other():
+    """Folder level: no two domain packages each import the other, so the packages have an order
+    (docs/architecture.md, "Dependencies") and any of them can be read knowing only those below."""
+    uses = {(layer(name), layer(target)) for name, targets in GRAPH.items() for target in targets
+            if layer(name) in DOMAIN and layer(target) in DOMAIN and layer(name) != layer(target)}
+    problems = []
+    for a, b in sorted(pair for pair in uses if pair[0] < pair[1] and pair[::-1] in uses):
+        lines = [f"  {name} -> {target}" for name, targets in sorted(GRAPH.items()) for target in targets
+                 if {layer(name), layer(target)} == {a, b}]
+        problems.append(f"{a} and {b} import each other:\n" + "\n".join(lines))
+    if problems:
+        pytest.fail("\n".join(problems), pytrace=False)
+
+
+def is_service(name: str) -> bool:
+    """A module of actions someone may be refused: a ``services`` (or ``service``) module, or one
+    with a public function that takes the unit of work and checks the actor's right
+    (``unit.actor.require``, R61). What such actions are made of (ending a list entry or a break,
+    counting a missed big blind, putting players on a list) lives in modules of their own, which
+    any package above may use."""
+    if name.rpartition(".")[2] in ("services", "service"):
+        return True
+    tree = ast.parse(MODULES[name].read_text())
+    return any(isinstance(node, ast.FunctionDef) and not node.name.startswith("_") and node.args.args
+               and node.args.args[0].arg == "unit" and _requires_a_right(node) for node in tree.body)
+
+
+def _requires_a_right(function: ast.FunctionDef) -> bool:
+    return any(isinstance(node, ast.Attribute) and node.attr == "require" for node in ast.walk(function))
+
+
+def test_domain_does_not_import_other_packages_services():
+    """No action runs another package's action: what follows in another package is an event
+    (``unit.emit``), handled by the handler table at the top (``roomops.reactions``)."""
+    problems = [f"{name} imports {target} (a service of {layer(target)})"
+                for name, targets in sorted(GRAPH.items()) if layer(name) in DOMAIN
+                for target in targets
+                if layer(target) in DOMAIN and layer(target) != layer(name) and is_service(target)]
     if problems:
         pytest.fail("\n".join(problems), pytrace=False)

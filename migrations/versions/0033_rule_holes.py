@@ -21,7 +21,7 @@ down_revision: str | None = "0034"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
-# the causes as roomops.seating.models.ReleaseCause names them at this revision
+# the causes as roomops.holds.models.ReleaseCause names them at this revision
 CAUSES = ("break", "away", "missed_bb", "must_move", "broken")
 SEAT_HOLDS = {
     "release_cause": "VARCHAR(10) CONSTRAINT ck_seat_holds_release_cause CHECK (release_cause IS NULL "

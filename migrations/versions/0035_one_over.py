@@ -6,7 +6,7 @@ Create Date: 2026-11-25 04:00:00
 
 R4 (issue 20): seat numbers run 1..seats_per_table+1; ``seat_holds.over_reason`` keeps the floor's
 reason for a hold in the extra seat. A trigger refuses a live hold in a seat above its game's
-``seats_per_table`` + 1, and any hold in seat N+1 without a reason (``roomops.seating.extra_seat``
+``seats_per_table`` + 1, and any hold in seat N+1 without a reason (``roomops.holds.extra_seat``
 has the rules the services apply first).
 """
 

@@ -1,17 +1,18 @@
 """Breaks (R23) and away (R25): granting, returning, the where-about note. Services never commit.
 
 Every service locks the seat's game first (``locked_game``) and writes an audit row (R60). The
-sweep's side (a break or away that ran out, R24/R26) is ``roomops.absences.expiry``."""
+sweep's side (a break or away that ran out, R24/R26) is ``roomops.seating.releases``."""
 
 from __future__ import annotations
 
 from datetime import date, datetime
-from typing import Any
 
-from sqlalchemy import Row, func, select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from roomops.absences.ending import end_absences
 from roomops.absences.models import Absence
+from roomops.absences.reads import kept_past_deadline, live_absences
 from roomops.absences.rules import (
     BreakPolicy,
     away_deadline,
@@ -21,17 +22,15 @@ from roomops.absences.rules import (
     granted_over,
     is_running,
 )
-from roomops.db import end_live_by
 from roomops.errors import Conflict
-from roomops.floor.events import AbsenceOutcome, AbsencesEnded, SeatsMayOpen
+from roomops.floor.events import SeatsMayOpen
 from roomops.floor.unit import UnitOfWork
 from roomops.games.models import Table
-from roomops.lists.services import anyone_waiting
+from roomops.holds.models import SeatHold
+from roomops.holds.queries import seated_hold
+from roomops.holds.refusals import local_time
 from roomops.rooms.gaming_day import gaming_day
 from roomops.rooms.models import Room
-from roomops.seating.models import SeatHold
-from roomops.seating.queries import live_absences, seated_hold
-from roomops.seating.refusals import local_time
 
 LABELS = {"break": "break", "away": "time away"}
 
@@ -100,14 +99,6 @@ def running_absence(unit: UnitOfWork,
     return absence, table
 
 
-def kept_past_deadline(session: Session, room: Room, absence: Absence, game_id: int,
-                       table_id: int) -> bool:
-    """R24 ``break_expiry`` 'if_waiting': a break past its deadline keeps the seat while nobody
-    could be offered it (``anyone_waiting``)."""
-    return (absence.kind == "break" and room.break_expiry == "if_waiting"
-            and not anyone_waiting(session, game_id, table_id, absence.player_id))
-
-
 def record_note(unit: UnitOfWork, hold_id: int, note: str) -> Absence:
     """R25: where an absent player is, as they told the supervisor."""
     unit.actor.require("floor")
@@ -117,37 +108,6 @@ def record_note(unit: UnitOfWork, hold_id: int, note: str) -> Absence:
     unit.audit(f"{absence.kind}.noted", ("seat_hold", hold.id), reason=absence.note,
                absence_id=absence.id, player_id=hold.player_id)
     return absence
-
-
-def end_absences(unit: UnitOfWork, absences: list[Absence],
-                 outcome: AbsenceOutcome, *, overplayer_stack: int | None = None) -> list[Absence]:
-    """End live absences and audit them; returns only those this transaction ended, so two
-    sweepers never handle one twice. ``overplayer_stack``: see ``come_back`` (one absence)."""
-    ended = {row.id for row in _end(unit, "id", [a.id for a in absences], outcome,
-                                    overplayer_stack)}
-    return [a for a in absences if a.id in ended]
-
-
-def end_seat_absences(unit: UnitOfWork, hold_ids: list[int],
-                      outcome: AbsenceOutcome) -> list[int]:
-    """The running break or time away on each of these seats ends with the seat (R23, R25),
-    audited, with nothing read first (usually there is none); returns the seats whose absence
-    this transaction ended."""
-    return [row.hold_id for row in _end(unit, "hold_id", hold_ids, outcome)]
-
-
-def _end(unit: UnitOfWork, key: str, keys: list[int],
-         outcome: AbsenceOutcome, overplayer_stack: int | None = None) -> list[Row[Any]]:
-    """One conditional UPDATE ... RETURNING (``end_live_by``) and an audit row for each absence
-    it ended, in id order (a playover of the seat ends with it: ``AbsencesEnded``)."""
-    ended = sorted(end_live_by(unit.session, Absence, key, keys, unit.now, outcome,
-                               ("kind", "hold_id", "player_id", "started_at")))
-    for row in ended:
-        unit.audit(f"{row.kind}.{outcome}", ("seat_hold", row.hold_id),
-                   absence_id=row.id, player_id=row.player_id, started_at=row.started_at.isoformat())
-    if ended:
-        unit.emit(AbsencesEnded(tuple(row.hold_id for row in ended), outcome, overplayer_stack))
-    return ended
 
 
 def policy(room: Room) -> BreakPolicy:

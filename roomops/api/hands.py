@@ -8,10 +8,9 @@ from roomops.api import models as out
 from roomops.api.views import BODY_RULES, ID, answer, body, route
 from roomops.blinds.missed import owed
 from roomops.blinds.straddles import Straddle, straddle_order
-from roomops.hands import seat_change
 from roomops.hands import services as hands
 from roomops.schemas import ChangeSeat, ClaimSeatChange, RecordHand, SwapSeats
-from roomops.seating import seat_changes
+from roomops.seating import seat_change, seat_changes
 from roomops.web.uow import actor, db, run
 
 BODY_RULES[RecordHand] = "R33"

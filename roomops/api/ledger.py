@@ -20,7 +20,8 @@ from roomops.errors import Invalid
 from roomops.ledger import cash_outs, dayclose, drops, fees, rake, transit
 from roomops.ledger import services as ledger
 from roomops.ledger.closing import parse_day
-from roomops.ledger.schemas import (
+from roomops.rooms.models import Room
+from roomops.schemas.ledger import (
     CancelSlip,
     CashOut,
     ChipsMovement,
@@ -37,7 +38,6 @@ from roomops.ledger.schemas import (
     ShiftQuery,
     TableFees,
 )
-from roomops.rooms.models import Room
 from roomops.web.uow import actor, db, now, run
 
 B = TypeVar("B", bound=BaseModel)

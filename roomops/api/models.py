@@ -15,9 +15,10 @@ from roomops.blinds.state import OwedPost, PostKind
 from roomops.blinds.state import Status as BlindStatus
 from roomops.floor.events import AbsenceOutcome
 from roomops.games.models import FeeKind, OpenClosed, RakeRecorded
+from roomops.holds.models import HoldKind
+from roomops.holds.playovers import PlayoverOutcome
 from roomops.lists.models import EntryStatus, ListKind, Source
 from roomops.messages.rules import MessageState
-from roomops.playovers.models import PlayoverOutcome
 from roomops.rooms.languages import Language
 from roomops.rooms.models import (
     BreakExpiry,
@@ -29,7 +30,6 @@ from roomops.rooms.models import (
     ReturnWindow,
     ToleranceUnit,
 )
-from roomops.seating.models import HoldKind
 
 
 class Out(BaseModel):

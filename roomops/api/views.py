@@ -20,7 +20,7 @@ from roomops.absences import expiry
 from roomops.absences import services as absences
 from roomops.actors import get_in_room
 from roomops.api import models as out
-from roomops.audit import service as audit
+from roomops.audit import reads as audit
 from roomops.db import INT_MAX
 from roomops.errors import Invalid, RoomopsError
 from roomops.games import services as games
@@ -56,7 +56,7 @@ from roomops.schemas import (
     StartPlayover,
     StopPlayover,
 )
-from roomops.seating import offers, returns, seats, snapshot
+from roomops.seating import closing, offers, returns, seats, snapshot
 from roomops.seating.return_rule import Requirement
 from roomops.seating.suggest import apart_of
 from roomops.web.errors import describe
@@ -385,7 +385,7 @@ def change_game(game_id: int) -> Response:
 @route("POST", f"/games/<{ID}:game_id>/close", summary="Close a game whose tables are closed (R5)",
        response=out.GameOut, tag="games")
 def close_game(game_id: int) -> Response:
-    return answer(out.GameOut, run(games.close_game, game_id))
+    return answer(out.GameOut, run(closing.close_game, game_id))
 
 
 @route("POST", "/tables", summary="Open a table for a game (R5)", response=out.TableOut, status=201,
@@ -398,7 +398,7 @@ def open_table() -> Response:
 @route("POST", f"/tables/<{ID}:table_id>/close",
        summary="Close a table with nobody seated (R5, R19)", response=out.TableOut, tag="games")
 def close_table(table_id: int) -> Response:
-    return answer(out.TableOut, run(games.close_table, table_id))
+    return answer(out.TableOut, run(closing.close_table, table_id))
 
 
 # --- room --------------------------------------------------------------------------------------

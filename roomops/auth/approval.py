@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 from roomops.errors import Forbidden
 from roomops.rooms.models import Staff
 from roomops.rooms.passwords import dummy_hash, verify_password
-from roomops.rooms.staff import roles_in
+from roomops.rooms.roles import roles_in
 from roomops.security_log import security_event
 from roomops.text import typed_name
 

@@ -28,8 +28,9 @@ from roomops.auth import throttle
 from roomops.auth.current import Login, by_id, by_token, rooms_of
 from roomops.rooms.models import Room, Staff
 from roomops.rooms.passwords import dummy_hash, verify_password
+from roomops.rooms.roles import roles_in
 from roomops.rooms.session_rules import session_expired
-from roomops.rooms.staff import end_sessions, hash_token, logged_in, login_failed, roles_in
+from roomops.rooms.staff import end_sessions, hash_token, logged_in, login_failed
 from roomops.runtime import ext
 from roomops.security_log import security_event
 from roomops.text import typed_name

@@ -41,8 +41,8 @@ from roomops.board.rows import (
     utc,
 )
 from roomops.games.terms import fee_text, min_chip, natural, straddle_text
+from roomops.holds.extra_seat import offerable, seat_count
 from roomops.money import Money
-from roomops.seating.extra_seat import offerable, seat_count
 from roomops.waits.model import Estimate, wait_text
 from roomops.waits.services import History, estimate_stretch, typical_for
 from roomops.web.language import tr as from_catalog

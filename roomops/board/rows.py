@@ -60,11 +60,11 @@ from roomops.absences.models import Absence
 from roomops.board.countdown import to_ms
 from roomops.board.lru import LRU
 from roomops.games.models import BoardMark, Game, Table
-from roomops.ledger.transit import behind_by_hold
+from roomops.holds.models import OFFER, SEATED, SeatHold
+from roomops.holds.playovers import Playover
+from roomops.ledger.behind import behind_by_hold
 from roomops.lists.models import ListEntry
-from roomops.playovers.models import Playover
 from roomops.rooms.models import Player
-from roomops.seating.models import OFFER, SEATED, SeatHold
 
 GAME_COLUMNS = (Game.id, Game.variant, Game.small_blind, Game.big_blind, Game.ante, Game.min_buyin,
                 Game.max_buyin, Game.seats_per_table, Game.fee_kind, Game.time_fee, Game.rake_bp,

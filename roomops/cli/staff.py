@@ -8,6 +8,7 @@ from flask.cli import with_appcontext
 from roomops.cli.common import command_unit, person_named, room_named
 from roomops.rooms import staff
 from roomops.rooms.models import ROLES
+from roomops.rooms.roles import room_staff
 
 ROLE_OPTION = click.option("--role", "roles", type=click.Choice(ROLES), multiple=True,
                            required=True, help="A role in ROOM (R61); repeat it for several.")
@@ -98,7 +99,7 @@ def staff_activate(room: str, username: str) -> None:
 @with_appcontext
 def staff_list(room: str) -> None:
     with command_unit() as uow:
-        for person, roles in staff.room_staff(uow.session, room_named(uow.session, room).id):
+        for person, roles in room_staff(uow.session, room_named(uow.session, room).id):
             state = "" if person.active else "  (deactivated)"
             click.echo(f"{person.username:<20} {person.display_name:<30} {', '.join(roles)}{state}")
 

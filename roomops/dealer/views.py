@@ -22,9 +22,9 @@ from roomops.hands import services as hands
 from roomops.hands.models import Hand
 from roomops.ledger import drops, transit
 from roomops.ledger import rake as rakes
-from roomops.ledger.schemas import Drop, Rake, RakeDown
 from roomops.playovers.services import played_over_at
 from roomops.rooms.models import Player, Room
+from roomops.schemas.ledger import Drop, Rake, RakeDown
 from roomops.seating.queries import called_at
 from roomops.web.live import POLL_SECONDS, fragment, screen_tag, stamp
 from roomops.web.money import room_money

@@ -9,7 +9,8 @@ from werkzeug.wrappers import Response
 from roomops.auth import throttle
 from roomops.auth.current import rooms_of
 from roomops.auth.views import renew
-from roomops.rooms.staff import change_password, roles_in
+from roomops.rooms.roles import roles_in
+from roomops.rooms.staff import change_password
 from roomops.web.uow import db, run
 
 bp = Blueprint("account", __name__)

@@ -9,7 +9,7 @@ from flask import Blueprint, render_template, request
 from flask_login import current_user
 from sqlalchemy.orm import Session
 
-from roomops.audit.service import query
+from roomops.audit.reads import query
 from roomops.errors import Invalid
 from roomops.rooms.models import Room
 from roomops.web.routing import parse_id

@@ -29,9 +29,9 @@ from roomops.ledger.rules import (
     TRANSFER,
     method_name,
 )
-from roomops.ledger.schemas import CancelSlip, CashOut, ChipsMovement, Movement, Reversal
 from roomops.ledger.search_terms import parse_search
 from roomops.rooms.models import Room
+from roomops.schemas.ledger import CancelSlip, CashOut, ChipsMovement, Movement, Reversal
 from roomops.web.money import room_money
 from roomops.web.uow import db, now, run
 

@@ -20,8 +20,8 @@ from roomops.desk.views import local
 from roomops.games.terms import PERIOD_NAMES, natural
 from roomops.ledger import fees
 from roomops.ledger.rules import FEE_METHODS, method_name
-from roomops.ledger.schemas import SessionFee, TableFees
 from roomops.rooms.models import Room
+from roomops.schemas.ledger import SessionFee, TableFees
 from roomops.web.money import room_money
 from roomops.web.uow import db, now, run
 

@@ -9,10 +9,9 @@ from werkzeug.wrappers import Response
 
 from roomops.desk.forms import parse
 from roomops.desk.views import _done, _name, _seat_name, bp
-from roomops.hands import seat_change
 from roomops.hands.models import SeatBlinds
 from roomops.schemas import ChangeSeat, ClaimMove, ClaimSeatChange, MovePlayer, MustMove, SwapSeats
-from roomops.seating import moves, seat_changes
+from roomops.seating import moves, seat_change, seat_changes
 from roomops.web.money import room_money
 from roomops.web.uow import db, run
 

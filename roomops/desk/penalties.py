@@ -7,9 +7,9 @@ from werkzeug.wrappers import Response
 
 from roomops.desk.forms import parse
 from roomops.desk.views import _done, _name, _seat_name, bp
+from roomops.holds.models import SeatHold
 from roomops.penalties import services as penalties
 from roomops.schemas import GivePenalty
-from roomops.seating.models import SeatHold
 from roomops.web.uow import db, run
 
 WHAT = {"warning": "a warning", "hands": "a sit-out of {n} hands", "rounds": "a sit-out of {n} round(s)",

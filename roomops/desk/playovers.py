@@ -9,9 +9,9 @@ from werkzeug.wrappers import Response
 
 from roomops.desk.forms import parse
 from roomops.desk.views import _done, _name, _room, _seat_name, bp, local
+from roomops.holds.models import SeatHold
 from roomops.playovers import services as playovers
 from roomops.schemas import NoPlayover, StartPlayover, StopPlayover
-from roomops.seating.models import SeatHold
 from roomops.web.money import room_money
 from roomops.web.uow import db, run
 

@@ -24,7 +24,7 @@ from roomops.ledger import dayclose
 from roomops.ledger.closing import local, parse_day, running_warning
 from roomops.ledger.report import DayReport, expected_by_table, to_csv
 from roomops.rooms.models import Room
-from roomops.rooms.staff import room_staff
+from roomops.rooms.roles import room_staff
 from roomops.web.money import room_money
 from roomops.web.routing import parse_id
 from roomops.web.uow import actor, db, now, run

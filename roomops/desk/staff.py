@@ -13,7 +13,8 @@ from roomops.errors import Invalid
 from roomops.lockouts.models import Kind
 from roomops.lockouts.services import clear, lockouts
 from roomops.rooms.models import ROLES, Room
-from roomops.rooms.staff import create_staff, reset_password, room_staff, set_active, set_roles
+from roomops.rooms.roles import room_staff
+from roomops.rooms.staff import create_staff, reset_password, set_active, set_roles
 from roomops.web.uow import actor, db, now, run
 
 bp = Blueprint("staff", __name__)

@@ -36,8 +36,8 @@ from roomops.absences import expiry
 from roomops.absences import services as absences
 from roomops.absences.models import Absence
 from roomops.actors import get_in_room
-from roomops.audit.service import latest_id
-from roomops.audit.service import query as audit_query
+from roomops.audit.reads import latest_id
+from roomops.audit.reads import query as audit_query
 from roomops.desk.fingerprint import digest, shared_digest
 from roomops.desk.forms import from_steps, money_input, parse, to_minor
 from roomops.desk.players import typed_player, with_player_ids
@@ -48,6 +48,8 @@ from roomops.floor.unit import UnitOfWork
 from roomops.games import services as games
 from roomops.games.models import Game, Table
 from roomops.heartbeat.rules import SweepState
+from roomops.holds.models import SeatHold
+from roomops.holds.refusals import who_is
 from roomops.ledger.rules import METHODS, method_name
 from roomops.lists import services as lists
 from roomops.lists.models import ListEntry
@@ -79,9 +81,7 @@ from roomops.schemas import (
     ReorderEntry,
     SeatPlayer,
 )
-from roomops.seating import offers, returns, seats, snapshot
-from roomops.seating.models import SeatHold
-from roomops.seating.refusals import who_is
+from roomops.seating import closing, offers, returns, seats, snapshot
 from roomops.seating.return_rule import Requirement
 from roomops.seating.seat_changes import seat_change_lists
 from roomops.seating.snapshot import GameView, RoomSnapshot
@@ -430,7 +430,7 @@ def change_game(game_id: int) -> Response:
 
 @bp.post("/desk/games/<int:game_id>/close")
 def close_game(game_id: int) -> Response:
-    game = run(games.close_game, game_id)
+    game = run(closing.close_game, game_id)
     return _done(f"Closed {game.variant}; its waiting list ended.")
 
 
@@ -443,7 +443,7 @@ def open_table() -> Response:
 
 @bp.post("/desk/tables/<int:table_id>/close")
 def close_table(table_id: int) -> Response:
-    table = run(games.close_table, table_id)
+    table = run(closing.close_table, table_id)
     return _done(f"Closed table {table.name}.")
 
 

@@ -53,6 +53,18 @@ class HandRecorded(Event):
 
 
 @dataclass(frozen=True)
+class SeatsLostToBlinds(Event):
+    """Away players of the game missed the room's ``max_missed_bb`` big blinds: their seats are
+    released as in R24 (R26). ``hand_table_id``: the table whose recorded hand they missed it in;
+    its ``HandRecorded`` follows the releases, so the seat changes held for the hand's end are
+    made after the released seats' own events, as when the hand released them itself (R36)."""
+
+    game_id: int
+    absence_ids: tuple[int, ...]
+    hand_table_id: int | None = None
+
+
+@dataclass(frozen=True)
 class AbsencesEnded(Event):
     """Breaks or time away on these seats ended (``outcome``: returned, released, seat_ended): a
     playover of the seat ends with them (R29)."""
@@ -154,6 +166,25 @@ class SeatsMayOpen(Gathered):
     def merged(self, other: SeatsMayOpen) -> SeatsMayOpen:
         return SeatsMayOpen(self.game_id, self.skip | other.skip,
                             self.only_if_open and other.only_if_open)
+
+
+@dataclass(frozen=True)
+class PlayerRemoved(Event):
+    """R57: the floor removed a seated player from the game: the seat ends, with the stack they
+    leave with if counted (R27), and so do their places on the game's lists (R16)."""
+
+    game_id: int
+    hold_id: int
+    leave_amount: int | None
+    reason: str
+
+
+@dataclass(frozen=True)
+class AutoOffersOn(Event):
+    """The room turned automatic offers on (R3): every seat already open in its open games is
+    offered now (R14, R20)."""
+
+    room_id: int
 
 
 @dataclass(frozen=True)

@@ -14,11 +14,10 @@ from roomops.blinds.positions import next_hand
 from roomops.blinds.state import SeatState, TableState
 from roomops.errors import Conflict
 from roomops.games.models import Game, Table
-from roomops.hands.models import Hand, SeatBlinds
-from roomops.penalties.models import PenaltyRecord
-from roomops.playovers.models import Playover
-from roomops.seating.extra_seat import seat_count
-from roomops.seating.models import SEATED, SeatHold
+from roomops.hands.models import Hand, PenaltyRecord, SeatBlinds
+from roomops.holds.extra_seat import seat_count
+from roomops.holds.models import SEATED, SeatHold
+from roomops.holds.playovers import Playover
 
 
 @dataclass(frozen=True)

@@ -8,13 +8,13 @@ from datetime import datetime
 
 from sqlalchemy.orm import Session
 
-from roomops.absences.expiry import count_missed_big_blinds
+from roomops.absences.missed import count_missed_big_blinds
 from roomops.actors import Actor
 from roomops.blinds.positions import first_hand, next_hand
 from roomops.blinds.state import HandPlan, SeatState
 from roomops.blinds.straddles import Straddle, StraddleSettings, check_straddles, straddle_order
 from roomops.errors import Conflict, Invalid
-from roomops.floor.events import HandRecorded, SeatsMayOpen
+from roomops.floor.events import HandRecorded, SeatsLostToBlinds, SeatsMayOpen
 from roomops.floor.unit import UnitOfWork
 from roomops.games.locks import locked_game, table_in_room
 from roomops.games.models import Game, Table
@@ -68,10 +68,12 @@ def record_hand(unit: UnitOfWork, table_id: int, *, hand_no: int,
                missed_sb=list(plan.missed_sb), missed_bb=list(plan.missed_bb))
     missed = [absence for n in {*plan.missed_bb, *played["big_blind"]}
               if (absence := sat[n].absence) is not None]
-    count_missed_big_blinds(unit, game, missed)
+    lost = count_missed_big_blinds(unit, missed)
     if table.feeds_table_id is not None and room.must_move_when == "big_blind":
         unit.emit(SeatsMayOpen(game.id))  # R17: the big blind moved on to the next mover
-    unit.emit(HandRecorded(table.id))
+    # R26: the seats lost to blinds are released first, then the hand's end follows (R36)
+    unit.emit(SeatsLostToBlinds(game.id, tuple(a.id for a in lost), table.id) if lost
+              else HandRecorded(table.id))
     return hand
 
 

@@ -8,15 +8,15 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from roomops.absences.expiry import release_due
 from roomops.absences.models import Absence
 from roomops.floor.unit import UnitOfWork
 from roomops.games.locks import lock_games
 from roomops.games.models import Table
+from roomops.holds.models import OFFER, SeatHold
 from roomops.lists.models import ListEntry
 from roomops.lists.services import drop_no_shows
-from roomops.seating.models import OFFER, SeatHold
 from roomops.seating.offers import expire_due
+from roomops.seating.releases import release_due
 
 
 @dataclass

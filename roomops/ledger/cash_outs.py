@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session
 from roomops.actors import Actor
 from roomops.errors import Conflict
 from roomops.floor.unit import UnitOfWork
+from roomops.holds.models import SeatHold
 from roomops.ledger import playover_rows
 from roomops.ledger.approval import approval_needed, check_approver
 from roomops.ledger.idempotency import fingerprint, replay
@@ -35,8 +36,7 @@ from roomops.ledger.posting import (
 )
 from roomops.ledger.rules import signed
 from roomops.rooms.models import Room, Staff
-from roomops.rooms.staff import rights_in
-from roomops.seating.models import SeatHold
+from roomops.rooms.roles import rights_in
 
 RULE = "R28"
 

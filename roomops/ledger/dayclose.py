@@ -24,6 +24,7 @@ from roomops.actors import get_in_room
 from roomops.errors import Conflict, Invalid
 from roomops.floor.unit import UnitOfWork
 from roomops.games.models import Table
+from roomops.holds.models import SeatHold
 from roomops.ledger.closing import (
     check_confirmed,
     check_count,
@@ -43,9 +44,8 @@ from roomops.ledger.models import DayClose, DayCount, LedgerEntry
 from roomops.ledger.report import DayReport, day_report, expected_by_table, latest_counts, rows_of
 from roomops.rooms.gaming_day import gaming_day
 from roomops.rooms.models import Room
+from roomops.rooms.roles import rights_in, staff_of_room
 from roomops.rooms.shifts import Shift, shift_of, shifts_of_day
-from roomops.rooms.staff import rights_in, staff_of_room
-from roomops.seating.models import SeatHold
 
 
 @dataclass(frozen=True)

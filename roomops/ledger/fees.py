@@ -21,13 +21,13 @@ from roomops.actors import get_in_room
 from roomops.errors import Conflict
 from roomops.floor.unit import UnitOfWork
 from roomops.games.models import Game, Table
+from roomops.holds.models import SEATED, SeatHold
 from roomops.ledger.fee_rules import PERIODS, due, fee_for_players, next_period, period
 from roomops.ledger.idempotency import fingerprint, replay
 from roomops.ledger.models import LedgerEntry, unreversed
 from roomops.ledger.posting import Posting, at_seat, cash_request, check_seat, locked_hold, post
 from roomops.ledger.rules import signed
 from roomops.rooms.models import Player
-from roomops.seating.models import SEATED, SeatHold
 
 
 def standing(kind: str) -> ColumnElement[bool]:

@@ -13,11 +13,11 @@ from sqlalchemy import ColumnElement, Select, and_, func, or_, select, true
 from sqlalchemy.orm import Session, aliased
 
 from roomops.games.models import Table
+from roomops.holds.models import SEATED, SeatHold
+from roomops.holds.playovers import Playover
 from roomops.ledger.models import LedgerEntry, unreversed
 from roomops.ledger.search_terms import SeatSearch
-from roomops.playovers.models import Playover
 from roomops.rooms.models import Player, Staff
-from roomops.seating.models import SEATED, SeatHold
 
 LIMIT = 30
 

@@ -15,10 +15,10 @@ from sqlalchemy.orm import Session
 from roomops.actors import Actor, in_room
 from roomops.errors import Conflict, Invalid
 from roomops.floor.unit import UnitOfWork
+from roomops.holds.models import SeatHold
+from roomops.holds.playovers import Playover
 from roomops.ledger.models import LedgerEntry, unreversed
 from roomops.ledger.posting import Posting, SeatPlace, at_seat, post
-from roomops.playovers.models import Playover
-from roomops.seating.models import SeatHold
 
 
 def named(playover_id: int | None) -> dict[str, object]:

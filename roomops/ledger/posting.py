@@ -19,14 +19,14 @@ from roomops.actors import Actor
 from roomops.errors import Conflict
 from roomops.floor.unit import UnitOfWork
 from roomops.games.models import Table
+from roomops.holds.models import SeatHold
+from roomops.holds.queries import hold_in_room
 from roomops.ledger.dayclose import closed_refused, shift_to_post
 from roomops.ledger.idempotency import insert_once
 from roomops.ledger.models import LedgerEntry
 from roomops.ledger.rules import check_amount, check_currency, check_method
 from roomops.rooms.models import Room
 from roomops.rooms.shifts import Shift
-from roomops.seating.models import SeatHold
-from roomops.seating.queries import hold_in_room
 
 
 @dataclass(frozen=True)

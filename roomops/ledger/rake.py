@@ -46,7 +46,7 @@ from roomops.ledger.models import DealerDown, LedgerEntry
 from roomops.ledger.posting import Posting, post
 from roomops.ledger.rules import signed
 from roomops.rooms.models import Staff
-from roomops.rooms.staff import holding, rights_in, staff_of_room
+from roomops.rooms.roles import holding, rights_in, staff_of_room
 
 RECORDED = {"per_hand": "hand by hand", "per_down": "per dealer down"}
 

@@ -21,6 +21,8 @@ from roomops.errors import Conflict, Invalid
 from roomops.floor.events import Carried
 from roomops.floor.unit import UnitOfWork
 from roomops.games.models import Game
+from roomops.holds.models import SeatHold
+from roomops.holds.rules import check_buy_in
 from roomops.ledger import playover_rows
 from roomops.ledger.idempotency import fingerprint, replay
 from roomops.ledger.models import LedgerEntry, unreversed
@@ -43,8 +45,6 @@ from roomops.ledger.rules import (
     signed,
 )
 from roomops.rooms.models import Room
-from roomops.seating.models import SeatHold
-from roomops.seating.rules import check_buy_in
 
 # the rule an amount of each kind answers to
 RULES = {"buy_in": "R30", "add_on": "R28"}

@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import ColumnElement, Subquery, func, or_, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from roomops.actors import Actor, get_in_room
@@ -20,18 +20,18 @@ from roomops.errors import Forbidden, Invalid
 from roomops.floor.unit import UnitOfWork
 from roomops.games.locks import lock_room
 from roomops.games.models import Table
+from roomops.holds.models import SEATED, SeatHold
+from roomops.ledger.behind import behind_by_hold
 from roomops.ledger.idempotency import fingerprint, insert_once, replay
 from roomops.ledger.models import TransitSlip
 from roomops.ledger.numbers import last_slip_number, next_slip_number
 from roomops.ledger.posting import Posting, at_seat, cash_request, check_seat, locked_hold, post
 from roomops.ledger.rules import (
-    FACILITY,
     OPEN,
     check_confirmer,
     next_state,
 )
 from roomops.rooms.models import Player
-from roomops.seating.models import SEATED, SeatHold
 
 
 def request(unit: UnitOfWork, hold_id: int, amount: int,
@@ -182,17 +182,6 @@ def number_report(session: Session, room_id: int) -> NumberReport:
     seen = {s.number for s in slips}
     return NumberReport(last, slips, [n for n in range(1, last + 1) if n not in seen],
                         dict(Counter(s.state for s in slips)))
-
-
-def behind_by_hold(room_id: int | ColumnElement[int]) -> Subquery:
-    """R31: per seat hold, the chips playing behind: open slips, except cheque/credit ones whose
-    funds a supervisor has not confirmed yet (they do not play behind until then). One grouped
-    subquery, for the desk's snapshot, the board and the dealer's screen to join. By room, so the
-    open slips come from an index instead of a scan of every slip ever written."""
-    return (select(TransitSlip.hold_id, func.sum(TransitSlip.amount).label("behind"))
-            .where(TransitSlip.room_id == room_id, TransitSlip.state.in_(OPEN),
-                   or_(TransitSlip.method.not_in(FACILITY), TransitSlip.funds_confirmed_at.is_not(None)))
-            .group_by(TransitSlip.hold_id).subquery("behind"))
 
 
 def behind_at_table(session: Session, table_id: int) -> dict[int, int]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sqlalchemy import Select
+from sqlalchemy import Select, select
 
 from roomops.floor.unit import UnitOfWork
 from roomops.lists.models import ListEntry
@@ -25,3 +25,9 @@ def end_entries(
 ) -> None:
     for entry in unit.session.scalars(stmt.where(ListEntry.status == "active")):
         end_entry(unit, entry, why)
+
+
+def end_player_entries(unit: UnitOfWork, game_id: int, player_id: int, why: str) -> None:
+    """R16: the player's places on the game's lists end, each with ``why``."""
+    end_entries(unit, select(ListEntry).where(ListEntry.game_id == game_id,
+                                              ListEntry.player_id == player_id), why)

@@ -3,36 +3,24 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime, timedelta
+from datetime import timedelta
 
-from sqlalchemy import and_, bindparam, func, or_, select
+from sqlalchemy import and_, or_, select
 from sqlalchemy.orm import Session
 
 from roomops.actors import Actor, get_in_room
-from roomops.db import insert_one, insert_rows
 from roomops.errors import Conflict, Invalid
 from roomops.floor.events import EntriesLeft, SeatsMayOpen
 from roomops.floor.unit import UnitOfWork
 from roomops.games.locks import locked_game, table_in_room
-from roomops.games.models import Game, Table
+from roomops.games.models import Game
+from roomops.holds.queries import holds_offer
+from roomops.holds.refusals import player_name
 from roomops.lists import ordering
+from roomops.lists.entries import add_entry, require_joinable
 from roomops.lists.history import end_entry
-from roomops.lists.models import CHECK_IN_SOURCES, ListEntry
-from roomops.lists.ordering import TICK
+from roomops.lists.models import ListEntry
 from roomops.rooms.models import Player, Room
-from roomops.seating.queries import holds_offer
-from roomops.seating.refusals import player_name, seat_name
-from roomops.seating.seats import seated_in
-
-
-def join_remote(unit: UnitOfWork, game: Game, player_id: int,
-                link_id: int, phone: str, verified: bool) -> ListEntry:
-    """R12: the player's own entry on the game's waiting list, from the phone page, made through
-    their link with the number it came from, and whether the phone proved it. The caller locked
-    the game."""
-    _require_joinable(unit.session, game, None, player_id)
-    return _add_entry(unit, game, None, player_id, "remote", link_id=link_id,
-                      remote_phone=phone, phone_verified=verified)
 
 
 def join(unit: UnitOfWork, *, player_id: int,
@@ -53,99 +41,10 @@ def join(unit: UnitOfWork, *, player_id: int,
     table = table_in_room(unit.session, unit.actor, table_id) if table_id else None
     game = locked_game(unit.session, table.game_id if table else get_in_room(
         unit.session, Game, game_id or 0, unit.actor, "game").id)
-    _require_joinable(unit.session, game, table, player_id)
-    entry = _add_entry(unit, game, table, player_id, source)
+    require_joinable(unit.session, game, table, player_id)
+    entry = add_entry(unit, game, table, player_id, source)
     unit.emit(SeatsMayOpen(game.id))
     return entry
-
-
-def to_bottom_of_waiting_list(unit: UnitOfWork,
-                              released: list[tuple[Game, int, str]]) -> list[ListEntry]:
-    """R24: players whose seats were released, as (game, player, why), go to the bottom of that
-    game's waiting list in that order; one already on it keeps their place. The caller locked the
-    games and offers the seats."""
-    return _waiting_in_order(unit, released, unit.now)
-
-
-def to_top_of_waiting_list(unit: UnitOfWork, game: Game,
-                           player_ids: list[int], reason: str) -> list[ListEntry]:
-    """R19: players of a broken table who found no seat go to the top of the game's waiting list,
-    ahead of every active entry, in the order given. The caller locked the game."""
-    first = unit.session.scalar(select(func.min(ListEntry.queue_at)).where(
-        ListEntry.game_id == game.id, ListEntry.kind == "waiting", ListEntry.status == "active"))
-    top = min(first or unit.now, unit.now) - len(player_ids) * TICK
-    return _waiting_in_order(unit, [(game, p, reason) for p in player_ids], top)
-
-
-def _waiting_in_order(unit: UnitOfWork,
-                      rows: list[tuple[Game, int, str]], start: datetime) -> list[ListEntry]:
-    """New waiting-list entries for (game, player, why) in the order given, from ``start`` one
-    tick apart; a player already on the game's list keeps their place. One read and one
-    INSERT ... RETURNING for them all, however many and of however many games (a sweep may
-    release thousands)."""
-    on_it = set(unit.session.execute(select(ListEntry.game_id, ListEntry.player_id).where(
-        ListEntry.game_id.in_({g.id for g, _, _ in rows}), ListEntry.kind == "waiting",
-        ListEntry.status == "active", ListEntry.player_id.in_({p for _, p, _ in rows}))).tuples())
-    joining = [(g, p, why) for g, p, why in rows if (g.id, p) not in on_it]
-    if not joining:
-        return []
-    made = {(e.game_id, e.player_id): e for e in insert_rows(unit.session, ListEntry, [
-        {"room_id": g.room_id, "player_id": p, "kind": "waiting", "game_id": g.id,
-         "source": "in_person", "joined_at": unit.now, "queue_at": start + i * TICK, "status": "active"}
-        for i, (g, p, _) in enumerate(joining)])}
-    for g, p, why in joining:
-        _joined(unit, made[g.id, p], why)
-    return [made[g.id, p] for g, p, _ in joining]
-
-
-def _add_entry(unit: UnitOfWork, game: Game, table: Table | None,
-               player_id: int, source: str, reason: str | None = None,
-               **remote: object) -> ListEntry:
-    """A new entry at the bottom of its list (its time is now), audited; a call-in or remote
-    entry checks in within the room's minutes (R12). ``remote``: a remote entry's link and
-    number."""
-    room = unit.session.get_one(Room, unit.actor.room_id)
-    entry = insert_one(unit.session, ListEntry, {
-        "room_id": unit.actor.room_id, "player_id": player_id, "kind": "reserve" if table else "waiting",
-        "game_id": game.id, "table_id": table.id if table else None, "source": source,
-        "joined_at": unit.now, "queue_at": unit.now, "status": "active",
-        "checkin_deadline": (unit.now + timedelta(minutes=room.checkin_minutes)
-                             if source in CHECK_IN_SOURCES else None),
-    } | remote)
-    _joined(unit, entry, reason)
-    return entry
-
-
-def _joined(unit: UnitOfWork, entry: ListEntry, reason: str | None) -> None:
-    unit.audit("entry.joined", ("list_entry", entry.id), reason=reason,
-               player_id=entry.player_id, kind=entry.kind, game_id=entry.game_id,
-               table_id=entry.table_id, source=entry.source,
-               **({"verified": entry.phone_verified} if entry.source == "remote" else {}))
-
-
-# built once, as every statement on a desk action's path (docs/benchmarks.md)
-_ON_RESERVE = select(ListEntry.id).where(
-    ListEntry.player_id == bindparam("player_id"), ListEntry.status == "active",
-    ListEntry.table_id == bindparam("table_id"))
-_ON_WAITING = select(ListEntry.id).where(
-    ListEntry.player_id == bindparam("player_id"), ListEntry.status == "active",
-    ListEntry.game_id == bindparam("game_id"), ListEntry.kind == "waiting")
-
-
-def _require_joinable(session: Session, game: Game, table: Table | None, player_id: int) -> None:
-    if game.status != "open" or (table is not None and table.status != "open"):
-        raise Conflict("that game or table is closed", "R5")
-    hold = seated_in(session, game, player_id)
-    if table is None and hold is not None:
-        raise Conflict(f"{player_name(session, player_id)} already sits at {seat_name(session, hold)}"
-                       ": use a reserve list to change tables", "R18")
-    if table is not None and hold is not None and hold.table_id == table.id:
-        raise Conflict(f"{player_name(session, player_id)} already sits at {seat_name(session, hold)}",
-                       "R11")
-    dup = (session.scalar(_ON_RESERVE, {"player_id": player_id, "table_id": table.id}) if table
-           else session.scalar(_ON_WAITING, {"player_id": player_id, "game_id": game.id}))
-    if dup:
-        raise Conflict(f"{player_name(session, player_id)} is already on that list", "R10")
 
 
 def check_in(unit: UnitOfWork, entry_id: int) -> ListEntry:
@@ -202,17 +101,6 @@ def list_entries(session: Session, game_id: int, table_id: int | None) -> list[L
         ListEntry.game_id == game_id, ListEntry.status == "active", where
     ).order_by(ListEntry.queue_at, ListEntry.id)
     return list(session.scalars(stmt))
-
-
-def anyone_waiting(session: Session, game_id: int, table_id: int, but: int) -> bool:
-    """R14/R24: whether a player other than ``but`` could be offered a seat of the table now: an
-    active entry on the game's waiting list or the table's reserve list, checked in if it is a
-    call-in (R12) and not locked up."""
-    return session.scalar(select(ListEntry.id).where(
-        ListEntry.game_id == game_id, ListEntry.status == "active", ListEntry.player_id != but,
-        or_(ListEntry.kind == "waiting", ListEntry.table_id == table_id),
-        or_(ListEntry.checkin_deadline.is_(None), ListEntry.checked_in_at.is_not(None)),
-        ListEntry.locked_until.is_(None)).limit(1)) is not None
 
 
 def drop_no_shows(unit: UnitOfWork,

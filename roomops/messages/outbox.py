@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 
 from roomops.floor.unit import UnitOfWork
 from roomops.games.models import Game, Table
+from roomops.holds.models import SeatHold
 from roomops.lists.models import ListEntry
 from roomops.messages.courier import Courier
 from roomops.messages.models import OutboxMessage
@@ -22,7 +23,6 @@ from roomops.messages.sending import send_now
 from roomops.remote.models import PlayerLink
 from roomops.rooms.models import Player, Room
 from roomops.rooms.twins import phone_key, region_of
-from roomops.seating.models import SeatHold
 from roomops.words import translator
 
 log = logging.getLogger("roomops.messages")

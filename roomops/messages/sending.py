@@ -22,10 +22,10 @@ from sqlalchemy import ColumnElement, Update, and_, case, exists, func, or_, sel
 from sqlalchemy.orm import Session
 
 from roomops.games.locks import lock_rooms
+from roomops.holds.models import SeatHold
 from roomops.messages.models import OutboxMessage
 from roomops.messages.providers import Accepted, Provider, SendFailed
 from roomops.messages.rules import LEASE, MOVES_FROM, PROVIDER_STATES, MessageState, after_failure
-from roomops.seating.models import SeatHold
 
 log = logging.getLogger("roomops.messages")
 

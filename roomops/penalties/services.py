@@ -9,14 +9,11 @@ from sqlalchemy.orm import Session
 
 from roomops.actors import Actor
 from roomops.blinds.penalties import Penalty, PenaltyKind, check_penalty, hands_out, next_penalty
+from roomops.floor.events import PlayerRemoved
 from roomops.floor.unit import UnitOfWork
+from roomops.hands.models import PenaltyRecord
 from roomops.hands.seats import last_hand
-from roomops.lists.history import end_entry
-from roomops.lists.models import ListEntry
-from roomops.penalties.models import PenaltyRecord
-from roomops.seating.models import SeatHold
-from roomops.seating.queries import seated_counts, seated_hold
-from roomops.seating.seats import end_seat
+from roomops.holds.queries import seated_counts, seated_hold
 
 # R55: escalation looks at the player's penalties in the room over this window (docs/decisions.md)
 HISTORY = timedelta(days=30)
@@ -45,7 +42,7 @@ def give_penalty(unit: UnitOfWork, hold_id: int, *, kind: PenaltyKind,
                penalty_id=row.id, player_id=hold.player_id, kind=kind, count=count,
                hands_out=row.hands_out, rule="R57" if kind == "removal" else "R55")
     if kind == "removal":
-        _remove(unit, hold, game.id, leave_amount, penalty.reason)
+        unit.emit(PlayerRemoved(game.id, hold.id, leave_amount, penalty.reason))
     return row
 
 
@@ -58,15 +55,6 @@ def suggest(session: Session, actor: Actor, now: datetime, hold_id: int) -> Pena
         PenaltyRecord.given_at > now - HISTORY))
     past = [Penalty(p.kind, p.count, p.players_at_table, p.reason) for p in history]
     return next_penalty(past, _players_at(session, table.id), "")
-
-
-def _remove(unit: UnitOfWork, hold: SeatHold, game_id: int,
-            leave_amount: int | None, reason: str) -> None:
-    end_seat(unit, hold, "left", leave_amount)
-    for entry in unit.session.scalars(select(ListEntry).where(
-            ListEntry.game_id == game_id, ListEntry.player_id == hold.player_id,
-            ListEntry.status == "active")):
-        end_entry(unit, entry, f"removed from the game (R57): {reason}")
 
 
 def _players_at(session: Session, table_id: int) -> int:

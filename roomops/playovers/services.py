@@ -16,6 +16,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, aliased
 
 from roomops.absences.models import Absence
+from roomops.absences.reads import live_absences
 from roomops.absences.rules import Refusal, check_overplayer_stack, is_running
 from roomops.actors import Actor, get_in_room
 from roomops.db import end_live_by
@@ -23,10 +24,16 @@ from roomops.errors import Conflict
 from roomops.floor.events import PlayoverStarted
 from roomops.floor.unit import UnitOfWork
 from roomops.games.models import Game, Table
+from roomops.holds import queries
+from roomops.holds.allocation import Assignment, TableState, allocate, is_barred
+from roomops.holds.models import SEATED, SeatHold
+from roomops.holds.playovers import Playover
+from roomops.holds.refusals import require_next
+from roomops.holds.rules import check_buy_in
 from roomops.ledger.models import LedgerEntry
 from roomops.ledger.rules import AT_TABLE, check_method
+from roomops.lists import reads as lists
 from roomops.lists.models import ListEntry
-from roomops.playovers.models import Playover
 from roomops.playovers.rules import (
     Overplayer,
     no_playover_deadline,
@@ -35,11 +42,6 @@ from roomops.playovers.rules import (
     owner_refusal,
 )
 from roomops.rooms.models import Player, Room
-from roomops.seating import queries
-from roomops.seating.allocation import Assignment, TableState, allocate, is_barred
-from roomops.seating.models import SEATED, SeatHold
-from roomops.seating.offers import require_next
-from roomops.seating.rules import check_buy_in
 
 
 def start_playover(unit: UnitOfWork, hold_id: int, *, buy_in: int,
@@ -155,7 +157,7 @@ def _refuse(refusal: Refusal | None) -> None:
 def _absent_owner(session: Session, hold: SeatHold, now: datetime) -> Absence:
     """The owner's running break or time away; refused when there is none (past its deadline the
     seat is being released, R24/R26)."""
-    absence = next(iter(queries.live_absences(session, [hold.id])), None)
+    absence = next(iter(live_absences(session, [hold.id])), None)
     if absence is None or not is_running(absence.deadline, now):
         raise Conflict("the seat's owner is not on a break or away: only a vacant seat is played "
                        "over", "R29")
@@ -184,7 +186,7 @@ def _next_in_order(session: Session, game: Game, table: Table, seat_no: int, pre
                    barred: set[frozenset[int]]) -> Assignment | None:
     """R14/R29: the earliest eligible entry for the seat, as for an opened seat (R14), and neither
     seated in the room nor playing over already."""
-    candidates, busy = queries.candidates(session, game)
+    candidates, busy = lists.candidates(session, game)
     ids = {c.player_id for c in candidates}
     busy |= _seated(session, game.room_id, ids) | queries.playing_over(session, game.room_id, ids)
     found = allocate([TableState(table.id, [seat_no], set(present))], candidates, barred, busy)

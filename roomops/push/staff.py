@@ -30,6 +30,7 @@ from sqlalchemy.orm import InstrumentedAttribute, Session
 
 from roomops.audit.models import AuditEvent
 from roomops.audit.rows import AuditRow
+from roomops.holds.models import SeatChangeRequest, SeatHold
 from roomops.ledger.models import TransitSlip
 from roomops.lists.models import ListEntry
 from roomops.messages.sending import texts_changed
@@ -37,7 +38,6 @@ from roomops.push.inbox import AsyncInbox, ThreadInbox
 from roomops.push.notices import Notice, Row, needs, row_of, scope
 from roomops.rooms.models import Room
 from roomops.runtime import ext
-from roomops.seating.models import SeatChangeRequest, SeatHold
 from roomops.web.health import room_sweep_state
 
 QUEUE = 16  # notices a screen may fall behind before it is told "everything" instead

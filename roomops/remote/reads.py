@@ -12,10 +12,10 @@ from sqlalchemy.orm import Session, aliased
 
 from roomops.audit.models import AuditEvent
 from roomops.games.models import Game, Table
+from roomops.holds.models import OFFER, SeatHold
 from roomops.lists.models import EntryStatus, ListEntry
 from roomops.remote.models import PlayerLink
 from roomops.remote.rules import history_line
-from roomops.seating.models import OFFER, SeatHold
 from roomops.words import Translate, english
 
 ENDED_SHOWN = timedelta(hours=12)  # an entry that ended stays on the page this long, with why

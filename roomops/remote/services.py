@@ -16,9 +16,9 @@ from roomops.floor.events import CodeAsked, EntriesLeft
 from roomops.floor.unit import UnitOfWork
 from roomops.games.locks import lock_room, locked_game
 from roomops.games.models import Game
+from roomops.lists.entries import join_remote
 from roomops.lists.history import end_entry
 from roomops.lists.models import ListEntry
-from roomops.lists.services import join_remote
 from roomops.remote import rules
 from roomops.remote.models import BlockedPhone, PhoneCode, PlayerLink
 from roomops.rooms.languages import Language

@@ -12,10 +12,8 @@ from sqlalchemy.orm import Session
 
 from roomops.actors import get_in_room
 from roomops.errors import Conflict, Invalid
-from roomops.floor.events import SeatsMayOpen
+from roomops.floor.events import AutoOffersOn
 from roomops.floor.unit import UnitOfWork
-from roomops.games.locks import lock_games
-from roomops.games.models import Game
 from roomops.money import check_currency_code, check_locale
 from roomops.rooms.models import BarredPair, Player, Room
 from roomops.rooms.phones import read_optional_phone
@@ -67,8 +65,8 @@ def policy_values(policy: dict[str, Any], room: Room) -> dict[str, Any]:
 
 def update_policy(unit: UnitOfWork, /, **policy: Any) -> Room:
     """R3: room policy is edited by a supervisor or admin and audited with before and after.
-    Automatic offers switched on offer every seat already open, in this transaction (R14, R20:
-    ``SeatsMayOpen`` for each open game, its lock taken here as every seat change takes it)."""
+    Automatic offers switched on offer every seat already open, in this transaction
+    (``AutoOffersOn``; R14, R20)."""
     unit.actor.require("policy")
     room = unit.session.get_one(Room, unit.actor.room_id)
     policy = policy_values(policy, room)
@@ -86,15 +84,8 @@ def update_policy(unit: UnitOfWork, /, **policy: Any) -> Room:
                before={k: str(v) for k, v in before.items()},
                after={k: str(v) for k, v in policy.items()})
     if policy.get("auto_offer") and not before.get("auto_offer", True):
-        _offer_open_seats(unit, room)
+        unit.emit(AutoOffersOn(room.id))
     return room
-
-
-def _offer_open_seats(unit: UnitOfWork, room: Room) -> None:
-    """R14: each open game's open seats are offered (by the handlers, once per game)."""
-    ids = unit.session.scalars(select(Game.id).where(Game.room_id == room.id, Game.status == "open"))
-    for game in lock_games(unit.session, room.id, list(ids)):
-        unit.emit(SeatsMayOpen(game.id))
 
 
 def add_player(unit: UnitOfWork, *, first_name: str,

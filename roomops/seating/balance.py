@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from roomops.errors import Invalid
-from roomops.seating.allocation import is_barred
+from roomops.holds.allocation import is_barred
 
 
 def check_added(stack: int, added: int, max_buyin: int) -> None:

@@ -22,19 +22,20 @@ from roomops.floor.events import Carried, EntriesLeft, OffersEnded, SeatsMayOpen
 from roomops.floor.unit import UnitOfWork
 from roomops.games.locks import locked_game
 from roomops.games.models import Game, Table
-from roomops.games.services import shut_table
 from roomops.hands.models import SeatBlinds
+from roomops.holds import queries as hold_reads
+from roomops.holds.allocation import Candidate, allocate, leaves_short
+from roomops.holds.models import SEATED, SeatHold
+from roomops.holds.refusals import player_name, seat_name
+from roomops.holds.rules import check_claimable
+from roomops.lists.entries import to_top_of_waiting_list
 from roomops.lists.models import ListEntry
-from roomops.lists.services import to_top_of_waiting_list
 from roomops.rooms.models import Room
 from roomops.seating import queries
-from roomops.seating.allocation import Candidate, allocate, leaves_short
 from roomops.seating.balance import check_added
-from roomops.seating.models import SEATED, SeatHold
+from roomops.seating.closing import shut_table
 from roomops.seating.offers import live_offer, offer_entity, require_seat_for
-from roomops.seating.refusals import player_name, seat_name
-from roomops.seating.rules import check_claimable
-from roomops.seating.seats import end_seat, end_seats, leave_game_lists, seated_in
+from roomops.seating.seats import end_seat, end_seats, leave_game_lists
 
 NO_BLIND = frozenset({"must_move", "floor", "broken"})  # R19/R36: no blind to come in
 
@@ -119,7 +120,7 @@ def move_player(unit: UnitOfWork, hold_id: int, *, table_id: int,
     never refused for leaving the table short (R18) and the player owes no blind (R19); barred
     pairs are respected (R15)."""
     unit.actor.require("floor")
-    hold, _table, game = queries.seated_hold(unit.session, unit.actor, hold_id, "R19")
+    hold, _table, game = hold_reads.seated_hold(unit.session, unit.actor, hold_id, "R19")
     table = get_in_room(unit.session, Table, table_id, unit.actor, "table")
     if table.game_id != game.id:
         raise Conflict("that table plays another game: changing games is a new buy-in", "R18")
@@ -143,7 +144,7 @@ def claim_move(unit: UnitOfWork, offer_id: int, stack: int,
         raise Conflict("a seat change at the player's own table: claim it as a seat change", "R36")
     assert offer.deadline is not None  # every offer has one (ck_seat_holds_offer_fields)
     check_claimable(offer.deadline, unit.now)
-    hold = seated_in(unit.session, game, offer.player_id)
+    hold = hold_reads.seated_in(unit.session, game, offer.player_id)
     if hold is None:
         raise Conflict(f"{player_name(unit.session, offer.player_id)} is not seated in this game: claim "
                        "the seat with a buy-in", "R18")
@@ -198,7 +199,7 @@ def break_table(unit: UnitOfWork, table_id: int,
     others = [s for s in queries.table_states(unit.session, game).states if s.table_id != table.id]
     placed = {a.from_hold_id: a for a in allocate(
         others, [Candidate(None, h.player_id, h.started_at, from_hold_id=h.id) for h in holds],
-        queries.barred_pairs(unit.session, table.room_id), set())}
+        hold_reads.barred_pairs(unit.session, table.room_id), set())}
     targets = {t.id: t for t in unit.session.scalars(select(Table).where(
         Table.id.in_({a.table_id for a in placed.values()})))}
     why = f"table {table.name} broken (R19)"
@@ -219,7 +220,7 @@ def break_table(unit: UnitOfWork, table_id: int,
 def _require_not_short(session: Session, hold: SeatHold, table: Table) -> None:
     """R18: a voluntary move may not leave the player's table with fewer players than the table
     joined will have."""
-    counts = queries.seated_counts(session, [hold.table_id, table.id])
+    counts = hold_reads.seated_counts(session, [hold.table_id, table.id])
     if leaves_short(counts.get(hold.table_id, 0), counts.get(table.id, 0)):
         raise Conflict(f"the move would leave the player's table with {counts.get(hold.table_id, 0) - 1}"
                        f" players and table {table.name} with {counts.get(table.id, 0) + 1}: a "

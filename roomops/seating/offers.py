@@ -17,17 +17,19 @@ from roomops.floor.unit import UnitOfWork
 from roomops.games.locks import locked_game, table_in_room
 from roomops.games.models import Game, Table
 from roomops.hands.seats import next_big_blind
+from roomops.holds import queries as hold_reads
+from roomops.holds.allocation import Assignment, Candidate, TableState, allocate, is_barred
+from roomops.holds.extra_seat import check_seat
+from roomops.holds.models import OFFER, SeatHold
+from roomops.holds.refusals import player_name, require_next, seat_taken
+from roomops.holds.rules import claim_deadline
+from roomops.lists import reads as lists
 from roomops.lists.history import record_end
 from roomops.lists.models import ListEntry
 from roomops.lists.ordering import TICK
 from roomops.playovers.rules import PLAYING_OVER
 from roomops.rooms.models import Room
 from roomops.seating import queries
-from roomops.seating.allocation import Assignment, Candidate, TableState, allocate, is_barred
-from roomops.seating.extra_seat import check_seat
-from roomops.seating.models import OFFER, SeatHold
-from roomops.seating.refusals import player_name, seat_taken, who_is
-from roomops.seating.rules import claim_deadline
 from roomops.seating.seat_changes import end_requests
 
 _DUE = select(SeatHold, Table.game_id).join(Table, Table.id == SeatHold.table_id).where(
@@ -46,7 +48,7 @@ def plan(session: Session, game: Game, *, skip: Set[int] = frozenset()) -> list[
     seats = queries.table_states(session, game)
     if not any(state.open_seats for state in seats.states):
         return []  # no seat to give: the lists need not be read
-    return _allocate(session, game, seats, queries.barred_pairs(session, game.room_id), skip)
+    return _allocate(session, game, seats, hold_reads.barred_pairs(session, game.room_id), skip)
 
 
 def _allocate(session: Session, game: Game, seats: queries.GameSeats, barred: set[frozenset[int]],
@@ -68,7 +70,7 @@ def _allocate(session: Session, game: Game, seats: queries.GameSeats, barred: se
     first_asked = askers + movers
 
     def give(first: tuple[int, list[int]] | None) -> tuple[list[Assignment], int]:
-        entries, busy = queries.candidates(session, game, first)
+        entries, busy = lists.candidates(session, game, first)
         entries = [replace(e, seated_at=seats.seated_at[e.player_id])
                    if e.player_id in seats.seated_at else e for e in entries]
         return allocate(seats.states, first_asked + entries, barred, busy | moving | asking | skip,
@@ -131,7 +133,7 @@ def open_seat(session: Session, game: Game, table_id: int, seat_no: int) -> Open
     seats = queries.table_states(session, game)
     for state in seats.states:
         state.open_seats = [seat_no] if state.table_id == table_id else []
-    return OpenSeat(table_id, seat_no, seats, queries.barred_pairs(session, game.room_id))
+    return OpenSeat(table_id, seat_no, seats, hold_reads.barred_pairs(session, game.room_id))
 
 
 def next_for_seat(session: Session, game: Game, seat: OpenSeat) -> Assignment | None:
@@ -257,7 +259,7 @@ def _offerable_entry(session: Session, actor: Actor, table: Table, game: Game,
                      entry_id: int) -> ListEntry:
     """R12-R14: an entry the desk may offer a seat of ``table``: on its reserve list or its
     game's waiting list, checked in, not locked up, holding no offer."""
-    entry, offered = queries.entry_in_room(session, actor, entry_id)
+    entry, offered = lists.entry_in_room(session, actor, entry_id)
     name = player_name(session, entry.player_id)
     if entry.status != "active" or entry.game_id != game.id or entry.table_id not in (None, table.id):
         raise Conflict(f"{name} is not on the reserve list of table {table.name} or its game's "
@@ -309,17 +311,9 @@ def require_player_fits(session: Session, seat: OpenSeat, table: Table, player_i
                        f"table {table.name}", "R15")
 
 
-def require_next(session: Session, nxt: Assignment | None, player_id: int, reason: str | None,
-                 rule: str) -> None:
-    """R13: anyone but ``nxt``, the next for the seat, only with a written reason."""
-    if nxt is not None and nxt.player_id != player_id and not (reason and reason.strip()):
-        raise Conflict(f"{who_is(session, nxt)} is next for this seat; out of list order needs "
-                       "a reason", rule)
-
-
 def live_offer(session: Session, actor: Actor, offer_id: int) -> tuple[SeatHold, Table, Game]:
     """The offer with its game locked, re-read after the lock so concurrent changes are seen."""
-    offer = queries.hold_in_room(session, actor, offer_id, "offer")
+    offer = hold_reads.hold_in_room(session, actor, offer_id, "offer")
     if offer.kind != "offer":
         raise NotFound(f"no offer with id {offer_id} in this room")
     table = session.get_one(Table, offer.table_id)
@@ -356,7 +350,7 @@ def release_offers(unit: UnitOfWork,
     ended = set(end_live(unit.session, SeatHold, [o.id for o, _ in offers], unit.now, outcome))
     mine = sorted(((o, g) for o, g in offers if o.id in ended), key=lambda pair: pair[0].started_at)
     room = unit.session.get_one(Room, unit.actor.room_id)
-    busy = queries.playing_over(unit.session, room.id, {o.player_id for o, _ in mine if o.entry_id})
+    busy = hold_reads.playing_over(unit.session, room.id, {o.player_id for o, _ in mine if o.entry_id})
     changed = _missed_calls(unit.session, unit.now, room,
                             [o for o, _ in mine if o.player_id not in busy], outcome)
     for offer, game in mine:

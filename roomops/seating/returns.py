@@ -9,9 +9,9 @@ from sqlalchemy import bindparam, or_, select
 from sqlalchemy.orm import Session
 
 from roomops.games.models import Game, Table
+from roomops.holds.models import SeatHold
 from roomops.rooms.models import Room
 from roomops.seating import return_rule
-from roomops.seating.models import SeatHold
 from roomops.seating.return_rule import Requirement, ReturnPolicy, Stakes, Stint
 
 

@@ -23,12 +23,12 @@ from sqlalchemy.orm import Session, aliased
 from roomops.absences.models import Absence
 from roomops.games.models import BoardMark, DeskMark, Table
 from roomops.hands.models import SeatBlinds
-from roomops.ledger.transit import behind_by_hold
+from roomops.holds.models import SeatHold
+from roomops.holds.playovers import Playover
+from roomops.ledger.behind import behind_by_hold
 from roomops.lists.models import ListEntry
 from roomops.messages.models import OutboxMessage
-from roomops.playovers.models import Playover
 from roomops.rooms.models import Player
-from roomops.seating.models import SeatHold
 
 HOLD_COLUMNS = (SeatHold.id, SeatHold.kind, SeatHold.table_id, SeatHold.seat_no, SeatHold.entry_id,
                 SeatHold.started_at, SeatHold.deadline, SeatHold.buy_in, SeatHold.reserved_at,

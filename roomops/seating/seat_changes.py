@@ -19,9 +19,9 @@ from roomops.floor.events import OffersEnded, SeatsMayOpen
 from roomops.floor.unit import UnitOfWork
 from roomops.games.locks import locked_game
 from roomops.games.models import Table
+from roomops.holds import queries
+from roomops.holds.models import OFFER, SeatChangeRequest, SeatHold
 from roomops.rooms.models import Player
-from roomops.seating import queries
-from roomops.seating.models import OFFER, SeatChangeRequest, SeatHold
 
 _LIVE_OF_HOLD = select(SeatChangeRequest).where(SeatChangeRequest.hold_id == bindparam("hold_id"),
                                                 SeatChangeRequest.ended_at.is_(None))

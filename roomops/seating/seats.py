@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import Integer, bindparam, case, cast, select
+from sqlalchemy import Integer, bindparam, case, cast
 from sqlalchemy.orm import Session
 
 from roomops.absences.rules import check_overplayer_stack
@@ -16,22 +16,23 @@ from roomops.floor.events import OffersEnded, PlayerSeated, SeatsEnded
 from roomops.floor.unit import UnitOfWork
 from roomops.games.locks import locked_game, table_in_room
 from roomops.games.models import Game, Table
+from roomops.holds import queries as hold_reads
+from roomops.holds.models import OFFER, ReleaseCause, SeatHold
+from roomops.holds.queries import hold_in_room
+from roomops.holds.refusals import require_next
+from roomops.holds.rules import check_buy_in, check_claimable
 from roomops.ledger.rules import AT_TABLE, check_method
 from roomops.lists.history import record_end
 from roomops.lists.models import ListEntry
 from roomops.rooms.models import Player, Room
-from roomops.seating import queries, returns
-from roomops.seating.models import OFFER, SEATED, ReleaseCause, SeatHold
+from roomops.seating import returns
 from roomops.seating.offers import (
     live_offer,
     next_for_seat,
     offer_entity,
-    require_next,
     require_seat_for,
 )
-from roomops.seating.queries import hold_in_room
 from roomops.seating.return_rule import Requirement, check_return_buy_in
-from roomops.seating.rules import check_buy_in, check_claimable
 
 
 @dataclass(frozen=True)
@@ -79,7 +80,7 @@ def check_overplayer_leaving(session: Session, room_id: int, player_id: int,
     counted (``stack``, 0 or more): the playover's leave amount, which its cash-out is tied to.
     Required then, and refused for a player who plays over no seat."""
     check_overplayer_stack(stack)
-    where = queries.playover_seat(session, room_id, player_id)
+    where = hold_reads.playover_seat(session, room_id, player_id)
     if (where is None) == (stack is None):
         return
     name = session.get_one(Player, player_id).full_name
@@ -172,11 +173,6 @@ def sit(unit: UnitOfWork, table: Table, game: Game, seat_no: int,
     return hold
 
 
-_LIVE_SEAT_IN_GAME = select(SeatHold).join(Table, Table.id == SeatHold.table_id).where(
-    SeatHold.player_id == bindparam("player_id"), SeatHold.kind == SEATED,
-    SeatHold.ended_at.is_(None), Table.game_id == bindparam("game_id"))
-
-
 _OFF_LISTS = Change.of(ListEntry, "player_id", "players", [
     ListEntry.game_id == bindparam("game"), ListEntry.status == "active"], {
     "status": "seated", "ended_at": bindparam("at"), "end_reason": bindparam("why")}, ("player_id",))
@@ -191,11 +187,6 @@ def leave_game_lists(unit: UnitOfWork, game: Game,
     for entry_id, player_id in ended:
         record_end(unit, "entry.seated", entry_id, player_id, why)
     return [entry_id for entry_id, _ in ended]
-
-
-def seated_in(session: Session, game: Game, player_id: int) -> SeatHold | None:
-    """The player's live seat at a table of ``game``, if any (R18)."""
-    return session.scalar(_LIVE_SEAT_IN_GAME, {"player_id": player_id, "game_id": game.id})
 
 
 def leave(unit: UnitOfWork, hold_id: int,

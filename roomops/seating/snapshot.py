@@ -16,16 +16,16 @@ from sqlalchemy import Row, select
 from sqlalchemy.orm import Session
 
 from roomops.absences.rules import is_running, note_needed
-from roomops.audit.service import latest_id
+from roomops.audit.reads import latest_id
 from roomops.blinds.missed import owed
 from roomops.blinds.state import SeatState
 from roomops.games.models import Game, Table
+from roomops.holds.extra_seat import offerable, seat_count
+from roomops.holds.rules import seconds_left
 from roomops.playovers.rules import no_playover_running
 from roomops.rooms.models import Room
 from roomops.seating import rows
-from roomops.seating.extra_seat import offerable, seat_count
 from roomops.seating.rows import GameRows, KeptRows
-from roomops.seating.rules import seconds_left
 
 
 @dataclass(slots=True, frozen=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from sqlalchemy.orm import Session
 
+from roomops.holds.queries import barred_pairs
 from roomops.seating.balance import (
     Apart,
     Seated,
@@ -13,7 +14,6 @@ from roomops.seating.balance import (
     barred_together,
     suggest_move,
 )
-from roomops.seating.queries import barred_pairs
 from roomops.seating.snapshot import GameView, RoomSnapshot
 
 

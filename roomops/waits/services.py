@@ -30,9 +30,9 @@ from sqlalchemy.sql.functions import FunctionElement
 
 from roomops.errors import NotFound
 from roomops.games.models import Game, Table
+from roomops.holds.models import OFFER, SEATED, SeatHold
 from roomops.lists.models import ListEntry
 from roomops.rooms.models import Room
-from roomops.seating.models import OFFER, SEATED, SeatHold
 from roomops.waits.model import (
     CALL_BUCKET,
     CALL_BUCKETS,

@@ -21,10 +21,10 @@ from werkzeug.serving import make_server
 from roomops.clock import FrozenClock
 from roomops.config import Settings
 from roomops.factory import create_app
+from roomops.holds.models import SeatHold
 from roomops.jobs.scheduler import sweep_once
 from roomops.lists import services as lists
 from roomops.seating import seats
-from roomops.seating.models import SeatHold
 from tests.conftest import START
 from tests.databases import migrated_database
 from tests.factories import PASSWORD, Room_, as_staff

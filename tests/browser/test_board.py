@@ -14,10 +14,10 @@ from sqlalchemy import select
 
 from roomops.absences import services as absences
 from roomops.floor.unit import UnitOfWork
+from roomops.holds.models import SeatHold
 from roomops.lists import services as lists
 from roomops.rooms.services import add_player
 from roomops.seating import seats
-from roomops.seating.models import SeatHold
 from tests.browser.conftest import SHOTS
 from tests.factories import as_staff
 from tests.units import act

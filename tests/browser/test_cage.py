@@ -9,8 +9,8 @@ from __future__ import annotations
 from playwright.sync_api import expect
 from sqlalchemy import select
 
+from roomops.holds.models import SeatHold
 from roomops.seating import seats
-from roomops.seating.models import SeatHold
 from tests.browser.conftest import SHOTS, log_in
 from tests.factories import PASSWORD
 from tests.units import act

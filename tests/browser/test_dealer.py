@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 from sqlalchemy import select
 
 from roomops.absences import services as absences
-from roomops.seating.models import SeatHold
+from roomops.holds.models import SeatHold
 from tests.browser.conftest import SHOTS, log_in
 from tests.browser.test_board import change, fill
 

@@ -9,9 +9,9 @@ import re
 from playwright.sync_api import expect
 from sqlalchemy import select
 
+from roomops.holds.models import SeatHold
 from roomops.ledger import transit
 from roomops.lists import services as lists
-from roomops.seating.models import SeatHold
 from tests.browser.conftest import SHOTS, log_in
 from tests.browser.test_board import change, fill
 from tests.browser.test_dealer import TABLET

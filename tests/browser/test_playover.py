@@ -13,8 +13,8 @@ from sqlalchemy import select
 
 from roomops.absences import services as absences
 from roomops.floor.unit import UnitOfWork
+from roomops.holds.models import SeatHold
 from roomops.lists import services as lists
-from roomops.seating.models import SeatHold
 from tests.browser.conftest import log_in
 from tests.browser.test_board import change, fill
 from tests.units import act

@@ -8,10 +8,11 @@ import pytest
 from sqlalchemy import func, select
 
 from roomops.audit.models import AuditEvent
+from roomops.holds.models import SeatHold
 from roomops.jobs.scheduler import _add_job, sweep_once
 from roomops.rooms.models import Room, Staff
-from roomops.rooms.staff import hash_token, roles_in
-from roomops.seating.models import SeatHold
+from roomops.rooms.roles import roles_in
+from roomops.rooms.staff import hash_token
 from tests.factories import PASSWORD, Room_
 
 

@@ -46,7 +46,7 @@ def closed_night(room: Room_, session: Session, now: datetime) -> Night:
     for actor in (room.sup, cashier):
         act(session, actor, now, record_counts, DAY, [Count(t, amount) for t, amount in expected.items()])
     close = act(session, room.sup, END, close_day, DAY, cashier.staff_id).row
-    session.commit()  # the audit rows are written at the commit (roomops.audit.service)
+    session.commit()  # the audit rows are written at the commit (roomops.audit.reads)
     return Night(buy_in, slip, raked, close)
 
 

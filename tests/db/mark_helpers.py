@@ -11,7 +11,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from roomops.games.models import Game, Table
-from roomops.seating.models import SeatHold
+from roomops.holds.models import SeatHold
 
 
 def marks_of(session: Session, model: Any, *games: Game) -> list[int]:

@@ -14,14 +14,15 @@ from sqlalchemy.orm import Session
 
 from roomops.absences import services as absences
 from roomops.games.models import BoardMark, Game, Table
-from roomops.games.services import close_table, open_table
+from roomops.games.services import open_table
+from roomops.holds.models import SeatHold
 from roomops.ledger import transit
 from roomops.lists import services as lists
 from roomops.lists.models import ListEntry
 from roomops.playovers import services as playovers
 from roomops.rooms.models import Player
 from roomops.seating import seats
-from roomops.seating.models import SeatHold
+from roomops.seating.closing import close_table
 from tests.db.mark_helpers import mark_moves, marks_of, seated
 from tests.factories import Room_
 from tests.units import act

@@ -15,9 +15,9 @@ from sqlalchemy import func, select
 from roomops.audit.models import AuditEvent
 from roomops.db import make_engine, make_sessionmaker
 from roomops.errors import Conflict
+from roomops.holds.models import SeatHold
 from roomops.lists import services as lists
 from roomops.seating import seats
-from roomops.seating.models import SeatHold
 from tests.databases import PG_ENV, migrated_database
 from tests.factories import Room_
 from tests.units import act, sweep

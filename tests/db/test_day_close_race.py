@@ -17,7 +17,6 @@ from sqlalchemy import func, select, text
 
 from roomops.db import make_engine, make_sessionmaker
 from roomops.errors import Conflict
-from roomops.games import services as games
 from roomops.ledger import cash_outs
 from roomops.ledger import services as ledger
 from roomops.ledger.dayclose import DAY_LOCK, Count, close_day, record_counts
@@ -25,6 +24,7 @@ from roomops.ledger.models import DayClose, LedgerEntry
 from roomops.ledger.report import expected_by_table
 from roomops.rooms.services import update_policy
 from roomops.seating import seats
+from roomops.seating.closing import close_table
 from tests.databases import migrated_database
 from tests.db.test_concurrency import T0, pytestmark  # noqa: F401  (PostgreSQL only)
 from tests.factories import Room_
@@ -151,7 +151,7 @@ def test_an_early_close_of_the_day_in_flight_sends_the_waiting_posting_to_the_ne
         hold = act(s, room.sup, T0, seats.seat_directly, table_id=table.id, seat_no=1,
                    player_id=room.player(T0, "Ada").id, buy_in=10000)
         act(s, room.sup, T0, seats.leave, hold.id, 10000)
-        act(s, room.sup, T0, games.close_table, table.id)
+        act(s, room.sup, T0, close_table, table.id)
         cashier = room.actor("cashier")
         expected = expected_by_table(s, room.room.id, DAY)
         for who in (room.sup, cashier):

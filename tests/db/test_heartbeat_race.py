@@ -14,9 +14,9 @@ from roomops.config import Settings
 from roomops.db import make_engine
 from roomops.factory import create_app
 from roomops.heartbeat.models import SweepHeartbeat
+from roomops.holds.models import SeatHold
 from roomops.jobs.scheduler import sweep_once
 from roomops.lists import services as lists
-from roomops.seating.models import SeatHold
 from tests.databases import PG_ENV, migrated_database
 from tests.db.test_concurrency import T0, _race
 from tests.factories import Room_

@@ -14,13 +14,13 @@ from sqlalchemy import func, select, text
 from roomops.db import make_engine, make_sessionmaker
 from roomops.errors import Conflict
 from roomops.games.models import Table
+from roomops.holds.models import SeatHold
 from roomops.ledger import services as ledger
 from roomops.ledger import transit
 from roomops.ledger.models import LedgerEntry, TransitSlip
 from roomops.lists import services as lists
 from roomops.rooms.services import add_player
 from roomops.seating import seats
-from roomops.seating.models import SeatHold
 from tests.databases import migrated_database
 from tests.db.test_concurrency import T0, _race, pytestmark  # noqa: F401  (PostgreSQL only)
 from tests.factories import Room_

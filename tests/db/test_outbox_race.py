@@ -13,11 +13,11 @@ from sqlalchemy import select, text, update
 from roomops.db import make_engine, make_sessionmaker
 from roomops.games.locks import lock_room
 from roomops.hands.models import SeatBlinds
+from roomops.holds.models import SeatHold
 from roomops.lists import services as lists
 from roomops.messages import sending
 from roomops.messages.courier import Courier
 from roomops.messages.models import OutboxMessage
-from roomops.seating.models import SeatHold
 from tests.databases import PG_ENV, migrated_database
 from tests.db.test_concurrency import _race
 from tests.factories import Room_

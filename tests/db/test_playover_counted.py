@@ -14,11 +14,11 @@ from sqlalchemy.exc import IntegrityError
 from roomops import migrate
 from roomops.absences import services as absences
 from roomops.db import make_engine, make_sessionmaker
+from roomops.holds.models import SeatHold
 from roomops.ledger import cash_outs
 from roomops.ledger import services as ledger
 from roomops.lists import services as lists
 from roomops.playovers import services as playovers
-from roomops.seating.models import SeatHold
 from tests.databases import backends, fresh_database
 from tests.factories import Room_
 from tests.services.helpers import full_game

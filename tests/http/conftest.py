@@ -8,8 +8,8 @@ import pytest
 from flask.testing import FlaskClient
 from sqlalchemy.orm import Session
 
+from roomops.holds.models import SeatHold
 from roomops.seating import seats
-from roomops.seating.models import SeatHold
 from tests.factories import Room_
 from tests.http.test_api import Api, token_for
 from tests.services.ledger_helpers import seated_holds

@@ -9,8 +9,8 @@ from sqlalchemy import func, select
 
 from roomops.absences.models import Absence
 from roomops.audit.models import AuditEvent
+from roomops.holds.models import SeatHold
 from roomops.rooms.models import Room
-from roomops.seating.models import SeatHold
 from tests.http.test_api import Api, refused, token_for
 from tests.services.helpers import full_game
 from tests.units import sweep

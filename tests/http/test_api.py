@@ -13,13 +13,13 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from roomops.audit.models import AuditEvent
+from roomops.holds.models import SeatHold
 from roomops.lists import services as lists
 from roomops.lists.models import ListEntry
 from roomops.rooms.models import Player
 from roomops.rooms.services import bar_pair
 from roomops.rooms.staff import issue_api_token
 from roomops.seating import seats
-from roomops.seating.models import SeatHold
 from tests.factories import PASSWORD, Room_
 from tests.units import act
 

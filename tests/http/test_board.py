@@ -15,16 +15,16 @@ from sqlalchemy import event, select
 from roomops.absences import services as absences
 from roomops.absences.models import Absence
 from roomops.audit.models import AuditEvent
-from roomops.audit.service import latest_id
+from roomops.audit.reads import latest_id
 from roomops.board.rows import GameParts, RowsCache
 from roomops.board.views import CACHE, ROWS
 from roomops.games import services as games
 from roomops.games.terms import fee_text, straddle_text
+from roomops.holds.models import SeatHold
 from roomops.lists import services as lists
 from roomops.money import Money
 from roomops.rooms.services import add_player, update_policy
-from roomops.seating import seats
-from roomops.seating.models import SeatHold
+from roomops.seating import closing, seats
 from tests.factories import Room_
 from tests.units import act, uow
 
@@ -150,8 +150,8 @@ def test_r14_open_seats_and_table_order(client, room, session, now):
 def test_r5_closed_tables_and_games_are_not_shown(client, room, session, now):
     game = room.game(now, variant="Short Deck")
     table = room.table(now, game, "7")
-    act(session, room.sup, now, games.close_table, table.id)
-    act(session, room.sup, now, games.close_game, game.id)
+    act(session, room.sup, now, closing.close_table, table.id)
+    act(session, room.sup, now, closing.close_game, game.id)
     session.commit()
     page = client.get("/board/main").text
     assert "Short Deck" not in page and 'data-table="7"' not in page

@@ -7,9 +7,10 @@ import re
 from datetime import timedelta
 
 from roomops.board.views import WAITS
+from roomops.holds import queries
 from roomops.lists import services as lists
 from roomops.rooms.services import update_policy
-from roomops.seating import queries, seats
+from roomops.seating import seats
 from roomops.waits.services import TTL
 from tests.http.test_board import Statements, section
 from tests.services.helpers import fill_table, live_offer

@@ -14,8 +14,8 @@ import pytest
 from sqlalchemy import select
 
 from roomops.games.models import Table
+from roomops.holds.models import SeatHold
 from roomops.seating import seats
-from roomops.seating.models import SeatHold
 from tests.conftest import login
 from tests.http.test_api import Api, refused, token_for
 from tests.units import act

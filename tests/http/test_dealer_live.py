@@ -12,11 +12,11 @@ import pytest
 from sqlalchemy import select
 
 from roomops.absences import services as absences
+from roomops.holds.models import SeatHold
 from roomops.ledger import transit
 from roomops.ledger.models import TransitSlip
 from roomops.lists import services as lists
 from roomops.playovers import services as playovers
-from roomops.seating.models import SeatHold
 from tests.conftest import login
 from tests.http.test_api import refused
 from tests.services.helpers import full_game

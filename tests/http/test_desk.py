@@ -9,11 +9,11 @@ from sqlalchemy import event, func, select
 
 from roomops.audit.models import AuditEvent
 from roomops.games.models import Game, Table
+from roomops.holds.models import SeatHold
 from roomops.lists import services as lists
 from roomops.lists.models import ListEntry
 from roomops.rooms.models import BarredPair, Player, Room
 from roomops.seating import seats
-from roomops.seating.models import SeatHold
 from tests.conftest import login
 from tests.factories import PASSWORD, Room_
 from tests.units import act

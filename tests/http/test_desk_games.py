@@ -20,9 +20,9 @@ from roomops.desk.shared import KEY as DRAWINGS
 from roomops.desk.shared import Drawings
 from roomops.games import services as games
 from roomops.games.models import Table
+from roomops.holds.models import SeatHold
 from roomops.lists import services as lists
 from roomops.seating import seats
-from roomops.seating.models import SeatHold
 from roomops.seating.snapshot import SeatView
 from tests.services.helpers import full_game, live_offer
 from tests.units import act

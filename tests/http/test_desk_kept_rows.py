@@ -15,11 +15,11 @@ from sqlalchemy import select, update
 
 from roomops.absences import services as absences
 from roomops.hands.models import SeatBlinds
+from roomops.holds.models import SeatHold
 from roomops.lists import services as lists
 from roomops.messages.models import OutboxMessage
 from roomops.playovers import services as playovers
 from roomops.rooms.models import Player
-from roomops.seating.models import SeatHold
 from tests.services.helpers import full_game, live_offer
 from tests.units import act
 

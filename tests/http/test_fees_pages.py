@@ -8,9 +8,9 @@ from datetime import timedelta
 from sqlalchemy import select
 
 from roomops.hands.services import record_hand
+from roomops.holds.models import SeatHold
 from roomops.ledger import fees, transit
 from roomops.ledger.models import LedgerEntry
-from roomops.seating.models import SeatHold
 from tests.conftest import login
 from tests.services.ledger_helpers import seated_holds
 from tests.units import act

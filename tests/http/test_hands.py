@@ -86,7 +86,7 @@ def test_dealer_screen_refuses_a_cashier(client, room, session, now):
 def test_desk_shows_the_missed_blind_buttons(client, room, session, now):
     from roomops.absences import services as absences
     from roomops.hands.services import record_hand
-    from roomops.seating.models import SeatHold
+    from roomops.holds.models import SeatHold
 
     table = _table(room, session, now)
     hold = session.scalar(select(SeatHold).where(SeatHold.table_id == table.id, SeatHold.seat_no == 5))
@@ -102,7 +102,7 @@ def test_desk_shows_the_missed_blind_buttons(client, room, session, now):
 
 
 def test_api_and_desk_seat_change(client, room, session, now):
-    from roomops.seating.models import SeatHold
+    from roomops.holds.models import SeatHold
 
     _game, table = full_game(room, session, now, free=2)
     session.commit()

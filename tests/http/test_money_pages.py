@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy import select
 
 from roomops.games.models import Game
-from roomops.seating.models import SeatHold
+from roomops.holds.models import SeatHold
 from tests.http.test_api import refused
 
 EURO_GAME = {"variant": "NL Hold'em", "small_blind": "0,50", "big_blind": "1", "ante": "",

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
+from roomops.holds.models import SeatHold
 from roomops.lists import services as lists
 from roomops.rooms.services import bar_pair
-from roomops.seating.models import SeatHold
 from tests.http.test_api import counts, refused
 from tests.services.helpers import fill_table, live_offer, live_seat
 from tests.units import act

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
+from roomops.holds.models import SeatHold
 from roomops.lists import services as lists
 from roomops.seating import seats
-from roomops.seating.models import SeatHold
 from tests.conftest import login
 from tests.http.test_api import counts, refused
 from tests.services.helpers import full_game

@@ -39,6 +39,7 @@ from roomops.api.views import OPERATIONS, Operation
 from roomops.clock import FrozenClock
 from roomops.games.models import Table
 from roomops.hands import services as hands
+from roomops.holds.models import SeatHold
 from roomops.ledger.dayclose import today
 from roomops.ledger.models import LedgerEntry
 from roomops.lists import services as lists
@@ -47,7 +48,6 @@ from roomops.rooms.services import bar_pair, update_policy
 from roomops.rooms.staff import issue_api_token
 from roomops.schemas import MAX_AMOUNT
 from roomops.seating import seats
-from roomops.seating.models import SeatHold
 from tests.factories import Room_
 from tests.units import act
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from sqlalchemy import func, select
 
 from roomops.audit.models import AuditEvent
-from roomops.penalties.models import PenaltyRecord
-from roomops.seating.models import SeatHold
+from roomops.hands.models import PenaltyRecord
+from roomops.holds.models import SeatHold
 from tests.http.test_api import Api, refused, token_for
 from tests.services.helpers import full_game
 

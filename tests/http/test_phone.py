@@ -15,13 +15,13 @@ from roomops.audit.models import AuditEvent
 from roomops.config import Settings
 from roomops.factory import create_app
 from roomops.games.models import Table
+from roomops.holds.models import SeatHold
 from roomops.lists import services as lists
 from roomops.lists.models import ListEntry
 from roomops.remote import services as remote
 from roomops.remote.models import PlayerLink
 from roomops.rooms.services import update_policy
 from roomops.seating import seats
-from roomops.seating.models import SeatHold
 from roomops.security_log import security_event
 from tests.conftest import login
 from tests.services.helpers import full_game

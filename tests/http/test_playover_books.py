@@ -9,9 +9,9 @@ import pytest
 from sqlalchemy import select
 
 from roomops.absences import services as absences
+from roomops.holds.models import SeatHold
 from roomops.ledger.models import LedgerEntry
 from roomops.lists import services as lists
-from roomops.seating.models import SeatHold
 from tests.conftest import login
 from tests.http.test_api import Api, refused, token_for
 from tests.services.helpers import full_game

@@ -10,11 +10,11 @@ from sqlalchemy import func, select
 from roomops.absences import services as absences
 from roomops.audit.models import AuditEvent
 from roomops.desk.views import describe
+from roomops.holds.models import SeatHold
+from roomops.holds.playovers import Playover
 from roomops.lists import services as lists
 from roomops.playovers import services as playovers
-from roomops.playovers.models import Playover
 from roomops.rooms.models import Player
-from roomops.seating.models import SeatHold
 from tests.http.test_api import Api, refused, token_for
 from tests.services.helpers import full_game
 from tests.units import act

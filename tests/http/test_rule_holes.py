@@ -9,10 +9,10 @@ from sqlalchemy import func, select
 
 from roomops.absences import services as absences
 from roomops.audit.models import AuditEvent
+from roomops.holds.models import SeatHold
 from roomops.rooms.models import Player
 from roomops.rooms.services import add_player, update_policy
 from roomops.seating import moves, seats
-from roomops.seating.models import SeatHold
 from tests.http.test_api import counts, refused
 from tests.services.helpers import full_game, live_offer
 from tests.units import act, sweep

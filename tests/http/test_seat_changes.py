@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from roomops.seating.models import SeatChangeRequest, SeatHold
+from roomops.holds.models import SeatChangeRequest, SeatHold
 from tests.conftest import login
 from tests.http.test_api import Api, refused, token_for
 from tests.services.helpers import full_game

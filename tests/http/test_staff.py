@@ -8,7 +8,8 @@ from sqlalchemy import select
 
 from roomops.audit.models import AuditEvent
 from roomops.rooms.models import Staff
-from roomops.rooms.staff import issue_api_token, roles_in, set_roles
+from roomops.rooms.roles import roles_in
+from roomops.rooms.staff import issue_api_token, set_roles
 from tests.conftest import login
 from tests.factories import PASSWORD, Room_
 from tests.units import act

@@ -10,9 +10,9 @@ import io
 import pytest
 from sqlalchemy import select
 
+from roomops.holds.models import SeatHold
 from roomops.ledger.models import LedgerEntry
 from roomops.seating import moves, seats
-from roomops.seating.models import SeatHold
 from tests.conftest import login
 from tests.http.test_api import Api, refused, token_for
 from tests.services.ledger_helpers import seated_holds

@@ -13,10 +13,10 @@ from twilio.request_validator import RequestValidator
 
 from roomops.config import Settings
 from roomops.factory import create_app
+from roomops.holds.models import SeatHold
 from roomops.lists.models import ListEntry
 from roomops.messages.models import OutboxMessage
 from roomops.rooms.services import update_policy
-from roomops.seating.models import SeatHold
 from tests.conftest import login
 from tests.fake_twilio import TOKEN, fake_twilio, twilio_settings
 from tests.http.test_api import Api, token_for

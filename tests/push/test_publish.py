@@ -16,6 +16,7 @@ from roomops.push.inflight import InFlight
 from roomops.push.messages import Update
 from roomops.rooms.services import add_player
 from roomops.runtime import ext
+from roomops.seating import closing
 from roomops.waits.services import BUCKET
 from tests.units import act
 
@@ -123,8 +124,8 @@ def test_a_game_closed_leaves_the_order_and_is_sent_as_gone(app, pushed, two_gam
     publisher.publish_changes()
     pushed.take()
     with ext(app).unit_of_work(session, room.sup, now) as uow:
-        uow.run(games.close_table, high.first_table.id)
-        uow.run(games.close_game, high.id)
+        uow.run(closing.close_table, high.first_table.id)
+        uow.run(closing.close_game, high.id)
         uow.commit()
     assert publisher.publish_changes() == 1
     (change,) = pushed.take()

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from roomops.seating.allocation import Assignment, Candidate, TableState, allocate, is_barred
+from roomops.holds.allocation import Assignment, Candidate, TableState, allocate, is_barred
 
 T0 = datetime(2026, 11, 21, 20, 0, tzinfo=UTC)
 

@@ -9,7 +9,7 @@ import pytest
 from roomops.blinds.positions import first_hand, next_hand
 from roomops.blinds.state import HandPlan, SeatState, TableState
 from roomops.errors import Conflict, Invalid
-from roomops.seating.extra_seat import check_seat, offerable, seat_count
+from roomops.holds.extra_seat import check_seat, offerable, seat_count
 from tests.rules.test_blinds_positions import blinds, places, seated
 
 FULL = range(1, 10)  # seats 1..9 of a 9-seat table

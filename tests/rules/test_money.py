@@ -7,9 +7,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from roomops.errors import Conflict, Invalid
+from roomops.holds.rules import check_buy_in
 from roomops.money import Money, check_currency_code, check_locale
 from roomops.schemas import MAX_AMOUNT
-from roomops.seating.rules import check_buy_in
 
 GBP, EUR_DE, JPY, KWD = Money("GBP"), Money("EUR", "de_DE"), Money("JPY", "ja_JP"), Money("KWD")
 

@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from roomops.errors import Invalid
-from roomops.seating.allocation import Assignment, Candidate, TableState, allocate, leaves_short
+from roomops.holds.allocation import Assignment, Candidate, TableState, allocate, leaves_short
 from roomops.seating.balance import Seated, Suggestion, TableCount, check_added, suggest_move
 
 T0 = datetime(2026, 11, 21, 20, 0, tzinfo=UTC)

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, time, timedelta
 
+from roomops.holds.allocation import Candidate, TableState, allocate
 from roomops.remote import rules
 from roomops.remote.rules import PASSED, history_line, new_token, over_cap, token_hash
-from roomops.seating.allocation import Candidate, TableState, allocate
 
 T0 = datetime(2026, 11, 21, 20, 0, tzinfo=UTC)
 

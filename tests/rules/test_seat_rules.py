@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from roomops.errors import Conflict, Invalid
-from roomops.seating.rules import check_buy_in, check_claimable, claim_deadline, seconds_left
+from roomops.holds.rules import check_buy_in, check_claimable, claim_deadline, seconds_left
 
 T0 = datetime(2026, 11, 21, 20, 0, tzinfo=UTC)
 

@@ -13,11 +13,11 @@ from sqlalchemy.orm import Session
 from roomops.audit.models import AuditEvent
 from roomops.errors import RoomopsError
 from roomops.games.models import Game, Table
+from roomops.holds.models import SeatHold
 from roomops.lists import services as lists
 from roomops.lists.models import ListEntry
 from roomops.rooms.services import update_policy
 from roomops.seating import moves, seat_changes, seats
-from roomops.seating.models import SeatHold
 from tests.factories import Room_
 from tests.units import act
 

@@ -9,7 +9,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from roomops.games.models import Game, Table
-from roomops.seating.models import SeatHold
+from roomops.holds.models import SeatHold
 from tests.factories import Room_
 
 

@@ -12,13 +12,13 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from roomops.actors import phone_page
+from roomops.holds.models import SeatHold
 from roomops.lists import services as lists
 from roomops.messages.models import OutboxMessage
 from roomops.messages.providers import Accepted, SendFailed
 from roomops.remote import services as remote
 from roomops.rooms.services import add_player, update_policy
 from roomops.seating import seats
-from roomops.seating.models import SeatHold
 from tests.factories import Room_
 from tests.services.helpers import full_game
 from tests.units import act, committed, courier_of

@@ -12,11 +12,11 @@ from sqlalchemy import select
 from roomops.absences import expiry
 from roomops.absences import services as absences
 from roomops.absences.models import Absence
+from roomops.holds.models import SeatHold
 from roomops.lists import services as lists
 from roomops.lists.models import ListEntry
 from roomops.rooms.services import update_policy
 from roomops.seating import seats
-from roomops.seating.models import SeatHold
 from tests.services.helpers import audits, full_game, live_offer, refused
 from tests.units import act, sweep
 

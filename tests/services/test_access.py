@@ -10,10 +10,10 @@ from sqlalchemy import func, select
 from roomops.audit.models import AuditEvent
 from roomops.errors import Forbidden, NotFound
 from roomops.games import services as games
+from roomops.holds.models import SeatHold
 from roomops.lists import services as lists
 from roomops.rooms.services import add_player, bar_pair
-from roomops.seating import offers, seats
-from roomops.seating.models import SeatHold
+from roomops.seating import closing, offers, seats
 from tests.factories import Room_
 from tests.services.helpers import full_game, live_offer
 from tests.units import act, sweep
@@ -52,8 +52,8 @@ def _calls(session, now, w):
                                         buy_in=10000, reason="x")),
         ("leave", lambda a: act(session, a, now, seats.leave, w["seat"].id, 0)),
         ("update_game", lambda a: act(session, a, now, games.update_game, w["game"].id, max_buyin=50000)),
-        ("close_table", lambda a: act(session, a, now, games.close_table, w["table"].id)),
-        ("close_game", lambda a: act(session, a, now, games.close_game, w["game"].id)),
+        ("close_table", lambda a: act(session, a, now, closing.close_table, w["table"].id)),
+        ("close_game", lambda a: act(session, a, now, closing.close_game, w["game"].id)),
         ("open_table", lambda a: act(session, a, now, games.open_table, w["game"].id, "new")),
         ("bar_pair", lambda a: act(session, a, now, bar_pair, w["ann"].id, w["bob"].id, "why")),
     ]

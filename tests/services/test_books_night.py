@@ -10,7 +10,6 @@ from collections import Counter
 from datetime import UTC, date, datetime, timedelta
 
 from roomops.absences import services as absences
-from roomops.hands.seat_change import change_seat
 from roomops.ledger import cash_outs
 from roomops.ledger import services as ledger
 from roomops.ledger.dayclose import Count, close_day, record_counts
@@ -21,6 +20,7 @@ from roomops.money import Money
 from roomops.playovers import services as playovers
 from roomops.rooms.services import update_policy
 from roomops.seating import moves, seats
+from roomops.seating.seat_change import change_seat
 from tests.units import act
 
 DAY = date(2026, 11, 21)  # the gaming day of the suite's START (20:00 UTC, 06:00 start)

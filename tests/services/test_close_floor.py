@@ -14,6 +14,7 @@ from sqlalchemy import func, select
 from roomops.errors import Conflict, Invalid
 from roomops.games import services as games
 from roomops.hands.services import record_hand
+from roomops.holds.queries import seated_in
 from roomops.ledger import cash_outs, fees, rake
 from roomops.ledger import services as ledger
 from roomops.ledger.dayclose import Count, close_day, is_closed, record_counts
@@ -22,7 +23,7 @@ from roomops.ledger.report import day_report, expected_by_table
 from roomops.lists import services as lists
 from roomops.money import Money
 from roomops.rooms.services import update_policy
-from roomops.seating import seats
+from roomops.seating import closing, seats
 from tests.services.helpers import audits, live_offer, refused
 from tests.services.ledger_helpers import seated_holds
 from tests.units import act
@@ -134,7 +135,7 @@ def test_r54_a_room_closing_at_four_closes_its_day_then_and_later_play_is_the_ne
                player_id=dov.id, buy_in=10000)
     four = END - timedelta(hours=2)
     act(session, room.sup, four, seats.leave, hold.id, 12000)
-    act(session, room.sup, four, games.close_table, table.id)
+    act(session, room.sup, four, closing.close_table, table.id)
     counts = [Count(t, n) for t, n in expected_by_table(session, room.room.id, DAY).items()]
     closed = _close(room, session, four + timedelta(minutes=15), None, counts)
     assert closed.row.closes_day and is_closed(session, room.room.id, DAY)
@@ -174,9 +175,9 @@ def test_r54_a_close_with_tables_running_is_warned_of_or_refused(room, session, 
                 "tables still running (a player seated): 1, 2", error=Conflict)
         assert session.scalar(select(func.count()).select_from(DayClose)) == 0
         assert audits(session, "day.closed") == []
-        hold = seats.seated_in(session, game, players[0].id)
+        hold = seated_in(session, game, players[0].id)
         act(session, room.sup, now, seats.leave, hold.id, 10000)
-        act(session, room.sup, now, seats.leave, seats.seated_in(session, game, players[1].id).id, 10000)
+        act(session, room.sup, now, seats.leave, seated_in(session, game, players[1].id).id, 10000)
         assert _close(room, session, END, None, counts).running == []
         return
     closed = _close(room, session, END, None, counts)

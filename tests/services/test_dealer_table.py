@@ -13,12 +13,12 @@ from sqlalchemy import select
 
 from roomops.absences import services as absences
 from roomops.errors import Conflict, Forbidden
+from roomops.holds.models import SeatHold
 from roomops.ledger import transit
 from roomops.ledger.models import LedgerEntry
 from roomops.lists import services as lists
 from roomops.playovers import services as playovers
 from roomops.playovers.services import played_over_at
-from roomops.seating.models import SeatHold
 from roomops.seating.queries import called_at
 from tests.services.helpers import audits, full_game, refused
 from tests.services.ledger_helpers import seated_holds

@@ -16,10 +16,10 @@ from roomops.errors import Conflict
 from roomops.floor import events
 from roomops.floor.events import Event, Gathered, OffersMade, SeatsMayOpen
 from roomops.floor.unit import Handlers, UnitOfWork, rolled_back_unless_committed
+from roomops.holds.models import SeatHold
 from roomops.lists import services as lists
 from roomops.reactions import handlers
 from roomops.seating import seats
-from roomops.seating.models import SeatHold
 from tests.services.helpers import full_game, live_offer
 from tests.units import act, sweep, uow
 

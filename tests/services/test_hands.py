@@ -11,12 +11,12 @@ from roomops.absences import services as absences
 from roomops.audit.models import AuditEvent
 from roomops.blinds.straddles import Straddle
 from roomops.errors import Conflict, Forbidden
-from roomops.games.services import close_table
 from roomops.hands.models import Hand, SeatBlinds
 from roomops.hands.services import preview, record_hand
 from roomops.lists import services as lists
 from roomops.rooms.services import update_policy
 from roomops.seating import seats
+from roomops.seating.closing import close_table
 from tests.services.helpers import audits, full_game, live_offer, refused
 from tests.units import act
 
@@ -205,7 +205,7 @@ def test_r29_r35_a_played_over_seat_is_dealt_in_and_its_owner_misses_the_blinds(
 
 
 def test_r36_a_seat_change_two_seats_away_from_the_button_owes_the_big_blind(room, session, now):
-    from roomops.hands.seat_change import change_seat
+    from roomops.seating.seat_change import change_seat
 
     game, table, holds = _table(room, session, now, free=3)  # seats 1-6 taken, 7-9 open
     other = room.table(now, game, "2")

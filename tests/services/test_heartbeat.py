@@ -13,11 +13,11 @@ from roomops.floor.unit import UnitOfWork
 from roomops.heartbeat.models import RoomSweepFailure, SweepHeartbeat
 from roomops.heartbeat.rules import room_last_run
 from roomops.heartbeat.services import beat, last_run, note_failures, room_runs, rooms_failing
+from roomops.holds.models import SeatHold
 from roomops.jobs import scheduler
 from roomops.jobs import sweep as sweep_module
 from roomops.jobs.scheduler import sweep_once
 from roomops.lists import services as lists
-from roomops.seating.models import SeatHold
 from tests.factories import Room_
 from tests.units import act
 

@@ -40,6 +40,7 @@ from sqlalchemy.orm import Session, aliased
 from roomops.absences import services as absences
 from roomops.audit.models import AuditEvent
 from roomops.errors import RoomopsError
+from roomops.holds.playovers import Playover
 from roomops.ledger import cash_outs, dayclose, transit
 from roomops.ledger import services as ledger
 from roomops.ledger.dayclose import Count
@@ -48,7 +49,6 @@ from roomops.ledger.numbers import last_slip_number
 from roomops.ledger.report import day_report, expected_by_table
 from roomops.lists import services as lists
 from roomops.money import Money
-from roomops.playovers.models import Playover
 from roomops.playovers.services import start_playover
 from roomops.rooms.shifts import shift_of
 from roomops.seating import seats

@@ -86,7 +86,7 @@ def test_r11_reserve_list_in_list_order_and_only_for_its_table(room, session, no
 
 
 def _holds(session, table_id):
-    from roomops.seating.queries import live_holds
+    from roomops.holds.queries import live_holds
     return live_holds(session, [table_id])
 
 

@@ -9,12 +9,12 @@ import pytest
 from sqlalchemy import select
 
 from roomops.errors import Conflict, Invalid, NotFound
-from roomops.games.services import close_table
+from roomops.holds.models import SeatHold
 from roomops.lists import services as lists
 from roomops.lists.models import ListEntry
 from roomops.rooms.services import bar_pair, update_policy
 from roomops.seating import moves, offers, seats
-from roomops.seating.models import SeatHold
+from roomops.seating.closing import close_table
 from tests.services.helpers import audits, fill_table, live_offer, live_seat, refused
 from tests.units import act
 

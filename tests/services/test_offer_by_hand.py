@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from roomops.hands import seat_change
 from roomops.lists import services as lists
 from roomops.rooms.services import update_policy
-from roomops.seating import moves, offers
+from roomops.seating import moves, offers, seat_change
 from tests.services.helpers import audits, live_offer, must_move_floor, refused
 from tests.units import act
 

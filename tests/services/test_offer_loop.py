@@ -9,9 +9,9 @@ from sqlalchemy import select
 
 from roomops.audit.models import AuditEvent
 from roomops.errors import Conflict
+from roomops.holds.models import SeatHold
 from roomops.lists import services as lists
 from roomops.seating import seats
-from roomops.seating.models import SeatHold
 from tests.services.helpers import full_game, live_offer, live_seat, statements_sent
 from tests.units import act, sweep
 

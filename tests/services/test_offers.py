@@ -9,12 +9,13 @@ from sqlalchemy import select, update
 
 from roomops.errors import Conflict, Invalid
 from roomops.games.models import Table
+from roomops.holds import queries
+from roomops.holds.models import SeatHold
 from roomops.lists import services as lists
 from roomops.lists.models import ListEntry
 from roomops.lists.ordering import TICK
 from roomops.rooms.services import bar_pair
-from roomops.seating import offers, queries, seats
-from roomops.seating.models import SeatHold
+from roomops.seating import offers, seats
 from tests.services.helpers import audits, fill_table, full_game, live_offer, live_seat, refused
 from tests.units import act, sweep
 

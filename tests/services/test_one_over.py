@@ -10,12 +10,11 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from roomops.errors import Conflict, Invalid
-from roomops.hands import seat_change
 from roomops.hands.services import preview, record_hand
+from roomops.holds.models import SeatHold
 from roomops.lists import services as lists
 from roomops.lists.models import ListEntry
-from roomops.seating import moves, offers, seat_changes, seats, snapshot
-from roomops.seating.models import SeatHold
+from roomops.seating import moves, offers, seat_change, seat_changes, seats, snapshot
 from tests.services.helpers import audits, full_game, live_offer, live_seat, refused
 from tests.units import act
 

@@ -13,6 +13,7 @@ from sqlalchemy.exc import IntegrityError
 from roomops.db import make_sessionmaker
 from roomops.floor.unit import UnitOfWork
 from roomops.games.models import Table
+from roomops.holds.models import SeatHold
 from roomops.lists import services as lists
 from roomops.messages import sending
 from roomops.messages.courier import Courier
@@ -21,7 +22,6 @@ from roomops.messages.providers import LogOnly, SendFailed
 from roomops.messages.rules import LEASE, MAX_ATTEMPTS, NO_NUMBER, NO_PROVIDER
 from roomops.rooms.services import add_player, update_policy
 from roomops.seating import offers, seats
-from roomops.seating.models import SeatHold
 from roomops.seating.snapshot import load
 from tests.factories import Room_
 from tests.services.helpers import full_game, live_offer

@@ -10,13 +10,12 @@ import pytest
 from sqlalchemy import select
 
 from roomops.errors import Conflict, Forbidden, Invalid, NotFound
-from roomops.hands.models import SeatBlinds
+from roomops.hands.models import PenaltyRecord, SeatBlinds
 from roomops.hands.services import preview, record_hand
+from roomops.holds.models import SeatHold
 from roomops.lists import services as lists
 from roomops.lists.models import ListEntry
-from roomops.penalties.models import PenaltyRecord
 from roomops.penalties.services import give_penalty, suggest
-from roomops.seating.models import SeatHold
 from tests.services.helpers import audits, full_game
 from tests.units import act
 

@@ -13,6 +13,8 @@ from sqlalchemy.exc import DBAPIError
 
 from roomops.absences import services as absences
 from roomops.errors import Conflict, Invalid, NotFound
+from roomops.holds.models import SeatHold
+from roomops.holds.playovers import Playover
 from roomops.ledger import cash_outs
 from roomops.ledger import services as ledger
 from roomops.ledger.lookup import awaiting_cash_out, find_playovers
@@ -20,9 +22,7 @@ from roomops.ledger.models import LedgerEntry
 from roomops.ledger.search_terms import parse_search
 from roomops.lists import services as lists
 from roomops.playovers import services as playovers
-from roomops.playovers.models import Playover
 from roomops.seating import seats
-from roomops.seating.models import SeatHold
 from tests.services.helpers import audits, full_game, refused
 from tests.units import act, sweep
 

@@ -12,13 +12,13 @@ from sqlalchemy.exc import IntegrityError
 
 from roomops.absences import services as absences
 from roomops.errors import Forbidden, Invalid, NotFound
+from roomops.holds.models import SeatHold
+from roomops.holds.playovers import Playover
 from roomops.ledger import services as ledger
 from roomops.lists import services as lists
 from roomops.playovers import services as playovers
-from roomops.playovers.models import Playover
 from roomops.rooms.services import bar_pair, update_policy
 from roomops.seating import offers, seats
-from roomops.seating.models import SeatHold
 from tests.services.helpers import (
     audits,
     fill_table,

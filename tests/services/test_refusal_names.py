@@ -7,10 +7,9 @@ from __future__ import annotations
 from datetime import timedelta
 
 from roomops.errors import Conflict, Invalid
-from roomops.hands import seat_change
 from roomops.lists import services as lists
 from roomops.rooms.services import update_policy
-from roomops.seating import moves, offers, seat_changes, seats
+from roomops.seating import moves, offers, seat_change, seat_changes, seats
 from tests.services.helpers import fill_table, live_offer, refused
 from tests.units import act
 

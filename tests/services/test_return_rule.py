@@ -10,10 +10,9 @@ from sqlalchemy import text
 from sqlalchemy.exc import IntegrityError
 
 from roomops.errors import Conflict, Invalid
-from roomops.games import services as games
 from roomops.lists import services as lists
 from roomops.rooms.services import update_policy
-from roomops.seating import returns, seats
+from roomops.seating import closing, returns, seats
 from tests.services.helpers import audits, live_offer, live_seat
 from tests.units import act
 
@@ -138,8 +137,8 @@ def test_r27_window_ends_to_the_second(room, session, now, left):
 
 def test_r4_a_reopened_game_at_the_same_stakes_is_the_same_game(room, session, now, left):
     game, table, ann = left
-    act(session, room.sup, now + timedelta(minutes=1), games.close_table, table.id)
-    act(session, room.sup, now + timedelta(minutes=2), games.close_game, game.id)
+    act(session, room.sup, now + timedelta(minutes=1), closing.close_table, table.id)
+    act(session, room.sup, now + timedelta(minutes=2), closing.close_game, game.id)
     again = room.game(now + timedelta(minutes=3))
     other = room.game(now + timedelta(minutes=3), variant="PL Omaha")
     t2 = room.table(now + timedelta(minutes=4), again, "2")

@@ -12,10 +12,10 @@ from roomops.absences import services as absences
 from roomops.errors import Conflict, Invalid
 from roomops.games.services import update_game
 from roomops.hands.services import preview, record_hand
+from roomops.holds.models import SeatHold
 from roomops.lists import services as lists
 from roomops.rooms.services import update_policy
 from roomops.seating import moves, seats
-from roomops.seating.models import SeatHold
 from tests.services.helpers import audits, fill_table, full_game, live_offer, refused
 from tests.units import act, sweep
 

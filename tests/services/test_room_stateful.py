@@ -38,11 +38,11 @@ from roomops.absences.models import Absence
 from roomops.audit.models import AuditEvent
 from roomops.errors import RoomopsError
 from roomops.games.models import Game, Table
+from roomops.holds.models import SeatHold
+from roomops.holds.playovers import Playover
 from roomops.lists import services as lists
 from roomops.playovers import services as playovers
-from roomops.playovers.models import Playover
 from roomops.seating import moves, offers, rows, seats
-from roomops.seating.models import SeatHold
 from tests.factories import Room_
 from tests.units import act, sweep
 

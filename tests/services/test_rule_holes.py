@@ -11,12 +11,12 @@ from sqlalchemy import select
 from roomops.absences import expiry
 from roomops.absences import services as absences
 from roomops.errors import Invalid
+from roomops.holds.models import SeatHold
 from roomops.lists import services as lists
 from roomops.rooms.models import Player
 from roomops.rooms.services import add_player, bar_pair, update_policy
 from roomops.rooms.twins import LikelyTwin
 from roomops.seating import moves, offers, returns, seats, snapshot
-from roomops.seating.models import SeatHold
 from roomops.seating.suggest import apart
 from tests.factories import Room_
 from tests.services.helpers import audits, full_game, live_offer, refused

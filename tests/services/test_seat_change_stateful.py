@@ -37,13 +37,13 @@ from sqlalchemy.orm import Session
 from roomops.audit.models import AuditEvent
 from roomops.errors import RoomopsError
 from roomops.games.models import Game
-from roomops.hands.seat_change import claim_seat_change
 from roomops.hands.services import record_hand
+from roomops.holds.models import SeatChangeRequest, SeatHold
 from roomops.lists import services as lists
 from roomops.lists.models import ListEntry
 from roomops.rooms.services import update_policy
 from roomops.seating import offers, seat_changes, seats
-from roomops.seating.models import SeatChangeRequest, SeatHold
+from roomops.seating.seat_change import claim_seat_change
 from tests.factories import Room_
 from tests.units import act, sweep
 

@@ -10,12 +10,12 @@ from sqlalchemy import select
 
 from roomops.errors import Conflict, Invalid, NotFound
 from roomops.hands.models import SeatBlinds
-from roomops.hands.seat_change import claim_seat_change, swap_seats
 from roomops.hands.services import preview, record_hand
+from roomops.holds.models import SeatChangeRequest, SeatHold
 from roomops.lists import services as lists
 from roomops.rooms.services import update_policy
 from roomops.seating import moves, offers, seats
-from roomops.seating.models import SeatChangeRequest, SeatHold
+from roomops.seating.seat_change import claim_seat_change, swap_seats
 from roomops.seating.seat_changes import ask, seat_change_lists, withdraw
 from tests.services.helpers import audits, full_game, live_offer, live_seat, refused
 from tests.units import act, sweep

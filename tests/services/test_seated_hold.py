@@ -9,12 +9,12 @@ import pytest
 
 from roomops.absences import services as absences
 from roomops.errors import Conflict, NotFound
-from roomops.hands.seat_change import change_seat
 from roomops.lists import services as lists
 from roomops.penalties import services as penalties
 from roomops.playovers import services as playovers
 from roomops.seating import seats
 from roomops.seating.moves import move_player
+from roomops.seating.seat_change import change_seat
 from tests.services.helpers import audits, full_game, live_offer, refused
 from tests.units import act
 

@@ -11,13 +11,12 @@ from sqlalchemy import select
 from roomops.audit.models import AuditEvent
 from roomops.errors import Conflict, Forbidden, Invalid, NotFound
 from roomops.rooms.passwords import verify_password
+from roomops.rooms.roles import roles_in, room_staff
 from roomops.rooms.staff import (
     change_password,
     create_staff,
     issue_api_token,
     reset_password,
-    roles_in,
-    room_staff,
     set_active,
     set_roles,
 )

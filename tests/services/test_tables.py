@@ -8,9 +8,10 @@ import pytest
 
 from roomops.errors import Conflict, Forbidden
 from roomops.games import services as games
+from roomops.holds import queries
 from roomops.lists import services as lists
 from roomops.rooms.services import update_policy
-from roomops.seating import queries, seats
+from roomops.seating import closing, seats
 from tests.services.helpers import audits, fill_table, full_game, live_offer
 from tests.units import act
 
@@ -20,7 +21,7 @@ S = timedelta(seconds=1)
 def test_r5_close_table_refused_while_players_are_seated(room, session, now):
     _game, table = full_game(room, session, now, free=8)
     with pytest.raises(Conflict) as err:
-        act(session, room.sup, now, games.close_table, table.id)
+        act(session, room.sup, now, closing.close_table, table.id)
     assert err.value.rule == "R5"
     assert table.status == "open"
 
@@ -35,7 +36,7 @@ def test_r5_close_table_cancels_offers_and_ends_its_reserve_list(room, session, 
     waiting = act(session, room.sup, now + S, lists.join, player_id=b.id, game_id=game.id)
     oa, ob = live_offer(session, a.id), live_offer(session, b.id)
     assert oa.table_id == t2.id and ob.table_id == t2.id
-    act(session, room.sup, now + 2 * S, games.close_table, t2.id)
+    act(session, room.sup, now + 2 * S, closing.close_table, t2.id)
     session.flush()
     session.expire_all()
     assert (t2.status, t2.closed_at) == ("closed", now + 2 * S)
@@ -45,7 +46,7 @@ def test_r5_close_table_cancels_offers_and_ends_its_reserve_list(room, session, 
     (row,) = audits(session, "table.closed")
     assert sorted(row.detail["cancelled_offers"]) == sorted([oa.id, ob.id])
     with pytest.raises(Conflict):
-        act(session, room.sup, now + 3 * S, games.close_table, t2.id)
+        act(session, room.sup, now + 3 * S, closing.close_table, t2.id)
 
 
 def test_r5_r14_close_table_offers_open_seats_elsewhere_to_cancelled_players(room, session, now):
@@ -57,7 +58,7 @@ def test_r5_r14_close_table_offers_open_seats_elsewhere_to_cancelled_players(roo
     t2 = room.table(now + S, game, "2")
     assert live_offer(session, b.id).table_id == t2.id
     act(session, room.sup, now + 2 * S, seats.leave, queries.live_holds(session, [t1.id])[0].id, 0)
-    act(session, room.sup, now + 3 * S, games.close_table, t2.id)
+    act(session, room.sup, now + 3 * S, closing.close_table, t2.id)
     offer = live_offer(session, b.id)
     assert offer is not None and offer.table_id == t1.id
 
@@ -65,22 +66,22 @@ def test_r5_r14_close_table_offers_open_seats_elsewhere_to_cancelled_players(roo
 def test_r5_close_game_refused_with_open_tables_then_ends_its_list(room, session, now):
     game, table = full_game(room, session, now, free=9)
     entry = act(session, room.sup, now, lists.join, player_id=room.player(now, "Ann").id, game_id=game.id)
-    act(session, room.sup, now + S, games.close_table, table.id)  # cancels Ann's offer
+    act(session, room.sup, now + S, closing.close_table, table.id)  # cancels Ann's offer
     t2 = room.table(now + S, game, "2")
-    act(session, room.sup, now + S, games.close_table, t2.id)
+    act(session, room.sup, now + S, closing.close_table, t2.id)
     t3 = room.table(now + 2 * S, game, "3")
     with pytest.raises(Conflict) as err:
-        act(session, room.sup, now + 2 * S, games.close_game, game.id)
+        act(session, room.sup, now + 2 * S, closing.close_game, game.id)
     assert err.value.rule == "R5"
-    act(session, room.sup, now + 3 * S, games.close_table, t3.id)
-    act(session, room.sup, now + 4 * S, games.close_game, game.id)
+    act(session, room.sup, now + 3 * S, closing.close_table, t3.id)
+    act(session, room.sup, now + 4 * S, closing.close_game, game.id)
     session.flush()
     session.expire_all()
     assert (game.status, game.closed_at) == ("closed", now + 4 * S)
     assert (entry.status, entry.end_reason) == ("removed", "game closed")
     assert len(audits(session, "game.closed")) == 1
     with pytest.raises(Conflict):
-        act(session, room.sup, now + 5 * S, games.close_game, game.id)
+        act(session, room.sup, now + 5 * S, closing.close_game, game.id)
     with pytest.raises(Conflict):
         act(session, room.sup, now + 5 * S, games.open_table, game.id, "9")
 
@@ -90,7 +91,7 @@ def test_r5_table_names_unique_among_open_tables(room, session, now):
     t = room.table(now, game, "7")
     with pytest.raises(Conflict):
         room.table(now, game, "7")
-    act(session, room.sup, now, games.close_table, t.id)
+    act(session, room.sup, now, closing.close_table, t.id)
     assert room.table(now + S, game, "7").status == "open"
 
 

@@ -17,14 +17,14 @@ from roomops.floor.unit import UnitOfWork
 from roomops.games.models import Game, Table
 from roomops.hands.models import SeatBlinds
 from roomops.hands.seats import last_hand, seat_states, sittings, table_state
+from roomops.holds import queries
+from roomops.holds.models import OFFER, SeatHold
+from roomops.holds.refusals import seat_taken
+from roomops.holds.rules import check_claimable
 from roomops.rooms.models import Room
-from roomops.seating import queries
 from roomops.seating.balance import check_added
-from roomops.seating.models import OFFER, SeatHold
 from roomops.seating.moves import Move, carry
 from roomops.seating.offers import live_offer, offer_entity
-from roomops.seating.refusals import seat_taken
-from roomops.seating.rules import check_claimable
 from roomops.seating.seat_changes import end_requests
 
 _RESERVED = select(SeatHold).where(SeatHold.table_id == bindparam("table_id"),

@@ -53,7 +53,7 @@ class SeatHold(Base):
     __table_args__ = (
         CheckConstraint(one_of("kind", HoldKind), name="kind"),
         # R4: seats 1..N, and N+1 one over (N is 9 or 10); the trigger of migration 0035 holds a
-        # live hold to its game's N+1 and seat N+1 to a written reason (roomops.seating.extra_seat)
+        # live hold to its game's N+1 and seat N+1 to a written reason (roomops.holds.extra_seat)
         CheckConstraint("seat_no BETWEEN 1 AND 11", name="seat_no"),
         CheckConstraint(
             "kind <> 'offer' OR (deadline IS NOT NULL AND "

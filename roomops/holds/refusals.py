@@ -12,9 +12,9 @@ from sqlalchemy.orm import Session
 
 from roomops.errors import Conflict
 from roomops.games.models import Table
+from roomops.holds.allocation import Assignment
+from roomops.holds.models import SeatHold
 from roomops.rooms.models import Player, Room
-from roomops.seating.allocation import Assignment
-from roomops.seating.models import SeatHold
 
 _AT_SEAT = select(SeatHold).where(SeatHold.table_id == bindparam("table_id"),
                                   SeatHold.seat_no == bindparam("seat_no"),
@@ -63,3 +63,11 @@ def seat_taken(session: Session, table: Table, seat_no: int) -> Conflict:
     hold = session.scalar(_AT_SEAT, {"table_id": table.id, "seat_no": seat_no})
     whose = "" if hold is None else f": {holder(session, hold)}"
     return Conflict(f"seat {seat_no} at table {table.name} is taken{whose}", "R20")
+
+
+def require_next(session: Session, nxt: Assignment | None, player_id: int, reason: str | None,
+                 rule: str) -> None:
+    """R13: anyone but ``nxt``, the next for the seat, only with a written reason."""
+    if nxt is not None and nxt.player_id != player_id and not (reason and reason.strip()):
+        raise Conflict(f"{who_is(session, nxt)} is next for this seat; out of list order needs "
+                       "a reason", rule)
