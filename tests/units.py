@@ -49,11 +49,8 @@ def committed(session: Session, actor: Actor, now: datetime, service: Callable[.
 
 def sweep(session: Session, now: datetime, handlers: Handlers | None = None) -> SweepResult:
     """What the scheduler's sweep does at ``now`` (``roomops.jobs.scheduler.sweep_once``): each
-    room with something due swept by its scheduler (``sweep_room``) and committed, its
-    after-commit work done, on the test's session (its commits the test's savepoints)."""
+    room with something due swept by its scheduler (``sweep_room``), on the test's session."""
     result = SweepResult()
     for room_id, game_ids in due_rooms(session, now).items():
-        unit = uow(session, scheduler(room_id), now, handlers)
-        unit.run(sweep_room, game_ids, result)
-        unit.commit()
+        uow(session, scheduler(room_id), now, handlers).run(sweep_room, game_ids, result)
     return result
