@@ -88,7 +88,7 @@ def install(app: Flask) -> None:
                                       autostart=not settings.testing,
                                       staff_streams=settings.push_staff_streams)
     # after each unit's commit (a request, the sweep, a CLI command): its changes published
-    ext(app).told.append(lambda _rows: push.committed())
+    ext(app).told.append(lambda _committed: push.committed())
     app.register_blueprint(bp)
     # the board's page offers its stream when the app serves it or a push server does
     if settings.push_broker or settings.push_streams > 0:

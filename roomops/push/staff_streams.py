@@ -74,7 +74,7 @@ def install(app: Flask) -> None:
     push.publisher.before.append(feed.send)
     app.extensions[STAFF] = StaffPush(hub, feed, push, settings.secret_key, bool(settings.push_broker))
     app.add_template_global(events_url, "staff_events")
-    ext(app).told.append(lambda rows: _committed(app, rows))
+    ext(app).told.append(lambda committed: _committed(app, committed.rows))
     user_logged_out.connect(_logged_out, app)
     app.register_blueprint(bp)
 
