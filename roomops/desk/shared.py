@@ -16,12 +16,12 @@ lays out that game, not the room's 3.5 MB (250 tables)."""
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from threading import Event, Lock
 
+from roomops.desk.parts import GAME, Parts
 from roomops.seating.rows import KeptRows
 from roomops.web.compression import Encoded
 
@@ -33,7 +33,6 @@ SHARED_FOR = timedelta(seconds=1)
 WAIT_SECONDS = 30.0  # a desk waits this long for another's drawing, then makes its own
 
 
-GAME = '<section class="game" '  # how each game's drawing starts (desk/_game.html)
 
 
 @dataclass
@@ -47,7 +46,6 @@ class Drawing:
     encoded: dict[str, Encoded] = field(default_factory=dict)  # by Accept-Encoding
     head: str = ""
     games: tuple[tuple[str, str], ...] = ()  # (key, html), in the room's order
-    sources: dict[int, tuple[str, str]] = field(default_factory=dict)  # by what each was drawn from
 
     def besides(self, shown: frozenset[str]) -> bytes | None:
         """The drawing for a desk showing the games ``shown`` (their keys): each of those as an
@@ -59,21 +57,15 @@ class Drawing:
                                      else html for key, html in self.games)]).encode()
 
 
-def keyed(html: str) -> tuple[str, str]:
-    """A game's drawing with its key: a digest of what it shows, the same whenever it is drawn
-    until something in it changes (its clocks' texts are desk.js's)."""
-    html = html.strip()
-    key = hashlib.blake2b(html.encode(), digest_size=8).hexdigest()
-    return key, html.replace(GAME, f'{GAME}data-key="{key}" ', 1)
-
-
 class Drawings:
     """The latest drawing of each key (a room and the rights that see it), safe to share between
-    the server's threads, and the rooms' seats and lists they were drawn from (``rows``: each game
-    read again only when its marks moved)."""
+    the server's threads, the rooms' seats and lists they were drawn from (``rows``: each game
+    read again only when its marks moved) and each game's drawn part (``parts``: drawn again only
+    when something it shows may have changed, ``roomops.desk.parts``)."""
 
     def __init__(self) -> None:
         self.rows = KeptRows()
+        self.parts = Parts()
         self._latest: dict[Hashable, Drawing] = {}
         self._making: dict[str, Event] = {}  # by tag: a drawing some thread is making now
         self._lock = Lock()

@@ -121,8 +121,11 @@ class KeptRows:
         self._rooms: dict[int, dict[int, GameRows]] = {}
         self._lock = Lock()
 
-    def rows(self, session: Session, room_id: int, game_ids: Collection[int]) -> dict[int, GameRows]:
+    def rows(self, session: Session, room_id: int, game_ids: Collection[int], *, some: bool = False
+             ) -> dict[int, GameRows]:
         """The rows of ``game_ids``: those whose marks have not moved as kept, the others read now.
+        ``game_ids`` are the room's open games (the rows of the others are dropped), or, with
+        ``some``, some of them (the others' stay kept).
 
         The marks are read first: under PostgreSQL's READ COMMITTED the rows read after them are
         at least as new, so rows kept under a mark are never older than it (a change landing in
@@ -137,7 +140,7 @@ class KeptRows:
         rows = {game: _kept(found.get(game, GameRows()), marks.get(game)) if game in fresh else kept[game]
                 for game in game_ids}
         with self._lock:
-            self._rooms[room_id] = rows  # a game closed since is dropped
+            self._rooms[room_id] = {**self._rooms.get(room_id, {}), **rows} if some else rows
         return rows
 
 
