@@ -253,7 +253,6 @@ def _drawing(session: Session, version: int, at: datetime, sweep: SweepState, ta
                              floor=_can("floor"))
     drawing = Drawing(tag, at, "".join([head, *(html for _key, html in games)]).encode(), head=head,
                       games=games)
-    encode_once(drawing.body, HTML, drawing.encoded)  # as the desks waiting for it ask too
     return drawing
 
 

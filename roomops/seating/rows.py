@@ -77,16 +77,26 @@ class GameRows:
 def read(session: Session, room_id: int, game_ids: Collection[int] | None = None) -> dict[int, GameRows]:
     """The rows of the room's games (of ``game_ids`` only, when given), by game: two statements."""
     holds: dict[int, list[Row[Any]]] = {}
-    for hold in session.execute(_only(_holds(room_id), Table.game_id, game_ids)):
+    for hold in session.execute(_holds(room_id, game_ids)):
         holds.setdefault(hold.game_id, []).append(hold)
     entries: dict[int, list[Row[Any]]] = {}
-    for entry in session.execute(_only(_entries(room_id), ListEntry.game_id, game_ids)):
+    for entry in session.execute(_entries(room_id, game_ids)):
         entries.setdefault(entry.game_id, []).append(entry)
     return {game: GameRows(tuple(holds.get(game, ())), tuple(entries.get(game, ())))
             for game in set(holds) | set(entries)}
 
 
-def _holds(room_id: int) -> Select[Any]:
+def _holds(room_id: int, game_ids: Collection[int] | None) -> Select[Any]:
+    """The live holds of the room, or of some of its games: found by their tables then
+    (``ix_seat_holds_table_ended``), not among the room's thousands."""
+    live = SeatHold.ended_at.is_(None)
+    if game_ids is None:
+        return _hold_rows(room_id).where(SeatHold.room_id == room_id, live)
+    return _hold_rows(room_id).where(live, SeatHold.table_id.in_(
+        select(Table.id).where(Table.room_id == room_id, Table.game_id.in_(game_ids))))
+
+
+def _hold_rows(room_id: int) -> Select[Any]:
     behind = behind_by_hold(room_id)  # R31: open transits playing behind, joined like the rest
     return select(*HOLD_COLUMNS, *PLAYER_COLUMNS, *ABSENCE_COLUMNS, *PLAYOVER_COLUMNS, *BLIND_COLUMNS,
                   *TEXT_COLUMNS, behind.c.behind).join(
@@ -98,19 +108,15 @@ def _holds(room_id: int) -> Select[Any]:
         SeatBlinds, SeatBlinds.hold_id == SeatHold.id).outerjoin(
         OutboxMessage, and_(OutboxMessage.hold_id == SeatHold.id,
                             OutboxMessage.channel == "sms")).outerjoin(
-        behind, behind.c.hold_id == SeatHold.id).where(
-        SeatHold.room_id == room_id, SeatHold.ended_at.is_(None))
+        behind, behind.c.hold_id == SeatHold.id)
 
 
-def _entries(room_id: int) -> Select[Any]:
-    return select(*ENTRY_COLUMNS, *PLAYER_COLUMNS).join(
+def _entries(room_id: int, game_ids: Collection[int] | None) -> Select[Any]:
+    stmt = select(*ENTRY_COLUMNS, *PLAYER_COLUMNS).join(
         Player, Player.id == ListEntry.player_id).where(
         ListEntry.room_id == room_id, ListEntry.status == "active"
     ).order_by(ListEntry.game_id, ListEntry.queue_at, ListEntry.id)  # each list in order (R13)
-
-
-def _only(stmt: Select[Any], game: Any, game_ids: Collection[int] | None) -> Select[Any]:
-    return stmt if game_ids is None else stmt.where(game.in_(game_ids))
+    return stmt if game_ids is None else stmt.where(ListEntry.game_id.in_(game_ids))
 
 
 class KeptRows:
