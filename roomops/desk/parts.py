@@ -25,7 +25,7 @@ from __future__ import annotations
 import hashlib
 from bisect import bisect_right
 from collections.abc import Hashable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from threading import Lock
 from typing import Any
@@ -48,7 +48,7 @@ from roomops.seating.seat_changes import Asking, seat_change_lists
 from roomops.seating.snapshot import GameView, RoomSnapshot
 from roomops.seating.suggest import for_game
 from roomops.waits.model import wait_text
-from roomops.waits.services import EXTENSION, History, WaitsCache, typical_for
+from roomops.waits.services import EXTENSION, History, WaitsCache, bucket, typical_for
 from roomops.web.money import room_money
 
 GAME = '<section class="game" '  # how each game's drawing starts (desk/_game.html)
@@ -84,6 +84,8 @@ class Part:
     tables: tuple[tuple[int, str], ...]  # its open tables, ids and names (the page's shape)
     offers: tuple[tuple[int, int, datetime], ...]  # its offers: hold, player, deadline (R27)
     counts: Counts
+    wait: str  # its typical wait, the same while the history and the stretch of time it is for are
+    wait_for: tuple[datetime, datetime]
 
 
 class Parts:
@@ -138,6 +140,15 @@ class _Room:
     returning: dict[int, tuple[int, str]]  # R27 by offer: the least buy-in, why
     common: int  # the digest of what every game shows alike
 
+    @property
+    def wait_for(self) -> tuple[datetime, datetime]:
+        """What the games' typical waits are worked out for: the history read, the stretch now."""
+        return self.history.read_at, bucket(self.at)
+
+    def wait(self, game_id: int, part: Part) -> str:
+        return part.wait if part.wait_for == self.wait_for else part.counts.wait(
+            self.history, game_id, self.at)
+
     def source(self, game: Game, tables: Iterable[int], offers: Iterable[int], wait: str) -> int:
         return digest((self.common, game, [self.seat_changes.get(t) for t in tables],
                        {hold: self.returning[hold] for hold in offers if hold in self.returning},
@@ -157,8 +168,8 @@ def draw(session: Session, parts: Parts, rows: KeptRows, key: Hashable, *, room_
     offers = [(hold, player, game) for game in games for hold, player, deadline in
               _offers(kept.get(game.id), found.get(game.id)) if seconds_left(deadline, at) > 0]
     shared = _room_now(session, room, at, floor, _returning(session, room, at, offers))
-    fits = {g.id: part for g in games if (part := kept.get(g.id)) is not None
-            and _holds(parts, shared, g, part, found.get(g.id))}
+    fits = {g.id: replace(part, wait_for=shared.wait_for) for g in games
+            if (part := kept.get(g.id)) is not None and _holds(parts, shared, g, part, found.get(g.id))}
     snap = snapshot.load(session, room_id, at, version=version, kept=rows,
                          only=[g.id for g in games if g.id not in fits])
     made = {gv.game.id: _part(gv, snap, shared, found, told, sweep) for gv in snap.games}
@@ -203,7 +214,7 @@ def _holds(parts: Parts, shared: _Room, game: Game, part: Part, rows: GameRows |
             and bisect_right(part.moments, shared.at) == part.passed
             and part.source == shared.source(game, (t for t, _name in part.tables),
                                              (hold for hold, _p, _d in part.offers),
-                                             part.counts.wait(shared.history, game.id, shared.at))
+                                             shared.wait(game.id, part))
             and not parts.touched_since(shared.room.id, game.id, part))
 
 
@@ -229,7 +240,7 @@ def _part(gv: GameView, snap: RoomSnapshot, shared: _Room, found: Mapping[int, G
     moments = _moments(read, shared.room)
     return Part(keyed(html), read.marks, moments, bisect_right(moments, snap.now),
                 shared.source(game, names, (hold for hold, _p, _d in offers), wait), told,
-                tuple(names.items()), offers, counts)
+                tuple(names.items()), offers, counts, wait, shared.wait_for)
 
 
 def _moments(rows: GameRows, room: Room) -> tuple[datetime, ...]:

@@ -227,7 +227,8 @@ def _estimate(rates: Rates, ahead: int, tables: int, seats: int, open_now: int, 
     return estimate(rates, ahead, tables, open_now, at, ZoneInfo(timezone), seats)
 
 
-def _bucket(now: datetime) -> datetime:
+def bucket(now: datetime) -> datetime:
+    """The start of the stretch (``BUCKET``) ``now`` is in: every estimate within it is the same."""
     return now - (now - _EPOCH) % BUCKET
 
 
@@ -238,7 +239,7 @@ def typical_for(history: History, game_id: int, waiting: int, tables: int, seats
     game no table running."""
     if not history.enough:
         return None
-    return _estimate(history.rates(game_id), waiting, tables, seats, open_now, _bucket(now),
+    return _estimate(history.rates(game_id), waiting, tables, seats, open_now, bucket(now),
                      history.timezone)
 
 
@@ -282,7 +283,7 @@ def estimate_at(session: Session, cache: WaitsCache, room_id: int, game_id: int,
     if row[1] is None:
         raise NotFound(f"game {game_id}")
     history = cache.history(session, room_id, now)
-    return _estimate(history.rates(game_id), ahead, int(row[0]), int(row[1]), _free(row), _bucket(now),
+    return _estimate(history.rates(game_id), ahead, int(row[0]), int(row[1]), _free(row), bucket(now),
                      history.timezone)
 
 
@@ -306,4 +307,4 @@ def estimate_for_entry(session: Session, cache: WaitsCache, entry_id: int, now: 
     row = session.execute(select(tables, seats, held, ahead)).one()
     history = cache.history(session, entry.room_id, now)
     return _estimate(history.rates(entry.game_id), int(row[3]), int(row[0]), int(row[1]), _free(row),
-                     _bucket(now), history.timezone)
+                     bucket(now), history.timezone)
