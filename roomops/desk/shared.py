@@ -33,8 +33,6 @@ SHARED_FOR = timedelta(seconds=1)
 WAIT_SECONDS = 30.0  # a desk waits this long for another's drawing, then makes its own
 
 
-
-
 @dataclass
 class Drawing:
     """The live part as ``body``; also as its ``head`` and each game's drawing with its key (a
@@ -46,6 +44,18 @@ class Drawing:
     encoded: dict[str, Encoded] = field(default_factory=dict)  # by Accept-Encoding
     head: str = ""
     games: tuple[tuple[str, str], ...] = ()  # (key, html), in the room's order
+    # by the games a desk shows of it: what it is sent, and that compressed, by Accept-Encoding
+    sent: dict[frozenset[str], tuple[bytes, dict[str, Encoded]]] = field(default_factory=dict)
+
+    def for_desk(self, shown: frozenset[str]) -> tuple[bytes, dict[str, Encoded]]:
+        """What a desk showing ``shown`` is sent (``besides``, or the body), with its compressed
+        forms: made once for the desks that show the same games (after a change, all of them)."""
+        same = frozenset(key for key, _html in self.games if key in shown)
+        found = self.sent.get(same)
+        if found is None:
+            besides = self.besides(same)
+            found = self.sent[same] = (self.body, self.encoded) if besides is None else (besides, {})
+        return found
 
     def besides(self, shown: frozenset[str]) -> bytes | None:
         """The drawing for a desk showing the games ``shown`` (their keys): each of those as an

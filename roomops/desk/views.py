@@ -223,12 +223,8 @@ def fragment() -> Response:
         resp = make_response("", 304)
     else:
         drawn = _drawings().get(_drawing_key(), tag, at, lambda: _drawing(session, version, at, sweep, tag))
-        besides = drawn.besides(frozenset(request.headers.get(SHOWN, "").split()))
-        if besides is None:
-            resp = encoded_response(encode_once(drawn.body, HTML, drawn.encoded), HTML)
-        else:
-            resp = make_response(besides)
-            resp.mimetype = HTML
+        body, encoded = drawn.for_desk(frozenset(request.headers.get(SHOWN, "").split()))
+        resp = encoded_response(encode_once(body, HTML, encoded), HTML)
     resp.set_etag(tag)
     resp.vary.add(SHOWN)
     return _stamp(resp, at)
