@@ -80,11 +80,6 @@ class Drawings:
         self._making: dict[str, Event] = {}  # by tag: a drawing some thread is making now
         self._lock = Lock()
 
-    def latest(self, key: Hashable) -> Drawing | None:
-        """The last drawing of ``key``: its games are shown again where nothing they show changed."""
-        with self._lock:
-            return self._latest.get(key)
-
     def get(self, key: Hashable, tag: str, at: datetime, make: Callable[[], Drawing]) -> Drawing:
         """The drawing ``tag`` of ``key`` for a desk asking ``at``: kept, being made by another
         thread (waited for), or made now by ``make``."""
