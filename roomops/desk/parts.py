@@ -73,7 +73,7 @@ class Counts:
 
 @dataclass(frozen=True)
 class Part:
-    """One game's drawing (its key and html, ``shared.keyed``) and what it was drawn from."""
+    """One game's drawing (its key and html, ``keyed``) and what it was drawn from."""
 
     drawn: tuple[str, str]
     marks: Marks | None
@@ -84,7 +84,7 @@ class Part:
     tables: tuple[tuple[int, str], ...]  # its open tables, ids and names (the page's shape)
     offers: tuple[tuple[int, int, datetime], ...]  # its offers: hold, player, deadline (R27)
     counts: Counts
-    wait: str  # its typical wait, the same while the history and the stretch of time it is for are
+    wait: str  # its typical wait, the same while what it was worked out for (``wait_for``) is
     wait_for: tuple[datetime, datetime]
 
 
@@ -194,8 +194,14 @@ def _offers(part: Part | None, rows: GameRows | None) -> Iterable[tuple[int, int
     """A game's offers (R20): as its part has them while its rows are those it was drawn from."""
     if part is not None and rows is not None and part.marks == rows.marks and part.marks is not None:
         return part.offers
-    return [] if rows is None else [(h.id, h.player_id, h.deadline) for h in rows.holds
-                                    if h.kind == "offer" and h.reserved_at is None]
+    return () if rows is None else _offers_in(rows)
+
+
+def _offers_in(rows: GameRows) -> tuple[tuple[int, int, datetime], ...]:
+    """The offers among a game's rows, counting down (R20; a seat change held for the hand's end,
+    R36, has no timer): hold, player, deadline."""
+    return tuple((h.id, h.player_id, h.deadline) for h in rows.holds
+                 if h.kind == "offer" and h.reserved_at is None)
 
 
 def _room_now(session: Session, room: Room, at: datetime, floor: bool,
@@ -228,8 +234,7 @@ def _part(gv: GameView, snap: RoomSnapshot, shared: _Room, found: Mapping[int, G
                     sum(1 for t in gv.tables for s in t.seats if s.state == "empty"))
     wait = counts.wait(shared.history, game.id, snap.now)
     balance, barred_moves = for_game(gv, shared.barred)
-    offers = tuple((h.id, h.player_id, h.deadline) for h in read.holds
-                   if h.kind == "offer" and h.reserved_at is None)
+    offers = _offers_in(read)
     names = {tv.table.id: tv.table.name for tv in gv.tables}
     html = render_template(
         "desk/_game.html", gv=gv, table_names=names, snap=snap, sweep=sweep, csrf_token=lambda: "",
