@@ -46,16 +46,20 @@ class Drawing:
     games: tuple[tuple[str, str], ...] = ()  # (key, html), in the room's order
     # by the games a desk shows of it: what it is sent, and that compressed, by Accept-Encoding
     sent: dict[frozenset[str], tuple[bytes, dict[str, Encoded]]] = field(default_factory=dict)
+    _sending: Lock = field(default_factory=Lock, repr=False, compare=False)
 
-    def for_desk(self, shown: frozenset[str]) -> tuple[bytes, dict[str, Encoded]]:
-        """What a desk showing ``shown`` is sent (``besides``, or the body), with its compressed
-        forms: made once for the desks that show the same games (after a change, all of them)."""
+    def for_desk(self, shown: frozenset[str], encode: Callable[[bytes, dict[str, Encoded]], Encoded]
+                 ) -> Encoded:
+        """What a desk showing ``shown`` is sent (``besides``, or the body) as ``encode`` compresses
+        it: made once for the desks that show the same games (after a change, all of them, woken
+        together by the drawing: the others wait for the first's)."""
         same = frozenset(key for key, _html in self.games if key in shown)
-        found = self.sent.get(same)
-        if found is None:
-            besides = self.besides(same)
-            found = self.sent[same] = (self.body, self.encoded) if besides is None else (besides, {})
-        return found
+        with self._sending:
+            found = self.sent.get(same)
+            if found is None:
+                besides = self.besides(same)
+                found = self.sent[same] = (self.body, self.encoded) if besides is None else (besides, {})
+            return encode(*found)
 
     def besides(self, shown: frozenset[str]) -> bytes | None:
         """The drawing for a desk showing the games ``shown`` (their keys): each of those as an

@@ -223,8 +223,8 @@ def fragment() -> Response:
         resp = make_response("", 304)
     else:
         drawn = _drawings().get(_drawing_key(), tag, at, lambda: _drawing(session, version, at, sweep, tag))
-        body, encoded = drawn.for_desk(frozenset(request.headers.get(SHOWN, "").split()))
-        resp = encoded_response(encode_once(body, HTML, encoded), HTML)
+        shown = frozenset(request.headers.get(SHOWN, "").split())
+        resp = encoded_response(drawn.for_desk(shown, lambda body, kept: encode_once(body, HTML, kept)), HTML)
     resp.set_etag(tag)
     resp.vary.add(SHOWN)
     return _stamp(resp, at)
