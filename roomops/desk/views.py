@@ -182,7 +182,7 @@ def index() -> Response:
     tag = _etag(version, sweep, texts_changed(session, current_user.room_id))
     drawn = _drawings().get(_drawing_key(), tag, at, lambda: _drawing(session, version, at, sweep, tag))
     token = f'name="csrf_token" value="{escape(generate_csrf())}"'
-    live = Markup(drawn.body.decode().replace(NO_TOKEN, token))  # the drawing's own escaping
+    live = Markup(drawn.whole().decode().replace(NO_TOKEN, token))  # the drawing's own escaping
     page = render_template("desk/index.html", snap=snap, poll=POLL_SECONDS, live=live, etag=tag,
                            **_forms_context(session))
     return _stamp(make_response(page), at)
@@ -247,9 +247,7 @@ def _drawing(session: Session, version: int, at: datetime, sweep: SweepState, ta
     head, games = parts.draw(session, drawings.parts, drawings.rows, _drawing_key(),
                              room_id=current_user.room_id, version=version, at=at, sweep=sweep,
                              floor=_can("floor"))
-    drawing = Drawing(tag, at, "".join([head, *(html for _key, html in games)]).encode(), head=head,
-                      games=games)
-    return drawing
+    return Drawing(tag, at, head=head, games=games)
 
 
 def _shape(snap: RoomSnapshot) -> str:
