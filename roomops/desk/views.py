@@ -251,6 +251,7 @@ def _drawing(session: Session, version: int, at: datetime, sweep: SweepState, ta
 
 
 def _shape(snap: RoomSnapshot) -> str:
+    """The page's shape (``parts.shape``) as its forms are drawn from ``snap``'s games and tables."""
     return parts.shape([(gv.game, [(tv.table.id, tv.table.name) for tv in gv.tables])
                         for gv in snap.games], snap.room, snap.now)
 
