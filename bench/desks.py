@@ -3,6 +3,8 @@ last desk waits for its screen.
 
     .venv/bin/python bench/desks.py                        # the 250-table room, SQLite
     .venv/bin/python bench/desks.py --desks 1 4 8 --changes 10 --tables 120
+    .venv/bin/python bench/desks.py --desks 1 8 --tables 25 250 --before 5afebcd   # old, new in turns
+    .venv/bin/python bench/desks.py --before 5afebcd --postgres postgresql+psycopg://postgres@127.0.0.1:5432/
 
 Builds the room (bench/roomgen.py) in a fresh database and serves it with ``flask serve`` (no
 scheduler) as a process of its own. Each desk is a supervisor's log-in of its own (its session
@@ -14,7 +16,11 @@ system) from the join's answer to the last desk's. With two desks or more, a sec
 first desk load its page instead (``GET /desk``), as a supervisor opening the desk beside the
 others does: its wait is printed too. The floor beside them: the same desks re-reading while
 nothing changed (304s). Issue 21: the cost of a change should not grow with the screens watching
-it. A benchmark, not a test: it prints (exit status 0); docs/benchmarks.md.
+it. ``--before COMMIT`` serves that commit's code (its tree from ``git archive``) beside this
+tree's on the same database, and runs each row on the old one, then on the new one (each posting
+its joins to itself), with the ratio of their CPU per change (issue 41: it should follow the
+change, not the room: compare ``--tables 25 250``). A benchmark, not a test: it prints (exit
+status 0); docs/benchmarks.md.
 """
 
 from __future__ import annotations
@@ -130,45 +136,79 @@ def run(desks: list[Desk], web: subprocess.Popen[bytes], api: http.client.HTTPCo
     return out
 
 
-def report(n: int, acting: bool, figures: dict[str, list[float]]) -> str:
+def report(n: int, acting: bool, figures: dict[str, list[float]], code: str = "") -> str:
     p50 = {k: statistics.median(v) for k, v in figures.items()}
-    who = f"{n:>2} desk{'s' if n > 1 else ' '}" + (", one loading its page:" if acting else ":")
+    who = f"{code}{n:>2} desk{'s' if n > 1 else ' '}" + (", one loading its page:" if acting else ":")
     page = f"   the page p50 {p50['first']:5.0f} ms" if acting else ""
-    return (f"{who:<33} last desk's answer p50 {p50['last']:5.0f} ms (max {max(figures['last']):5.0f})"
+    return (f"{who:<37} last desk's answer p50 {p50['last']:5.0f} ms (max {max(figures['last']):5.0f})"
             f"{page}   server CPU per change p50 {p50['cpu']:5.0f} ms   floor (304s) p50 "
             f"{p50['floor']:4.0f} ms")
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--tables", type=int, default=250)
-    ap.add_argument("--changes", type=int, default=8)
-    ap.add_argument("--desks", type=int, nargs="+", default=[1, 4, 8])
-    args = ap.parse_args()
-    with (tempfile.TemporaryDirectory() as tmp,
-          harness.fresh_database("sqlite", Path(tmp), "desks", "") as url):
-        b = harness.Bench(url, roomgen.RoomSpec().scaled(args.tables), f"{args.tables}-table room")
+class Served:
+    """One web process serving the room (``code``: "new", this tree; "old", ``--before``'s), with
+    its API connection and the supervisors' log-ins."""
+
+    def __init__(self, code: str, tree: Path, url: str, tmp: Path, password: str, desks: int) -> None:
+        self.code, port = code, harness.free_port()
+        (tmp / code).mkdir(exist_ok=True)
+        self.web = harness.flask_process("serve", port, url, tmp / code, subprocess.DEVNULL, tree)
+        self.host = f"127.0.0.1:{port}"
+        harness.wait_http(f"http://{self.host}/health")
+        self.api = http.client.HTTPConnection(self.host)
+        self.cookies = [log_in(self.host, password) for _ in range(desks)]
+
+    def close(self) -> None:
+        self.web.terminate()
+        self.web.wait(10)
+
+
+def one_room(args: argparse.Namespace, tables: int, tmp: Path) -> None:
+    """The room of ``tables`` built in a fresh database, served by each code; every row of
+    desks run on each code in turn (old, then new), the ratios printed after."""
+    backend = "postgresql" if args.postgres else "sqlite"
+    with harness.fresh_database(backend, tmp, f"desks{tables}", args.postgres) as url:
+        b = harness.Bench(url, roomgen.RoomSpec().scaled(tables), f"{tables}-table room")
         password = b.supervisor_password()
         token, joins = b.built.token, ops.fresh_joins(b)
         b.close()
-        port = harness.free_port()
-        web = harness.flask_process("serve", port, url, Path(tmp), subprocess.DEVNULL)
-        host = f"127.0.0.1:{port}"
+        trees = {"old": harness.old_tree(args.before, tmp / "old-tree")} if args.before else {}
+        served = [Served(code, tree, url, tmp, password, max(args.desks))
+                  for code, tree in {**trees, "new": harness.ROOT}.items()]
         try:
-            harness.wait_http(f"http://{host}/health")
-            api = http.client.HTTPConnection(host)
-            cookies = [log_in(host, password) for _ in range(max(args.desks))]
             auth = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
-            print(f"\n{args.tables}-table room, SQLite, flask serve, {time.strftime('%Y-%m-%d %H:%M %Z')}:"
-                  " after each change every desk re-reads its screen at once")
+            print(f"\n{tables}-table room, {backend}, flask serve, {time.strftime('%Y-%m-%d %H:%M %Z')}"
+                  f"{f', {args.before} (old) and this tree (new) in turns' if args.before else ''}:"
+                  " after each change every desk re-reads its screen at once", flush=True)
             for n in args.desks:
                 for acting in (False, True) if n > 1 else (False,):
-                    figures = run([Desk(host, c) for c in cookies[:n]], web, api, auth, joins,
-                                  args.changes, acting)
-                    print(report(n, acting, figures), flush=True)
+                    cpu = {}
+                    for s in served:
+                        figures = run([Desk(s.host, c) for c in s.cookies[:n]], s.web, s.api, auth, joins,
+                                      args.changes, acting)
+                        cpu[s.code] = statistics.median(figures["cpu"])
+                        print(report(n, acting, figures, f"{s.code:>3}: " if args.before else ""), flush=True)
+                    if args.before:
+                        print(f"     new / old server CPU per change: {cpu['new'] / cpu['old']:.2f}x",
+                              flush=True)
         finally:
-            web.terminate()
-            web.wait(10)
+            for s in served:
+                s.close()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--tables", type=int, nargs="+", default=[250])
+    ap.add_argument("--changes", type=int, default=8)
+    ap.add_argument("--desks", type=int, nargs="+", default=[1, 4, 8])
+    ap.add_argument("--before", default="", metavar="COMMIT",
+                    help="also serve COMMIT's code (git archive) on the same database, in turns")
+    ap.add_argument("--postgres", default="", metavar="URL",
+                    help="PostgreSQL server to build the rooms on (a private database each), not SQLite")
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        for tables in args.tables:
+            one_room(args, tables, Path(tmp))
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
-"""What one game of the desk's live part is drawn from, as a digest: while it is the same, the
-game's last drawing is shown again instead of drawing it anew (issue 21: a change is drawn
-narrowly). In a 250-table room a change touches one game of ~40; drawing them all was ~450 ms.
+"""What one game of the desk's live part is drawn from besides its rows, as a digest: while it is
+the same (and its rows' marks, ``roomops.desk.parts``), the game's last drawing is shown again
+instead of drawing it anew (issues 21, 41: a change is drawn narrowly). In a 250-table room a
+change touches one game of ~40; drawing them all was ~450 ms.
 
 Everything the drawing reads goes in as plain values: the snapshot's records field by field, its
 rows value by value, a mapped object (the game, a table, the room) column by column. Each moment

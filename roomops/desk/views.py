@@ -11,11 +11,12 @@ without JavaScript or when the page outside the live part changed. Refusals are 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 from zoneinfo import ZoneInfo
 
 from flask import (
     Blueprint,
+    Flask,
     current_app,
     flash,
     jsonify,
@@ -25,6 +26,7 @@ from flask import (
     request,
     url_for,
 )
+from flask.blueprints import BlueprintSetupState
 from flask_login import current_user
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup, escape
@@ -38,11 +40,11 @@ from roomops.absences.models import Absence
 from roomops.actors import get_in_room
 from roomops.audit.reads import latest_id
 from roomops.audit.reads import query as audit_query
-from roomops.desk.fingerprint import digest, shared_digest
+from roomops.desk import parts
 from roomops.desk.forms import from_steps, money_input, parse, to_minor
 from roomops.desk.players import typed_player, with_player_ids
 from roomops.desk.shared import KEY as DRAWINGS
-from roomops.desk.shared import Drawing, Drawings, keyed
+from roomops.desk.shared import Drawing, Drawings
 from roomops.errors import Invalid
 from roomops.floor.unit import UnitOfWork
 from roomops.games import services as games
@@ -61,6 +63,7 @@ from roomops.rooms import services as rooms
 from roomops.rooms.languages import NAMES
 from roomops.rooms.models import Player, Room
 from roomops.rooms.twins import LikelyTwin
+from roomops.runtime import ext
 from roomops.schemas import (
     AbsenceNote,
     BarPair,
@@ -82,12 +85,8 @@ from roomops.schemas import (
     SeatPlayer,
 )
 from roomops.seating import closing, offers, returns, seats, snapshot
-from roomops.seating.return_rule import Requirement
-from roomops.seating.seat_changes import seat_change_lists
-from roomops.seating.snapshot import GameView, RoomSnapshot
-from roomops.seating.suggest import apart, apart_of, suggestions
-from roomops.waits.model import wait_text
-from roomops.waits.services import EXTENSION, WaitsCache, typical_for
+from roomops.seating.snapshot import RoomSnapshot
+from roomops.seating.suggest import apart_of
 from roomops.web.compression import encode_once, encoded_response
 from roomops.web.errors import wants_json
 from roomops.web.health import room_sweep_state
@@ -105,6 +104,14 @@ RECENT_PLAYERS = 500
 
 # R20: an offer's text as the desk reads it beside the offer ("text sent", "text failed: ...")
 bp.add_app_template_global(desk_label, "text_label")
+
+
+@bp.record_once
+def _told(state: BlueprintSetupState) -> None:
+    """After each commit the desk's parts are told what it touched (``roomops.desk.parts``), in
+    the app's drawings of the moment (a test renews them)."""
+    app = cast(Flask, state.app)  # Flask's own blueprints are set up on a Flask
+    ext(app).told.append(lambda committed: app.extensions[DRAWINGS].parts.touched(committed))
 
 
 @bp.app_template_global("has_endpoint")
@@ -161,22 +168,6 @@ def _stamp(resp: Response, snap_now: datetime) -> Response:
     return resp
 
 
-def _why(required: Requirement, tz: str) -> str:
-    """R27 as the desk says it: "returning within 2 h: at least £650.00 (left table 3 at 21:14)"."""
-    return required.why(tz, room_money()(required.minimum))
-
-
-def _returning(session: Session, snap: snapshot.RoomSnapshot) -> dict[int, tuple[int, str]]:
-    """R27 for every live offer on the desk, by offer id: (the least buy-in, why). One statement
-    for all offers."""
-    offered = {sv.hold.id: (sv.player.id, gv.game) for gv in snap.games for tv in gv.tables
-               for sv in tv.seats if sv.state == "offered" and sv.player and sv.hold}
-    found = returns.requirements(session, snap.room, snap.now, offered.values())
-    tz = snap.room.timezone
-    return {hold_id: (req.minimum, _why(req, tz)) for hold_id, (player_id, game)
-            in offered.items() if (req := found.get((player_id, game.id))) is not None}
-
-
 # ---- reading -------------------------------------------------------------------------------
 
 
@@ -185,12 +176,13 @@ def index() -> Response:
     """The desk's page; its live part is the drawing the room's desks share (``fragment``), with
     this viewer's CSRF token put in its forms (they post without JavaScript too)."""
     session, at = db(), now()
-    snap = snapshot.load(session, current_user.room_id, at, kept=_drawings().rows)
+    version = latest_id(session, current_user.room_id)
+    snap = snapshot.layout(session, current_user.room_id, at)  # what its forms name (``forms``)
     sweep = room_sweep_state(session, at, current_user.room_id)
-    tag = _etag(snap.version, sweep, texts_changed(session, current_user.room_id))
-    drawn = _drawings().get(_drawing_key(), tag, at, lambda: _drawing(session, snap, sweep, tag))
+    tag = _etag(version, sweep, texts_changed(session, current_user.room_id))
+    drawn = _drawings().get(_drawing_key(), tag, at, lambda: _drawing(session, version, at, sweep, tag))
     token = f'name="csrf_token" value="{escape(generate_csrf())}"'
-    live = Markup(drawn.body.decode().replace(NO_TOKEN, token))  # the drawing's own escaping
+    live = Markup(drawn.whole().decode().replace(NO_TOKEN, token))  # the drawing's own escaping
     page = render_template("desk/index.html", snap=snap, poll=POLL_SECONDS, live=live, etag=tag,
                            **_forms_context(session))
     return _stamp(make_response(page), at)
@@ -214,20 +206,6 @@ def _forms_context(session: Session) -> dict[str, Any]:
             "buy_in_methods": [(m, method_name(m)) for m in METHODS]}
 
 
-def _waits(session: Session, snap: RoomSnapshot, at: datetime) -> dict[int, str]:
-    """Issue 21: each game's typical wait for a player joining now, behind every entry of its
-    lists (R13), as the board shows it (docs/waits.md); the room's history from the app's cache."""
-    cache: WaitsCache = current_app.extensions[EXTENSION]
-    history = cache.history(session, snap.room.id, at)
-    out = {}
-    for gv in snap.games:
-        entries = len(gv.waiting) + sum(len(t.reserve) for t in gv.tables)
-        free = sum(1 for t in gv.tables for s in t.seats if s.state == "empty")
-        est = typical_for(history, gv.game.id, entries, len(gv.tables), gv.game.seats_per_table, free, at)
-        out[gv.game.id] = wait_text(est, free > entries)
-    return out
-
-
 @bp.get("/desk/fragment")
 def fragment() -> Response:
     """The seats and lists, for the desk's poll: 304 while nothing audited has changed.
@@ -244,14 +222,9 @@ def fragment() -> Response:
     if request.if_none_match.contains_weak(tag):
         resp = make_response("", 304)
     else:
-        drawn = _drawings().get(_drawing_key(), tag, at, lambda: _drawing(session, snapshot.load(
-            session, current_user.room_id, at, version=version, kept=_drawings().rows), sweep, tag))
-        besides = drawn.besides(frozenset(request.headers.get(SHOWN, "").split()))
-        if besides is None:
-            resp = encoded_response(encode_once(drawn.body, HTML, drawn.encoded), HTML)
-        else:
-            resp = make_response(besides)
-            resp.mimetype = HTML
+        drawn = _drawings().get(_drawing_key(), tag, at, lambda: _drawing(session, version, at, sweep, tag))
+        shown = frozenset(request.headers.get(SHOWN, "").split())
+        resp = encoded_response(drawn.for_desk(shown, lambda body, kept: encode_once(body, HTML, kept)), HTML)
     resp.set_etag(tag)
     resp.vary.add(SHOWN)
     return _stamp(resp, at)
@@ -267,65 +240,20 @@ def _drawing_key() -> tuple[int, frozenset[str]]:
     return current_user.room_id, current_user.rights
 
 
-def _drawing(session: Session, snap: RoomSnapshot, sweep: SweepState, tag: str) -> Drawing:
-    """The desk's live part as every desk with these rights sees it: its head, then each game
-    drawn and keyed apart (``shared.keyed``); no CSRF token in its forms (the page's is put in
-    them: ``index`` on the server, desk.js after a re-read)."""
-    context = {
-        "snap": snap, "sweep": sweep, "csrf_token": lambda: "", "tz": snap.room.timezone,
-        "floor": _can("floor"), "returning": _returning(session, snap),
-        "waits": _waits(session, snap, snap.now),
-        "balance": suggestions(session, snap),  # R19
-        "barred_moves": apart(session, snap),  # R15
-        "seat_changes": seat_change_lists(session, snap.room.id),  # R36
-        "shape": _shape(snap),
-    }
-    head = render_template("desk/_live.html", **context)
-    previous = _drawings().latest(_drawing_key())
-    kept = previous.sources if previous else {}
-    made: dict[int, tuple[str, str]] = {}
-    games = tuple(_game(gv, context, kept, made) for gv in snap.games)
-    body = "".join([head, *(html for _key, html in games)]).encode()
-    drawing = Drawing(tag, snap.now, body, head=head, games=games, sources=made)
-    encode_once(drawing.body, HTML, drawing.encoded)  # as the desks waiting for it ask too
-    return drawing
+def _drawing(session: Session, version: int, at: datetime, sweep: SweepState, tag: str) -> Drawing:
+    """The desk's live part as every desk with these rights sees it, each game drawn again only
+    where something it shows may have changed (``roomops.desk.parts``)."""
+    drawings = _drawings()
+    head, games = parts.draw(session, drawings.parts, drawings.rows, _drawing_key(),
+                             room_id=current_user.room_id, version=version, at=at, sweep=sweep,
+                             floor=_can("floor"))
+    return Drawing(tag, at, head=head, games=games)
 
 
 def _shape(snap: RoomSnapshot) -> str:
-    """What the page around the live part is drawn from: the games and their conditions, their
-    tables, the room's policy (its forms list and name them). A desk whose page shows another
-    draws its forms again (``forms``) once nobody is typing in them (desk.js)."""
-    return shared_digest(([(gv.game, [(tv.table.id, tv.table.name) for tv in gv.tables])
-                           for gv in snap.games], snap.room), snap.now)
-
-
-def _game(gv: GameView, context: dict[str, Any], kept: dict[int, tuple[str, str]],
-          made: dict[int, tuple[str, str]]) -> tuple[str, str]:
-    """One game's drawing and key: the last drawing's when drawn from the same, else drawn now
-    (``roomops.desk.fingerprint``: everything ``desk/_game.html`` reads). The tables it names
-    (offers, moves, must-move) are its own (R14, R17, R19): given only those, a table opened in
-    another game leaves it as drawn."""
-    snap: RoomSnapshot = context["snap"]
-    game_id, holds = gv.game.id, {sv.hold.id for tv in gv.tables for sv in tv.seats if sv.hold}
-    rows = _rows_key(snap, game_id)
-    shown = digest(gv, snap.now, rows_keyed=rows is not None)  # its rows by their marks, if kept
-    source = digest((
-        snap.room, context["floor"], shown, rows,
-        {hold: found for hold, found in context["returning"].items() if hold in holds},
-        context["waits"].get(game_id), context["balance"].get(game_id),
-        context["barred_moves"].get(game_id),
-        [context["seat_changes"].get(tv.table.id) for tv in gv.tables]), snap.now)
-    names = {tv.table.id: tv.table.name for tv in gv.tables}
-    drawn = kept.get(source) or keyed(render_template("desk/_game.html", gv=gv, table_names=names, **context))
-    made[source] = drawn
-    return drawn
-
-
-def _rows_key(snap: RoomSnapshot, game_id: int) -> tuple[tuple[int, int], int] | None:
-    """What a game's seats and lists were drawn from, when the snapshot kept them: the marks they
-    were read at and how many of their moments have passed (None: the rows themselves count)."""
-    read = snap.rows.get(game_id)
-    return None if read is None or read.marks is None else (read.marks, read.passed(snap.now))
+    """The page's shape (``parts.shape``) as its forms are drawn from ``snap``'s games and tables."""
+    return parts.shape([(gv.game, [(tv.table.id, tv.table.name) for tv in gv.tables])
+                        for gv in snap.games], snap.room, snap.now)
 
 
 @bp.get("/desk/players/<int:player_id>/return")
@@ -343,7 +271,7 @@ def return_requirement(player_id: int) -> Response:
     if required is None:
         return jsonify({})
     return jsonify(minimum=money_input(required.minimum), maximum=money_input(required.maximum),
-                   why=_why(required, room.timezone))
+                   why=parts.why(required, room.timezone))
 
 
 @bp.get("/desk/entries/<int:entry_id>")

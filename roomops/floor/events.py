@@ -21,6 +21,13 @@ class Event:
     """Something a service did that other parts of the floor react to."""
 
 
+def games_named(event: Event) -> tuple[int, ...]:
+    """The games an event names (its ``game_id`` or ``game_ids``): what the unit of work tells
+    the screens its transaction touched (``roomops.floor.unit.Committed``)."""
+    one = getattr(event, "game_id", None)
+    return (one,) if isinstance(one, int) else tuple(getattr(event, "game_ids", ()))
+
+
 @dataclass(frozen=True)
 class Gathered(Event):
     """An event held back until the run's other events are handled, merged with those of its

@@ -13,8 +13,9 @@ Services take the unit (``def claim(unit, offer_id)``): it carries the session, 
   commit or roll back with the change;
 - the work that waits for the commit (``after_commit``: a message, a screen push).
 
-``commit`` commits once, tells the ``told`` hooks what the transaction audited (the staff
-screens, the board's publisher), then runs the after-commit work; that may fail without undoing
+``commit`` commits once, tells the ``told`` hooks what the transaction audited and, per room,
+what it touched (``Committed``: the staff screens, the board's publisher, the desk's drawn
+games), then runs the after-commit work; that may fail without undoing
 the change, and is logged. A service that raises leaves nothing of its run behind: the caller
 rolls the change back."""
 
@@ -22,7 +23,7 @@ from __future__ import annotations
 
 import copy
 import logging
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -32,7 +33,7 @@ from sqlalchemy.orm import Session
 
 from roomops.actors import Actor
 from roomops.audit.rows import AuditRow, audit_row, write_rows
-from roomops.floor.events import Event, Gathered, OffersMade, SeatsMayOpen
+from roomops.floor.events import Event, Gathered, OffersMade, SeatsMayOpen, games_named
 
 log = logging.getLogger("roomops.floor")
 
@@ -43,8 +44,47 @@ T = TypeVar("T")
 
 Handler = Callable[["UnitOfWork", Any], None]
 Handlers = Mapping[type[Event], Sequence[Handler]]
-# told after each commit what it audited (possibly nothing)
-Told = Callable[[Sequence[AuditRow]], None]
+_TABLE_FIELDS = ("table_id", "from_table_id", "feeds_table_id")  # the tables an audit row names
+
+
+@dataclass(frozen=True)
+class Touched:
+    """What a transaction touched in one room: the games and tables its audit rows and events
+    name, and the kinds of entity it audited (``seat_hold``, ``game``, ``room``...)."""
+
+    games: frozenset[int] = frozenset()
+    tables: frozenset[int] = frozenset()
+    kinds: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class Committed:
+    """What a commit tells its ``told`` hooks: the audit rows it wrote (R60) and, by room, what
+    it touched, so that a screen redraws only what it shows of that (issue 41)."""
+
+    rows: Sequence[AuditRow]
+    rooms: Mapping[int, Touched]
+
+    @classmethod
+    def of(cls, rows: Sequence[AuditRow], games: Iterable[int]) -> Committed:
+        """The rows with what they name; ``games``: those the transaction's events named, given
+        to each room the rows are of (a unit of work acts in one room: the others' desks skip
+        a game they do not have)."""
+        named: dict[int, tuple[set[int], set[int], set[str]]] = {}
+        for row in rows:
+            in_games, in_tables, kinds = named.setdefault(row["room_id"], (set(games), set(), set()))
+            detail = row.get("detail") or {}
+            kinds.add(row["entity_type"])
+            in_games.update(v for v in (detail.get("game_id"),) if isinstance(v, int))
+            in_tables.update(v for k in _TABLE_FIELDS if isinstance(v := detail.get(k), int))
+            if row["entity_type"] in ("game", "table"):
+                (in_games if row["entity_type"] == "game" else in_tables).add(row["entity_id"])
+        return cls(rows, {room: Touched(frozenset(g), frozenset(t), frozenset(k))
+                          for room, (g, t, k) in named.items()})
+
+
+# told after each commit what it audited and touched (possibly nothing)
+Told = Callable[[Committed], None]
 
 
 @dataclass
@@ -55,6 +95,7 @@ class _Pending:
     gathered: dict[tuple[type[Gathered], object], Gathered] = field(default_factory=dict)
     audit: list[AuditRow] = field(default_factory=list)
     written: list[AuditRow] = field(default_factory=list)  # audited by this transaction
+    games: list[int] = field(default_factory=list)  # named by the events handled
     after: list[Callable[[], None]] = field(default_factory=list)
     running: bool = False
 
@@ -113,7 +154,7 @@ class UnitOfWork:
         pending = self._pending
         if pending.running:
             raise RuntimeError("a service called run(): call the other service directly")
-        queued, after = len(pending.audit), len(pending.after)
+        queued, after, games = len(pending.audit), len(pending.after), len(pending.games)
         pending.running = True
         try:
             result = service(self, *args, **kwargs)
@@ -121,7 +162,7 @@ class UnitOfWork:
         except BaseException:
             pending.events.clear()
             pending.gathered.clear()
-            del pending.audit[queued:], pending.after[after:]
+            del pending.audit[queued:], pending.after[after:], pending.games[games:]
             raise
         finally:
             pending.running = False
@@ -137,6 +178,7 @@ class UnitOfWork:
             else:
                 event = pending.gathered.pop(min(pending.gathered,
                                                  key=lambda k: GATHERED.index(k[0])))
+            pending.games += games_named(event)
             for handler in self._handlers[type(event)]:
                 handler(self, event)
         if pending.audit:
@@ -149,8 +191,9 @@ class UnitOfWork:
         self.handle()
         self.session.commit()
         pending, self._pending = self._pending, _Pending()
+        committed = Committed.of(pending.written, pending.games)
         for told in self._told:
-            _guarded(told, pending.written)
+            _guarded(told, committed)
         for work in pending.after:
             _guarded(work)
 

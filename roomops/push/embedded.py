@@ -77,7 +77,7 @@ def install(app: Flask) -> None:
     app.wsgi_app = inflight.counted(app.wsgi_app)  # type: ignore[method-assign,assignment]
     renew(app)
     # after each unit's commit (a request, the sweep, a CLI command): its changes published
-    ext(app).told.append(lambda _rows: app.extensions[KEY].committed())
+    ext(app).told.append(lambda _committed: app.extensions[KEY].committed())
     app.register_blueprint(bp)
     # the board's page offers its stream when the app serves it or a push server does
     settings = ext(app).settings

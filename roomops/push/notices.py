@@ -53,7 +53,7 @@ _TABLE_FIELDS = ("table_id", "from_table_id", "feeds_table_id")
 
 
 def row_of(written: Mapping[str, Any]) -> Row:
-    """An audit row as ``roomops.audit.service.record`` queued it."""
+    """An audit row as ``roomops.audit.reads.record`` queued it."""
     detail: Mapping[str, Any] = written.get("detail") or {}
     tables = tuple(v for k in _TABLE_FIELDS if isinstance(v := detail.get(k), int))
     games = tuple(v for v in (detail.get("game_id"),) if isinstance(v, int))

@@ -67,7 +67,7 @@ def install(app: Flask) -> None:
     """After ``roomops.push.embedded.install``: the staff notices ride its publisher."""
     renew(app)
     app.add_template_global(events_url, "staff_events")
-    ext(app).told.append(lambda rows: _committed(app, rows))
+    ext(app).told.append(lambda committed: _committed(app, committed.rows))
     user_logged_out.connect(_logged_out, app)
     app.register_blueprint(bp)
 

@@ -61,8 +61,8 @@ def requirements(session: Session, room: Room, now: datetime,
     if not pairs:
         return {}
     history = stints(session, room, now, list({player_id for player_id, _ in pairs}))
-    found = {(player_id, game.id): required_of(history.get(player_id, []), room, now, game)
-             for player_id, game in pairs}
+    found = {(player_id, game.id): required_of(history[player_id], room, now, game)
+             for player_id, game in pairs if player_id in history}  # no seat: nothing to return to
     return {key: req for key, req in found.items() if req is not None}
 
 

@@ -17,7 +17,7 @@ from datetime import datetime
 from threading import Lock
 from typing import Any
 
-from sqlalchemy import Row, Select, and_, select
+from sqlalchemy import BindParameter, ColumnElement, Row, Select, and_, bindparam, select
 from sqlalchemy.orm import Session, aliased
 
 from roomops.absences.models import Absence
@@ -76,17 +76,19 @@ class GameRows:
 
 def read(session: Session, room_id: int, game_ids: Collection[int] | None = None) -> dict[int, GameRows]:
     """The rows of the room's games (of ``game_ids`` only, when given), by game: two statements."""
+    some = game_ids is not None
+    params = {"room_id": room_id, "game_ids": list(game_ids or ())}
     holds: dict[int, list[Row[Any]]] = {}
-    for hold in session.execute(_only(_holds(room_id), Table.game_id, game_ids)):
+    for hold in session.execute(_HOLDS_OF_GAMES if some else _HOLDS, params):
         holds.setdefault(hold.game_id, []).append(hold)
     entries: dict[int, list[Row[Any]]] = {}
-    for entry in session.execute(_only(_entries(room_id), ListEntry.game_id, game_ids)):
+    for entry in session.execute(_ENTRIES_OF_GAMES if some else _ENTRIES, params):
         entries.setdefault(entry.game_id, []).append(entry)
     return {game: GameRows(tuple(holds.get(game, ())), tuple(entries.get(game, ())))
             for game in set(holds) | set(entries)}
 
 
-def _holds(room_id: int) -> Select[Any]:
+def _hold_rows(room_id: ColumnElement[int]) -> Select[Any]:
     behind = behind_by_hold(room_id)  # R31: open transits playing behind, joined like the rest
     return select(*HOLD_COLUMNS, *PLAYER_COLUMNS, *ABSENCE_COLUMNS, *PLAYOVER_COLUMNS, *BLIND_COLUMNS,
                   *TEXT_COLUMNS, behind.c.behind).join(
@@ -98,19 +100,24 @@ def _holds(room_id: int) -> Select[Any]:
         SeatBlinds, SeatBlinds.hold_id == SeatHold.id).outerjoin(
         OutboxMessage, and_(OutboxMessage.hold_id == SeatHold.id,
                             OutboxMessage.channel == "sms")).outerjoin(
-        behind, behind.c.hold_id == SeatHold.id).where(
-        SeatHold.room_id == room_id, SeatHold.ended_at.is_(None))
+        behind, behind.c.hold_id == SeatHold.id).where(SeatHold.ended_at.is_(None))
 
 
-def _entries(room_id: int) -> Select[Any]:
-    return select(*ENTRY_COLUMNS, *PLAYER_COLUMNS).join(
-        Player, Player.id == ListEntry.player_id).where(
-        ListEntry.room_id == room_id, ListEntry.status == "active"
-    ).order_by(ListEntry.game_id, ListEntry.queue_at, ListEntry.id)  # each list in order (R13)
-
-
-def _only(stmt: Select[Any], game: Any, game_ids: Collection[int] | None) -> Select[Any]:
-    return stmt if game_ids is None else stmt.where(game.in_(game_ids))
+# Built once (every drawing of the desk reads them): the room's live holds and active entries, or
+# those of some of its games; their holds found by their tables (``ix_seat_holds_table_ended``),
+# not among the room's thousands.
+_ROOM: BindParameter[int] = bindparam("room_id")
+_GAMES: BindParameter[list[int]] = bindparam("game_ids", expanding=True)
+_HOLDS = _hold_rows(_ROOM).where(SeatHold.room_id == _ROOM)
+_HOLDS_OF_GAMES = _hold_rows(_ROOM).where(SeatHold.table_id.in_(
+    select(Table.id).where(Table.room_id == _ROOM, Table.game_id.in_(_GAMES))))
+_ENTRIES = select(*ENTRY_COLUMNS, *PLAYER_COLUMNS).join(
+    Player, Player.id == ListEntry.player_id).where(
+    ListEntry.room_id == _ROOM, ListEntry.status == "active"
+).order_by(ListEntry.game_id, ListEntry.queue_at, ListEntry.id)  # each list in order (R13)
+_ENTRIES_OF_GAMES = _ENTRIES.where(ListEntry.game_id.in_(_GAMES))
+_MARKS = select(BoardMark.game_id, BoardMark.mark, DeskMark.mark).join(
+    DeskMark, DeskMark.game_id == BoardMark.game_id).where(BoardMark.game_id.in_(_GAMES))
 
 
 class KeptRows:
@@ -121,15 +128,17 @@ class KeptRows:
         self._rooms: dict[int, dict[int, GameRows]] = {}
         self._lock = Lock()
 
-    def rows(self, session: Session, room_id: int, game_ids: Collection[int]) -> dict[int, GameRows]:
+    def rows(self, session: Session, room_id: int, game_ids: Collection[int], *, some: bool = False
+             ) -> dict[int, GameRows]:
         """The rows of ``game_ids``: those whose marks have not moved as kept, the others read now.
+        ``game_ids`` are the room's open games (the rows of the others are dropped), or, with
+        ``some``, some of them (the others' stay kept).
 
         The marks are read first: under PostgreSQL's READ COMMITTED the rows read after them are
         at least as new, so rows kept under a mark are never older than it (a change landing in
         between is read again next time, its mark having moved)."""
         marks: dict[int, Marks] = {game: (board, desk) for game, board, desk in session.execute(
-            select(BoardMark.game_id, BoardMark.mark, DeskMark.mark).join(
-                DeskMark, DeskMark.game_id == BoardMark.game_id).where(BoardMark.game_id.in_(game_ids)))}
+            _MARKS, {"game_ids": list(game_ids)})}
         with self._lock:
             kept = self._rooms.get(room_id, {})
         fresh = {game for game in game_ids if (hit := kept.get(game)) is None or hit.marks != marks.get(game)}
@@ -137,7 +146,7 @@ class KeptRows:
         rows = {game: _kept(found.get(game, GameRows()), marks.get(game)) if game in fresh else kept[game]
                 for game in game_ids}
         with self._lock:
-            self._rooms[room_id] = rows  # a game closed since is dropped
+            self._rooms[room_id] = {**self._rooms.get(room_id, {}), **rows} if some else rows
         return rows
 
 

@@ -7,7 +7,7 @@ rather than ORM objects: a 250-table room has thousands of them and the screens 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -218,12 +218,13 @@ def _seat_view(seat_no: int, hold: Row[Any] | None, player: PlayerRef | None,
 
 
 def load(session: Session, room_id: int, now: datetime, *, version: int | None = None,
-         kept: KeptRows | None = None) -> RoomSnapshot:
+         kept: KeptRows | None = None, only: Collection[int] | None = None) -> RoomSnapshot:
     """The room as of ``now``: six statements at most, whatever the number of games, tables, seats and
     entries (fewer when the room is already in the session, or ``version`` was read by the caller).
     With ``kept`` (the desk's), the games' marks are read (a seventh) and their seats and lists
     only where the marks moved (``roomops.seating.rows``); the snapshot says what each game's
-    rows were read at.
+    rows were read at. With ``only``, the open games among those ids alone, with their tables
+    (issue 41: the desk draws again only the games a change touched, ``roomops.desk.parts``).
 
     The version (the room's change counter) is read *before* the rows: under READ COMMITTED each
     statement sees the latest commits, so rows read after it are at least as new as the version. A
@@ -232,9 +233,9 @@ def load(session: Session, room_id: int, now: datetime, *, version: int | None =
     if version is None:
         version = latest_id(session, room_id)
     room = session.get_one(Room, room_id)
-    games, tables = _open_games_and_tables(session, room_id)
-    found = (rows.read(session, room_id) if kept is None
-             else kept.rows(session, room_id, [g.id for g in games]))
+    games, tables = _open_games_and_tables(session, room_id, only)
+    found = (rows.read(session, room_id, only) if kept is None
+             else kept.rows(session, room_id, [g.id for g in games], some=only is not None))
     holds = [(h, _player(h)) for g in games if g.id in found for h in found[g.id].holds]
     entries = [(e, _player(e)) for g in games if g.id in found for e in found[g.id].entries]
     offers_by_entry = {h.entry_id: h for h, _ in holds if h.kind == "offer"}
@@ -277,12 +278,20 @@ def _game_views(games: list[Game], tables: list[Table],
     return views
 
 
-def _open_games_and_tables(session: Session, room_id: int) -> tuple[list[Game], list[Table]]:
-    games = list(session.scalars(select(Game).where(
+def open_games(session: Session, room_id: int) -> list[Game]:
+    """The room's open games in the snapshot's order (one statement, no tables, seats or lists)."""
+    return list(session.scalars(select(Game).where(
         Game.room_id == room_id, Game.status == "open").order_by(Game.big_blind, Game.id)))
-    tables = list(session.scalars(select(Table).where(
-        Table.room_id == room_id, Table.status == "open").order_by(Table.name)))
-    return games, tables
+
+
+def _open_games_and_tables(session: Session, room_id: int, only: Collection[int] | None = None
+                           ) -> tuple[list[Game], list[Table]]:
+    """The open games (of ``only``, when given) and their open tables."""
+    games = [g for g in open_games(session, room_id) if only is None or g.id in only]
+    stmt = select(Table).where(Table.room_id == room_id, Table.status == "open")
+    if only is not None:
+        stmt = stmt.where(Table.game_id.in_([g.id for g in games]))
+    return games, list(session.scalars(stmt.order_by(Table.name)))
 
 
 def _player(row: Row[Any]) -> PlayerRef:

@@ -47,6 +47,13 @@ def apart(session: Session, snap: RoomSnapshot) -> dict[int, list[Apart]]:
     return {game_id: moves for game_id, moves in found.items() if moves}
 
 
+def for_game(gv: GameView, barred: set[frozenset[int]]) -> tuple[Suggestion | None, list[Apart]]:
+    """R19 and R15 for one game, given the room's barred pairs: its balancing move, if it needs
+    one, and the barred players seated together (the desk draws a game at a time)."""
+    counts = table_counts(gv)
+    return suggest_move(counts, barred), barred_together(counts, barred)
+
+
 def apart_of(session: Session, snap: RoomSnapshot, players: frozenset[int]) -> list[Apart]:
     """R15: the moves ``apart`` names for one barred pair (just barred, say)."""
     return [a for found in apart(session, snap).values() for a in found

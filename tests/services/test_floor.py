@@ -15,7 +15,7 @@ from sqlalchemy import select
 from roomops.errors import Conflict
 from roomops.floor import events
 from roomops.floor.events import Event, Gathered, OffersMade, SeatsMayOpen
-from roomops.floor.unit import Handlers, UnitOfWork, rolled_back_unless_committed
+from roomops.floor.unit import Committed, Handlers, Touched, UnitOfWork, rolled_back_unless_committed
 from roomops.holds.models import SeatHold
 from roomops.lists import services as lists
 from roomops.reactions import handlers
@@ -121,7 +121,7 @@ def test_after_commit_work_runs_after_the_commit_and_the_told_hooks(room, sessio
     ann = room.player(now, "Ann")
     happened: list[str] = []
     sa_event.listen(session, "after_commit", lambda s: happened.append("commit"))
-    told = [lambda rows: happened.append(f"audited {sorted({r['action'] for r in rows})}")]
+    told = [lambda c: happened.append(f"audited {sorted({r['action'] for r in c.rows})}")]
     unit = UnitOfWork(session, room.sup, now, telling(lambda ids: happened.append(f"told {ids}")), told)
     with rolled_back_unless_committed(unit):
         unit.run(lists.join, player_id=ann.id, game_id=game.id)
@@ -129,6 +129,29 @@ def test_after_commit_work_runs_after_the_commit_and_the_told_hooks(room, sessio
         unit.commit()
     assert happened == ["commit", "audited ['entry.joined', 'offer.made']",
                         f"told {(live_offer(session, ann.id).id,)}"]
+
+
+def test_the_told_hooks_are_told_what_each_room_had_touched(room, session, now):
+    """Issue 41: the games and tables the audit rows and the events name, by room, and the kinds
+    of entity audited; a refused run's events name nothing."""
+    game, table = full_game(room, session, now)
+    ann, bob = room.player(now, "Ann"), room.player(now, "Bob")
+    session.commit()
+    told: list[Committed] = []
+    unit = UnitOfWork(session, room.sup, now, HANDLERS, [told.append])
+    with rolled_back_unless_committed(unit):
+        unit.run(lists.join, player_id=ann.id, game_id=game.id)
+        with pytest.raises(Conflict):
+            unit.run(lists.join, player_id=ann.id, game_id=game.id)
+        unit.commit()
+        unit.run(lists.join, player_id=bob.id, game_id=game.id)
+        unit.commit()
+    first, second = told
+    assert {r["action"] for r in first.rows} == {"entry.joined", "offer.made"}
+    assert first.rooms == {room.room.id: Touched(frozenset({game.id}), frozenset({table.id}),
+                                            frozenset({"list_entry"}))}
+    assert second.rooms[room.room.id].games == {game.id}
+    assert second.rooms[room.room.id].kinds == {"list_entry"}
 
 
 def test_after_commit_work_is_dropped_with_a_rollback(room, session, now):
