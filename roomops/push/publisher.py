@@ -63,6 +63,8 @@ class Publisher:
         self.inflight = inflight or InFlight()  # the process's requests, answered first
         self._drawn: tuple[str, ...] = (DEFAULT,)  # the languages of the last pass
         self._asked: dict[str, None] = {}  # languages pages asked for since it (in order)
+        # apart from the start lock, which a first pass run on the caller's thread holds
+        self._languages_lock = threading.Lock()
         self._sent: dict[Channel, _Sent] = {}
         self._waits = KeptWaits()  # the games' waits, on the publisher's thread alone
         self._wake = threading.Event()
@@ -76,7 +78,7 @@ class Publisher:
         """A page or screen reads ``lang``: draw it too, from the next pass (at once when the
         thread runs; its first message is the room whole), in every web process (``Broker.want``)."""
         self.broker.want(lang)
-        with self._start_lock:
+        with self._languages_lock:
             known = lang in self._drawn or lang in self._asked
             self._asked[lang] = None
         if self.running and not known:
@@ -85,19 +87,19 @@ class Publisher:
     @property
     def languages(self) -> tuple[str, ...]:
         """The languages drawn: the last pass's and those asked for since."""
-        with self._start_lock:
+        with self._languages_lock:
             return tuple(dict.fromkeys((*self._drawn, *self._asked)))
 
     def _languages_now(self) -> tuple[str, ...]:
         """This pass's languages: the room's default always (its TV), those asked for since the
         last pass and those a screen reads now (``Broker.shown``), never one no screen shows
         (issue 41). A language left out is forgotten: shown again, it is sent whole."""
-        with self._start_lock:
+        with self._languages_lock:
             asked, self._asked = tuple(self._asked), {}
         drawn = tuple(dict.fromkeys((DEFAULT, *asked, *sorted(self.broker.shown()))))
         for channel in [c for c in self._sent if c[1] not in drawn]:
             del self._sent[channel]
-        with self._start_lock:
+        with self._languages_lock:
             self._drawn = drawn
         return drawn
 

@@ -6,8 +6,6 @@ where the push servers say which languages their pages read."""
 
 from __future__ import annotations
 
-import asyncio
-
 import aiohttp
 import redis
 import redis.asyncio as aioredis
@@ -175,7 +173,7 @@ def test_issue41_through_redis_a_language_is_drawn_while_a_push_servers_page_rea
         await alive.tell(client, keys, {"de"})
         await client.aclose()
 
-    asyncio.run(beat())
+    in_own_loop(beat)
     assert broker.shown() == {"de", "it"} and alive.serving(REDIS, keys.prefix)
     assert 0 < redis.Redis.from_url(REDIS).ttl(keys.shown("de")) <= SHOWN_SECONDS
     assert drawn(push, app, session, room, now, "Cleo") == ["de", "en", "it"]
