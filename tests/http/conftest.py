@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 import pytest
+from flask import template_rendered
 from flask.testing import FlaskClient
 from sqlalchemy.orm import Session
 
@@ -44,3 +45,17 @@ def left(room: Room_, session: Session, now: datetime) -> list[SeatHold]:
     act(session, room.sup, now, seats.leave, holds[0].id, 23000)
     session.commit()
     return holds
+
+
+@pytest.fixture()
+def games_drawn(app):
+    """The ids of the games the desk drew (``desk/_game.html``), in order."""
+    ids: list[int] = []
+
+    def record(_sender, template, context, **_extra):
+        if template.name == "desk/_game.html":
+            ids.append(context["gv"].game.id)
+
+    template_rendered.connect(record, app)
+    yield ids
+    template_rendered.disconnect(record, app)

@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 
 import pytest
-from flask import template_rendered
 from sqlalchemy import select, text
 
 from roomops.games import services as games
@@ -24,20 +23,6 @@ from tests.services.helpers import full_game
 from tests.units import act
 
 SECTION = re.compile(r'<section class="game" data-key="([0-9a-f]{16})" id="game-(\d+)"')
-
-
-@pytest.fixture()
-def drawn(app):
-    """The ids of the games drawn (``desk/_game.html``), in order."""
-    ids: list[int] = []
-
-    def record(_sender, template, context, **_extra):
-        if template.name == "desk/_game.html":
-            ids.append(context["gv"].game.id)
-
-    template_rendered.connect(record, app)
-    yield ids
-    template_rendered.disconnect(record, app)
 
 
 @pytest.fixture()
@@ -68,7 +53,7 @@ def _redrawn(app, client, drawn: list[int], before: dict[int, str]) -> tuple[lis
     return redrawn, kept
 
 
-def test_issue41_a_change_to_one_game_draws_that_game_alone(app, sup_client, three_games, drawn,
+def test_issue41_a_change_to_one_game_draws_that_game_alone(app, sup_client, three_games, games_drawn,
                                                              room, now):
     one, two, three = three_games
     before = _keys(sup_client.get("/desk/fragment").text)
@@ -76,37 +61,37 @@ def test_issue41_a_change_to_one_game_draws_that_game_alone(app, sup_client, thr
     form = {"player_id": str(room.player(now, "Ola", "New").id), "game_id": str(two.id)}
     resp = sup_client.post("/desk/join", data=form, headers={"Accept": "application/json"})
     assert resp.status_code == 200, resp.text
-    redrawn, kept = _redrawn(app, sup_client, drawn, before)
+    redrawn, kept = _redrawn(app, sup_client, games_drawn, before)
     assert redrawn == [two.id] and "Ola New" in kept
     assert _keys(kept)[two.id] != before[two.id]
     assert {one.id, three.id} <= set(_keys(kept))
 
 
 def test_issue41_the_api_the_sweep_and_flask_sweep_are_seen(app, sup_client, sup, three_games,
-                                                            drawn, room, session, now, clock):
+                                                            games_drawn, room, session, now, clock):
     one, two, three = three_games
     before = _keys(sup_client.get("/desk/fragment").text)
     assert sup.post("/entries", json={"player_id": room.player(now, "Api", "Join").id,
                                       "game_id": three.id}).status_code == 201
-    redrawn, kept = _redrawn(app, sup_client, drawn, before)
+    redrawn, kept = _redrawn(app, sup_client, games_drawn, before)
     assert redrawn == [three.id] and "Api Join" in kept
     # every offer's call runs out (R22): drawn as expired, then the sweep ends them
     clock.advance(minutes=room.room.claim_minutes, seconds=1)
     before = _keys(sup_client.get("/desk/fragment").text)
     assert 'state-expired' in sup_client.get("/desk/fragment").text
     sweep_once(app)
-    redrawn, kept = _redrawn(app, sup_client, drawn, before)
+    redrawn, kept = _redrawn(app, sup_client, games_drawn, before)
     assert sorted(redrawn) == sorted([one.id, two.id, three.id]) and "state-expired" not in kept
     # the next call runs out too: `flask sweep` ends it
     clock.advance(minutes=room.room.claim_minutes, seconds=1)
     before = _keys(sup_client.get("/desk/fragment").text)
     out = app.test_cli_runner().invoke(args=["sweep"])
     assert out.exit_code == 0, out.output
-    redrawn, kept = _redrawn(app, sup_client, drawn, before)
+    redrawn, kept = _redrawn(app, sup_client, games_drawn, before)
     assert redrawn and set(redrawn) <= {one.id, two.id, three.id}
 
 
-def test_issue41_changes_no_hook_is_told_of_are_seen(app, sup_client, three_games, drawn, room,
+def test_issue41_changes_no_hook_is_told_of_are_seen(app, sup_client, three_games, games_drawn, room,
                                                      session, now, clock):
     """Units of work told to nobody (``tests.units.act``, as another process's) and a fix by hand
     in the database: each draws again the one game it changed."""
@@ -128,6 +113,6 @@ def test_issue41_changes_no_hook_is_told_of_are_seen(app, sup_client, three_game
         clock.advance(seconds=7)
         change()
         session.commit()
-        redrawn, kept = _redrawn(app, sup_client, drawn, before)
+        redrawn, kept = _redrawn(app, sup_client, games_drawn, before)
         assert redrawn == [game_id]
     assert "Renamed" in kept and "Unit Join" in kept

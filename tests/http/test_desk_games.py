@@ -11,7 +11,6 @@ import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from flask import template_rendered
 from sqlalchemy import create_engine, select, text
 
 from roomops.absences import services as absences
@@ -78,20 +77,6 @@ def test_a_desk_is_sent_only_the_game_that_changed(sup_client, room, session, no
 
 
 # ---- a game's drawing shown again while what it is drawn from is the same ----------------------
-
-
-@pytest.fixture()
-def games_drawn(app):
-    """The ids of the games drawn (``desk/_game.html``), in order."""
-    names: list[int] = []
-
-    def record(_sender, template, context, **_extra):
-        if template.name == "desk/_game.html":
-            names.append(context["gv"].game.id)
-
-    template_rendered.connect(record, app)
-    yield names
-    template_rendered.disconnect(record, app)
 
 
 def _kept_and_fresh(app, client) -> tuple[str, str]:
