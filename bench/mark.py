@@ -10,7 +10,7 @@ quiet one (its last change lies ever further back in the trail). At each size, a
 and ``VACUUM`` (what autovacuum does for an append-only table; ``--unsettled``: right after the
 rows are written, as between two autovacuum runs), it times ``--samples`` of:
 
-- ``change_mark``: ``roomops.web.live.change_mark`` alone, in a session of its own;
+- ``change_mark``: ``roomops.games.marks.change_mark`` alone, in a session of its own;
 - ``poll``: ``GET /board/bench/live`` with the ETag it answered before (the board's unchanged
   poll: a 304), through Flask's test client.
 
@@ -33,8 +33,8 @@ from sqlalchemy import Engine, insert, literal, select, text
 from sqlalchemy.orm import Session
 
 from roomops.audit.models import AuditEvent
+from roomops.games.marks import _ONE, change_mark
 from roomops.rooms.models import Room
-from roomops.web.live import _MARK, change_mark
 
 
 def add_rooms(engine: Engine, rooms: int) -> None:
@@ -84,7 +84,7 @@ def timed(samples: int, op: Callable[[], object]) -> tuple[float, float]:
 
 
 def explain(engine: Engine) -> str:
-    sql = str(_MARK.params(room_id=1).compile(engine, compile_kwargs={"literal_binds": True}))
+    sql = str(_ONE.params(room_id=1).compile(engine, compile_kwargs={"literal_binds": True}))
     prefix = "EXPLAIN (ANALYZE, BUFFERS) " if engine.dialect.name == "postgresql" else "EXPLAIN QUERY PLAN "
     with engine.connect() as conn:
         rows = conn.exec_driver_sql(prefix + sql).all()

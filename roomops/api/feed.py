@@ -24,10 +24,10 @@ from roomops.board.render import GameBoard, absences_running, calls_live, game_b
 from roomops.board.rows import GameRows, RowsCache, read_room
 from roomops.board.views import ROWS, WAITS, etag
 from roomops.errors import NotFound
+from roomops.games.marks import change_mark
 from roomops.rooms.languages import DEFAULT
 from roomops.rooms.models import Room
 from roomops.waits.model import Estimate, wait_text
-from roomops.web.live import change_mark
 from roomops.web.money import use_room
 from roomops.web.uow import db, now
 

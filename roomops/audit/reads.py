@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from sqlalchemy import Select, select
-from sqlalchemy.orm import Session
 
 from roomops.audit.models import AuditEvent
 
@@ -28,9 +27,3 @@ def query(
     if before_id:
         stmt = stmt.where(AuditEvent.id < before_id)
     return stmt.order_by(AuditEvent.id.desc()).limit(limit)
-
-
-def latest_id(session: Session, room_id: int) -> int:
-    """The room's change counter: the board's ETag moves whenever anything is audited."""
-    stmt = select(AuditEvent.id).where(AuditEvent.room_id == room_id)
-    return session.scalar(stmt.order_by(AuditEvent.id.desc()).limit(1)) or 0

@@ -3,7 +3,7 @@
 ``/board`` is the room when the deployment has exactly one (a chooser when it has several);
 ``/board/<slug>`` always works. Where a stream is served (``roomops.push``) the page is pushed each
 change; otherwise, or when the stream fails, it polls ``/board/<slug>/live`` every ``POLL_SECONDS``: an
-HTML fragment whose ETag is the room's change mark (``roomops.web.live.change_mark``) and whether
+HTML fragment whose ETag is the room's change mark (``roomops.games.marks``) and whether
 the sweep is late (``roomops.web.health``: the header's "times may be late"), so an unchanged poll
 costs three statements and answers 304. Every answer carries ``X-Server-Now`` (the
 app's clock, in ms) so the page's countdowns run on the server's time, frozen clock included.
@@ -37,11 +37,12 @@ from roomops.board.qr import qr_svg
 from roomops.board.render import MARKUP, FragmentCache, games_html
 from roomops.board.rows import RowsCache, read_room
 from roomops.errors import Invalid
+from roomops.games.marks import Mark, change_mark
 from roomops.rooms.models import Room
 from roomops.waits.services import EXTENSION
 from roomops.web.health import room_sweep_state
 from roomops.web.language import fragment_language, in_language, tr, use_language
-from roomops.web.live import change_mark
+from roomops.web.live import tag
 from roomops.web.money import use_room
 from roomops.web.public import public_url
 from roomops.web.routing import parse_id
@@ -109,14 +110,13 @@ def _chosen() -> frozenset[int] | None:
 # ---- change mark and ETag ---------------------------------------------------------------------
 
 
-def etag(room: Room, mark: tuple[int, int], late: bool, at: datetime, lang: str) -> str:
+def etag(room: Room, mark: Mark, late: bool, at: datetime, lang: str) -> str:
     """``late``: the sweep is late, so the board says its times may be (the page is redrawn when
     that changes). The stretch of ``WAIT_REFRESH`` that ``at`` is in: the typical waits follow the
     hours of the week and the history they learn from, not only the floor's changes. ``lang``:
     the fragment's language (a German phone's copy is no English TV's)."""
     stretch = countdown.to_ms(at) // (WAIT_REFRESH * 1000)
-    return (f"board-{room.id}-{mark[0]}-{mark[1]}-m{MARKUP}-{lang}-w{stretch}"
-            f"{'-late' if late else ''}")
+    return tag(f"board-{room.id}", mark, f"m{MARKUP}", lang, f"w{stretch}", "late" if late else "")
 
 
 def _stamp(resp: Response, at: datetime) -> Response:

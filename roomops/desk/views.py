@@ -38,7 +38,6 @@ from roomops.absences import expiry
 from roomops.absences import services as absences
 from roomops.absences.models import Absence
 from roomops.actors import get_in_room
-from roomops.audit.reads import latest_id
 from roomops.audit.reads import query as audit_query
 from roomops.desk import parts
 from roomops.desk.forms import from_steps, money_input, parse, to_minor
@@ -48,6 +47,7 @@ from roomops.desk.shared import Drawing, Drawings
 from roomops.errors import Invalid
 from roomops.floor.unit import UnitOfWork
 from roomops.games import services as games
+from roomops.games.marks import Mark, change_mark
 from roomops.games.models import Game, Table
 from roomops.heartbeat.rules import SweepState
 from roomops.holds.models import SeatHold
@@ -56,7 +56,6 @@ from roomops.ledger.rules import METHODS, method_name
 from roomops.lists import services as lists
 from roomops.lists.models import ListEntry
 from roomops.messages.rules import desk_label
-from roomops.messages.sending import texts_changed
 from roomops.playovers.rules import PLAYING_OVER
 from roomops.playovers.services import told_to_leave
 from roomops.rooms import services as rooms
@@ -90,6 +89,7 @@ from roomops.seating.suggest import apart_of
 from roomops.web.compression import encode_once, encoded_response
 from roomops.web.errors import wants_json
 from roomops.web.health import room_sweep_state
+from roomops.web.live import tag
 from roomops.web.money import room_money
 from roomops.web.routing import parse_id
 from roomops.web.uow import actor, db, now, run
@@ -153,14 +153,12 @@ def _recent_players(session: Session) -> list[Player]:
     return list(session.scalars(stmt.order_by(Player.id.desc()).limit(RECENT_PLAYERS)))
 
 
-def _etag(version: int, sweep: SweepState, texts: datetime | None) -> str:
-    """The room's version, when its texts last changed (R20: sent and delivered outside the
-    audit trail), who looks and whether the sweep is late: the fragment is drawn again when the
-    sweep goes late or runs again, not every second it stays late (desk.js counts)."""
-    late = "-late" if sweep.stale else ""
-    rights = "-".join(sorted(current_user.rights))
-    sent = f"-t{texts.timestamp():.6f}" if texts else ""
-    return f"desk-{current_user.room_id}-{version}{sent}-{rights}{late}"
+def _etag(mark: Mark, sweep: SweepState) -> str:
+    """The room's change mark (its desk marks move with how its texts went, R20, sent and
+    delivered outside the audit trail), who looks and whether the sweep is late: the fragment is
+    drawn again when the sweep goes late, not every second it stays late (desk.js counts)."""
+    return tag(f"desk-{current_user.room_id}", mark, ".".join(sorted(current_user.rights)),
+               "late" if sweep.stale else "")
 
 
 def _stamp(resp: Response, snap_now: datetime) -> Response:
@@ -176,14 +174,14 @@ def index() -> Response:
     """The desk's page; its live part is the drawing the room's desks share (``fragment``), with
     this viewer's CSRF token put in its forms (they post without JavaScript too)."""
     session, at = db(), now()
-    version = latest_id(session, current_user.room_id)
+    mark = change_mark(session, current_user.room_id)
     snap = snapshot.layout(session, current_user.room_id, at)  # what its forms name (``forms``)
     sweep = room_sweep_state(session, at, current_user.room_id)
-    tag = _etag(version, sweep, texts_changed(session, current_user.room_id))
-    drawn = _drawings().get(_drawing_key(), tag, at, lambda: _drawing(session, version, at, sweep, tag))
+    etag = _etag(mark, sweep)
+    drawn = _drawings().get(_drawing_key(), etag, at, lambda: _drawing(session, mark, at, sweep, etag))
     token = f'name="csrf_token" value="{escape(generate_csrf())}"'
     live = Markup(drawn.whole().decode().replace(NO_TOKEN, token))  # the drawing's own escaping
-    page = render_template("desk/index.html", snap=snap, poll=POLL_SECONDS, live=live, etag=tag,
+    page = render_template("desk/index.html", snap=snap, poll=POLL_SECONDS, live=live, etag=etag,
                            **_forms_context(session))
     return _stamp(make_response(page), at)
 
@@ -208,24 +206,24 @@ def _forms_context(session: Session) -> dict[str, Any]:
 
 @bp.get("/desk/fragment")
 def fragment() -> Response:
-    """The seats and lists, for the desk's poll: 304 while nothing audited has changed.
+    """The seats and lists, for the desk's poll: 304 while nothing it shows has changed.
 
-    The version, the texts' last change (R20) and the freshest sweep are read first, so an
-    unchanged poll costs three indexed queries, not a snapshot; the time-derived states (an
+    The room's change mark and the freshest sweep are read first, so an unchanged poll costs two
+    indexed statements, not a snapshot; the time-derived states (an
     offer past its deadline, how long the sweep has been late) are worked out by desk.js from
     X-Server-Now. A change is drawn once for every desk showing it, and a desk is sent only the
     games that differ from those it shows (``roomops.desk.shared``)."""
     session, at = db(), now()
-    version = latest_id(session, current_user.room_id)
+    mark = change_mark(session, current_user.room_id)
     sweep = room_sweep_state(session, at, current_user.room_id)
-    tag = _etag(version, sweep, texts_changed(session, current_user.room_id))
-    if request.if_none_match.contains_weak(tag):
+    etag = _etag(mark, sweep)
+    if request.if_none_match.contains_weak(etag):
         resp = make_response("", 304)
     else:
-        drawn = _drawings().get(_drawing_key(), tag, at, lambda: _drawing(session, version, at, sweep, tag))
+        drawn = _drawings().get(_drawing_key(), etag, at, lambda: _drawing(session, mark, at, sweep, etag))
         shown = frozenset(request.headers.get(SHOWN, "").split())
         resp = encoded_response(drawn.for_desk(shown, lambda body, kept: encode_once(body, HTML, kept)), HTML)
-    resp.set_etag(tag)
+    resp.set_etag(etag)
     resp.vary.add(SHOWN)
     return _stamp(resp, at)
 
@@ -240,14 +238,14 @@ def _drawing_key() -> tuple[int, frozenset[str]]:
     return current_user.room_id, current_user.rights
 
 
-def _drawing(session: Session, version: int, at: datetime, sweep: SweepState, tag: str) -> Drawing:
+def _drawing(session: Session, mark: Mark, at: datetime, sweep: SweepState, etag: str) -> Drawing:
     """The desk's live part as every desk with these rights sees it, each game drawn again only
     where something it shows may have changed (``roomops.desk.parts``)."""
     drawings = _drawings()
     head, games = parts.draw(session, drawings.parts, drawings.rows, _drawing_key(),
-                             room_id=current_user.room_id, version=version, at=at, sweep=sweep,
+                             room_id=current_user.room_id, version=mark.room, at=at, sweep=sweep,
                              floor=_can("floor"))
-    return Drawing(tag, at, head=head, games=games)
+    return Drawing(etag, at, head=head, games=games)
 
 
 def _shape(snap: RoomSnapshot) -> str:

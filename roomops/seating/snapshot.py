@@ -16,9 +16,9 @@ from sqlalchemy import Row, select
 from sqlalchemy.orm import Session
 
 from roomops.absences.rules import is_running, note_needed
-from roomops.audit.reads import latest_id
 from roomops.blinds.missed import owed
 from roomops.blinds.state import SeatState
+from roomops.games.marks import room_mark
 from roomops.games.models import Game, Table
 from roomops.holds.extra_seat import offerable, seat_count
 from roomops.holds.rules import seconds_left
@@ -231,7 +231,7 @@ def load(session: Session, room_id: int, now: datetime, *, version: int | None =
     change landing in between shows at once and moves the version next time, so a poller keyed on
     the version may fetch twice but never keeps a stale picture under a current ETag."""
     if version is None:
-        version = latest_id(session, room_id)
+        version = room_mark(session, room_id)
     room = session.get_one(Room, room_id)
     games, tables = _open_games_and_tables(session, room_id, only)
     found = (rows.read(session, room_id, only) if kept is None

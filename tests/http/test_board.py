@@ -10,12 +10,11 @@ from datetime import timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
-from sqlalchemy import event, select
+from sqlalchemy import event, func, select
 
 from roomops.absences import services as absences
 from roomops.absences.models import Absence
 from roomops.audit.models import AuditEvent
-from roomops.audit.reads import latest_id
 from roomops.board.rows import GameParts, RowsCache
 from roomops.board.views import CACHE, ROWS
 from roomops.games import services as games
@@ -27,6 +26,11 @@ from roomops.rooms.services import add_player, update_policy
 from roomops.seating import closing, seats
 from tests.factories import Room_
 from tests.units import act, uow
+
+
+def latest_id(session, room_id):
+    """The room's newest audit id (what the ETag must not key on alone, R60)."""
+    return session.scalar(select(func.max(AuditEvent.id)).where(AuditEvent.room_id == room_id)) or 0
 
 PHONE = "+44 7700 900123"
 

@@ -13,8 +13,11 @@ from datetime import datetime, timedelta
 import brotli
 import pytest
 from flask import template_rendered
+from sqlalchemy import func, select, update
 
+from roomops.audit.models import AuditEvent
 from roomops.desk.shared import WAIT_SECONDS, Drawing, Drawings
+from roomops.games.models import Table
 from roomops.lists import services as lists
 from roomops.seating import seats
 from tests.conftest import login
@@ -181,3 +184,30 @@ def _catch(errors: list[BaseException], fn) -> None:
         fn()
     except RuntimeError as exc:
         errors.append(exc)
+
+
+def test_r60_a_late_commit_with_a_lower_audit_id_still_moves_the_desks_etag(app, room, session, now):
+    """On PostgreSQL ids are handed out before commit, so a row can land below the latest id: the
+    desk keys on the room's change mark (``roomops.games.marks``), not on the newest id."""
+    top = session.scalar(select(func.max(AuditEvent.id))) or 0
+    session.add(AuditEvent(id=top + 5, room_id=room.room.id, at=now, actor="x", action="a",
+                           entity_type="room", entity_id=room.room.id, detail={}))
+    session.commit()
+    desk = _desk(app)
+    before = desk.get("/desk/fragment").headers["ETag"]
+    session.add(AuditEvent(id=top + 2, room_id=room.room.id, at=now, actor="x", action="b",
+                           entity_type="room", entity_id=room.room.id, detail={}))
+    session.commit()
+    after = desk.get("/desk/fragment", headers={"If-None-Match": before})
+    assert after.status_code == 200 and after.headers["ETag"] != before
+
+
+def test_a_fix_made_by_hand_outside_the_audit_trail_moves_the_desks_etag(app, room, session, unbalanced):
+    """A supervisor's fix in SQL writes no audit row; the database's marks still move (0020)."""
+    desk = _desk(app)
+    before = desk.get("/desk/fragment")
+    session.execute(update(Table).where(Table.game_id == unbalanced.id, Table.name == "2")
+                    .values(name="2 by the window"))
+    session.commit()
+    after = desk.get("/desk/fragment", headers={"If-None-Match": before.headers["ETag"]})
+    assert after.status_code == 200 and "2 by the window" in after.text
