@@ -8,7 +8,7 @@ than the first's), then asks ``GET /board/<slug>`` of every room in turn, as a g
 for ``--rounds`` rounds after a first one, through Flask's test client. It prints the process CPU
 a request (``time.process_time``, p50 and p90) and the fragment cache's hits, twice: with the
 caches at the fixed size they had before (400 entries) and sized for the deployment's games
-(``roomops.board.lru.Tally``). A benchmark: it prints, exit status 0.
+(``roomops.kept.Tally``). A benchmark: it prints, exit status 0.
 """
 
 from __future__ import annotations

@@ -16,15 +16,15 @@ def install(app: Flask, csrf: CSRFProtect) -> None:
 
 def renew(app: Flask) -> None:
     """The board's caches emptied, as a new process starts (``roomops.factory.renew``)."""
-    from roomops.board.lru import Tally
-    from roomops.board.render import LANGUAGES, FragmentCache
+    from roomops.board.render import FragmentCache
     from roomops.board.rows import RowsCache
     from roomops.board.views import CACHE, ROWS, WAITS
+    from roomops.kept import Tally
     from roomops.waits.services import WaitsCache
 
     # One of each per app, shared by the server's threads: each game's rows, and its drawn HTML.
-    # Both sized for the open games of every room the board has read (``lru.Tally``).
+    # Both sized for the open games of every room the board has read (``roomops.kept.Tally``).
     games = Tally()
     app.extensions[ROWS] = RowsCache(tally=games)
-    app.extensions[CACHE] = FragmentCache(per_game=LANGUAGES, tally=games)
+    app.extensions[CACHE] = FragmentCache(tally=games)
     app.extensions[WAITS] = WaitsCache()  # each room's fitted history (issue 21)

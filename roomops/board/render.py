@@ -17,7 +17,6 @@ Privacy (R61): the template sees plain strings only, names already passed throug
 
 from __future__ import annotations
 
-from collections.abc import Hashable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import NamedTuple
@@ -29,7 +28,6 @@ from markupsafe import Markup
 
 from roomops.board import countdown
 from roomops.board.countdown import Timed
-from roomops.board.lru import LRU
 from roomops.board.names import public_name
 from roomops.board.rows import (
     AbsentRow,
@@ -42,9 +40,10 @@ from roomops.board.rows import (
 )
 from roomops.games.terms import fee_text, min_chip, natural, straddle_text
 from roomops.holds.extra_seat import offerable, seat_count
+from roomops.kept import GAMES, Kept, Tally
 from roomops.money import Money
 from roomops.waits.model import Estimate, wait_text
-from roomops.waits.services import History, estimate_stretch, typical_for
+from roomops.waits.services import History, KeptWaits, typical_for
 from roomops.web.language import tr as from_catalog
 from roomops.words import Translate, english
 
@@ -58,8 +57,12 @@ TV_LIST_ROWS = 12  # TV: entries shown per list before "and N more" (the phone s
 LANGUAGES = 3
 
 
-class FragmentCache(LRU[Hashable, Timed]):
-    """Drawn games, by everything each was drawn from (one per app; ``LANGUAGES`` a game)."""
+class FragmentCache(Kept[tuple[int, int, str], "GameKey", Timed]):
+    """Each game's section by (room, game, language), kept under everything it was drawn from, its
+    ``GameKey`` (one per app, bounded: ``LANGUAGES`` a game)."""
+
+    def __init__(self, *, least: int = GAMES, tally: Tally | None = None) -> None:
+        super().__init__(bounded=True, least=least, per_game=LANGUAGES, tally=tally)
 
 
 # ---- one game as plain strings ----------------------------------------------------------------
@@ -321,33 +324,18 @@ def game_key(rows: GameRows, room_id: int, policy: str, timezone: str, money: Mo
                    calls_live(rows, now_ms), absences_running(rows, now_ms), wait)
 
 
-class KeptWaits:
-    """Each game's wait (``game_wait``) as last worked out, by (room, game), worked out again only
-    when the game's rows, the room's history or the estimate's stretch of time changed: a pass
-    over a room keys every game, and counting each one's offerable seats again was most of a pass
-    with nothing changed (issue 41)."""
-
-    def __init__(self) -> None:
-        self._kept: dict[tuple[int, int], tuple[GameRows, History, datetime, Wait]] = {}
-
-    def wait(self, room_id: int, rows: GameRows, history: History, now: datetime) -> Wait:
-        key, stretch = (room_id, rows[0][0]), estimate_stretch(now)
-        kept = self._kept.get(key)
-        if kept is not None and kept[1] is history and kept[2] == stretch and kept[0] == rows:
-            return kept[3]
-        found = game_wait(rows, history, now)
-        self._kept[key] = rows, history, stretch, found
-        return found
-
-    def keep_only(self, room_id: int, game_ids: set[int]) -> None:
-        """The room's games closed since are forgotten."""
-        for key in [k for k in self._kept if k[0] == room_id and k[1] not in game_ids]:
-            del self._kept[key]
+def kept_wait(kept: KeptWaits[GameRows, Wait], room_id: int, rows: GameRows, history: History,
+              now: datetime) -> Wait:
+    """The game's ``game_wait``, worked out again only when its rows, the room's history or the
+    estimate's stretch of time changed: a pass over a room keys every game, and counting each
+    one's offerable seats again was most of a pass with nothing changed (issue 41)."""
+    return kept.wait(room_id, rows[0][0], rows, history, now, lambda: game_wait(rows, history, now))
 
 
 def game_html(key: GameKey, cache: FragmentCache) -> Timed:
     """One game's section for ``key``: from the cache, or drawn in its language and cached."""
-    game = cache.get(key)
+    where = (key.room_id, key.rows[0][0], key.language)
+    game = cache.get(where, key)
     if game is None:
         with force_locale(key.language):
             board = game_board(key.rows, key.policy, ZoneInfo(key.timezone), key.money, key.live,
@@ -355,7 +343,7 @@ def game_html(key: GameKey, cache: FragmentCache) -> Timed:
                                from_catalog)
             game = Timed.of(current_app.jinja_env.get_template("board/_game.html").render(
                 g=board, tv_rows=TV_LIST_ROWS))
-        cache.put(key, game)
+        cache.put(where, key, game)
     return game
 
 

@@ -58,10 +58,10 @@ from sqlalchemy.orm import Session
 
 from roomops.absences.models import Absence
 from roomops.board.countdown import to_ms
-from roomops.board.lru import LRU
 from roomops.games.models import BoardMark, Game, Table
 from roomops.holds.models import OFFER, SEATED, SeatHold
 from roomops.holds.playovers import Playover
+from roomops.kept import Kept, Tally
 from roomops.ledger.behind import behind_by_hold
 from roomops.lists.models import ListEntry
 from roomops.rooms.models import Player
@@ -123,9 +123,12 @@ _BREAK = "break"
 _GAME_ID = itemgetter(0)
 
 
-class RowsCache(LRU[tuple[int, int], tuple[int, GameParts]]):
-    """Each game's rows beyond its own, with the board mark they were read at, by (room, game)
-    (one per app)."""
+class RowsCache(Kept[tuple[int, int], int, GameParts]):
+    """Each game's rows beyond its own, by (room, game), kept under the board mark they were read
+    at (one per app, bounded)."""
+
+    def __init__(self, tally: Tally | None = None) -> None:
+        super().__init__(bounded=True, tally=tally)
 
 
 def read_room(session: Session, room_id: int, known: RowsCache) -> list[GameRows]:
@@ -142,8 +145,7 @@ def read_room(session: Session, room_id: int, known: RowsCache) -> list[GameRows
     conn = session.connection()
     games = [(_game(row[:-1]), row[-1]) for row in conn.execute(_GAMES, {"room_id": room_id})]
     known.tally.seen(room_id, len(games))  # the caches grow to hold them before they are put
-    kept = {game[0]: hit for game, mark in games
-            if (hit := known.get((room_id, game[0]))) is not None and hit[0] == mark}
+    kept = {game[0]: hit for game, mark in games if (hit := known.get((room_id, game[0]), mark)) is not None}
     room = {"room_id": room_id, "games": [game[0] for game, _mark in games if game[0] not in kept]}
     tables = _tables(conn, room)
     calls = _grouped(conn, _CALLS, room, _call)
@@ -152,10 +154,10 @@ def read_room(session: Session, room_id: int, known: RowsCache) -> list[GameRows
     for game, mark in games:
         hit = kept.get(game[0])
         if hit is None:
-            hit = mark, (tuple(tables.get(game[0], ())), tuple(calls.get(game[0], ())),
-                         tuple(entries.get(game[0], ())))
-            known.put((room_id, game[0]), hit)
-        out.append((game, *hit[1]))
+            hit = (tuple(tables.get(game[0], ())), tuple(calls.get(game[0], ())),
+                   tuple(entries.get(game[0], ())))
+            known.put((room_id, game[0]), mark, hit)
+        out.append((game, *hit))
     return out
 
 

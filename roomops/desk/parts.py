@@ -25,7 +25,7 @@ from __future__ import annotations
 import hashlib
 from bisect import bisect_right
 from collections.abc import Hashable, Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from threading import Lock
 from typing import Any
@@ -48,7 +48,7 @@ from roomops.seating.seat_changes import Asking, seat_change_lists
 from roomops.seating.snapshot import GameView, RoomSnapshot
 from roomops.seating.suggest import for_game
 from roomops.waits.model import wait_text
-from roomops.waits.services import EXTENSION, History, WaitsCache, estimate_stretch, typical_for
+from roomops.waits.services import EXTENSION, History, KeptWaits, WaitsCache, typical_for
 from roomops.web.money import room_money
 
 GAME = '<section class="game" '  # how each game's drawing starts (desk/_game.html)
@@ -84,8 +84,6 @@ class Part:
     tables: tuple[tuple[int, str], ...]  # its open tables, ids and names (the page's shape)
     offers: tuple[tuple[int, int, datetime], ...]  # its offers: hold, player, deadline (R27)
     counts: Counts
-    wait: str  # its typical wait, the same while what it was worked out for (``wait_for``) is
-    wait_for: tuple[datetime, datetime]
 
 
 class Parts:
@@ -93,6 +91,7 @@ class Parts:
     room (``touched``: a ``told`` hook); safe to share between the server's threads."""
 
     def __init__(self) -> None:
+        self.waits: KeptWaits[Counts, str] = KeptWaits()  # each game's typical wait, as worded
         self._kept: dict[Hashable, dict[int, Part]] = {}
         self._told: dict[int, int] = {}  # by room: commits told so far
         self._touched: dict[tuple[int, str, int], int] = {}  # (room, "g"/"t", id): when last
@@ -139,15 +138,13 @@ class _Room:
     barred: set[frozenset[int]]
     returning: dict[int, tuple[int, str]]  # R27 by offer: the least buy-in, why
     common: int  # the digest of what every game shows alike
+    waits: KeptWaits[Counts, str]
 
-    @property
-    def wait_for(self) -> tuple[datetime, datetime]:
-        """What the games' typical waits are worked out for: the history read, the stretch now."""
-        return self.history.read_at, estimate_stretch(self.at)
-
-    def wait(self, game_id: int, part: Part) -> str:
-        return part.wait if part.wait_for == self.wait_for else part.counts.wait(
-            self.history, game_id, self.at)
+    def wait(self, game_id: int, counts: Counts) -> str:
+        """The game's typical wait, worked out again only when its counts, the history read or
+        the stretch of time changed."""
+        return self.waits.wait(self.room.id, game_id, counts, self.history, self.at,
+                               lambda: counts.wait(self.history, game_id, self.at))
 
     def source(self, game: Game, tables: Iterable[int], offers: Iterable[int], wait: str) -> int:
         return digest((self.common, game, [self.seat_changes.get(t) for t in tables],
@@ -167,8 +164,8 @@ def draw(session: Session, parts: Parts, rows: KeptRows, key: Hashable, *, room_
     kept = parts.kept(key)
     offers = [(hold, player, game) for game in games for hold, player, deadline in
               _offers(kept.get(game.id), found.get(game.id)) if seconds_left(deadline, at) > 0]
-    shared = _room_now(session, room, at, floor, _returning(session, room, at, offers))
-    fits = {g.id: replace(part, wait_for=shared.wait_for) for g in games
+    shared = _room_now(session, room, at, floor, _returning(session, room, at, offers), parts.waits)
+    fits = {g.id: part for g in games
             if (part := kept.get(g.id)) is not None and _holds(parts, shared, g, part, found.get(g.id))}
     snap = snapshot.load(session, room_id, at, version=version, kept=rows,
                          only=[g.id for g in games if g.id not in fits])
@@ -176,6 +173,8 @@ def draw(session: Session, parts: Parts, rows: KeptRows, key: Hashable, *, room_
     # a game opened or closed between the two reads is drawn or dropped next time
     ordered = [(g, part) for g in games if (part := fits.get(g.id) or made.get(g.id)) is not None]
     parts.keep(key, {g.id: part for g, part in ordered})
+    open_now = {g.id for g in games}
+    parts.waits.forget(lambda kept_key: kept_key[0] == room_id and kept_key[1] not in open_now)
     form = shape([(g, list(part.tables)) for g, part in ordered], room, at)
     head = render_template("desk/_live.html", snap=snap, sweep=sweep, floor=floor, count=len(ordered),
                            shape=form)
@@ -205,13 +204,13 @@ def _offers_in(rows: GameRows) -> tuple[tuple[int, int, datetime], ...]:
 
 
 def _room_now(session: Session, room: Room, at: datetime, floor: bool,
-              returning: dict[int, tuple[int, str]]) -> _Room:
+              returning: dict[int, tuple[int, str]], kept_waits: KeptWaits[Counts, str]) -> _Room:
     waits: WaitsCache = current_app.extensions[EXTENSION]
     barred = barred_pairs(session, room.id)
     history = waits.history(session, room.id, at)
     common = digest((room, floor, sorted(sorted(pair) for pair in barred)), at)
     return _Room(room, at, floor, history, seat_change_lists(session, room.id), barred, returning,
-                 common)
+                 common, kept_waits)
 
 
 def _holds(parts: Parts, shared: _Room, game: Game, part: Part, rows: GameRows | None) -> bool:
@@ -220,7 +219,7 @@ def _holds(parts: Parts, shared: _Room, game: Game, part: Part, rows: GameRows |
             and bisect_right(part.moments, shared.at) == part.passed
             and part.source == shared.source(game, (t for t, _name in part.tables),
                                              (hold for hold, _p, _d in part.offers),
-                                             shared.wait(game.id, part))
+                                             shared.wait(game.id, part.counts))
             and not parts.touched_since(shared.room.id, game.id, part))
 
 
@@ -232,7 +231,7 @@ def _part(gv: GameView, snap: RoomSnapshot, shared: _Room, found: Mapping[int, G
     counts = Counts(len(gv.waiting) + sum(len(t.reserve) for t in gv.tables), len(gv.tables),
                     game.seats_per_table,
                     sum(1 for t in gv.tables for s in t.seats if s.state == "empty"))
-    wait = counts.wait(shared.history, game.id, snap.now)
+    wait = shared.wait(game.id, counts)
     balance, barred_moves = for_game(gv, shared.barred)
     offers = _offers_in(read)
     names = {tv.table.id: tv.table.name for tv in gv.tables}
@@ -245,7 +244,7 @@ def _part(gv: GameView, snap: RoomSnapshot, shared: _Room, found: Mapping[int, G
     moments = _moments(read, shared.room)
     return Part(keyed(html), read.marks, moments, bisect_right(moments, snap.now),
                 shared.source(game, names, (hold for hold, _p, _d in offers), wait), told,
-                tuple(names.items()), offers, counts, wait, shared.wait_for)
+                tuple(names.items()), offers, counts)
 
 
 def _moments(rows: GameRows, room: Room) -> tuple[datetime, ...]:

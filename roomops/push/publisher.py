@@ -31,8 +31,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from roomops.board import countdown
-from roomops.board.render import FragmentCache, GameKey, KeptWaits, game_html, game_key
-from roomops.board.rows import RowsCache, read_room
+from roomops.board.render import FragmentCache, GameKey, Wait, game_html, game_key, kept_wait
+from roomops.board.rows import GameRows, RowsCache, read_room
 from roomops.board.views import CACHE, ROWS, WAITS
 from roomops.push.brokers import Broker
 from roomops.push.hub import Channel
@@ -41,6 +41,7 @@ from roomops.push.messages import Update
 from roomops.rooms.languages import DEFAULT
 from roomops.rooms.models import Room
 from roomops.runtime import ext, favour_waiting_threads
+from roomops.waits.services import KeptWaits
 from roomops.web.health import room_sweep_state
 
 log = logging.getLogger("roomops.push")
@@ -66,7 +67,7 @@ class Publisher:
         # apart from the start lock, which a first pass run on the caller's thread holds
         self._languages_lock = threading.Lock()
         self._sent: dict[Channel, _Sent] = {}
-        self._waits = KeptWaits()  # the games' waits, on the publisher's thread alone
+        self._waits: KeptWaits[GameRows, Wait] = KeptWaits()  # the games' waits
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -179,8 +180,9 @@ class Publisher:
             patience.wait()
             first[f"g{rows[0][0]}"] = game_key(rows, room.id, room.display_name, room.timezone,
                                                room.money, at,
-                                               self._waits.wait(room.id, rows, history, at), DEFAULT)
-        self._waits.keep_only(room.id, {rows[0][0] for rows in games})
+                                               kept_wait(self._waits, room.id, rows, history, at), DEFAULT)
+        open_now = {rows[0][0] for rows in games}
+        self._waits.forget(lambda key: key[0] == room.id and key[1] not in open_now)
         return sum(self._language(room, lang, late, {k: key._replace(language=lang)
                                                      for k, key in first.items()}, at, patience)
                    for lang in languages)

@@ -14,7 +14,6 @@ from bisect import bisect_right
 from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime
-from threading import Lock
 from typing import Any
 
 from sqlalchemy import BindParameter, ColumnElement, Row, Select, and_, bindparam, select
@@ -25,6 +24,7 @@ from roomops.games.models import BoardMark, DeskMark, Table
 from roomops.hands.models import SeatBlinds
 from roomops.holds.models import SeatHold
 from roomops.holds.playovers import Playover
+from roomops.kept import Kept
 from roomops.ledger.behind import behind_by_hold
 from roomops.lists.models import ListEntry
 from roomops.messages.models import OutboxMessage
@@ -120,13 +120,9 @@ _MARKS = select(BoardMark.game_id, BoardMark.mark, DeskMark.mark).join(
     DeskMark, DeskMark.game_id == BoardMark.game_id).where(BoardMark.game_id.in_(_GAMES))
 
 
-class KeptRows:
-    """Each room's games' rows as last read, with their marks; safe to share between the server's
-    threads (the rows are read-only records)."""
-
-    def __init__(self) -> None:
-        self._rooms: dict[int, dict[int, GameRows]] = {}
-        self._lock = Lock()
+class KeptRows(Kept[tuple[int, int], Marks | None, GameRows]):
+    """Each game's rows as last read, by (room, game), kept under the marks they were read at
+    (the rows are read-only records)."""
 
     def rows(self, session: Session, room_id: int, game_ids: Collection[int], *, some: bool = False
              ) -> dict[int, GameRows]:
@@ -139,15 +135,17 @@ class KeptRows:
         between is read again next time, its mark having moved)."""
         marks: dict[int, Marks] = {game: (board, desk) for game, board, desk in session.execute(
             _MARKS, {"game_ids": list(game_ids)})}
-        with self._lock:
-            kept = self._rooms.get(room_id, {})
-        fresh = {game for game in game_ids if (hit := kept.get(game)) is None or hit.marks != marks.get(game)}
+        kept = {game: hit for game in game_ids
+                if (hit := self.get((room_id, game), marks.get(game))) is not None}
+        fresh = [game for game in game_ids if game not in kept]
         found = read(session, room_id, fresh) if fresh else {}
-        rows = {game: _kept(found.get(game, GameRows()), marks.get(game)) if game in fresh else kept[game]
-                for game in game_ids}
-        with self._lock:
-            self._rooms[room_id] = {**self._rooms.get(room_id, {}), **rows} if some else rows
-        return rows
+        for game in fresh:
+            kept[game] = _kept(found.get(game, GameRows()), marks.get(game))
+            self.put((room_id, game), marks.get(game), kept[game])
+        if not some:
+            open_now = set(game_ids)
+            self.forget(lambda key: key[0] == room_id and key[1] not in open_now)
+        return {game: kept[game] for game in game_ids}
 
 
 def _kept(rows: GameRows, marks: Marks | None) -> GameRows:

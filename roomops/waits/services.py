@@ -16,10 +16,11 @@ running, seats open, the quarter hour it is asked in) is kept too (``_estimate``
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar
 from zoneinfo import ZoneInfo
 
 from sqlalchemy import Float, String, and_, case, cast, func, literal, or_, select, union_all
@@ -31,6 +32,7 @@ from sqlalchemy.sql.functions import FunctionElement
 from roomops.errors import NotFound
 from roomops.games.models import Game, Table
 from roomops.holds.models import OFFER, SEATED, SeatHold
+from roomops.kept import Kept
 from roomops.lists.models import ListEntry
 from roomops.rooms.models import Room
 from roomops.waits.model import (
@@ -51,6 +53,9 @@ TTL = timedelta(minutes=10)  # how long a room's fitted history is used before i
 BUCKET = timedelta(minutes=15)  # estimates are worked out for the start of each such stretch
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _NO_SHOW = ("declined", "expired")  # offers not taken up (R20, R22); a cancelled one says nothing
+
+From = TypeVar("From")  # what a kept wait is worked out from, beside the history
+W = TypeVar("W")
 
 
 @dataclass(frozen=True)
@@ -230,6 +235,17 @@ def _estimate(rates: Rates, ahead: int, tables: int, seats: int, open_now: int, 
 def estimate_stretch(now: datetime) -> datetime:
     """The start of the ``BUCKET`` that ``now`` is in: the estimates of a stretch are alike."""
     return now - (now - _EPOCH) % BUCKET
+
+
+class KeptWaits(Kept[tuple[int, int], tuple[From, datetime, datetime], W]):
+    """Each game's typical wait as last worked out, by (room, game): the board's and the desk's
+    (one of each, or one per publisher), kept under what it was worked out from (``From``: the
+    board's rows of the game, the desk's counts of it), the history's read and the stretch of time
+    the estimate is for (docs/waits.md)."""
+
+    def wait(self, room_id: int, game_id: int, inputs: From, history: History, now: datetime,
+             work: Callable[[], W]) -> W:
+        return self.keep((room_id, game_id), (inputs, history.read_at, estimate_stretch(now)), work)
 
 
 def typical_for(history: History, game_id: int, waiting: int, tables: int, seats: int, open_now: int,

@@ -464,9 +464,9 @@ class CountedReads(RowsCache):
         super().__init__()
         self.reads = Counter[int]()
 
-    def put(self, key: tuple[int, int], value: tuple[int, GameParts]) -> None:
+    def put(self, key: tuple[int, int], stamp: int, value: GameParts) -> None:
         self.reads[key[1]] += 1
-        super().put(key, value)
+        super().put(key, stamp, value)
 
 
 @pytest.fixture()

@@ -1,12 +1,12 @@
-"""The board's caches are sized for the deployment's open games (``roomops.board.lru.Tally``,
+"""The board's caches are sized for the deployment's open games (``roomops.kept.Tally``,
 issue 21): a group with more games than a cache's least size keeps every room's games cached, so
 the all-rooms rounds of its boards draw nothing twice."""
 
 from __future__ import annotations
 
-from roomops.board.lru import GAMES, HEADROOM, LRU, Tally
 from roomops.board.render import LANGUAGES
 from roomops.board.views import CACHE, ROWS
+from roomops.kept import GAMES, HEADROOM, Kept, Tally
 from tests.factories import Room_
 
 ROOMS, GAMES_A_ROOM, LEAST = 4, 5, 8  # 20 games: more than the caches' least size here
@@ -38,7 +38,7 @@ def test_more_rooms_than_the_least_size_keep_every_game_cached_across_two_rounds
 
 def test_a_cache_grows_with_the_rooms_and_games_and_never_below_its_least():
     tally = Tally()
-    cache: LRU[int, int] = LRU(per_game=2, tally=tally)
+    cache: Kept[int, int, int] = Kept(bounded=True, per_game=2, tally=tally)
     assert cache.size == GAMES
     tally.seen(1, 150)
     tally.seen(2, 100)

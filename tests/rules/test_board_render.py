@@ -3,7 +3,6 @@ drawn from its rows (R11, R12, R14, R61), and the per-game cache's bounds."""
 
 from __future__ import annotations
 
-import threading
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -12,7 +11,7 @@ from markupsafe import escape
 
 from roomops.board import countdown
 from roomops.board.countdown import Timed
-from roomops.board.render import FragmentCache, absences_running, game_board
+from roomops.board.render import absences_running, game_board
 from roomops.board.rows import taken_seats, utc
 from roomops.money import Money
 
@@ -159,37 +158,6 @@ def test_r29_a_played_over_seat_shows_the_overplayer_public_name():
     assert table.seats[:5] == [(1, "seated"), (2, "played"), (3, "empty"), (4, "empty"), (5, "played")]
     assert [(a.seat_no, a.state, a.played) for a in table.absent] == [
         (2, "break", "played over by Ada L."), (5, "away", "played over")]
-
-
-# ---- the cache ----------------------------------------------------------------------------------
-
-
-def test_cache_keeps_the_most_recently_used_up_to_its_size():
-    cache = FragmentCache(least=2)
-    a, b, c = Timed.of("a"), Timed.of("b"), Timed.of("c")
-    cache.put("a", a)
-    cache.put("b", b)
-    assert cache.get("a") is a  # a is now the most recent
-    cache.put("c", c)
-    assert (cache.get("b"), cache.get("a"), cache.get("c")) == (None, a, c)
-    assert len(cache) == 2 and (cache.hits, cache.misses) == (3, 1)
-
-
-def test_cache_shared_by_threads_stays_bounded():
-    cache = FragmentCache(least=50)
-
-    def work(n: int) -> None:
-        for i in range(2000):
-            key = (n, i % 80)
-            if cache.get(key) is None:
-                cache.put(key, Timed.of(str(key)))
-
-    threads = [threading.Thread(target=work, args=(n,)) for n in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert len(cache) == 50 and cache.hits + cache.misses == 8000
 
 
 def test_r40_r53_a_player_offered_a_seat_is_told_the_straddles_and_fees():
