@@ -14,7 +14,8 @@ from roomops.errors import Forbidden, NotFound
 # R61, the role matrix: the rights each role carries; a staff member holds the rights of every
 # role they have in the room they work in. floor: lists, seats, tables, offers, breaks,
 # playovers; policy: the room's settings; audit: read the audit trail; deal: hands, straddles,
-# blinds, rake and deliveries at a table; cash: buy-ins, add-ons, cash-outs, transit requests,
+# blinds, rake and deliveries at a table; dealers: the dealers' roster, downs, breaks and
+# rotation (R62-R64); cash: buy-ins, add-ons, cash-outs, transit requests,
 # session fees, counts and closes (R31, R50); authorise: a supervisor's signature on money
 # (transits, reversals, cash-outs over the limit, R28, R31, R52); staff: create staff, give
 # and take roles, reset passwords, deactivate leavers. The pages and API routes each need one
@@ -22,9 +23,10 @@ from roomops.errors import Forbidden, NotFound
 # a role that does (separation of duties).
 ROLE_RIGHTS: dict[str, frozenset[str]] = {
     "admin": frozenset({"staff", "policy", "audit"}),
-    "supervisor": frozenset({"floor", "policy", "audit", "deal", "cash", "authorise"}),
+    "supervisor": frozenset({"floor", "policy", "audit", "deal", "cash", "authorise", "dealers"}),
     "cashier": frozenset({"cash"}),
     "dealer": frozenset({"deal"}),
+    "coordinator": frozenset({"dealers"}),  # R62: runs the dealers' roster and rotation
     "system": frozenset({"floor"}),  # the scheduler's sweep
     # R12: a player on the phone page or through their personal link: their own remote entries
     "player": frozenset({"remote"}),

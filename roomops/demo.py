@@ -7,6 +7,7 @@ import secrets
 from sqlalchemy import select
 
 from roomops.actors import Actor, console
+from roomops.dealers.roster import check_in
 from roomops.floor.unit import UnitOfWork
 from roomops.games.services import open_game, open_table
 from roomops.lists.services import join
@@ -23,7 +24,11 @@ PLAYERS = ["Ana Silva", "Ben Okafor", "Chen Wei", "Dara Byrne", "Eli Cohen", "Fa
 
 
 DEMO_SLUG, DEMO_NAME = "main", "Demo Card Room"
-STAFF = (("admin", "admin"), ("super", "supervisor"), ("cashier", "cashier"), ("dealer", "dealer"))
+STAFF = (("admin", "admin"), ("super", "supervisor"), ("cashier", "cashier"), ("dealer", "dealer"),
+         ("coordinator", "coordinator"))
+# R62: the demo's other dealers on tonight's roster, with no log-in printed (the coordinator
+# checks them in and out)
+DEALERS = ("Dee Nolan", "Raj Mehta")
 
 
 def load_demo(unit: UnitOfWork) -> list[tuple[str, str, str]]:
@@ -31,7 +36,9 @@ def load_demo(unit: UnitOfWork) -> list[tuple[str, str, str]]:
 
     Table 1 is full, table 2 has two open seats: the first two of the four players joining the
     NL Hold'em list are offered them at once (R14, R20), the others wait; PL Omaha has a list
-    and no table yet. Players may join the lists from their phones (R12)."""
+    and no table yet. Players may join the lists from their phones (R12). The room runs its
+    dealers' rotation here: three dealers are checked in, two dealing and one waiting to push
+    (R62-R64)."""
     if unit.session.scalar(select(Room.id).limit(1)):
         return []
     room = create_room(unit.session, unit.now, slug=DEMO_SLUG, name=DEMO_NAME, timezone="Europe/London")
@@ -42,7 +49,7 @@ def load_demo(unit: UnitOfWork) -> list[tuple[str, str, str]]:
                                                         password=password, roles=(role,))
         logins.append((username, password, role))
     boss = unit.acting(Actor(room.id, staff["supervisor"].id, "super", frozenset({"supervisor"})))
-    boss.run(update_policy, remote_entries=True)  # R12: the board's "Join a list"
+    boss.run(update_policy, remote_entries=True, dealer_rotation=True)  # R12, R62
     nlh = boss.run(open_game, variant="NL Hold'em", small_blind=100, big_blind=200,
                    min_buyin=10000, max_buyin=40000, seats_per_table=9, fee_kind="rake",
                    rake_bp=500, rake_cap=500, straddle_allowed=True, max_straddles=1)
@@ -59,6 +66,11 @@ def load_demo(unit: UnitOfWork) -> list[tuple[str, str, str]]:
         boss.run(join, player_id=player.id, game_id=nlh.id)
     for player in players[14:18]:
         boss.run(join, player_id=player.id, game_id=plo.id)
+    others = [unit.acting(console(room.id)).run(create_staff, username=name.split()[0].lower(),
+                                                password=_password(), roles=("dealer",), display_name=name)
+              for name in DEALERS]
+    for dealer in (staff["dealer"], *others):
+        boss.run(check_in, dealer.id)
     return logins
 
 

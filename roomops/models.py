@@ -3,6 +3,7 @@
 from roomops.absences.models import Absence
 from roomops.audit.models import AuditEvent
 from roomops.db import Base
+from roomops.dealers.models import DealerOverride, DealerShift, DealerSpell
 from roomops.games.models import Game, Table
 from roomops.hands.models import Hand, PenaltyRecord, SeatBlinds
 from roomops.heartbeat.models import SweepHeartbeat
@@ -31,6 +32,9 @@ __all__ = [
     "DayClose",
     "DayCount",
     "DealerDown",
+    "DealerOverride",
+    "DealerShift",
+    "DealerSpell",
     "Game",
     "Hand",
     "KnownAddress",

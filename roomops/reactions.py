@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from roomops.absences.ending import end_seat_absences
 from roomops.absences.models import Absence
+from roomops.dealers.pushes import carry_out
 from roomops.errors import Conflict
 from roomops.floor.events import (
     AbsencesEnded,
@@ -23,6 +24,7 @@ from roomops.floor.events import (
     PlayerRemoved,
     PlayerSeated,
     PlayoverStarted,
+    RotationMayMove,
     SeatsEnded,
     SeatsLostToBlinds,
     SeatsMayOpen,
@@ -155,6 +157,12 @@ def offer_seats_of_open_games(unit: UnitOfWork, event: AutoOffersOn) -> None:
     offer_open_games(unit, event.room_id)
 
 
+def move_rotation(unit: UnitOfWork, event: RotationMayMove) -> None:
+    """R64: the dealers' steps due now are carried out (a table that opened takes a dealer, one
+    that closed frees its own)."""
+    carry_out(unit)
+
+
 def cancel_texts(unit: UnitOfWork, event: OffersEnded) -> None:
     """R21/R22: an offer over before its text went out is not texted."""
     cancel_offer_texts(unit.session, unit.now, event.offer_ids)
@@ -188,4 +196,5 @@ def handlers(courier: Courier = LOG_ONLY) -> Handlers:
         OffersEnded: [cancel_texts],
         AutoOffersOn: [offer_seats_of_open_games],
         CodeAsked: [text_the_code],
+        RotationMayMove: [move_rotation],
     }

@@ -628,7 +628,8 @@ POLICY_FIELDS = ("timezone", "display_name", "claim_minutes", "seat_change_claim
                  "playover_needs_consent", "no_playover_max_minutes", "new_player_posting",
                  "must_move_refusal", "shifts", "call_ins", "break_expiry", "must_move_when",
                  "return_tolerance", "lockup_minutes", "remote_entries", "remote_entry_cap", "language",
-                 "post_behind_button")
+                 "post_behind_button", "dealer_rotation", "down_minutes", "downs_before_break",
+                 "dealer_break_minutes", "start_at", "toke_pool")
 
 
 def _tolerance(raw: str) -> dict[str, Any]:

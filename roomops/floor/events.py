@@ -176,6 +176,22 @@ class SeatsMayOpen(Gathered):
 
 
 @dataclass(frozen=True)
+class RotationMayMove(Gathered):
+    """A change the dealers' rotation follows (R64): a table opened or closed, a dealer checked
+    in or out, the coordinator's override. The steps due now are carried out once a room, after
+    every other reaction."""
+
+    room_id: int
+
+    @property
+    def key(self) -> int:
+        return self.room_id
+
+    def merged(self, other: RotationMayMove) -> RotationMayMove:
+        return self
+
+
+@dataclass(frozen=True)
 class PlayerRemoved(Event):
     """R57: the floor removed a seated player from the game: the seat ends, with the stack they
     leave with if counted (R27), and so do their places on the game's lists (R16)."""

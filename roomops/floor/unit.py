@@ -8,7 +8,7 @@ Services take the unit (``def claim(unit, offer_id)``): it carries the session, 
   the application passes in (``roomops.reactions``). ``Gathered`` events are kept apart, merged
   by kind and key, and handled after the others in ``GATHERED``'s order: ``SeatsMayOpen`` once
   per game, so that every change is in before the seats are offered (R14), then ``OffersMade``
-  once for all the offers those made;
+  once for all the offers those made, then ``RotationMayMove`` once a room (R64);
 - the audit rows (``audit``, R60), written together by one INSERT when the run returns, so they
   commit or roll back with the change;
 - the work that waits for the commit (``after_commit``: a message, a screen push).
@@ -33,11 +33,11 @@ from sqlalchemy.orm import Session
 
 from roomops.actors import Actor
 from roomops.audit.rows import AuditRow, audit_row, write_rows
-from roomops.floor.events import Event, Gathered, OffersMade, SeatsMayOpen, games_named
+from roomops.floor.events import Event, Gathered, OffersMade, RotationMayMove, SeatsMayOpen, games_named
 
 log = logging.getLogger("roomops.floor")
 
-GATHERED: tuple[type[Gathered], ...] = (SeatsMayOpen, OffersMade)
+GATHERED: tuple[type[Gathered], ...] = (SeatsMayOpen, OffersMade, RotationMayMove)
 
 P = ParamSpec("P")
 T = TypeVar("T")

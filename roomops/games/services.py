@@ -9,7 +9,7 @@ from sqlalchemy import select
 
 from roomops.actors import get_in_room
 from roomops.errors import Conflict, Invalid
-from roomops.floor.events import SeatsMayOpen
+from roomops.floor.events import RotationMayMove, SeatsMayOpen
 from roomops.floor.unit import UnitOfWork
 from roomops.games.locks import lock_games, locked_game
 from roomops.games.models import Game, Table
@@ -56,6 +56,7 @@ def open_table(unit: UnitOfWork, game_id: int, name: str) -> Table:
     unit.session.flush()
     unit.audit("table.opened", ("table", table.id), name=name, game_id=game.id)
     unit.emit(SeatsMayOpen(game.id))
+    unit.emit(RotationMayMove(table.room_id))  # R63: an open table takes a dealer
     return table
 
 

@@ -45,6 +45,8 @@ class Hand(Base):
     dealt_in: Mapped[list[int]] = mapped_column(JSON)  # in dealing order
     posts: Mapped[list[dict[str, Any]]] = mapped_column(JSON)  # seat_no, kind, amount
     straddles: Mapped[list[dict[str, Any]]] = mapped_column(JSON)  # seat_no, amount
+    # R63: the down it was dealt in, where the room runs its dealers' roster here
+    spell_id: Mapped[int | None] = mapped_column(ForeignKey("dealer_spells.id"))
 
 
 class SeatBlinds(Base):

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from roomops.absences.missed import count_missed_big_blinds
@@ -13,6 +14,7 @@ from roomops.actors import Actor
 from roomops.blinds.positions import first_hand, next_hand
 from roomops.blinds.state import HandPlan, SeatState
 from roomops.blinds.straddles import Straddle, StraddleSettings, check_straddles, straddle_order
+from roomops.dealers.models import DealerSpell
 from roomops.errors import Conflict, Invalid
 from roomops.floor.events import HandRecorded, SeatsLostToBlinds, SeatsMayOpen
 from roomops.floor.unit import UnitOfWork
@@ -42,6 +44,7 @@ def record_hand(unit: UnitOfWork, table_id: int, *, hand_no: int,
         raise Conflict(f"the first hand at table {table.name} needs the seat that drew the high "
                        "card for the button", "R33")
     room = unit.session.get_one(Room, unit.actor.room_id)
+    down = _down_at(unit.session, room, table)
     sat = sittings(unit.session, table.id)
     state = table_state(table, game, last, sat, room.post_behind_button)
     _require_seats(state.seats_per_table, [*posting, *(s.seat_no for s in straddles),
@@ -57,7 +60,8 @@ def record_hand(unit: UnitOfWork, table_id: int, *, hand_no: int,
                 small_blind_seat=plan.table.small_blind_seat, big_blind_seat=plan.table.big_blind_seat,
                 dealt_in=list(plan.dealt_in),
                 posts=[{"seat_no": p.seat_no, "kind": p.kind, "amount": p.amount} for p in plan.posts],
-                straddles=[{"seat_no": s.seat_no, "amount": s.amount} for s in straddles])
+                straddles=[{"seat_no": s.seat_no, "amount": s.amount} for s in straddles],
+                spell_id=down)
     unit.session.add(hand)
     _store_seats(unit.session, unit.now, plan, sat)
     played = _blinds_of_played_over(plan, sat)
@@ -75,6 +79,19 @@ def record_hand(unit: UnitOfWork, table_id: int, *, hand_no: int,
     unit.emit(SeatsLostToBlinds(game.id, tuple(a.id for a in lost), table.id) if lost
               else HandRecorded(table.id))
     return hand
+
+
+def _down_at(session: Session, room: Room, table: Table) -> int | None:
+    """R63: the down the hand is dealt in, where the room runs its dealers' roster here; a table
+    with no dealer assigned records no hand."""
+    if not room.dealer_rotation:
+        return None
+    down = session.scalar(select(DealerSpell.id).where(DealerSpell.table_id == table.id,
+                                                       DealerSpell.ended_at.is_(None)))
+    if down is None:
+        raise Conflict(f"table {table.name} has no dealer assigned: the dealer coordinator assigns one "
+                       "before a hand is recorded", "R63")
+    return down
 
 
 @dataclass(frozen=True)

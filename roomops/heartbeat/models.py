@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import CheckConstraint, ForeignKey, String
+from sqlalchemy import CheckConstraint, ForeignKey, String, text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from roomops.db import Base, UTCDateTime
@@ -22,6 +22,7 @@ class SweepHeartbeat(Base):
         CheckConstraint("took_ms >= 0", name="took_ms"),
         CheckConstraint("expired_offers >= 0 AND no_shows >= 0 AND released_absences >= 0",
                         name="counts"),
+        CheckConstraint("pushes >= 0", name="pushes"),
     )
 
     scheduler_id: Mapped[str] = mapped_column(String(120), primary_key=True)
@@ -30,6 +31,7 @@ class SweepHeartbeat(Base):
     expired_offers: Mapped[int]
     no_shows: Mapped[int]
     released_absences: Mapped[int]
+    pushes: Mapped[int] = mapped_column(default=0, server_default=text("0"))  # R64: dealers' spells started
 
 
 class RoomSweepFailure(Base):

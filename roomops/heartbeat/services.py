@@ -24,7 +24,7 @@ _ROOM_RUNS = select(_FRESHEST.scalar_subquery(), select(RoomSweepFailure.failing
 def beat(session: Session, scheduler_id: str, now: datetime, took_ms: int,
          counts: dict[str, int]) -> None:
     """Record that ``scheduler_id`` swept at ``now``: one upsert, in the caller's transaction.
-    Idempotent; ``counts``: expired_offers, no_shows, released_absences. Called last in a run,
+    Idempotent; ``counts``: expired_offers, no_shows, released_absences, pushes (R64). Called last in a run,
     after every room's locks are let go: a scheduler holding its row never waits for a game lock,
     so two sharing an id cannot deadlock."""
     values = {"ran_at": now, "took_ms": max(0, took_ms), **counts}

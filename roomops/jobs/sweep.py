@@ -1,4 +1,5 @@
-"""The sweep: releases everything whose deadline has come (R12, R22, R24, R26), in one transaction."""
+"""The sweep: releases everything whose deadline has come (R12, R22, R24, R26) and carries out the
+dealers' pushes (R64), in one transaction a room."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from roomops.absences.models import Absence
+from roomops.dealers.pushes import carry_out
+from roomops.dealers.pushes import due_rooms as dealer_rooms
 from roomops.floor.unit import UnitOfWork
 from roomops.games.locks import lock_games
 from roomops.games.models import Table
@@ -24,11 +27,13 @@ class SweepResult:
     expired_offers: list[int] = field(default_factory=list)
     no_shows: list[int] = field(default_factory=list)  # R12 call-ins, and lockups run out (R13)
     released_absences: list[int] = field(default_factory=list)
+    pushes: list[int] = field(default_factory=list)  # R64: the dealers' downs and breaks started
 
     def add(self, other: SweepResult) -> None:
         self.expired_offers += other.expired_offers
         self.no_shows += other.no_shows
         self.released_absences += other.released_absences
+        self.pushes += other.pushes
 
 
 def due_games(session: Session, now: datetime) -> list[tuple[int, int]]:
@@ -50,8 +55,9 @@ def due_games(session: Session, now: datetime) -> list[tuple[int, int]]:
 
 
 def due_rooms(session: Session, now: datetime) -> dict[int, list[int]]:
-    """Each room with something due, and its due games (``due_games``)."""
-    rooms: dict[int, list[int]] = {}
+    """Each room with something due, and its due games (``due_games``); a room whose dealers'
+    rotation alone is due (R64) with none."""
+    rooms: dict[int, list[int]] = {room_id: [] for room_id in sorted(dealer_rooms(session, now))}
     for room_id, game_id in due_games(session, now):
         rooms.setdefault(room_id, []).append(game_id)
     return rooms
@@ -69,3 +75,4 @@ def sweep_room(unit: UnitOfWork, game_ids: list[int],
     result.no_shows += [e.id for e in drop_no_shows(unit, games)]
     result.expired_offers += [o.id for o in expire_due(unit, games)]
     result.released_absences += [a.id for a in release_due(unit, games)]
+    result.pushes += carry_out(unit)  # R64: after the seats, so a table closing frees its dealer

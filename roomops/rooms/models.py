@@ -29,7 +29,7 @@ from roomops.rooms.languages import DEFAULT as DEFAULT_LANGUAGE
 from roomops.rooms.languages import Language
 from roomops.rooms.shifts import parse_starts
 
-Role = Literal["admin", "supervisor", "cashier", "dealer"]
+Role = Literal["admin", "supervisor", "cashier", "dealer", "coordinator"]
 DisplayName = Literal["full", "first_initial", "initials"]  # R61
 ExpiryPolicy = Literal["remove", "bottom"]  # R22
 Placement = Literal["most_need", "first_open"]
@@ -38,6 +38,7 @@ MustMoveRefusal = Literal["forced", "skip"]  # R17
 CloseWhileRunning = Literal["warn", "refuse"]  # R54
 BreakExpiry = Literal["always", "if_waiting"]  # R24
 ToleranceUnit = Literal["amount", "percent"]  # R27
+TokePool = Literal["pooled", "individual"]  # R66
 
 ROLES: tuple[Role, ...] = get_args(Role)
 DISPLAY_NAMES: tuple[DisplayName, ...] = get_args(DisplayName)
@@ -85,6 +86,11 @@ class Room(Base):
                         "return_tolerance <= 100)", name="return_tolerance"),
         CheckConstraint("lockup_minutes BETWEEN 0 AND 120", name="lockup_minutes"),
         CheckConstraint("remote_entry_cap BETWEEN 1 AND 20", name="remote_entry_cap"),
+        CheckConstraint("down_minutes BETWEEN 10 AND 120", name="down_minutes"),
+        CheckConstraint("downs_before_break BETWEEN 1 AND 8", name="downs_before_break"),
+        CheckConstraint("dealer_break_minutes BETWEEN 5 AND 120", name="dealer_break_minutes"),
+        CheckConstraint("start_at BETWEEN 2 AND 10", name="start_at"),
+        CheckConstraint(one_of("toke_pool", TokePool), name="toke_pool"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -161,6 +167,17 @@ class Room(Base):
     # entries per phone number
     remote_entries: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     remote_entry_cap: Mapped[int] = mapped_column(default=3, server_default=text("3"))
+    # R62-R64: the room runs its dealers' roster and rotation here (off: hands are recorded with no
+    # down, as a room keeping its rotation on paper does); a down's length, the downs before a
+    # break and the break's length
+    dealer_rotation: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    down_minutes: Mapped[int] = mapped_column(default=30, server_default=text("30"))
+    downs_before_break: Mapped[int] = mapped_column(default=2, server_default=text("2"))
+    dealer_break_minutes: Mapped[int] = mapped_column(default=30, server_default=text("30"))
+    # R65: players waiting that start a table
+    start_at: Mapped[int] = mapped_column(default=6, server_default=text("6"))
+    # R66: tips pooled for the shift and shared by downs dealt, or each dealer's own
+    toke_pool: Mapped[TokePool] = mapped_column(String(10), default="pooled", server_default="pooled")
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
     @property

@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from roomops.actors import get_in_room
 from roomops.errors import Conflict, Invalid
-from roomops.floor.events import AutoOffersOn
+from roomops.floor.events import AutoOffersOn, RotationMayMove
 from roomops.floor.unit import UnitOfWork
 from roomops.money import check_currency_code, check_locale
 from roomops.rooms.models import BarredPair, Player, Room
@@ -85,6 +85,8 @@ def update_policy(unit: UnitOfWork, /, **policy: Any) -> Room:
                after={k: str(v) for k, v in policy.items()})
     if policy.get("auto_offer") and not before.get("auto_offer", True):
         unit.emit(AutoOffersOn(room.id))
+    if "dealer_rotation" in policy or "down_minutes" in policy:
+        unit.emit(RotationMayMove(room.id))  # R63: turned on, the open tables take dealers
     return room
 
 

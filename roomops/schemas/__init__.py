@@ -522,6 +522,19 @@ class Policy(Body):
         "R12: players may join waiting lists themselves from the phone page"))
     remote_entry_cap: Annotated[int, Field(ge=1, le=20)] | None = Field(None, description=(
         "R12: a phone number's active remote entries, at most"))
+    dealer_rotation: Flag | None = Field(None, description=(
+        "R62-R64: the room runs its dealers' roster and rotation in roomops (every open table has "
+        "a dealer or is flagged; a hand is recorded only in a down)"))
+    down_minutes: Annotated[int, Field(ge=10, le=120)] | None = Field(None, description=(
+        "R63: how long a dealer deals at a table before the push"))
+    downs_before_break: Annotated[int, Field(ge=1, le=8)] | None = Field(None, description=(
+        "R64: downs a dealer deals before a break"))
+    dealer_break_minutes: Annotated[int, Field(ge=5, le=120)] | None = Field(None, description=(
+        "R64: a dealer's break"))
+    start_at: Annotated[int, Field(ge=2, le=10)] | None = Field(None, description=(
+        "R65: players waiting that start a new table"))
+    toke_pool: Literal["pooled", "individual"] | None = Field(None, description=(
+        "R66: tips pooled for the shift and shared by downs dealt, or each dealer's own"))
 
 
 class GrantBreak(Body):

@@ -7,7 +7,7 @@ from sqlalchemy import select
 
 from roomops.actors import get_in_room
 from roomops.errors import Conflict
-from roomops.floor.events import SeatsMayOpen
+from roomops.floor.events import RotationMayMove, SeatsMayOpen
 from roomops.floor.unit import UnitOfWork
 from roomops.games.locks import locked_game
 from roomops.games.models import Game, Table
@@ -65,4 +65,5 @@ def shut_table(unit: UnitOfWork, table: Table, game: Game) -> Table:
     unit.audit("table.closed", ("table", table.id),
                cancelled_offers=[o.id for o in live])
     unit.emit(SeatsMayOpen(game.id))
+    unit.emit(RotationMayMove(table.room_id))  # R64: its dealer is free
     return table
