@@ -62,6 +62,9 @@ dealer.drop dealer.deliver staff_push.dealer_events
 api.table_hands api.rake_limit api.list_downs api.record_hand api.record_rake api.record_down
 api.record_drop api.deliver_transit_at_table
 """
+# R62-R64: the dealer coordinator's roster, plan and overrides (the screens' lines first, then the API's)
+_DEALERS = """
+"""
 _POLICY = "desk.policy api.get_policy api.change_policy"
 _AUDIT = "audit.index api.audit_trail"
 _STAFF = "staff.index staff.create staff.roles staff.password staff.active staff.clear_lockout"
@@ -69,7 +72,7 @@ _STAFF = "staff.index staff.create staff.roles staff.password staff.active staff
 RIGHTS: dict[str, str] = {
     endpoint: right
     for right, endpoints in (("floor", _FLOOR), ("cash", _CASH), ("authorise", _AUTHORISE),
-                             ("deal", _DEAL), ("policy", _POLICY), ("audit", _AUDIT),
+                             ("deal", _DEAL), ("dealers", _DEALERS), ("policy", _POLICY), ("audit", _AUDIT),
                              ("staff", _STAFF))
     for endpoint in endpoints.split()
 }
