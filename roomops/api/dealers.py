@@ -7,11 +7,11 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import exists, func, select
 from sqlalchemy.orm import Session
 from werkzeug.wrappers import Response
 
-from roomops.actors import get_in_room
+from roomops.actors import Actor, get_in_room
 from roomops.api import dealer_models as out
 from roomops.api.views import BODY_FIELD_RULES, BODY_RULES, ID, answer, body, route
 from roomops.dealers import roster
@@ -36,7 +36,7 @@ DEALER = {"dealer_id": "dealer"}
        "break, waiting, out), table, since, until and next step in the plan (R62, R64)",
        response=out.RosterOut, tag="dealers")
 def dealer_roster() -> Response:
-    session, room_id = db(), actor().room_id
+    session, room_id = db(), coordinator().room_id
     room, at = session.get_one(Room, room_id), now()
     lines = Lines(session, room, at)
     return answer(out.RosterOut, {"now": at, "rotation": room.dealer_rotation,
@@ -73,7 +73,7 @@ def check_out_me() -> Response:
        "dealer and table, the tables left without a dealer, and how many are short now (R63, R64)",
        response=out.PlanOut, tag="dealers")
 def dealer_plan() -> Response:
-    session, room_id = db(), actor().room_id
+    session, room_id = db(), coordinator().room_id
     room, at = session.get_one(Room, room_id), now()
     lines = Lines(session, room, at)
     made = lines.plan
@@ -101,16 +101,27 @@ def name_next_dealer(table_id: int) -> Response:
        response=out.DealerDownsOut, tag="dealers")
 def dealer_downs(table_id: int) -> Response:
     session = db()
-    table = get_in_room(session, Table, table_id, actor(), "table", "R63")
+    table = get_in_room(session, Table, table_id, coordinator(), "table", "R63")
     return answer(out.DealerDownsOut, {"table_id": table.id, "downs": down_card(session, table.id)})
 
 
+def coordinator() -> Actor:
+    """The caller, who holds the coordinator's right: the route matrix checked it, and a read has
+    no service to check it again (R61)."""
+    who = actor()
+    who.require("dealers")
+    return who
+
+
 def dealers_of(session: Session, room_id: int) -> list[int]:
-    """R62: the room's active dealers, by name."""
-    return list(session.scalars(
-        select(Staff.id).join(StaffRole, StaffRole.staff_id == Staff.id)
-        .where(StaffRole.room_id == room_id, StaffRole.role == "dealer", Staff.active)
-        .order_by(Staff.display_name, Staff.id)))
+    """R62: the room's active dealers and anyone on shift in it (a dealer made inactive or no
+    longer a dealer mid-shift is still dealing until checked out), by name."""
+    dealer = exists().where(StaffRole.staff_id == Staff.id, StaffRole.room_id == room_id,
+                            StaffRole.role == "dealer")
+    on_shift = exists().where(DealerShift.dealer_id == Staff.id, DealerShift.room_id == room_id,
+                              DealerShift.checked_out_at.is_(None))
+    return list(session.scalars(select(Staff.id).where((dealer & Staff.active) | on_shift)
+                                .order_by(Staff.display_name, Staff.id)))
 
 
 def names_of(session: Session, staff_ids: list[int]) -> dict[int, str]:

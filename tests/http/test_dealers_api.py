@@ -61,6 +61,7 @@ def test_r62_the_roster_shows_every_dealer_with_their_state_and_next_step(api, r
     dealing, waiting, out = lines[d0.id], lines[d1.id], lines[d2.id]
     assert (dealing["state"], dealing["table_id"], dealing["table"]) == ("dealing", table.id, table.name)
     assert _same(dealing["since"], now) and _same(dealing["until"], now + 30 * MIN)  # R63: 30 minutes
+    assert _same(dealing["next"]["start"], now + 60 * MIN)  # back after the other's down (R64)
     assert (waiting["state"], waiting["table_id"]) == ("waiting", None) and _same(waiting["since"], now)
     # R64: the one waiting pushes at the down's end
     assert waiting["next"]["kind"] == "down" and waiting["next"]["table_id"] == table.id
@@ -91,6 +92,17 @@ def test_r62_the_coordinator_checks_a_dealer_in_and_out(app, client, room, sessi
     refused(coord.post(f"/dealers/{room.staff['cashier'].id}/check-in"), 404, "R62")
     refused(coord.post("/dealers/999999/check-in"), 404, "R62")
     assert _count(session, DealerShift) == 1
+    assert coord.get("/dealers").status_code == 200 and coord.get("/dealers/plan").status_code == 200
+
+
+def test_r62_a_dealer_made_inactive_mid_shift_stays_on_the_roster_until_checked_out(api, session,
+                                                                                    rotating):
+    _table, (d0, d1, _d2) = rotating
+    api.post(f"/dealers/{d0.id}/check-in")
+    d0.active = d1.active = False
+    session.commit()
+    listed = [d["dealer_id"] for d in api.get("/dealers").json["dealers"]]
+    assert d0.id in listed and d1.id not in listed
 
 
 def test_r61_r62_a_dealer_checks_themselves_in_but_not_another(dealer, room, session, rotating):
