@@ -31,6 +31,7 @@ class Hand(Base):
         CheckConstraint("button BETWEEN 1 AND 10 AND small_blind_seat BETWEEN 1 AND 10 "
                         "AND big_blind_seat BETWEEN 1 AND 10", name="seats"),
         Index("uq_hands_table_hand_no", "table_id", "hand_no", unique=True),
+        Index("ix_hands_spell_id", "spell_id"),  # a down card's hands (R63)
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
