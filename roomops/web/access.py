@@ -58,12 +58,13 @@ cage.reverse api.reverse_entry api.confirm_transit_funds api.dispatch_transit ap
 """
 _DEAL = """
 dealer.index dealer.table dealer.live dealer.rake_limit dealer.record dealer.rake dealer.down
-dealer.drop dealer.deliver staff_push.dealer_events
+dealer.drop dealer.deliver dealer.check_in dealer.check_out staff_push.dealer_events
 api.table_hands api.rake_limit api.list_downs api.record_hand api.record_rake api.record_down
 api.record_drop api.deliver_transit_at_table
 """
 # R62-R64: the dealer coordinator's roster, plan and overrides (the screens' lines first, then the API's)
 _DEALERS = """
+dealers.index dealers.check_in dealers.check_out dealers.override
 """
 _POLICY = "desk.policy api.get_policy api.change_policy"
 _AUDIT = "audit.index api.audit_trail"
