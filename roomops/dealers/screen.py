@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 
 from roomops.dealers.models import DealerSpell
 from roomops.dealers.plan import Plan, Step
+from roomops.dealers.reads import DealerState
 from roomops.rooms.models import Staff, StaffRole
 
 SLOT = timedelta(minutes=5)
@@ -46,8 +47,9 @@ class Push:
     relieved_id: int | None
 
 
-def _start_key(step: Step) -> tuple[datetime, int, int]:
-    return step.start, step.table_id or 0, step.dealer_id
+def _start_key(step: Step) -> tuple[datetime, bool, int, int]:
+    """By time; at one time the pushes table by table, then the breaks they free."""
+    return step.start, step.table_id is None, step.table_id or 0, step.dealer_id
 
 
 def next_pushes(plan: Plan, limit: int = PUSHES_SHOWN) -> list[Push]:
@@ -134,6 +136,12 @@ def down_at(session: Session, table_id: int) -> TableDown | None:
                           .join(Staff, Staff.id == DealerSpell.dealer_id)
                           .where(DealerSpell.table_id == table_id, DealerSpell.ended_at.is_(None))).first()
     return TableDown(row[0], row[1]) if row is not None else None
+
+
+def next_steps(plan: Plan, roster: list[DealerState]) -> dict[int, Step]:
+    """R64: each checked-in dealer's next step after the one they are in (the roster's "Next")."""
+    found = {s.dealer_id: plan.next_for(s.dealer_id, s.until or plan.now) for s in roster if s.state != "out"}
+    return {dealer_id: step for dealer_id, step in found.items() if step is not None}
 
 
 def upcoming(plan: Plan, dealer_id: int, after: datetime, n: int = 3) -> list[Step]:

@@ -16,7 +16,7 @@ from werkzeug.wrappers import Response
 from roomops.dealers import roster
 from roomops.dealers.pushes import pending_overrides, room_plan
 from roomops.dealers.reads import DealerState, states
-from roomops.dealers.screen import next_pushes, room_dealers, timeline
+from roomops.dealers.screen import next_pushes, next_steps, room_dealers, timeline
 from roomops.errors import Invalid
 from roomops.games.models import Table
 from roomops.games.terms import natural
@@ -40,7 +40,8 @@ def index() -> str:
     if room.dealer_rotation:
         plan, _running = room_plan(session, room, at)
         dealt = {s.table_id for s in roster_now if s.state == "dealing"}
-        page.update(pushes=next_pushes(plan), timeline=timeline(plan, list(tables)),
+        page.update(pushes=next_pushes(plan), timeline=timeline(plan, list(tables)), at=at,
+                    next_steps=next_steps(plan, roster_now),
                     uncovered=[t for t in tables if t not in dealt],
                     overrides=pending_overrides(session, room.id))
     return render_template("desk/dealers.html", **page)

@@ -68,7 +68,9 @@ def test_r62_r64_check_in_sends_dealers_to_the_tables_and_the_plan_shows(client,
     assert "Cy checked in." in page
     assert "Dealing at table 1 since 15:00, push at 15:30" in _row(page, amy.id)
     assert "Dealing at table 2 since 15:00, push at 15:30" in _row(page, bo.id)
-    assert "Waiting since 15:00" in _row(page, cy.id)
+    assert "Waiting since 15:00" in _row(page, cy.id) and "Table 1 at 15:30 until 16:00" in _row(page, cy.id)
+    assert "Table 2 at 15:30 until 16:00" in _row(page, amy.id)  # R64: the next step after the down
+    assert "Cy deals on at table 2 until 17:00: nobody else is free" in page  # not "Cy pushes Cy"
     assert "no dealer" not in page.split('id="plan"')[0]
     assert "<b>15:30</b>\n      Cy pushes Amy at table 1" in page
     assert 'class="down" title="Amy, 15:00\u201315:30">Amy</td>' in page  # the timeline's blocks
