@@ -2,13 +2,16 @@
 supervisor turns the rotation on from the roster's own link to the policy; the coordinator checks
 in three dealers at two tables, the clock passes the first push and the plan moves, they name a
 table's next dealer with a reason, and check a dealer out; the dealer's tablet shows their own
-down and next step. Screenshots: dealers-*.png (ROOMOPS_SCREENSHOTS)."""
+down and next step, and a table with no dealer says so where the hand is dealt. Screenshots:
+dealers-*.png (ROOMOPS_SCREENSHOTS)."""
 
 from __future__ import annotations
 
 from playwright.sync_api import expect
+from sqlalchemy import select
 
 from roomops.actors import console
+from roomops.games.models import Table
 from roomops.rooms.staff import create_staff
 from tests.browser.conftest import SHOTS, log_in
 from tests.browser.test_dealer import TABLET
@@ -100,3 +103,21 @@ def test_a_coordinator_runs_a_short_shift(live, page, browser):
     expect(_row(page, "Amy Hart")).to_contain_text("Checked out")
     expect(_row(page, "Bo Lind")).to_contain_text("Dealing at table 2 since 20:31")  # R63: Bo takes it
     page.screenshot(path=str(SHOTS / "dealers-checked-out.png"), full_page=True)
+
+
+def test_r63_a_table_with_no_dealer_says_so_on_the_tablet(live, page):
+    def rotating(room, session, now):
+        _room(room, session, now)
+        room.room.dealer_rotation = True
+        return session.scalars(select(Table.id).where(Table.name == "1")).one()
+
+    table_id = live.build(rotating)
+    page.set_viewport_size(TABLET)
+    log_in(page, live, "amy")
+    expect(page.locator("#my-state")).to_have_text("Checked out")
+    page.goto(f"{live.url}/dealer/tables/{table_id}")
+    expect(page.locator("#table-down")).to_have_text(
+        "No dealer is assigned to this table: hands cannot be recorded until the dealer coordinator "
+        "assigns one.")
+    expect(page.locator("#deal")).to_be_disabled()
+    page.screenshot(path=str(SHOTS / "dealers-no-dealer.png"), full_page=True)
