@@ -12,7 +12,7 @@ from typing import Literal
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from roomops.dealers.models import DealerSpell
+from roomops.dealers.models import DealerShift, DealerSpell
 from roomops.dealers.plan import Plan, Step
 from roomops.dealers.reads import DealerState
 from roomops.rooms.models import Staff, StaffRole
@@ -24,10 +24,13 @@ PUSHES_SHOWN = 8
 
 
 def room_dealers(session: Session, room_id: int) -> list[Staff]:
-    """R62: the active staff with the dealer role in the room, by name."""
-    return list(session.scalars(select(Staff).join(StaffRole, StaffRole.staff_id == Staff.id).where(
-        StaffRole.room_id == room_id, StaffRole.role == "dealer", Staff.active)
-        .order_by(Staff.display_name, Staff.id)))
+    """R62: the active staff with the dealer role in the room, and anyone still on shift there
+    (a dealer whose role was taken while checked in stays on the roster until checked out), by name."""
+    roles = select(StaffRole.staff_id).where(StaffRole.room_id == room_id, StaffRole.role == "dealer")
+    shifts = select(DealerShift.dealer_id).where(DealerShift.room_id == room_id,
+                                                 DealerShift.checked_out_at.is_(None))
+    return list(session.scalars(select(Staff).where(
+        (Staff.id.in_(roles) & Staff.active) | Staff.id.in_(shifts)).order_by(Staff.display_name, Staff.id)))
 
 
 def is_dealer_here(session: Session, room_id: int, staff_id: int) -> bool:

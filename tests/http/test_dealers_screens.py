@@ -185,3 +185,12 @@ def test_r63_a_table_with_no_dealer_says_so_where_the_hand_is_dealt(client, floo
     session.commit()
     page = client.get(f"/dealer/tables/{t1.id}").text
     assert "Amy's down until 15:33 · 33 min left" in page and 'id="deal" disabled' not in page
+
+
+def test_r63_the_timeline_flags_where_a_table_will_have_no_dealer(client, floor):
+    t1, t2, (amy, _bo, _cy) = floor
+    page = _post(login(client, "coord"), f"/dealers/{amy.id}/check-in").text
+    assert f'<li data-table="{t2.id}">Table 2: no dealer</li>' in page
+    lane = page[page.index(f'<tr data-table="{t2.id}">'):]
+    assert lane[:lane.index("</tr>")].count('class="gap"') >= 1
+    assert f'<li data-table="{t1.id}">' not in page.split('id="uncovered"')[1].split("</ul>")[0]
