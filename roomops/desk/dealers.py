@@ -1,13 +1,15 @@
 """The dealer coordinator's screen, ``/dealers`` (R62-R64): the roster with each dealer's state and
 a check in / check out button, the tables with no dealer, the next pushes, the plan as a timeline
 and, per table, a form naming its next dealer (the override, audited with its reason, R60).
-Refusals are rendered by ``roomops.web.errors``."""
+The page's live part polls ``/dealers/live`` (``roomops.web.live``): a push the sweep carries out
+shows without a reload. Refusals are rendered by ``roomops.web.errors``."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
-from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask import Blueprint, flash, make_response, redirect, render_template, request, url_for
 from flask_login import current_user
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -18,18 +20,44 @@ from roomops.dealers.pushes import pending_overrides, room_plan
 from roomops.dealers.reads import DealerState, states
 from roomops.dealers.screen import next_pushes, next_steps, room_dealers, timeline
 from roomops.errors import Invalid
+from roomops.games.marks import change_mark
 from roomops.games.models import Table
 from roomops.games.terms import natural
 from roomops.rooms.models import Room
+from roomops.web.live import fragment, stamp, tag
 from roomops.web.routing import parse_id
 from roomops.web.uow import db, now, run
 
 bp = Blueprint("dealers", __name__)
 
+POLL_SECONDS = 2  # a push shows within two seconds (live.js, no staff stream here)
+
 
 @bp.get("/dealers")
-def index() -> str:
+def index() -> Response:
     session, at = db(), now()
+    etag = _tag(session, at)  # before the reads: a change made meanwhile moves the next poll's
+    page = render_template("desk/dealers.html", **_roster(session, at), etag=etag, poll=POLL_SECONDS,
+                           server_now=int(at.timestamp() * 1000))
+    return stamp(make_response(page), at)
+
+
+@bp.get("/dealers/live")
+def live() -> Response:
+    """The page's live part for its poll: 304 while nothing of the room changed this minute."""
+    session, at = db(), now()
+    return fragment(_tag(session, at), at,
+                    lambda: render_template("desk/_dealers_live.html", **_roster(session, at)))
+
+
+def _tag(session: Session, at: datetime) -> str:
+    """The room's change mark (a push is audited), and the minute: the plan starts from now."""
+    return tag(f"dealers-{current_user.id}", change_mark(session, current_user.room_id),
+               int(at.timestamp()) // 60)
+
+
+def _roster(session: Session, at: datetime) -> dict[str, Any]:
+    """What the page shows: the roster, and where the room runs its rotation the plan (R62-R64)."""
     room = session.get_one(Room, current_user.room_id)
     dealers = room_dealers(session, room.id)
     roster_now = states(session, room.id, [d.id for d in dealers])
@@ -44,7 +72,7 @@ def index() -> str:
                     next_steps=next_steps(plan, roster_now),
                     uncovered=[t for t in tables if t not in dealt],
                     overrides=pending_overrides(session, room.id))
-    return render_template("desk/dealers.html", **page)
+    return page
 
 
 @bp.post("/dealers/<int:dealer_id>/check-in")

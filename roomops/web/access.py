@@ -64,7 +64,7 @@ api.record_drop api.deliver_transit_at_table
 """
 # R62-R64: the dealer coordinator's roster, plan and overrides (the screens' lines first, then the API's)
 _DEALERS = """
-dealers.index dealers.check_in dealers.check_out dealers.override
+dealers.index dealers.live dealers.check_in dealers.check_out dealers.override
 """
 _POLICY = "desk.policy api.get_policy api.change_policy"
 _AUDIT = "audit.index api.audit_trail"

@@ -69,8 +69,7 @@ def test_a_coordinator_runs_a_short_shift(live, page, browser):
     page.screenshot(path=str(SHOTS / "dealers-roster.png"), full_page=True)
 
     live.clock.advance(minutes=31)
-    live.sweep()  # the push at 20:30, carried out as the scheduler would
-    page.reload()
+    live.sweep()  # the push at 20:30, carried out as the scheduler would; the page shows it unreloaded
     expect(_row(page, "Cy Moss")).to_contain_text("Dealing at table 1 since 20:31, push at 21:01")
     expect(_row(page, "Amy Hart")).to_contain_text("Dealing at table 2 since 20:31")
     expect(_row(page, "Bo Lind")).to_contain_text("Waiting since 20:31")

@@ -194,3 +194,18 @@ def test_r63_the_timeline_flags_where_a_table_will_have_no_dealer(client, floor)
     lane = page[page.index(f'<tr data-table="{t2.id}">'):]
     assert lane[:lane.index("</tr>")].count('class="gap"') >= 1
     assert f'<li data-table="{t1.id}">' not in page.split('id="uncovered"')[1].split("</ul>")[0]
+
+
+def test_r64_the_rosters_live_part_answers_304_until_a_push_or_the_minute(client, floor, clock):
+    _t1, _t2, (amy, _bo, _cy) = floor
+    login(client, "coord")
+    first = client.get("/dealers/live")
+    assert first.status_code == 200 and "Checked out" in first.text and "<html" not in first.text
+    etag = first.headers["ETag"]
+    assert client.get("/dealers/live", headers={"If-None-Match": etag}).status_code == 304
+    client.post(f"/dealers/{amy.id}/check-in")
+    moved = client.get("/dealers/live", headers={"If-None-Match": etag})
+    assert moved.status_code == 200 and "Dealing at table 1" in moved.text
+    clock.advance(minutes=1)
+    again = client.get("/dealers/live", headers={"If-None-Match": moved.headers["ETag"]})
+    assert again.status_code == 200  # the plan starts from now
