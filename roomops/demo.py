@@ -29,6 +29,7 @@ STAFF = (("admin", "admin"), ("super", "supervisor"), ("cashier", "cashier"), ("
 # R62: the demo's other dealers on tonight's roster, with no log-in printed (the coordinator
 # checks them in and out)
 DEALERS = ("Dee Nolan", "Raj Mehta")
+NAMES = {"dealer": "Dana Lee"}  # the demo dealer's name as the desk and the roster show it (R62)
 
 
 def load_demo(unit: UnitOfWork) -> list[tuple[str, str, str]]:
@@ -46,7 +47,8 @@ def load_demo(unit: UnitOfWork) -> list[tuple[str, str, str]]:
     for username, role in STAFF:
         password = _password()
         staff[role] = unit.acting(console(room.id)).run(create_staff, username=username,
-                                                        password=password, roles=(role,))
+                                                        password=password, roles=(role,),
+                                                        display_name=NAMES.get(role))
         logins.append((username, password, role))
     boss = unit.acting(Actor(room.id, staff["supervisor"].id, "super", frozenset({"supervisor"})))
     boss.run(update_policy, remote_entries=True, dealer_rotation=True)  # R12, R62

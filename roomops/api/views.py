@@ -138,6 +138,8 @@ FIELD_RULES = {"buy_in": "R30", "reason": "R13", "seat_no": "R4", "override_reas
                **SCHEDULE_RULES}
 # bodies whose every field answers with the body's own rule (a reason here is not an R13 reason)
 OWN_RULE: set[type[BaseModel]] = {RemoveEntry, BarPair, GrantBreak}
+# a field of one body whose rule is not FIELD_RULES' (the coordinator's reason is R60's, not R13's)
+BODY_FIELD_RULES: dict[tuple[type[BaseModel], str], str] = {}
 
 
 def body(model: type[M]) -> M:
@@ -158,7 +160,8 @@ def body(model: type[M]) -> M:
         first = err.errors()[0]["loc"]
         rule = BODY_RULES.get(model)
         if first and model not in OWN_RULE:
-            rule = FIELD_RULES.get(str(first[0]), rule)
+            name = str(first[0])
+            rule = BODY_FIELD_RULES.get((model, name), FIELD_RULES.get(name, rule))
         raise Invalid(describe(err), rule) from None
 
 

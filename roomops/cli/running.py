@@ -54,7 +54,7 @@ def demo_cmd(logins: bool) -> None:
                    "the database already has a room: demo not loaded "
                    "(`flask --app app demo --logins` prints its logins again)")
     for username, password, role in printed:
-        click.echo(f"  {role:<10} login: {username:<12} password: {password}")
+        click.echo(f"  {role:<11} login: {username:<12} password: {password}")
 
 
 @click.command(

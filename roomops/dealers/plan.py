@@ -14,9 +14,10 @@ Where R64 is silent:
 - An override beats a due break: the coordinator chose that dealer for that push. It does not hold
   its dealer back: until that table's push, they are assigned as anyone else. A due break beats the
   no-repeat rule: the dealers left after the breaks are the ones "another assignment" is made of.
-- Breaks are fair among the due at one push: a spare dealer rests or relieves whoever is pushed
-  next. Short of dealers for every break, the tables pushed at other times can go many downs without
-  one (bench/dealer_plan.py shows how many).
+- Breaks are fair across the room, not only among the due at one push: a spare dealer is kept back
+  (the due dealer pushed now deals on) while a dealer longer since a break is due at a push before
+  this break would end, and no break ends by then to relieve them. Short of dealers for every
+  break, each dealer still goes several downs without one (bench/dealer_plan.py prints the most).
 - "Two downs in a row" is two of a dealer's downs with no other down between, whether they waited or
   rested between them (``last_table_id`` is kept through a break).
 - Short of dealers, the tables in id order take them (a table without a dealer has no priority for
@@ -140,7 +141,7 @@ def plan(now: datetime, tables: Sequence[int], dealers: Sequence[DealerNow], rul
 class _Dealer:
     """A dealer's row as the simulation moves it on."""
 
-    __slots__ = ("downs", "free_since", "id", "last_table", "rested_since", "table")
+    __slots__ = ("downs", "free_since", "id", "last_table", "rested_since", "table", "until")
 
     def __init__(self, row: DealerNow) -> None:
         self.id = row.dealer_id
@@ -149,6 +150,7 @@ class _Dealer:
         self.downs = row.downs_since_break
         self.last_table = row.last_table_id
         self.table: int | None = None  # the table of the down they are dealing, if any
+        self.until: datetime | None = None  # the end of their down or break, if any
 
 
 class _Simulation:
@@ -202,6 +204,7 @@ class _Simulation:
         self._schedule(dealer_id, until)
 
     def _schedule(self, dealer_id: int, at: datetime) -> None:
+        self.dealers[dealer_id].until = at
         if at not in self.ends:
             self.ends[at] = []
             heapq.heappush(self.times, at)
@@ -213,7 +216,7 @@ class _Simulation:
             dealer.downs, dealer.rested_since = 0, at
         else:
             dealer.downs, dealer.last_table = dealer.downs + 1, table
-        dealer.free_since, dealer.table = at, None
+        dealer.free_since, dealer.table, dealer.until = at, None, None
 
     def run(self, end: datetime) -> Plan:
         self._event(self.now, self.first)
@@ -253,12 +256,27 @@ class _Simulation:
         # the waiting are not due: a due dealer left free at an event was spare there, so rested
         due = sorted((self.dealers[d] for d in pool if self.dealers[d].downs >= self.downs_before_break),
                      key=lambda d: (d.rested_since, d.id))
-        for dealer in due[:max(spare, 0)]:
+        tired, back = self._ahead(t) if due and spare > 0 else ([], 0)
+        for given, dealer in enumerate(due):
+            if given + max(0, bisect_left(tired, (dealer.rested_since, dealer.id)) - back) >= spare:
+                break  # nobody spare, or kept for one longer since a break, pushed soon
             pool.discard(dealer.id)
             self._break(dealer.id, t)
         for dealer_id in sorted(pool):
             self._wait(dealer_id)
         self._assign(tables, t)
+
+    def _ahead(self, t: datetime) -> tuple[list[tuple[datetime, int]], int]:
+        """R64, the longest since a break first across the room, not only at one push: the dealers
+        due a break at a push before a break given at ``t`` would end (by when they rested, for
+        ``bisect``), and how many breaks end by then (their dealers can relieve those)."""
+        until = t + self.rest
+        tired = sorted((d.rested_since, d.id) for d in self.dealers.values()
+                       if d.table is not None and d.until is not None and t < d.until < until
+                       and d.downs + 1 >= self.downs_before_break)
+        back = sum(1 for d in self.dealers.values()
+                   if d.table is None and d.until is not None and t < d.until < until)
+        return tired, back
 
     def _assign(self, tables: list[int], t: datetime) -> None:
         """The tables in id order take the waiting longest free first, none back at the table of their

@@ -102,6 +102,7 @@ def _end(unit: UnitOfWork, spell: DealerSpell, reason: EndReason) -> None:
 def _start(unit: UnitOfWork, step: Step, running: dict[int, DealerSpell],
            overrides: dict[int, DealerOverride]) -> int:
     mine = running.get(step.dealer_id)
+    left = mine.table_id if mine is not None else None  # the table a dealer going on break leaves
     if mine is not None and mine.ended_at is None:
         _end(unit, mine, "break_over" if mine.kind == "break" else "pushed")
     relieved = None
@@ -124,8 +125,8 @@ def _start(unit: UnitOfWork, step: Step, running: dict[int, DealerSpell],
                    relieved_id=relieved, ends_at=step.end.isoformat(), spell_id=spell.id,
                    override_id=override.id if override is not None and override.used_at else None)
     else:
-        unit.audit("dealer.break_started", ("staff", step.dealer_id), until=step.end.isoformat(),
-                   spell_id=spell.id)
+        unit.audit("dealer.break_started", ("dealer", step.dealer_id), until=step.end.isoformat(),
+                   spell_id=spell.id, table_id=left)
     return spell.id
 
 

@@ -40,7 +40,7 @@ def check_in(unit: UnitOfWork, dealer_id: int | None = None) -> DealerShift:
     shift = DealerShift(room_id=unit.actor.room_id, dealer_id=staff.id, checked_in_at=unit.now)
     unit.session.add(shift)
     unit.session.flush()
-    unit.audit("dealer.checked_in", ("staff", staff.id), shift_id=shift.id)
+    unit.audit("dealer.checked_in", ("dealer", staff.id), shift_id=shift.id)
     unit.emit(RotationMayMove(unit.actor.room_id))
     return shift
 
@@ -60,7 +60,7 @@ def check_out(unit: UnitOfWork, dealer_id: int | None = None) -> DealerShift:
         unit.session.flush()  # the trigger of migration 0051 checks the shift's spells
     shift.checked_out_at = unit.now
     unit.session.flush()
-    unit.audit("dealer.checked_out", ("staff", staff.id), shift_id=shift.id,
+    unit.audit("dealer.checked_out", ("dealer", staff.id), shift_id=shift.id,
                table_id=running.table_id if running is not None else None)
     unit.emit(RotationMayMove(unit.actor.room_id))
     return shift

@@ -34,6 +34,8 @@ from flask import current_app, render_template
 from sqlalchemy import Row
 from sqlalchemy.orm import Session
 
+from roomops.desk import dealing
+from roomops.desk.dealing import Dealing
 from roomops.desk.fingerprint import digest, shared_digest
 from roomops.floor.unit import Committed
 from roomops.games.models import Game
@@ -139,6 +141,7 @@ class _Room:
     returning: dict[int, tuple[int, str]]  # R27 by offer: the least buy-in, why
     common: int  # the digest of what every game shows alike
     waits: KeptWaits[Counts, str]
+    dealing: Dealing  # R63, R65
 
     def wait(self, game_id: int, counts: Counts) -> str:
         """The game's typical wait, worked out again only when its counts, the history read or
@@ -147,9 +150,10 @@ class _Room:
                                lambda: counts.wait(self.history, game_id, self.at))
 
     def source(self, game: Game, tables: Iterable[int], offers: Iterable[int], wait: str) -> int:
+        tables = list(tables)
         return digest((self.common, game, [self.seat_changes.get(t) for t in tables],
                        {hold: self.returning[hold] for hold in offers if hold in self.returning},
-                       wait), self.at)
+                       wait, self.dealing.of(game.id, tables)), self.at)
 
 
 def draw(session: Session, parts: Parts, rows: KeptRows, key: Hashable, *, room_id: int,
@@ -164,7 +168,10 @@ def draw(session: Session, parts: Parts, rows: KeptRows, key: Hashable, *, room_
     kept = parts.kept(key)
     offers = [(hold, player, game) for game in games for hold, player, deadline in
               _offers(kept.get(game.id), found.get(game.id)) if seconds_left(deadline, at) > 0]
-    shared = _room_now(session, room, at, floor, _returning(session, room, at, offers), parts.waits)
+    waiting = {g.id: sum(1 for e in found[g.id].entries if e.table_id is None)
+               for g in games if g.id in found}
+    shared = _room_now(session, room, at, floor, _returning(session, room, at, offers), parts.waits,
+                       dealing.read(session, room, at, waiting))
     fits = {g.id: part for g in games
             if (part := kept.get(g.id)) is not None and _holds(parts, shared, g, part, found.get(g.id))}
     snap = snapshot.load(session, room_id, at, version=version, kept=rows,
@@ -204,13 +211,14 @@ def _offers_in(rows: GameRows) -> tuple[tuple[int, int, datetime], ...]:
 
 
 def _room_now(session: Session, room: Room, at: datetime, floor: bool,
-              returning: dict[int, tuple[int, str]], kept_waits: KeptWaits[Counts, str]) -> _Room:
+              returning: dict[int, tuple[int, str]], kept_waits: KeptWaits[Counts, str],
+              dealers: Dealing) -> _Room:
     waits: WaitsCache = current_app.extensions[EXTENSION]
     barred = barred_pairs(session, room.id)
     history = waits.history(session, room.id, at)
     common = digest((room, floor, sorted(sorted(pair) for pair in barred)), at)
     return _Room(room, at, floor, history, seat_change_lists(session, room.id), barred, returning,
-                 common, kept_waits)
+                 common, kept_waits, dealers)
 
 
 def _holds(parts: Parts, shared: _Room, game: Game, part: Part, rows: GameRows | None) -> bool:
@@ -240,7 +248,7 @@ def _part(gv: GameView, snap: RoomSnapshot, shared: _Room, found: Mapping[int, G
         tz=shared.room.timezone, floor=shared.floor, returning=shared.returning,
         waits={game.id: wait}, balance={game.id: balance} if balance else {},
         barred_moves={game.id: barred_moves} if barred_moves else {},
-        seat_changes=shared.seat_changes)
+        seat_changes=shared.seat_changes, dealing=shared.dealing)
     moments = _moments(read, shared.room)
     return Part(keyed(html), read.marks, moments, bisect_right(moments, snap.now),
                 shared.source(game, names, (hold for hold, _p, _d in offers), wait), told,

@@ -154,6 +154,9 @@ def _add(scope: _Scope, row: Row, found: Mapping[str, Mapping[int, int]]) -> Non
         if _seated(row):  # the offer's table, or every table of its game when the row names none
             scope.tables.update(row.tables)
             scope.games.update([] if row.tables or looked is None else [looked])
+    elif entity == "dealer":  # R62-R65: the desk's dealer flags, the table the dealer left
+        scope.floor = True
+        scope.tables.update(row.tables)
     elif entity == "game":
         scope.floor = True
         scope.games.add(row.entity_id)

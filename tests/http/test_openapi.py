@@ -80,8 +80,8 @@ def test_every_api_route_is_documented(app: Flask, client):
     assert served == documented
     # R50: a whole table's session fees and a hand's drop made it 64; R13: lockups, 66; R36's
     # seat changes, 70; the public live-games feed, 71; R12: a player's own remote entries, 74;
-    # issue 40: the code that completes a join from the phone, 75
-    assert len([p for p, _ in served if p.startswith("/api/v1/")]) == 75
+    # issue 40: the code that completes a join from the phone, 75; R62-R64: the dealers' roster, 83
+    assert len([p for p, _ in served if p.startswith("/api/v1/")]) == 83
 
 
 def test_every_operation_documents_the_error_body(client):
@@ -254,6 +254,7 @@ def fuzz_room(room: Room_, session: Session, now: Any, clock: FrozenClock) -> Fu
         "seat": [h.id for h in holds if h.kind == "seated"], "ledger": rows,
         "gaming_day": [today(room.room, now).isoformat()],
         "hand_no": [1, 2],  # the raked tables' first hand, and their next
+        "dealer": [room.staff["dealer"].id],  # R62: the room's dealer, checked in and out
     })
 
 

@@ -135,3 +135,13 @@ def test_a_token_opens_its_screen_until_it_expires_and_never_forged_or_altered()
     assert read_token("another", signed, now_ms=0) is None  # forged
     assert read_token("secret", signed[:-2] + "xx", now_ms=0) is None  # altered
     assert read_token("secret", "", now_ms=0) is None
+
+
+def test_r62_r64_a_dealers_check_in_or_break_tells_the_desk_and_the_table_they_left():
+    notice = one([row("dealer", 12, "dealer.break_started", tables=(4,))])
+    assert notice.reaches() == {FLOOR, "t4"}
+    assert one([row("dealer", 12, "dealer.checked_in")]).reaches() == {FLOOR}
+
+
+def test_r64_a_push_tells_the_desk_and_the_tables_dealer():
+    assert one([row("table", 4, "dealer.down_started")]).reaches() == {FLOOR, "t4"}

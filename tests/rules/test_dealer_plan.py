@@ -96,6 +96,19 @@ def test_r64_a_late_sweep_ends_overdue_spells_at_now() -> None:
     assert p.current(2, at(30)) == Step(2, "down", 1, at(30), at(60))  # rested (at now) before 1
 
 
+def test_r64_the_spare_dealer_is_kept_for_the_one_longest_since_a_break_pushed_soon() -> None:
+    """Room-wide fairness: table 2 pushes at 5, its dealer due a break but rested an hour ago; table
+    1 pushes at 10, its dealer due too and rested three hours ago. The one spare dealer is kept
+    for table 1's push: dealer 1 gets the break, dealer 2 deals on (they are not back at table 2)."""
+    rows = [replace(dealing(1, 1, until=10, downs=1), rested_since=at(-180)),
+            replace(dealing(2, 2, until=5, downs=1), rested_since=at(-60)),
+            waiting(3, free=-5)]
+    p = plan(NOW, [1, 2], rows, Rules(30, 2, 30))
+    breaks = [(s.dealer_id, (s.start - NOW) // M) for s in p.steps if s.kind == "break"]
+    assert breaks[0] == (1, 10)
+    assert downs_of(p, 3)[0] == (2, 5) and downs_of(p, 2)[:2] == [(2, -25), (1, 10)]
+
+
 def test_r64_no_second_down_in_a_row_by_a_swap_at_the_same_push() -> None:
     # table 1 has no dealer; dealer 1, longest free, would take it and dealer 2 would deal table 2
     # again: they swap
@@ -283,10 +296,26 @@ def test_r64_breaks_are_fair_and_only_passed_over_with_no_spare_dealer(room: Roo
         went = {s.dealer_id for s in starting if s.kind == "break"}
         passed = set(due) - went
         assert went <= set(due)
-        if passed:
-            assert free == ()  # nobody spare: the due dealers left deal on
+        if passed and free:  # a spare kept back: for a dealer longer since a break, pushed soon
+            first = min((due[d].rested_since, d) for d in passed)
+            assert tired_ahead(room, p, t, first)
         if passed and went:  # the longest since a break goes first
             assert max((due[d].rested_since, d) for d in went) < min((due[d].rested_since, d) for d in passed)
+
+
+def tired_ahead(room: Room, p: Plan, t: datetime, than: tuple[datetime, int]) -> list[int]:
+    """The dealers dealing at ``t``, due a break at their push before a break given at ``t`` would
+    end, who rested before ``than`` (R64: the longest since a break goes first, room-wide)."""
+    until = t + timedelta(minutes=room.rules.break_minutes)
+    out = []
+    for row in room.rows:
+        cur = p.current(row.dealer_id, t)
+        if cur is None or cur.kind != "down" or cur.start == t or not t < cur.end < until:
+            continue
+        s = state(room, p, row.dealer_id, t)
+        if s.downs + 1 >= room.rules.downs_before_break and (s.rested_since, row.dealer_id) < than:
+            out.append(row.dealer_id)
+    return out
 
 
 def replanned(room: Room, p: Plan, t: datetime, *, after: bool) -> Plan:
