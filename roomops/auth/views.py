@@ -43,7 +43,7 @@ FORM = "log-in form"
 SEEN_STEP = timedelta(minutes=1)  # how finely a session's last use is kept (idle limit, R61)
 # where a log-in opens, by the first right the person holds in the room
 HOME = (("floor", "desk.index"), ("cash", "cage.index"), ("deal", "dealer.index"),
-        ("staff", "staff.index"), ("audit", "audit.index"))
+        ("dealers", "dealers.index"), ("staff", "staff.index"), ("audit", "audit.index"))
 
 
 def home(login: Login) -> str:

@@ -1,6 +1,8 @@
 """The dealer's table screen (R33-R36, R40): a tablet at the table, one tap per hand; the chips in
 transit to its seats, confirmed delivered from here (R31, R61), its played-over seats (R29) and
-called seats (R20, R22). The live part polls ``/dealer/tables/<id>/live`` (``roomops.web.live``)."""
+called seats (R20, R22), and whose down it is (R63). The live part polls ``/dealer/tables/<id>/live``
+(``roomops.web.live``). The table picker shows the dealer their own state and next steps, with
+their check in / check out (R62, R64)."""
 
 from __future__ import annotations
 
@@ -15,6 +17,10 @@ from werkzeug.wrappers import Response
 
 from roomops.blinds.straddles import straddle_order
 from roomops.board.names import public_name
+from roomops.dealers import roster
+from roomops.dealers.pushes import room_plan
+from roomops.dealers.reads import states
+from roomops.dealers.screen import down_at, is_dealer_here, upcoming
 from roomops.desk.forms import to_minor
 from roomops.errors import Invalid
 from roomops.games.models import Game, Table
@@ -36,9 +42,39 @@ bp = Blueprint("dealer", __name__)
 @bp.get("/dealer")
 def index() -> str:
     """The room's open tables, to pick the one this tablet sits at."""
-    rows = db().execute(select(Table, Game).join(Game, Game.id == Table.game_id).where(
-        Table.room_id == current_user.room_id, Table.status == "open").order_by(Table.name))
-    return render_template("dealer/index.html", tables=list(rows))
+    session = db()
+    rows = list(session.execute(select(Table, Game).join(Game, Game.id == Table.game_id).where(
+        Table.room_id == current_user.room_id, Table.status == "open").order_by(Table.name)))
+    room = session.get_one(Room, current_user.room_id)
+    return render_template("dealer/index.html", tables=rows, room=room,
+                           names={t.id: t.name for t, _game in rows}, **_my_shift(session, room))
+
+
+def _my_shift(session: Session, room: Room) -> dict[str, Any]:
+    """R62/R64: the dealer's own state and, where the room runs its rotation, their next steps."""
+    if not is_dealer_here(session, room.id, current_user.id):
+        return {"me": None, "steps": []}
+    at = now()
+    [me] = states(session, room.id, [current_user.id])
+    if not room.dealer_rotation or me.state == "out":
+        return {"me": me, "steps": []}
+    plan, _running = room_plan(session, room, at)
+    return {"me": me, "steps": upcoming(plan, me.dealer_id, me.until or at)}
+
+
+@bp.post("/dealer/check-in")
+def check_in() -> Response:
+    """R62: the dealer checks themselves in; the rotation may send them to a table at once."""
+    run(roster.check_in)
+    flash("You are checked in.", "ok")
+    return redirect(url_for("dealer.index"), code=303)
+
+
+@bp.post("/dealer/check-out")
+def check_out() -> Response:
+    run(roster.check_out)
+    flash("You are checked out.", "ok")
+    return redirect(url_for("dealer.index"), code=303)
 
 
 @bp.get("/dealer/tables/<int:table_id>")
@@ -85,7 +121,8 @@ def _live(session: Session, table_id: int) -> dict[str, Any]:
     ids = [s.player_id for s in seats if s.player_id]
     names = {p.id: p.full_name for p in session.scalars(select(Player).where(Player.id.in_(ids)))}
     waiting = {w.seat_no: w for w in plan.waiting} if plan else {}
-    policy = session.get_one(Room, tbl.room_id).display_name
+    room = session.get_one(Room, tbl.room_id)
+    policy = room.display_name
     return {"table": tbl, "game": session.get_one(Game, tbl.game_id), "last": view.last, "plan": plan,
             "seats": seats, "names": names, "waiting": waiting, "dealt_out": view.dealt_out,
             "straddlers": straddle_order(plan) if plan else (),
@@ -93,7 +130,10 @@ def _live(session: Session, table_id: int) -> dict[str, Any]:
             "slips": transit.open_slips(session, who.room_id, at, table_id),
             "played_over": played_over_at(session, table_id),
             "called": called_at(session, table_id, at),
-            "shown": lambda p: public_name(p.first_name, p.last_name, policy)}
+            "shown": lambda p: public_name(p.first_name, p.last_name, policy),
+            "rotating": room.dealer_rotation,
+            "down": down_at(session, table_id) if room.dealer_rotation else None,
+            "at": at, "room_tz": room.timezone}
 
 
 @bp.post("/dealer/tables/<int:table_id>/hands")

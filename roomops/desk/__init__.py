@@ -1,4 +1,5 @@
-"""The supervisor's desk screen, the cage, the audit trail, the staff screen and one's account."""
+"""The supervisor's desk screen, the cage, the dealers' roster, the audit trail, the staff screen and
+one's account."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ def install(app: Flask, csrf: CSRFProtect) -> None:
     from roomops.desk.account import bp as account
     from roomops.desk.audit import bp as audit
     from roomops.desk.cage import bp as cage
+    from roomops.desk.dealers import bp as dealers
     from roomops.desk.staff import bp as staff
     from roomops.desk.views import bp
 
@@ -20,6 +22,7 @@ def install(app: Flask, csrf: CSRFProtect) -> None:
     app.register_blueprint(audit)
     app.register_blueprint(staff)
     app.register_blueprint(account)
+    app.register_blueprint(dealers)
 
 
 def renew(app: Flask) -> None:

@@ -58,13 +58,14 @@ cage.reverse api.reverse_entry api.confirm_transit_funds api.dispatch_transit ap
 """
 _DEAL = """
 dealer.index dealer.table dealer.live dealer.rake_limit dealer.record dealer.rake dealer.down
-dealer.drop dealer.deliver staff_push.dealer_events
+dealer.drop dealer.deliver dealer.check_in dealer.check_out staff_push.dealer_events
 api.table_hands api.rake_limit api.list_downs api.record_hand api.record_rake api.record_down
 api.record_drop api.deliver_transit_at_table
 api.check_in_me api.check_out_me
 """
 # R62-R64: the dealer coordinator's roster, plan and overrides (the screens' lines first, then the API's)
 _DEALERS = """
+dealers.index dealers.live dealers.check_in dealers.check_out dealers.override
 api.dealer_roster api.dealer_plan api.check_in_dealer api.check_out_dealer api.name_next_dealer
 api.dealer_downs
 """
