@@ -12,6 +12,7 @@ def install(app: Flask, csrf: CSRFProtect) -> None:
     from roomops.desk.audit import bp as audit
     from roomops.desk.cage import bp as cage
     from roomops.desk.staff import bp as staff
+    from roomops.desk.tokes import bp as tokes
     from roomops.desk.views import bp
 
     renew(app)
@@ -20,6 +21,7 @@ def install(app: Flask, csrf: CSRFProtect) -> None:
     app.register_blueprint(audit)
     app.register_blueprint(staff)
     app.register_blueprint(account)
+    app.register_blueprint(tokes)
 
 
 def renew(app: Flask) -> None:
