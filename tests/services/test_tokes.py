@@ -218,3 +218,20 @@ def test_r66_the_database_keeps_counts_two_staff_and_append_only(room, session, 
         with pytest.raises(DBAPIError, match="append-only"):
             session.execute(change)
         session.rollback()
+
+
+def test_r66_r54_a_day_of_several_shifts_shares_each_shifts_own_downs(room, session, now, day, table,
+                                                                     coordinator):
+    room.room.shift_starts = "06:00,14:00,22:00"  # now, 20:00, is in shift 2
+    ann, bob = _dealers(room, session, now, "Ann", "Bob")
+    start = shift_of_day(room.room, day, 2).start
+    _dealt(session, room, table, ann, start - 10 * MIN, start)  # shift 1's, then shift 2's first
+    _dealt(session, room, table, bob, now - 30 * MIN)
+    refused(lambda: act(session, room.sup, now, count_pool, day, None, 100, coordinator), "R54",
+            "name the shift", error=Invalid)
+    refused(lambda: act(session, room.sup, now, count_pool, day, 3, 100, coordinator), "R54",
+            "not started", error=Invalid)
+    two = act(session, room.sup, now, count_pool, day, 2, 100, coordinator)
+    one = act(session, room.sup, now, count_pool, day, 1, 7, coordinator)
+    assert _shares(session, two) == {ann.id: (1, 50), bob.id: (1, 50)}
+    assert _shares(session, one) == {ann.id: (1, 7)}
