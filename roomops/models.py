@@ -4,6 +4,7 @@ from roomops.absences.models import Absence
 from roomops.audit.models import AuditEvent
 from roomops.db import Base
 from roomops.dealers.models import DealerOverride, DealerShift, DealerSpell
+from roomops.dealers.tokes import TokeCount, TokeShare
 from roomops.games.models import Game, Table
 from roomops.hands.models import Hand, PenaltyRecord, SeatBlinds
 from roomops.heartbeat.models import SweepHeartbeat
@@ -55,5 +56,7 @@ __all__ = [
     "Staff",
     "SweepHeartbeat",
     "Table",
+    "TokeCount",
+    "TokeShare",
     "TransitSlip",
 ]

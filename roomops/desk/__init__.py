@@ -14,6 +14,7 @@ def install(app: Flask, csrf: CSRFProtect) -> None:
     from roomops.desk.cage import bp as cage
     from roomops.desk.dealers import bp as dealers
     from roomops.desk.staff import bp as staff
+    from roomops.desk.tokes import bp as tokes
     from roomops.desk.views import bp
 
     renew(app)
@@ -23,6 +24,7 @@ def install(app: Flask, csrf: CSRFProtect) -> None:
     app.register_blueprint(staff)
     app.register_blueprint(account)
     app.register_blueprint(dealers)
+    app.register_blueprint(tokes)
 
 
 def renew(app: Flask) -> None:

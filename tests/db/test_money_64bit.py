@@ -211,10 +211,10 @@ def test_0021_widens_every_amount_column(backend, tmp_path):
 
 
 # amount columns added after 0021 by migrations that make them 64-bit themselves (0023, 0025-0027,
-# 0034)
+# 0034, 0052)
 BORN_64BIT = {("rooms", "cash_out_approval_over"), ("games", "smallest_chip"), ("games", "drop_fee"),
               ("playovers", "leave_amount"), ("rooms", "return_tolerance"),
-              ("list_entries", "lockup_deposit")}
+              ("list_entries", "lockup_deposit"), ("toke_counts", "amount"), ("toke_shares", "share")}
 # amount columns renamed after 0021, by their names there (0026)
 RENAMED = {("games", "time_fee"): "hourly_fee"}
 
