@@ -4,7 +4,6 @@ from roomops.absences.models import Absence
 from roomops.audit.models import AuditEvent
 from roomops.db import Base
 from roomops.dealers.models import DealerOverride, DealerShift, DealerSpell
-from roomops.dealers.tokes import TokeCount, TokeShare
 from roomops.games.models import Game, Table
 from roomops.hands.models import Hand, PenaltyRecord, SeatBlinds
 from roomops.heartbeat.models import SweepHeartbeat
@@ -23,6 +22,7 @@ from roomops.lockouts.models import KnownAddress, LoginFailure
 from roomops.messages.models import OutboxMessage
 from roomops.remote.models import BlockedPhone, PhoneCode, PlayerLink
 from roomops.rooms.models import BarredPair, Player, Room, Staff
+from roomops.tokes.models import TokeCount, TokeShare
 
 __all__ = [
     "Absence",

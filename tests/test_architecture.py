@@ -22,7 +22,7 @@ PRESENTATION = {"desk", "board", "api", "web", "auth", "dealer", "factory", "cli
                 "push", "runtime", "reactions"}
 DOMAIN = {
     "absences", "audit", "blinds", "floor", "games", "hands", "heartbeat", "ledger", "lists", "penalties",
-    "playovers", "rooms", "seating", "books", "waits", "messages", "holds", "dealers",
+    "playovers", "rooms", "seating", "books", "waits", "messages", "holds", "dealers", "tokes",
     "db", "actors", "errors", "clock", "config", "schemas", "models", "migrate", "migration_ops",
     "checks", "money", "text", "security_log", "remote", "words", "lockouts", "kept",
 }

@@ -14,13 +14,13 @@ from flask_login import current_user
 from werkzeug.wrappers import Response
 
 from roomops.auth import throttle
-from roomops.dealers.toke_pool import TokeReport, count_pool, report, shift_of_day, to_csv
 from roomops.desk.forms import to_minor
 from roomops.errors import Invalid
 from roomops.ledger.closing import parse_day
 from roomops.rooms.gaming_day import gaming_day as day_of
 from roomops.rooms.models import Room
 from roomops.rooms.shifts import shift_of
+from roomops.tokes.pool import TokeReport, count_pool, report, shift_of_day, to_csv
 from roomops.web.money import room_money
 from roomops.web.routing import parse_id
 from roomops.web.uow import db, now, run

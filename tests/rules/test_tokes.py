@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from roomops.dealers.toke_split import split
 from roomops.errors import Conflict, Invalid
+from roomops.tokes.split import split
 
 POOLS = st.integers(min_value=0, max_value=10**12)
 DOWNS = st.dictionaries(st.integers(min_value=1, max_value=10**6), st.integers(min_value=1, max_value=60),

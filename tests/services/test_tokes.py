@@ -17,12 +17,12 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from roomops.actors import console
 from roomops.dealers import roster
 from roomops.dealers.models import DealerShift, DealerSpell
-from roomops.dealers.toke_pool import count_pool, report, shift_of_day, to_csv
-from roomops.dealers.tokes import TokeCount, TokeShare
 from roomops.errors import Conflict, Forbidden, Invalid
 from roomops.ledger.models import LedgerEntry
 from roomops.rooms.models import Staff
 from roomops.rooms.staff import create_staff
+from roomops.tokes.models import TokeCount, TokeShare
+from roomops.tokes.pool import count_pool, report, shift_of_day, to_csv
 from tests.factories import PASSWORD, as_staff
 from tests.services.helpers import audits, refused
 from tests.units import act, sweep

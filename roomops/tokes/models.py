@@ -9,7 +9,7 @@ nothing here is a ledger row.
   one first count, each count replaced at most once, by a later one of the same room, day and
   shift.
 - ``TokeShare``: a dealer's share of a count, for the downs they dealt in the shift
-  (``roomops.dealers.toke_split``). Append-only."""
+  (``roomops.tokes.split``). Append-only."""
 
 from __future__ import annotations
 

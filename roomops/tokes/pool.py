@@ -21,8 +21,6 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, aliased
 
 from roomops.dealers.models import DealerSpell
-from roomops.dealers.toke_split import split
-from roomops.dealers.tokes import TokeCount, TokeShare
 from roomops.errors import Conflict, Forbidden, Invalid
 from roomops.floor.unit import UnitOfWork
 from roomops.games.locks import lock_room
@@ -33,6 +31,8 @@ from roomops.rooms.models import Room, Staff
 from roomops.rooms.roles import rights_in
 from roomops.rooms.shifts import Shift, shifts_of_day
 from roomops.text import spreadsheet_rows
+from roomops.tokes.models import TokeCount, TokeShare
+from roomops.tokes.split import split
 
 MAX_REASON = 500
 CONFIRMING = frozenset({"dealers", "authorise"})  # R66/R61: who may confirm a count
