@@ -135,6 +135,7 @@ class DealerDown(Base):
     __table_args__ = (
         CheckConstraint("first_hand_no >= 1 AND last_hand_no >= first_hand_no", name="hands"),
         Index("ix_dealer_downs_table_hands", "table_id", "first_hand_no"),
+        Index("ix_dealer_downs_spell_id", "spell_id"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -145,6 +146,8 @@ class DealerDown(Base):
     dealer_id: Mapped[int] = mapped_column(ForeignKey("staff.id"))  # who dealt the down
     recorded_by_id: Mapped[int] = mapped_column(ForeignKey("staff.id"))
     recorded_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    # R63: the roster's down its hands were dealt in, where the room runs its rotation here
+    spell_id: Mapped[int | None] = mapped_column(ForeignKey("dealer_spells.id"))
 
 
 class TransitSlip(Base):

@@ -27,6 +27,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from roomops.actors import Actor, get_in_room
+from roomops.dealers.models import DealerSpell
 from roomops.errors import Conflict, Invalid, NotFound
 from roomops.floor.unit import UnitOfWork
 from roomops.games.models import Game, Table
@@ -139,6 +140,10 @@ def record_down(unit: UnitOfWork, table_id: int, *,
         return earlier
     game = unit.session.get_one(Game, table.game_id)
     _check_recorded(game, "per_down")
+    spell = _spell_of(unit.session, hands)
+    if spell is not None and dealer_id is None:
+        dealer = spell.dealer_id  # R63: the down's dealer, whoever records it
+    _check_down_dealer(unit.session, hands, spell, dealer)
     _check_dealer(unit.session, unit.actor, dealer)
     rules = policy(game)
     most = check_down_rake(rake, [rules.hand_ceiling(_clamped(h)) for h in hands],
@@ -146,7 +151,7 @@ def record_down(unit: UnitOfWork, table_id: int, *,
     _refuse_raked(unit.session, table, first_hand_no, last_hand_no)
     down = DealerDown(room_id=unit.actor.room_id, table_id=table.id, first_hand_no=first_hand_no,
                       last_hand_no=last_hand_no, dealer_id=dealer, recorded_by_id=unit.actor.staff_id,
-                      recorded_at=unit.now)
+                      recorded_at=unit.now, spell_id=spell.id if spell is not None else None)
     unit.session.add(down)
     unit.session.flush()
     return post(unit, Posting(
@@ -154,6 +159,26 @@ def record_down(unit: UnitOfWork, table_id: int, *,
         note={"first_hand_no": first_hand_no, "last_hand_no": last_hand_no, "dealer_id": dealer,
               "max_rake": most, "dealt_from": hands[0].at.isoformat(),
               "dealt_until": hands[-1].at.isoformat()}), key, print_)
+
+
+def _spell_of(session: Session, hands: list[Hand]) -> DealerSpell | None:
+    """R51/R63: the roster's down the hands were dealt in, where the room runs its rotation here
+    (hands recorded with no down: none); hands of more than one down are refused."""
+    spells = {hand.spell_id for hand in hands}
+    if len(spells) > 1:
+        raise Conflict(f"hands {hands[0].hand_no} to {hands[-1].hand_no} were dealt in more than one "
+                       "down: record each down's rake apart", "R51")
+    (spell_id,) = spells
+    return None if spell_id is None else session.get_one(DealerSpell, spell_id)
+
+
+def _check_down_dealer(session: Session, hands: list[Hand], spell: DealerSpell | None,
+                       dealer_id: int) -> None:
+    """R51/R63: a down's rake is its dealer's."""
+    if spell is not None and spell.dealer_id != dealer_id:
+        name = session.get_one(Staff, spell.dealer_id).display_name
+        raise Conflict(f"hands {hands[0].hand_no} to {hands[-1].hand_no} were dealt in {name}'s down",
+                       "R51")
 
 
 def next_unraked(session: Session, table_id: int) -> int:

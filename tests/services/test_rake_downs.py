@@ -3,9 +3,14 @@ configured database."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from sqlalchemy import func, select
 
+from roomops.actors import console
+from roomops.dealers import roster
+from roomops.dealers.models import DealerSpell
 from roomops.errors import Conflict, Forbidden, Invalid, NotFound
 from roomops.floor.unit import UnitOfWork
 from roomops.games.services import update_game
@@ -13,10 +18,11 @@ from roomops.hands.services import record_hand
 from roomops.ledger import rake
 from roomops.ledger import services as ledger
 from roomops.ledger.models import DealerDown, LedgerEntry
-from tests.factories import Room_
+from roomops.rooms.staff import create_staff
+from tests.factories import PASSWORD, Room_
 from tests.services.helpers import audits, refused
 from tests.services.ledger_helpers import seated_holds
-from tests.units import act
+from tests.units import act, sweep
 
 SCHEDULE = [{"pot": 2000, "rake": 100}, {"pot": 4000, "rake": 200}, {"pot": 6000, "rake": 300}]
 CAPS = [{"players": 2, "cap": 200}, {"players": 6, "cap": 300}]
@@ -216,3 +222,30 @@ def test_r52_a_key_reused_for_another_down_is_refused(room, session, now, downs)
     act(session, room.sup, now, _down, table, 1, 2, 100, key="k")
     refused(lambda: act(session, room.sup, now, _down, table, 3, 4, 100, key="k"), "R52",
             error=Conflict)
+
+
+# ---- the rake of a down of the roster (R63) ------------------------------------------------------
+
+
+def test_r51_r63_a_down_s_rake_names_the_roster_s_down_and_is_its_dealer_s(room, session, now):
+    """Where the room runs its rotation, a dealer down's hands are of one down of the roster: its
+    rake names that down and is that dealer's; hands of two downs are refused."""
+    room.room.dealer_rotation = True
+    _game, table, _h = seated_holds(room, session, now, fee_kind="rake", rake_bp=500, rake_cap=500,
+                                    rake_recorded="per_down")
+    dealer = room.staff["dealer"]
+    other = act(session, console(room.room.id), now, create_staff, username="dee", password=PASSWORD,
+                roles=("dealer",), display_name="Dee Nolan")
+    act(session, room.sup, now, roster.check_in, dealer.id)
+    _hands(room, session, now, table, 3)
+    act(session, room.sup, now, roster.check_in, other.id)
+    sweep(session, now + timedelta(minutes=30))  # Dee Nolan pushes
+    _hands(room, session, now + timedelta(minutes=31), table, 2, start=4)
+    first = session.scalar(select(DealerSpell).where(DealerSpell.dealer_id == dealer.id))
+    refused(lambda: act(session, room.sup, now, _down, table, 2, 5, 100), "R51", "more than one down",
+            error=Conflict)
+    refused(lambda: act(session, room.sup, now, _down, table, 4, 5, 100, dealer_id=dealer.id), "R51",
+            "Dee Nolan's down", error=Conflict)
+    act(session, room.sup, now, _down, table, 1, 3, 100)  # the down's dealer, named by the roster
+    down = session.scalar(select(DealerDown))
+    assert (down.spell_id, down.dealer_id) == (first.id, dealer.id)
