@@ -7,7 +7,19 @@ from flask_wtf.csrf import CSRFProtect
 
 
 def install(app: Flask, csrf: CSRFProtect) -> None:
-    from roomops.api import auth, dealers, feed, hands, ledger, moves, openapi, penalties, phone, playovers  # noqa: F401  (they attach to the blueprint)
+    from roomops.api import (  # noqa: F401  (they attach to the blueprint)
+        auth,
+        dealers,
+        feed,
+        hands,
+        ledger,
+        moves,
+        openapi,
+        penalties,
+        phone,
+        playovers,
+        tokes,
+    )
     from roomops.api.views import bp
 
     # Token callers have no CSRF token: roomops.api.auth checks CSRF itself for session callers.

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 
 from pydantic import Field
 
@@ -121,3 +121,37 @@ class DealerDownsOut(Out):
 
     table_id: int
     downs: list[DealerDownOut]
+
+
+class TokeShareOut(Out):
+    """R66: a dealer's downs dealt in the shift and their share (null: the pool is not counted)."""
+
+    dealer_id: int
+    name: str
+    downs: int
+    share: int | None
+
+
+class TokeCountOut(Out):
+    """R66: a count of a shift's pool (minor units), by whom and confirmed by whom."""
+
+    id: int
+    amount: int
+    counted_by_id: int
+    confirmed_by_id: int
+    counted_at: datetime
+    replaces_id: int | None
+    reason: str | None
+
+
+class TokeReportOut(Out):
+    """R66: a shift's tips: its standing count (null: not counted yet), each dealer's downs and
+    share, and the counts it replaced, newest first. Tips are never house money: no ledger row."""
+
+    gaming_day: date
+    shift: int
+    shifts: int
+    currency: str
+    count: TokeCountOut | None
+    lines: list[TokeShareOut]
+    replaced: list[TokeCountOut]

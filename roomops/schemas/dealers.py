@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from roomops.schemas import Body, Id, Reason
+from roomops.schemas import Body, Id, MoneyOrZero, Reason
+from roomops.schemas.ledger import Approval
 
 
 class NextDealer(Body):
@@ -11,3 +12,13 @@ class NextDealer(Body):
 
     dealer_id: Id
     reason: Reason
+
+
+class TokeCountBody(Body):
+    """R66: a shift's toke pool as counted, confirmed by a second person with their own username
+    and password; ``replaces_id`` and ``reason`` replace the shift's standing count."""
+
+    amount: MoneyOrZero
+    confirmation: Approval
+    replaces_id: Id | None = None
+    reason: Reason | None = None

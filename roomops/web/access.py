@@ -69,6 +69,7 @@ dealers.index dealers.live dealers.check_in dealers.check_out dealers.override
 api.dealer_roster api.dealer_plan api.check_in_dealer api.check_out_dealer api.name_next_dealer
 api.dealer_downs
 tokes.index tokes.report tokes.report_csv tokes.count
+api.toke_report api.count_tokes
 """
 _POLICY = "desk.policy api.get_policy api.change_policy"
 _AUDIT = "audit.index api.audit_trail"

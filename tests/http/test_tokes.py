@@ -124,3 +124,29 @@ def test_a_bad_day_or_shift_is_refused(client, dealt):
     assert sup.get("/desk/tokes/days/2026-13-01").status_code == 404
     assert sup.get(f"{PAGE}?shift=x").status_code == 422
     assert sup.get(f"{PAGE}?shift=2").status_code == 422
+
+
+# ---- the JSON API ------------------------------------------------------------------------------
+
+
+def test_r66_the_api_counts_the_pool_with_a_second_persons_password_and_shares_it(api, cashier, dealt):
+    before = api.get(f"/tokes/days/{DAY}")
+    assert before.status_code == 200 and before.json["count"] is None
+    assert {line["name"]: line["downs"] for line in before.json["lines"]} == {"Ann": 2, "Bob": 1}
+    wrong = api.post(f"/tokes/days/{DAY}/count", {"amount": 9000, "confirmation": {
+        "username": "main-cashier", "password": "not it"}})
+    assert wrong.status_code == 403 and wrong.json["rule"] == "R66"
+    done = api.post(f"/tokes/days/{DAY}/count", {"amount": 9000, "confirmation": {
+        "username": "main-admin", "password": PASSWORD}})
+    assert done.status_code == 201, done.text
+    assert {line["name"]: line["share"] for line in done.json["lines"]} == {"Ann": 6000, "Bob": 3000}
+    again = api.post(f"/tokes/days/{DAY}/count", {"amount": 9000, "confirmation": {
+        "username": "main-admin", "password": PASSWORD}})
+    assert again.status_code == 409 and again.json["rule"] == "R66"
+    assert cashier.get(f"/tokes/days/{DAY}").status_code == 403  # R61: not the cage's
+
+
+def test_r66_the_api_says_which_field_is_wrong(api, dealt):
+    resp = api.post(f"/tokes/days/{DAY}/count", {"amount": -1, "confirmation": {"username": "x",
+                                                                                 "password": "y"}})
+    assert resp.status_code == 422 and resp.json["rule"] == "R66"
