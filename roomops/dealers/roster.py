@@ -16,8 +16,10 @@ from roomops.rooms.models import Staff, StaffRole
 MAX_REASON = 500
 
 
-def _dealer(unit: UnitOfWork, dealer_id: int | None) -> Staff:
-    """The dealer acted for: oneself (a dealer, on their tablet) or anyone (the coordinator, R62)."""
+def _dealer(unit: UnitOfWork, dealer_id: int | None, *, on_shift: bool = False) -> Staff:
+    """The dealer acted for: oneself (a dealer, on their tablet) or anyone (the coordinator, R62).
+    ``on_shift``: anyone checked in here counts, if no longer a dealer (deactivated or their role
+    taken mid-shift: they are still checked out)."""
     me = unit.actor.staff_id
     target = me if dealer_id is None else dealer_id
     if target != me or not unit.actor.can("deal"):
@@ -25,7 +27,9 @@ def _dealer(unit: UnitOfWork, dealer_id: int | None) -> Staff:
     staff = unit.session.get(Staff, target) if target is not None else None
     is_dealer = staff is not None and staff.active and unit.session.scalar(select(StaffRole.staff_id).where(
         StaffRole.staff_id == staff.id, StaffRole.room_id == unit.actor.room_id, StaffRole.role == "dealer"))
-    if staff is None or not is_dealer:
+    here = (on_shift and staff is not None
+            and (shift := _open_shift(unit, staff.id)) is not None and shift.room_id == unit.actor.room_id)
+    if staff is None or not (is_dealer or here):
         raise NotFound("no such dealer works in this room", "R62")
     return staff
 
@@ -49,7 +53,7 @@ def check_out(unit: UnitOfWork, dealer_id: int | None = None) -> DealerShift:
     """R62: the dealer leaves; their down or break ends now (a table they dealt at takes the next
     dealer)."""
     lock_room(unit.session, unit.actor.room_id)
-    staff = _dealer(unit, dealer_id)
+    staff = _dealer(unit, dealer_id, on_shift=True)
     shift = _open_shift(unit, staff.id)
     if shift is None or shift.room_id != unit.actor.room_id:
         raise Conflict(f"{staff.display_name} is not checked in here", "R62")

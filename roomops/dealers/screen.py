@@ -130,8 +130,9 @@ class TableDown:
     dealer: str
     until: datetime
 
-    def minutes_left(self, at: datetime) -> int:
-        return max(0, math.ceil((self.until - at) / timedelta(minutes=1)))
+    def seconds_left(self, at: datetime) -> int:
+        """What the tablet counts down from (live.js runs the clock on from there)."""
+        return max(0, math.ceil((self.until - at).total_seconds()))
 
 
 def down_at(session: Session, table_id: int) -> TableDown | None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from sqlalchemy import select, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from roomops.actors import console
@@ -16,6 +16,7 @@ from roomops.dealers.models import DealerShift, DealerSpell
 from roomops.dealers.reads import states
 from roomops.errors import Conflict, Forbidden, Invalid, NotFound
 from roomops.hands.services import record_hand
+from roomops.rooms.models import StaffRole
 from roomops.rooms.staff import create_staff
 from roomops.seating.closing import close_table
 from tests.factories import PASSWORD, as_staff
@@ -199,3 +200,13 @@ def test_r62_the_database_keeps_spells_inside_open_shifts(room, session, now):
     with pytest.raises(DBAPIError, match="checked in and not out"):
         session.flush()
     session.rollback()
+
+
+def test_r62_a_dealer_whose_role_was_taken_mid_shift_is_still_checked_out(room, session, now):
+    [d1] = _dealers(room, session, now, 1)
+    _in(room, session, now, d1)
+    session.execute(delete(StaffRole).where(StaffRole.staff_id == d1.id))
+    shift = act(session, room.sup, now + MIN, roster.check_out, d1.id)
+    assert shift.checked_out_at == now + MIN
+    refused(lambda: act(session, room.sup, now, roster.check_in, d1.id), "R62", "no such dealer",
+            error=NotFound)
