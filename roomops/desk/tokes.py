@@ -20,7 +20,7 @@ from roomops.ledger.closing import parse_day
 from roomops.rooms.gaming_day import gaming_day as day_of
 from roomops.rooms.models import Room
 from roomops.rooms.shifts import shift_of
-from roomops.tokes.pool import TokeReport, count_pool, report, shift_of_day, to_csv
+from roomops.tokes.pool import TokeReport, count_pool, report, shift_of_day, still_dealt, to_csv
 from roomops.web.money import room_money
 from roomops.web.routing import parse_id
 from roomops.web.uow import db, now, run
@@ -59,6 +59,7 @@ def report_page(gaming_day: str) -> str:
     day = rep.gaming_day
     today = day_of(now(), room.timezone, room.gaming_day_start)
     return render_template("desk/tokes.html", room=room, r=rep, today=today,
+                           not_yet=still_dealt(db(), room, rep.shift, now()),
                            shifts=[shift_of_day(room, day, n) for n in range(1, rep.shift.of + 1)],
                            previous=day - timedelta(days=1), following=day + timedelta(days=1))
 

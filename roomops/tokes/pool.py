@@ -130,15 +130,21 @@ def count_pool(unit: UnitOfWork, day: date, shift: int | None, amount: int, conf
     return row
 
 
-def _check_over(session: Session, room: Room, shift: Shift, now: datetime) -> None:
-    """R66: the shift's downs are all dealt: it has ended, or no down is running in the room."""
+def still_dealt(session: Session, room: Room, shift: Shift, now: datetime) -> str | None:
+    """R66: why the shift's pool cannot be counted yet (its downs are not all dealt: it has not
+    ended and a down is running in the room), or None."""
     if now >= shift.end:
-        return
+        return None
     running = session.scalar(select(func.count()).where(
         DealerSpell.room_id == room.id, DealerSpell.kind == "down", DealerSpell.ended_at.is_(None)))
-    if running:
-        raise Conflict(f"downs are still being dealt: count the pool once the shift ends at "
-                       f"{local(shift.end, room.timezone)}, or once every down has ended", "R66")
+    return (f"downs are still being dealt: count the pool once the shift ends at "
+            f"{local(shift.end, room.timezone)}, or once every down has ended") if running else None
+
+
+def _check_over(session: Session, room: Room, shift: Shift, now: datetime) -> None:
+    refusal = still_dealt(session, room, shift, now)
+    if refusal is not None:
+        raise Conflict(refusal, "R66")
 
 
 def _check_confirmer(unit: UnitOfWork, room: Room, confirmer: Staff) -> None:

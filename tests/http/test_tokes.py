@@ -150,3 +150,16 @@ def test_r66_the_api_says_which_field_is_wrong(api, dealt):
     resp = api.post(f"/tokes/days/{DAY}/count", {"amount": -1, "confirmation": {"username": "x",
                                                                                  "password": "y"}})
     assert resp.status_code == 422 and resp.json["rule"] == "R66"
+
+
+def test_r66_the_page_says_why_a_shift_still_dealt_cannot_be_counted_yet(client, room, session, now, dealt):
+    table = room.table(now, room.game(now, small_blind=200, big_blind=500), "9")
+    shift = DealerShift(room_id=room.room.id, dealer_id=dealt["Ann"], checked_in_at=now)
+    session.add(shift)
+    session.flush()
+    session.add(DealerSpell(room_id=room.room.id, shift_id=shift.id, dealer_id=dealt["Ann"], kind="down",
+                            table_id=table.id, started_at=now, ends_at=now + 30 * MIN))
+    session.commit()
+    page = login(client, "coord").get(PAGE).text
+    assert "Not yet: downs are still being dealt" in page and 'data-form="tokes"' not in page
+    assert "the whole day, from 06:00" in page
