@@ -75,11 +75,14 @@ def shift_of_day(room: Room, day: date, shift: int | None) -> Shift:
 
 
 def downs_in(session: Session, room_id: int, start: datetime, end: datetime) -> dict[int, int]:
-    """R66: each dealer's downs that ended in ``start`` (included) .. ``end`` (not), by dealer id."""
+    """R66: each dealer's downs that ended in ``start`` (included) .. ``end`` (not), by dealer id.
+    A down ended the moment it began (its dealer checked out, its table closed at the push) dealt
+    nothing and is not counted."""
     return {dealer: n for dealer, n in session.execute(
         select(DealerSpell.dealer_id, func.count()).where(
             DealerSpell.room_id == room_id, DealerSpell.kind == "down",
-            DealerSpell.ended_at >= start, DealerSpell.ended_at < end)
+            DealerSpell.ended_at >= start, DealerSpell.ended_at < end,
+            DealerSpell.ended_at > DealerSpell.started_at)
         .group_by(DealerSpell.dealer_id))}
 
 

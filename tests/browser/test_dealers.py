@@ -7,6 +7,8 @@ dealers-*.png (ROOMOPS_SCREENSHOTS)."""
 
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import expect
 from sqlalchemy import select
 
@@ -120,3 +122,55 @@ def test_r63_a_table_with_no_dealer_says_so_on_the_tablet(live, page):
         "assigns one.")
     expect(page.locator("#deal")).to_be_disabled()
     page.screenshot(path=str(SHOTS / "dealers-no-dealer.png"), full_page=True)
+
+
+def test_a_whole_shift_from_check_in_to_the_shared_tips(live, page, browser):
+    """R62-R64, R66 through a night: three dealers check in at two tables, six pushes are carried
+    out by the sweep as the clock moves, every table keeps a dealer, each dealer gets a break, the
+    tablet follows its dealer; then all check out and the pool is counted and shared by downs."""
+    def rotating(room, session, now):
+        _room(room, session, now)
+        room.room.dealer_rotation = True
+
+    live.build(rotating)
+    log_in(page, live, "coord")
+    for name in NAMES:
+        page.get_by_role("button", name=f"Check in {name}").click()
+        expect(page.locator(".flash.ok")).to_contain_text(f"{name} checked in")
+    tablet = browser.new_context(viewport=TABLET).new_page()
+    rested: set[str] = set()
+    try:
+        log_in(tablet, live, "cy")
+        for _push in range(6):
+            live.clock.advance(minutes=30)
+            live.sweep()
+            page.reload()
+            expect(page.locator("#uncovered")).to_have_count(0)  # R63: never a table without a dealer
+            rested |= {name for name in NAMES if "On break until" in _row(page, name).inner_text()}
+            tablet.reload()
+            expect(tablet.locator("#my-state")).to_contain_text(
+                re.compile(r"Your down at table \d until|On break until|Waiting since"))
+        tablet.screenshot(path=str(SHOTS / "dealers-tablet-night.png"), full_page=True)
+    finally:
+        tablet.context.close()
+    assert rested == set(NAMES)  # R64: with one dealer spare, each has had a break
+
+    for name in NAMES:
+        if "Dealing" in _row(page, name).inner_text():
+            page.once("dialog", lambda dialog: dialog.accept())
+        page.get_by_role("button", name=f"Check out {name}").click()
+        expect(_row(page, name)).to_contain_text("Checked out")
+
+    page.get_by_role("link", name="Tips").click()
+    page.get_by_label("Pool counted").fill("90")
+    page.get_by_label("Confirmed by (their username)").fill("main-supervisor")
+    page.get_by_label("Their password").fill(PASSWORD)
+    page.get_by_role("button", name="Record the count").click()
+    expect(page.locator(".flash.ok")).to_contain_text("Toke pool of £90.00 recorded")
+    shares = page.locator("[data-shares] tbody tr")
+    expect(shares).to_have_count(3)
+    expect(page.locator("[data-shares] tfoot")).to_contain_text("12")  # 2 tables, 6 downs each
+    total = sum(float(cell.replace("£", "")) for cell in page.locator("[data-shares] tbody td.num:last-child")
+                .all_inner_texts())
+    assert round(total, 2) == 90.00  # R66: the shares add up to the pool
+    page.screenshot(path=str(SHOTS / "dealers-tips.png"), full_page=True)
