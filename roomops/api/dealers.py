@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import exists, func, select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 from werkzeug.wrappers import Response
 
@@ -19,9 +19,10 @@ from roomops.dealers.models import DealerShift, DealerSpell
 from roomops.dealers.plan import Plan, Step
 from roomops.dealers.pushes import room_plan
 from roomops.dealers.reads import DealerState, states
+from roomops.dealers.screen import next_step, room_dealers
 from roomops.games.models import Table
 from roomops.hands.models import Hand
-from roomops.rooms.models import Room, Staff, StaffRole
+from roomops.rooms.models import Room, Staff
 from roomops.schemas.dealers import NextDealer
 from roomops.web.uow import actor, db, now, run
 
@@ -40,7 +41,7 @@ def dealer_roster() -> Response:
     room, at = session.get_one(Room, room_id), now()
     lines = Lines(session, room, at)
     return answer(out.RosterOut, {"now": at, "rotation": room.dealer_rotation,
-                                  "dealers": lines.of(dealers_of(session, room_id))})
+                                  "dealers": lines.of([d.id for d in room_dealers(session, room_id)])})
 
 
 @route("POST", f"/dealers/<{ID}:dealer_id>/check-in", summary="The coordinator checks a dealer in: "
@@ -113,17 +114,6 @@ def coordinator() -> Actor:
     return who
 
 
-def dealers_of(session: Session, room_id: int) -> list[int]:
-    """R62: the room's active dealers and anyone on shift in it (a dealer made inactive or no
-    longer a dealer mid-shift is still dealing until checked out), by name."""
-    dealer = exists().where(StaffRole.staff_id == Staff.id, StaffRole.room_id == room_id,
-                            StaffRole.role == "dealer")
-    on_shift = exists().where(DealerShift.dealer_id == Staff.id, DealerShift.room_id == room_id,
-                              DealerShift.checked_out_at.is_(None))
-    return list(session.scalars(select(Staff.id).where((dealer & Staff.active) | on_shift)
-                                .order_by(Staff.display_name, Staff.id)))
-
-
 def names_of(session: Session, staff_ids: list[int]) -> dict[int, str]:
     return dict(session.execute(select(Staff.id, Staff.display_name).where(Staff.id.in_(staff_ids)))
                 .tuples().all()) if staff_ids else {}
@@ -150,10 +140,7 @@ class Lines:
 
     def next_step(self, dealer_id: int) -> Step | None:
         """R64: the step after the one they are in now (the plan lists the running ones too)."""
-        if self.plan is None:
-            return None
-        current = self.plan.current(dealer_id, self.at)
-        return self.plan.next_for(dealer_id, current.end if current is not None else self.at)
+        return next_step(self.plan, dealer_id, self.at) if self.plan is not None else None
 
     def step(self, step: Step) -> dict[str, Any]:
         return {"kind": step.kind, "table_id": step.table_id, "table": self._table(step.table_id),

@@ -20,7 +20,7 @@ from roomops.board.names import public_name
 from roomops.dealers import roster
 from roomops.dealers.pushes import room_plan
 from roomops.dealers.reads import states
-from roomops.dealers.screen import down_at, is_dealer_here, upcoming
+from roomops.dealers.screen import down_at, upcoming
 from roomops.desk.forms import to_minor
 from roomops.errors import Invalid
 from roomops.games.models import Game, Table
@@ -30,6 +30,7 @@ from roomops.ledger import drops, transit
 from roomops.ledger import rake as rakes
 from roomops.playovers.services import played_over_at
 from roomops.rooms.models import Player, Room
+from roomops.rooms.roles import roles_in
 from roomops.schemas.ledger import Drop, Rake, RakeDown
 from roomops.seating.queries import called_at
 from roomops.web.live import POLL_SECONDS, fragment, screen_tag, stamp
@@ -52,7 +53,7 @@ def index() -> str:
 
 def _my_shift(session: Session, room: Room) -> dict[str, Any]:
     """R62/R64: the dealer's own state and, where the room runs its rotation, their next steps."""
-    if not is_dealer_here(session, room.id, current_user.id):
+    if "dealer" not in roles_in(session, current_user.id, room.id):
         return {"me": None, "steps": []}
     at = now()
     [me] = states(session, room.id, [current_user.id])

@@ -60,10 +60,6 @@ def dealer_now(shift: DealerShift, spells: list[DealerSpell]) -> DealerNow:
                      until=running.ends_at if running is not None else None)
 
 
-def dealers_now(session: Session, room_id: int) -> list[DealerNow]:
-    return [dealer_now(shift, spells) for shift, spells in on_shift(session, room_id)]
-
-
 def states(session: Session, room_id: int, dealer_ids: list[int]) -> list[DealerState]:
     """R62: each of these dealers' state now, checked out ones included, by name."""
     names = {staff_id: name for staff_id, name in session.execute(

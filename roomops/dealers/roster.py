@@ -11,7 +11,8 @@ from roomops.errors import Conflict, Invalid, NotFound
 from roomops.floor.events import RotationMayMove
 from roomops.floor.unit import UnitOfWork
 from roomops.games.locks import lock_room, table_in_room
-from roomops.rooms.models import Staff, StaffRole
+from roomops.rooms.models import Staff
+from roomops.rooms.roles import roles_in
 
 MAX_REASON = 500
 
@@ -25,8 +26,8 @@ def _dealer(unit: UnitOfWork, dealer_id: int | None, *, on_shift: bool = False) 
     if target != me or not unit.actor.can("deal"):
         unit.actor.require("dealers")
     staff = unit.session.get(Staff, target) if target is not None else None
-    is_dealer = staff is not None and staff.active and unit.session.scalar(select(StaffRole.staff_id).where(
-        StaffRole.staff_id == staff.id, StaffRole.room_id == unit.actor.room_id, StaffRole.role == "dealer"))
+    is_dealer = (staff is not None and staff.active
+                 and "dealer" in roles_in(unit.session, staff.id, unit.actor.room_id))
     here = (on_shift and staff is not None
             and (shift := _open_shift(unit, staff.id)) is not None and shift.room_id == unit.actor.room_id)
     if staff is None or not (is_dealer or here):

@@ -33,11 +33,6 @@ def room_dealers(session: Session, room_id: int) -> list[Staff]:
         (Staff.id.in_(roles) & Staff.active) | Staff.id.in_(shifts)).order_by(Staff.display_name, Staff.id)))
 
 
-def is_dealer_here(session: Session, room_id: int, staff_id: int) -> bool:
-    return session.scalar(select(StaffRole.staff_id).where(
-        StaffRole.staff_id == staff_id, StaffRole.room_id == room_id, StaffRole.role == "dealer")) is not None
-
-
 @dataclass(frozen=True)
 class Push:
     """R64: a step of the plan starting later: a dealer taking a table (and whom they relieve)
@@ -142,9 +137,16 @@ def down_at(session: Session, table_id: int) -> TableDown | None:
     return TableDown(row[0], row[1]) if row is not None else None
 
 
+def next_step(plan: Plan, dealer_id: int, at: datetime) -> Step | None:
+    """R64: the dealer's step after the one they are in at ``at`` (the plan lists the running ones
+    too): the roster's "Next"."""
+    current = plan.current(dealer_id, at)
+    return plan.next_for(dealer_id, current.end if current is not None else at)
+
+
 def next_steps(plan: Plan, roster: list[DealerState]) -> dict[int, Step]:
-    """R64: each checked-in dealer's next step after the one they are in (the roster's "Next")."""
-    found = {s.dealer_id: plan.next_for(s.dealer_id, s.until or plan.now) for s in roster if s.state != "out"}
+    """``next_step`` of each checked-in dealer, now."""
+    found = {s.dealer_id: next_step(plan, s.dealer_id, plan.now) for s in roster if s.state != "out"}
     return {dealer_id: step for dealer_id, step in found.items() if step is not None}
 
 

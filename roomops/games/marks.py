@@ -57,7 +57,7 @@ def change_mark(session: Session, room_id: int) -> Mark:
 
 def room_mark(session: Session, room_id: int) -> int:
     """The room's audit mark alone: the snapshot's version (``GET /api/v1/room``)."""
-    return int(session.scalar(_ONE.with_only_columns(_ONE.selected_columns[0]), {"room_id": room_id}) or 0)
+    return session.scalar(select(RoomMark.mark).where(RoomMark.room_id == room_id)) or 0
 
 
 def every_mark(session: Session) -> dict[int, Mark]:
