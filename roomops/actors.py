@@ -16,7 +16,8 @@ from roomops.errors import Forbidden, NotFound
 # playovers; policy: the room's settings; audit: read the audit trail; deal: hands, straddles,
 # blinds, rake and deliveries at a table; dealers: the dealers' roster, downs, breaks and
 # rotation (R62-R64); cash: buy-ins, add-ons, cash-outs, transit requests,
-# session fees, counts and closes (R31, R50); authorise: a supervisor's signature on money
+# session fees, counts and closes (R31, R50); figures: read the room's figures (R80);
+# authorise: a supervisor's signature on money
 # (transits, reversals, cash-outs over the limit, R28, R31, R52); staff: create staff, give
 # and take roles, reset passwords, deactivate leavers. The pages and API routes each need one
 # of these (``roomops.web.access``); an admin posts no money and runs no floor unless also given
@@ -27,6 +28,7 @@ ROLE_RIGHTS: dict[str, frozenset[str]] = {
     "cashier": frozenset({"cash"}),
     "dealer": frozenset({"deal"}),
     "coordinator": frozenset({"dealers"}),  # R62: runs the dealers' roster and rotation
+    "manager": frozenset({"figures", "audit"}),  # R61, R80: reads the room's figures and its audit trail
     "system": frozenset({"floor"}),  # the scheduler's sweep
     # R12: a player on the phone page or through their personal link: their own remote entries
     "player": frozenset({"remote"}),

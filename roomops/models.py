@@ -4,6 +4,7 @@ from roomops.absences.models import Absence
 from roomops.audit.models import AuditEvent
 from roomops.db import Base
 from roomops.dealers.models import DealerOverride, DealerShift, DealerSpell
+from roomops.figures.models import FigureHour, FigureRoll, FigureWait
 from roomops.games.models import Game, Table
 from roomops.hands.models import Hand, PenaltyRecord, SeatBlinds
 from roomops.heartbeat.models import SweepHeartbeat
@@ -36,6 +37,9 @@ __all__ = [
     "DealerOverride",
     "DealerShift",
     "DealerSpell",
+    "FigureHour",
+    "FigureRoll",
+    "FigureWait",
     "Game",
     "Hand",
     "KnownAddress",

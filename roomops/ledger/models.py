@@ -136,6 +136,7 @@ class DealerDown(Base):
         CheckConstraint("first_hand_no >= 1 AND last_hand_no >= first_hand_no", name="hands"),
         Index("ix_dealer_downs_table_hands", "table_id", "first_hand_no"),
         Index("ix_dealer_downs_spell_id", "spell_id"),
+        Index("ix_dealer_downs_room_recorded", "room_id", "recorded_at"),  # R80: the figures' rollup
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)

@@ -79,6 +79,13 @@ class ListEntry(Base):
         Index("uq_list_entries_remote_phone", "remote_phone", "game_id", unique=True,
               sqlite_where=_VERIFIED_REMOTE, postgresql_where=_VERIFIED_REMOTE),
         Index("ix_list_entries_link", "link_id", sqlite_where=_LINKED, postgresql_where=_LINKED),
+        # R80: the figures' rollup reads a room's entries by when they ended
+        Index("ix_list_entries_room_ended", "room_id", "ended_at"),
+        CheckConstraint("shown_low >= 0", name="shown_low"),
+        CheckConstraint("(shown_median IS NULL) = (shown_low IS NULL) AND shown_median >= shown_low",
+                        name="shown_median"),
+        CheckConstraint("shown_high IS NULL OR (shown_low IS NOT NULL AND shown_high >= shown_median)",
+                        name="shown_high"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -103,3 +110,8 @@ class ListEntry(Base):
     status: Mapped[EntryStatus] = mapped_column(String(8), default="active")
     ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     end_reason: Mapped[str | None] = mapped_column(Text)
+    # R10-R14, R80: the wait the player was shown as they joined, in whole minutes (``shown_high``
+    # none: open-ended), scored against the real one by the figures (roomops.waits.model.Shown)
+    shown_low: Mapped[int | None]
+    shown_median: Mapped[int | None]
+    shown_high: Mapped[int | None]

@@ -17,6 +17,7 @@ from roomops.games.models import Game
 from roomops.holds.queries import holds_offer
 from roomops.holds.refusals import player_name
 from roomops.lists import ordering
+from roomops.lists.endings import NO_SHOW
 from roomops.lists.entries import add_entry, require_joinable
 from roomops.lists.history import end_entry
 from roomops.lists.models import ListEntry
@@ -116,10 +117,10 @@ def drop_no_shows(unit: UnitOfWork,
     dropped = list(unit.session.scalars(stmt))
     for entry in dropped:
         if entry.locked_until is not None and entry.locked_until <= unit.now:
-            end_entry(unit, entry, "no-show: the lockup ran out",
+            end_entry(unit, entry, f"{NO_SHOW}: the lockup ran out",
                       action="entry.lockup_expired")
         else:
-            end_entry(unit, entry, "no-show: did not check in",
+            end_entry(unit, entry, f"{NO_SHOW}: did not check in",
                       action="entry.no_show")
     return dropped
 

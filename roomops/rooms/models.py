@@ -29,7 +29,7 @@ from roomops.rooms.languages import DEFAULT as DEFAULT_LANGUAGE
 from roomops.rooms.languages import Language
 from roomops.rooms.shifts import parse_starts
 
-Role = Literal["admin", "supervisor", "cashier", "dealer", "coordinator"]
+Role = Literal["admin", "supervisor", "cashier", "dealer", "coordinator", "manager"]
 DisplayName = Literal["full", "first_initial", "initials"]  # R61
 ExpiryPolicy = Literal["remove", "bottom"]  # R22
 Placement = Literal["most_need", "first_open"]

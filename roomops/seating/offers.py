@@ -24,6 +24,7 @@ from roomops.holds.models import OFFER, SeatHold
 from roomops.holds.refusals import player_name, require_next, seat_taken
 from roomops.holds.rules import claim_deadline
 from roomops.lists import reads as lists
+from roomops.lists.endings import MISSED_CALL
 from roomops.lists.history import record_end
 from roomops.lists.models import ListEntry
 from roomops.lists.ordering import TICK
@@ -401,7 +402,7 @@ def _missed_calls(session: Session, now: datetime, room: Room, offers: list[Seat
 
 
 def _missed(outcome: OfferOutcome) -> str:
-    return f"missed call ({outcome})"
+    return f"{MISSED_CALL} ({outcome})"
 
 
 def refuse_must_move(unit: UnitOfWork, room: Room, game: Game,

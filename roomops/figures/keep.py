@@ -1,0 +1,93 @@
+"""Keeping the figures' read model (R80; docs/figures.md "The read model"): each closed hour of a
+room is rolled up once (``roll_up``, run by the sweep as the hour closes) and the whole history
+can be rolled up again from the books and the state rows (``rebuild``, ``flask figures rebuild``).
+
+Idempotent: an hour's rows are replaced, never added to, and the room's ``FigureRoll`` row (read
+for update: one roller a room at a time) says how far the rollup has come, so a sweep that runs
+twice, or two schedulers, write each hour once."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import datetime, timedelta
+
+from sqlalchemy import delete, func, insert, or_, select
+from sqlalchemy.orm import Session
+
+from roomops.figures.facts import read_facts
+from roomops.figures.models import FigureHour, FigureRoll, FigureWait
+from roomops.figures.rollup import COUNTED, Counts, Key, hour_of, roll
+from roomops.games.models import Table
+from roomops.rooms.models import Room
+
+STEP = timedelta(days=7)  # hours rolled up in one go: a week's rows at a time
+SWEEP_LIMIT = timedelta(days=28)  # a sweep catches up at most this much of a room (the rest next time)
+
+
+def due_rooms(session: Session, now: datetime) -> list[int]:
+    """Rooms with a closed hour not rolled up yet."""
+    rolled = select(FigureRoll.through).where(FigureRoll.room_id == Room.id).scalar_subquery()
+    return list(session.scalars(select(Room.id).where(
+        or_(rolled.is_(None), rolled < hour_of(now))).order_by(Room.id)))
+
+
+def _first_hour(session: Session, room_id: int, now: datetime) -> datetime:
+    """Where a room's history starts: its first table's opening hour (nothing counts before)."""
+    first = session.scalar(select(func.min(Table.opened_at)).where(Table.room_id == room_id))
+    return hour_of(min(first, now) if first is not None else now)
+
+
+def _steps(start: datetime, end: datetime) -> Iterator[tuple[datetime, datetime]]:
+    while start < end:
+        yield start, min(end, start + STEP)
+        start += STEP
+
+
+def _write(session: Session, room_id: int, counted: dict[Key, Counts]) -> None:
+    hours = [{"room_id": room_id, "game_id": game_id, "hour": hour,
+              **{name: getattr(counts, name) for name in COUNTED}}
+             for (game_id, hour), counts in counted.items()]
+    waits = [{"room_id": room_id, "game_id": game_id, "hour": hour, "measure": measure, "bucket": bucket,
+              "n": n}
+             for (game_id, hour), counts in counted.items()
+             for measure, buckets in (("wait", counts.waits), ("error", counts.errors))
+             for bucket, n in buckets.items() if n]
+    if hours:
+        session.execute(insert(FigureHour), hours)
+    if waits:
+        session.execute(insert(FigureWait), waits)
+
+
+def _roll_range(session: Session, room_id: int, start: datetime, end: datetime, now: datetime) -> int:
+    """The hours from ``start`` to ``end`` rolled up anew: their rows replaced; how many hours."""
+    for model in (FigureHour, FigureWait):
+        session.execute(delete(model).where(model.room_id == room_id, model.hour >= start, model.hour < end))
+    for a, b in _steps(start, end):
+        _write(session, room_id, roll(read_facts(session, room_id, a, b), a, b, now))
+    return int((end - start) / timedelta(hours=1))
+
+
+def roll_up(session: Session, room_id: int, now: datetime, limit: timedelta | None = SWEEP_LIMIT) -> int:
+    """R80: the room's closed hours not rolled up yet (``limit`` of them at most), rolled up;
+    how many hours. The caller commits."""
+    mark = session.scalar(select(FigureRoll).where(FigureRoll.room_id == room_id).with_for_update())
+    start = mark.through if mark is not None else _first_hour(session, room_id, now)
+    end = hour_of(now) if limit is None else min(hour_of(now), start + limit)
+    if end <= start:
+        return 0
+    rolled = _roll_range(session, room_id, start, end, now)
+    if mark is None:
+        session.add(FigureRoll(room_id=room_id, through=end, rolled_at=now))
+    else:
+        mark.through, mark.rolled_at = end, now
+    session.flush()
+    return rolled
+
+
+def rebuild(session: Session, room_id: int, now: datetime) -> int:
+    """R80: the room's whole history rolled up again from the books and the state rows; how many
+    hours. The caller commits."""
+    session.execute(delete(FigureRoll).where(FigureRoll.room_id == room_id))
+    for model in (FigureHour, FigureWait):
+        session.execute(delete(model).where(model.room_id == room_id))
+    return roll_up(session, room_id, now, limit=None)

@@ -1,0 +1,129 @@
+"""R80: the figures' read model on every configured database: the hours rolled up by the sweep's
+rollup, rebuilt from scratch or derived live give the same figures, and those figures match the
+ones computed the slow way from the raw rows."""
+
+from __future__ import annotations
+
+import statistics
+from datetime import timedelta
+
+import pytest
+from sqlalchemy import func, select
+
+from roomops.figures import keep
+from roomops.figures.buckets import EDGES, bucket_of
+from roomops.figures.models import FigureHour, FigureRoll, FigureWait
+from roomops.figures.services import figures, hour_counts
+from roomops.games.models import Table
+from roomops.hands.services import record_hand
+from roomops.holds.models import SEATED, SeatHold
+from roomops.ledger import rake
+from roomops.ledger.models import LedgerEntry
+from roomops.lists import services as lists
+from roomops.lists.models import ListEntry
+from roomops.seating import offers, seats
+from tests.services.helpers import fill_table, live_offer
+from tests.units import act
+
+M = timedelta(minutes=1)
+H = timedelta(hours=1)
+
+
+def _evening(room, session, now):
+    """A raked game from 20:00 (and another game's table): a full table, two leave; Ann is seated
+    from the list after being shown "about 5 minutes (0-10)", Bob declines his call, Cid gives up;
+    a hand raked 5.00."""
+    game = room.game(now, fee_kind="rake", rake_bp=500, rake_cap=500)
+    other = room.game(now)
+    table = room.table(now, game, "1")
+    room.table(now, other, "2")
+    holds = fill_table(room, session, now, game, table, free=0)
+    act(session, room.actor("dealer"), now + 5 * M, record_hand, table.id, hand_no=1, high_card_seat=1)
+    act(session, room.actor("dealer"), now + 6 * M, rake.record_rake, table.id, 1, pot=10000, flop=True,
+        rake=500)
+    ann, bob, cid = (room.player(now, n) for n in ("Ann", "Bob", "Cid"))
+    for p in (ann, bob, cid):
+        act(session, room.sup, now + 50 * M, lists.join, player_id=p.id, game_id=game.id)
+    session.execute(ListEntry.__table__.update().where(ListEntry.player_id == ann.id).values(
+        shown_low=0, shown_median=5, shown_high=10))
+    act(session, room.sup, now + 58 * M, seats.leave, holds[0].id, 0)  # Ann is called
+    act(session, room.sup, now + 59 * M, seats.leave, holds[1].id, 0)  # Bob is called
+    act(session, room.sup, now + 62 * M, seats.claim, live_offer(session, ann.id).id, game.min_buyin)
+    act(session, room.sup, now + 63 * M, offers.decline, live_offer(session, bob.id).id)
+    cid_entry = session.scalar(select(ListEntry).where(ListEntry.player_id == cid.id))
+    act(session, room.sup, now + 64 * M, offers.decline, live_offer(session, cid.id).id)
+    if cid_entry.status == "active":
+        act(session, room.sup, now + 65 * M, lists.remove, cid_entry.id, "went home")
+    session.flush()
+    return game, other
+
+
+def _rows(fig):
+    return [(r.label, r.tables, r.seats_occupied, r.joined, r.seated, r.no_shows, r.abandoned, r.rake,
+             r.wait_median, r.inside_range) for r in fig.rows]
+
+
+def test_r80_rolled_up_rebuilt_and_live_hours_give_the_same_figures(room, session, now):
+    game, _other = _evening(room, session, now)
+    later = now + 3 * H + 20 * M
+    live = figures(session, room.room.id, "today", now.date(), game.id, later)
+    assert keep.roll_up(session, room.room.id, now + H + M) == 1  # from the first table's hour
+    rolled_in_steps = keep.roll_up(session, room.room.id, later)
+    assert rolled_in_steps == 2
+    assert keep.roll_up(session, room.room.id, later) == 0  # idempotent: nothing left to do
+    stepped = figures(session, room.room.id, "today", now.date(), game.id, later)
+    hours_written = session.scalar(select(func.count()).select_from(FigureHour))
+    assert keep.rebuild(session, room.room.id, later) == 3
+    rebuilt = figures(session, room.room.id, "today", now.date(), game.id, later)
+    assert session.scalar(select(func.count()).select_from(FigureHour)) == hours_written
+    assert _rows(live) == _rows(stepped) == _rows(rebuilt)
+    assert session.get(FigureRoll, room.room.id).through == now + 3 * H
+
+
+def test_r80_the_figures_match_the_raw_rows_counted_the_slow_way(room, session, now):
+    game, other = _evening(room, session, now)
+    later = now + 3 * H
+    keep.roll_up(session, room.room.id, later)
+    fig = figures(session, room.room.id, "day", now.date(), game.id, later)
+    end = later  # the room's tables opened at 20:00: nothing before counts
+    table = session.scalar(select(Table).where(Table.game_id == game.id))
+    assert fig.totals.table_hours == pytest.approx((end - table.opened_at) / H)
+    seated = session.scalars(select(SeatHold).join(Table).where(Table.game_id == game.id,
+                                                                SeatHold.kind == SEATED)).all()
+    player_seconds = sum(((h.ended_at or end) - h.started_at).total_seconds() for h in seated)
+    assert fig.totals.player_hours == pytest.approx(player_seconds / 3600)
+    entries = session.scalars(select(ListEntry).where(ListEntry.game_id == game.id)).all()
+    assert fig.totals.joined == len(entries) == 3
+    real = [(e.ended_at - e.joined_at) / M for e in entries if e.status == "seated"]
+    assert fig.totals.seated == len(real) == 1
+    assert EDGES[bucket_of(statistics.median(real))] <= fig.totals.wait_median <= EDGES[bucket_of(
+        statistics.median(real)) + 1]
+    assert fig.totals.inside_range == 0.0  # Ann waited 12 minutes; she was shown 0-10
+    assert fig.totals.no_shows == 2  # Bob's and Cid's declined calls (R22)
+    rake_rows = session.scalar(select(func.sum(LedgerEntry.amount)).where(LedgerEntry.kind == "rake"))
+    assert fig.totals.rake == -rake_rows == 500
+    assert fig.totals.rake_per_table_hour == pytest.approx(500 / fig.totals.table_hours)
+    other_fig = figures(session, room.room.id, "day", now.date(), other.id, later)
+    assert (other_fig.totals.joined, other_fig.totals.rake, other_fig.totals.player_hours) == (0, 0, 0)
+    assert other_fig.totals.table_hours == pytest.approx(3.0)
+    both = figures(session, room.room.id, "day", now.date(), None, later)
+    assert both.totals.table_hours == pytest.approx(fig.totals.table_hours + 3.0)
+    assert [r.label for r in fig.rows][:2] == ["06:00", "07:00"] and len(fig.rows) == 17  # to 23:00
+
+
+def test_r80_an_hour_is_rolled_up_once_its_waits_counted_by_bucket(room, session, now):
+    game, _other = _evening(room, session, now)
+    keep.roll_up(session, room.room.id, now + 2 * H)
+    waits = session.execute(select(FigureWait.measure, FigureWait.bucket, FigureWait.n).where(
+        FigureWait.game_id == game.id)).all()
+    assert sorted(waits) == [("error", bucket_of(7), 1), ("wait", bucket_of(12), 1)]
+    counts = hour_counts(session, room.room.id, game.id, now, now + 2 * H, now + 2 * H)
+    assert counts[now + H].seated == 1 and counts[now].joined == 3
+
+
+def test_r80_due_rooms_are_those_with_a_closed_hour_not_rolled_up(room, session, now):
+    _evening(room, session, now)
+    assert room.room.id in keep.due_rooms(session, now + H)
+    keep.roll_up(session, room.room.id, now + H)
+    assert room.room.id not in keep.due_rooms(session, now + H + 59 * M)
+    assert room.room.id in keep.due_rooms(session, now + 2 * H)
