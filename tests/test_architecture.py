@@ -24,7 +24,7 @@ DOMAIN = {
     "absences", "audit", "blinds", "floor", "games", "hands", "heartbeat", "ledger", "lists", "penalties",
     "playovers", "rooms", "seating", "books", "waits", "messages", "holds", "dealers", "tokes",
     "db", "actors", "errors", "clock", "config", "schemas", "models", "migrate", "migration_ops",
-    "checks", "money", "text", "security_log", "remote", "words", "lockouts", "kept",
+    "checks", "money", "text", "security_log", "remote", "words", "lockouts", "kept", "figures",
 }
 
 
