@@ -17,6 +17,8 @@ from flask import Flask
 from roomops import actors
 from roomops.clock import stopwatch
 from roomops.config import Settings
+from roomops.figures.keep import due_rooms as figure_rooms
+from roomops.figures.keep import roll_up
 from roomops.heartbeat.services import beat, note_failures
 from roomops.jobs.sweep import SweepResult, due_rooms, sweep_room
 from roomops.messages.sending import send_due
@@ -51,6 +53,7 @@ def sweep_once(app: Flask) -> SweepResult:
             except Exception as error:
                 log.exception("sweep of room %d failed; the other rooms are swept", room_id)
                 failures[room_id] = error
+        _roll_up_figures(roomops, now)
         with roomops.sessions() as session, roomops.unit_of_work(session, None, now) as uow:
             counts = {name: len(ids) for name, ids in asdict(result).items()}
             note_failures(uow.session, uow.now, list(failures))
@@ -74,6 +77,22 @@ def _sweep_room(roomops: Roomops, room_id: int, game_ids: list[int], now: dateti
         uow.run(sweep_room, game_ids, swept)
         uow.commit()
     return swept
+
+
+def _roll_up_figures(roomops: Roomops, now: datetime) -> None:
+    """R80: each room's closed hours rolled up into the figures' read model, a unit of work a
+    room (derived data, so not audited: docs/figures.md). A room that fails is logged and tried
+    again next run; its timers and screens do not wait for it."""
+    with roomops.read_sessions() as session:
+        rooms = figure_rooms(session, now)
+    for room_id in rooms:
+        try:
+            with roomops.sessions() as session, roomops.unit_of_work(session, None, now) as uow:
+                hours = roll_up(uow.session, room_id, now)
+                uow.commit()
+            log.info("figures: %d hours of room %d rolled up", hours, room_id)
+        except Exception:
+            log.exception("rolling up the figures of room %d failed", room_id)
 
 
 def _add_job(scheduler: BaseScheduler, app: Flask) -> BaseScheduler:

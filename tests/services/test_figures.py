@@ -17,12 +17,13 @@ from roomops.figures.services import figures, hour_counts
 from roomops.games.models import Table
 from roomops.hands.services import record_hand
 from roomops.holds.models import SEATED, SeatHold
+from roomops.jobs.scheduler import sweep_once
 from roomops.ledger import rake
 from roomops.ledger.models import LedgerEntry
 from roomops.lists import services as lists
 from roomops.lists.models import ListEntry
 from roomops.seating import offers, seats
-from tests.services.helpers import fill_table, live_offer
+from tests.services.helpers import audits, fill_table, live_offer
 from tests.units import act
 
 M = timedelta(minutes=1)
@@ -127,3 +128,32 @@ def test_r80_due_rooms_are_those_with_a_closed_hour_not_rolled_up(room, session,
     keep.roll_up(session, room.room.id, now + H)
     assert room.room.id not in keep.due_rooms(session, now + H + 59 * M)
     assert room.room.id in keep.due_rooms(session, now + 2 * H)
+
+
+def test_r80_the_sweep_rolls_up_each_hour_as_it_closes(app, session, room, clock, now):
+    game, _other = _evening(room, session, now)
+    clock.advance(minutes=59)
+    sweep_once(app)
+    assert session.get(FigureRoll, room.room.id) is None  # 20:59: no hour has closed
+    clock.advance(minutes=2)
+    sweep_once(app)
+    assert session.get(FigureRoll, room.room.id).through == now + H
+    first = session.scalar(select(FigureHour).where(FigureHour.game_id == game.id))
+    assert (first.hour, first.joined, first.table_seconds) == (now, 3, 3600)
+    clock.advance(minutes=5)
+    sweep_once(app)  # nothing new to roll up: the hour is written once
+    assert session.scalar(select(func.count()).select_from(FigureHour).where(
+        FigureHour.game_id == game.id)) == 1
+
+
+def test_r80_the_rebuild_command_rolls_up_the_history_again_audited(app, session, room, clock, now):
+    game, _other = _evening(room, session, now)
+    clock.advance(hours=2)
+    out = app.test_cli_runner().invoke(args=["figures", "rebuild", room.room.slug])
+    assert out.exit_code == 0, out.output
+    assert f"{room.room.slug}: 2 hours rolled up" in out.output
+    assert session.scalar(select(func.sum(FigureHour.joined)).where(FigureHour.game_id == game.id)) == 3
+    [event] = audits(session, "figures.rebuilt")
+    assert event.detail["hours"] == 2
+    out = app.test_cli_runner().invoke(args=["figures", "rebuild", "nowhere"])
+    assert out.exit_code != 0 and "no room nowhere" in out.output
