@@ -24,7 +24,8 @@ from roomops.errors import Forbidden, NotFound
 # a role that does (separation of duties).
 ROLE_RIGHTS: dict[str, frozenset[str]] = {
     "admin": frozenset({"staff", "policy", "audit"}),
-    "supervisor": frozenset({"floor", "policy", "audit", "deal", "cash", "authorise", "dealers"}),
+    "supervisor": frozenset({"floor", "policy", "audit", "deal", "cash", "authorise", "dealers",
+                             "figures"}),
     "cashier": frozenset({"cash"}),
     "dealer": frozenset({"deal"}),
     "coordinator": frozenset({"dealers"}),  # R62: runs the dealers' roster and rotation

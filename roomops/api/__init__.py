@@ -11,6 +11,7 @@ def install(app: Flask, csrf: CSRFProtect) -> None:
         auth,
         dealers,
         feed,
+        figures,
         hands,
         ledger,
         moves,

@@ -71,6 +71,7 @@ api.dealer_downs
 tokes.index tokes.report tokes.report_csv tokes.count
 api.toke_report api.count_tokes
 """
+_FIGURES = "api.figures"  # R80: the manager's figures
 _POLICY = "desk.policy api.get_policy api.change_policy"
 _AUDIT = "audit.index api.audit_trail"
 _STAFF = "staff.index staff.create staff.roles staff.password staff.active staff.clear_lockout"
@@ -78,7 +79,8 @@ _STAFF = "staff.index staff.create staff.roles staff.password staff.active staff
 RIGHTS: dict[str, str] = {
     endpoint: right
     for right, endpoints in (("floor", _FLOOR), ("cash", _CASH), ("authorise", _AUTHORISE),
-                             ("deal", _DEAL), ("dealers", _DEALERS), ("policy", _POLICY), ("audit", _AUDIT),
+                             ("deal", _DEAL), ("dealers", _DEALERS), ("figures", _FIGURES),
+                             ("policy", _POLICY), ("audit", _AUDIT),
                              ("staff", _STAFF))
     for endpoint in endpoints.split()
 }

@@ -15,48 +15,15 @@ from roomops.figures.buckets import EDGES, bucket_of
 from roomops.figures.models import FigureHour, FigureRoll, FigureWait
 from roomops.figures.services import figures, hour_counts
 from roomops.games.models import Table
-from roomops.hands.services import record_hand
 from roomops.holds.models import SEATED, SeatHold
 from roomops.jobs.scheduler import sweep_once
-from roomops.ledger import rake
 from roomops.ledger.models import LedgerEntry
-from roomops.lists import services as lists
 from roomops.lists.models import ListEntry
-from roomops.seating import offers, seats
-from tests.services.helpers import audits, fill_table, live_offer
-from tests.units import act
+from tests.services.figures_helpers import evening
+from tests.services.helpers import audits
 
 M = timedelta(minutes=1)
 H = timedelta(hours=1)
-
-
-def _evening(room, session, now):
-    """A raked game from 20:00 (and another game's table): a full table, two leave; Ann is seated
-    from the list after being shown "about 5 minutes (0-10)", Bob declines his call, Cid gives up;
-    a hand raked 5.00."""
-    game = room.game(now, fee_kind="rake", rake_bp=500, rake_cap=500)
-    other = room.game(now)
-    table = room.table(now, game, "1")
-    room.table(now, other, "2")
-    holds = fill_table(room, session, now, game, table, free=0)
-    act(session, room.actor("dealer"), now + 5 * M, record_hand, table.id, hand_no=1, high_card_seat=1)
-    act(session, room.actor("dealer"), now + 6 * M, rake.record_rake, table.id, 1, pot=10000, flop=True,
-        rake=500)
-    ann, bob, cid = (room.player(now, n) for n in ("Ann", "Bob", "Cid"))
-    for p in (ann, bob, cid):
-        act(session, room.sup, now + 50 * M, lists.join, player_id=p.id, game_id=game.id)
-    session.execute(ListEntry.__table__.update().where(ListEntry.player_id == ann.id).values(
-        shown_low=0, shown_median=5, shown_high=10))
-    act(session, room.sup, now + 58 * M, seats.leave, holds[0].id, 0)  # Ann is called
-    act(session, room.sup, now + 59 * M, seats.leave, holds[1].id, 0)  # Bob is called
-    act(session, room.sup, now + 62 * M, seats.claim, live_offer(session, ann.id).id, game.min_buyin)
-    act(session, room.sup, now + 63 * M, offers.decline, live_offer(session, bob.id).id)
-    cid_entry = session.scalar(select(ListEntry).where(ListEntry.player_id == cid.id))
-    act(session, room.sup, now + 64 * M, offers.decline, live_offer(session, cid.id).id)
-    if cid_entry.status == "active":
-        act(session, room.sup, now + 65 * M, lists.remove, cid_entry.id, "went home")
-    session.flush()
-    return game, other
 
 
 def _rows(fig):
@@ -65,7 +32,7 @@ def _rows(fig):
 
 
 def test_r80_rolled_up_rebuilt_and_live_hours_give_the_same_figures(room, session, now):
-    game, _other = _evening(room, session, now)
+    game, _other = evening(room, session, now)
     later = now + 3 * H + 20 * M
     live = figures(session, room.room.id, "today", now.date(), game.id, later)
     assert keep.roll_up(session, room.room.id, now + H + M) == 1  # from the first table's hour
@@ -82,7 +49,7 @@ def test_r80_rolled_up_rebuilt_and_live_hours_give_the_same_figures(room, sessio
 
 
 def test_r80_the_figures_match_the_raw_rows_counted_the_slow_way(room, session, now):
-    game, other = _evening(room, session, now)
+    game, other = evening(room, session, now)
     later = now + 3 * H
     keep.roll_up(session, room.room.id, later)
     fig = figures(session, room.room.id, "day", now.date(), game.id, later)
@@ -113,7 +80,7 @@ def test_r80_the_figures_match_the_raw_rows_counted_the_slow_way(room, session, 
 
 
 def test_r80_an_hour_is_rolled_up_once_its_waits_counted_by_bucket(room, session, now):
-    game, _other = _evening(room, session, now)
+    game, _other = evening(room, session, now)
     keep.roll_up(session, room.room.id, now + 2 * H)
     waits = session.execute(select(FigureWait.measure, FigureWait.bucket, FigureWait.n).where(
         FigureWait.game_id == game.id)).all()
@@ -123,7 +90,7 @@ def test_r80_an_hour_is_rolled_up_once_its_waits_counted_by_bucket(room, session
 
 
 def test_r80_due_rooms_are_those_with_a_closed_hour_not_rolled_up(room, session, now):
-    _evening(room, session, now)
+    evening(room, session, now)
     assert room.room.id in keep.due_rooms(session, now + H)
     keep.roll_up(session, room.room.id, now + H)
     assert room.room.id not in keep.due_rooms(session, now + H + 59 * M)
@@ -131,7 +98,7 @@ def test_r80_due_rooms_are_those_with_a_closed_hour_not_rolled_up(room, session,
 
 
 def test_r80_the_sweep_rolls_up_each_hour_as_it_closes(app, session, room, clock, now):
-    game, _other = _evening(room, session, now)
+    game, _other = evening(room, session, now)
     clock.advance(minutes=59)
     sweep_once(app)
     assert session.get(FigureRoll, room.room.id) is None  # 20:59: no hour has closed
@@ -147,7 +114,7 @@ def test_r80_the_sweep_rolls_up_each_hour_as_it_closes(app, session, room, clock
 
 
 def test_r80_the_rebuild_command_rolls_up_the_history_again_audited(app, session, room, clock, now):
-    game, _other = _evening(room, session, now)
+    game, _other = evening(room, session, now)
     clock.advance(hours=2)
     out = app.test_cli_runner().invoke(args=["figures", "rebuild", room.room.slug])
     assert out.exit_code == 0, out.output
