@@ -25,7 +25,7 @@ PLAYERS = ["Ana Silva", "Ben Okafor", "Chen Wei", "Dara Byrne", "Eli Cohen", "Fa
 
 DEMO_SLUG, DEMO_NAME = "main", "Demo Card Room"
 STAFF = (("admin", "admin"), ("super", "supervisor"), ("cashier", "cashier"), ("dealer", "dealer"),
-         ("coordinator", "coordinator"))
+         ("coordinator", "coordinator"), ("manager", "manager"))
 # R62: the demo's other dealers on tonight's roster, with no log-in printed (the coordinator
 # checks them in and out)
 DEALERS = ("Dee Nolan", "Raj Mehta")

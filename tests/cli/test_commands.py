@@ -126,13 +126,13 @@ def test_demo_logins_are_printed_again_with_new_passwords(app, session):
     assert "no demo room" in runner.invoke(args=["demo", "--logins"]).output
     first = _logins(runner.invoke(args=["demo"]).output)
     again = _logins(runner.invoke(args=["demo", "--logins"]).output)
-    assert set(again) == set(first) == {"admin", "super", "cashier", "dealer", "coordinator"}
+    assert set(again) == set(first) == {"admin", "super", "cashier", "dealer", "coordinator", "manager"}
     assert all(again[name] != first[name] for name in first)
     client = app.test_client()
     assert _log_in(client, "super", first["super"]).status_code == 401
     assert _log_in(client, "super", again["super"]).status_code == 302
     resets = session.scalars(select(AuditEvent.actor).where(AuditEvent.action == "staff.password_reset"))
-    assert list(resets) == ["console"] * 5
+    assert list(resets) == ["console"] * 6
 
 
 def _logins(output: str) -> dict[str, str]:
