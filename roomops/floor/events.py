@@ -135,6 +135,14 @@ class StacksCarried(Event):
 
 
 @dataclass(frozen=True)
+class EntryJoined(Event):
+    """A list entry was made (R10-R12): the wait its player is shown is kept on it, to be scored
+    against the real one (R80)."""
+
+    entry_id: int
+
+
+@dataclass(frozen=True)
 class EntriesLeft(Event):
     """List entries of a game ended: their players sat down (R21) or left the list (R16). A seat
     they were called to is given up, not missed (R22)."""

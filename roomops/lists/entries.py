@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 
 from roomops.db import insert_one, insert_rows
 from roomops.errors import Conflict
+from roomops.floor.events import EntryJoined
 from roomops.floor.unit import UnitOfWork
 from roomops.games.models import Game, Table
 from roomops.holds.queries import seated_in
@@ -89,6 +90,7 @@ def add_entry(unit: UnitOfWork, game: Game, table: Table | None,
 
 
 def joined(unit: UnitOfWork, entry: ListEntry, reason: str | None) -> None:
+    unit.emit(EntryJoined(entry.id))
     unit.audit("entry.joined", ("list_entry", entry.id), reason=reason,
                player_id=entry.player_id, kind=entry.kind, game_id=entry.game_id,
                table_id=entry.table_id, source=entry.source,

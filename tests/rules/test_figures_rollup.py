@@ -125,3 +125,29 @@ def test_r80_the_last_eight_weeks_end_with_the_periods_week():
     start, mondays = weeks_before(datetime(2026, 12, 3, 12, 0, tzinfo=UTC), "UTC", time(6, 0))
     assert mondays[-1] == date(2026, 11, 30) and len(mondays) == 8
     assert start == datetime(2026, 10, 12, 6, 0, tzinfo=UTC)
+
+
+_minutes = st.integers(min_value=0, max_value=6 * 60)
+
+
+@st.composite
+def _spans(draw):
+    start = draw(_minutes)
+    end = draw(st.one_of(st.none(), st.integers(min_value=start, max_value=6 * 60)))
+    return Span(draw(st.sampled_from([1, 2])), T0 + start * M, None if end is None else T0 + end * M,
+                draw(st.sampled_from([9, 10])))
+
+
+@given(st.lists(_spans(), max_size=12), st.integers(min_value=1, max_value=5), _minutes)
+def test_r80_rolled_up_in_pieces_or_at_once_and_counted_minute_by_minute_agree(spans, cut, now_minute):
+    """The sweep rolls up an hour at a time, a rebuild a week at a time, the screen the rest at
+    once: the counts are the same; and each hour's table time is what sampling every minute finds."""
+    now, end = T0 + now_minute * M, T0 + 6 * H
+    facts = Facts(tables=spans, seats=spans)
+    whole = roll(facts, T0, end, now)
+    pieces = {**roll(facts, T0, T0 + cut * H, now), **roll(facts, T0 + cut * H, end, now)}
+    assert whole == pieces
+    for (game, hour), counts in whole.items():
+        sampled = sum(s.weight for s in spans for m in range(60) if s.game_id == game and
+                      s.start <= hour + m * M < min(s.end or now, now))
+        assert counts.seat_seconds == 60 * sampled
