@@ -148,7 +148,7 @@ def _heat_chart(key: str, title: str, legend: str, cells: Sequence[HeatCell], s:
               "scale": {"domain": [days[d] for d in range(7)]}},
         "color": {"field": "value", "type": "quantitative", "title": legend,
                   "scale": {"scheme": "blues" if s.kind == "percent" else "oranges"},
-                  "legend": {"orient": "right", "title": legend}},
+                  "legend": {"orient": "right", "title": f"{legend} (%)" if s.kind == "percent" else legend}},
         "tooltip": [{"field": "weekday", "title": tr("Day")}, {"field": "hour", "title": tr("Hour")},
                     {"field": "value", "title": legend, "type": "quantitative"}]}
     shown = tuple((days[wd], *(_shown(s, by_cell.get((wd, h)), language, f.currency) for h in hours))

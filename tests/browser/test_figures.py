@@ -52,6 +52,14 @@ def test_r80_every_chart_draws_the_numbers_of_its_table(figures_page: Page):
     page.screenshot(path=str(SHOTS / "figures-page.png"), full_page=True)
     for key in keys:
         page.locator(f"#chart-{key}").screenshot(path=str(SHOTS / f"figures-{key}.png"))
+    page.emulate_media(media="print")  # printed: no navigation nor chooser, the charts' SVG kept
+    assert not page.locator(".topbar").is_visible() and not page.locator(".chooser").is_visible()
+    assert page.locator("#chart-seats svg").is_visible()
+    pdf = page.pdf(format="A4", landscape=True, print_background=True)
+    assert len(re.findall(rb"/Type\s*/Page[^s]", pdf)) == len(keys)  # one chart and its table a page
+    page.set_viewport_size({"width": 1123, "height": 794})  # A4 landscape at 96 dpi
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(SHOTS / "figures-print.png"))
 
 
 def test_r80_the_page_in_german_draws_german_numbers(page: Page, live: Live, monkeypatch: pytest.MonkeyPatch):
