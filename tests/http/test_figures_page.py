@@ -9,10 +9,14 @@ from datetime import date
 
 import pytest
 
+from roomops.actors import console
 from roomops.figures.charts import KEYS
+from roomops.rooms.staff import create_staff
 from tests.conftest import login
+from tests.factories import PASSWORD
 from tests.figures import fake
 from tests.services.figures_helpers import evening
+from tests.units import act
 
 
 @pytest.fixture()
@@ -94,3 +98,13 @@ def test_r80_the_page_of_a_real_evening(sup_client, room, session, clock, now):
     rows = list(csv.reader(io.StringIO(
         sup_client.get(f"/figures/waiting.csv?period=day&day={now.date()}&game={game.id}").text)))
     assert [rows[-3][0], rows[-3][2]] == ["20:00", "3"]  # three joined the list at 20:00
+
+
+def test_r61_a_manager_sees_the_figures_and_the_link(client, room, session, now, asked):
+    act(session, console(room.room.id), now, create_staff, username="main-manager", password=PASSWORD,
+        roles=("manager",))
+    session.commit()
+    login(client, "main-manager")
+    html = client.get("/figures").text
+    assert 'id="chart-seats"' in html and 'href="/figures" aria-current="page"' in html
+    assert client.get("/figures/trust.csv").status_code == 200
