@@ -102,14 +102,15 @@ def _steps_chart(key: str, title: str, axis: str, steps: Sequence[Row | WeekTrus
     digits = get_currency_precision(f.currency)
     values: list[dict[str, Any]] = []
     shown, raws = [], []
-    for order, step in enumerate(steps):
+    for step in steps:
         name = label(step)
         cells = [(s, _rounded(s, s.read(step), digits)) for s in series]
         shown.append((name, *(_shown(s, v, language, f.currency) for s, v in cells)))
         raws.append((name, *(v for _s, v in cells)))
-        values += [{"step": name, "order": order, "series": s.heading, "value": v}
+        values += [{"step": name, "series": s.heading, "value": v}
                    for s, v in cells if s.drawn and v is not None]
-    x = {"field": "step", "type": "ordinal", "title": None, "sort": {"field": "order"},
+    # every step on the axis, in order, those with nothing drawn too (a week nobody was scored in)
+    x = {"field": "step", "type": "ordinal", "title": None, "scale": {"domain": [row[0] for row in raws]},
          "axis": {"labelAngle": 0, "labelOverlap": "greedy"}}
     drawn = [s.heading for s in series if s.drawn]
     encoding: dict[str, Any] = {

@@ -35,7 +35,9 @@ def row(hour: int, **changes: object) -> Row:
 def figures(has_dealers: bool = True, **changes: object) -> Figures:
     closed = row(23, tables=0.0, seats_occupied=0.0, occupancy=None, wait_median=None, wait_p90=None,
                  estimate_error=None, inside_range=None, no_show_rate=None, abandon_rate=None,
-                 rake_per_table_hour=None, fees_per_table_hour=None, player_hours=0.0)  # the tables closed
+                 rake_per_table_hour=None, fees_per_table_hour=None, player_hours=0.0, table_hours=0.0,
+                 waiting=0.0, joined=0, seated=0, no_shows=0, abandoned=0, rake=0, fees=0, dealer_hours=0.0,
+                 downs=0)  # the tables closed
     rows = (*(row(h) for h in HOURS), closed)
     heat = tuple(HeatCell(wd, h, 0.5 + wd / 20, 5.0 + h - 17, 2.0) for wd in range(7) for h in HOURS)
     weeks = tuple(WeekTrust(DAY - timedelta(weeks=7 - w), 10 * w, 0.6 + w / 40 if w else None,

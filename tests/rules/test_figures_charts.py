@@ -62,7 +62,7 @@ def test_r80_rates_in_percent():
 ])
 def test_r80_money_drawn_in_major_units_shown_in_the_rooms_currency(currency, language, drawn, shown):
     money = by_key(fake.figures(currency=currency), english, language)["money"]
-    assert values(money)[0] == {"step": "18:00", "order": 0, "series": "Rake per table-hour", "value": drawn}
+    assert values(money)[0] == {"step": "18:00", "series": "Rake per table-hour", "value": drawn}
     assert money.table.rows[0][1] == shown
     assert money.spec["encoding"]["y"]["title"] == currency
 
