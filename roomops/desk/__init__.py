@@ -13,6 +13,7 @@ def install(app: Flask, csrf: CSRFProtect) -> None:
     from roomops.desk.audit import bp as audit
     from roomops.desk.cage import bp as cage
     from roomops.desk.dealers import bp as dealers
+    from roomops.desk.figures import bp as figures
     from roomops.desk.staff import bp as staff
     from roomops.desk.tokes import bp as tokes
     from roomops.desk.views import bp
@@ -25,6 +26,7 @@ def install(app: Flask, csrf: CSRFProtect) -> None:
     app.register_blueprint(account)
     app.register_blueprint(dealers)
     app.register_blueprint(tokes)
+    app.register_blueprint(figures)
 
 
 def renew(app: Flask) -> None:

@@ -71,7 +71,7 @@ api.dealer_downs
 tokes.index tokes.report tokes.report_csv tokes.count
 api.toke_report api.count_tokes
 """
-_FIGURES = "api.figures"  # R80: the manager's figures
+_FIGURES = "figures.index figures.chart_csv api.figures"  # R80: the manager's figures
 _POLICY = "desk.policy api.get_policy api.change_policy"
 _AUDIT = "audit.index api.audit_trail"
 _STAFF = "staff.index staff.create staff.roles staff.password staff.active staff.clear_lockout"
