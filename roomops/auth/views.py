@@ -43,12 +43,13 @@ FORM = "log-in form"
 SEEN_STEP = timedelta(minutes=1)  # how finely a session's last use is kept (idle limit, R61)
 # where a log-in opens, by the first right the person holds in the room
 HOME = (("floor", "desk.index"), ("cash", "cage.index"), ("deal", "dealer.index"),
-        ("dealers", "dealers.index"), ("staff", "staff.index"), ("audit", "audit.index"))
+        ("dealers", "dealers.index"), ("figures", "figures.index"), ("staff", "staff.index"),
+        ("audit", "audit.index"))
 
 
 def home(login: Login) -> str:
     """R61: the screen a person's roles in their room open on (a dealer's tablet: the table
-    picker; a cashier: the cage; an admin: the staff)."""
+    picker; a cashier: the cage; a manager: the figures; an admin: the staff)."""
     return url_for(next((page for right, page in HOME if login.can(right)), "account.index"))
 
 

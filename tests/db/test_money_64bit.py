@@ -17,6 +17,7 @@ from sqlalchemy.exc import DBAPIError
 
 from roomops import migrate
 from roomops.db import make_engine
+from roomops.figures.models import COUNTS as FIGURE_COUNTS
 from roomops.ledger import dayclose, transit
 from roomops.ledger.models import DayClose, DayCount
 from roomops.ledger.report import expected_by_table
@@ -214,7 +215,9 @@ def test_0021_widens_every_amount_column(backend, tmp_path):
 # 0034, 0052)
 BORN_64BIT = {("rooms", "cash_out_approval_over"), ("games", "smallest_chip"), ("games", "drop_fee"),
               ("playovers", "leave_amount"), ("rooms", "return_tolerance"),
-              ("list_entries", "lockup_deposit"), ("toke_counts", "amount"), ("toke_shares", "share")}
+              ("list_entries", "lockup_deposit"), ("toke_counts", "amount"), ("toke_shares", "share"),
+              # R80: the figures' rollups (0054), their counts and money 64-bit from the start
+              *(("figure_hours", c) for c in (*FIGURE_COUNTS, "rake", "fees"))}
 # amount columns renamed after 0021, by their names there (0026)
 RENAMED = {("games", "time_fee"): "hourly_fee"}
 

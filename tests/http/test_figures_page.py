@@ -105,6 +105,7 @@ def test_r61_a_manager_sees_the_figures_and_the_link(client, room, session, now,
         roles=("manager",))
     session.commit()
     login(client, "main-manager")
+    assert client.get("/").headers["Location"].endswith("/figures")  # where a manager's log-in opens
     html = client.get("/figures").text
     assert 'id="chart-seats"' in html and 'href="/figures" aria-current="page"' in html
     assert client.get("/figures/trust.csv").status_code == 200
