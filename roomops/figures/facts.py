@@ -1,6 +1,7 @@
 """The rows of a room that touch some hours, read for the rollup (R80; ``roomops.figures.rollup``).
 
-Reads only, one statement a kind of row, each by room and time through an index (seat holds by
+Reads only, one statement a kind of row, each by room and time through an index (tables by
+``ix_tables_room_closed``, seat holds by
 ``ix_seat_holds_room_ended`` and the live seats' index, entries by ``ix_list_entries_room_ended``
 and the active entries' index, the ledger by room and gaming day, downs by
 ``ix_dealer_downs_room_recorded``): an hour's rollup reads that hour's rows and those still running
@@ -34,6 +35,13 @@ def _overlapping(started: Any, ended: Any, start: datetime, end: datetime) -> An
     return and_(started < end, or_(ended >= start, ended.is_(None)))
 
 
+def _game_of(table_id: Any) -> Any:
+    """The game of a row's table, looked up by the table's key row by row: the hours' rows drive
+    the statement. Joined instead, the planners read every table the room ever opened (SQLite from
+    the tables to the rows, PostgreSQL hashing them all), a year's 70,000 (docs/benchmarks.md)."""
+    return select(Table.game_id).where(Table.id == table_id).scalar_subquery()
+
+
 def _spans(session: Session, statement: Any) -> list[Span]:
     return [Span(game, started, ended, weight) for game, started, ended, weight in session.execute(statement)]
 
@@ -46,8 +54,8 @@ def _tables(session: Session, room_id: int, start: datetime, end: datetime) -> l
 
 
 def _seats(session: Session, room_id: int, start: datetime, end: datetime) -> list[Span]:
-    held = select(Table.game_id, SeatHold.started_at, SeatHold.ended_at, 1).join(
-        Table, Table.id == SeatHold.table_id).where(SeatHold.room_id == room_id, SeatHold.kind == SEATED)
+    held = select(_game_of(SeatHold.table_id), SeatHold.started_at, SeatHold.ended_at, 1).where(
+        SeatHold.room_id == room_id, SeatHold.kind == SEATED)
     ended = held.where(SeatHold.ended_at >= start, SeatHold.started_at < end)
     live = held.where(SeatHold.ended_at.is_(None), SeatHold.started_at < end)
     return _spans(session, ended.union_all(live))
@@ -65,7 +73,7 @@ def _entries(session: Session, room_id: int, start: datetime, end: datetime) -> 
 
 
 def _missed_offers(session: Session, room_id: int, start: datetime, end: datetime) -> list[At]:
-    rows = select(Table.game_id, SeatHold.ended_at).join(Table, Table.id == SeatHold.table_id).where(
+    rows = select(_game_of(SeatHold.table_id), SeatHold.ended_at).where(
         SeatHold.room_id == room_id, SeatHold.ended_at >= start, SeatHold.ended_at < end,
         SeatHold.kind == OFFER, SeatHold.entry_id.is_not(None), SeatHold.outcome.in_(_MISSED))
     return [(game, at) for game, at in session.execute(rows)]
@@ -90,14 +98,14 @@ def _money(session: Session, room_id: int, start: datetime, end: datetime) -> li
 
 
 def _dealing(session: Session, room_id: int, start: datetime, end: datetime) -> list[Span]:
-    return _spans(session, select(Table.game_id, DealerSpell.started_at, DealerSpell.ended_at, 1)
-                  .join(Table, Table.id == DealerSpell.table_id)
+    return _spans(session, select(_game_of(DealerSpell.table_id), DealerSpell.started_at,
+                                  DealerSpell.ended_at, 1)
                   .where(DealerSpell.room_id == room_id, DealerSpell.kind == "down",
                          _overlapping(DealerSpell.started_at, DealerSpell.ended_at, start, end)))
 
 
 def _downs(session: Session, room_id: int, start: datetime, end: datetime) -> list[At]:
-    rows = select(Table.game_id, DealerDown.recorded_at).join(Table, Table.id == DealerDown.table_id).where(
+    rows = select(_game_of(DealerDown.table_id), DealerDown.recorded_at).where(
         DealerDown.room_id == room_id, DealerDown.recorded_at >= start, DealerDown.recorded_at < end)
     return [(game, at) for game, at in session.execute(rows)]
 

@@ -125,6 +125,7 @@ class Table(Base):
             postgresql_where=text("status = 'open'"),
         ),
         Index("ix_tables_game_status", "game_id", "status"),
+        Index("ix_tables_room_closed", "room_id", "closed_at"),  # R80: the figures' rollup (0055)
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
