@@ -1,25 +1,36 @@
-"""How good is the estimated wait (issue 21, R10, R13, R14)? An evaluation on simulated room histories.
+"""Can players trust the estimated wait (R10-R14, R80)? An evaluation on three simulated rooms.
 
-    .venv/bin/python bench/waits.py [--weeks 6] [--warmup-weeks 1] [--seed 21] [--json]
+    .venv/bin/python bench/waits.py [--weeks 5] [--warmup-weeks 1] [--seed 21] [--model NAME] [--json]
 
-Simulates a room of three games for several weeks, minute by minute in events: players arrive by
-hour of the week (evenings and weekends busier), join a game's waiting list and are offered seats
-in list order (R13, R14) as seated players leave, whose sessions are shorter on busy nights; some
-do not show up for their call (R22) and the next is called; the floor opens a table when the list
-grows long and breaks the emptiest table when it runs short and its players fit elsewhere.
+Each model simulates a room's games for several weeks, in events: players arrive by hour of the
+week, join a game's waiting list and are offered seats in list order (R13, R14) as seated players
+leave; some do not answer their call (R22) and the next is called; some give up waiting, found out
+when called. The three rooms differ in what the estimator cannot know (docs/waits.md,
+"Evaluation"):
 
-At each player's joining (after the warm-up weeks) both estimators see only the history up to that
-moment, as the service would read it from the database (seats opened, table-hours run, offers
-made and claimed, and for the naive one the waits seen so far):
+- ``evening``: evenings and weekends busier; log-normal sessions, shorter on busy nights; the
+  floor opens a table when the list grows long and breaks the emptiest when it runs short; 8-15 %
+  no-shows;
+- ``afternoon``: an afternoon and Sunday room whose tables run on the floor's schedule, whatever
+  the list; heavy-tailed sessions (Lomax: many short, a few all night); 18-20 % no-shows,
+  impatient players;
+- ``casino``: a late room beside a showroom: players arrive in groups, most after the shows;
+  Weibull sessions; tables opened early on demand, slowly broken; 5 % no-shows, patient players.
 
-- the model (``roomops.waits.model``: ``fit`` then ``estimate``, the same code the service runs);
+At each player's joining both estimators see only the history up to that moment, as the service
+would read it from the database:
+
+- the model (``roomops.waits.model``: ``fit`` then ``estimate``, the same code the service runs,
+  refitted once an hour as the service's cache would), shown as a player sees it
+  (``roomops.waits.shown``);
 - the naive "places ahead x average time per seat": (ahead + 1) x the waits seen so far divided by
-  the seats they waited for (places ahead + 1, summed), with a range of half to one and a half
-  times that.
+  the seats they waited for, its range half to one and a half times that, shown the same way.
 
-For the players who were seated it reports each estimator's median absolute error, the share of
-real waits inside its range, and by how much the model beats the naive one. Prints figures; the
-test ``tests/bench/test_waits_bench.py`` runs it small and checks the model wins.
+Both are scored on the players who were seated (those who gave up have no real wait) after the
+warm-up weeks, for whom both had a figure: the median absolute error of the median shown, and the
+share of real waits inside the range shown (``contains``). The warm-up weeks' players are scored
+too, against the model alone: the early estimate a new room shows, learning as it goes.
+``tests/bench/test_waits_bench.py`` runs it small and checks the targets.
 """
 
 from __future__ import annotations
@@ -31,8 +42,9 @@ import math
 import random
 import statistics
 import sys
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from collections import deque
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -40,14 +52,17 @@ from zoneinfo import ZoneInfo
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT)]
 
-from roomops.waits.model import Rates, Tally, estimate, fit, room_prior  # noqa: E402
+from roomops.waits.model import MIN_OPENINGS, Estimate, Rates, Tally, estimate, fit, room_prior  # noqa: E402
+from roomops.waits.shown import Shown, contains, shown  # noqa: E402
 
 TZ = ZoneInfo("UTC")
 START = datetime(2026, 1, 5, tzinfo=UTC)  # a Monday
 SEATS = 9
 CLAIM_MINUTES = 3.0  # an uncalled-for offer runs out after this (R20)
-OPEN_AT = 9  # the floor opens a table when this many wait and no seat is open
-RANGE = (0.5, 1.5)  # the naive estimate's range, times its figure
+RANGE = (0.5, 1.5)  # the naive estimates' range, times their figure
+RECENT = 10  # the naive estimate's time between seats: the game's last this many seatings
+WEEK = 7 * 1440.0
+NAMES = ("model", "naive", "average")  # the estimators scored
 
 
 @dataclass(frozen=True)
@@ -58,27 +73,92 @@ class GameSpec:
     noshow: float  # share of calls not answered
 
 
-GAMES = (GameSpec("1/2 NLH", 24.0, 3, 0.10), GameSpec("2/5 NLH", 10.0, 2, 0.08),
-         GameSpec("1/2 PLO", 5.0, 1, 0.15))
-DEALER_MINUTES = 20.0  # from the floor deciding to open a table to its first deal
-PATIENCE_MINUTES = 150.0  # mean time a player waits before giving up (called later, they are gone)
+@dataclass(frozen=True)
+class RoomModel:
+    """What a room is like: its games, when players come, how long they play and wait, and how
+    the floor runs its tables (``schedule``: tables by hour of the week as a share of each game's
+    most; None: opened when the list reaches ``open_at`` and broken when nobody waits)."""
+
+    name: str
+    games: tuple[GameSpec, ...]
+    demand: Callable[[int], float]  # arrivals by hour of the week, as a share of the busiest
+    session: Callable[[random.Random, int], float]  # a seated player's stay, minutes
+    patience: Callable[[random.Random], float]  # minutes a player waits before giving up
+    group: Callable[[random.Random], int] = lambda r: 1  # players arriving together
+    schedule: Callable[[int], float] | None = None
+    open_at: int = 9
+    dealer_minutes: float = 20.0  # from the floor deciding to open a table to its first deal
+    break_under: int = 5  # a table with fewer players than this may be broken
 
 
-def demand(how: int) -> float:
-    """Arrivals through the week, as a share of the busiest hour: afternoons build to a late evening
-    peak; Friday and Saturday busiest, Monday and Tuesday quietest."""
+def _evening_demand(how: int) -> float:
+    """Afternoons build to a late-evening peak; Friday and Saturday busiest."""
     day, hour = divmod(how, 24)
     by_hour = (0.35, 0.25, 0.15, 0.08, 0.05, 0.05, 0.05, 0.05, 0.08, 0.1, 0.15, 0.25,
                0.35, 0.45, 0.5, 0.55, 0.6, 0.7, 0.85, 0.95, 1.0, 0.95, 0.8, 0.55)[hour]
     return by_hour * (0.6, 0.65, 0.75, 0.85, 1.0, 1.0, 0.8)[day]
 
 
-def session_minutes(r: random.Random, how: int) -> float:
-    """A seated player's stay: shorter on busy evenings and late nights, longer in the afternoon."""
+def _evening_session(r: random.Random, how: int) -> float:
+    """Log-normal: shorter on busy evenings and late nights, longer in the afternoon."""
     day, hour = divmod(how, 24)
     mean = 140.0 if hour >= 18 or hour < 3 else (240.0 if 10 <= hour < 18 else 180.0)
     mean *= 0.8 if day in (4, 5) else 1.0
     return r.lognormvariate(math.log(mean) - 0.32, 0.8)
+
+
+def _afternoon_demand(how: int) -> float:
+    """A day room: busiest from lunch to early evening, Sunday most of all, quiet after midnight."""
+    day, hour = divmod(how, 24)
+    by_hour = (0.1, 0.05, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.05, 0.2, 0.45, 0.7,
+               0.9, 1.0, 1.0, 0.95, 0.85, 0.75, 0.6, 0.5, 0.4, 0.3, 0.25, 0.15)[hour]
+    return by_hour * (0.7, 0.7, 0.75, 0.75, 0.8, 0.9, 1.0)[day]
+
+
+def _afternoon_schedule(how: int) -> float:
+    """The floor's schedule: one table of each game from 10:00, all from noon to 20:00, half later,
+    none from 01:00 to 10:00."""
+    hour = how % 24
+    return 0.0 if 1 <= hour < 10 else (0.34 if hour < 12 else (1.0 if hour < 20 else 0.5))
+
+
+def _lomax(r: random.Random, how: int) -> float:
+    """Heavy-tailed (Lomax, shape 1.8, mean 150 min): many short stays, a few all night."""
+    shape, mean = 1.8, 150.0
+    return min(16 * 60.0, mean * (shape - 1) * (r.paretovariate(shape) - 1))
+
+
+def _casino_demand(how: int) -> float:
+    """Beside a showroom: a trickle through the day, the rush after the 22:00 show lets out, and
+    Friday and Saturday nights far busier than the rest."""
+    day, hour = divmod(how, 24)
+    by_hour = (0.8, 0.6, 0.4, 0.25, 0.1, 0.05, 0.05, 0.05, 0.05, 0.05, 0.1, 0.15,
+               0.2, 0.2, 0.25, 0.25, 0.3, 0.35, 0.45, 0.5, 0.55, 0.5, 0.6, 1.0)[hour]
+    return by_hour * (0.45, 0.45, 0.5, 0.6, 0.8, 1.0, 0.6)[day]
+
+
+def _weibull(r: random.Random, how: int) -> float:
+    """Weibull, shape 0.8 (more very short and very long stays than an exponential), mean 160 min."""
+    shape, mean = 0.8, 160.0
+    return r.weibullvariate(mean / math.gamma(1 + 1 / shape), shape)
+
+
+MODELS = {
+    "evening": RoomModel(
+        "evening", (GameSpec("1/2 NLH", 24.0, 3, 0.10), GameSpec("2/5 NLH", 10.0, 2, 0.08),
+                    GameSpec("1/2 PLO", 5.0, 1, 0.15)),
+        _evening_demand, _evening_session, lambda r: r.expovariate(1 / 150.0)),
+    "afternoon": RoomModel(
+        "afternoon", (GameSpec("1/3 NLH", 34.0, 3, 0.18), GameSpec("4/8 Limit", 14.0, 2, 0.20)),
+        _afternoon_demand, _lomax, lambda r: r.lognormvariate(math.log(70.0), 0.7),
+        schedule=_afternoon_schedule),
+    "casino": RoomModel(
+        "casino", (GameSpec("1/2 NLH", 20.0, 4, 0.05), GameSpec("2/5 NLH", 8.0, 2, 0.05),
+                   GameSpec("5/10 PLO", 3.0, 1, 0.05)),
+        _casino_demand, _weibull, lambda r: r.expovariate(1 / 240.0),
+        group=lambda r: min(6, 1 + int(r.expovariate(0.8))), open_at=6, dealer_minutes=10.0,
+        break_under=3),
+}
 
 
 @dataclass
@@ -88,7 +168,7 @@ class Player:
     ahead: int
     shows: bool  # answers a call that comes before their patience runs out
     patience: float
-    guesses: dict[str, tuple[float, float, float] | None] = field(default_factory=dict)
+    guesses: dict[str, Shown | None] = field(default_factory=dict)
     seated: float | None = None
 
 
@@ -96,7 +176,9 @@ class Player:
 class Table:
     seated: set[int] = field(default_factory=set)
     offered: dict[int, float] = field(default_factory=dict)  # pid -> when their seat was called
-    opened: float = 0.0
+
+    def free(self) -> int:
+        return SEATS - len(self.seated) - len(self.offered)
 
 
 @dataclass
@@ -105,31 +187,35 @@ class GameState:
     tables: list[Table] = field(default_factory=list)
     waiting: list[Player] = field(default_factory=list)
     tally: Tally = field(default_factory=Tally)
-    waited: float = 0.0  # the naive's history: minutes waited by the players seated ...
+    seatings: deque[float] = field(default_factory=lambda: deque(maxlen=RECENT + 1))  # the naive's
+    waited: float = 0.0  # the average's history: minutes waited by the players seated ...
     seats_waited: int = 0  # ... and the seats they waited for (places ahead + 1)
     last: float = 0.0  # when table-hours were last counted
     opening: bool = False  # a table is being opened (its dealer is on the way)
 
     def open_seats(self) -> int:
-        return sum(SEATS - len(t.seated) - len(t.offered) for t in self.tables)
+        return sum(t.free() for t in self.tables)
 
 
 def at(minute: float) -> datetime:
     return START + timedelta(minutes=minute)
 
 
+def how(minute: float) -> int:
+    return int(minute // 60) % 168
+
+
 class Room:
     """The simulated room: a queue of timed events, handled in order."""
 
-    def __init__(self, seed: int, weeks: int, warmup_weeks: int) -> None:
-        self.r = random.Random(seed)
-        self.end, self.warmup = weeks * 7 * 1440.0, warmup_weeks * 7 * 1440.0
-        self.games = [GameState(spec) for spec in GAMES]
+    def __init__(self, model: RoomModel, seed: int, weeks: int, warmup_weeks: int) -> None:
+        self.model, self.r = model, random.Random(seed)
+        self.end, self.warmup = weeks * WEEK, warmup_weeks * WEEK
+        self.games = [GameState(spec) for spec in model.games]
         self.events: list[tuple[float, int, str, tuple[int, ...]]] = []
         self.seq = 0
-        self.pid = 0
         self.players: list[Player] = []
-        self.rates: dict[tuple[int, int], Rates] = {}  # by game and hour: refitted once an hour
+        self.rates: dict[tuple[int, int], tuple[Rates, bool]] = {}  # by game and hour: refitted hourly
 
     def push(self, minute: float, kind: str, *args: int) -> None:
         self.seq += 1
@@ -138,19 +224,21 @@ class Room:
     def run(self) -> list[Player]:
         for g in range(len(self.games)):
             self.push(self._next_arrival(g, 0.0), "arrive", g)
+        if self.model.schedule:
+            self.push(0.0, "hour")
         while self.events:
             now, _seq, kind, args = heapq.heappop(self.events)
             if now > self.end:
                 break
             getattr(self, kind)(now, *args)
-        return [p for p in self.players if p.joined >= self.warmup]
+        return self.players
 
     def _next_arrival(self, g: int, now: float) -> float:
-        """Thinning: a Poisson process whose rate follows ``demand`` through the week."""
+        """Thinning: a Poisson process of groups whose rate follows ``demand`` through the week."""
         peak = self.games[g].spec.arrivals / 60
         while True:
             now += self.r.expovariate(peak)
-            if self.r.random() < demand(int(now // 60) % 168):
+            if self.r.random() < self.model.demand(how(now)):
                 return now
 
     def _count_tables(self, game: GameState, now: float) -> None:
@@ -165,14 +253,13 @@ class Room:
     def arrive(self, now: float, g: int) -> None:
         game = self.games[g]
         self._count_tables(game, now)
-        self.pid += 1
-        player = Player(self.pid, now, len(game.waiting), self.r.random() >= game.spec.noshow,
-                        self.r.expovariate(1 / PATIENCE_MINUTES))
-        if now >= self.warmup:
+        for _ in range(self.model.group(self.r)):
+            player = Player(len(self.players) + 1, now, len(game.waiting),
+                            self.r.random() >= game.spec.noshow, self.model.patience(self.r))
             self._guess(game, player, now)
-        self.players.append(player)
-        game.waiting.append(player)
-        self._fill(game, now)
+            self.players.append(player)
+            game.waiting.append(player)
+            self._fill(game, now)
         self.push(self._next_arrival(g, now), "arrive", g)
 
     def leave(self, now: float, g: int, t: int, pid: int) -> None:
@@ -190,9 +277,8 @@ class Room:
         """A called player comes to the seat, or their call runs out (R22)."""
         game = self.games[g]
         self._count_tables(game, now)
-        table = game.tables[t]
         player = self.players[pid - 1]
-        called = table.offered.pop(pid)
+        called = game.tables[t].offered.pop(pid)
         game.tally.add_offers(1, int(player.shows), called - player.joined)
         if player.shows:
             self._sit(game, t, player, now)
@@ -201,31 +287,42 @@ class Room:
     def open_table(self, now: float, g: int) -> None:
         game = self.games[g]
         self._count_tables(game, now)
-        game.tables.append(Table(opened=now))
+        game.tables.append(Table())
         game.tally.add_new_table(at(now), TZ, SEATS)
         game.opening = False
         self._fill(game, now)
+
+    def hour(self, now: float) -> None:
+        """The floor's schedule: tables opened at the hour, whatever the list; those over it
+        broken as their players fit elsewhere."""
+        assert self.model.schedule is not None
+        for g, game in enumerate(self.games):
+            target = round(self.model.schedule(how(now)) * game.spec.max_tables)
+            for _ in range(target - len(game.tables)):
+                self.open_table(now, g)
+            self._break_tables(game, now)
+        self.push(now + 60, "hour")
 
     # ---- the floor ---------------------------------------------------------------------------
 
     def _sit(self, game: GameState, t: int, player: Player, now: float) -> None:
         game.tables[t].seated.add(player.pid)
         player.seated = now
+        game.seatings.append(now)
         game.waited += now - player.joined
         game.seats_waited += player.ahead + 1
-        g = self.games.index(game)
-        self.push(now + session_minutes(self.r, int(now // 60) % 168), "leave", g, t, player.pid)
+        self.push(now + self.model.session(self.r, how(now)), "leave", self.games.index(game), t, player.pid)
 
     def _fill(self, game: GameState, now: float) -> None:
         """Offer the open seats in list order (R13, R14), the neediest table first; open a table
-        when the list is long and no seat is free."""
+        when the list is long and no seat is free (unless the tables run on a schedule)."""
         g = self.games.index(game)
-        if len(game.waiting) >= (OPEN_AT if game.tables else 5) and game.open_seats() == 0 \
-                and len(game.tables) < game.spec.max_tables and not game.opening:
+        if self.model.schedule is None and len(game.waiting) >= (self.model.open_at if game.tables else 5) \
+                and game.open_seats() == 0 and len(game.tables) < game.spec.max_tables and not game.opening:
             game.opening = True
-            self.push(now + DEALER_MINUTES, "open_table", g)
+            self.push(now + self.model.dealer_minutes, "open_table", g)
         while game.waiting and game.open_seats() > 0:
-            t = min((i for i, tb in enumerate(game.tables) if SEATS - len(tb.seated) - len(tb.offered) > 0),
+            t = min((i for i, tb in enumerate(game.tables) if tb.free() > 0),
                     key=lambda i: len(game.tables[i].seated))
             player = game.waiting.pop(0)
             game.tables[t].offered[player.pid] = now
@@ -234,19 +331,24 @@ class Room:
             self.push(now + delay, "answer", g, t, player.pid)
 
     def _break_tables(self, game: GameState, now: float) -> None:
-        """Break the emptiest table when nobody waits and its players fit at the others (not seats
-        opening: they move)."""
-        if len(game.tables) < 2 or game.waiting:
-            return
+        """Break the emptiest table when its players fit at the others: on demand when nobody
+        waits and it is short, on a schedule when there are more tables than it says."""
+        if self.model.schedule is None:
+            if len(game.tables) < 2 or game.waiting:
+                return
+        elif len(game.tables) <= round(self.model.schedule(how(now)) * game.spec.max_tables):
+            return  # the last table over the schedule closes once its players have left
         t = min(range(len(game.tables)), key=lambda i: len(game.tables[i].seated))
         table = game.tables[t]
-        room_elsewhere = sum(SEATS - len(tb.seated) - len(tb.offered)
-                             for i, tb in enumerate(game.tables) if i != t)
-        if table.offered or len(table.seated) > 4 or len(table.seated) > room_elsewhere:
+        room_elsewhere = sum(tb.free() for i, tb in enumerate(game.tables) if i != t)
+        short = self.model.schedule is not None or len(table.seated) < self.model.break_under
+        if table.offered or not short or len(table.seated) > room_elsewhere:
             return
         self._count_tables(game, now)
-        movers = list(table.seated)
-        game.tables.pop(t)
+        self._move_players(game, t, now)
+
+    def _move_players(self, game: GameState, t: int, now: float) -> None:
+        movers = list(game.tables.pop(t).seated)
         g = self.games.index(game)
         self.events = [(m, s, k, a) for m, s, k, a in self.events
                        if not (k in ("leave", "answer") and a[0] == g and a[1] >= t)] + [
@@ -254,85 +356,103 @@ class Room:
             if k in ("leave", "answer") and a[0] == g and a[1] > t]
         heapq.heapify(self.events)
         for pid in movers:
-            dest = next(i for i, tb in enumerate(game.tables) if SEATS - len(tb.seated) - len(tb.offered) > 0)
+            dest = next(i for i, tb in enumerate(game.tables) if tb.free() > 0)
             game.tables[dest].seated.add(pid)
-            self.push(now + session_minutes(self.r, int(now // 60) % 168), "leave", g, dest, pid)
+            self.push(now + self.model.session(self.r, how(now)), "leave", g, dest, pid)
 
     # ---- the two estimators, from the history so far ----------------------------------------
 
-    def _guess(self, game: GameState, player: Player, now: float) -> None:
-        hour = int(now // 60)
-        g = self.games.index(game)
-        rates = self.rates.get((g, hour))
-        if rates is None:  # refitted once an hour, as the service's cache would
+    def _rates(self, g: int, now: float) -> tuple[Rates, bool]:
+        """The game's rates and whether the room is early (too little seen: R10), refitted once
+        an hour as the service's cache would."""
+        key = (g, int(now // 60))
+        if key not in self.rates:
             room = Tally()
             for other in self.games:
                 room.merge(other.tally)
-            rates = self.rates[(g, hour)] = fit(game.tally, room_prior(room))
+            self.rates[key] = (fit(self.games[g].tally, room_prior(room)), room.seen < MIN_OPENINGS)
+        return self.rates[key]
+
+    def _guess(self, game: GameState, player: Player, now: float) -> None:
+        rates, early = self._rates(self.games.index(game), now)
         est = estimate(rates, player.ahead, len(game.tables), game.open_seats(), at(now), TZ, SEATS)
-        player.guesses["model"] = None if est is None else (est.low, est.median, est.high)
+        player.guesses["model"] = None if est is None else shown(replace(est, early=early))
+        if len(game.seatings) > RECENT:
+            recent = (game.seatings[-1] - game.seatings[0]) / RECENT
+            player.guesses["naive"] = _naive((player.ahead + 1) * recent)
         if game.seats_waited:
-            per_seat = game.waited / game.seats_waited
-            point = (player.ahead + 1) * per_seat
-            player.guesses["naive"] = (point * RANGE[0], point, point * RANGE[1])
+            player.guesses["average"] = _naive((player.ahead + 1) * game.waited / game.seats_waited)
+
+
+def _naive(point: float) -> Shown:
+    return shown(Estimate(point * RANGE[0], point, point * RANGE[1]))
 
 
 def score(players: list[Player], name: str) -> dict[str, float]:
-    rows = [(p.guesses[name], p.seated - p.joined) for p in players
-            if p.seated is not None and p.guesses.get(name) is not None]
-    errors = [abs(g[1] - real) for g, real in rows if g is not None]
-    inside = [g[0] <= real <= g[2] for g, real in rows if g is not None]
+    rows = [(s, p.seated - p.joined) for p in players
+            if p.seated is not None and (s := p.guesses.get(name)) is not None]
+    errors = [abs(s.median - real) for s, real in rows]
     return {"players": len(rows), "median_abs_error_min": statistics.median(errors),
-            "mean_abs_error_min": statistics.fmean(errors), "inside_range": sum(inside) / len(inside)}
+            "mean_abs_error_min": statistics.fmean(errors),
+            "inside_range": sum(contains(s, real) for s, real in rows) / len(rows)}
 
 
-def evaluate(weeks: int, warmup_weeks: int, seed: int) -> dict[str, object]:
-    players = Room(seed, weeks, warmup_weeks).run()
-    # both are scored on the same players: those seated, for whom the model had a figure
-    both = [p for p in players if p.guesses.get("model") is not None and p.guesses.get("naive") is not None]
-    model, naive = score(both, "model"), score(both, "naive")
-    queued = [p for p in both if p.ahead > 0]  # those who joined behind somebody
+def evaluate(model: RoomModel, weeks: int, warmup_weeks: int, seed: int) -> dict[str, object]:
+    everyone = Room(model, seed, weeks, warmup_weeks).run()
+    held_out = [p for p in everyone if p.joined >= warmup_weeks * WEEK]
+    # both are scored on the same players: those seated, for whom both had a figure
+    both = [p for p in held_out if all(p.guesses.get(name) is not None for name in NAMES)]
+    first_night = [p for p in everyone if p.joined < 1440]
+    m, naive, average = score(both, "model"), score(both, "naive"), score(both, "average")
     waits = [p.seated - p.joined for p in both if p.seated is not None]
     return {
-        "weeks": weeks, "warmup_weeks": warmup_weeks, "seed": seed, "joined": len(players),
-        "no_table_running": sum(1 for p in players if "model" in p.guesses and p.guesses["model"] is None),
-        "median_real_wait_min": statistics.median(waits), "model": model, "naive": naive,
-        "error_ratio": model["median_abs_error_min"] / naive["median_abs_error_min"],
-        "behind_somebody": {"model": score(queued, "model"), "naive": score(queued, "naive")},
+        "model_name": model.name, "weeks": weeks, "warmup_weeks": warmup_weeks, "seed": seed,
+        "joined": len(held_out), "median_real_wait_min": statistics.median(waits),
+        "model": m, "naive": naive, "average": average,
+        "error_ratio": m["median_abs_error_min"] / naive["median_abs_error_min"],
+        "behind_somebody": {name: score([p for p in both if p.ahead > 0], name) for name in NAMES},
+        "early": {"first_night": score(first_night, "model"),
+                  "warmup": score([p for p in everyone if p.joined < warmup_weeks * WEEK], "model")},
     }
 
 
+def _row(name: str, s: dict[str, float]) -> str:
+    return (f"  {name:20} {s['median_abs_error_min']:>9.1f} min {s['mean_abs_error_min']:>9.1f} min "
+            f"{s['inside_range']:>8.0%}  ({s['players']:.0f} players)")
+
+
 def lines(result: dict[str, object]) -> Iterator[str]:
-    model, naive = result["model"], result["naive"]
-    assert isinstance(model, dict) and isinstance(naive, dict)
-    yield (f"{result['weeks']} weeks (first {result['warmup_weeks']} history only), seed {result['seed']}: "
-           f"{result['joined']} players joined, {model['players']} seated and scored, "
-           f"median real wait {result['median_real_wait_min']:.1f} min")
-    yield f"{'':8} {'median abs error':>17} {'mean abs error':>15} {'inside range':>13}"
-    for name, s in (("model", model), ("naive", naive)):
-        yield (f"{name:8} {s['median_abs_error_min']:>13.1f} min {s['mean_abs_error_min']:>11.1f} min "
-               f"{s['inside_range']:>12.0%}")
-    behind = result["behind_somebody"]
-    assert isinstance(behind, dict)
-    yield f"those who joined behind somebody ({behind['model']['players']}):"
-    for name in ("model", "naive"):
-        s = behind[name]
-        yield (f"{name:8} {s['median_abs_error_min']:>13.1f} min {s['mean_abs_error_min']:>11.1f} min "
-               f"{s['inside_range']:>12.0%}")
+    behind, early = result["behind_somebody"], result["early"]
+    assert isinstance(behind, dict) and isinstance(early, dict)
+    yield (f"{result['model_name']}: {result['weeks']} weeks (first {result['warmup_weeks']} history "
+           f"only), seed {result['seed']}: {result['joined']} players joined, median real wait "
+           f"{result['median_real_wait_min']:.1f} min")
+    yield f"  {'':20} {'median error':>13} {'mean error':>13} {'inside':>8}"
+    for name in NAMES:
+        s = result[name]
+        assert isinstance(s, dict)
+        yield _row(name, s)
+    for name in NAMES:
+        yield _row(f"{name}, behind some", behind[name])
+    yield _row("early: first night", early["first_night"])
+    yield _row("early: warm-up", early["warmup"])
     ratio = result["error_ratio"]
     assert isinstance(ratio, float)
-    yield f"the model's median absolute error is {ratio:.0%} of the naive one's ({1 - ratio:.0%} smaller)"
+    yield f"  the model's median error is {ratio:.0%} of the naive one's ({1 - ratio:.0%} smaller)"
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--weeks", type=int, default=6)
+    ap.add_argument("--weeks", type=int, default=5)
     ap.add_argument("--warmup-weeks", type=int, default=1)
     ap.add_argument("--seed", type=int, default=21)
+    ap.add_argument("--model", choices=sorted(MODELS), action="append",
+                    help="a room model to run (again for more; default: all three)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
-    result = evaluate(args.weeks, args.warmup_weeks, args.seed)
-    print(json.dumps(result) if args.json else "\n".join(lines(result)))
+    results = [evaluate(MODELS[name], args.weeks, args.warmup_weeks, args.seed)
+               for name in args.model or MODELS]
+    print(json.dumps(results) if args.json else "\n".join(line for r in results for line in lines(r)))
 
 
 if __name__ == "__main__":

@@ -20,6 +20,8 @@ from roomops.messages.twilio_sms import TwilioSms
 from roomops.reactions import handlers
 from roomops.runtime import Roomops
 from roomops.security_log import configure as configure_security_log
+from roomops.waits.services import EXTENSION as WAITS
+from roomops.waits.services import WaitsCache
 
 csrf = CSRFProtect()
 
@@ -60,8 +62,10 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None,
     # R20: texts go out on the process's sender thread, never a request's (under test: at once)
     sender = None if settings.testing else Sender(sessions, provider, clock.now)
     courier = Courier(provider, lambda slug, own: board_address(app, slug, own), clock.now, sender)
+    # each room's fitted history (issue 21): the board's, the desk's and the joins' (R80)
+    waits = app.extensions[WAITS] = WaitsCache()
     app.extensions["roomops"] = Roomops(
-        settings, engine, sessions, make_sessionmaker(read_only(engine)), clock, handlers(courier),
+        settings, engine, sessions, make_sessionmaker(read_only(engine)), clock, handlers(courier, waits),
         courier,
     )
     logging.getLogger("roomops").setLevel(logging.INFO)

@@ -48,6 +48,7 @@ from roomops.seating.releases import release_lost_to_blinds
 from roomops.seating.seat_change import on_hand_recorded
 from roomops.seating.seat_changes import end_requests_of_seats
 from roomops.seating.seats import cancel_must_move_offers, end_seat, leave_game_lists
+from roomops.waits.services import WaitsCache, keep_wait_shown
 
 # R29: why a playover ends when the owner's absence does
 _PLAYOVER_ENDS = {"returned": "owner_back", "released": "seat_released", "seat_ended": "seat_ended"}
@@ -169,8 +170,14 @@ def cancel_texts(unit: UnitOfWork, event: OffersEnded) -> None:
     cancel_offer_texts(unit.session, unit.now, event.offer_ids)
 
 
-def handlers(courier: Courier = LOG_ONLY) -> Handlers:
-    """The table, its texts sent by ``courier`` (the application's; none given: nobody sends)."""
+def handlers(courier: Courier = LOG_ONLY, waits: WaitsCache | None = None) -> Handlers:
+    """The table, its texts sent by ``courier`` (the application's; none given: nobody sends),
+    the waits shown worked out from ``waits`` (the application's; none given: a cache of its own)."""
+    cache = WaitsCache() if waits is None else waits
+
+    def keep_the_wait_shown(unit: UnitOfWork, event: EntryJoined) -> None:
+        """R10-R14, R80: the wait the player is shown as they join, kept to be scored."""
+        keep_wait_shown(unit.session, cache, event.entry_id, unit.now)
 
     def queue_texts(unit: UnitOfWork, event: OffersMade) -> None:
         """R20: a text to each player offered a seat, written with the offer, sent after the
@@ -187,7 +194,7 @@ def handlers(courier: Courier = LOG_ONLY) -> Handlers:
         PlayerSeated: [end_playovers_of_player, post_buy_in, take_off_lists],
         PlayoverStarted: [post_playover_buy_in],
         StacksCarried: [post_transfers],
-        EntryJoined: [],
+        EntryJoined: [keep_the_wait_shown],
         EntriesLeft: [cancel_offers_of_entries],
         MustMoveRefused: [release_refused_seat],
         PlayerRemoved: [remove_from_game],

@@ -27,6 +27,7 @@ from roomops.reactions import handlers
 from roomops.rooms.passwords import use_parameters
 from roomops.security_log import formatter
 from roomops.security_log import log as security_logger
+from roomops.waits.services import EXTENSION as WAITS
 from tests.databases import backends, migrated_database
 from tests.factories import PASSWORD, Room_
 from tests.units import COURIER
@@ -125,7 +126,7 @@ def bound(application: Flask, sessions: sessionmaker[Session], courier: Courier)
     renew(application)
     ext.sessions = ext.read_sessions = sessions
     if courier is not LOG_ONLY:  # the module's provider, for the app's texts as for its units'
-        ext.courier, ext.handlers = courier, handlers(courier)
+        ext.courier, ext.handlers = courier, handlers(courier, application.extensions[WAITS])
     try:
         yield application
     finally:

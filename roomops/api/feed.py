@@ -27,7 +27,8 @@ from roomops.errors import NotFound
 from roomops.games.marks import change_mark
 from roomops.rooms.languages import DEFAULT
 from roomops.rooms.models import Room
-from roomops.waits.model import Estimate, wait_text
+from roomops.waits.model import Estimate
+from roomops.waits.shown import shown, wait_text
 from roomops.web.money import use_room
 from roomops.web.uow import db, now
 
@@ -71,9 +72,13 @@ class Wait(BaseModel):
 
     text: str = Field(description="as the board says it, e.g. 'Typical wait ~25 min (15-40)'")
     seats_open: bool = Field(description="a seat is free for a player joining now")
-    low_minutes: int | None = Field(description="10th percentile; null without a figure")
-    median_minutes: int | None
-    high_minutes: int | None
+    low_minutes: int | None = Field(description="R10-R14: the range's low end as shown, whole minutes; "
+                                    "null without a figure")
+    median_minutes: int | None = Field(description="the most likely wait, as shown")
+    high_minutes: int | None = Field(description="the range's high end as shown; null: open-ended, "
+                                     "or without a figure")
+    early: bool = Field(False, description="R10-R14: an early estimate, from priors: the room has "
+                        "little history yet")
 
 
 class FeedGame(BaseModel):
@@ -97,10 +102,10 @@ class LiveGames(BaseModel):
 
 
 def _wait(est: Estimate | None, seats_open: bool) -> Wait:
-    minutes = (None, None, None) if est is None else (
-        round(est.low), round(est.median), round(est.high))
-    return Wait(text=wait_text(est, seats_open), seats_open=seats_open, low_minutes=minutes[0],
-                median_minutes=minutes[1], high_minutes=minutes[2])
+    s = None if est is None else shown(est)
+    return Wait(text=wait_text(est, seats_open), seats_open=seats_open,
+                low_minutes=None if s is None else s.low, median_minutes=None if s is None else s.median,
+                high_minutes=None if s is None else s.high, early=s is not None and s.early)
 
 
 def _game(rows: GameRows, board: GameBoard, currency: str, wait: Wait) -> FeedGame:

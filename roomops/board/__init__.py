@@ -20,11 +20,10 @@ def renew(app: Flask) -> None:
     from roomops.board.rows import RowsCache
     from roomops.board.views import CACHE, ROWS, WAITS
     from roomops.kept import Tally
-    from roomops.waits.services import WaitsCache
 
     # One of each per app, shared by the server's threads: each game's rows, and its drawn HTML.
     # Both sized for the open games of every room the board has read (``roomops.kept.Tally``).
     games = Tally()
     app.extensions[ROWS] = RowsCache(tally=games)
     app.extensions[CACHE] = FragmentCache(tally=games)
-    app.extensions[WAITS] = WaitsCache()  # each room's fitted history (issue 21)
+    app.extensions[WAITS].clear()  # each room's fitted history (issue 21; roomops.factory)

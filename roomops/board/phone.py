@@ -42,8 +42,8 @@ from roomops.rooms.models import Room
 from roomops.runtime import ext
 from roomops.schemas import PhoneJoin
 from roomops.security_log import security_event
-from roomops.waits.model import minutes_text
 from roomops.waits.services import WaitsCache, estimate_for_entry
+from roomops.waits.shown import minutes_text, shown
 from roomops.web.errors import CSRF_PAGES, describe
 from roomops.web.language import tr, use_language
 from roomops.web.public import public_url
@@ -328,15 +328,15 @@ def _me_page(room: Room, error: str | None = None, rule: str | None = None,
 
 def estimate(entry: reads.MyEntry) -> str | None:
     """The entry's estimated wait to be seated, in words ("Estimated wait ~25 min (15-40)",
-    docs/waits.md): nothing once it has ended or been called (R20: the call says it all), while
-    the room has too little history, or when no table of the game runs."""
+    docs/waits.md): nothing once it has ended or been called (R20: the call says it all) or when
+    no table of the game runs."""
     if entry.status != "active" or entry.call is not None:
         return None
     cache: WaitsCache = current_app.extensions[WAITS]
     est = estimate_for_entry(db(), cache, entry.id, now())
-    if est is None or not cache.history(db(), entry.game.room_id, now()).enough:
+    if est is None:
         return None
-    return tr("Estimated wait {minutes}").format(minutes=minutes_text(est, tr))
+    return tr("Estimated wait {minutes}").format(minutes=minutes_text(shown(est), tr))
 
 
 @bp.get("/p/<token>")

@@ -42,8 +42,9 @@ from roomops.games.terms import fee_text, min_chip, natural, straddle_text
 from roomops.holds.extra_seat import offerable, seat_count
 from roomops.kept import GAMES, Kept, Tally
 from roomops.money import Money
-from roomops.waits.model import Estimate, wait_text
+from roomops.waits.model import Estimate
 from roomops.waits.services import History, KeptWaits, typical_for
+from roomops.waits.shown import wait_text
 from roomops.web.language import tr as from_catalog
 from roomops.words import Translate, english
 

@@ -49,8 +49,8 @@ from roomops.seating.rows import GameRows, KeptRows, Marks
 from roomops.seating.seat_changes import Asking, seat_change_lists
 from roomops.seating.snapshot import GameView, RoomSnapshot
 from roomops.seating.suggest import for_game
-from roomops.waits.model import wait_text
 from roomops.waits.services import EXTENSION, History, KeptWaits, WaitsCache, typical_for
+from roomops.waits.shown import wait_text
 from roomops.web.money import room_money
 
 GAME = '<section class="game" '  # how each game's drawing starts (desk/_game.html)

@@ -21,6 +21,7 @@ from roomops.games.models import Game, Table
 from roomops.holds.models import OFFER, SEATED, SeatHold
 from roomops.ledger.models import DealerDown, LedgerEntry
 from roomops.lists.models import ListEntry
+from roomops.waits.shown import Shown
 
 _RAKE = ("rake",)
 _FEES = ("session_fee", "drop")  # R50, R53: drop fees and time (session) fees
@@ -67,7 +68,7 @@ def _entries(session: Session, room_id: int, start: datetime, end: datetime) -> 
                   ).where(ListEntry.room_id == room_id, ListEntry.joined_at < end)
     ended = rows.where(ListEntry.ended_at >= start)
     live = rows.where(ListEntry.status == "active")
-    return [Entry(game, joined, ended_at, status, reason, None if low is None else (low, median, high))
+    return [Entry(game, joined, ended_at, status, reason, None if low is None else Shown(low, median, high))
             for game, joined, ended_at, status, reason, low, median, high
             in session.execute(ended.union_all(live))]
 

@@ -24,6 +24,7 @@ from datetime import datetime, timedelta
 
 from roomops.figures.buckets import bucket_of
 from roomops.lists.endings import MISSED_CALL, NO_SHOW
+from roomops.waits.shown import Shown, contains
 
 HOUR = timedelta(hours=1)
 
@@ -60,7 +61,7 @@ class Entry:
     ended_at: datetime | None
     status: str  # active, seated, removed
     end_reason: str | None
-    shown: tuple[int, int, int | None] | None  # (low, median, high) minutes; high None: open-ended
+    shown: Shown | None  # the wait shown as the entry joined (R10-R14)
 
 
 @dataclass(frozen=True)
@@ -118,12 +119,6 @@ COUNTED = tuple(name for name in Counts.__dataclass_fields__ if name not in ("wa
 Key = tuple[int, datetime]  # (game, hour)
 
 
-def inside(shown: tuple[int, int, int | None], real: float) -> bool:
-    """R10-R14: the real wait lies in the range shown (its high None: open-ended)."""
-    low, _median, high = shown
-    return low <= real and (high is None or real <= high)
-
-
 class _Rollup:
     def __init__(self, start: datetime, end: datetime, now: datetime) -> None:
         self.start, self.end, self.now = start, end, now
@@ -170,8 +165,8 @@ class _Rollup:
         counts.waits[bucket_of(real)] += 1
         if entry.shown is not None:
             counts.scored += 1
-            counts.inside += inside(entry.shown, real)
-            counts.errors[bucket_of(abs(entry.shown[1] - real))] += 1
+            counts.inside += contains(entry.shown, real)
+            counts.errors[bucket_of(abs(entry.shown.median - real))] += 1
 
 
 def roll(facts: Facts, start: datetime, end: datetime, now: datetime) -> dict[Key, Counts]:

@@ -29,8 +29,6 @@ from statistics import NormalDist
 from typing import NamedTuple
 from zoneinfo import ZoneInfo
 
-from roomops.words import Translate, english
-
 HOURS = 168  # hours of the week
 PSEUDO_HOURS = 3.0  # table-hours of the wider rate each narrower rate is shrunk with
 PSEUDO_SEAT_HOURS = 27.0  # and player-hours (three full tables' hour)
@@ -42,10 +40,9 @@ PATIENCES = (30.0, 45.0, 60.0, 90.0, 120.0, 180.0, 240.0, 360.0, 600.0, math.inf
 MIN_CALLS = 30  # a game with fewer offers takes the room's patience
 DEFAULT_LEAVE = 0.3  # seated players leaving per player-hour in a room with no history yet
 DEFAULT_NEW = 0.2  # new tables' seats per table-hour in a room with no history yet
-MIN_OPENINGS = 30  # a room with fewer seats opened has too little history to show a figure
+MIN_OPENINGS = 30  # a room with fewer seats opened shows an early estimate, from priors
 QUANTILES = (0.1, 0.5, 0.9)
 HORIZON_HOURS = 48  # an estimate never looks further ahead than this
-LONG_MINUTES = 180  # the board says "over 3 hours" from here
 SPREAD = 0.35  # how far the coming hours' rate may stray from the fitted one (log-normal sigma)
 SIT_MINUTES = (0.0, 1.0, 3.0)  # from a seat's call to sitting in it: added to (low, median, high)
 EXACT_UP_TO = 30  # seats needed: exact gamma below, Wilson-Hilferty's approximation above
@@ -184,6 +181,7 @@ class Estimate:
     low: float
     median: float
     high: float
+    early: bool = False  # from priors: the room has seen fewer than ``MIN_OPENINGS`` seats open
 
 
 def _shrunk(count: float, hours: float, wider: float, pseudo: float) -> float:
@@ -369,29 +367,3 @@ def _hourly_mass(rates: Rates, tables: int, seats: int, now: datetime, tz: ZoneI
         out.append((span, span * tables * rates.per_table(hour_of_week(at, tz), seats)))
         at = step
     return out
-
-
-def _round(minutes: float) -> int:
-    """Minutes to the nearest five, five at least: a board promises no finer than that."""
-    return max(5, 5 * round(minutes / 5))
-
-
-def wait_text(est: Estimate | None, seats_open: bool, tr: Translate = english) -> str:
-    """The board's line for a new player: "Seats open now", "Typical wait ~25 min (15-40)" (the
-    median, then the 10th to 90th percentiles), "Typical wait over 3 hours", or nothing without a
-    figure (too little history, no table running); in the language of ``tr`` (``roomops.words``).
-    Seats open is a fact, not an estimate: it needs no history."""
-    if seats_open:
-        return tr("Seats open now")
-    return "" if est is None else tr("Typical wait {minutes}").format(minutes=minutes_text(est, tr))
-
-
-def minutes_text(est: Estimate, tr: Translate = english) -> str:
-    """The estimate in words: "~25 min (15-40)", "~5 min", or "over 3 hours"."""
-    if est.median >= LONG_MINUTES:
-        return tr("over {hours} hours").format(hours=LONG_MINUTES // 60)
-    low, median, high = _round(est.low), _round(est.median), _round(min(est.high, LONG_MINUTES))
-    if low == high:
-        return tr("~{median} min").format(median=median)
-    return tr("~{median} min ({low}-{high})").format(median=median, low=min(low, median),
-                                                     high=max(high, median))

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from typing import Any, TypeVar
@@ -46,8 +46,9 @@ from roomops.waits.model import (
     fit,
     room_prior,
 )
+from roomops.waits.shown import shown
 
-EXTENSION = "roomops.waits"  # the app's WaitsCache, in app.extensions (the board installs it)
+EXTENSION = "roomops.waits"  # the app's WaitsCache, in app.extensions (roomops.factory)
 HISTORY_WEEKS = 8
 TTL = timedelta(minutes=10)  # how long a room's fitted history is used before it is read again
 BUCKET = timedelta(minutes=15)  # estimates are worked out for the start of each such stretch
@@ -61,13 +62,14 @@ W = TypeVar("W")
 @dataclass(frozen=True)
 class History:
     """A room's fitted history: each game's rates, the room's own (a game with no history yet, or
-    one opened after the read) and whether the room has seen enough seats open to show a figure."""
+    one opened after the read) and whether the room has seen too few seats open yet for its
+    estimates to be more than early ones, from priors."""
 
     read_at: datetime
     timezone: str
     games: dict[int, Rates]
     room: Rates
-    enough: bool
+    early: bool
 
     def rates(self, game_id: int) -> Rates:
         return self.games.get(game_id, self.room)
@@ -99,6 +101,12 @@ class WaitsCache:
 
     def __len__(self) -> int:
         return len(self._rooms)
+
+    def clear(self) -> None:
+        """Forget every room's history, as a new process starts (``roomops.factory.renew``)."""
+        with self._lock:
+            self._rooms.clear()
+            self.reads = 0
 
 
 # ---- reading the history: one statement ------------------------------------------------------
@@ -163,7 +171,8 @@ def _history_statement(room_id: int, since: datetime, now: datetime) -> Any:
         in_room, SeatHold.kind == SEATED, SeatHold.started_at >= since, SeatHold.started_at < now
     ).group_by(Table.game_id, started)
     live = select(literal(5), Table.game_id, _NONE, _NONE, func.count(), literal(0)).where(
-        in_room, SeatHold.kind == SEATED, SeatHold.ended_at.is_(None)).group_by(Table.game_id)
+        in_room, SeatHold.kind == SEATED, SeatHold.ended_at.is_(None), SeatHold.started_at < now
+    ).group_by(Table.game_id)  # as the sat-down rows: one seated at ``now`` is no history yet
     return union_all(left, spans, offers, sat, live)
 
 
@@ -220,7 +229,7 @@ def read_history(session: Session, room_id: int, now: datetime) -> History:
         room.merge(tally)
     prior = room_prior(room)
     return History(now, timezone, {game_id: fit(tally, prior) for game_id, tally in tallies.items()},
-                   fit(room, prior), room.seen >= MIN_OPENINGS)
+                   fit(room, prior), room.seen < MIN_OPENINGS)
 
 
 # ---- estimates ---------------------------------------------------------------------------------
@@ -228,8 +237,9 @@ def read_history(session: Session, room_id: int, now: datetime) -> History:
 
 @lru_cache(maxsize=4096)
 def _estimate(rates: Rates, ahead: int, tables: int, seats: int, open_now: int, at: datetime,
-              timezone: str) -> Estimate | None:
-    return estimate(rates, ahead, tables, open_now, at, ZoneInfo(timezone), seats)
+              timezone: str, early: bool) -> Estimate | None:
+    est = estimate(rates, ahead, tables, open_now, at, ZoneInfo(timezone), seats)
+    return None if est is None else replace(est, early=early)
 
 
 def estimate_stretch(now: datetime) -> datetime:
@@ -251,12 +261,10 @@ class KeptWaits(Kept[tuple[int, int], tuple[From, datetime, datetime], W]):
 def typical_for(history: History, game_id: int, waiting: int, tables: int, seats: int, open_now: int,
                 now: datetime) -> Estimate | None:
     """The wait of a new player joining the game now, behind the ``waiting`` entries of its lists
-    (R13), with ``tables`` of ``seats`` running; None while the room has too little history or the
-    game no table running."""
-    if not history.enough:
-        return None
+    (R13), with ``tables`` of ``seats`` running; None while the game has no table running. A room
+    with too little history yet gets an early estimate, from priors."""
     return _estimate(history.rates(game_id), waiting, tables, seats, open_now, estimate_stretch(now),
-                     history.timezone)
+                     history.timezone, history.early)
 
 
 # the game's line now: its tables running and their free seats (neither seated nor called)
@@ -300,7 +308,7 @@ def estimate_at(session: Session, cache: WaitsCache, room_id: int, game_id: int,
         raise NotFound(f"game {game_id}")
     history = cache.history(session, room_id, now)
     return _estimate(history.rates(game_id), ahead, int(row[0]), int(row[1]), _free(row),
-                     estimate_stretch(now), history.timezone)
+                     estimate_stretch(now), history.timezone, history.early)
 
 
 def estimate_for_entry(session: Session, cache: WaitsCache, entry_id: int, now: datetime
@@ -323,4 +331,15 @@ def estimate_for_entry(session: Session, cache: WaitsCache, entry_id: int, now: 
     row = session.execute(select(tables, seats, held, ahead)).one()
     history = cache.history(session, entry.room_id, now)
     return _estimate(history.rates(entry.game_id), int(row[3]), int(row[0]), int(row[1]), _free(row),
-                     estimate_stretch(now), history.timezone)
+                     estimate_stretch(now), history.timezone, history.early)
+
+
+def keep_wait_shown(session: Session, cache: WaitsCache, entry_id: int, now: datetime) -> None:
+    """R10-R14, R80: the wait a player is shown as they join, kept on their entry to be scored
+    against the real one on the figures screen; nothing with no table running (none is shown)."""
+    est = estimate_for_entry(session, cache, entry_id, now)
+    if est is None:
+        return
+    s = shown(est)
+    entry = session.get_one(ListEntry, entry_id)
+    entry.shown_low, entry.shown_median, entry.shown_high = s.low, s.median, s.high

@@ -8,7 +8,7 @@ from datetime import timedelta
 from tests.conftest import login
 from tests.http.test_board_waits import turnover
 
-LINE = re.compile(r'class="typical-wait"[^>]*>(Typical wait ~\d+ min \(\d+-\d+\))<')
+LINE = re.compile(r'class="typical-wait"[^>]*>(Typical wait ~\d+ min \((?:\d+-|up to )\d+\))<')
 
 
 def test_issue21_desk_game_header_shows_the_typical_wait(client, room, session, clock):

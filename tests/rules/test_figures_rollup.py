@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from roomops.figures.buckets import EDGES, bucket_of, quantile
 from roomops.figures.period import period, weeks_before
 from roomops.figures.rollup import Entry, Facts, Money, Span, roll
+from roomops.waits.shown import Shown
 
 H = timedelta(hours=1)
 M = timedelta(minutes=1)
@@ -59,7 +60,7 @@ def test_r80_only_the_hours_asked_for_are_counted():
 
 
 def _entry(joined, ended, status, reason=None, shown=None, game=1):
-    return Entry(game, joined, ended, status, reason, shown)
+    return Entry(game, joined, ended, status, reason, None if shown is None else Shown(*shown))
 
 
 def test_r80_entries_join_and_end_in_their_hours_seated_no_show_or_abandoned():

@@ -22,7 +22,6 @@ from roomops.waits.model import (
     fit,
     hour_of_week,
     room_prior,
-    wait_text,
 )
 
 UTC_ZONE, LONDON = ZoneInfo("UTC"), ZoneInfo("Europe/London")
@@ -162,11 +161,3 @@ def test_open_seats_and_no_table():
     assert estimate(flat(1.0), 2, 0, 0, MONDAY, UTC_ZONE) is None
     shorter = estimate(flat(1.0), 4, 1, 2, MONDAY, UTC_ZONE)
     assert shorter.median < estimate(flat(1.0), 4, 1, 0, MONDAY, UTC_ZONE).median
-
-
-def test_wait_text():
-    assert wait_text(None, False) == ""
-    assert wait_text(Estimate(1, 2, 3), True) == wait_text(None, True) == "Seats open now"
-    assert wait_text(Estimate(13.2, 24.9, 41.0), False) == "Typical wait ~25 min (15-40)"
-    assert wait_text(Estimate(0.0, 1.0, 3.0), False) == "Typical wait ~5 min"
-    assert wait_text(Estimate(100, 200, 400), False) == "Typical wait over 3 hours"

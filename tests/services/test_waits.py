@@ -10,6 +10,7 @@ from roomops.lists import services as lists
 from roomops.seating import offers, seats
 from roomops.waits import services as waits
 from roomops.waits.model import CALL_BUCKET, hour_of_week
+from roomops.waits.shown import shown
 from tests.services.helpers import fill_table, live_offer, statements_sent
 from tests.units import act
 
@@ -69,7 +70,7 @@ def test_issue21_fitted_rate_of_the_hour_is_above_a_quiet_hour(room, session, no
     busy, quiet = hour_of_week(now, UTC_ZONE), hour_of_week(now + 120 * M, UTC_ZONE)
     assert rates.leave[busy] > rates.leave[quiet] and rates.new[busy] > rates.new[quiet]
     assert 0 < rates.show < 1
-    assert not history.enough  # 4 players left: too little history to show a figure
+    assert history.early  # 4 players left: too little history for more than an early estimate (R10)
 
 
 def test_issue21_history_read_is_two_statements_whatever_its_size(room, session, now, connection):
@@ -110,3 +111,24 @@ def test_r13_estimate_for_entry_grows_with_places_ahead(room, session, now, conn
     assert waits.estimate_at(session, cache, room.room.id, game.id, 4, at).median == medians[-1]
     act(session, room.sup, at, lists.remove, entries[4].id, "gone home")
     assert waits.estimate_for_entry(session, cache, entries[4].id, at) is None
+
+
+def test_r80_the_wait_shown_at_joining_is_kept_on_the_entry(room, session, now):
+    """R10-R14, R80: each join keeps the wait its player was shown, in whole minutes, to be scored
+    against the real one; the further down the list, the longer; nothing with no table running."""
+    game, _table = _history(room, session, now)
+    fill_table(room, session, now + 80 * M, game, room.table(now + 80 * M, game, "2"), free=0, prefix="T")
+    at = now + 90 * M
+    entries = [act(session, room.sup, at + i * M, lists.join, player_id=p.id, game_id=game.id)
+               for i, p in enumerate(room.players(now, 4, "W"))]
+    session.flush()
+    kept = [(e.shown_low, e.shown_median, e.shown_high) for e in entries]
+    cache = waits.WaitsCache()
+    expected = shown(waits.estimate_at(session, cache, room.room.id, game.id, 3, at + 3 * M))
+    assert kept[-1] == (expected.low, expected.median, expected.high)
+    assert all(low is not None and low <= median for low, median, _high in kept)
+    assert kept[0][1] < kept[-1][1]  # three more ahead (R13)
+    quiet = room.game(now, variant="Omaha")  # no table running: no estimate shown, none kept
+    entry = act(session, room.sup, at, lists.join, player_id=room.player(now, "Cy").id, game_id=quiet.id)
+    session.flush()
+    assert (entry.shown_low, entry.shown_median, entry.shown_high) == (None, None, None)
