@@ -281,9 +281,9 @@ Wait = tuple[Estimate | None, bool]  # a new player's typical wait, and whether 
 
 def game_wait(rows: GameRows, history: History, now: datetime) -> Wait:
     """The wait of a new player joining the game now, from the rows the board read anyway:
-    behind every entry of its lists (R13), with its open tables and the seats that may be offered
-    (neither taken nor called, and none while a table is at or over its count: R4, R14); and
-    whether a seat is open for them at once."""
+    behind every entry of its lists not called yet (R13, R20), with its open tables and the seats
+    that may be offered (neither taken nor called, and none while a table is at or over its count:
+    R4, R14); and whether a seat is open for them at once."""
     game, tables, calls, entries = rows
     seats = game[7]  # seats_per_table (GAME_COLUMNS)
     called: dict[int, set[int]] = {}
@@ -291,8 +291,11 @@ def game_wait(rows: GameRows, history: History, now: datetime) -> Wait:
         called.setdefault(call[0], set()).add(call[1])
     free = sum(len(offerable(seats, set(taken_seats(t[2], seats + 1)) | called.get(t[0], set())))
                for t in tables)
-    est = typical_for(history, game[0], len(entries), len(tables), seats, free, now)
-    return est, free > len(entries)
+    # R20: a called player's seat is held for them, not one still to open
+    calling = {call[2] for call in calls}
+    waiting = sum(1 for entry in entries if entry[0] not in calling)
+    est = typical_for(history, game[0], waiting, len(tables), seats, free, now)
+    return est, free > waiting
 
 
 

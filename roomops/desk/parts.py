@@ -60,8 +60,8 @@ _TILL_EXPIRED = timedelta(seconds=1) - timedelta(microseconds=1)  # R22: see ``_
 
 @dataclass(frozen=True)
 class Counts:
-    """What a game's typical wait is worked out from (docs/waits.md): its entries behind, tables
-    running, seats a table and seats free."""
+    """What a game's typical wait is worked out from (docs/waits.md): its entries not called yet
+    (R20), tables running, seats a table and seats free."""
 
     entries: int
     tables: int
@@ -236,7 +236,8 @@ def _part(gv: GameView, snap: RoomSnapshot, shared: _Room, found: Mapping[int, G
     """``gv`` drawn now, with what it is drawn from. The tables it names (offers, moves,
     must-move) are its own (R14, R17, R19)."""
     game, read = gv.game, snap.rows.get(gv.game.id) or found.get(gv.game.id) or GameRows()
-    counts = Counts(len(gv.waiting) + sum(len(t.reserve) for t in gv.tables), len(gv.tables),
+    uncalled = [e for e in (*gv.waiting, *(r for t in gv.tables for r in t.reserve)) if e.offer is None]
+    counts = Counts(len(uncalled), len(gv.tables),
                     game.seats_per_table,
                     sum(1 for t in gv.tables for s in t.seats if s.state == "empty"))
     wait = shared.wait(game.id, counts)

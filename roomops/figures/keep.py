@@ -15,13 +15,14 @@ from sqlalchemy import delete, func, insert, or_, select
 from sqlalchemy.orm import Session
 
 from roomops.figures.facts import read_facts
-from roomops.figures.models import FigureHour, FigureRoll, FigureWait
+from roomops.figures.models import FigureHour, FigureRoll, FigureRoomHour, FigureRoomWait, FigureWait
 from roomops.figures.rollup import COUNTED, Counts, Key, hour_of, roll
 from roomops.games.models import Table
 from roomops.rooms.models import Room
 
 STEP = timedelta(days=7)  # hours rolled up in one go: a week's rows at a time
 SWEEP_LIMIT = timedelta(days=28)  # a sweep catches up at most this much of a room (the rest next time)
+ROLLED = (FigureHour, FigureWait, FigureRoomHour, FigureRoomWait)  # the rows an hour's rollup writes
 
 
 def due_rooms(session: Session, now: datetime) -> list[int]:
@@ -43,24 +44,34 @@ def _steps(start: datetime, end: datetime) -> Iterator[tuple[datetime, datetime]
         start += STEP
 
 
-def _write(session: Session, room_id: int, counted: dict[Key, Counts]) -> None:
-    hours = [{"room_id": room_id, "game_id": game_id, "hour": hour,
-              **{name: getattr(counts, name) for name in COUNTED}}
-             for (game_id, hour), counts in counted.items()]
-    waits = [{"room_id": room_id, "game_id": game_id, "hour": hour, "measure": measure, "bucket": bucket,
-              "n": n}
-             for (game_id, hour), counts in counted.items()
+def _rows(place: dict[str, object], counts: Counts) -> tuple[dict[str, object], list[dict[str, object]]]:
+    """An hour's counts as its row and its buckets' rows, at ``place`` (room, game or not, hour)."""
+    return ({**place, **{name: getattr(counts, name) for name in COUNTED}},
+            [{**place, "measure": measure, "bucket": bucket, "n": n}
              for measure, buckets in (("wait", counts.waits), ("error", counts.errors))
-             for bucket, n in buckets.items() if n]
-    if hours:
-        session.execute(insert(FigureHour), hours)
-    if waits:
-        session.execute(insert(FigureWait), waits)
+             for bucket, n in buckets.items() if n])
+
+
+def _write(session: Session, room_id: int, counted: dict[Key, Counts]) -> None:
+    """Each game's hours, and each hour of all the games summed (a page of all games reads those)."""
+    rooms: dict[datetime, Counts] = {}
+    for (_game_id, hour), counts in counted.items():
+        rooms.setdefault(hour, Counts()).add(counts)
+    for (hours, waits), rows in (
+            ((FigureHour, FigureWait), [_rows({"room_id": room_id, "game_id": game_id, "hour": hour}, counts)
+                                        for (game_id, hour), counts in counted.items()]),
+            ((FigureRoomHour, FigureRoomWait), [_rows({"room_id": room_id, "hour": hour}, counts)
+                                                for hour, counts in rooms.items()])):
+        if rows:
+            session.execute(insert(hours), [row for row, _buckets in rows])
+        buckets = [bucket for _row, bs in rows for bucket in bs]
+        if buckets:
+            session.execute(insert(waits), buckets)
 
 
 def _roll_range(session: Session, room_id: int, start: datetime, end: datetime, now: datetime) -> int:
     """The hours from ``start`` to ``end`` rolled up anew: their rows replaced; how many hours."""
-    for model in (FigureHour, FigureWait):
+    for model in ROLLED:
         session.execute(delete(model).where(model.room_id == room_id, model.hour >= start, model.hour < end))
     for a, b in _steps(start, end):
         _write(session, room_id, roll(read_facts(session, room_id, a, b), a, b, now))
@@ -88,6 +99,6 @@ def rebuild(session: Session, room_id: int, now: datetime) -> int:
     """R80: the room's whole history rolled up again from the books and the state rows; how many
     hours. The caller commits."""
     session.execute(delete(FigureRoll).where(FigureRoll.room_id == room_id))
-    for model in (FigureHour, FigureWait):
+    for model in ROLLED:
         session.execute(delete(model).where(model.room_id == room_id))
     return roll_up(session, room_id, now, limit=None)

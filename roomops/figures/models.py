@@ -6,6 +6,8 @@ rows by ``flask figures rebuild``: nothing here is the record of anything.
 - ``FigureHour``: per room, game and UTC hour, the counts the screen sums (``COUNTS``).
 - ``FigureWait``: per room, game and hour, how many waits (``measure`` "wait": joining to seat) and
   estimate errors ("error": |shown - real|) fell in each minute bucket (``roomops.figures.buckets``).
+- ``FigureRoomHour``, ``FigureRoomWait``: the same per room and hour, all its games summed (migration
+  0056): a page of all games reads a fortieth of the rows of a 40-game room.
 - ``FigureRoll``: per room, the end of the hours rolled up so far (the hours after it are derived
   live)."""
 
@@ -25,18 +27,9 @@ COUNTS = ("table_seconds", "seat_seconds", "seated_seconds", "waiting_seconds", 
 _COUNT = BigInteger().with_variant(Integer(), "sqlite")
 
 
-class FigureHour(Base):
-    __tablename__ = "figure_hours"
-    __table_args__ = (
-        *(CheckConstraint(f"{name} >= 0", name=name) for name in COUNTS),
-        CheckConstraint("inside <= scored AND scored <= seated", name="inside_scored"),
-        CheckConstraint("seat_seconds >= table_seconds", name="seats"),
-        Index("ix_figure_hours_room_hour", "room_id", "hour"),
-    )
+class _Counted:
+    """An hour's counts (``COUNTS``), rake and fees: a game's, or all the room's games' summed."""
 
-    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"), primary_key=True)
-    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
-    hour: Mapped[datetime] = mapped_column(UTCDateTime, primary_key=True)
     table_seconds: Mapped[int] = mapped_column(_COUNT)
     seat_seconds: Mapped[int] = mapped_column(_COUNT)  # table time times the game's seats a table
     seated_seconds: Mapped[int] = mapped_column(_COUNT)
@@ -53,21 +46,60 @@ class FigureHour(Base):
     fees: Mapped[Minor]
 
 
-class FigureWait(Base):
-    __tablename__ = "figure_waits"
-    __table_args__ = (
-        CheckConstraint("measure IN ('wait', 'error')", name="measure"),
-        CheckConstraint("bucket >= 0", name="bucket"),
-        CheckConstraint("n > 0", name="n"),
-        Index("ix_figure_waits_room_hour", "room_id", "hour"),
-    )
+def _counted_checks() -> tuple[CheckConstraint, ...]:
+    return (*(CheckConstraint(f"{name} >= 0", name=name) for name in COUNTS),
+            CheckConstraint("inside <= scored AND scored <= seated", name="inside_scored"),
+            CheckConstraint("seat_seconds >= table_seconds", name="seats"))
 
-    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"), primary_key=True)
-    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
+
+class _Bucketed:
+    """How many waits or estimate errors of an hour fell in a minute bucket."""
+
     hour: Mapped[datetime] = mapped_column(UTCDateTime, primary_key=True)
     measure: Mapped[Measure] = mapped_column(String(5), primary_key=True)
     bucket: Mapped[int] = mapped_column(primary_key=True)
     n: Mapped[int]
+
+
+def _bucketed_checks() -> tuple[CheckConstraint, ...]:
+    return (CheckConstraint("measure IN ('wait', 'error')", name="measure"),
+            CheckConstraint("bucket >= 0", name="bucket"), CheckConstraint("n > 0", name="n"))
+
+
+class FigureHour(_Counted, Base):
+    __tablename__ = "figure_hours"
+    __table_args__ = (*_counted_checks(), Index("ix_figure_hours_room_hour", "room_id", "hour"))
+
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"), primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    hour: Mapped[datetime] = mapped_column(UTCDateTime, primary_key=True)
+
+
+class FigureRoomHour(_Counted, Base):
+    """All the room's games' hour: the sum of its ``FigureHour`` rows, kept with them."""
+
+    __tablename__ = "figure_room_hours"
+    __table_args__ = _counted_checks()
+
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"), primary_key=True)
+    hour: Mapped[datetime] = mapped_column(UTCDateTime, primary_key=True)
+
+
+class FigureWait(_Bucketed, Base):
+    __tablename__ = "figure_waits"
+    __table_args__ = (*_bucketed_checks(), Index("ix_figure_waits_room_hour", "room_id", "hour"))
+
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"), primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
+
+
+class FigureRoomWait(_Bucketed, Base):
+    """All the room's games' buckets of an hour: the sum of its ``FigureWait`` rows."""
+
+    __tablename__ = "figure_room_waits"
+    __table_args__ = _bucketed_checks()
+
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"), primary_key=True)
 
 
 class FigureRoll(Base):

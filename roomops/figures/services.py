@@ -11,13 +11,13 @@ from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from babel.dates import format_datetime
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from roomops.errors import NotFound
 from roomops.figures.buckets import quantile
 from roomops.figures.facts import read_facts
-from roomops.figures.models import FigureHour, FigureRoll, FigureWait, Measure
+from roomops.figures.models import FigureHour, FigureRoll, FigureRoomHour, FigureRoomWait, FigureWait, Measure
 from roomops.figures.period import Period, period, weeks_before
 from roomops.figures.rollup import COUNTED, HOUR, Counts, hour_of, roll
 from roomops.figures.shape import Figures, HeatCell, PeriodKind, Row, WeekTrust
@@ -30,27 +30,25 @@ _LABELS = {"today": "HH:mm", "day": "HH:mm", "week": "EEE HH:mm", "month": "EEE 
 
 def _rolled(session: Session, room_id: int, game_id: int | None, start: datetime, end: datetime,
             measures: tuple[Measure, ...]) -> dict[datetime, Counts]:
-    """The rolled-up hours from ``start`` to ``end``, summed over the games (or of one game), with
-    the minute buckets of ``measures``."""
+    """The rolled-up hours from ``start`` to ``end``, of one game or of all the room's games (their
+    sums, kept beside them), with the minute buckets of ``measures``."""
     out: dict[datetime, Counts] = defaultdict(Counts)
     if end <= start:
         return out
-    where = [FigureHour.room_id == room_id, FigureHour.hour >= start, FigureHour.hour < end]
+    hours, waits = (FigureRoomHour, FigureRoomWait) if game_id is None else (FigureHour, FigureWait)
+    where = [hours.room_id == room_id, hours.hour >= start, hours.hour < end]
     if game_id is not None:
         where.append(FigureHour.game_id == game_id)
-    columns = [func.sum(getattr(FigureHour, name)) for name in COUNTED]
-    statement = select(FigureHour.hour, *columns).where(*where).group_by(FigureHour.hour)
-    for hour, *sums in session.execute(statement):
+    columns = [getattr(hours, name) for name in COUNTED]
+    for hour, *sums in session.execute(select(hours.hour, *columns).where(*where)):
         counts = out[hour]
         for name, value in zip(COUNTED, sums, strict=True):
-            setattr(counts, name, int(value or 0))
-    waits = [FigureWait.room_id == room_id, FigureWait.hour >= start, FigureWait.hour < end,
-             FigureWait.measure.in_(measures)]
+            setattr(counts, name, int(value))
+    buckets = [waits.room_id == room_id, waits.hour >= start, waits.hour < end, waits.measure.in_(measures)]
     if game_id is not None:
-        waits.append(FigureWait.game_id == game_id)
+        buckets.append(FigureWait.game_id == game_id)
     for hour, measure, bucket, n in session.execute(
-            select(FigureWait.hour, FigureWait.measure, FigureWait.bucket, func.sum(FigureWait.n))
-            .where(*waits).group_by(FigureWait.hour, FigureWait.measure, FigureWait.bucket)):
+            select(waits.hour, waits.measure, waits.bucket, waits.n).where(*buckets)):
         (out[hour].waits if measure == "wait" else out[hour].errors)[bucket] += int(n)
     return out
 

@@ -30,7 +30,8 @@ from typing import NamedTuple
 from zoneinfo import ZoneInfo
 
 HOURS = 168  # hours of the week
-PSEUDO_HOURS = 3.0  # table-hours of the wider rate each narrower rate is shrunk with
+PSEUDO_HOURS = 12.0  # table-hours of the wider rate each narrower rate is shrunk with (half a day:
+# a new room's first tables, opened moments before the estimate, must not read as a flood of seats)
 PSEUDO_SEAT_HOURS = 27.0  # and player-hours (three full tables' hour)
 PRIOR_OFFERS = 10.0  # offers of the prior show rate the learned one is shrunk with
 PRIOR_SHOW = 0.85  # share of offers claimed in a room with no history yet

@@ -277,10 +277,13 @@ def _line(game_id: int) -> Any:
 
 
 def _ahead_filter(now: datetime) -> Any:
-    """Entries that take a seat before a later one: active and not locked up (R10-R14: a lockup is
-    passed over while it runs)."""
+    """Entries that take a seat before a later one: active, not locked up (R10-R14: a lockup is
+    passed over while it runs) and not called already (R20: their seat is held for them, not one
+    still to open)."""
+    called = select(SeatHold.id).where(SeatHold.entry_id == ListEntry.id, SeatHold.kind == OFFER,
+                                       SeatHold.ended_at.is_(None)).exists()
     return and_(ListEntry.status == "active",
-                or_(ListEntry.locked_until.is_(None), ListEntry.locked_until <= now))
+                or_(ListEntry.locked_until.is_(None), ListEntry.locked_until <= now), ~called)
 
 
 def typical_wait(session: Session, cache: WaitsCache, room_id: int, game_id: int, now: datetime

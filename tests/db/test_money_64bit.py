@@ -217,7 +217,8 @@ BORN_64BIT = {("rooms", "cash_out_approval_over"), ("games", "smallest_chip"), (
               ("playovers", "leave_amount"), ("rooms", "return_tolerance"),
               ("list_entries", "lockup_deposit"), ("toke_counts", "amount"), ("toke_shares", "share"),
               # R80: the figures' rollups (0054), their counts and money 64-bit from the start
-              *(("figure_hours", c) for c in (*FIGURE_COUNTS, "rake", "fees"))}
+              *((table, c) for table in ("figure_hours", "figure_room_hours")  # and 0056
+                for c in (*FIGURE_COUNTS, "rake", "fees"))}
 # amount columns renamed after 0021, by their names there (0026)
 RENAMED = {("games", "time_fee"): "hourly_fee"}
 

@@ -13,6 +13,7 @@ from roomops.rooms.services import update_policy
 from roomops.seating import seats
 from roomops.waits.services import TTL
 from tests.http.test_board import Statements, section
+from tests.http.test_live_games import URL as FEED
 from tests.services.helpers import fill_table, live_offer
 from tests.units import act
 
@@ -56,6 +57,9 @@ def test_r10_a_new_room_shows_an_early_estimate(client, room, session, now):
     assert re.search(rf'<p class="typical-wait">Typical wait {ANY_RANGE}, early estimate</p>',
                      section(page, game))
     assert "Seats open now" in section(page, other)  # a fact, not an estimate: no history needed
+    wait = next(g["typical_wait"] for g in client.get(FEED).json["games"] if g["id"] == game.id)
+    assert wait["early"] and wait["text"].endswith(", early estimate")  # the feed says so too
+    assert 0 <= wait["low_minutes"] <= wait["median_minutes"] <= wait["high_minutes"]
 
 
 def test_issue21_board_shows_a_typical_wait_that_grows_with_the_list(client, room, session, clock):

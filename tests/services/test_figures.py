@@ -12,7 +12,7 @@ from sqlalchemy import func, select
 
 from roomops.figures import keep
 from roomops.figures.buckets import EDGES, bucket_of
-from roomops.figures.models import FigureHour, FigureRoll, FigureWait
+from roomops.figures.models import FigureHour, FigureRoll, FigureRoomHour, FigureRoomWait, FigureWait
 from roomops.figures.services import figures, hour_counts
 from roomops.games.models import Table
 from roomops.holds.models import SEATED, SeatHold
@@ -46,6 +46,29 @@ def test_r80_rolled_up_rebuilt_and_live_hours_give_the_same_figures(room, sessio
     assert session.scalar(select(func.count()).select_from(FigureHour)) == hours_written
     assert _rows(live) == _rows(stepped) == _rows(rebuilt)
     assert session.get(FigureRoll, room.room.id).through == now + 3 * H
+
+
+def test_r80_all_games_hours_are_the_sums_of_each_games_kept_beside_them(room, session, now):
+    """A page of all games reads the room's own rows (migration 0056): the same figures as its
+    games' rows summed, and as the hours derived live."""
+    evening(room, session, now)
+    later = now + 3 * H + 20 * M
+    live = figures(session, room.room.id, "today", now.date(), None, later)
+    keep.roll_up(session, room.room.id, later)
+    rolled = figures(session, room.room.id, "today", now.date(), None, later)
+    assert _rows(live) == _rows(rolled) and rolled.totals.table_hours > 0
+    by_game = select(FigureHour.hour, func.sum(FigureHour.table_seconds), func.sum(FigureHour.joined),
+                     func.sum(FigureHour.rake)).group_by(FigureHour.hour).order_by(FigureHour.hour)
+    summed = select(FigureRoomHour.hour, FigureRoomHour.table_seconds, FigureRoomHour.joined,
+                    FigureRoomHour.rake).order_by(FigureRoomHour.hour)
+    assert [tuple(r) for r in session.execute(by_game)] == [tuple(r) for r in session.execute(summed)]
+    place = (FigureWait.hour, FigureWait.measure, FigureWait.bucket)
+    buckets = select(*place, func.sum(FigureWait.n)).group_by(*place)
+    room_buckets = select(FigureRoomWait.hour, FigureRoomWait.measure, FigureRoomWait.bucket,
+                          FigureRoomWait.n)
+    assert sorted(map(tuple, session.execute(buckets))) == sorted(map(tuple, session.execute(room_buckets)))
+    keep.rebuild(session, room.room.id, later)
+    assert _rows(figures(session, room.room.id, "today", now.date(), None, later)) == _rows(rolled)
 
 
 def test_r80_the_figures_match_the_raw_rows_counted_the_slow_way(room, session, now):

@@ -108,7 +108,9 @@ def test_r13_estimate_for_entry_grows_with_places_ahead(room, session, now, conn
     assert len(sent) <= 2  # the entry (unless the session has it), then one statement
     medians = [waits.estimate_for_entry(session, cache, e.id, at).median for e in entries]
     assert medians == sorted(medians) and medians[0] < medians[-1]
-    assert waits.estimate_at(session, cache, room.room.id, game.id, 4, at).median == medians[-1]
+    # the first two were called to table 1's free seats (R20): two ahead of the last, not four
+    assert [live_offer(session, e.player_id) is not None for e in entries] == [True, True] + [False] * 3
+    assert waits.estimate_at(session, cache, room.room.id, game.id, 2, at).median == medians[-1]
     act(session, room.sup, at, lists.remove, entries[4].id, "gone home")
     assert waits.estimate_for_entry(session, cache, entries[4].id, at) is None
 
@@ -124,7 +126,8 @@ def test_r80_the_wait_shown_at_joining_is_kept_on_the_entry(room, session, now):
     session.flush()
     kept = [(e.shown_low, e.shown_median, e.shown_high) for e in entries]
     cache = waits.WaitsCache()
-    expected = shown(waits.estimate_at(session, cache, room.room.id, game.id, 3, at + 3 * M))
+    # the first two were called to table 1's free seats (R20): one ahead of the last
+    expected = shown(waits.estimate_at(session, cache, room.room.id, game.id, 1, at + 3 * M))
     assert kept[-1] == (expected.low, expected.median, expected.high)
     assert all(low is not None and low <= median for low, median, _high in kept)
     assert kept[0][1] < kept[-1][1]  # three more ahead (R13)
@@ -132,3 +135,18 @@ def test_r80_the_wait_shown_at_joining_is_kept_on_the_entry(room, session, now):
     entry = act(session, room.sup, at, lists.join, player_id=room.player(now, "Cy").id, game_id=quiet.id)
     session.flush()
     assert (entry.shown_low, entry.shown_median, entry.shown_high) == (None, None, None)
+
+
+def test_r20_a_called_entry_is_not_ahead_its_seat_is_held(room, session, now):
+    """R13, R20: a player already called has a seat held for them, not one still to open: those
+    behind wait as if they were not there."""
+    game, _table = _history(room, session, now)  # its table has two seats free: two are called
+    at = now + 90 * M
+    entries = [act(session, room.sup, at + i * M, lists.join, player_id=p.id, game_id=game.id)
+               for i, p in enumerate(room.players(now, 3, "C"))]
+    session.flush()
+    assert [live_offer(session, e.player_id) is not None for e in entries] == [True, True, False]
+    cache, later = waits.WaitsCache(), at + 3 * M
+    nobody_ahead = waits.estimate_at(session, cache, room.room.id, game.id, 0, later)
+    assert nobody_ahead != waits.estimate_at(session, cache, room.room.id, game.id, 2, later)
+    assert waits.estimate_for_entry(session, cache, entries[2].id, later) == nobody_ahead
