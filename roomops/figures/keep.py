@@ -82,15 +82,17 @@ def roll_up(session: Session, room_id: int, now: datetime, limit: timedelta | No
     """R80: the room's closed hours not rolled up yet (``limit`` of them at most), rolled up;
     how many hours. The caller commits."""
     mark = session.scalar(select(FigureRoll).where(FigureRoll.room_id == room_id).with_for_update())
-    start = mark.through if mark is not None else _first_hour(session, room_id, now)
+    if mark is None:  # a new room's mark is set at once, so the next sweep does not ask again
+        start = _first_hour(session, room_id, now)
+        mark = FigureRoll(room_id=room_id, through=start, rolled_at=now)
+        session.add(mark)
+    start = mark.through
     end = hour_of(now) if limit is None else min(hour_of(now), start + limit)
     if end <= start:
+        session.flush()
         return 0
     rolled = _roll_range(session, room_id, start, end, now)
-    if mark is None:
-        session.add(FigureRoll(room_id=room_id, through=end, rolled_at=now))
-    else:
-        mark.through, mark.rolled_at = end, now
+    mark.through, mark.rolled_at = end, now
     session.flush()
     return rolled
 

@@ -90,7 +90,8 @@ def _roll_up_figures(roomops: Roomops, now: datetime) -> None:
             with roomops.sessions() as session, roomops.unit_of_work(session, None, now) as uow:
                 hours = roll_up(uow.session, room_id, now)
                 uow.commit()
-            log.info("figures: %d hours of room %d rolled up", hours, room_id)
+            if hours:
+                log.info("figures: %d hours of room %d rolled up", hours, room_id)
         except Exception:
             log.exception("rolling up the figures of room %d failed", room_id)
 

@@ -120,13 +120,26 @@ def test_r80_due_rooms_are_those_with_a_closed_hour_not_rolled_up(room, session,
     assert room.room.id in keep.due_rooms(session, now + 2 * H)
 
 
+def test_r80_a_new_rooms_first_hour_is_marked_so_the_sweep_does_not_ask_again(room, session, now):
+    """Its first table opened this hour: nothing to roll up yet, and not due again until the hour
+    closes (the sweep runs every few seconds)."""
+    evening(room, session, now)
+    at = now + 30 * M
+    assert room.room.id in keep.due_rooms(session, at)
+    assert keep.roll_up(session, room.room.id, at) == 0
+    assert session.get(FigureRoll, room.room.id).through == now
+    assert room.room.id not in keep.due_rooms(session, at + M)
+    assert keep.roll_up(session, room.room.id, now + H) == 1
+
+
 def test_r80_the_sweep_rolls_up_each_hour_as_it_closes(app, session, room, clock, now):
     game, _other = evening(room, session, now)
     clock.advance(minutes=59)
     sweep_once(app)
-    assert session.get(FigureRoll, room.room.id) is None  # 20:59: no hour has closed
+    assert session.get(FigureRoll, room.room.id).through == now  # 20:59: no hour has closed
     clock.advance(minutes=2)
     sweep_once(app)
+    session.expire_all()  # the sweep's own session moved the mark
     assert session.get(FigureRoll, room.room.id).through == now + H
     first = session.scalar(select(FigureHour).where(FigureHour.game_id == game.id))
     assert (first.hour, first.joined, first.table_seconds) == (now, 3, 3600)
