@@ -25,6 +25,7 @@ DOMAIN = {
     "playovers", "rooms", "seating", "books", "waits", "messages", "holds", "dealers", "tokes",
     "db", "actors", "errors", "clock", "config", "schemas", "models", "migrate", "migration_ops",
     "checks", "money", "text", "security_log", "remote", "words", "lockouts", "kept", "figures",
+    "shares", "jackpots",
 }
 
 

@@ -1,16 +1,15 @@
 """R66: a shift's toke pool shared by the downs each dealer dealt. Pure: no Flask, no database.
 
-Each dealer's exact share is ``pool * downs / all downs``; each gets its whole minor units
-(rounded down), and the minor units left over (fewer than the number of dealers) go one each to
-the dealers with the largest remainders (largest remainder, Hamilton's method), ties to the lower
-dealer id. So the shares add up to the pool exactly, no share is a whole minor unit from its exact
-value, and a dealer with more downs never gets less."""
+Each dealer's exact share is ``pool * downs / all downs``, in whole minor units by the largest
+remainder (``roomops.shares``), ties to the lower dealer id: the shares add up to the pool exactly,
+no share is a whole minor unit from its exact value, and a dealer with more downs never gets less."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
 from roomops.errors import Conflict, Invalid
+from roomops.shares import largest_remainder
 
 
 def split(pool: int, downs: Mapping[int, int]) -> dict[int, int]:
@@ -26,10 +25,4 @@ def split(pool: int, downs: Mapping[int, int]) -> dict[int, int]:
             raise Conflict("nobody dealt a down in this shift: there is nobody to share the pool with",
                            "R66")
         return {}
-    shares = {dealer: pool * n // total for dealer, n in downs.items()}
-    left = pool - sum(shares.values())
-    # the largest remainder first, ties to the lower dealer id
-    order = sorted(downs, key=lambda dealer: (-(pool * downs[dealer] % total), dealer))
-    for dealer in order[:left]:
-        shares[dealer] += 1
-    return shares
+    return largest_remainder(pool, downs, sorted(downs))  # ties to the lower dealer id
