@@ -18,8 +18,8 @@ ROOT = Path(__file__).resolve().parents[1] / "roomops"
 
 # The layering, stated once: entry points (HTTP screens, the command line, jobs) may import the
 # domain; the domain never imports them.
-PRESENTATION = {"desk", "board", "api", "web", "auth", "dealer", "factory", "cli", "demo", "jobs",
-                "push", "runtime", "reactions"}
+PRESENTATION = {"desk", "board", "api", "web", "auth", "dealer", "factory", "cli", "demo", "demo_history",
+                "jobs", "push", "runtime", "reactions"}
 DOMAIN = {
     "absences", "audit", "blinds", "floor", "games", "hands", "heartbeat", "ledger", "lists", "penalties",
     "playovers", "rooms", "seating", "books", "waits", "messages", "holds", "dealers", "tokes",

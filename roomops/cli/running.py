@@ -42,12 +42,15 @@ def create_room_cmd(slug: str, name: str, timezone: str, currency: str, locale: 
                              "With --logins: give the demo room's staff new passwords and print "
                              "them (only hashes are kept, so a lost one cannot be shown again).")
 @click.option("--logins", is_flag=True, help="Print the demo staff's logins again, with new passwords.")
+@click.option("--history", "days", type=click.IntRange(0, 56), default=0, show_default=True,
+              help="Days of past evenings to run the new demo room through first (tables, players, "
+                   "lists, calls), for the manager's figures and the wait estimate to work from.")
 @with_appcontext
-def demo_cmd(logins: bool) -> None:
+def demo_cmd(logins: bool, days: int) -> None:
     from roomops.demo import load_demo, renew_demo_logins
 
     with command_unit() as uow:
-        printed = (renew_demo_logins if logins else load_demo)(uow)
+        printed = renew_demo_logins(uow) if logins else load_demo(uow, days)
         uow.commit()
     if not printed:
         click.echo("no demo room in this database: nothing to print" if logins else

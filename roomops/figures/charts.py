@@ -139,7 +139,9 @@ def _heat_chart(key: str, title: str, legend: str, cells: Sequence[HeatCell], s:
     by_cell = {(c.weekday, c.hour): _rounded(s, s.read(c), digits) for c in cells}
     # the hours the room had anything in: the chart's columns and the table's (24 leave an
     # evening room's chart mostly empty, and a printed page has no room for them)
-    hours = sorted({h for (_wd, h), v in by_cell.items() if v is not None}) or list(HOURS)
+    # in the order of the gaming day (R2): an evening room's 23:00, then midnight, then 01:00
+    hours = sorted({h for (_wd, h), v in by_cell.items() if v is not None} or HOURS,
+                   key=lambda h: (h - f.day_start_hour) % 24)
     values = [{"weekday": days[wd], "wd": wd, "hour": hour, "value": v}
               for (wd, hour), v in sorted(by_cell.items()) if v is not None]
     encoding = {

@@ -133,11 +133,11 @@ def _steps(p: Period, counts: dict[datetime, Counts], tz: str, day_start_at: Cal
             for key, group in groups.items()]
 
 
-def _heat(p: Period, counts: dict[datetime, Counts], tz: str) -> list[HeatCell]:
+def _heat(p: Period, counts: dict[datetime, Counts], tz: str, day_start_at: Callable[[datetime], date]
+          ) -> list[HeatCell]:
     cells: dict[tuple[int, int], list[datetime]] = {}
     for hour in _hours(p.start, p.end):
-        local = hour.astimezone(ZoneInfo(tz))
-        cells.setdefault((local.weekday(), local.hour), []).append(hour)
+        cells.setdefault((day_start_at(hour).weekday(), hour.astimezone(ZoneInfo(tz)).hour), []).append(hour)
     out = []
     for (weekday, local_hour), group in sorted(cells.items()):
         c = _summed(counts[h] for h in group if h in counts)
@@ -174,12 +174,15 @@ def figures(session: Session, room_id: int, period_kind: PeriodKind, day: date, 
     p = period(period_kind, day, now, room.timezone, room.gaming_day_start)
     counts = hour_counts(session, room_id, game_id, p.start, p.end, now)
     total = _summed(counts.values())
+
+    def day_of(hour: datetime) -> date:
+        return gaming_day(hour, room.timezone, room.gaming_day_start)
     return Figures(
         room_name=room.name, currency=room.currency, timezone=room.timezone, period=p.kind,
         first_day=p.first_day, last_day=p.last_day, game_id=game_id, games=games,
-        rows=tuple(_steps(p, counts, room.timezone,
-                          lambda h: gaming_day(h, room.timezone, room.gaming_day_start), language)),
-        heat=tuple(_heat(p, counts, room.timezone)), weeks=tuple(_weeks(session, room, game_id, p.end, now)),
+        rows=tuple(_steps(p, counts, room.timezone, day_of, language)),
+        heat=tuple(_heat(p, counts, room.timezone, day_of)),
+        weeks=tuple(_weeks(session, room, game_id, p.end, now)),
         totals=_row(p.start.astimezone(ZoneInfo(room.timezone)), "", total,
                     (p.end - p.start).total_seconds()),
-        has_dealers=bool(total.dealer_seconds or total.downs))
+        has_dealers=bool(total.dealer_seconds or total.downs), day_start_hour=room.gaming_day_start.hour)

@@ -49,7 +49,8 @@ class Row:
 @dataclass(frozen=True)
 class HeatCell:
     """One hour of the week (Monday first, in the room's time) over the period: its average
-    occupancy and median wait."""
+    occupancy and median wait. The weekday is the gaming day's (R2): a night's hours after
+    midnight stay on its evening's row."""
 
     weekday: int  # 0 Monday .. 6 Sunday
     hour: int  # 0..23
@@ -86,3 +87,4 @@ class Figures:
     weeks: tuple[WeekTrust, ...]  # the last eight weeks to the period's end
     totals: Row  # the whole period as one step
     has_dealers: bool  # a roster was kept in the period: the dealers' chart is shown
+    day_start_hour: int = 6  # the hour the room's gaming day starts: the heat map's first column

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import gc
+from datetime import timedelta
 
 import pytest
 from sqlalchemy import func, select
 
 from roomops.audit.models import AuditEvent
+from roomops.figures.models import FigureRoomHour
+from roomops.games.models import Table
 from roomops.holds.models import SeatHold
 from roomops.jobs.scheduler import _add_job, sweep_once
+from roomops.lists.models import ListEntry
 from roomops.rooms.models import Room, Staff
 from roomops.rooms.roles import roles_in
 from roomops.rooms.staff import hash_token
@@ -117,6 +121,28 @@ def test_demo_loads_once_and_offers_open_seats(app, session):
     again = runner.invoke(args=["demo"])
     assert "already has a room" in again.output and "demo --logins" in again.output
     assert session.scalar(select(func.count()).select_from(Room)) == 1
+
+
+def test_r80_demo_with_history_runs_its_past_evenings_through_the_services(app, session, clock):
+    """`demo --history 2`: two evenings before tonight, written as the desk would have (tables
+    opened and closed, players seated, called from the lists, leaving), each audited (R60), rolled
+    up for the figures (R80) with the wait each player was shown (R10-R14); then tonight's room."""
+    out = app.test_cli_runner().invoke(args=["demo", "--history", "2"])
+    assert out.exit_code == 0, out.output
+    room = session.scalar(select(Room))
+    assert room.created_at < clock.now() - timedelta(days=1)
+    evenings = session.scalars(select(Table).where(Table.closed_at.is_not(None))).all()
+    assert len({t.opened_at.date() for t in evenings}) == 2
+    assert all(t.closed_at < clock.now() for t in evenings)
+    seated = session.scalar(select(func.count()).select_from(ListEntry).where(
+        ListEntry.status == "seated", ListEntry.shown_low.is_not(None)))
+    assert seated > 40
+    assert session.scalar(select(func.sum(FigureRoomHour.seated))) >= seated
+    assert session.scalar(select(func.count()).select_from(AuditEvent).where(
+        AuditEvent.action == "offer.claimed")) >= seated
+    offers = session.scalar(select(func.count()).select_from(SeatHold).where(
+        SeatHold.kind == "offer", SeatHold.ended_at.is_(None)))
+    assert offers == 2  # tonight as without history: table 2's two open seats called
 
 
 def test_demo_logins_are_printed_again_with_new_passwords(app, session):

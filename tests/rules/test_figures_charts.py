@@ -80,6 +80,14 @@ def test_r80_the_heat_map_has_a_cell_an_hour_of_the_week_at_most():
     assert evening.table.rows[6] == ("Sun", "80 %", "80 %", "80 %", "80 %", "80 %")
 
 
+def test_r80_the_heat_maps_hours_run_in_the_gaming_days_order():
+    """R2: an evening room's night reads 22, 23, then midnight and 01:00, not midnight first."""
+    night = tuple(HeatCell(4, h, 0.5, 4.0, 1.0) for h in (0, 1, 22, 23))
+    heat = by_key(fake.figures(heat=night, day_start_hour=6), english)["heat-occupancy"]
+    assert heat.spec["encoding"]["x"]["scale"]["domain"] == [22, 23, 0, 1]
+    assert heat.table.headings == ("Day", "22", "23", "00", "01")
+
+
 def test_r80_the_weeks_record_from_the_weeks():
     f = fake.figures()
     trust = by_key(f, english)["trust"]

@@ -71,6 +71,16 @@ def test_r80_all_games_hours_are_the_sums_of_each_games_kept_beside_them(room, s
     assert _rows(figures(session, room.room.id, "today", now.date(), None, later)) == _rows(rolled)
 
 
+def test_r2_the_heat_maps_hour_after_midnight_is_on_its_evenings_row(room, session, now):
+    """Saturday's tables run on past midnight: 00:00 Sunday is Saturday night's, in the gaming
+    day's row (the room's day starts at 06:00), not Sunday's."""
+    evening(room, session, now)  # from 20:00 on Saturday
+    fig = figures(session, room.room.id, "week", now.date(), None, now + 5 * H)
+    cells = {(c.weekday, c.hour) for c in fig.heat}
+    assert (5, 0) in cells and (6, 0) not in cells and (5, 20) in cells
+    assert fig.day_start_hour == 6
+
+
 def test_r80_the_figures_match_the_raw_rows_counted_the_slow_way(room, session, now):
     game, other = evening(room, session, now)
     later = now + 3 * H
