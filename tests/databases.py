@@ -14,10 +14,11 @@ from collections.abc import Iterator
 from contextlib import ExitStack, closing, contextmanager
 from pathlib import Path
 
-from sqlalchemy import create_engine, text
+from sqlalchemy import Engine, create_engine, text
 from sqlalchemy.engine import make_url
 
 from roomops import migrate
+from roomops.db import make_engine
 
 PG_ENV = "ROOMOPS_TEST_POSTGRES_URL"
 
@@ -44,6 +45,18 @@ def fresh_database(backend: str, tmp: Path, name: str = "t", template: str = "te
         with admin.connect() as conn:
             conn.execute(text(f'DROP DATABASE IF EXISTS "{dbname}" WITH (FORCE)'))
         admin.dispose()
+
+
+@contextmanager
+def fresh_engine(backend: str, tmp: Path, name: str = "t") -> Iterator[tuple[str, Engine]]:
+    """``fresh_database``'s URL and an engine on it, disposed afterwards (a migration's own test
+    moves it up and down itself)."""
+    with fresh_database(backend, tmp, name) as url:
+        engine = make_engine(url)
+        try:
+            yield url, engine
+        finally:
+            engine.dispose()
 
 
 class Templates:
