@@ -9,7 +9,7 @@ total exactly, none is a whole minor unit from its exact value, and a larger wei
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import TypeVar
 
 K = TypeVar("K", bound=Hashable)
@@ -26,3 +26,11 @@ def largest_remainder(total: int, weights: Mapping[K, int], ties: Sequence[K]) -
     for key in sorted(weights, key=lambda k: (-(total * weights[k] % whole), place[k]))[:left]:
         shares[key] += 1
     return shares
+
+
+def clockwise(seats: Iterable[int], button: int) -> list[int]:
+    """Seat numbers from the first after the button round to the button's: the order an odd chip
+    (or cent) goes in."""
+    seats = list(seats)
+    past = max([*seats, button]) + 1
+    return sorted(seats, key=lambda seat: (seat - button - 1) % past)

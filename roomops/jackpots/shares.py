@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from roomops.errors import Invalid
-from roomops.shares import largest_remainder
+from roomops.shares import clockwise, largest_remainder
 
 WHOLE_BP = 10_000
 
@@ -59,8 +59,8 @@ class Hand:
 
 def _clockwise(hand: Hand) -> list[int]:
     """The players dealt in, from the first seat after the button round to the button's."""
-    past = max(d.seat_no for d in hand.dealt) + 1
-    return [d.player_id for d in sorted(hand.dealt, key=lambda d: (d.seat_no - hand.button - 1) % past)]
+    by_seat = {d.seat_no: d.player_id for d in hand.dealt}
+    return [by_seat[seat] for seat in clockwise(by_seat, hand.button)]
 
 
 def _check(prize: int, hand: Hand) -> None:
