@@ -42,6 +42,13 @@ def phones_hint(host: str, port: int) -> str:
     return f"phones: the board's QR code sends them to {address} (ROOMOPS_PUBLIC_URL changes it)"
 
 
+def _embedded_database() -> str:
+    """The embedded default: SQLite in the instance folder, made if it is not there yet (a fresh
+    checkout with ROOMOPS_SECRET_KEY set has none: the secret key's file would have made it)."""
+    INSTANCE.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{(INSTANCE / 'roomops.db').absolute()}"
+
+
 def _secret_key() -> str:
     """ROOMOPS_SECRET_KEY, or a random key kept in the instance folder so logins survive restarts."""
     if key := os.environ.get("ROOMOPS_SECRET_KEY"):
@@ -55,8 +62,8 @@ def _secret_key() -> str:
 
 @dataclass
 class Settings:
-    database_url: str = field(default_factory=lambda: os.environ.get(
-        "ROOMOPS_DATABASE_URL", f"sqlite:///{(INSTANCE / 'roomops.db').absolute()}"))
+    database_url: str = field(default_factory=lambda: os.environ.get("ROOMOPS_DATABASE_URL")
+                              or _embedded_database())
     # The tables' owner, who runs the migrations and `db create-roles` (docs/security.md, "The
     # books"); empty: the app's own URL (SQLite, or one PostgreSQL role for both)
     owner_database_url: str = field(default_factory=lambda: os.environ.get(
