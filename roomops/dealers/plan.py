@@ -18,6 +18,8 @@ Where R64 is silent:
   (the due dealer pushed now deals on) while a dealer longer since a break is due at a push before
   this break would end, and no break ends by then to relieve them. Short of dealers for every
   break, each dealer still goes several downs without one (bench/dealer_plan.py prints the most).
+- A due dealer left waiting at a push (others went on break first, or a spare was kept back) is
+  still due at the next: a wait is no break, and they are among the due with those back then.
 - "Two downs in a row" is two of a dealer's downs with no other down between, whether they waited or
   rested between them (``last_table_id`` is kept through a break).
 - Short of dealers, the tables in id order take them (a table without a dealer has no priority for
@@ -253,14 +255,17 @@ class _Simulation:
             else:
                 tables.append(table)
         spare = len(pool) + len(self.waiting) - len(tables)
-        # the waiting are not due: a due dealer left free at an event was spare there, so rested
-        due = sorted((self.dealers[d] for d in pool if self.dealers[d].downs >= self.downs_before_break),
+        # due: those back now, and those left waiting at an earlier push while others went first
+        # (a wait is no break)
+        due = sorted((self.dealers[d] for d in pool | self.waiting
+                      if self.dealers[d].downs >= self.downs_before_break),
                      key=lambda d: (d.rested_since, d.id))
         tired, back = self._ahead(t) if due and spare > 0 else ([], 0)
         for given, dealer in enumerate(due):
             if given + max(0, bisect_left(tired, (dealer.rested_since, dealer.id)) - back) >= spare:
                 break  # nobody spare, or kept for one longer since a break, pushed soon
             pool.discard(dealer.id)
+            self.waiting.discard(dealer.id)
             self._break(dealer.id, t)
         for dealer_id in sorted(pool):
             self._wait(dealer_id)

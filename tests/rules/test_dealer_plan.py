@@ -109,6 +109,18 @@ def test_r64_the_spare_dealer_is_kept_for_the_one_longest_since_a_break_pushed_s
     assert downs_of(p, 3)[0] == (2, 5) and downs_of(p, 2)[:2] == [(2, -25), (1, 10)]
 
 
+def test_r64_a_due_dealer_left_waiting_is_still_due_at_the_next_push() -> None:
+    """A break after every down: at 20 four are due and one break is given (a spare is kept for
+    dealer 1, pushed at 22); dealer 7, due and left waiting, goes before dealer 8, back at 21 and
+    rested as long ago: a wait is no break (found by the fairness property below)."""
+    rows = [dealing(1, 2, 2, free=0), DealerNow(2, NOW, NOW, 0, None, None, at(3)),
+            waiting(3), waiting(4), dealing(5, 1, 1, free=0), waiting(6), waiting(7), waiting(8)]
+    rows = [replace(r, free_since=NOW, rested_since=NOW) for r in rows]
+    p = plan(NOW, [1, 2, 3, 4, 5, 6], rows, Rules(20, 1, 15), horizon=timedelta(hours=1))
+    at_21 = [(s.dealer_id, s.kind) for s in p.steps if s.start == at(21)]
+    assert (7, "break") in at_21 and (8, "break") not in at_21
+
+
 def test_r64_no_second_down_in_a_row_by_a_swap_at_the_same_push() -> None:
     # table 1 has no dealer; dealer 1, longest free, would take it and dealer 2 would deal table 2
     # again: they swap
