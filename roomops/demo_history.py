@@ -64,8 +64,8 @@ class _Evening:
             SeatHold.ended_at.is_(None)).order_by(SeatHold.id)))
 
     def step(self, games: list[Game], at: datetime, busy: float) -> None:
-        """Five minutes of the evening: calls answered (or let go), a player or two leaving, new
-        players joining the lists."""
+        """Five minutes of the evening at the tables of ``games`` (those running): calls answered
+        (or let go), a player or two leaving, new players joining the lists."""
         unit = self.unit.at(at)
         for offer in self._live(OFFER):
             game = next(g for g in games if g.id == self._game_of(offer))
@@ -77,7 +77,7 @@ class _Evening:
             if self.r.random() < 0.04:
                 unit.run(leave, hold.id, self.r.randint(0, 3) * 10_000)
         for game in games:
-            if any(t.game_id == game.id for t in self.tables) and self.r.random() < busy:
+            if self.r.random() < busy:
                 unit.run(join, player_id=self.guest(at), game_id=game.id)
 
     def _game_of(self, hold: SeatHold) -> int:
@@ -99,9 +99,9 @@ class _Evening:
 
 
 def play_evenings(unit: UnitOfWork, games: tuple[Game, Game], first_day: datetime, days: int,
-                  tz: ZoneInfo, until: datetime) -> int:
+                  tz: ZoneInfo, until: datetime) -> None:
     """``days`` evenings from ``first_day``'s (a local date), each through the services at its own
-    moment, those over by ``until``; how many players came."""
+    moment, those over by ``until``."""
     r = random.Random(43)
     guests = 0
     nlh, plo = games
@@ -123,4 +123,3 @@ def play_evenings(unit: UnitOfWork, games: tuple[Game, Game], first_day: datetim
             at += STEP
         evening.close(end)
         guests = evening.guests
-    return guests

@@ -83,8 +83,7 @@ def roll_up(session: Session, room_id: int, now: datetime, limit: timedelta | No
     how many hours. The caller commits."""
     mark = session.scalar(select(FigureRoll).where(FigureRoll.room_id == room_id).with_for_update())
     if mark is None:  # a new room's mark is set at once, so the next sweep does not ask again
-        start = _first_hour(session, room_id, now)
-        mark = FigureRoll(room_id=room_id, through=start, rolled_at=now)
+        mark = FigureRoll(room_id=room_id, through=_first_hour(session, room_id, now), rolled_at=now)
         session.add(mark)
     start = mark.through
     end = hour_of(now) if limit is None else min(hour_of(now), start + limit)
