@@ -88,6 +88,9 @@ def test_r51_the_dealer_records_the_rake_of_a_down(live, page):
     expect(down.locator("input[name=first_hand_no]")).to_have_value("1")
     expect(down.locator("input[name=last_hand_no]")).to_have_value("3")
     down.locator("input[name=rake]").fill("16")  # more than 3 hands x 5.00
+    # the forms' script loaded (the page after the last hand is drawn before it runs): without it
+    # the form posts as a page of its own, the no-JavaScript refusal
+    page.wait_for_load_state("load")
     down.get_by_role("button", name="Record the down's rake").click()
     # refused in the form, what was typed kept (R51), the tablet's page not left
     expect(down.locator(".refusal")).to_contain_text(
