@@ -10,6 +10,7 @@ from roomops.hands.models import Hand, PenaltyRecord, SeatBlinds
 from roomops.heartbeat.models import SweepHeartbeat
 from roomops.holds.models import SeatChangeRequest, SeatHold
 from roomops.holds.playovers import Playover
+from roomops.jackpots.models import JackpotClaim, JackpotDecision, JackpotLink, JackpotRow, JackpotScheme
 from roomops.ledger.models import (
     DayClose,
     DayCount,
@@ -42,6 +43,11 @@ __all__ = [
     "FigureWait",
     "Game",
     "Hand",
+    "JackpotClaim",
+    "JackpotDecision",
+    "JackpotLink",
+    "JackpotRow",
+    "JackpotScheme",
     "KnownAddress",
     "LedgerEntry",
     "ListEntry",

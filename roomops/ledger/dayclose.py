@@ -11,8 +11,7 @@ shifts needs the shift named. Services take ``(session, actor, now, ...)``, chec
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 
@@ -37,10 +36,10 @@ from roomops.ledger.closing import (
     check_running,
     check_shift_started,
     pick_shift,
-    posting_place,
     shift_closed,
 )
 from roomops.ledger.models import DayClose, DayCount, LedgerEntry
+from roomops.ledger.placing import lock_day, shift_named
 from roomops.ledger.report import DayReport, day_report, expected_by_table, latest_counts, rows_of
 from roomops.rooms.gaming_day import gaming_day
 from roomops.rooms.models import Room
@@ -106,7 +105,7 @@ def _open_shift(session: Session, room: Room, now: datetime, day: date,
     target = day_shifts[pick_shift(shift, len(day_shifts)) - 1]
     check_shift_started(target.number, target.start, now)
     closes = day_closes(session, room.id, day)
-    check_not_closed(day, closed(closes, target.number), _named(target))
+    check_not_closed(day, closed(closes, target.number), shift_named(target))
     return target, closes
 
 
@@ -151,7 +150,7 @@ def close_day(unit: UnitOfWork, day: date,
     and rows posted in the rest of it go to the next shift (``posting_shift``). The close of the
     day's last shift (of a one-shift day: the day's close) closes the day once it has ended (R2)
     or, before, once no table is open; play after it posts to the next gaming day
-    (``shift_to_post``). Tables still running are refused or named, as the room's policy says.
+    (``placing.shift_to_post``). Tables still running are refused or named, as the room's policy says.
     ``confirmed_total``: the expected total the closer was shown and confirmed (the cage page);
     refused when the ledger's is another by then."""
     unit.actor.require("cash")
@@ -192,7 +191,7 @@ def close_day(unit: UnitOfWork, day: date,
             unit.session.add(row)
             unit.session.flush()
     except IntegrityError:  # a concurrent close of the same shift committed first
-        check_not_closed(day, True, _named(target))
+        check_not_closed(day, True, shift_named(target))
     unit.audit("day.closed" if row.closes_day else "shift.closed",
                ("gaming_day", _day_id(day)), gaming_day=day.isoformat(), shift_no=target.number,
                shifts=target.of, second_staff_id=other.id, entries=entries,
@@ -233,65 +232,3 @@ def report(session: Session, room: Room, day: date, shift: int | None) -> DayRep
 def _day_id(day: date) -> int:
     """The audit trail's entity id of a gaming day: its date as YYYYMMDD."""
     return day.year * 10000 + day.month * 100 + day.day
-
-
-_CLOSES = select(DayClose.shift_no, DayClose.closes_day).where(
-    DayClose.room_id == bindparam("room_id"), DayClose.gaming_day == bindparam("day"))
-# in the message of the ledger's trigger refusing a row of a closed shift (migration 0019)
-CLOSED_MARK = "ledger_entries: shift closed (R54)"
-
-
-def shift_to_post(session: Session, room: Room, now: datetime) -> Shift:
-    """R54: the shift a ledger row posted at ``now`` goes to: the shift of ``now`` (R2), or, when
-    that shift was closed before its end, the next open shift of the same gaming day, and once
-    the day was closed before its end, the next gaming day's first shift (``closing.posting_place``);
-    refused when none is open (a shift policy changed after a close). The database refuses a
-    row naming a closed shift itself: the ledger's trigger checks the day's closes inside the
-    INSERT, for every writer (migration 0019), and ``closed_refused`` turns its refusal into the
-    409. On SQLite the day's closes read here cannot change before the INSERT: one writer at a
-    time. On PostgreSQL the posting takes the room's day lock first (``lock_day``) and reads the
-    closes one statement after the lock is granted, so a close in progress is waited for and
-    then seen: the row goes to the next shift rather than failing in the trigger, which would
-    abort the whole transaction there."""
-    lock_day(session, room.id)
-    shift = shift_of(now, room.timezone, room.gaming_day_start, room.shifts)
-    closes = session.execute(_CLOSES, {"room_id": room.id, "day": shift.gaming_day}).tuples()
-    place = posting_place(shift.gaming_day, shift.number, shift.of, closes)
-    check_not_closed(shift.gaming_day, place is None, _named(shift))
-    assert place is not None  # refused just above otherwise
-    day, number = place
-    return shift if (day, number) == (shift.gaming_day, shift.number) else shifts(room, day)[number - 1]
-
-
-@contextmanager
-def closed_refused(shift: Shift) -> Iterator[None]:
-    """R54: the ledger's trigger refusing a row of ``shift`` (closed) becomes the 409 that names
-    it; any other database error goes on as it was."""
-    try:
-        yield
-    except IntegrityError as err:
-        if CLOSED_MARK not in str(err.orig):
-            raise
-        check_not_closed(shift.gaming_day, True, _named(shift))
-
-
-def _named(shift: Shift) -> int | None:
-    """The shift as a refusal names it: only when the day has several."""
-    return shift.number if shift.of > 1 else None
-
-
-DAY_LOCK = 54  # the advisory lock class of gaming-day closes (R54); the second key is the room
-
-
-def lock_day(session: Session, room_id: int, *, close: bool = False) -> None:
-    """R54 on PostgreSQL: a posting takes the room's day lock shared before its closed-check, the
-    close takes it exclusively before it reads a figure, each until its transaction ends. So a
-    posting either commits before the close counts the rows, or waits for the close and is then
-    refused: under READ COMMITTED (the app's isolation) each statement sees what committed before
-    it began, so the closed-check runs as its own statement after the lock is granted. SQLite
-    needs nothing: a write transaction begins IMMEDIATE (``roomops.db``), one writer at a time."""
-    if session.get_bind().dialect.name != "postgresql":
-        return
-    take = func.pg_advisory_xact_lock if close else func.pg_advisory_xact_lock_shared
-    session.execute(select(take(DAY_LOCK, room_id)))
-

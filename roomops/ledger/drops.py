@@ -22,10 +22,10 @@ from roomops.games.models import Game, Table
 from roomops.hands.models import Hand
 from roomops.ledger.fee_rules import drop_amount
 from roomops.ledger.fees import standing
+from roomops.ledger.hand_rows import hand_at, players_dealt
 from roomops.ledger.idempotency import fingerprint, replay
 from roomops.ledger.models import LedgerEntry
 from roomops.ledger.posting import Posting, post
-from roomops.ledger.rake import hand_at, players_dealt
 from roomops.ledger.rules import CHIPS, check_method, signed
 
 RULE = "R50"

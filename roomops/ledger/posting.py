@@ -2,7 +2,7 @@
 member who posted it, an audit row (R60), and the idempotency key (``roomops.ledger.idempotency``).
 Each row carries the shift of the day it is posted in (R54); a row posted in the rest of a shift
 closed before its end goes to the next open shift of the day, and nothing is posted to a closed
-gaming day (``dayclose.shift_to_post``; the ledger's trigger refuses a row naming a closed shift).
+gaming day (``placing.shift_to_post``; the ledger's trigger refuses a row naming a closed shift).
 ``post_many`` posts a batch with one check and one INSERT. Nothing here commits."""
 
 from __future__ import annotations
@@ -21,9 +21,9 @@ from roomops.floor.unit import UnitOfWork
 from roomops.games.models import Table
 from roomops.holds.models import SeatHold
 from roomops.holds.queries import hold_in_room
-from roomops.ledger.dayclose import closed_refused, shift_to_post
 from roomops.ledger.idempotency import insert_once
 from roomops.ledger.models import LedgerEntry
+from roomops.ledger.placing import closed_refused, shift_to_post
 from roomops.ledger.rules import check_amount, check_currency, check_method
 from roomops.rooms.models import Room
 from roomops.rooms.shifts import Shift

@@ -37,11 +37,11 @@ from roomops.ledger.fee_rules import (
     MIN_DEALT,
     RakePolicy,
     check_down_rake,
-    check_players,
     check_rake,
     max_rake,
 )
 from roomops.ledger.fees import standing
+from roomops.ledger.hand_rows import hand_at, players_dealt
 from roomops.ledger.idempotency import fingerprint, replay
 from roomops.ledger.models import DealerDown, LedgerEntry
 from roomops.ledger.posting import Posting, post
@@ -199,27 +199,6 @@ def _check_recorded(game: Game, how: str) -> None:
     if game.rake_recorded != how:
         raise Conflict(f"{game.variant} records its rake {RECORDED[game.rake_recorded]}, not "
                        f"{RECORDED[how]}", "R51")
-
-
-def hand_at(session: Session, table: Table, hand_no: int, lock: bool = False) -> Hand:
-    """Hand ``hand_no`` of the table, row-locked when ``lock`` (rake and the drop, R50/R51, lock
-    it to take from a hand once)."""
-    stmt = select(Hand).where(Hand.table_id == table.id, Hand.hand_no == hand_no)
-    hand = session.scalars(stmt.with_for_update() if lock else stmt).one_or_none()
-    if hand is None:
-        raise NotFound(f"no hand {hand_no} at table {table.name}")
-    return hand
-
-
-def players_dealt(hand: Hand, sent: int | None, rule: str = "R51") -> int | None:
-    """R51 (R50 for a drop): the players dealt in: the hand's record when it names them, else
-    what was sent."""
-    if hand.dealt_in:
-        if sent is not None and sent != len(hand.dealt_in):
-            raise Conflict(f"hand {hand.hand_no} was dealt to {len(hand.dealt_in)} players, not "
-                           f"{sent}", rule)
-        return len(hand.dealt_in)
-    return None if sent is None else check_players(sent, rule)
 
 
 def _clamped(hand: Hand) -> int:

@@ -1,5 +1,5 @@
 """R54 under real concurrency on PostgreSQL: a ledger posting and the close of its shift are
-serialised by the room's day lock (``dayclose.lock_day``). A posting in flight makes the close wait
+serialised by the room's day lock (``placing.lock_day``). A posting in flight makes the close wait
 and then see it (the counts are stale: "count again"); a close in flight makes the posting wait and
 then post to the next shift (shift 1 closed before its end), or, when the day itself was closed
 early (every table closed), to the next gaming day. Deterministic: each test waits until
@@ -19,8 +19,9 @@ from roomops.db import make_engine, make_sessionmaker
 from roomops.errors import Conflict
 from roomops.ledger import cash_outs
 from roomops.ledger import services as ledger
-from roomops.ledger.dayclose import DAY_LOCK, Count, close_day, record_counts
+from roomops.ledger.dayclose import Count, close_day, record_counts
 from roomops.ledger.models import DayClose, LedgerEntry
+from roomops.ledger.placing import DAY_LOCK
 from roomops.ledger.report import expected_by_table
 from roomops.rooms.services import update_policy
 from roomops.seating import seats
