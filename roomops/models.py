@@ -10,7 +10,14 @@ from roomops.hands.models import Hand, PenaltyRecord, SeatBlinds
 from roomops.heartbeat.models import SweepHeartbeat
 from roomops.holds.models import SeatChangeRequest, SeatHold
 from roomops.holds.playovers import Playover
-from roomops.jackpots.models import JackpotClaim, JackpotDecision, JackpotLink, JackpotRow, JackpotScheme
+from roomops.jackpots.models import (
+    JackpotBoxCount,
+    JackpotClaim,
+    JackpotDecision,
+    JackpotLink,
+    JackpotRow,
+    JackpotScheme,
+)
 from roomops.ledger.models import (
     DayClose,
     DayCount,
@@ -43,6 +50,7 @@ __all__ = [
     "FigureWait",
     "Game",
     "Hand",
+    "JackpotBoxCount",
     "JackpotClaim",
     "JackpotDecision",
     "JackpotLink",

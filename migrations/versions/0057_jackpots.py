@@ -16,6 +16,8 @@ Issue 44 (R67-R70; docs/jackpots.md):
 - ``jackpot_claims`` and ``jackpot_decisions``: a claim made at the table and its verification (or
   refusal) by two different staff, with the surveillance reference above the camera threshold
   (R70). Append-only; one decision a claim.
+- ``jackpot_box_counts``: a shift's jackpot drop box counted by two staff against the drops
+  recorded (R54), a variance explained. Append-only.
 """
 
 from collections.abc import Sequence
@@ -42,7 +44,7 @@ ROW_SHAPE = (  # as roomops.jackpots.models.ROW_SHAPE
     "(kind NOT IN ('adjustment', 'transfer', 'reversal') OR length(trim(coalesce(reason, ''))) > 0) AND "
     "(kind <> 'adjustment' OR second_staff_id IS NOT NULL) AND "
     "((kind = 'reversal') = (reverses_id IS NOT NULL)) AND "
-    "(kind = 'drop' OR fee = 0) AND "
+    "(kind IN ('drop', 'reversal') OR fee = 0) AND "
     "((coalesce(method, '') = 'cheque') = (cheque_due_at IS NOT NULL))"
 )
 # R69: the database's own guards on the pool ledger, refused as the ledger's are
@@ -73,7 +75,8 @@ def upgrade() -> None:
     _claims()
     _rows()
     _decisions()
-    for table in ("jackpot_rows", "jackpot_claims", "jackpot_decisions"):
+    _box_counts()
+    for table in ("jackpot_rows", "jackpot_claims", "jackpot_decisions", "jackpot_box_counts"):
         append_only(table)
     _guards()
 
@@ -198,7 +201,8 @@ def _rows() -> None:
                            name=f"ck_{t}_kind"),
         sa.CheckConstraint("method IS NULL OR method IN ('cash', 'chips', 'cheque')", name=f"ck_{t}_method"),
         sa.CheckConstraint("share IS NULL OR share IN ('losing', 'winning', 'table')", name=f"ck_{t}_share"),
-        sa.CheckConstraint("amount <> 0 AND fee >= 0 AND shift_no >= 1", name=f"ck_{t}_amount"),
+        sa.CheckConstraint("amount <> 0 AND shift_no >= 1 AND (fee >= 0 OR kind = 'reversal')",
+                           name=f"ck_{t}_amount"),
         sa.CheckConstraint("second_staff_id IS NULL OR second_staff_id <> staff_id",
                            name=f"ck_{t}_two_staff"),
         sa.CheckConstraint(ROW_SHAPE, name=f"ck_{t}_shape"),
@@ -237,6 +241,28 @@ def _decisions() -> None:
     op.create_index("uq_jackpot_decisions_claim", t, ["claim_id"], unique=True)
 
 
+def _box_counts() -> None:
+    t = "jackpot_box_counts"
+    op.create_table(
+        t,
+        sa.Column("id", sa.Integer, primary_key=True),
+        sa.Column("room_id", sa.Integer, sa.ForeignKey("rooms.id"), nullable=False),
+        sa.Column("gaming_day", sa.Date, nullable=False),
+        sa.Column("shift_no", sa.Integer, nullable=False),
+        sa.Column("counted", _money(), nullable=False),
+        sa.Column("expected", _money(), nullable=False),
+        _staff("counted_by_id"),
+        _staff("confirmed_by_id"),
+        sa.Column("at", UTCDateTime, nullable=False),
+        sa.Column("explanation", sa.Text),
+        sa.CheckConstraint("shift_no >= 1 AND counted >= 0", name=f"ck_{t}_counted"),
+        sa.CheckConstraint("counted_by_id <> confirmed_by_id", name=f"ck_{t}_two_staff"),
+        sa.CheckConstraint("counted = expected OR length(trim(coalesce(explanation, ''))) > 0",
+                           name=f"ck_{t}_variance_explained"),
+    )
+    op.create_index("ix_jackpot_box_counts_room_day", t, ["room_id", "gaming_day"])
+
+
 def _guards() -> None:
     postgresql = op.get_context().dialect.name == "postgresql"
     for name, condition, message, code in GUARDS:
@@ -257,8 +283,8 @@ def downgrade() -> None:
         op.execute(f"DROP TRIGGER {name} ON jackpot_rows" if postgresql else f"DROP TRIGGER {name}")
         if postgresql:
             op.execute(f"DROP FUNCTION {name}()")
-    for table in ("jackpot_decisions", "jackpot_claims", "jackpot_rows"):
+    for table in ("jackpot_box_counts", "jackpot_decisions", "jackpot_claims", "jackpot_rows"):
         drop_append_only(table)
-    for table in ("jackpot_decisions", "jackpot_rows", "jackpot_claims", "jackpot_links",
+    for table in ("jackpot_box_counts", "jackpot_decisions", "jackpot_rows", "jackpot_claims", "jackpot_links",
                   "jackpot_schemes"):
         op.drop_table(table)

@@ -13,6 +13,7 @@ def install(app: Flask, csrf: CSRFProtect) -> None:
         feed,
         figures,
         hands,
+        jackpots,
         ledger,
         moves,
         openapi,

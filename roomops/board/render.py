@@ -40,6 +40,7 @@ from roomops.board.rows import (
 )
 from roomops.games.terms import fee_text, min_chip, natural, straddle_text
 from roomops.holds.extra_seat import offerable, seat_count
+from roomops.jackpots.terms import Posting, headline, rules
 from roomops.kept import GAMES, Kept, Tally
 from roomops.money import Money
 from roomops.waits.model import Estimate
@@ -50,7 +51,7 @@ from roomops.words import Translate, english
 
 # Bump when the games' markup changes: it is in every ETag (pollers holding an old one fetch the new
 # markup) and in every cache key.
-MARKUP = "8"
+MARKUP = "9"
 TV_LIST_ROWS = 12  # TV: entries shown per list before "and N more" (the phone shows them all)
 
 
@@ -122,6 +123,8 @@ class GameBoard:
     tables: list[TableBoard]
     waiting: list[Place]
     wait: str = ""  # the typical wait of a player joining now (issue 21, roomops.waits)
+    # R67/R69: each jackpot scheme of the game, its name and pool, then its rules a line each
+    jackpots: list[tuple[str, list[str]]] = field(default_factory=list)
 
     @property
     def open_count(self) -> int:
@@ -228,7 +231,8 @@ def _table(name: str, seated: int, away: list[Away], calls: dict[int, Call], sea
 
 
 def game_board(rows: GameRows, policy: str, tz: ZoneInfo, money: Money, live: tuple[bool, ...],
-               running: tuple[bool, ...], wait: str = "", tr: Translate = english) -> GameBoard:
+               running: tuple[bool, ...], wait: str = "", tr: Translate = english,
+               jackpots: tuple[Posting, ...] = ()) -> GameBoard:
     """One game as the board shows it; ``live[i]`` says whether the i-th call is still live (R22),
     ``running[i]`` whether the i-th absence is still running (R24, ``absences_running``); ``wait``
     the typical wait's line (``wait_text`` of ``game_wait``); its words in the language of ``tr``
@@ -273,7 +277,8 @@ def game_board(rows: GameRows, policy: str, tz: ZoneInfo, money: Money, live: tu
                        policy, tz, money, places(table_id), entry_names, names.get(feeds or 0), behind,
                        tr)
                 for table_id, name, seated, _a, feeds, behind in sorted(tables, key=lambda t: natural(t[1]))],
-        waiting=places(None), wait=wait)
+        waiting=places(None), wait=wait,
+        jackpots=[(headline(p, money, tr), rules(p, money, tr)) for p in jackpots])
 
 
 Wait = tuple[Estimate | None, bool]  # a new player's typical wait, and whether a seat is open at once
@@ -318,14 +323,15 @@ class GameKey(NamedTuple):
     live: tuple[bool, ...]
     running: tuple[bool, ...]
     wait: Wait  # the typical wait (``game_wait``), worded when drawn
+    jackpots: tuple[Posting, ...]  # R67/R69: its schemes and their pools (a drop redraws it)
 
 
 def game_key(rows: GameRows, room_id: int, policy: str, timezone: str, money: Money,
-             now: datetime, wait: Wait, language: str) -> GameKey:
-    """``wait``: the game's ``game_wait`` at ``now``."""
+             now: datetime, wait: Wait, language: str, jackpots: tuple[Posting, ...] = ()) -> GameKey:
+    """``wait``: the game's ``game_wait`` at ``now``; ``jackpots``: its posted schemes."""
     now_ms = countdown.to_ms(now)
     return GameKey(MARKUP, language, room_id, policy, timezone, money, rows,
-                   calls_live(rows, now_ms), absences_running(rows, now_ms), wait)
+                   calls_live(rows, now_ms), absences_running(rows, now_ms), wait, jackpots)
 
 
 def kept_wait(kept: KeptWaits[GameRows, Wait], room_id: int, rows: GameRows, history: History,
@@ -344,7 +350,7 @@ def game_html(key: GameKey, cache: FragmentCache) -> Timed:
         with force_locale(key.language):
             board = game_board(key.rows, key.policy, ZoneInfo(key.timezone), key.money, key.live,
                                key.running, wait_text(*key.wait, from_catalog),
-                               from_catalog)
+                               from_catalog, key.jackpots)
             game = Timed.of(current_app.jinja_env.get_template("board/_game.html").render(
                 g=board, tv_rows=TV_LIST_ROWS))
         cache.put(where, key, game)
@@ -352,11 +358,12 @@ def game_html(key: GameKey, cache: FragmentCache) -> Timed:
 
 
 def games_html(room_games: list[GameRows], room_id: int, policy: str, timezone: str, money: Money,
-               now: datetime, cache: FragmentCache, history: History, language: str) -> Markup:
+               now: datetime, cache: FragmentCache, history: History, language: str,
+               jackpots: dict[int, tuple[Posting, ...]]) -> Markup:
     """Every game's section as served at ``now``, in ``language``: from the cache, or drawn and
-    cached."""
+    cached. ``jackpots``: each game's posted schemes (R67)."""
     now_ms = countdown.to_ms(now)
     return Markup("".join(
         game_html(game_key(rows, room_id, policy, timezone, money, now, game_wait(rows, history, now),
-                           language), cache).at(now_ms)
+                           language, jackpots.get(rows[0][0], ())), cache).at(now_ms)
         for rows in room_games))

@@ -38,6 +38,7 @@ from roomops.board.render import MARKUP, FragmentCache, games_html
 from roomops.board.rows import RowsCache, read_room
 from roomops.errors import Invalid
 from roomops.games.marks import Mark, change_mark
+from roomops.jackpots import reads as jackpot_reads
 from roomops.rooms.models import Room
 from roomops.waits.services import EXTENSION
 from roomops.web.health import room_sweep_state
@@ -92,7 +93,7 @@ def _games(session: Session, room: Room, at: datetime, lang: str) -> Markup:
     games = [rows for rows in read_room(session, room.id, known)
              if chosen is None or rows[0][0] in chosen]
     return games_html(games, room.id, room.display_name, room.timezone, use_room(room), at, cache,
-                      history, lang)
+                      history, lang, jackpot_reads.by_game(session, room.id))
 
 
 def _chosen() -> frozenset[int] | None:

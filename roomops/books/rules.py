@@ -10,7 +10,8 @@ from dataclasses import dataclass
 APPEND_ONLY = {"ledger_entries": "R52", "audit_events": "R60", "hands": "R51",
                "dealer_downs": "R51", "penalties": "R55", "day_counts": "R54", "day_closes": "R54",
                "toke_counts": "R66", "toke_shares": "R66",
-               "jackpot_rows": "R69", "jackpot_claims": "R70", "jackpot_decisions": "R70"}
+               "jackpot_rows": "R69", "jackpot_claims": "R70", "jackpot_decisions": "R70",
+               "jackpot_box_counts": "R54"}
 SLIPS = "transit_slips"
 # R31: what a slip is, fixed once written (migration 0031); its state and the who/when of each
 # step are set as it moves, and it is never deleted (its number stays, gapless)

@@ -15,6 +15,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 from werkzeug.wrappers import Response
 
+from roomops.actors import get_in_room
 from roomops.blinds.straddles import straddle_order
 from roomops.board.names import public_name
 from roomops.dealers import roster
@@ -23,11 +24,17 @@ from roomops.dealers.reads import states
 from roomops.dealers.screen import down_at, upcoming
 from roomops.desk.forms import to_minor
 from roomops.errors import Invalid
+from roomops.floor.unit import UnitOfWork
 from roomops.games.models import Game, Table
 from roomops.hands import services as hands
 from roomops.hands.models import Hand
+from roomops.jackpots import claims
+from roomops.jackpots import drops as jackpot_drops
+from roomops.jackpots import reads as jackpot_reads
+from roomops.jackpots.schemes import scheme_of_table
 from roomops.ledger import drops, transit
 from roomops.ledger import rake as rakes
+from roomops.ledger.models import LedgerEntry
 from roomops.playovers.services import played_over_at
 from roomops.rooms.models import Player, Room
 from roomops.rooms.roles import roles_in
@@ -86,7 +93,8 @@ def table(table_id: int) -> Response:
     page = render_template("dealer/table.html", **live, rake_key=uuid4().hex, poll=POLL_SECONDS,
                            live_url=url_for("dealer.live", table_id=table_id), etag=tag,
                            server_now=int(at.timestamp() * 1000), **_down(live["game"], table_id),
-                           drop=_drop(live["game"], table_id, live["last"]))
+                           drop=_drop(live["game"], table_id, live["last"]),
+                           **_jackpot(live["table"], live["last"]))
     return stamp(make_response(page), at)
 
 
@@ -161,9 +169,60 @@ def rake(table_id: int) -> Response:
                              "rake": to_minor(form.get("rake", ""), "rake", "R51"),
                              "idempotency_key": form.get("idempotency_key") or None})
     hand_no = _number(form.get("hand_no"), "hand_no")
-    run(rakes.record_rake, table_id, hand_no, pot=b.pot, flop=b.flop, rake=b.rake,
-        key=b.idempotency_key)
-    flash(f"Rake of hand {hand_no} recorded.", "ok")
+    if form.get("jackpot_scheme"):  # R68: the jackpot drop with the rake, one change
+        _row, taken = run(rake_and_drop, table_id, hand_no, pot=b.pot, flop=b.flop, rake=b.rake,
+                          dropped=bool(form.get("jackpot_drop")), key=b.idempotency_key)
+        flash(f"Rake of hand {hand_no} recorded{_drop_words(taken)}.", "ok")
+    else:
+        run(rakes.record_rake, table_id, hand_no, pot=b.pot, flop=b.flop, rake=b.rake,
+            key=b.idempotency_key)
+        flash(f"Rake of hand {hand_no} recorded.", "ok")
+    return redirect(url_for("dealer.table", table_id=table_id), code=303)
+
+
+def rake_and_drop(unit: UnitOfWork, table_id: int, hand_no: int, *, pot: int, flop: bool, rake: int,
+                  dropped: bool, key: str | None) -> tuple[LedgerEntry, jackpot_drops.DropTaken]:
+    """R51 then R68: the hand's rake and its jackpot drop (the scheme's, or none when the dealer
+    took none), in one transaction: all or nothing."""
+    row = rakes.record_rake(unit, table_id, hand_no, pot=pot, flop=flop, rake=rake, key=key)
+    return row, _jackpot_drop(unit, table_id, hand_no, pot, flop, dropped)
+
+
+def _jackpot_drop(unit: UnitOfWork, table_id: int, hand_no: int, pot: int, flop: bool,
+                  dropped: bool) -> jackpot_drops.DropTaken:
+    scheme = scheme_of_table(unit.session, get_in_room(unit.session, Table, table_id, unit.actor, "table"))
+    drop = scheme.drop_amount if scheme is not None and dropped else 0
+    return jackpot_drops.record_drop(unit, table_id, hand_no, pot=pot, flop=flop, drop=drop)
+
+
+def _drop_words(taken: jackpot_drops.DropTaken) -> str:
+    return (f", and the jackpot drop of {room_money()(taken.amount)}" if taken.amount
+            else ", no jackpot drop")
+
+
+@bp.post("/dealer/tables/<int:table_id>/jackpot-drop")
+def jackpot_drop(table_id: int) -> Response:
+    """R68: the jackpot drop of the last hand where the rake is not recorded hand by hand: the
+    pot (major units) and whether there was a flop, and whether the drop was taken."""
+    form = request.form
+    hand_no = _number(form.get("hand_no"), "hand_no", "R68")
+    pot = to_minor(form.get("pot", ""), "pot", "R68")
+    taken = run(_jackpot_drop, table_id, hand_no, pot, bool(form.get("flop")), bool(form.get("jackpot_drop")))
+    flash(f"Hand {hand_no}: {_drop_words(taken)[2:]}.", "ok")
+    return redirect(url_for("dealer.table", table_id=table_id), code=303)
+
+
+@bp.post("/dealer/tables/<int:table_id>/jackpot-claims")
+def jackpot_claim(table_id: int) -> Response:
+    """R70: the claim of the last hand; a supervisor verifies it with a second staff member."""
+    form = request.form
+    losing = form.get("losing_seat", "").strip()
+    claim = run(claims.make, table_id, _number(form.get("hand_no"), "hand_no", "R70"),
+                winning_seat=_number(form.get("winning_seat"), "the winning hand's seat", "R70"),
+                winning_cards=form.get("winning_cards", ""),
+                losing_seat=_number(losing, "the losing hand's seat", "R70") if losing else None,
+                losing_cards=form.get("losing_cards") or None)
+    flash(f"Jackpot claimed for hand {claim.hand_no}: a supervisor comes to verify it.", "ok")
     return redirect(url_for("dealer.table", table_id=table_id), code=303)
 
 
@@ -206,6 +265,14 @@ def _drop(game: Game, table_id: int, last: Hand | None) -> drops.DropDue | None:
     if game.fee_kind != "drop" or last is None:
         return None
     return drops.drop_due(db(), actor(), table_id, last)
+
+
+def _jackpot(table: Table, last: Hand | None) -> dict[str, Any]:
+    """R67/R68: the table's scheme as posted (its pool and rules) and the last hand's drop."""
+    session = db()
+    shown = jackpot_reads.for_table(session, table, jackpot_reads.posted(session, table.room_id))
+    return {"jackpot": jackpot_drops.offer(session, actor(), table, last) if shown else None,
+            "jackpot_posting": jackpot_reads.posting(shown) if shown else None}
 
 
 DOWNS_SHOWN = 8  # the dealer screen's list of the table's last downs

@@ -14,6 +14,7 @@ def install(app: Flask, csrf: CSRFProtect) -> None:
     from roomops.desk.cage import bp as cage
     from roomops.desk.dealers import bp as dealers
     from roomops.desk.figures import bp as figures
+    from roomops.desk.jackpots import bp as jackpots
     from roomops.desk.staff import bp as staff
     from roomops.desk.tokes import bp as tokes
     from roomops.desk.views import bp
@@ -27,6 +28,7 @@ def install(app: Flask, csrf: CSRFProtect) -> None:
     app.register_blueprint(dealers)
     app.register_blueprint(tokes)
     app.register_blueprint(figures)
+    app.register_blueprint(jackpots)
 
 
 def renew(app: Flask) -> None:

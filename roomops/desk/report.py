@@ -16,10 +16,12 @@ from sqlalchemy import select
 from werkzeug.wrappers import Response
 
 from roomops.actors import rights_of
+from roomops.auth import throttle
 from roomops.desk.cage import bp
 from roomops.desk.forms import to_minor
 from roomops.errors import Invalid
 from roomops.games.models import Table
+from roomops.jackpots import boxes
 from roomops.ledger import dayclose
 from roomops.ledger.closing import local, parse_day, running_warning
 from roomops.ledger.report import DayReport, expected_by_table, to_csv
@@ -80,7 +82,8 @@ def report(gaming_day: str) -> str:
                            running_day=now() < shifts[-1].end,
                            open_tables=dayclose.open_tables(session, room.id),
                            previous=rep.gaming_day - timedelta(days=1),
-                           following=rep.gaming_day + timedelta(days=1))
+                           following=rep.gaming_day + timedelta(days=1),
+                           jackpot=boxes.section(session, room.id, rep.gaming_day, rep.shift))
 
 
 def close_question(rep: DayReport, shift: int, expected: int) -> str:
@@ -99,7 +102,8 @@ def close_question(rep: DayReport, shift: int, expected: int) -> str:
 def report_csv(gaming_day: str) -> FlaskResponse:
     room, rep = _report(gaming_day)
     part = "" if rep.shift is None else f"-shift{rep.shift}"
-    return FlaskResponse(to_csv(rep), mimetype="text/csv", headers={
+    jackpot = boxes.section(db(), room.id, rep.gaming_day, rep.shift)  # R68: the drops apart
+    return FlaskResponse(to_csv(rep, boxes.csv_rows(jackpot, room.money)), mimetype="text/csv", headers={
         "Content-Disposition": f'attachment; filename="{room.slug}-{rep.gaming_day}{part}-report.csv"'})
 
 
@@ -141,6 +145,22 @@ def close(gaming_day: str) -> Response:
             f"Shift {row.shift_no} of gaming day {row.gaming_day} closed"
             + (": the gaming day is closed" if row.closes_day else ""))
     return _back(gaming_day, what, shift)
+
+
+@bp.post("/desk/cage/days/<string(length=10):gaming_day>/jackpot-box")
+def jackpot_box(gaming_day: str) -> Response:
+    """R54/R68: the shift's jackpot drop box counted, confirmed by a second person's username and
+    password typed in."""
+    day, shift = parse_day(gaming_day), _shift()
+    counted = to_minor(request.form.get("counted", ""), "the jackpot drop box", "R54")
+    name = request.form.get("confirmer", "").strip()
+    if not name:
+        raise Invalid("the second person counting the box types their username and password", "R54")
+    confirmer = throttle.approver(current_user.room_id, name, request.form.get("confirmer_password", ""),
+                                  "R54")
+    row = run(boxes.count_box, day, shift, counted, confirmer, request.form.get("explanation"))
+    return _back(gaming_day, f"Jackpot drop box counted: {room_money()(row.counted)}, "
+                 f"expected {room_money()(row.expected)}", shift)
 
 
 def _signed(raw: str, field: str) -> int:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sqlalchemy import func, select
-from sqlalchemy.orm import Session, aliased
+from sqlalchemy.orm import Session
 
 from roomops.actors import Actor, get_in_room
 from roomops.errors import Conflict
@@ -21,7 +21,7 @@ from roomops.games.models import Table
 from roomops.hands.models import Hand
 from roomops.jackpots.drop import check_drop, drop_due
 from roomops.jackpots.models import JackpotRow, JackpotScheme
-from roomops.jackpots.pool import locked_scheme, write
+from roomops.jackpots.pool import locked_scheme, standing_drops, write
 from roomops.jackpots.rules import share_drop
 from roomops.jackpots.schemes import drop_rule, scheme_of_table
 from roomops.ledger.fees import standing
@@ -102,14 +102,9 @@ def raked(session: Session, hand_id: int) -> int:
         LedgerEntry.hand_id == hand_id, standing("rake"))) or 0)
 
 
-_UNDONE = aliased(JackpotRow)
-
-
 def _standing(session: Session, hand_id: int) -> int | None:
-    """The hand's standing drop into the pool (its pool and backup rows, fee included), or None."""
-    rows = list(session.scalars(select(JackpotRow).where(
-        JackpotRow.hand_id == hand_id, JackpotRow.kind == "drop",
-        ~select(_UNDONE.id).where(_UNDONE.reverses_id == JackpotRow.id).exists())))
+    """The hand's standing drop (its pool and backup rows, fee included), or None."""
+    rows = list(session.scalars(standing_drops(hand_id)))
     return sum(r.amount + r.fee for r in rows) if rows else None
 
 

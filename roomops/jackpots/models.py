@@ -13,7 +13,10 @@
   cards, the players dealt in. Append-only.
 - ``JackpotDecision``: a claim verified and paid, or refused, by a supervisor and a second staff
   member (the database checks they differ), with the surveillance reference above the scheme's
-  camera threshold (R70). One per claim; append-only."""
+  camera threshold (R70). One per claim; append-only.
+- ``JackpotBoxCount``: the jackpot drop box of a shift counted by two staff against the drops the
+  pool ledger recorded (R54, R69), a variance explained. Append-only: a recount is a new row, the
+  latest of the shift the one that stands."""
 
 from __future__ import annotations
 
@@ -40,7 +43,7 @@ ROW_SHAPE = (
     "(kind NOT IN ('adjustment', 'transfer', 'reversal') OR length(trim(coalesce(reason, ''))) > 0) AND "
     "(kind <> 'adjustment' OR second_staff_id IS NOT NULL) AND "
     "((kind = 'reversal') = (reverses_id IS NOT NULL)) AND "
-    "(kind = 'drop' OR fee = 0) AND "
+    "(kind IN ('drop', 'reversal') OR fee = 0) AND "
     "((coalesce(method, '') = 'cheque') = (cheque_due_at IS NOT NULL))"
 )
 
@@ -116,7 +119,8 @@ class JackpotRow(Base):
         CheckConstraint(one_of("kind", RowKind), name="kind"),
         CheckConstraint(f"method IS NULL OR {one_of('method', PaidIn)}", name="method"),
         CheckConstraint(f"share IS NULL OR {one_of('share', ShareKind)}", name="share"),
-        CheckConstraint("amount <> 0 AND fee >= 0 AND shift_no >= 1", name="amount"),
+        CheckConstraint("amount <> 0 AND shift_no >= 1 AND (fee >= 0 OR kind = 'reversal')",
+                        name="amount"),
         CheckConstraint("second_staff_id IS NULL OR second_staff_id <> staff_id", name="two_staff"),
         CheckConstraint(ROW_SHAPE, name="shape"),
         Index("ix_jackpot_rows_scheme_pool", "scheme_id", "pool"),
@@ -198,3 +202,29 @@ class JackpotDecision(Base):
     camera_ref: Mapped[str | None] = mapped_column(Text)
     sealed_until: Mapped[datetime | None] = mapped_column(UTCDateTime)
     reason: Mapped[str | None] = mapped_column(Text)
+
+
+class JackpotBoxCount(Base):
+    __tablename__ = "jackpot_box_counts"
+    __table_args__ = (
+        CheckConstraint("shift_no >= 1 AND counted >= 0", name="counted"),
+        CheckConstraint("counted_by_id <> confirmed_by_id", name="two_staff"),
+        CheckConstraint("counted = expected OR length(trim(coalesce(explanation, ''))) > 0",
+                        name="variance_explained"),
+        Index("ix_jackpot_box_counts_room_day", "room_id", "gaming_day"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"))
+    gaming_day: Mapped[date] = mapped_column(Date)
+    shift_no: Mapped[int]
+    counted: Mapped[Minor]
+    expected: Mapped[Minor]
+    counted_by_id: Mapped[int] = mapped_column(ForeignKey("staff.id"))
+    confirmed_by_id: Mapped[int] = mapped_column(ForeignKey("staff.id"))
+    at: Mapped[datetime] = mapped_column(UTCDateTime)
+    explanation: Mapped[str | None] = mapped_column(Text)
+
+    @property
+    def variance(self) -> int:
+        return self.counted - self.expected

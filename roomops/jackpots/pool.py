@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from sqlalchemy import func, select
-from sqlalchemy.orm import Session
+from sqlalchemy import Select, func, select
+from sqlalchemy.orm import Session, aliased
 
 from roomops.errors import Conflict, Forbidden, Invalid
 from roomops.floor.unit import UnitOfWork
@@ -71,7 +71,7 @@ def write(unit: UnitOfWork, scheme: JackpotScheme, rows: list[JackpotRow]) -> li
         row.room_id, row.scheme_id = scheme.room_id, scheme.id
         row.gaming_day, row.shift_no, row.at = shift.gaming_day, shift.number, unit.now
         row.staff_id = unit.actor.staff_id
-        row.fee = row.fee or 0
+        row.fee = row.fee or 0  # a drop's, or its reversal's (negative)
     unit.session.add_all(rows)
     unit.session.flush()
     for row in rows:
@@ -116,24 +116,36 @@ def adjust(unit: UnitOfWork, scheme_id: int, pool: Pool, amount: int, reason: st
                                            second_staff_id=second.id)])[0]
 
 
-def reverse(unit: UnitOfWork, row_id: int, reason: str) -> JackpotRow:
+def reverse(unit: UnitOfWork, row_id: int, reason: str) -> list[JackpotRow]:
     """R52/R69: a pool row undone by its opposite, naming it, with the reason (the authorise
-    right); a row is reversed once, a reversal never. A drop's reversal frees its hand for the
-    right drop."""
+    right); a row is reversed once, a reversal never, and a prize paid is corrected by an
+    adjustment. A drop is undone whole (its pool and backup rows, the fee with them), which frees
+    its hand for the right drop."""
     unit.actor.require("authorise")
-    row = unit.session.get(JackpotRow, row_id)
+    row = unit.session.get(JackpotRow, row_id) if row_id > 0 else None
     if row is None or row.room_id != unit.actor.room_id:
         raise Conflict(f"no jackpot pool row {row_id} in this room", "R69")
     scheme = locked_scheme(unit.session, row.room_id, row.scheme_id)
     if row.kind in ("reversal", "payout"):
-        raise Conflict("a reversal is never reversed, and a prize paid is corrected by an adjustment"
-                       if row.kind == "payout" else "a reversal is never reversed", "R52")
+        raise Conflict("a prize paid is corrected by an adjustment, with two staff" if row.kind == "payout"
+                       else "a reversal is never reversed", "R52")
     if unit.session.scalar(select(JackpotRow.id).where(JackpotRow.reverses_id == row.id)) is not None:
         raise Conflict(f"pool row {row.id} is already reversed", "R52")
     text = check_text(reason, "the reason for the reversal", "R52", required=True)
+    undone = [row] if row.kind != "drop" else list(unit.session.scalars(standing_drops(row.hand_id)))
     return write(unit, scheme, [JackpotRow(
-        pool=row.pool, kind="reversal", amount=-row.amount, reverses_id=row.id, reason=text,
-        table_id=row.table_id, hand_id=row.hand_id)])[0]
+        pool=r.pool, kind="reversal", amount=-r.amount, fee=-r.fee, reverses_id=r.id, reason=text,
+        table_id=r.table_id, hand_id=r.hand_id) for r in undone])
+
+
+_UNDONE = aliased(JackpotRow)
+
+
+def standing_drops(hand_id: int | None) -> Select[tuple[JackpotRow]]:
+    """R68: the hand's drop rows no reversal names (its pool's and its backup's)."""
+    return select(JackpotRow).where(
+        JackpotRow.hand_id == hand_id, JackpotRow.kind == "drop",
+        ~select(_UNDONE.id).where(_UNDONE.reverses_id == JackpotRow.id).exists()).order_by(JackpotRow.id)
 
 
 def check_second(unit: UnitOfWork, second: Staff, what: str) -> None:

@@ -33,16 +33,11 @@ PAID_IN: tuple[PaidIn, ...] = get_args(PaidIn)
 ShareKind = Literal["losing", "winning", "table"]
 SHARE_KINDS: tuple[ShareKind, ...] = get_args(ShareKind)
 
-# R67: the qualifying hands a scheme may post, weakest last; the words are the board's
-QUALIFYING: dict[str, str] = {
-    "royal_flush": "a royal flush",
-    "straight_flush": "a straight flush or better",
-    "four_of_a_kind": "four of a kind or better",
-    "quad_eights": "four eights or better",
-    "aces_full_of_kings": "aces full of kings or better",
-    "aces_full_of_tens": "aces full of tens or better",
-    "full_house": "a full house or better",
-}
+# R67: the qualifying hands a scheme may post, strongest first (their words: ``terms.hands``)
+QUALIFYING: tuple[str, ...] = ("royal_flush", "straight_flush", "four_of_a_kind", "quad_eights",
+                               "aces_full_of_kings", "aces_full_of_tens", "full_house")
+# R69: of each drop, the fee and the backup's share each at most half, so the pool always takes some
+MOST_TAKEN_BP = WHOLE_BP // 2
 DEFAULT_CAMERA_THRESHOLD = 50_000  # R70 (WA): 500.00 in minor units
 MAX_NAME = 60
 MAX_TEXT = 500
@@ -66,10 +61,10 @@ def share_drop(drop: int, fee_bp: int, backup_bp: int) -> DropShares:
     return DropShares(fee, backup, drop - fee - backup)
 
 
-def check_bp(value: int, what: str, rule: str) -> int:
-    """A part in basis points, 0 to 100 % (a whole number)."""
-    if type(value) is not int or not 0 <= value <= WHOLE_BP:
-        raise Invalid(f"{what} is a percentage from 0 to 100", rule)
+def check_bp(value: int, what: str, rule: str, most: int = WHOLE_BP) -> int:
+    """A part in basis points, 0 to ``most`` (100 %), a whole number."""
+    if type(value) is not int or not 0 <= value <= most:
+        raise Invalid(f"{what} is a percentage from 0 to {most / 100:g}", rule)
     return value
 
 
@@ -89,7 +84,8 @@ def check_name(name: str) -> str:
 
 def check_qualifying(key: str) -> str:
     if key not in QUALIFYING:
-        raise Invalid(f"the qualifying hand is one of: {', '.join(QUALIFYING.values())}", "R67")
+        raise Invalid(f"the qualifying hand is one of: {', '.join(k.replace('_', ' ') for k in QUALIFYING)}",
+                      "R67")
     return key
 
 

@@ -25,6 +25,7 @@ from roomops.jackpots.pool import amounts, locked_scheme, write
 from roomops.jackpots.rules import (
     DEFAULT_CAMERA_THRESHOLD,
     KINDS,
+    MOST_TAKEN_BP,
     Kind,
     check_bp,
     check_links,
@@ -193,8 +194,8 @@ def _check(terms: Terms) -> None:
     DropRule(terms.drop, terms.threshold, terms.min_dealt, terms.flop_required)  # R68's own checks
     check_qualifying(terms.qualifying)
     check_prize_bp(terms.prize_bp)
-    check_bp(terms.fee_bp, "the administrative fee", "R67")
-    check_bp(terms.backup_bp, "the backup pool's share", "R69")
+    check_bp(terms.fee_bp, "the administrative fee", "R67", MOST_TAKEN_BP)
+    check_bp(terms.backup_bp, "the backup pool's share", "R69", MOST_TAKEN_BP)
     check_links(list(terms.games), list(terms.tables))
     if any(not t.strip() or len(t) > 20 for t in terms.tables):
         raise Invalid("a table is named as on the floor, in at most 20 characters", "R67")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from typing import TypeVar
@@ -173,7 +174,7 @@ SECTIONS = (("table", "by_table"), ("game", "by_game"), ("kind", "by_kind"),
             ("shift", "by_shift"))  # R54
 
 
-def to_csv(report: DayReport) -> str:
+def to_csv(report: DayReport, extra: Sequence[list[object]] = ()) -> str:
     """R54: the report as one CSV file in three sections, each under its own title row and
     header, a blank row between them: what the file is (the gaming day, the shift or the whole
     day, the currency and the amounts' units), the ledger (a line per breakdown line, then the
@@ -182,7 +183,8 @@ def to_csv(report: DayReport) -> str:
     spreadsheet. They are written as numbers (``Decimal``) and every text cell (a table's,
     game's or staff member's name, an explanation) as text a spreadsheet will not run as a
     formula (``roomops.text.spreadsheet_rows``): a name typed as "=1+1" reads "'=1+1", and
-    "-12.50" stays a number."""
+    "-12.50" stays a number. ``extra``: sections of money kept apart from the ledger, after it
+    (the jackpots' drops, R68)."""
     money = Money(report.currency)
     unit = f"amount ({report.currency})"
     rows: list[list[object]] = [
@@ -201,6 +203,7 @@ def to_csv(report: DayReport) -> str:
     rows += (["" if c.table_id is None else c.table_id, c.table, c.staff, money.major(c.counted),
               money.major(c.expected), money.major(c.variance), c.explanation or "", c.shift_no]
              for c in report.counts)
+    rows += extra
     out = io.StringIO()
     csv.writer(out, lineterminator="\r\n").writerows(spreadsheet_rows(rows))
     return out.getvalue()

@@ -34,6 +34,7 @@ from roomops.board import countdown
 from roomops.board.render import FragmentCache, GameKey, Wait, game_html, game_key, kept_wait
 from roomops.board.rows import GameRows, RowsCache, read_room
 from roomops.board.views import CACHE, ROWS, WAITS
+from roomops.jackpots import reads as jackpot_reads
 from roomops.push.brokers import Broker
 from roomops.push.hub import Channel
 from roomops.push.inflight import PATIENCE, InFlight, Patience
@@ -174,13 +175,15 @@ class Publisher:
         known: RowsCache = self.app.extensions[ROWS]
         games = list(read_room(session, room.id, known))
         history = self.app.extensions[WAITS].history(session, room.id, at)
+        jackpots = jackpot_reads.by_game(session, room.id)  # R69: a drop pushes its games
         # each game's key worked out once (its wait among it), then named in each language
         first: dict[str, GameKey] = {}
         for rows in games:
             patience.wait()
             first[f"g{rows[0][0]}"] = game_key(rows, room.id, room.display_name, room.timezone,
                                                room.money, at,
-                                               kept_wait(self._waits, room.id, rows, history, at), DEFAULT)
+                                               kept_wait(self._waits, room.id, rows, history, at), DEFAULT,
+                                               jackpots.get(rows[0][0], ()))
         open_now = {rows[0][0] for rows in games}
         self._waits.forget(lambda key: key[0] == room.id and key[1] not in open_now)
         return sum(self._language(room, lang, late, {k: key._replace(language=lang)

@@ -44,21 +44,26 @@ api.stop_playover api.lock_up api.end_lockup api.ask_seat_change api.withdraw_se
 api.claim_seat_change api.swap_seats
 desk.ask_seat_change desk.withdraw_seat_change desk.claim_seat_change desk.swap_seats
 staff_push.desk_events
+jackpots.index jackpots.scheme jackpots.prize
+api.jackpot_schemes api.jackpot_pool api.jackpot_claims
 """
 _CASH = """
 cage.index cage.slips cage.report cage.report_csv cage.today_report cage.fees_page
 cage.cash_out cage.close cage.collect_fee cage.collect_table cage.counts cage.record_movement
-cage.request_transit cage.step staff_push.cage_events
+cage.request_transit cage.step staff_push.cage_events cage.jackpot_box api.count_jackpot_box
 api.open_transits api.transit_numbers api.fees_due api.day_report api.close_day
 api.collect_session_fee api.collect_table_fees api.post_add_on api.post_buy_in api.post_cash_out
 api.post_rebuy api.record_day_counts api.request_transit api.deliver_transit
 """
 _AUTHORISE = """
 cage.reverse api.reverse_entry api.confirm_transit_funds api.dispatch_transit api.cancel_transit
+jackpots.adjust jackpots.reverse jackpots.pay jackpots.refuse
+api.adjust_pool api.reverse_pool_row api.pay_jackpot_claim api.refuse_jackpot_claim
 """
 _DEAL = """
 dealer.index dealer.table dealer.live dealer.rake_limit dealer.record dealer.rake dealer.down
 dealer.drop dealer.deliver dealer.check_in dealer.check_out staff_push.dealer_events
+dealer.jackpot_drop dealer.jackpot_claim api.record_jackpot_drop api.make_jackpot_claim
 api.table_hands api.rake_limit api.list_downs api.record_hand api.record_rake api.record_down
 api.record_drop api.deliver_transit_at_table
 api.check_in_me api.check_out_me
@@ -72,7 +77,8 @@ tokes.index tokes.report tokes.report_csv tokes.count
 api.toke_report api.count_tokes
 """
 _FIGURES = "figures.index figures.chart_csv api.figures"  # R80: the manager's figures
-_POLICY = "desk.policy api.get_policy api.change_policy"
+_POLICY = ("desk.policy api.get_policy api.change_policy jackpots.start jackpots.seed jackpots.end "
+           "api.start_scheme api.end_scheme api.seed_pool")
 _AUDIT = "audit.index api.audit_trail"
 _STAFF = "staff.index staff.create staff.roles staff.password staff.active staff.clear_lockout"
 

@@ -17,6 +17,7 @@ from roomops.games.terms import (
     percent_text,
     told_before_sitting,
 )
+from roomops.jackpots.terms import Posting, headline, rules
 from roomops.money import Money
 from roomops.rooms.models import Room
 from roomops.web.uow import db
@@ -75,6 +76,15 @@ def install(app: Flask) -> None:
     @app.template_global("fees_in_force")
     def _fees(game: Terms) -> str:
         return game_fee_text(room_money(), game)
+
+    @app.template_global("jackpot_headline")
+    def _jackpot_headline(posting: Posting) -> str:
+        return headline(posting, room_money())
+
+    @app.template_global("jackpot_rules")
+    def _jackpot_rules(posting: Posting) -> list[str]:
+        """R67: a scheme's posted rules, a line each (the staff screens' words)."""
+        return rules(posting, room_money())
 
     @app.template_global("rake_text")
     def _rake(game: Terms) -> str:

@@ -218,7 +218,13 @@ BORN_64BIT = {("rooms", "cash_out_approval_over"), ("games", "smallest_chip"), (
               ("list_entries", "lockup_deposit"), ("toke_counts", "amount"), ("toke_shares", "share"),
               # R80: the figures' rollups (0054), their counts and money 64-bit from the start
               *((table, c) for table in ("figure_hours", "figure_room_hours")  # and 0056
-                for c in (*FIGURE_COUNTS, "rake", "fees"))}
+                for c in (*FIGURE_COUNTS, "rake", "fees")),
+              # R67-R70: the jackpots' amounts (0057)
+              ("jackpot_schemes", "drop_amount"), ("jackpot_schemes", "threshold"),
+              ("jackpot_schemes", "camera_threshold"), ("jackpot_schemes", "cheque_threshold"),
+              ("jackpot_rows", "amount"), ("jackpot_rows", "fee"), ("jackpot_decisions", "prize"),
+              ("jackpot_decisions", "camera_threshold"), ("jackpot_box_counts", "counted"),
+              ("jackpot_box_counts", "expected")}
 # amount columns renamed after 0021, by their names there (0026)
 RENAMED = {("games", "time_fee"): "hourly_fee"}
 

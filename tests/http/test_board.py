@@ -414,9 +414,9 @@ def _measure(client, engine):
 
 
 # A page's statements: room, change mark, the freshest sweep, games, absences, chips behind,
-# tables, calls, entries (and two more, the room's wait history, once per roomops.waits TTL); a
-# 304 is three.
-STATEMENTS = {"page": 9, "board": 9, "live": 9, "304": 3}
+# tables, calls, entries, the room's running jackpot schemes (R67; none here) (and two more, the
+# room's wait history, once per roomops.waits TTL); a 304 is three.
+STATEMENTS = {"page": 10, "board": 10, "live": 10, "304": 3}
 
 
 def _grow(room, session, now, first, games_n, tables_per_game, waiting_per_game):

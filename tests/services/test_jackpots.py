@@ -8,14 +8,16 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from roomops.errors import Conflict, Forbidden, Invalid
+from roomops.jackpots import boxes, reads
 from roomops.jackpots import pool as pools
 from roomops.jackpots.drops import record_drop
 from roomops.jackpots.models import JackpotLink, JackpotRow
 from roomops.jackpots.schemes import Terms, end, scheme_of_table, start
+from roomops.ledger.models import LedgerEntry
 from roomops.ledger.rake import record_rake
 from tests.services.helpers import audits, refused
 from tests.services.jackpot_helpers import BAD_BEAT, night
@@ -57,9 +59,9 @@ def test_r67_the_database_keeps_a_game_in_one_running_scheme(room, session, now)
     (dict(drop=0), "positive"),
     (dict(threshold=-1), "not below nothing"),
     (dict(min_dealt=1), "from 2 to 10"),
-    (dict(qualifying="two pair"), "aces full of tens or better"),
+    (dict(qualifying="two pair"), "aces full of tens"),
     (dict(prize_bp=0), "above 0 %"),
-    (dict(backup_bp=10_001), "0 to 100"),
+    (dict(backup_bp=5_001), "0 to 50"),
     (dict(name=" "), "a name"),
 ])
 def test_r67_r68_a_scheme_is_refused_in_words(room, session, now, terms, words):
@@ -147,13 +149,29 @@ def test_r52_r69_a_wrong_drop_is_reversed_and_the_hand_dropped_again(room, sessi
     n = night(room, session, now)
     n.hand(now)
     taken = act(session, room.actor("dealer"), now, record_drop, n.table.id, 1, pot=3000, flop=True, drop=100)
-    back = act(session, room.sup, now, pools.reverse, taken.rows[0].id, "wrong table")
+    [back] = act(session, room.sup, now, pools.reverse, taken.rows[0].id, "wrong table")
     assert (back.kind, back.amount, back.reverses_id) == ("reversal", -100, taken.rows[0].id)
     refused(lambda: act(session, room.sup, now, pools.reverse, taken.rows[0].id, "again"), "R52",
             "already reversed", error=Conflict)
     refused(lambda: act(session, room.sup, now, pools.reverse, back.id, "again"), "R52", error=Conflict)
+    assert reads.drops_of_day(session, room.room.id, back.gaming_day) == (0, 0)
     again = act(session, room.actor("dealer"), now, record_drop, n.table.id, 1, pot=3000, flop=True, drop=100)
     assert again.amount == 100 and _amounts(session, n.scheme).main == 100
+    assert reads.drops_of_day(session, room.room.id, back.gaming_day) == (100, 0)
+
+
+def test_r52_r69_a_drop_with_a_fee_and_a_backup_share_is_undone_whole(room, session, now):
+    n = night(room, session, now, fee_bp=1000, backup_bp=2500, drop=150)
+    n.hand(now)
+    taken = act(session, room.actor("dealer"), now, record_drop, n.table.id, 1, pot=3000, flop=True, drop=150)
+    day = taken.rows[0].gaming_day
+    assert reads.drops_of_day(session, room.room.id, day) == (150, 15)
+    back = act(session, room.sup, now, pools.reverse, taken.rows[1].id, "wrong hand")
+    assert sorted((r.pool, r.amount, r.fee) for r in back) == [("backup", -33, 0), ("main", -102, -15)]
+    assert reads.drops_of_day(session, room.room.id, day) == (0, 0)
+    assert _amounts(session, n.scheme) == pools.Amounts(0, 0)
+    pool_day = reads.day_pool(session, n.scheme.id, day)
+    assert (pool_day.opening, pool_day.closing, pool_day.dropped) == (0, 0, 0)
 
 
 def test_r69_the_pool_ledger_is_append_only_and_never_below_nothing(room, session, now):
@@ -186,3 +204,21 @@ def test_r69_a_scheme_that_ends_names_where_its_pool_goes(room, session, now):
     assert _amounts(session, heir) == pools.Amounts(50, 50)
     assert scheme_of_table(session, n.table) is None  # its game is free for another scheme
     act(session, room.sup, now, start, Terms(**dict(BAD_BEAT, name="Bad beat"), games=(n.game.id,)))
+
+
+def test_r54_r68_the_jackpot_drop_box_is_counted_apart_by_two_staff(room, session, now):
+    n = night(room, session, now, fee_bp=1000)
+    n.hand(now)
+    act(session, room.actor("dealer"), now, record_drop, n.table.id, 1, pot=3000, flop=True, drop=100)
+    day = now.date()
+    cashier, sup = room.actor("cashier"), room.staff["supervisor"]
+    refused(lambda: act(session, cashier, now, boxes.count_box, day, None, 90, sup), "R54", "explanation",
+            error=Invalid)
+    refused(lambda: act(session, cashier, now, boxes.count_box, day, None, 100, room.staff["cashier"]),
+            "R70", "second person", error=Conflict)
+    row = act(session, cashier, now, boxes.count_box, day, None, 90, sup, "a chip fell behind the tray")
+    assert (row.expected, row.variance, row.confirmed_by_id) == (100, -10, sup.id)
+    part = boxes.section(session, room.room.id, day, None)
+    assert (part.dropped, part.fees, part.held, [c.id for c in part.counts]) == (100, 10, 90, [row.id])
+    assert session.scalar(select(func.count()).select_from(LedgerEntry)) == 0  # never the room's ledger
+    assert audits(session, "jackpot.box_counted")[0].detail["expected"] == 100
