@@ -14,7 +14,7 @@ from roomops.auth import throttle
 from roomops.jackpots import boxes, claims, reads, schemes
 from roomops.jackpots import pool as pools
 from roomops.jackpots.drops import record_drop
-from roomops.jackpots.models import JackpotClaim, JackpotScheme
+from roomops.jackpots.models import JackpotScheme
 from roomops.jackpots.shares import Split
 from roomops.jackpots.terms import rules
 from roomops.ledger.closing import parse_day
@@ -173,15 +173,10 @@ def jackpot_claims() -> Response:
                                   "recent": [_claim(v.claim.id) for v in reads.recent(db(), room_id)]})
 
 
-def _claim_here(claim_id: int) -> JackpotClaim:
-    return get_in_room(db(), JackpotClaim, claim_id, actor(), "jackpot claim", "R70")
-
-
 @route("POST", f"/jackpots/claims/<{ID}:claim_id>/payout", summary="Verify a claim with a second "
        "staff member and pay it (and the claims at once with it), share by share (R70)",
        response=out.PaidOut, status=201, body=PayoutBody, tag="jackpots", refusals=APPROVALS)
 def pay_jackpot_claim(claim_id: int) -> Response:
-    _claim_here(claim_id)
     b = body(PayoutBody)
     paid = run(claims.pay, claim_id, _second(b.confirmation, "R70"), paid_in=b.paid_in,
                camera_ref=b.camera_ref)
@@ -193,7 +188,6 @@ def pay_jackpot_claim(claim_id: int) -> Response:
        "staff member, with the reason; the pool stays as it was (R70)", response=out.ClaimOut,
        status=201, body=RefusalBody, tag="jackpots", refusals=APPROVALS)
 def refuse_jackpot_claim(claim_id: int) -> Response:
-    _claim_here(claim_id)
     b = body(RefusalBody)
     run(claims.refuse, claim_id, _second(b.confirmation, "R70"), b.reason)
     return answer(out.ClaimOut, _claim(claim_id), 201)

@@ -271,7 +271,7 @@ def _jackpot(table: Table, last: Hand | None) -> dict[str, Any]:
     """R67/R68: the table's scheme as posted (its pool and rules) and the last hand's drop."""
     session = db()
     shown = jackpot_reads.for_table(session, table, jackpot_reads.posted(session, table.room_id))
-    return {"jackpot": jackpot_drops.offer(session, actor(), table, last) if shown else None,
+    return {"jackpot": jackpot_drops.offer(session, shown.scheme, last) if shown else None,
             "jackpot_posting": jackpot_reads.posting(shown) if shown else None}
 
 

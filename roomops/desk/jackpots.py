@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_login import current_user
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
+from roomops.actors import get_in_room
 from roomops.auth import throttle
 from roomops.desk.forms import to_bp, to_minor
 from roomops.errors import Invalid
@@ -28,7 +29,7 @@ from roomops.rooms.gaming_day import gaming_day
 from roomops.rooms.models import Room, Staff
 from roomops.web.money import room_money
 from roomops.web.routing import parse_id
-from roomops.web.uow import db, now, run
+from roomops.web.uow import actor, db, now, run
 
 bp = Blueprint("jackpots", __name__)
 
@@ -49,9 +50,7 @@ def scheme(scheme_id: int) -> str:
     """R69: a scheme's pool ledger, newest first, and its gaming day's reconciliation."""
     session = db()
     room = session.get_one(Room, current_user.room_id)
-    found = session.get(JackpotScheme, scheme_id)
-    if found is None or found.room_id != room.id:
-        abort(404)
+    found = get_in_room(session, JackpotScheme, scheme_id, actor(), "jackpot scheme", "R69")
     day = gaming_day(now(), room.timezone, room.gaming_day_start)
     raw = request.args.get("day", "")
     if raw:
@@ -68,8 +67,7 @@ def scheme(scheme_id: int) -> str:
 def prize(claim_id: int) -> str:
     """R70: the printable record of a claim and its prize."""
     session = db()
-    if not _claim_here(claim_id):
-        abort(404)
+    get_in_room(session, JackpotClaim, claim_id, actor(), "jackpot claim", "R70")
     return render_template("desk/jackpot_prize.html", room=session.get_one(Room, current_user.room_id),
                            v=reads.claim_view(session, claim_id))
 
@@ -135,11 +133,6 @@ def refuse(claim_id: int) -> Response:
     run(claims.refuse, claim_id, second, request.form.get("reason", ""))
     flash("The claim is refused; the pool stays as it was.", "ok")
     return _back()
-
-
-def _claim_here(claim_id: int) -> bool:
-    claim = db().get(JackpotClaim, claim_id)
-    return claim is not None and claim.room_id == current_user.room_id
 
 
 def _second(rule: str) -> Staff:

@@ -124,7 +124,7 @@ def pay(unit: UnitOfWork, claim_id: int, second: Staff, *, paid_in: PaidIn = "ca
     unit.actor.require("authorise")
     if paid_in not in ("cash", "chips"):
         raise Invalid("a prize is paid in cash or chips; above the cheque threshold by cheque", "R70")
-    claim = _open_claim(unit.session, unit.actor.room_id, claim_id)
+    claim = _open_claim(unit, claim_id)
     scheme = locked_scheme(unit.session, claim.room_id, claim.scheme_id)
     check_second(unit, second, "a jackpot claim")
     claims = at_once(unit.session, claim)
@@ -147,7 +147,7 @@ def pay(unit: UnitOfWork, claim_id: int, second: Staff, *, paid_in: PaidIn = "ca
 def refuse(unit: UnitOfWork, claim_id: int, second: Staff, reason: str) -> JackpotDecision:
     """R70: the claim refused by a supervisor and a second staff member, with the reason."""
     unit.actor.require("authorise")
-    claim = _open_claim(unit.session, unit.actor.room_id, claim_id)
+    claim = _open_claim(unit, claim_id)
     scheme = locked_scheme(unit.session, claim.room_id, claim.scheme_id)
     check_second(unit, second, "a jackpot claim")
     text = check_text(reason, "the reason the claim is refused", "R70", required=True)
@@ -165,10 +165,9 @@ def at_once(session: Session, claim: JackpotClaim) -> list[JackpotClaim]:
     return [c for c, at in rows if abs(at - hand_at_) <= AT_ONCE or c.id == claim.id]
 
 
-def _open_claim(session: Session, room_id: int, claim_id: int) -> JackpotClaim:
-    claim = session.get(JackpotClaim, claim_id) if claim_id > 0 else None
-    if claim is None or claim.room_id != room_id:
-        raise Conflict(f"no jackpot claim {claim_id} in this room", "R70")
+def _open_claim(unit: UnitOfWork, claim_id: int) -> JackpotClaim:
+    session = unit.session
+    claim = get_in_room(session, JackpotClaim, claim_id, unit.actor, "jackpot claim", "R70")
     decided = session.scalar(select(JackpotDecision).where(JackpotDecision.claim_id == claim.id))
     if decided is not None:
         raise Conflict(f"the claim of hand {claim.hand_no} is already {decided.decision}", "R70")

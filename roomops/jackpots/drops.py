@@ -14,12 +14,12 @@ from dataclasses import dataclass
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from roomops.actors import Actor, get_in_room
+from roomops.actors import get_in_room
 from roomops.errors import Conflict
 from roomops.floor.unit import UnitOfWork
 from roomops.games.models import Table
 from roomops.hands.models import Hand
-from roomops.jackpots.drop import check_drop, drop_due
+from roomops.jackpots.drop import check_drop
 from roomops.jackpots.models import JackpotRow, JackpotScheme
 from roomops.jackpots.pool import locked_scheme, standing_drops, write
 from roomops.jackpots.rules import share_drop
@@ -73,27 +73,18 @@ def record_drop(unit: UnitOfWork, table_id: int, hand_no: int, *, pot: int, flop
 
 @dataclass(frozen=True)
 class DropOffer:
-    """What the dealer's screen offers for the last hand: the scheme, its drop, the pot it is taken
-    from, and the drop already recorded (None: not yet)."""
+    """What the dealer's screen offers for the last hand: the scheme (its drop) and the drop
+    already recorded (None: not yet)."""
 
     scheme: JackpotScheme
     hand_no: int
     recorded: int | None
 
 
-def offer(session: Session, actor: Actor, table: Table, last: Hand | None) -> DropOffer | None:
-    """R68: the table's scheme and the last hand's drop, for the dealer's screen (None: no scheme,
-    or no hand yet)."""
-    scheme = scheme_of_table(session, table)
-    if scheme is None or last is None:
-        return None
-    taken = _standing(session, last.id)
-    return DropOffer(scheme, last.hand_no, taken)
-
-
-def due(scheme: JackpotScheme, hand: Hand, pot: int, rake: int, flop: bool) -> int:
-    """R68: what the scheme takes from this pot (0: it does not qualify)."""
-    return drop_due(drop_rule(scheme), pot, rake, len(hand.dealt_in or ()), flop)
+def offer(session: Session, scheme: JackpotScheme, last: Hand | None) -> DropOffer | None:
+    """R68: the table's scheme and the last hand's drop, for the dealer's screen (None: no hand
+    yet)."""
+    return None if last is None else DropOffer(scheme, last.hand_no, _standing(session, last.id))
 
 
 def raked(session: Session, hand_id: int) -> int:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from sqlalchemy import Select, func, select
 from sqlalchemy.orm import Session, aliased
 
+from roomops.actors import get_in_room
 from roomops.errors import Conflict, Forbidden, Invalid
 from roomops.floor.unit import UnitOfWork
 from roomops.jackpots.models import JackpotRow, JackpotScheme
@@ -122,9 +123,7 @@ def reverse(unit: UnitOfWork, row_id: int, reason: str) -> list[JackpotRow]:
     adjustment. A drop is undone whole (its pool and backup rows, the fee with them), which frees
     its hand for the right drop."""
     unit.actor.require("authorise")
-    row = unit.session.get(JackpotRow, row_id) if row_id > 0 else None
-    if row is None or row.room_id != unit.actor.room_id:
-        raise Conflict(f"no jackpot pool row {row_id} in this room", "R69")
+    row = get_in_room(unit.session, JackpotRow, row_id, unit.actor, "jackpot pool row", "R69")
     scheme = locked_scheme(unit.session, row.room_id, row.scheme_id)
     if row.kind in ("reversal", "payout"):
         raise Conflict("a prize paid is corrected by an adjustment, with two staff" if row.kind == "payout"
