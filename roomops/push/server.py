@@ -12,7 +12,6 @@ streaming responses, with no ASGI layer between (docs/decisions.md, "Pushed scre
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -27,6 +26,7 @@ from roomops.push.brokers import Keys, stored_update
 from roomops.push.hub import Channel, Hub
 from roomops.push.messages import RETRY, last_seen, parse
 from roomops.push.pages import Page, Pages, beats
+from roomops.push.stopping import stop
 from roomops.rooms.languages import DEFAULT, LANGUAGES, supported
 
 log = logging.getLogger("roomops.push")
@@ -175,10 +175,7 @@ def make_app(broker_url: str, keys: Keys, secret: str = "",
                  asyncio.create_task(beats(app[FANOUT].pages, wait)),
                  asyncio.create_task(alive.beat(client, keys, app[FANOUT].hub.languages))]  # /health too
         yield
-        for task in tasks:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await stop(tasks)
         await client.aclose()
 
     app.cleanup_ctx.append(lifetime)

@@ -13,7 +13,6 @@ token expires or its log-in ends (issue 40: the app tells Redis at the log-out,
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import AsyncIterator, Callable
 
 import redis.asyncio as aioredis
@@ -34,6 +33,7 @@ from roomops.push.staff import (
     ended_message,
     read_token,
 )
+from roomops.push.stopping import stop
 
 HUB = web.AppKey("staff_hub", StaffHub)
 REDIS = web.AppKey("staff_redis", aioredis.Redis)
@@ -65,9 +65,7 @@ def attach(app: web.Application, broker_url: str, prefix: str, secret: str,
         app[HUB] = StaffHub()
         task = asyncio.create_task(_listen(client, prefix, app[HUB]))
         yield
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
+        await stop([task])
         await client.aclose()
 
     async def staff_events(request: web.Request) -> web.StreamResponse:

@@ -352,6 +352,7 @@ PLAIN = {"Accept-Encoding": "identity"}
 
 @schema.parametrize()
 @settings(deadline=None, suppress_health_check=list(HealthCheck))
+@pytest.mark.timeout(900)  # every operation is one test: over two minutes on SQLite on a quiet machine
 def test_api_keeps_to_its_document(case: Any, fuzz_room: FuzzRoom) -> None:
     """Each operation alone: schemathesis' examples, coverage (boundaries, every type mutation and
     the methods the document does not list) and fuzzing phases (R1, R52)."""

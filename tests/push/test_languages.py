@@ -17,7 +17,8 @@ from roomops.push.hub import Hub, Subscription
 from roomops.push.messages import Update, parse
 from roomops.runtime import ext
 from tests.push.conftest import REDIS, events
-from tests.push.test_push_server import in_own_loop, next_event, serve
+from tests.push.loops import in_own_loop
+from tests.push.test_push_server import next_event, serve
 
 
 def join(app, session, room, now, game, first):

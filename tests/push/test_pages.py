@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
 
 from roomops.push.hub import Hub
 from roomops.push.messages import KEEPALIVE_SECONDS, Message, Update, as_chunk, clock
 from roomops.push.pages import BACKLOG, BEAT_SECONDS, Page, Pages, beats
 from tests.push.conftest import Beats
+from tests.push.loops import in_own_loop
 
 
 class Wire(asyncio.Transport):
@@ -38,12 +37,6 @@ class Wire(asyncio.Transport):
 
 def change(games: dict[str, str | None], full: bool = False) -> Update:
     return Update(1, 1000, ("g1", "g2"), games, full=full)
-
-
-def run(main: Callable[[], Awaitable[None]]) -> None:
-    """In a loop of its own (Playwright may run one on this thread)."""
-    with ThreadPoolExecutor(1) as pool:
-        pool.submit(asyncio.run, main()).result()  # type: ignore[arg-type]
 
 
 def opened(hub: Hub, pages: Pages, room_id: int = 1, chunked: bool = True,
@@ -71,7 +64,7 @@ def test_every_page_of_the_room_is_written_each_message_itself_and_no_other_room
         assert other[1].written == [as_chunk(clock(beat.ms))]  # its clock, nothing of room 1
         assert hub.watched() == 51
 
-    run(main)
+    in_own_loop(main)
 
 
 def test_a_message_is_framed_once_as_an_http_chunk_and_bare_on_an_unchunked_response():
@@ -84,7 +77,7 @@ def test_a_message_is_framed_once_as_an_http_chunk_and_bare_on_an_unchunked_resp
         assert message.chunk == b"%x\r\n" % len(message.sse) + message.sse + b"\r\n"
         assert message.chunk is message.chunk  # encoded and framed once for every page
 
-    run(main)
+    in_own_loop(main)
 
 
 def test_a_page_reconnecting_is_sent_what_it_missed_then_the_clock():
@@ -95,7 +88,7 @@ def test_a_page_reconnecting_is_sent_what_it_missed_then_the_clock():
         _page, wire = opened(hub, pages, last_id=2)
         assert wire.written == [m.chunk for m in sent[2:] if m] + [as_chunk(clock(beat.ms))]
 
-    run(main)
+    in_own_loop(main)
 
 
 def test_one_timer_sends_the_clock_to_every_quiet_page_each_beat_as_the_clock_advances():
@@ -130,7 +123,7 @@ def test_one_timer_sends_the_clock_to_every_quiet_page_each_beat_as_the_clock_ad
             with contextlib.suppress(asyncio.CancelledError):
                 await timer
 
-    run(main)
+    in_own_loop(main)
 
 
 def test_a_page_gone_is_let_go_at_its_next_write_and_stops_no_other_pages_message_or_beat():
@@ -157,7 +150,7 @@ def test_a_page_gone_is_let_go_at_its_next_write_and_stops_no_other_pages_messag
             with contextlib.suppress(asyncio.CancelledError):
                 await timer
 
-    run(main)
+    in_own_loop(main)
 
 
 def test_a_quiet_page_gone_is_let_go_at_the_next_beat():
@@ -169,7 +162,7 @@ def test_a_quiet_page_gone_is_let_go_at_the_next_beat():
         pages.beat()
         assert page.gone.done() and wire.written == [as_chunk(clock(beat.ms))]
 
-    run(main)
+    in_own_loop(main)
 
 
 def test_a_slow_page_is_sent_nothing_until_it_drains_then_the_whole_state_once():
@@ -193,7 +186,7 @@ def test_a_slow_page_is_sent_nothing_until_it_drains_then_the_whole_state_once()
         after = hub.publish(change({"g2": "b2"}))
         assert after is not None and wire.written[3:] == [after.chunk]
 
-    run(main)
+    in_own_loop(main)
 
 
 def test_a_slow_page_drained_is_sent_the_whole_state_at_the_next_message():
@@ -208,4 +201,4 @@ def test_a_slow_page_drained_is_sent_the_whole_state_at_the_next_message():
         whole: Message | None = hub.full(1)
         assert whole is not None and wire.written[2:] == [whole.chunk] and not slow.behind
 
-    run(main)
+    in_own_loop(main)

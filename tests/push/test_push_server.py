@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from concurrent.futures import ThreadPoolExecutor
 
 import aiohttp
 import pytest
@@ -19,6 +18,7 @@ from roomops.push.embedded import KEY
 from roomops.push.server import make_app
 from roomops.runtime import ext
 from tests.push.conftest import REDIS, Beats
+from tests.push.loops import in_own_loop
 
 
 @pytest.fixture()
@@ -160,6 +160,23 @@ async def stops_at_once(runner: web.AppRunner, resp: aiohttp.ClientResponse) -> 
     assert resp.content.at_eof()
 
 
+def test_a_push_server_stopped_as_it_starts_stops(keys):
+    """Its Redis listeners, cancelled while still connecting, end: Python 3.11's wait_for, which
+    redis-py writes through, can lose that cancel, and the cleanup waited for them for ever
+    (roomops.push.stopping)."""
+
+    async def run() -> None:
+        for _ in range(5):
+            runner = web.AppRunner(make_app(REDIS, keys, "a-secret"))  # the staff streams' too
+            await runner.setup()
+            await web.TCPSite(runner, "127.0.0.1", 0).start()
+            stopping = asyncio.ensure_future(runner.cleanup())
+            done, _ = await asyncio.wait({stopping}, timeout=2)
+            assert done, "the push server did not stop"
+
+    in_own_loop(run)
+
+
 def test_a_push_server_that_stops_ends_its_screens_streams(published, keys):
     """A deploy or restart of the push server (roomops.push.draining)."""
     _game, publish, _join = published
@@ -173,13 +190,6 @@ def test_a_push_server_that_stops_ends_its_screens_streams(published, keys):
             await stops_at_once(runner, resp)
 
     in_own_loop(run)
-
-
-def in_own_loop(main) -> None:  # type: ignore[no-untyped-def]
-    """``asyncio.run(main())`` on a thread of its own: Playwright's sync API, when browser tests ran
-    first in this process, leaves an event loop running on the main thread."""
-    with ThreadPoolExecutor(1) as pool:
-        pool.submit(asyncio.run, main()).result()
 
 
 def test_the_board_page_is_drawn_when_redis_does_not_answer(app, room, session, client):

@@ -22,7 +22,8 @@ from roomops.push.staff import STREAM_COOKIE, LoggedIn, RedisBroker, token
 from roomops.push.staff_streams import STAFF
 from roomops.runtime import ext
 from tests.push.conftest import REDIS
-from tests.push.test_push_server import in_own_loop, stops_at_once
+from tests.push.loops import in_own_loop
+from tests.push.test_push_server import stops_at_once
 from tests.services.ledger_helpers import seated_holds
 
 SECRET = "push-test-secret"
