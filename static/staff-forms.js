@@ -2,7 +2,8 @@
    the blocked numbers, the staff and the account; templates/_staff_forms.html) are sent from the
    page: a refusal shows in the form it came from, with what was typed kept (refusal.js); a done
    action loads the screen again with its message (each answers with its own page: the cage with
-   the same search). Without JavaScript they post as usual. */
+   the same search), or the page a form names in data-done-url (a paid prize's record). Without
+   JavaScript they post as usual. */
 (function () {
   "use strict";
   var refusal = window.roomopsRefusal;
@@ -21,9 +22,11 @@
     // the last action's message goes: the next one shown is this one's (or its refusal)
     document.querySelectorAll(".flashes .flash").forEach(function (f) { f.remove(); });
     var submitter = ev.submitter && ev.submitter.form === form ? ev.submitter : null;
+    var done = form.getAttribute("data-done-url");
+    function next() { if (done) window.location.assign(done); else window.location.reload(); }
     refusal.send(form, submitter, function (resp) {
-      if (resp.type === "opaqueredirect") { window.location.reload(); return true; }
+      if (resp.type === "opaqueredirect") { next(); return true; }
       return false;
-    }, function () { window.location.reload(); }, stay);
+    }, next, stay);
   });
 })();

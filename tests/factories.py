@@ -68,3 +68,8 @@ def as_staff(session: Session, username: str) -> Actor:
     rows = session.execute(select(StaffRole.room_id, StaffRole.role).where(
         StaffRole.staff_id == staff.id)).all()
     return Actor(rows[0][0], staff.id, staff.username, frozenset(role for _, role in rows))
+
+
+# The policy form's boxes ticked in a new room besides offers, two-person reversals and call-ins:
+# a test posting the form sends them, as the page does, to leave them as they are (R50, R51).
+POLICY_TICKED = {"time_decline_until_bb": "on", "rake_split_pots": "on"}

@@ -38,6 +38,7 @@ from roomops.schemas.ledger import (
     ShiftQuery,
     TableFees,
 )
+from roomops.web.closes import close_counted
 from roomops.web.uow import actor, db, now, run
 
 B = TypeVar("B", bound=BaseModel)
@@ -149,7 +150,7 @@ def fees_due() -> Response:
 def record_rake(table_id: int, hand_no: int) -> Response:
     b = _body(Rake, "R51")
     row = run(rake.record_rake, table_id, hand_no, pot=b.pot, flop=b.flop, rake=b.rake,
-              players=b.players, key=_key(b.idempotency_key))
+              players=b.players, split=b.split_seats, key=_key(b.idempotency_key))
     return answer(out.LedgerEntryOut, row, 201)
 
 
@@ -284,6 +285,6 @@ def record_day_counts(gaming_day: str) -> Response:
 def close_day(gaming_day: str) -> Response:
     shift = query(ShiftQuery, "R54").shift
     b = _body(CloseDay, "R54")
-    closed = run(dayclose.close_day, parse_day(gaming_day), b.second_staff_id, shift)
+    closed = run(close_counted, parse_day(gaming_day), b.second_staff_id, shift)
     return answer(out.ClosedOut, out.ClosedOut.model_validate(closed.row).model_copy(
         update={"running_tables": closed.running}), 201)

@@ -9,6 +9,7 @@ from pydantic import Field
 from roomops.api.models import Out
 from roomops.ledger.rake import DownLine
 from roomops.ledger.rules import EntryKind, Method, SlipMethod, SlipState
+from roomops.ledger.time_rules import PayWhen
 
 
 class LedgerEntryOut(Out):
@@ -103,6 +104,11 @@ class FeeDueOut(Out):
     due_seconds: int
     is_due: bool
     fee: int = Field(description="the coming period's fee now, integer minor units")
+    waiting: int = Field(description="R50: players who could be offered a seat at the table now")
+    pay_when: PayWhen = Field(description=(
+        "R50: when a due player pays by the room's rules: everyone before the next hand (enough "
+        "waiting), by their big blind (nobody waiting, a player who declines plays on until it), "
+        "or now (or gives up the seat)"))
 
 
 class FeesDue(Out):

@@ -28,6 +28,7 @@ from roomops.rooms.models import (
     MustMoveWhen,
     Placement,
     ReturnWindow,
+    TimeCollection,
     ToleranceUnit,
 )
 
@@ -250,6 +251,15 @@ class PolicyOut(Out):
     lockup_minutes: int = Field(description="R10-R14: how long a lockup keeps a place; 0: none")
     remote_entries: bool = Field(description="R12: players may join lists from the phone page")
     remote_entry_cap: int = Field(description="R12: a phone number's active remote entries, at most")
+    time_collection: TimeCollection = Field(description=(
+        "R50: time paid at the collection times, or for each player's own period"))
+    time_new_player_minutes: int = Field(description=(
+        "R50: a player sitting down this close before a collection skips it while the list is short"))
+    time_all_pay_waiting: int = Field(description=(
+        "R50: with this many waiting, everyone due pays before the next hand"))
+    time_decline_until_bb: bool = Field(description=(
+        "R50: a player who declines plays on until their big blind while nobody waits"))
+    rake_split_pots: bool = Field(description="R51: a pot split between winners is raked")
     shifts: list[str] = Field(description=(
         "R54: local start times of the gaming day's shifts, HH:MM, in gaming-day order; the "
         "first is the gaming day's start (one time: one shift, the gaming day)"))

@@ -34,7 +34,7 @@ from roomops.jackpots import reads as jackpot_reads
 from roomops.jackpots.schemes import scheme_of_table
 from roomops.ledger import drops, transit
 from roomops.ledger import rake as rakes
-from roomops.ledger.models import LedgerEntry
+from roomops.ledger.hand_rows import hand_at
 from roomops.playovers.services import played_over_at
 from roomops.rooms.models import Player, Room
 from roomops.rooms.roles import roles_in
@@ -140,7 +140,7 @@ def _live(session: Session, table_id: int) -> dict[str, Any]:
             "played_over": played_over_at(session, table_id),
             "called": called_at(session, table_id, at),
             "shown": lambda p: public_name(p.first_name, p.last_name, policy),
-            "rotating": room.dealer_rotation,
+            "rotating": room.dealer_rotation, "split_raked": room.rake_split_pots,
             "down": down_at(session, table_id) if room.dealer_rotation else None,
             "at": at, "room_tz": room.timezone}
 
@@ -167,25 +167,38 @@ def rake(table_id: int) -> Response:
     b = Rake.model_validate({"pot": to_minor(form.get("pot", ""), "pot", "R51"),
                              "flop": bool(form.get("flop")),
                              "rake": to_minor(form.get("rake", ""), "rake", "R51"),
+                             "split_seats": [_number(s, "split_seats", "R51")
+                                             for s in form.getlist("split_seats")],
                              "idempotency_key": form.get("idempotency_key") or None})
     hand_no = _number(form.get("hand_no"), "hand_no")
-    if form.get("jackpot_scheme"):  # R68: the jackpot drop with the rake, one change
-        _row, taken = run(rake_and_drop, table_id, hand_no, pot=b.pot, flop=b.flop, rake=b.rake,
-                          dropped=bool(form.get("jackpot_drop")), key=b.idempotency_key)
-        flash(f"Rake of hand {hand_no} recorded{_drop_words(taken)}.", "ok")
-    else:
-        run(rakes.record_rake, table_id, hand_no, pot=b.pot, flop=b.flop, rake=b.rake,
-            key=b.idempotency_key)
-        flash(f"Rake of hand {hand_no} recorded.", "ok")
+    dropped = bool(form.get("jackpot_drop")) if form.get("jackpot_scheme") else None
+    shares, taken = run(rake_and_drop, table_id, hand_no, pot=b.pot, flop=b.flop, rake=b.rake,
+                        split=b.split_seats, dropped=dropped, key=b.idempotency_key)
+    flash(f"Rake of hand {hand_no} recorded{_drop_words(taken)}.{_split_words(shares)}", "ok")
     return redirect(url_for("dealer.table", table_id=table_id), code=303)
 
 
 def rake_and_drop(unit: UnitOfWork, table_id: int, hand_no: int, *, pot: int, flop: bool, rake: int,
-                  dropped: bool, key: str | None) -> tuple[LedgerEntry, jackpot_drops.DropTaken]:
-    """R51 then R68: the hand's rake and its jackpot drop (the scheme's, or none when the dealer
-    took none), in one transaction: all or nothing."""
-    row = rakes.record_rake(unit, table_id, hand_no, pot=pot, flop=flop, rake=rake, key=key)
-    return row, _jackpot_drop(unit, table_id, hand_no, pot, flop, dropped)
+                  split: list[int], dropped: bool | None,
+                  key: str | None) -> tuple[dict[int, int], jackpot_drops.DropTaken | None]:
+    """R51 then R68: the hand's rake and, where the form offered it (``dropped`` not None), its
+    jackpot drop (the scheme's, or none when the dealer took none), in one transaction: all or
+    nothing. Returns a split pot's shares by seat, and the drop."""
+    rakes.record_rake(unit, table_id, hand_no, pot=pot, flop=flop, rake=rake, split=split, key=key)
+    table = get_in_room(unit.session, Table, table_id, unit.actor, "table")
+    shares = rakes.split_shares(unit.session, hand_at(unit.session, table, hand_no),
+                                unit.session.get_one(Game, table.game_id),
+                                split, pot - rake)
+    if dropped is None:
+        return shares, None
+    return shares, _jackpot_drop(unit, table_id, hand_no, pot, flop, dropped)
+
+
+def _split_words(shares: dict[int, int]) -> str:
+    """R51: a split pot's shares, for the dealer to push (the odd chips clockwise from the button)."""
+    money = room_money()
+    return "".join([" Split pot: ", ", ".join(f"seat {seat} {money(amount)}"
+                                              for seat, amount in shares.items()), "."]) if shares else ""
 
 
 def _jackpot_drop(unit: UnitOfWork, table_id: int, hand_no: int, pot: int, flop: bool,
@@ -195,7 +208,9 @@ def _jackpot_drop(unit: UnitOfWork, table_id: int, hand_no: int, pot: int, flop:
     return jackpot_drops.record_drop(unit, table_id, hand_no, pot=pot, flop=flop, drop=drop)
 
 
-def _drop_words(taken: jackpot_drops.DropTaken) -> str:
+def _drop_words(taken: jackpot_drops.DropTaken | None) -> str:
+    if taken is None:
+        return ""
     return (f", and the jackpot drop of {room_money()(taken.amount)}" if taken.amount
             else ", no jackpot drop")
 
@@ -279,11 +294,13 @@ DOWNS_SHOWN = 8  # the dealer screen's list of the table's last downs
 
 
 def _down(game: Game, table_id: int) -> dict[str, Any]:
-    """R51: for a game raked per dealer down, where the next down starts (the hand after the last
-    one raked), who may be named as its dealer (a dealer: only themselves) and the table's last
-    downs."""
-    if game.fee_kind != "rake" or game.rake_recorded != "per_down":
+    """R51: for a raked game, the hand after the last one raked (per hand: the last hand's form
+    gives way to "raked"); for one raked per dealer down also who may be named as its dealer (a
+    dealer: only themselves) and the table's last downs."""
+    if game.fee_kind != "rake":
         return {"down_from": None, "dealers": [], "downs": [], "tz": None}
+    if game.rake_recorded != "per_down":
+        return {"down_from": rakes.next_unraked(db(), table_id), "dealers": [], "downs": [], "tz": None}
     return {"down_from": rakes.next_unraked(db(), table_id),
             "dealers": rakes.dealers_for(db(), actor()),
             "downs": rakes.downs_at(db(), actor(), table_id, limit=DOWNS_SHOWN),

@@ -36,6 +36,16 @@ class TableDue:
     seated: int
     due: int
     fee: int
+    waiting: int
+    pay_when: str
+
+
+# R50: when a due player pays, by the room's rules and how many wait (``time_rules.pay_when``): a
+# player's row, and a table's (where the first says what holds the deal)
+PAY_WHEN = {"before_next_hand": "pays before the next hand",
+            "by_big_blind": "may play on until the big blind",
+            "now": "pays now or gives up the seat"}
+TABLE_PAYS = {**PAY_WHEN, "before_next_hand": "everyone due pays before the next hand"}
 
 
 def by_table(rows: list[fees.FeeDue]) -> list[TableDue]:
@@ -44,8 +54,8 @@ def by_table(rows: list[fees.FeeDue]) -> list[TableDue]:
     for row in rows:
         tables.setdefault(row.table_id, []).append(row)
     return sorted((TableDue(t, r[0].table, PERIOD_NAMES[r[0].fee_kind], len(r),
-                            sum(f.is_due for f in r), r[0].fee) for t, r in tables.items()),
-                  key=lambda t: natural(t.table))
+                            sum(f.is_due for f in r), r[0].fee, r[0].waiting, r[0].pay_when)
+                   for t, r in tables.items()), key=lambda t: natural(t.table))
 
 
 @bp.get("/desk/fees")
@@ -54,8 +64,8 @@ def fees_page() -> str:
     room = session.get_one(Room, current_user.room_id)
     rows = fees.fees_due(session, room.id, at)
     return render_template("desk/fees.html", room=room, rows=rows, tables=by_table(rows),
-                           periods=PERIOD_NAMES, methods=[(m, method_name(m)) for m in FEE_METHODS],
-                           key=uuid4().hex)
+                           periods=PERIOD_NAMES, pay_when=PAY_WHEN, table_pays=TABLE_PAYS,
+                           methods=[(m, method_name(m)) for m in FEE_METHODS], key=uuid4().hex)
 
 
 @bp.post("/desk/fees")

@@ -40,7 +40,10 @@ def index() -> str:
     room = session.get_one(Room, current_user.room_id)
     games = list(session.scalars(select(Game).where(Game.room_id == room.id, Game.status == "open")
                                  .order_by(Game.variant, Game.id)))
-    return render_template("desk/jackpots.html", room=room, posted=reads.posted(session, room.id),
+    shown = reads.posted(session, room.id)
+    ids = {g for p in shown for g in p.game_ids}
+    runs_at = {g.id: g for g in session.scalars(select(Game).where(Game.id.in_(ids)))} if ids else {}
+    return render_template("desk/jackpots.html", room=room, posted=shown, runs_at=runs_at,
                            waiting=reads.waiting(session, room.id), recent=reads.recent(session, room.id),
                            games=games, qualifying=hands(), posting=reads.posting)
 

@@ -27,6 +27,7 @@ from roomops.ledger.closing import local, parse_day, running_warning
 from roomops.ledger.report import DayReport, expected_by_table, to_csv
 from roomops.rooms.models import Room
 from roomops.rooms.roles import room_staff
+from roomops.web.closes import close_counted
 from roomops.web.money import room_money
 from roomops.web.routing import parse_id
 from roomops.web.uow import actor, db, now, run
@@ -136,8 +137,7 @@ def close(gaming_day: str) -> Response:
     if not TOTAL_TEXT.fullmatch(raw):
         raise Invalid("the close was not confirmed: read the totals on the day's report and "
                       "confirm them", "R54")
-    closed = run(dayclose.close_day, parse_day(gaming_day), second, shift,
-                 confirmed_total=int(raw))
+    closed = run(close_counted, parse_day(gaming_day), second, shift, confirmed_total=int(raw))
     if closed.running:  # R54: the room's policy let it go ahead, warned
         flash(f"Closed with {running_warning(closed.running)} (R54)", "warn")
     row = closed.row

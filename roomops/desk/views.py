@@ -629,7 +629,9 @@ POLICY_FIELDS = ("timezone", "display_name", "claim_minutes", "seat_change_claim
                  "must_move_refusal", "shifts", "call_ins", "break_expiry", "must_move_when",
                  "return_tolerance", "lockup_minutes", "remote_entries", "remote_entry_cap", "language",
                  "post_behind_button", "dealer_rotation", "down_minutes", "downs_before_break",
-                 "dealer_break_minutes", "start_at", "toke_pool")
+                 "dealer_break_minutes", "start_at", "toke_pool", "time_collection",
+                 "time_new_player_minutes", "time_all_pay_waiting", "time_decline_until_bb",
+                 "rake_split_pots")
 
 
 def _tolerance(raw: str) -> dict[str, Any]:

@@ -1,7 +1,9 @@
 """R54/R69: a shift's jackpot drop box, counted apart from the cage's at the shift's close, by two
 staff, against the drops the pool ledger recorded in the shift; any variance explained. The box
 holds players' money: it is never in the room's ledger nor its totals. The day's report shows it
-(``section``, also in its CSV) beside the ledger's rake and fees. Services never commit."""
+(``section``, also in its CSV) beside the ledger's rake and fees; a shift that took drops closes
+only once its box is counted (``require_counted``, composed with the close above both packages:
+``roomops.web.closes``). Services never commit."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from datetime import date
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from roomops.errors import Conflict
 from roomops.floor.unit import UnitOfWork
 from roomops.jackpots.models import JackpotBoxCount
 from roomops.jackpots.pool import check_second
@@ -41,6 +44,20 @@ def count_box(unit: UnitOfWork, day: date, shift: int | None, counted: int, conf
     unit.audit("jackpot.box_counted", ("jackpot_box_count", row.id), text, gaming_day=day.isoformat(),
                shift_no=number, counted=counted, expected=expected, confirmed_by_id=confirmer.id)
     return row
+
+
+def require_counted(session: Session, room_id: int, day: date, shift: int | None) -> None:
+    """R54/R68: a shift whose tables took jackpot drops closes only once its drop box is counted
+    (``shift`` None: a one-shift day's only shift)."""
+    room = session.get_one(Room, room_id)
+    number = pick_shift(shift, len(shifts_of_day(day, room.timezone, room.gaming_day_start, room.shifts)))
+    dropped, _fees = drops_of_day(session, room_id, day, number)
+    counted = session.scalar(select(JackpotBoxCount.id).where(
+        JackpotBoxCount.room_id == room_id, JackpotBoxCount.gaming_day == day,
+        JackpotBoxCount.shift_no == number).limit(1))
+    if dropped and counted is None:
+        raise Conflict("count the jackpot drop box first: {dropped} was dropped in the shift", "R54",
+                       amounts={"dropped": dropped})
 
 
 @dataclass(frozen=True)

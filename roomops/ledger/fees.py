@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from hashlib import sha256
 
 from sqlalchemy import ColumnElement, ScalarSelect, and_, func, select
@@ -22,12 +22,15 @@ from roomops.errors import Conflict
 from roomops.floor.unit import UnitOfWork
 from roomops.games.models import Game, Table
 from roomops.holds.models import SEATED, SeatHold
-from roomops.ledger.fee_rules import PERIODS, due, fee_for_players, next_period, period
+from roomops.ledger.fee_rules import PERIODS, due, fee_for_players, period
 from roomops.ledger.idempotency import fingerprint, replay
 from roomops.ledger.models import LedgerEntry, unreversed
 from roomops.ledger.posting import Posting, at_seat, cash_request, check_seat, locked_hold, post
 from roomops.ledger.rules import signed
-from roomops.rooms.models import Player
+from roomops.ledger.time_rules import PayWhen, TimeRules, paid_period, pay_when
+from roomops.lists.reads import waiting_at, waiting_for
+from roomops.rooms.gaming_day import started
+from roomops.rooms.models import Player, Room
 
 
 def standing(kind: str) -> ColumnElement[bool]:
@@ -63,13 +66,45 @@ def collect(unit: UnitOfWork, hold_id: int, method: str = "cash",
     check_seat(hold, "R50", live=True)
     seat = at_seat(unit.session, hold)
     game = unit.session.get_one(Game, seat["game_id"])
-    length = period(game.fee_kind, game.variant)
+    clock = _Clock.of(unit.session, room, game, hold.table_id, unit.now)
     players = seated_count(unit.session, hold.table_id)
     amount = _time_fee(game, players)
-    start, end = next_period(unit.session.scalar(select(paid_until(hold.id))), unit.now, length)
+    start, end = clock.period(unit.session.scalar(select(paid_until(hold.id))), hold.started_at)
     return post(unit, Posting(
         "session_fee", signed("session_fee", amount), method, period_start=start, period_end=end,
-        note={"players_seated": players}, **seat), key, print_)
+        note={"players_seated": players, **clock.note}, **seat), key, print_)
+
+
+@dataclass(frozen=True)
+class _Clock:
+    """R50: what a collection at ``now`` at one table goes by: the game's period, the room's time
+    rules, when the gaming day started and how many wait for a seat there."""
+
+    now: datetime
+    length: timedelta
+    rules: TimeRules
+    day_start: datetime
+    waiting: int
+
+    @classmethod
+    def of(cls, session: Session, room: Room, game: Game, table_id: int, now: datetime) -> _Clock:
+        return cls(now, period(game.fee_kind, game.variant), time_rules(room),
+                   started(now, room.timezone, room.gaming_day_start),
+                   waiting_for(session, game.id, table_id))
+
+    def period(self, paid: datetime | None, seated_at: datetime) -> tuple[datetime, datetime]:
+        return paid_period(paid, seated_at, self.now, self.length, self.day_start, self.rules,
+                           self.waiting)
+
+    @property
+    def note(self) -> dict[str, object]:
+        return {"collection": "clock" if self.rules.clock else "own", "waiting": self.waiting}
+
+
+def time_rules(room: Room) -> TimeRules:
+    """R50: the room's time-collection settings as the pure rules take them."""
+    return TimeRules(room.time_collection == "clock", room.time_new_player_minutes,
+                     room.time_all_pay_waiting, room.time_decline_until_bb)
 
 
 @dataclass(frozen=True)
@@ -94,10 +129,10 @@ def collect_table(unit: UnitOfWork, table_id: int,
     room = cash_request(unit.session, unit.actor, method, currency, "R50", "session_fee")
     table = get_in_room(unit.session, Table, table_id, unit.actor, "table", "R50")
     game = unit.session.get_one(Game, table.game_id)
-    length = period(game.fee_kind, game.variant)
+    clock = _Clock.of(unit.session, room, game, table.id, unit.now)
     holds, paid = _locked_seats(unit.session, table)
     amount = _time_fee(game, len(holds))
-    note: dict[str, object] = {"players_seated": len(holds), "whole_table": True}
+    note: dict[str, object] = {"players_seated": len(holds), "whole_table": True, **clock.note}
     rows: list[LedgerEntry] = []
     for hold in holds:
         seat_key = None if key is None else f"{sha256(key.encode()).hexdigest()[:40]}:{hold.id}"
@@ -107,7 +142,7 @@ def collect_table(unit: UnitOfWork, table_id: int,
         if earlier is not None:
             rows.append(earlier)
         elif due(paid[hold.id], hold.started_at, unit.now).is_due:
-            start, end = next_period(paid[hold.id], unit.now, length)
+            start, end = clock.period(paid[hold.id], hold.started_at)
             rows.append(post(unit, Posting(
                 "session_fee", signed("session_fee", amount), method, period_start=start,
                 period_end=end, note=note, **at_seat(unit.session, hold)), seat_key, print_))
@@ -155,6 +190,8 @@ class FeeDue:
     due_since: datetime | None
     due_seconds: int
     fee: int
+    waiting: int
+    pay_when: PayWhen
 
     @property
     def is_due(self) -> bool:
@@ -163,7 +200,8 @@ class FeeDue:
 
 def fees_due(session: Session, room_id: int, now: datetime) -> list[FeeDue]:
     """R50: every seated player of the room's time games, due ones first, longest due first,
-    then the covered ones by when their period ends. One statement, whatever the room's size."""
+    then the covered ones by when their period ends; with how many wait for a seat at their table
+    and, by the room's rules, when a due player pays. Two statements, whatever the room's size."""
     rows = session.execute(
         select(SeatHold.id, SeatHold.player_id, Player.first_name, Player.last_name, Table.id,
                Table.name, SeatHold.seat_no, Game.id, Game.fee_kind, SeatHold.started_at,
@@ -174,12 +212,15 @@ def fees_due(session: Session, room_id: int, now: datetime) -> list[FeeDue]:
         .where(SeatHold.room_id == room_id, SeatHold.kind == SEATED, SeatHold.ended_at.is_(None),
                Game.fee_kind.in_(PERIODS))).all()
     seated = Counter(r[4] for r in rows)
+    waiting = waiting_at(session, {(r[7], r[4]) for r in rows})
+    rules = time_rules(session.get_one(Room, room_id))
     out = []
     for (hold_id, player_id, first, last, table_id, table, seat_no, game_id, kind, seated_at, until,
          flat, by_players) in rows:
         d = due(until, seated_at, now)
         out.append(FeeDue(hold_id, player_id, f"{first} {last}".strip(), table_id, table, seat_no,
                           game_id, kind, seated_at, until, d.due_since, d.due_seconds,
-                          fee_for_players(flat, by_players, seated[table_id])))
+                          fee_for_players(flat, by_players, seated[table_id]), waiting[table_id],
+                          pay_when(waiting[table_id], rules)))
     return sorted(out, key=lambda f: (not f.is_due, -f.due_seconds,
                                       f.paid_until or now, f.table, f.seat_no))

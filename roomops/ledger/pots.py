@@ -32,6 +32,15 @@ def split_pot(pot: int, winners: Sequence[int], button: int, chip: int) -> dict[
     return shares
 
 
+def check_split(seats: Sequence[int], dealt_in: Sequence[int]) -> tuple[int, ...]:
+    """R51: the seats a split pot went to: two at least, each once, each dealt in the hand."""
+    if len(seats) < 2 or len(set(seats)) != len(seats):
+        raise Invalid("a split pot goes to two seats at least, each once", "R51")
+    if stray := sorted(set(seats) - set(dealt_in)):
+        raise Invalid(f"seat {stray[0]} was not dealt in this hand", "R51")
+    return tuple(seats)
+
+
 def rake_by_put_in(rake: int, put_in: Mapping[int, int], button: int) -> dict[int, int]:
     """R51: each seat's part of a pot's ``rake`` by what it put in the pot (``put_in`` by seat,
     minor units), adding up to the rake."""

@@ -20,6 +20,7 @@ recorded again. Services never commit."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -45,8 +46,9 @@ from roomops.ledger.hand_rows import hand_at, players_dealt
 from roomops.ledger.idempotency import fingerprint, replay
 from roomops.ledger.models import DealerDown, LedgerEntry
 from roomops.ledger.posting import Posting, post
+from roomops.ledger.pots import check_split, split_pot
 from roomops.ledger.rules import signed
-from roomops.rooms.models import Staff
+from roomops.rooms.models import Room, Staff
 from roomops.rooms.roles import holding, rights_in, staff_of_room
 
 RECORDED = {"per_hand": "hand by hand", "per_down": "per dealer down"}
@@ -63,14 +65,16 @@ def policy(game: Game) -> RakePolicy:
 
 def record_rake(unit: UnitOfWork, table_id: int, hand_no: int, *,
                 pot: int, flop: bool, rake: int, players: int | None = None,
-                key: str | None = None) -> LedgerEntry:
+                split: Sequence[int] = (), key: str | None = None) -> LedgerEntry:
     """R51/R61: the rake of hand ``hand_no`` at the table, checked against the game's schedule or
     percent, cap for the players dealt in, smallest chip and no-flop-no-drop; a retry with the same
     key returns the first row. ``players``: the players dealt in, needed only when the hand's
-    record does not say (the recorded hand's count wins; a different one is refused)."""
+    record does not say (the recorded hand's count wins; a different one is refused). ``split``:
+    the seats a split pot went to, raked once and capped once, or refused where the room does not
+    rake split pots; each winner's share is kept with the row (``pots.split_pot``)."""
     unit.actor.require("deal")
     print_ = fingerprint(op="rake", table_id=table_id, hand_no=hand_no, pot=pot, flop=flop,
-                         rake=rake, players=players, staff=unit.actor.staff_id)
+                         rake=rake, players=players, split=list(split), staff=unit.actor.staff_id)
     table = get_in_room(unit.session, Table, table_id, unit.actor, "table")
     hand = hand_at(unit.session, table, hand_no, lock=True)  # serialises rake for one hand
     earlier = replay(unit.session, LedgerEntry, unit.actor.room_id, key, print_)
@@ -80,11 +84,25 @@ def record_rake(unit: UnitOfWork, table_id: int, hand_no: int, *,
     _check_recorded(game, "per_hand")
     dealt = players_dealt(hand, players)
     most = check_rake(rake, pot, flop, policy(game), dealt)
+    shares = split_shares(unit.session, hand, game, split, pot - rake)
     _refuse_raked(unit.session, table, hand_no, hand_no)
     return post(unit, Posting(
         "rake", signed("rake", rake), "chips", game_id=game.id, table_id=table.id, hand_id=hand.id,
-        note={"pot": pot, "flop": flop, "max_rake": most, "hand_no": hand_no, "players": dealt}),
+        note={"pot": pot, "flop": flop, "max_rake": most, "hand_no": hand_no, "players": dealt}
+        | ({"split": {str(seat): amount for seat, amount in shares.items()}} if shares else {})),
         key, print_)
+
+
+def split_shares(session: Session, hand: Hand, game: Game, split: Sequence[int],
+                 left: int) -> dict[int, int]:
+    """R51: a split pot's winners' shares of what the rake ``left``, by seat (none: not split),
+    where the room rakes split pots."""
+    if not split:
+        return {}
+    winners = check_split(split, hand.dealt_in)
+    if not session.get_one(Room, hand.room_id).rake_split_pots:
+        raise Conflict("a split pot is not raked in this room: record no rake for it", "R51")
+    return split_pot(left, winners, hand.button, game.smallest_chip)
 
 
 @dataclass(frozen=True)

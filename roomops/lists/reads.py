@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from sqlalchemy import and_, bindparam, or_, select
+from collections.abc import Collection
+
+from sqlalchemy import ColumnElement, and_, bindparam, or_, select
 from sqlalchemy.orm import Session, aliased
 
 from roomops.actors import Actor, get_in_room
@@ -62,12 +64,35 @@ def candidates(session: Session, game: Game, first: tuple[int, list[int]] | None
     return found, busy
 
 
+def _offerable() -> tuple[ColumnElement[bool], ...]:
+    """R14: an active entry, checked in if it is a call-in (R12) and not locked up."""
+    return (ListEntry.status == "active",
+            or_(ListEntry.checkin_deadline.is_(None), ListEntry.checked_in_at.is_not(None)),
+            ListEntry.locked_until.is_(None))
+
+
 def anyone_waiting(session: Session, game_id: int, table_id: int, but: int) -> bool:
     """R14/R24: whether a player other than ``but`` could be offered a seat of the table now: an
-    active entry on the game's waiting list or the table's reserve list, checked in if it is a
-    call-in (R12) and not locked up."""
+    offerable entry on the game's waiting list or the table's reserve list."""
     return session.scalar(select(ListEntry.id).where(
-        ListEntry.game_id == game_id, ListEntry.status == "active", ListEntry.player_id != but,
-        or_(ListEntry.kind == "waiting", ListEntry.table_id == table_id),
-        or_(ListEntry.checkin_deadline.is_(None), ListEntry.checked_in_at.is_not(None)),
-        ListEntry.locked_until.is_(None)).limit(1)) is not None
+        *_offerable(), ListEntry.game_id == game_id, ListEntry.player_id != but,
+        or_(ListEntry.kind == "waiting", ListEntry.table_id == table_id)).limit(1)) is not None
+
+
+def waiting_at(session: Session, tables: Collection[tuple[int, int]]) -> dict[int, int]:
+    """R50: for each (game, table) of ``tables``, how many players could be offered a seat of the
+    table now (on the game's waiting list or the table's reserve list); by table, one statement."""
+    games = {game_id for game_id, _table in tables}
+    if not games:
+        return {}
+    rows = session.execute(select(
+        ListEntry.game_id, ListEntry.kind, ListEntry.table_id, ListEntry.player_id).where(
+        *_offerable(), ListEntry.game_id.in_(games))).all()
+    return {table_id: len({player for game, kind, table, player in rows
+                           if game == game_id and (kind == "waiting" or table == table_id)})
+            for game_id, table_id in tables}
+
+
+def waiting_for(session: Session, game_id: int, table_id: int) -> int:
+    """R50: how many players could be offered a seat of the table now."""
+    return waiting_at(session, [(game_id, table_id)])[table_id]

@@ -37,3 +37,8 @@ def gaming_day(instant: datetime, tz: str, start: time = time(6, 0)) -> date:
         raise ValueError("gaming_day needs an aware datetime")
     local = instant.astimezone(ZoneInfo(tz)).date()
     return local if instant >= day_start(local, tz, start) else local - timedelta(days=1)
+
+
+def started(instant: datetime, tz: str, start: time = time(6, 0)) -> datetime:
+    """R2: when the gaming day ``instant`` belongs to started (UTC)."""
+    return day_start(gaming_day(instant, tz, start), tz, start)

@@ -39,6 +39,7 @@ CloseWhileRunning = Literal["warn", "refuse"]  # R54
 BreakExpiry = Literal["always", "if_waiting"]  # R24
 ToleranceUnit = Literal["amount", "percent"]  # R27
 TokePool = Literal["pooled", "individual"]  # R66
+TimeCollection = Literal["clock", "own"]  # R50: at the collection times, or each player's own period
 
 ROLES: tuple[Role, ...] = get_args(Role)
 DISPLAY_NAMES: tuple[DisplayName, ...] = get_args(DisplayName)
@@ -91,6 +92,9 @@ class Room(Base):
         CheckConstraint("dealer_break_minutes BETWEEN 5 AND 120", name="dealer_break_minutes"),
         CheckConstraint("start_at BETWEEN 2 AND 10", name="start_at"),
         CheckConstraint(one_of("toke_pool", TokePool), name="toke_pool"),
+        CheckConstraint(one_of("time_collection", TimeCollection), name="time_collection"),
+        CheckConstraint("time_new_player_minutes BETWEEN 0 AND 30", name="time_new_player_minutes"),
+        CheckConstraint("time_all_pay_waiting BETWEEN 1 AND 50", name="time_all_pay_waiting"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -178,6 +182,19 @@ class Room(Base):
     start_at: Mapped[int] = mapped_column(default=6, server_default=text("6"))
     # R66: tips pooled for the shift and shared by downs dealt, or each dealer's own
     toke_pool: Mapped[TokePool] = mapped_column(String(10), default="pooled", server_default="pooled")
+    # R50: time paid in advance at the collection times on the clock (from the gaming day's start,
+    # every period), or for each player's own period from when they pay
+    time_collection: Mapped[TimeCollection] = mapped_column(String(6), default="clock",
+                                                            server_default="clock")
+    # R50: a player sitting down this close before a collection is not charged it while the list
+    # is short (0: off)
+    time_new_player_minutes: Mapped[int] = mapped_column(default=10, server_default=text("10"))
+    # R50: with this many waiting for the game, everyone due pays before the next hand
+    time_all_pay_waiting: Mapped[int] = mapped_column(default=2, server_default=text("2"))
+    # R50: a player who declines to pay plays on until their big blind while nobody waits
+    time_decline_until_bb: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    # R51: a pot split between winners is raked (once); off: a split pot is not raked at all
+    rake_split_pots: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
     @property

@@ -39,6 +39,7 @@ from roomops.rooms.models import (
     MustMoveWhen,
     Placement,
     ReturnWindow,
+    TimeCollection,
     ToleranceUnit,
 )
 from roomops.text import Invisible, check_shown
@@ -535,6 +536,18 @@ class Policy(Body):
         "R65: players waiting that start a new table"))
     toke_pool: Literal["pooled", "individual"] | None = Field(None, description=(
         "R66: tips pooled for the shift and shared by downs dealt, or each dealer's own"))
+    time_collection: TimeCollection | None = Field(None, description=(
+        "R50: time paid in advance at the collection times ('clock': every period from the "
+        "gaming day's start) or for each player's own period from when they pay ('own')"))
+    time_new_player_minutes: Annotated[int, Field(ge=0, le=30)] | None = Field(None, description=(
+        "R50: a player sitting down this close before a collection is not charged it while the "
+        "list is short; 0: off"))
+    time_all_pay_waiting: Annotated[int, Field(ge=1, le=50)] | None = Field(None, description=(
+        "R50: with this many waiting for a seat, everyone due pays before the next hand"))
+    time_decline_until_bb: Flag | None = Field(None, description=(
+        "R50: a player who declines to pay plays on until their big blind while nobody waits"))
+    rake_split_pots: Flag | None = Field(None, description=(
+        "R51: a pot split between winners is raked (once, capped once); off: not raked"))
 
 
 class GrantBreak(Body):

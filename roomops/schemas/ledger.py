@@ -13,7 +13,7 @@ from roomops.db import INT_MAX
 from roomops.ledger.rules import DropMethod
 from roomops.ledger.rules import FeeMethod as LedgerFeeMethod
 from roomops.rooms.shifts import MAX_SHIFTS
-from roomops.schemas import MAX_AMOUNT, MAX_TOTAL, Body, Flag, Id, Method, Money, Reason, ShownNote
+from roomops.schemas import MAX_AMOUNT, MAX_TOTAL, Body, Flag, Id, Method, Money, Reason, SeatNo, ShownNote
 
 StrictMoney = Annotated[Money, Field(description="integer minor units, positive; never a float")]
 IdempotencyKey = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100),
@@ -133,6 +133,9 @@ class Rake(Body):
     players: Players | None = Field(None, description=(
         "R51: players dealt in, for a cap by players; taken from the hand when it was recorded "
         "with them"))
+    split_seats: Annotated[list[Annotated[SeatNo, Field(strict=True)]], Field(max_length=10, description=(
+        "R51: the seats a split pot went to (two at least, each dealt in); raked once and capped "
+        "once, refused where the room does not rake split pots"))] = []
     idempotency_key: IdempotencyKey | None = None
 
 

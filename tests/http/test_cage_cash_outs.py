@@ -9,7 +9,7 @@ from sqlalchemy import func, select
 
 from roomops.ledger.models import LedgerEntry
 from tests.conftest import login
-from tests.factories import PASSWORD
+from tests.factories import PASSWORD, POLICY_TICKED
 from tests.http.test_api import refused
 
 
@@ -95,7 +95,7 @@ def test_the_cage_policy_is_on_the_policy_page(client, room, session):
     page = sup.get("/desk/policy").text
     assert 'name="cash_out_approval_over"' in page and 'name="close_while_running"' in page
     form = {"cash_out_approval_over": "500", "close_while_running": "refuse",
-            "reversal_two_person": "on"}
+            "reversal_two_person": "on", **POLICY_TICKED}
     assert sup.post("/desk/policy", data=form).status_code == 303
     session.expire_all()
     assert (room.room.cash_out_approval_over, room.room.close_while_running) == (50000, "refuse")

@@ -15,7 +15,7 @@ from roomops.lists.models import ListEntry
 from roomops.rooms.models import BarredPair, Player, Room
 from roomops.seating import seats
 from tests.conftest import login
-from tests.factories import PASSWORD, Room_
+from tests.factories import PASSWORD, POLICY_TICKED, Room_
 from tests.units import act
 
 
@@ -599,7 +599,7 @@ def test_r3_policy_page_edits_and_audits(sup_client, room, session):
                                                   "claim_minutes": "7", "on_claim_expiry": "bottom",
                                                   "checkin_minutes": "30", "placement": "most_need",
                                                   "auto_offer": "on", "reversal_two_person": "on",
-                                                  "call_ins": "on"})
+                                                  "call_ins": "on", **POLICY_TICKED})
     assert resp.status_code == 303
     r = session.get_one(Room, room.room.id)
     session.refresh(r)

@@ -22,6 +22,7 @@ def _rows(session, kind):
 
 
 def test_fees_page_lists_who_is_due_and_collects_once(app, client, room, session, now, clock):
+    room.room.time_collection = "own"  # each player's own hour (the clock's: test_time_collection)
     holds = seated_holds(room, session, now, fee_kind="hourly", time_fee=500)[2]
     act(session, room.sup, now - timedelta(minutes=90), fees.collect, holds[1].id)  # due 30 min
     session.commit()

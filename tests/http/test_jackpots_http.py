@@ -17,6 +17,7 @@ from roomops.jackpots.models import JackpotClaim, JackpotScheme
 from roomops.ledger.models import LedgerEntry
 from tests.conftest import login
 from tests.factories import PASSWORD
+from tests.http.test_api import Api, refused, token_for
 from tests.services.jackpot_helpers import night
 from tests.services.ledger_helpers import seated_holds
 from tests.units import act
@@ -134,3 +135,25 @@ def test_r54_r68_the_days_report_and_csv_show_the_drop_apart_and_the_box_counted
     csv_text = cage.get(f"/desk/cage/days/{day}/report.csv").text
     assert "jackpot drops (players' money held in trust, not in the ledger)" in csv_text
     assert "dropped,1.00" in csv_text and "\r\n1,1.00,1.00,0.00," in csv_text
+
+
+def test_r54_r68_a_shift_that_took_drops_closes_only_once_its_box_is_counted(client, room, session, now):
+    """The desk's close and the API's: refused first, naming the drops; once the box is counted the
+    close goes on to its own checks (here: the tables' counts are missing)."""
+    n = night(room, session, now)
+    n.hand(now)
+    act(session, room.actor("dealer"), now, record_drop, n.table.id, 1, pot=3000, flop=True, drop=100)
+    session.commit()
+    cage = login(client, "main-cashier")
+    day = now.date().isoformat()
+    close = {"second_staff_id": str(room.staff["supervisor"].id), "confirmed_total": "0"}
+    first = cage.post(f"/desk/cage/days/{day}/close", data=close)
+    assert first.status_code == 409 and "count the jackpot drop box first: £1.00 was dropped" in first.text
+    api = Api(client, token_for(room, session, "cashier"))
+    refused(api.post(f"/ledger/days/{day}/close", {"second_staff_id": room.staff["supervisor"].id}),
+            409, "R54")
+    cage = login(client, "main-cashier")
+    cage.post(f"/desk/cage/days/{day}/jackpot-box", data={
+        "counted": "1.00", "confirmer": "main-supervisor", "confirmer_password": PASSWORD})
+    then = cage.post(f"/desk/cage/days/{day}/close", data=close)
+    assert then.status_code in (409, 422) and "jackpot drop box" not in then.text

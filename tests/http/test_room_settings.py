@@ -11,6 +11,7 @@ from roomops.games.models import Game
 from roomops.lists import services as lists
 from roomops.lists.models import ListEntry
 from roomops.rooms.models import Room
+from tests.factories import POLICY_TICKED
 from tests.http.test_api import refused
 from tests.units import act
 
@@ -44,9 +45,9 @@ def test_policy_screen_saves_each_value_and_shows_it_back(sup_client, room, sess
     """R3 with R12, R13, R17, R24, R27: each value typed on the policy screen is stored, audited
     and shown back selected, in words, beside its rule id."""
     resp = sup_client.post("/desk/policy", data={"auto_offer": "on", "reversal_two_person": "on",
-                                                 "call_ins": "on", **form}
+                                                 "call_ins": "on", **POLICY_TICKED, **form}
                            if "call_ins" not in stored else form | {
-                               "auto_offer": "on", "reversal_two_person": "on"})
+                               "auto_offer": "on", "reversal_two_person": "on", **POLICY_TICKED})
     assert resp.status_code == 303, resp.text
     r = session.get_one(Room, room.room.id)
     session.refresh(r)
@@ -79,7 +80,8 @@ def test_policy_screen_refuses_a_bad_tolerance(sup_client, room, session):
     """R27: a tolerance that is neither an amount nor a whole percent, or above 100%, is a 422."""
     for typed in ("ten%", "150%"):
         resp = sup_client.post("/desk/policy", data={"return_tolerance": typed, "call_ins": "on",
-                                                     "auto_offer": "on", "reversal_two_person": "on"})
+                                                     "auto_offer": "on", "reversal_two_person": "on",
+                                                     **POLICY_TICKED})
         assert resp.status_code == 422 and "R27" in resp.text
     r = session.get_one(Room, room.room.id)
     session.refresh(r)

@@ -7,6 +7,7 @@ from sqlalchemy import select
 
 from roomops.holds.models import SeatChangeRequest, SeatHold
 from tests.conftest import login
+from tests.factories import POLICY_TICKED
 from tests.http.test_api import Api, refused, token_for
 from tests.services.helpers import full_game
 
@@ -113,7 +114,8 @@ def test_policy_screen_and_api_carry_the_seat_change_claim_time(client, room, se
     desk = login(client, "main-supervisor")
     assert 'name="seat_change_claim_minutes" inputmode="numeric" value="2"' in desk.get(
         "/desk/policy").text
-    page = desk.post("/desk/policy", data={"seat_change_claim_minutes": "4"}, follow_redirects=True)
+    page = desk.post("/desk/policy", data={"seat_change_claim_minutes": "4", **POLICY_TICKED},
+                     follow_redirects=True)
     assert "seat change claim minutes (R3, audited)" in page.text
     assert api.get("/policy").json["seat_change_claim_minutes"] == 4
 

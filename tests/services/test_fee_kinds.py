@@ -59,6 +59,7 @@ def test_r50_a_half_hourly_fee_pays_the_coming_half_hour(room, session, now, hal
 
 
 def test_r50_who_is_due_in_a_half_hourly_game(room, session, now, halfhour):
+    room.room.time_collection = "own"  # each player's own half hour (the clock's: test_time_collection)
     holds = halfhour[2]
     act(session, room.sup, now - 40 * MIN, fees.collect, holds[0].id)  # ended 10 minutes ago
     rows = {r.hold_id: r for r in fees.fees_due(session, room.room.id, now)}

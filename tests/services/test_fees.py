@@ -62,6 +62,7 @@ def test_r50_paying_ahead_extends_from_where_the_paid_hour_ends(room, session, n
 
 
 def test_r50_after_a_lapse_the_hour_starts_at_collection(room, session, now, hourly):
+    room.room.time_collection = "own"  # each player's own hour (the clock's: test_time_collection)
     holds = hourly[2]
     act(session, room.sup, now, fees.collect, holds[0].id)
     late = act(session, room.sup, now + 90 * MIN, fees.collect, holds[0].id)
@@ -106,6 +107,7 @@ def test_r50_a_game_without_a_time_fee_refuses(room, session, now):
 
 
 def test_r50_who_is_due_longest_first(room, session, now, hourly):
+    room.room.time_collection = "own"  # each player's own hour (the clock's: test_time_collection)
     holds = hourly[2]
     act(session, room.sup, now - 2 * HOUR, fees.collect, holds[0].id)  # ended an hour ago
     act(session, room.sup, now - 30 * MIN, fees.collect, holds[1].id)  # covered 30 more minutes
