@@ -119,13 +119,17 @@ def test_r67_a_scheme_refused_in_words_in_the_form(client, room, session, table)
     assert split.status_code == 422 and "add up to 100 %" in split.text
 
 
-def test_r54_r68_the_days_report_and_csv_show_the_drop_apart_and_the_box_counted(client, room, session, now):
+def _dropped_and_at_the_cage(client, room, session, now):
+    """A hand of the night that dropped 1.00 into the pool; the cashier logged in, and the day."""
     n = night(room, session, now)
     n.hand(now)
     act(session, room.actor("dealer"), now, record_drop, n.table.id, 1, pot=3000, flop=True, drop=100)
     session.commit()
-    cage = login(client, "main-cashier")
-    day = now.date().isoformat()
+    return login(client, "main-cashier"), now.date().isoformat()
+
+
+def test_r54_r68_the_days_report_and_csv_show_the_drop_apart_and_the_box_counted(client, room, session, now):
+    cage, day = _dropped_and_at_the_cage(client, room, session, now)
     page = cage.get(f"/desk/cage/days/{day}/report").text
     assert 'data-jackpot-dropped>£1.00' in page
     counted = cage.post(f"/desk/cage/days/{day}/jackpot-box", data={
@@ -140,12 +144,7 @@ def test_r54_r68_the_days_report_and_csv_show_the_drop_apart_and_the_box_counted
 def test_r54_r68_a_shift_that_took_drops_closes_only_once_its_box_is_counted(client, room, session, now):
     """The desk's close and the API's: refused first, naming the drops; once the box is counted the
     close goes on to its own checks (here: the tables' counts are missing)."""
-    n = night(room, session, now)
-    n.hand(now)
-    act(session, room.actor("dealer"), now, record_drop, n.table.id, 1, pot=3000, flop=True, drop=100)
-    session.commit()
-    cage = login(client, "main-cashier")
-    day = now.date().isoformat()
+    cage, day = _dropped_and_at_the_cage(client, room, session, now)
     close = {"second_staff_id": str(room.staff["supervisor"].id), "confirmed_total": "0"}
     first = cage.post(f"/desk/cage/days/{day}/close", data=close)
     assert first.status_code == 409 and "count the jackpot drop box first: £1.00 was dropped" in first.text
